@@ -1,0 +1,65 @@
+// Start-up cost: `fsapi --help` and `fsapi account --json` (in-process local simulator, and against
+// `simulator serve` with a cached token) as ratios to `node -e 0`, measured side by side in one run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compare, printRows, runOnce } from './lib.mjs';
+
+const cli = fileURLToPath(new URL('../bin/fsapi.js', import.meta.url));
+const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
+
+export async function startServedSimulator(args = [], env = process.env) {
+  const child = spawn(process.execPath, [cli, 'simulator', 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /http:\/\/[^\s]+/.exec(out);
+      if (match) resolve(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`simulator serve exited ${code}: ${err}`)));
+  });
+  return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+}
+
+export async function benchStartup({ rounds = 15 } = {}) {
+  const home = mkdtempSync(path.join(tmpdir(), 'fsapi-bench-'));
+  const env = { ...process.env, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') };
+  delete env.FSAPI_PROFILE;
+  const served = await startServedSimulator([], env);
+  try {
+    // Log in once so the token is cached, and prime the local simulator's state and token.
+    await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'served', '--env', 'sandbox', '--base-url', served.url], {
+      env: { ...env, ...credentials },
+    });
+    await runOnce(process.execPath, [cli, 'account', '--json'], { env });
+    const results = await compare(
+      [
+        { name: 'node -e 0 (baseline)', command: process.execPath, args: ['-e', '0'], options: { env } },
+        { name: 'fsapi --help', command: process.execPath, args: [cli, '--help'], options: { env } },
+        { name: 'fsapi account --json (local, in-process simulator)', command: process.execPath, args: [cli, 'account', '--json'], options: { env } },
+        {
+          name: 'fsapi account --json (simulator serve, cached token)',
+          command: process.execPath,
+          args: [cli, '--profile', 'served', 'account', '--json'],
+          options: { env },
+        },
+      ],
+      rounds,
+    );
+    const baseline = results[0].ms;
+    const targets = [undefined, 1.3, undefined, 1.6];
+    const rows = results.map((row, i) => ({ ...row, ratio: i === 0 ? undefined : row.ms / baseline, target: targets[i] }));
+    printRows(`Start-up (median of ${rounds} alternating runs)`, rows);
+    return rows;
+  } finally {
+    await served.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchStartup();

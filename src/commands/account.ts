@@ -1,0 +1,24 @@
+// fsapi account: GET /v1/account, the primary business account and its balances.
+import type { Context } from '../context.js';
+import type { CommandInput } from './types.js';
+import { moneyCell, printRecord, timeCell } from '../ui/output.js';
+
+export default async function account(ctx: Context, _input: CommandInput): Promise<void> {
+  const api = await ctx.api();
+  const data = await api.getAccount();
+  printRecord(
+    ctx,
+    [
+      ['Account name', data.accountName],
+      ['Account number', data.accountNumber],
+      ['Available balance', moneyCell(data.availableBalance)],
+      ['Ledger balance', moneyCell(data.ledgerBalance)],
+      ['Currency', data.currency],
+      ['Product', data.productName],
+      ['Type', data.accountType],
+      ['Tier', data.accountTier === null ? '' : String(data.accountTier)],
+      ['Opened', timeCell(data.createdAt)],
+    ],
+    data,
+  );
+}

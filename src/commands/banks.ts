@@ -1,0 +1,22 @@
+// fsapi banks [search] [--refresh]: the bank list and institution codes, cached 24 h per profile.
+import type { Context } from '../context.js';
+import type { CommandInput } from './types.js';
+import { loadBanks, searchBanks } from '../core/banks.js';
+import { printList } from '../ui/output.js';
+import type { Bank } from '../api/schemas.js';
+
+export default async function banks(ctx: Context, input: CommandInput): Promise<void> {
+  const [search] = input.args;
+  const all = await loadBanks(ctx, { refresh: input.options.refresh === true });
+  const shown = search === undefined ? all : searchBanks(all, search);
+  printList<Bank>(
+    ctx,
+    [
+      { header: 'CODE', cell: (bank) => bank.institutionCode },
+      { header: 'NAME', cell: (bank) => bank.institutionName },
+      { header: 'CATEGORY', cell: (bank) => bank.category },
+    ],
+    shown,
+  );
+  if (search !== undefined && shown.length === 0) ctx.io.note(`no bank matches ${JSON.stringify(search)}`);
+}

@@ -1,0 +1,12 @@
+import type { Context } from '../context.js';
+
+/** What commander hands a command: its positional arguments and its own (not global) options. */
+export interface CommandInput {
+  args: string[];
+  options: Record<string, unknown>;
+}
+
+/** Every file under src/commands default-exports one of these. */
+export interface CommandModule {
+  default: (ctx: Context, input: CommandInput) => Promise<void>;
+}

@@ -1,0 +1,70 @@
+// The context every command's logic receives: what `gh` calls the factory. Commands and core code reach
+// the terminal, the environment, the clock, prompts and the API only through it, so tests can hand them
+// fakes and nothing reaches for `process` directly.
+import type { Api } from './api/types.js';
+import type { Profile, ProfileStore } from './auth/types.js';
+
+export interface GlobalOptions {
+  /** --profile or FSAPI_PROFILE; undefined means "the default profile, else local". */
+  profile: string | undefined;
+  json: boolean;
+  /** false with --no-color or NO_COLOR; FORCE_COLOR forces true. */
+  color: boolean;
+  verbose: boolean;
+  /** Per-request timeout in milliseconds (--timeout seconds, FSAPI_TIMEOUT). */
+  timeoutMs: number;
+  /** --base-url or FSAPI_BASE_URL, already checked to be an http(s) URL. */
+  baseUrl: string | undefined;
+}
+
+export interface IO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Colours allowed on stdout / stderr. */
+  colorStdout: boolean;
+  colorStderr: boolean;
+  /** Terminal width for tables, when stdout is a terminal. */
+  columns: number | undefined;
+  /** Writes data to stdout. */
+  out(text: string): void;
+  /** Writes one line of talk (progress, warnings, notes) to stderr. */
+  note(line: string): void;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Prompt {
+  /** Whether a person can answer: stdin and stderr are terminals. */
+  readonly interactive: boolean;
+  confirm(message: string, options?: { defaultValue?: boolean }): Promise<boolean>;
+  select<T>(message: string, choices: ReadonlyArray<{ name: string; value: T; description?: string }>): Promise<T>;
+  input(message: string, options?: { defaultValue?: string; validate?: (value: string) => true | string }): Promise<string>;
+  password(message: string): Promise<string>;
+}
+
+export interface Paths {
+  configDir: string;
+  dataDir: string;
+}
+
+export interface Context {
+  io: IO;
+  globals: GlobalOptions;
+  env: Readonly<Record<string, string | undefined>>;
+  paths: Paths;
+  clock: Clock;
+  prompt: Prompt;
+  /** Profiles and tokens in the config dir. Loaded on first use. */
+  profiles(): Promise<ProfileStore>;
+  /** The profile this run uses (--profile, FSAPI_PROFILE, the default, else local). */
+  profile(): Promise<Profile>;
+  /** The API client for the active profile, authenticated on first request. */
+  api(): Promise<Api>;
+}

@@ -1,0 +1,32 @@
+// Input checks shared by commands. Each returns the parsed value or throws UsageError (exit 2) before
+// anything is sent.
+import { UsageError } from '../errors.js';
+import { AmountError, parseNairaInput, type Kobo } from './money.js';
+
+/** A NUBAN account number: exactly 10 ASCII digits. */
+export function parseAccountNumber(text: string, what = 'account number'): string {
+  const trimmed = text.trim();
+  if (!/^[0-9]{10}$/.test(trimmed)) {
+    throw new UsageError(`${what} must be 10 digits, not ${JSON.stringify(text)}`);
+  }
+  return trimmed;
+}
+
+export function parseAmountOption(text: string, option = '--amount'): Kobo {
+  try {
+    return parseNairaInput(text);
+  } catch (error) {
+    if (error instanceof AmountError) throw new UsageError(`${option}: ${error.message}`, 'give naira like 1500, 1500.50 or 1,500.50');
+    throw error;
+  }
+}
+
+/** A whole number option within bounds, e.g. --page or --limit. */
+export function parseIntegerOption(text: unknown, option: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = String(text).trim();
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, not ${JSON.stringify(String(text))}`);
+  }
+  return Number(value);
+}

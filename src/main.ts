@@ -1,0 +1,51 @@
+// Runs the commander tree and turns every failure into the contract's one or two stderr lines and exit
+// code. Kept tiny: it is on the start-up path of every command, `--help` included.
+import type { Command, CommanderError } from 'commander';
+import { ExitCode, FsapiError } from './errors.js';
+
+export async function main(program: Command): Promise<void> {
+  forEachCommand(program, (command) => command.exitOverride());
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    process.exitCode = reportError(error, process.argv.includes('--verbose') || process.env.FSAPI_VERBOSE === '1');
+  }
+}
+
+function forEachCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const sub of command.commands) forEachCommand(sub, visit);
+}
+
+/** Writes the error to stderr and returns the exit code. */
+export function reportError(error: unknown, verbose: boolean): number {
+  if (isCommanderError(error)) {
+    // commander already printed its message (with a "Did you mean" suggestion where it has one).
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    if (error.exitCode === 0) return ExitCode.ok;
+    return ExitCode.usage;
+  }
+  const useColor = stderrColor();
+  const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
+  if (error instanceof FsapiError) {
+    process.stderr.write(`${red('error:')} ${error.message}\n`);
+    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${red('error:')} unexpected failure: ${message}\n`);
+  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  else process.stderr.write('hint: run again with --verbose for details\n');
+  return ExitCode.failed;
+}
+
+function isCommanderError(error: unknown): error is CommanderError {
+  return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
+}
+
+function stderrColor(): boolean {
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) return false;
+  return Boolean(process.stderr.isTTY);
+}

@@ -1,0 +1,73 @@
+// Builds the Context for a command run from the real process: the only place (with src/main.ts) that
+// reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
+import type { Command } from 'commander';
+import type { CommandInput, CommandModule } from './commands/types.js';
+import type { Context, GlobalOptions } from './context.js';
+import { UsageError } from './errors.js';
+import { resolvePaths } from './core/paths.js';
+import { createNodeIO } from './ui/io.js';
+import { createPrompt } from './ui/prompt.js';
+import { systemClock } from './core/clock.js';
+
+export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
+  const ctx = createContext(command.optsWithGlobals(), process.env);
+  const module = await load();
+  const input: CommandInput = { args, options: command.opts() };
+  await module.default(ctx, input);
+}
+
+export function parseGlobals(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): GlobalOptions {
+  const timeoutText = raw.timeout === undefined ? '30' : String(raw.timeout);
+  const timeoutSeconds = Number(timeoutText);
+  if (!/^\d+(\.\d+)?$/.test(timeoutText.trim()) || !(timeoutSeconds > 0) || timeoutSeconds > 3600) {
+    throw new UsageError(`--timeout must be a positive number of seconds (at most 3600), not ${JSON.stringify(timeoutText)}`);
+  }
+  let baseUrl: string | undefined;
+  if (raw.baseUrl !== undefined && raw.baseUrl !== '') baseUrl = checkBaseUrl(String(raw.baseUrl));
+  const forceColor = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
+  const noColor = raw.color === false || env.NO_COLOR !== undefined;
+  const verbose = raw.verbose === true || raw.verbose === '1' || raw.verbose === 'true';
+  return {
+    profile: typeof raw.profile === 'string' && raw.profile !== '' ? raw.profile : undefined,
+    json: raw.json === true,
+    color: forceColor || !noColor,
+    verbose,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    baseUrl,
+  };
+}
+
+/** An http(s) URL with a host, normalised without a trailing slash. */
+export function checkBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`base URL ${JSON.stringify(text)} is not a URL`, 'give it as https://host[:port][/path]');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`base URL ${JSON.stringify(text)} must start with http:// or https://`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function createContext(rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): Context {
+  const globals = parseGlobals(rawGlobals, env);
+  const io = createNodeIO(globals, env);
+  const paths = resolvePaths(env);
+  let profiles: ReturnType<Context['profiles']> | undefined;
+  let profile: ReturnType<Context['profile']> | undefined;
+  let api: ReturnType<Context['api']> | undefined;
+  const ctx: Context = {
+    io,
+    globals,
+    env,
+    paths,
+    clock: systemClock,
+    prompt: createPrompt(io),
+    profiles: () => (profiles ??= import('./auth/profile-store.js').then((m) => m.openProfileStore(paths.configDir))),
+    profile: () => (profile ??= import('./auth/resolve.js').then((m) => m.resolveProfile(ctx))),
+    api: () => (api ??= import('./api/client.js').then((m) => m.createApi(ctx))),
+  };
+  return ctx;
+}

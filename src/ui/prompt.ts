@@ -1,0 +1,29 @@
+// Prompts go to stderr (stdout is for data) and need a person at a terminal. Without one they refuse with
+// exit 2 so a script never hangs waiting for an answer; Ctrl-C at a prompt is a cancellation (exit 4).
+import type { IO, Prompt } from '../context.js';
+import { CancelledError, UsageError } from '../errors.js';
+
+export function createPrompt(io: IO): Prompt {
+  const interactive = io.stdinIsTTY && io.stderrIsTTY;
+  const context = () => ({ input: io.stdin, output: io.stderr, clearPromptOnDone: false });
+
+  async function ask<T>(run: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
+    if (!interactive) throw new UsageError('this needs an answer at a terminal, and stdin is not one', 'pass the values as flags (and --yes to skip confirmations)');
+    const prompts = await import('@inquirer/prompts');
+    try {
+      return await run(prompts);
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new CancelledError();
+      throw error;
+    }
+  }
+
+  return {
+    interactive,
+    confirm: (message, options) => ask((p) => p.confirm({ message, default: options?.defaultValue ?? false }, context())),
+    select: (message, choices) => ask((p) => p.select({ message, choices: choices.map((c) => ({ ...c })) }, context())),
+    input: (message, options) =>
+      ask((p) => p.input({ message, default: options?.defaultValue, validate: options?.validate }, context())),
+    password: (message) => ask((p) => p.password({ message, mask: '*' }, context())),
+  };
+}

@@ -1,0 +1,130 @@
+// Runs the built CLI (bin/fsapi.js) as a subprocess with its own temporary config and data dirs, the
+// way a user or a script runs it. `tty: true` runs it under a real pseudo-terminal (util-linux `script`),
+// so stdout and stdin are terminals and tables, colours and prompts behave as they do for a person.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const cliPath = path.join(repoRoot, 'bin/fsapi.js');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  tty?: boolean;
+  /** Answers typed into the terminal one by one, each after the previous output settles (tty only). */
+  keys?: string[];
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** A fresh pair of config and data dirs; call cleanup() in an after() hook. */
+export function makeHome(): { configDir: string; dataDir: string; root: string; env: Record<string, string>; cleanup(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'fsapi-test-'));
+  const configDir = path.join(root, 'config');
+  const dataDir = path.join(root, 'data');
+  return {
+    root,
+    configDir,
+    dataDir,
+    env: { FSAPI_CONFIG_DIR: configDir, FSAPI_DATA_DIR: dataDir },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
+function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
+    env[key] = value;
+  }
+  env.HOME = env.HOME ?? tmpdir();
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.tty) return runCliInTerminal(args, options);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: childEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs the CLI under `script`, which gives it a pseudo-terminal for stdin, stdout and stderr. The
+ * terminal merges stdout and stderr, so `stdout` holds everything the person saw and `stderr` is empty.
+ */
+function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, cliPath, ...args].map(shellQuote).join(' ');
+    const child = spawn('script', ['-qfec', `stty cols 160 rows 50; ${command}`, '/dev/null'], {
+      cwd: options.cwd ?? repoRoot,
+      env: childEnv({ TERM: 'xterm-256color', ...options.env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    let stderr = '';
+    const keys = [...(options.keys ?? [])];
+    let quietTimer: NodeJS.Timeout | undefined;
+    const typeNextKeyWhenQuiet = () => {
+      clearTimeout(quietTimer);
+      if (keys.length === 0) return;
+      quietTimer = setTimeout(() => {
+        const key = keys.shift();
+        if (key !== undefined) child.stdin.write(key);
+        typeNextKeyWhenQuiet();
+      }, 400);
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      screen += chunk;
+      typeNextKeyWhenQuiet();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(quietTimer);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout: screen.replaceAll('\r\n', '\n'), stderr });
+    });
+    if (options.input) child.stdin.write(options.input);
+    if (keys.length === 0 && !options.input) {
+      // Leave stdin open only while there is something to type; script ends when the command ends.
+    }
+  });
+}
+
+/** Removes ANSI escape sequences, for assertions on what a person reads. */
+export function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b\][^\u0007]*\u0007/g, '');
+}
