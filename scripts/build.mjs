@@ -1,21 +1,36 @@
 // Bundles the CLI with esbuild. Code splitting keeps dist/cli.js (the command tree) small:
 // each command's modules and the heavy packages they use load only when that command runs.
+// The bundle is written to a fresh folder and swapped in by rename, so a CLI that is running while a
+// build happens never sees a half-written dist/.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  legalComments: 'none',
-  // Some bundled CommonJS packages call require(); give the ESM bundle a real one.
-  banner: { js: "import { createRequire as __fsapiCreateRequire } from 'node:module'; const require = __fsapiCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
+const root = new URL('../', import.meta.url);
+const staging = new URL(`dist.build-${process.pid}/`, root);
+const retired = new URL(`dist.old-${process.pid}/`, root);
+const dist = new URL('dist/', root);
+
+try {
+  await build({
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: staging.pathname,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    legalComments: 'none',
+    // Some bundled CommonJS packages call require(); give the ESM bundle a real one.
+    banner: { js: "import { createRequire as __fsapiCreateRequire } from 'node:module'; const require = __fsapiCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  await rename(dist, retired).catch((error) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(staging, dist);
+} finally {
+  await rm(staging, { recursive: true, force: true });
+  await rm(retired, { recursive: true, force: true });
+}

@@ -1,0 +1,235 @@
+// Builds the commander tree (names, options, help text) and nothing else. Each action imports its command
+// module only when it runs, so `fsapi --help` loads this file alone and starts about as fast as node.
+// src/cli.ts runs it; scripts/gen-docs.ts walks it to write docs/commands.md.
+import { Command, Option } from 'commander';
+import type { CommandModule } from './commands/types.js';
+
+export const program = new Command('fsapi')
+  .description('Bank transfers, balances, transactions and client accounts from the command line.')
+  .version(process.env.FSAPI_VERSION_OVERRIDE ?? '0.1.0', '-V, --version')
+  .addOption(new Option('--profile <name>', 'saved profile to use (default: the default profile, else local)').env('FSAPI_PROFILE'))
+  .option('--json', 'print machine-readable JSON on stdout and nothing else there')
+  .option('--no-color', 'no ANSI colours (also NO_COLOR)')
+  .addOption(new Option('--verbose', 'one stderr line per HTTP request, secrets redacted').env('FSAPI_VERBOSE'))
+  .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)').env('FSAPI_TIMEOUT'))
+  .addOption(new Option('--base-url <url>', "override the profile's base address").env('FSAPI_BASE_URL'))
+  .showSuggestionAfterError(true)
+  .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+  .allowExcessArguments(true)
+  .action(async (...actionArgs: unknown[]) => {
+    // With an action of its own the root would take a mistyped command as an argument; hand it back to
+    // commander's unknown-command error, which carries the "Did you mean" suggestion.
+    if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
+    await lazy(() => import('./commands/overview.js'))(...actionArgs);
+  });
+
+type Loader = () => Promise<CommandModule>;
+
+/** Wraps a lazily imported command module as a commander action. */
+function lazy(load: Loader) {
+  return async (...actionArgs: unknown[]) => {
+    const command = actionArgs.at(-1) as Command;
+    const args = command.args.slice(0, command.registeredArguments.length);
+    const { runCommand } = await import('./runtime.js');
+    await runCommand(command, args, load);
+  };
+}
+
+const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+// ---- auth and profiles -------------------------------------------------------------------------------
+const auth = program.command('auth').description('log in, check and remove stored tokens');
+auth
+  .command('login')
+  .description('get a token with your consumer key and secret and save it in the profile')
+  .addOption(new Option('--env <env>', 'API environment').choices(['sandbox', 'production']))
+  .option('--base-url <url>', 'base address of the API for this profile')
+  .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
+  .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
+  .addHelpText('after', examples(
+    'FSAPI_CONSUMER_KEY=... FSAPI_CONSUMER_SECRET=... fsapi auth login --env sandbox --base-url https://sandbox.example.ng',
+    'fsapi auth login --profile live --env production --base-url https://api.example.ng --save-credentials',
+  ))
+  .action(lazy(() => import('./commands/auth/login.js')));
+auth.command('status').description('show the profile, base address and token expiry')
+  .addHelpText('after', examples('fsapi auth status', 'fsapi --profile live auth status --json'))
+  .action(lazy(() => import('./commands/auth/status.js')));
+auth.command('logout').description('forget the stored token and credentials of the profile')
+  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile live auth logout'))
+  .action(lazy(() => import('./commands/auth/logout.js')));
+auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
+  .addHelpText('after', examples('curl -H "Authorization: Bearer $(fsapi auth token)" "$BASE/v1/account"'))
+  .action(lazy(() => import('./commands/auth/token.js')));
+
+const profile = program.command('profile').description('list, choose and remove saved profiles');
+profile.command('list').description('list saved profiles; the default is marked')
+  .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].name"'))
+  .action(lazy(() => import('./commands/profile/list.js')));
+profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
+  .addHelpText('after', examples('fsapi profile use sandbox', 'fsapi profile use local'))
+  .action(lazy(() => import('./commands/profile/use.js')));
+profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
+  .addHelpText('after', examples('fsapi profile remove old-sandbox'))
+  .action(lazy(() => import('./commands/profile/remove.js')));
+
+// ---- account, banks, enquiry -------------------------------------------------------------------------
+program.command('account').description('show the primary business account and its balances')
+  .addHelpText('after', examples('fsapi account', 'fsapi account --json | jq -r .availableBalance'))
+  .action(lazy(() => import('./commands/account.js')));
+program.command('banks').argument('[search]', 'part of a bank name or code').description('list banks and their institution codes (cached 24 h)')
+  .option('--refresh', 'fetch the list again instead of using the cache')
+  .addHelpText('after', examples('fsapi banks gtb', 'fsapi banks --refresh --json | jq length'))
+  .action(lazy(() => import('./commands/banks.js')));
+program.command('enquiry').argument('<accountNumber>', '10-digit account number').description('verify the account holder name at a bank')
+  .requiredOption('--bank <code|name>', '6-digit institution code or part of the bank name')
+  .addHelpText('after', examples('fsapi enquiry 0123456789 --bank 000013', 'fsapi enquiry 0123456789 --bank "access" --json'))
+  .action(lazy(() => import('./commands/enquiry.js')));
+
+// ---- transfers ---------------------------------------------------------------------------------------
+const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch');
+transfer.command('send').argument('<accountNumber>', '10-digit account number of the receiver')
+  .description('verify the receiver, confirm, and send one transfer exactly once')
+  .requiredOption('--bank <code|name>', "receiver's bank: 6-digit code or part of the name")
+  .requiredOption('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
+  .requiredOption('--narration <text>', 'transfer description')
+  .option('--reference <ref>', 'your reference; must start with the business prefix (PREFIX-...)')
+  .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
+  .option('--expect-name <name>', 'refuse unless the verified account name matches this')
+  .option('--yes', 'do not ask for confirmation')
+  .option('--wait', 'wait until the transfer is successful (at most 5 minutes)')
+  .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
+  .addHelpText('after', examples(
+    'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
+    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
+  ))
+  .action(lazy(() => import('./commands/transfer/send.js')));
+transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
+  .option('--wait', 'poll until it is successful (at most 5 minutes)')
+  .addHelpText('after', examples('fsapi transfer status ACME-7QK2M9XD4T', 'fsapi transfer status ACME-7QK2M9XD4T --wait --json'))
+  .action(lazy(() => import('./commands/transfer/status.js')));
+transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
+  .description('verify and pay every row of a CSV file, once; safe to run again')
+  .option('--dry-run', 'verify and show the summary, send nothing')
+  .option('--yes', 'do not ask for confirmation')
+  .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
+  .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
+  .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
+  .action(lazy(() => import('./commands/transfer/batch.js')));
+transfer.command('log').description('the local journal of money-moving requests, last state of each')
+  .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+  .action(lazy(() => import('./commands/transfer/log.js')));
+
+program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
+  .addHelpText('after', examples('fsapi tsq ACME-7QK2M9XD4T', 'fsapi tsq ACME-7QK2M9XD4T --json'))
+  .action(lazy(() => import('./commands/tsq.js')));
+
+// ---- client accounts ---------------------------------------------------------------------------------
+const clients = program.command('clients').description('client (virtual) accounts');
+clients.command('list').description('list client accounts')
+  .addOption(new Option('--type <type>', 'account type').choices(['individual', 'corporate']))
+  .option('--validity-type <type>', 'validity type, e.g. permanent')
+  .option('--status <status>', 'account status')
+  .option('--page <n>', 'page number, from 1')
+  .option('--limit <n>', 'accounts per page, 1 to 100')
+  .option('--all', 'every page, streamed')
+  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length'))
+  .action(lazy(() => import('./commands/clients/list.js')));
+clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
+  .addHelpText('after', examples('fsapi clients get 9876543210'))
+  .action(lazy(() => import('./commands/clients/get.js')));
+const create = clients.command('create').description('create a client account');
+create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
+  .option('--firstname <name>').option('--lastname <name>').option('--middlename <name>')
+  .option('--phone-number <phone>').option('--email-address <email>').option('--address <address>')
+  .option('--bvn <11 digits>').option('--nin <11 digits>')
+  .addOption(new Option('--gender <gender>').choices(['male', 'female']))
+  .option('--date-of-birth <YYYY-MM-DD>').option('--metadata <json>', 'JSON object kept with the account')
+  .addHelpText('after', examples('fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01'))
+  .action(lazy(() => import('./commands/clients/create-individual.js')));
+create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal)')
+  .option('--rc-number <number>').option('--business-name <name>').option('--email-address <email>')
+  .option('--phone-number <phone>').option('--address <address>').option('--bvn <11 digits>')
+  .option('--incorporation-date <YYYY-MM-DD>').option('--date-of-birth <YYYY-MM-DD>')
+  .option('--metadata <json>', 'JSON object kept with the account')
+  .addHelpText('after', examples('fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31'))
+  .action(lazy(() => import('./commands/clients/create-corporate.js')));
+
+// ---- transactions ------------------------------------------------------------------------------------
+const tx = program.command('tx').description('transactions: inflows and outflows');
+tx.command('list').description('list transactions, newest first')
+  .option('--page <n>', 'page number, from 1')
+  .option('--limit <n>', 'transactions per page, 1 to 100')
+  .option('--all', 'every page, streamed')
+  .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
+  .option('--status <status>', 'only this status, e.g. successful or pending')
+  .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
+  .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
+  .action(lazy(() => import('./commands/tx/list.js')));
+tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
+  .addHelpText('after', examples('fsapi tx get ACME-7QK2M9XD4T', 'fsapi tx get ACME-7QK2M9XD4T --json | jq .status'))
+  .action(lazy(() => import('./commands/tx/get.js')));
+
+// ---- notifications -----------------------------------------------------------------------------------
+const webhook = program.command('webhook').description('receive and verify payment notifications');
+webhook.command('listen').description('receive notifications, verify each by reference, forward verified ones')
+  .option('--port <n>', 'port to listen on', '8787')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--path <path>', 'URL path notifications are posted to', '/')
+  .option('--forward-to <url>', 'POST verified events to this URL')
+  .option('--no-verify', 'do not look references up (events are shown as unverified and not forwarded)')
+  .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
+  .action(lazy(() => import('./commands/webhook/listen.js')));
+webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
+  .addHelpText('after', examples('fsapi webhook verify event.json', 'pbpaste | fsapi webhook verify -'))
+  .action(lazy(() => import('./commands/webhook/verify.js')));
+
+// ---- simulator ---------------------------------------------------------------------------------------
+const simulator = program.command('simulator').description('the built-in API simulator: no real money moves');
+simulator.command('serve').description('serve the simulator over HTTP')
+  .option('--port <n>', 'port (0 picks a free one)', '4010')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--state <file>', 'state file (default: a fresh in-memory state)')
+  .option('--webhook-url <url>', 'POST collection notifications here')
+  .option('--settle-seconds <n>', 'seconds before a pending transfer turns successful', '5')
+  .option('--latency-ms <n>', 'delay added to every answer', '0')
+  .option('--seed-transactions <n>', 'size of the seeded transaction history')
+  .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
+  .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
+  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/'))
+  .action(lazy(() => import('./commands/simulator/serve.js')));
+simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
+  .description('make an inflow to a client account and send its notification')
+  .requiredOption('--amount <naira>', 'amount received')
+  .option('--webhook-url <url>', 'POST the notification here (local profile)')
+  .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
+  .action(lazy(() => import('./commands/simulator/collect.js')));
+simulator.command('reset').description('forget the local simulator state and start again from the seed')
+  .addHelpText('after', examples('fsapi simulator reset'))
+  .action(lazy(() => import('./commands/simulator/reset.js')));
+
+// ---- reach -------------------------------------------------------------------------------------------
+program.command('api').argument('<method>', 'HTTP method').argument('<path>', 'path below the base address, e.g. /v1/account')
+  .description('call any endpoint with the stored authentication')
+  .option('--data <json|@file|->', 'request body')
+  .option('--query <key=value...>', 'query parameters')
+  .option('--include', 'print the status and headers on stderr')
+  .addHelpText('after', examples('fsapi api GET /v1/account', 'fsapi api POST /v1/transfer/name-enquiry --data \'{"bankCode":"000013","accountNumber":"0123456789"}\''))
+  .action(lazy(() => import('./commands/api.js')));
+program.command('completion').argument('<shell>', 'bash, zsh or fish').description('print a shell completion script')
+  .addHelpText('after', examples('source <(fsapi completion bash)', 'fsapi completion fish > ~/.config/fish/completions/fsapi.fish'))
+  .action(lazy(() => import('./commands/completion.js')));
+
+
+// The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
+// the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
+// network or creates anything.
+program.command('__complete', { hidden: true })
+  .description('answer a shell completion request')
+  .argument('[words...]', 'the words after the program name, the last one being completed')
+  .option('--line <text>', 'bash: the command line up to the cursor')
+  .action(async (words: string[], options: { line?: string }) => {
+    const { answerCompletion } = await import('./completion/callback.js');
+    process.stdout.write(answerCompletion(program, { line: options.line, words }, process.env));
+  });
