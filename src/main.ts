@@ -10,6 +10,17 @@ export async function main(program: Command): Promise<void> {
   } catch (error) {
     process.exitCode = reportError(error, process.argv.includes('--verbose') || process.env.FSAPI_VERBOSE === '1');
   }
+  // The command is finished. fetch keeps its idle keep-alive connection open, which would hold the
+  // process for another ~100 ms; exit as soon as what was written has been handed to the OS.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write('', () => resolve());
+  });
 }
 
 function forEachCommand(command: Command, visit: (command: Command) => void): void {

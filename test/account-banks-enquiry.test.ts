@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
+import * as z from 'zod/mini';
 import { bank as bankSchema, nameEnquiryResult, primaryAccount } from '../src/api/schemas.js';
 
 let server: RunningSimulator;
@@ -118,7 +119,7 @@ describe('banks', () => {
   it('prints the API data with --json, codes with their leading zeros', async () => {
     const result = await runCli(['banks', '--json'], { env: env() });
     assert.equal(result.code, 0, result.stderr);
-    const banks = bankSchema.array().parse(JSON.parse(result.stdout));
+    const banks = z.array(bankSchema).parse(JSON.parse(result.stdout));
     assert.ok(banks.length >= 20);
     assert.ok(banks.every((bank) => /^\d{6}$/.test(bank.institutionCode)));
     assert.ok(banks.some((bank) => bank.institutionCode === '000013'));

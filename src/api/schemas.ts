@@ -6,7 +6,9 @@
 // Quirks kept on purpose, because the real API has them: amounts are numbers in some places and
 // two-decimal strings in others; timestamps are epoch milliseconds mostly and seconds in the client list;
 // the individual-client create answer spells `firstname` while the list spells `firstName`.
-import { z } from 'zod';
+// zod/mini has the same parser as zod with a functional, tree-shakable API: about 40 KB bundled instead of
+// about 700 KB, which is most of the start-up cost of every command that talks to the API (npm run bench).
+import * as z from 'zod/mini';
 
 export const amountValue = z.union([z.number(), z.string()]);
 export const epochTime = z.number();
@@ -18,17 +20,17 @@ const looseRecord = z.record(z.string(), z.unknown());
 export const errorBody = z.looseObject({
   success: z.literal(false),
   message: z.string(),
-  data: z.null().optional(),
+  data: z.optional(z.null()),
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
-export function envelope<T extends z.ZodType>(data: T) {
-  return z.looseObject({ success: z.literal(true), message: z.string().optional(), data });
+export function envelope<T extends z.ZodMiniType>(data: T) {
+  return z.looseObject({ success: z.literal(true), message: z.optional(z.string()), data });
 }
 
 // ---- 2.1 token --------------------------------------------------------------------------------------
 
-export const tokenResponse = z.looseObject({ success: z.literal(true), message: z.string(), token: z.string().min(1) });
+export const tokenResponse = z.looseObject({ success: z.literal(true), message: z.string(), token: z.string().check(z.minLength(1)) });
 export type TokenResponse = z.infer<typeof tokenResponse>;
 
 // ---- 2.2 / 2.3 client accounts ----------------------------------------------------------------------
@@ -43,7 +45,7 @@ export const individualClient = z.looseObject({
   accountType: z.string(),
   firstname: z.string(),
   lastname: z.string(),
-  middlename: z.string().optional(),
+  middlename: z.optional(z.string()),
   mobileNumber: z.string(),
   externalReference: z.string(),
   emailAddress: z.string(),
@@ -71,28 +73,28 @@ export const corporateClient = z.looseObject({
   emailAddress: z.string(),
   bvn: z.string(),
   dateOfBirth: z.string(),
-  address: z.string().optional(),
+  address: z.optional(z.string()),
   validityType: z.string(),
 });
 export type CorporateClient = z.infer<typeof corporateClient>;
 
 export const clientListItem = z.looseObject({
-  metadata: metadata.nullable(),
+  metadata: z.nullable(metadata),
   id: z.number(),
   externalReference: z.string(),
   accountType: z.string(),
-  firstName: z.string().nullable().optional(),
-  lastName: z.string().nullable().optional(),
+  firstName: z.optional(z.nullable(z.string())),
+  lastName: z.optional(z.nullable(z.string())),
   mobileNumber: z.string(),
   accountNumber: z.string(),
   accountName: z.string(),
-  accountTier: z.number().nullable(),
+  accountTier: z.nullable(z.number()),
   emailAddress: z.string(),
   bvn: z.string(),
   dateOfBirth: z.string(),
   businessId: z.number(),
-  rcNumber: z.string().nullable(),
-  incorporationDate: z.string().nullable(),
+  rcNumber: z.nullable(z.string()),
+  incorporationDate: z.nullable(z.string()),
   createdAt: epochTime,
   updatedAt: epochTime,
 });
@@ -105,7 +107,7 @@ export const clientEnquiry = z.looseObject({
   customAccountNumber: z.string(),
   nubanAccountNumber: z.string(),
   currency: z.string(),
-  accountTier: z.number().nullable(),
+  accountTier: z.nullable(z.number()),
   mobileNumber: z.string(),
   emailAddress: z.string(),
 });
@@ -119,7 +121,7 @@ export const primaryAccount = z.looseObject({
   productName: z.string(),
   accountType: z.string(),
   accountName: z.string(),
-  accountTier: z.number().nullable(),
+  accountTier: z.nullable(z.number()),
   createdAt: epochTime,
   updatedAt: epochTime,
   ledgerBalance: amountValue,
@@ -165,7 +167,7 @@ export const transferResult = z.looseObject({
   sourceBankName: z.string(),
   amount: amountValue,
   charge: amountValue,
-  completedAt: epochTime.nullable(),
+  completedAt: z.nullable(epochTime),
   sessionId: z.string(),
   type: z.string(),
   description: z.string(),
@@ -179,7 +181,7 @@ export const transferResponse = z.looseObject({
   success: z.literal(true),
   message: z.string(),
   data: transferResult,
-  beneficiary: looseRecord.optional(),
+  beneficiary: z.optional(looseRecord),
 });
 export type TransferResponse = z.infer<typeof transferResponse>;
 
@@ -188,12 +190,12 @@ export type TransferResponse = z.infer<typeof transferResponse>;
 export const transactionRecord = z.looseObject({
   id: z.number(),
   userId: z.number(),
-  accountId: z.number().nullable(),
+  accountId: z.nullable(z.number()),
   netAmount: amountValue,
   amount: amountValue,
   charge: amountValue,
-  stampDuty: amountValue.nullable(),
-  details: looseRecord.nullable(),
+  stampDuty: z.nullable(amountValue),
+  details: z.nullable(looseRecord),
   description: z.string(),
   destinationAccountNumber: z.string(),
   destinationAccountName: z.string(),
@@ -206,12 +208,12 @@ export const transactionRecord = z.looseObject({
   reference: z.string(),
   transactionTypeName: z.string(),
   category: z.string(),
-  utilityType: z.string().nullable(),
+  utilityType: z.nullable(z.string()),
   sessionId: z.string(),
   status: z.string(),
   reversedFlag: z.number(),
   type: z.string(),
-  completedAt: epochTime.nullable(),
+  completedAt: z.nullable(epochTime),
   createdAt: epochTime,
   updatedAt: epochTime,
 });
@@ -230,7 +232,7 @@ export type TsqResult = z.infer<typeof tsqResult>;
 
 export const collectionNotification = z.looseObject({
   event: z.string(),
-  reference: z.string().min(1),
+  reference: z.string().check(z.minLength(1)),
   virtualAccount: z.string(),
   externalReference: z.string(),
   amountReceived: z.string(),
@@ -254,30 +256,30 @@ export type CollectionNotification = z.infer<typeof collectionNotification>;
 // ---- request bodies (section 4) ---------------------------------------------------------------------
 
 export const individualClientRequest = z.looseObject({
-  firstname: z.string().min(1),
-  lastname: z.string().min(1),
-  middlename: z.string().optional(),
-  phoneNumber: z.string().min(1),
-  emailAddress: z.string().min(1),
-  address: z.string().min(1),
-  bvn: z.string().min(1),
-  nin: z.string().optional(),
+  firstname: z.string().check(z.minLength(1)),
+  lastname: z.string().check(z.minLength(1)),
+  middlename: z.optional(z.string()),
+  phoneNumber: z.string().check(z.minLength(1)),
+  emailAddress: z.string().check(z.minLength(1)),
+  address: z.string().check(z.minLength(1)),
+  bvn: z.string().check(z.minLength(1)),
+  nin: z.optional(z.string()),
   gender: z.enum(['male', 'female']),
-  dateOfBirth: z.string().regex(/^\d{4}\/\d{2}\/\d{2}$/),
-  metadata: metadata.optional(),
+  dateOfBirth: z.string().check(z.regex(/^\d{4}\/\d{2}\/\d{2}$/)),
+  metadata: z.optional(metadata),
 });
 export type IndividualClientRequest = z.infer<typeof individualClientRequest>;
 
 export const corporateClientRequest = z.looseObject({
   rcNumber: z.number(),
-  businessName: z.string().min(1),
-  emailAddress: z.string().min(1),
-  phoneNumber: z.string().min(1),
-  address: z.string().optional(),
+  businessName: z.string().check(z.minLength(1)),
+  emailAddress: z.string().check(z.minLength(1)),
+  phoneNumber: z.string().check(z.minLength(1)),
+  address: z.optional(z.string()),
   bvn: z.number(),
-  incorporationDate: z.string().min(1),
-  dateOfBirth: z.string().min(1),
-  metadata: metadata.optional(),
+  incorporationDate: z.string().check(z.minLength(1)),
+  dateOfBirth: z.string().check(z.minLength(1)),
+  metadata: z.optional(metadata),
 });
 export type CorporateClientRequest = z.infer<typeof corporateClientRequest>;
 
@@ -288,11 +290,11 @@ export const nameEnquiryRequest = z.looseObject({
 export type NameEnquiryRequest = z.infer<typeof nameEnquiryRequest>;
 
 export const transferRequest = z.looseObject({
-  beneficiaryBankCode: z.string().min(1),
-  beneficiaryAccountNumber: z.string().min(1),
-  narration: z.string().min(1),
-  amount: z.number().positive(),
-  reference: z.string().min(1).optional(),
-  senderName: z.string().optional(),
+  beneficiaryBankCode: z.string().check(z.minLength(1)),
+  beneficiaryAccountNumber: z.string().check(z.minLength(1)),
+  narration: z.string().check(z.minLength(1)),
+  amount: z.number().check(z.positive()),
+  reference: z.optional(z.string().check(z.minLength(1))),
+  senderName: z.optional(z.string()),
 });
 export type TransferRequest = z.infer<typeof transferRequest>;

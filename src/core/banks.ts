@@ -4,6 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { Bank } from '../api/schemas.js';
+import * as z from 'zod/mini';
 import { bank as bankSchema } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 
@@ -34,7 +35,7 @@ async function readCache(file: string): Promise<BankCache | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<BankCache>;
     if (typeof parsed.fetchedAt !== 'number' || typeof parsed.baseUrl !== 'string' || !Array.isArray(parsed.banks)) return undefined;
-    const banks = bankSchema.array().safeParse(parsed.banks);
+    const banks = z.array(bankSchema).safeParse(parsed.banks);
     return banks.success ? { fetchedAt: parsed.fetchedAt, baseUrl: parsed.baseUrl, banks: banks.data } : undefined;
   } catch {
     return undefined;

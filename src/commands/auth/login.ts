@@ -1,8 +1,126 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi auth login [--env sandbox|production] [--base-url URL] [--validity MINUTES] [--save-credentials]
+//
+// Profile name: --profile, else the environment's name, else `local`. The spec publishes no base
+// addresses, so sandbox and production need --base-url the first time (remembered after). Key and secret
+// come from FSAPI_CONSUMER_KEY / FSAPI_CONSUMER_SECRET or are asked at a terminal (the secret hidden);
+// never from a flag. Everything is checked before the one generate-token request is sent.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { checkBaseUrl } from '../../runtime.js';
+import { formatDateTime } from '../../core/time.js';
+import { DEFAULT_VALIDITY_MINUTES, MAX_VALIDITY_MINUTES } from '../../api/token.js';
+import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
+import { logIn } from '../../auth/login.js';
+import { PROFILE_NAME_PATTERN } from '../../auth/profile-store.js';
+import { LOCAL_PROFILE } from '../../auth/resolve.js';
+import type { Environment } from '../../auth/types.js';
+import { printJson } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function login(ctx: Context, input: CommandInput): Promise<void> {
+  const validityMinutes = parseValidity(input.options.validity);
+  const saveCredentials = input.options.saveCredentials === true;
+  const store = await ctx.profiles();
+
+  let name = ctx.globals.profile;
+  if (name !== undefined && !PROFILE_NAME_PATTERN.test(name)) {
+    throw new UsageError(`profile name ${JSON.stringify(name)} is not allowed`, 'use letters, digits, dot, dash and underscore, e.g. sandbox or live-2');
+  }
+  let env = input.options.env as Environment | undefined;
+  let baseUrl = ctx.globals.baseUrl; // login's --base-url or the global one / FSAPI_BASE_URL, already checked
+
+  // A person at a terminal who named nothing chooses the environment (and so the profile) from a list.
+  const isNew = name === undefined || store.get(name) === undefined;
+  if (env === undefined && baseUrl === undefined && isNew && ctx.prompt.interactive && name !== LOCAL_PROFILE) {
+    env = await askEnvironment(ctx);
+  }
+  name ??= env ?? LOCAL_PROFILE;
+  const existing = store.get(name);
+  if (name === LOCAL_PROFILE && env !== undefined && env !== 'local') {
+    throw new UsageError(`the profile name "local" is kept for the simulator`, `choose another name: fsapi auth login --profile NAME --env ${env} ...`);
+  }
+  env ??= existing?.env ?? defaultEnvironmentFor(name);
+  if (env === undefined) {
+    throw new UsageError(`which environment is profile "${name}" for?`, `add --env sandbox or --env production`);
+  }
+
+  // The base address: given, else remembered for the same environment, else asked, else required.
+  if (baseUrl === undefined && existing?.env === env) baseUrl = existing.baseUrl;
+  if (baseUrl === undefined && env !== 'local') {
+    if (!ctx.prompt.interactive) {
+      throw new UsageError(
+        `--base-url is needed the first time you log in to ${env}`,
+        `the API's base addresses are not published in its spec; take yours from the developer dashboard: fsapi auth login --env ${env} --base-url https://...`,
+      );
+    }
+    baseUrl = checkBaseUrl((await ctx.prompt.input(`Base URL of the ${env} API`, { validate: validateUrl })).trim());
+  }
+
+  const credentials = env === 'local' ? await simulatorCredentials() : await askCredentials(ctx);
+
+  const { profile, becameDefault } = await logIn(ctx, store, { name, env, baseUrl, credentials, validityMinutes, saveCredentials });
+
+  const where = profile.baseUrl === undefined ? 'the local simulator' : `${profile.env} (${profile.baseUrl})`;
+  ctx.io.note(`Logged in to ${where} as profile "${profile.name}"; token valid until ${formatDateTime(profile.tokenExpiresAt)}`);
+  if (saveCredentials) ctx.io.note(`Credentials saved in ${store.path} (mode 0600) for silent renewal`);
+  if (becameDefault) ctx.io.note(`Profile "${profile.name}" is now the default (change it with fsapi profile use <name>)`);
+  if (ctx.globals.json) {
+    printJson(ctx, {
+      profile: profile.name,
+      env: profile.env,
+      baseUrl: profile.baseUrl ?? null,
+      expiresAt: new Date(profile.tokenExpiresAt ?? 0).toISOString(),
+    });
+  }
+}
+
+function parseValidity(value: unknown): number {
+  const text = value === undefined ? String(DEFAULT_VALIDITY_MINUTES) : String(value).trim();
+  const minutes = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(minutes >= 1 && minutes <= MAX_VALIDITY_MINUTES)) {
+    throw new UsageError(
+      `--validity must be a whole number of minutes from 1 to ${MAX_VALIDITY_MINUTES} (48 hours), not ${JSON.stringify(text)}`,
+    );
+  }
+  return minutes;
+}
+
+function defaultEnvironmentFor(name: string): Environment | undefined {
+  if (name === 'local' || name === 'sandbox' || name === 'production') return name;
+  return undefined;
+}
+
+async function askEnvironment(ctx: Context): Promise<Environment> {
+  return ctx.prompt.select<Environment>('Which environment do you want to log in to?', [
+    { name: 'sandbox', value: 'sandbox', description: 'test environment of the API' },
+    { name: 'production', value: 'production', description: 'real money' },
+    { name: 'local simulator', value: 'local', description: 'built into fsapi; no real money moves' },
+  ]);
+}
+
+/** From the environment, else asked at a terminal (the secret hidden); else exit 2 naming the variables. */
+async function askCredentials(ctx: Context): Promise<Credentials> {
+  const fromEnv = envCredentialParts(ctx.env);
+  if (fromEnv.consumerKey && fromEnv.consumerSecret) return { consumerKey: fromEnv.consumerKey, consumerSecret: fromEnv.consumerSecret };
+  if (!ctx.prompt.interactive) {
+    const missing = [fromEnv.consumerKey ? undefined : 'FSAPI_CONSUMER_KEY', fromEnv.consumerSecret ? undefined : 'FSAPI_CONSUMER_SECRET'].filter(Boolean);
+    throw new UsageError(
+      `no consumer ${fromEnv.consumerKey ? 'secret' : fromEnv.consumerSecret ? 'key' : 'key and secret'} to log in with`,
+      `set ${missing.join(' and ')} in the environment, or run at a terminal to be asked`,
+    );
+  }
+  const consumerKey =
+    fromEnv.consumerKey ?? (await ctx.prompt.input('Consumer key', { validate: (value) => (value.trim() ? true : 'the key is empty') })).trim();
+  const consumerSecret = fromEnv.consumerSecret ?? (await ctx.prompt.password('Consumer secret'));
+  if (consumerSecret.trim() === '') throw new UsageError('the consumer secret is empty');
+  return { consumerKey, consumerSecret };
+}
+
+function validateUrl(value: string): true | string {
+  try {
+    checkBaseUrl(value.trim());
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : 'not a URL';
+  }
 }

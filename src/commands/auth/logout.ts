@@ -1,8 +1,23 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi auth logout: forgets the token and any saved credentials of the profile. The profile itself
+// (environment, base address) stays, so `auth login` needs no --base-url again; `profile remove` deletes
+// it. The API has no revocation endpoint, so a token copied elsewhere stays valid until it expires.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { printJson } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function logout(ctx: Context, _input: CommandInput): Promise<void> {
+  const store = await ctx.profiles();
+  const profile = await ctx.profile();
+  const saved = store.get(profile.name);
+  const hadSomething = Boolean(saved && (saved.token || saved.consumerKey || saved.consumerSecret));
+  if (saved && hadSomething) {
+    store.save({ ...saved, token: undefined, tokenExpiresAt: undefined, consumerKey: undefined, consumerSecret: undefined });
+  }
+  ctx.io.note(
+    hadSomething
+      ? `Logged out of profile "${profile.name}": token${saved?.consumerSecret ? ' and saved credentials' : ''} removed`
+      : `Profile "${profile.name}" holds no token; nothing to remove`,
+  );
+  if (ctx.env.FSAPI_TOKEN) ctx.io.note('note: FSAPI_TOKEN is set in the environment and is still used until you unset it');
+  if (ctx.globals.json) printJson(ctx, { profile: profile.name, removed: hadSomething });
 }

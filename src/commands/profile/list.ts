@@ -1,8 +1,29 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi profile list: every saved profile and `local` (always there: the built-in simulator), the
+// default marked, with the state of each token. Never a token or a secret.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { baseUrlCell, summarize, tokenCell, type ProfileSummary } from '../../auth/describe.js';
+import { implicitLocalProfile, LOCAL_PROFILE } from '../../auth/resolve.js';
+import { printList } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function list(ctx: Context, _input: CommandInput): Promise<void> {
+  const store = await ctx.profiles();
+  const defaultName = store.defaultName() ?? LOCAL_PROFILE;
+  const profiles = store.list();
+  if (!profiles.some((profile) => profile.name === LOCAL_PROFILE)) profiles.push(implicitLocalProfile());
+  profiles.sort((a, b) => a.name.localeCompare(b.name));
+  const now = ctx.clock.now();
+  const rows = profiles.map((profile) => summarize(profile, profile.name === defaultName, ctx.env, now));
+
+  printList<ProfileSummary>(
+    ctx,
+    [
+      { header: 'Default', cell: (row) => (row.default ? { text: '*', plain: 'yes', style: (t, c) => c.green(t) } : { text: '', plain: 'no' }) },
+      { header: 'Name', cell: (row) => row.profile },
+      { header: 'Environment', cell: (row) => row.env },
+      { header: 'Base URL', cell: (row) => baseUrlCell(row) },
+      { header: 'Token', cell: (row) => tokenCell(row) },
+    ],
+    rows,
+  );
 }

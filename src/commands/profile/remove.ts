@@ -1,8 +1,24 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi profile remove <name>: deletes a saved profile with its token and credentials. Removing the
+// default leaves no default, so later runs use `local` until `profile use` picks another.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { LOCAL_PROFILE, savedNames } from '../../auth/resolve.js';
+import { printJson } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function remove(ctx: Context, input: CommandInput): Promise<void> {
+  const name = input.args[0] ?? '';
+  const store = await ctx.profiles();
+  const wasDefault = store.defaultName() === name;
+  if (!store.remove(name)) {
+    if (name === LOCAL_PROFILE) {
+      ctx.io.note('Profile "local" is built in and holds nothing saved; nothing to remove');
+      if (ctx.globals.json) printJson(ctx, { removed: null });
+      return;
+    }
+    throw new UsageError(`no profile named "${name}"`, `saved profiles: ${savedNames(store)}`);
+  }
+  ctx.io.note(`Removed profile "${name}" and its token`);
+  if (wasDefault) ctx.io.note('It was the default; there is no default now, so commands use "local" (choose one with fsapi profile use <name>)');
+  if (ctx.globals.json) printJson(ctx, { removed: name, wasDefault });
 }

@@ -1,8 +1,15 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi profile use <name>: makes a saved profile (or `local`) the default for later runs.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { getProfileOrThrow } from '../../auth/resolve.js';
+import { printJson } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function use(ctx: Context, input: CommandInput): Promise<void> {
+  const name = input.args[0] ?? '';
+  const store = await ctx.profiles();
+  const profile = getProfileOrThrow(store, name);
+  store.setDefault(profile.name);
+  const where = profile.baseUrl === undefined ? 'the local simulator' : `${profile.env}, ${profile.baseUrl}`;
+  ctx.io.note(`Default profile is now "${profile.name}" (${where})`);
+  if (ctx.globals.json) printJson(ctx, { default: profile.name });
 }

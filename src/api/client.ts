@@ -1,0 +1,122 @@
+// The API client of one run: one typed function per endpoint (src/api/types.ts), each sending one
+// authenticated request through src/api/http.ts and parsing the answer with src/api/schemas.ts.
+//
+// Authentication: the bearer comes from the token session (src/auth/session.ts). A 401/403 answer renews
+// the token once and the same request is sent once more with the new token; a second refusal, or no way
+// to renew, is AuthError (exit 3). A failure while getting a token (the generate-token call could not be
+// made) is reported as a plain ApiError, never a TransportError: the request it was for was not sent, and
+// callers that send money read TransportError as "sent, outcome unknown".
+import * as z from 'zod/mini';
+import type { Context } from '../context.js';
+import { ApiError, TransportError, UsageError } from '../errors.js';
+import { createTokenSession, type TokenSession } from '../auth/session.js';
+import { apiMessage, parseAnswer, readJson } from './answers.js';
+import { createHttp, type Http, type HttpAnswer, type HttpMethod, type HttpRequest } from './http.js';
+import {
+  bank,
+  clientEnquiry,
+  clientListItem,
+  corporateClient,
+  envelope,
+  individualClient,
+  nameEnquiryResult,
+  primaryAccount,
+  transactionRecord,
+  transferResponse,
+  tsqResult,
+} from './schemas.js';
+import type { Api, ClientListQuery, PageQuery, RawResponse } from './types.js';
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+export async function createApi(ctx: Context): Promise<Api> {
+  const [profile, store] = await Promise.all([ctx.profile(), ctx.profiles()]);
+  const http = await createHttp(ctx, profile.baseUrl);
+  const session = createTokenSession(ctx, profile, store, http);
+  const send = (request: HttpRequest) => sendAuthenticated(http, session, request);
+
+  async function data<T extends z.ZodMiniType>(request: HttpRequest, schema: T): Promise<z.infer<T>> {
+    const answer = await send(request);
+    return parseAnswer(answer, http.host, envelope(schema)).data as z.infer<T>;
+  }
+  const get = <T extends z.ZodMiniType>(path: string, schema: T, searchParams?: URLSearchParams) =>
+    data({ method: 'GET', path, searchParams }, schema);
+  const post = <T extends z.ZodMiniType>(path: string, schema: T, json: unknown) => data({ method: 'POST', path, json }, schema);
+
+  return {
+    baseUrl: http.baseUrl,
+    getAccount: () => get('/v1/account', primaryAccount),
+    listBanks: () => get('/v1/transfer/banks', z.array(bank)),
+    // The spec types accountNumber as a number, but a number drops leading zeros and would name another
+    // account; the text is sent as typed (the API refusing it is safe, asking about the wrong account is not).
+    nameEnquiry: (bankCode, accountNumber) => post('/v1/transfer/name-enquiry', nameEnquiryResult, { bankCode, accountNumber }),
+    async sendTransfer(body) {
+      // http.ts never retries a POST; this function adds no retry of its own either.
+      const answer = await send({ method: 'POST', path: '/v1/transfer', json: body });
+      return parseAnswer(answer, http.host, transferResponse);
+    },
+    getTransaction: (reference) => get(`/v1/transactions/reference/${encodeURIComponent(reference)}`, transactionRecord),
+    transferRequery: (transactionId) => get('/v1/transfer/tsq', tsqResult, new URLSearchParams({ transactionId })),
+    listTransactions: (query: PageQuery) => get('/v1/transactions', z.array(transactionRecord), queryOf(query)),
+    listClients: (query: ClientListQuery) => get('/v1/account/clients', z.array(clientListItem), queryOf(query)),
+    getClient: (accountNumber) => get(`/v1/client-enquiry/${encodeURIComponent(accountNumber)}`, clientEnquiry),
+    createIndividualClient: (body) => post('/v1/account/clients/individual', individualClient, body),
+    createCorporateClient: (body) => post('/v1/account/clients/corporate', corporateClient, body),
+    async raw(method, path, options = {}): Promise<RawResponse> {
+      const upper = method.toUpperCase() as HttpMethod;
+      if (!METHODS.includes(upper)) throw new UsageError(`unknown HTTP method ${JSON.stringify(method)}`, `use one of ${METHODS.join(', ')}`);
+      if (!path.startsWith('/')) throw new UsageError(`the path must start with / (got ${JSON.stringify(path)})`, 'for example: fsapi api GET /v1/account');
+      const answer = await send({ method: upper, path, json: options.json, searchParams: options.searchParams });
+      let body: unknown = answer.text;
+      try {
+        body = answer.text.trim() === '' ? '' : (JSON.parse(answer.text) as unknown);
+      } catch {
+        // not JSON: returned as text
+      }
+      return { status: answer.status, headers: answer.headers, body };
+    },
+  };
+}
+
+/** One request with the bearer token; on 401/403, one renewal and one more try. */
+async function sendAuthenticated(http: Http, session: TokenSession, request: HttpRequest): Promise<HttpAnswer> {
+  const token = await gettingToken(() => session.bearer());
+  const answer = await http.send(withBearer(request, token));
+  if (answer.status !== 401 && answer.status !== 403) return answer;
+  const renewed = await gettingToken(() => session.renewAfterRefusal(token));
+  if (renewed === undefined) throw session.refusedError(answer.status, refusalMessage(answer, http));
+  const second = await http.send(withBearer(request, renewed));
+  if (second.status === 401 || second.status === 403) throw session.refusedError(second.status, refusalMessage(second, http));
+  return second;
+}
+
+async function gettingToken<T>(get: () => Promise<T>): Promise<T> {
+  try {
+    return await get();
+  } catch (error) {
+    if (error instanceof TransportError) {
+      throw new ApiError(`could not get a token: ${error.message}`, { status: error.status, hint: error.hint, cause: error });
+    }
+    throw error;
+  }
+}
+
+function refusalMessage(answer: HttpAnswer, http: Http): string | undefined {
+  try {
+    return apiMessage(readJson(answer, http.host));
+  } catch {
+    return undefined;
+  }
+}
+
+function withBearer(request: HttpRequest, token: string): HttpRequest {
+  return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+}
+
+function queryOf(query: object): URLSearchParams | undefined {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params.size > 0 ? params : undefined;
+}

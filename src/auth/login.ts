@@ -1,0 +1,44 @@
+// Logging a profile in: one generate-token call with the given credentials, then the token, its expiry,
+// the environment and base address (and the credentials, only when asked to) saved in the profile. The
+// first profile logged in becomes the default.
+import type { Context } from '../context.js';
+import { createHttp } from '../api/http.js';
+import { generateToken } from '../api/token.js';
+import type { Credentials } from './credentials.js';
+import type { Environment, Profile, ProfileStore } from './types.js';
+
+export interface LoginRequest {
+  name: string;
+  env: Environment;
+  /** Undefined only for `local`: the in-process simulator. */
+  baseUrl: string | undefined;
+  credentials: Credentials;
+  validityMinutes: number;
+  saveCredentials: boolean;
+}
+
+export interface LoginResult {
+  profile: Profile;
+  /** True when this login made the profile the default. */
+  becameDefault: boolean;
+}
+
+export async function logIn(ctx: Context, store: ProfileStore, request: LoginRequest): Promise<LoginResult> {
+  const http = await createHttp(ctx, request.baseUrl);
+  const issued = await generateToken(http, request.credentials, request.validityMinutes, ctx.clock.now);
+  // Each login replaces what the profile holds: credentials saved by an earlier login are dropped unless
+  // this one asks to keep them again.
+  const profile: Profile = {
+    name: request.name,
+    env: request.env,
+    baseUrl: request.baseUrl,
+    token: issued.token,
+    tokenExpiresAt: issued.expiresAt,
+    validityMinutes: request.validityMinutes,
+    ...(request.saveCredentials ? { ...request.credentials } : {}),
+  };
+  store.save(profile);
+  const becameDefault = store.defaultName() === undefined;
+  if (becameDefault) store.setDefault(profile.name);
+  return { profile, becameDefault };
+}

@@ -1,0 +1,114 @@
+// The bearer token of one run, and its renewal.
+//
+// - FSAPI_TOKEN, when set, is used as is: the token store is neither read nor written and nothing is
+//   renewed (the person who set it chose that token).
+// - Otherwise the profile's stored token is used while it has more than a minute left. An expired (or
+//   missing) token is renewed before the request when credentials are at hand, else AuthError (exit 3).
+// - A 401/403 answer renews once, silently, when credentials are at hand; the client then retries the
+//   refused request once with the new token (safe for POST too: a 401 means nothing was done).
+// - Renewals are shared: concurrent requests that meet the same expired or refused token wait for one
+//   generate-token call, not one each.
+// - A renewed token is saved in the profile, except when --base-url points this run somewhere other than
+//   the profile's own base address (the token belongs to that other server, so it lives for this run only).
+import type { Context } from '../context.js';
+import { AuthError } from '../errors.js';
+import { formatDateTime } from '../core/time.js';
+import { DEFAULT_VALIDITY_MINUTES, generateToken } from '../api/token.js';
+import type { Http } from '../api/http.js';
+import { canRenew, renewalCredentials } from './credentials.js';
+import type { Profile, ProfileStore } from './types.js';
+
+/** A token with less than this left is treated as expired: it could expire on the way. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+export type TokenStateName = 'valid' | 'expired' | 'none' | 'env';
+
+export interface TokenState {
+  state: TokenStateName;
+  /** Epoch ms, for stored tokens. */
+  expiresAt?: number;
+}
+
+export function tokenState(profile: Profile, env: Readonly<Record<string, string | undefined>>, now: number): TokenState {
+  if (env.FSAPI_TOKEN) return { state: 'env' };
+  if (!profile.token) return { state: 'none' };
+  const expiresAt = profile.tokenExpiresAt;
+  if (expiresAt === undefined) return { state: 'valid' };
+  return { state: isFresh(expiresAt, now) ? 'valid' : 'expired', expiresAt };
+}
+
+export function isFresh(expiresAt: number | undefined, now: number): boolean {
+  return expiresAt === undefined || expiresAt - EXPIRY_MARGIN_MS > now;
+}
+
+export interface TokenSession {
+  /** The token for the next request: FSAPI_TOKEN, the stored one while fresh, else a renewed one. */
+  bearer(): Promise<string>;
+  /** After a 401/403 answer to `refused`: a different token to retry with once, or undefined. */
+  renewAfterRefusal(refused: string): Promise<string | undefined>;
+  /** The error for a refusal that renewal cannot (or did not) cure. */
+  refusedError(status: number, apiMessage: string | undefined): AuthError;
+}
+
+export function createTokenSession(ctx: Context, profile: Profile, store: ProfileStore, http: Http): TokenSession {
+  const envToken = ctx.env.FSAPI_TOKEN ? ctx.env.FSAPI_TOKEN.trim() : undefined;
+  const loginHint = `run fsapi auth login --profile ${profile.name}`;
+  const saved = store.get(profile.name);
+  const persist = ctx.globals.baseUrl === undefined || ctx.globals.baseUrl === saved?.baseUrl;
+
+  let current = profile.token;
+  let currentExpiresAt = profile.tokenExpiresAt;
+  let renewal: Promise<string> | undefined;
+  /** Tokens refused with 401/403 in this run, and tokens issued in this run. */
+  const refused = new Set<string>();
+  const issuedInRun = new Set<string>();
+
+  async function renew(reason: string): Promise<string> {
+    renewal ??= (async () => {
+      const found = await renewalCredentials(profile, ctx.env);
+      if (!found) throw new AuthError(reason, loginHint);
+      const issued = await generateToken(http, found.credentials, profile.validityMinutes ?? DEFAULT_VALIDITY_MINUTES, ctx.clock.now);
+      current = issued.token;
+      issuedInRun.add(issued.token);
+      currentExpiresAt = issued.expiresAt;
+      if (persist) {
+        const fresh = store.get(profile.name) ?? { ...profile, baseUrl: saved?.baseUrl };
+        store.save({ ...fresh, token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes });
+      }
+      return issued.token;
+    })().finally(() => {
+      renewal = undefined;
+    });
+    return renewal;
+  }
+
+  return {
+    async bearer() {
+      if (envToken) return envToken;
+      if (renewal) return renewal;
+      if (current && isFresh(currentExpiresAt, ctx.clock.now())) return current;
+      const reason = current
+        ? `the token of profile "${profile.name}" expired at ${formatDateTime(currentExpiresAt)} and no credentials are at hand to renew it`
+        : `not logged in (profile "${profile.name}" has no token)`;
+      return renew(reason);
+    },
+    async renewAfterRefusal(refusedToken) {
+      if (envToken) return undefined;
+      refused.add(refusedToken);
+      if (renewal) return renewal;
+      // Another request already replaced the refused token: retry with the new one.
+      if (current && !refused.has(current)) return current;
+      // A token issued moments ago and refused all the same: renewing again would not help.
+      if (current && issuedInRun.has(current)) return undefined;
+      if (!canRenew(profile, ctx.env)) return undefined;
+      return renew(`the API refused the token of profile "${profile.name}"`);
+    },
+    refusedError(status, apiMessage) {
+      const detail = apiMessage ? `: ${apiMessage}` : '';
+      if (envToken) {
+        return new AuthError(`the API refused the token in FSAPI_TOKEN (HTTP ${status})${detail}`, 'set a fresh FSAPI_TOKEN, or unset it to use the stored login');
+      }
+      return new AuthError(`the API refused the token of profile "${profile.name}" (HTTP ${status})${detail}`, loginHint);
+    },
+  };
+}
