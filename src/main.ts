@@ -4,6 +4,11 @@ import type { Command, CommanderError } from 'commander';
 import { ExitCode, FsapiError } from './errors.js';
 
 export async function main(program: Command): Promise<void> {
+  // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   forEachCommand(program, (command) => command.exitOverride());
   try {
     await program.parseAsync(process.argv);

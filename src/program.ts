@@ -37,8 +37,15 @@ function lazy(load: Loader) {
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
+program.addHelpText('after', examples(
+  'fsapi account',
+  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"',
+  'fsapi auth login --profile sandbox',
+));
+
 // ---- auth and profiles -------------------------------------------------------------------------------
-const auth = program.command('auth').description('log in, check and remove stored tokens');
+const auth = program.command('auth').description('log in, check and remove stored tokens')
+  .addHelpText('after', examples('fsapi auth login --profile sandbox', 'fsapi auth status'));
 auth
   .command('login')
   .description('get a token with your consumer key and secret and save it in the profile')
@@ -61,9 +68,10 @@ auth.command('token').description('print the current bearer token (for scripts; 
   .addHelpText('after', examples('curl -H "Authorization: Bearer $(fsapi auth token)" "$BASE/v1/account"'))
   .action(lazy(() => import('./commands/auth/token.js')));
 
-const profile = program.command('profile').description('list, choose and remove saved profiles');
+const profile = program.command('profile').description('list, choose and remove saved profiles')
+  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use sandbox'));
 profile.command('list').description('list saved profiles; the default is marked')
-  .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].name"'))
+  .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
   .action(lazy(() => import('./commands/profile/list.js')));
 profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
   .addHelpText('after', examples('fsapi profile use sandbox', 'fsapi profile use local'))
@@ -86,7 +94,8 @@ program.command('enquiry').argument('<accountNumber>', '10-digit account number'
   .action(lazy(() => import('./commands/enquiry.js')));
 
 // ---- transfers ---------------------------------------------------------------------------------------
-const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch');
+const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
+  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-57ERTC9C000060'));
 transfer.command('send').argument('<accountNumber>', '10-digit account number of the receiver')
   .description('verify the receiver, confirm, and send one transfer exactly once')
   .requiredOption('--bank <code|name>', "receiver's bank: 6-digit code or part of the name")
@@ -105,7 +114,7 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
   .action(lazy(() => import('./commands/transfer/send.js')));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
   .option('--wait', 'poll until it is successful (at most 5 minutes)')
-  .addHelpText('after', examples('fsapi transfer status ACME-7QK2M9XD4T', 'fsapi transfer status ACME-7QK2M9XD4T --wait --json'))
+  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --json'))
   .action(lazy(() => import('./commands/transfer/status.js')));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
@@ -113,6 +122,7 @@ transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,na
   .option('--yes', 'do not ask for confirmation')
   .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
   .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
+  .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
   .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
   .action(lazy(() => import('./commands/transfer/batch.js')));
 transfer.command('log').description('the local journal of money-moving requests, last state of each')
@@ -120,11 +130,12 @@ transfer.command('log').description('the local journal of money-moving requests,
   .action(lazy(() => import('./commands/transfer/log.js')));
 
 program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
-  .addHelpText('after', examples('fsapi tsq ACME-7QK2M9XD4T', 'fsapi tsq ACME-7QK2M9XD4T --json'))
+  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq ACME-57ERTC9C000060 --json'))
   .action(lazy(() => import('./commands/tsq.js')));
 
 // ---- client accounts ---------------------------------------------------------------------------------
-const clients = program.command('clients').description('client (virtual) accounts');
+const clients = program.command('clients').description('client (virtual) accounts')
+  .addHelpText('after', examples('fsapi clients list --type corporate', 'fsapi clients get 9900000011'));
 clients.command('list').description('list client accounts')
   .addOption(new Option('--type <type>', 'account type').choices(['individual', 'corporate']))
   .option('--validity-type <type>', 'validity type, e.g. permanent')
@@ -135,9 +146,10 @@ clients.command('list').description('list client accounts')
   .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length'))
   .action(lazy(() => import('./commands/clients/list.js')));
 clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
-  .addHelpText('after', examples('fsapi clients get 9876543210'))
+  .addHelpText('after', examples('fsapi clients get 9900000011'))
   .action(lazy(() => import('./commands/clients/get.js')));
-const create = clients.command('create').description('create a client account');
+const create = clients.command('create').description('create a client account')
+  .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create corporate'));
 create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
   .option('--firstname <name>').option('--lastname <name>').option('--middlename <name>')
   .option('--phone-number <phone>').option('--email-address <email>').option('--address <address>')
@@ -155,7 +167,8 @@ create.command('corporate').description('create a corporate client account (asks
   .action(lazy(() => import('./commands/clients/create-corporate.js')));
 
 // ---- transactions ------------------------------------------------------------------------------------
-const tx = program.command('tx').description('transactions: inflows and outflows');
+const tx = program.command('tx').description('transactions: inflows and outflows')
+  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-57ERTC9C000060'));
 tx.command('list').description('list transactions, newest first')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'transactions per page, 1 to 100')
@@ -168,11 +181,12 @@ tx.command('list').description('list transactions, newest first')
   .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
   .action(lazy(() => import('./commands/tx/list.js')));
 tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
-  .addHelpText('after', examples('fsapi tx get ACME-7QK2M9XD4T', 'fsapi tx get ACME-7QK2M9XD4T --json | jq .status'))
+  .addHelpText('after', examples('fsapi tx get ACME-57ERTC9C000060', 'fsapi tx get ACME-57ERTC9C000060 --json | jq .status'))
   .action(lazy(() => import('./commands/tx/get.js')));
 
 // ---- notifications -----------------------------------------------------------------------------------
-const webhook = program.command('webhook').description('receive and verify payment notifications');
+const webhook = program.command('webhook').description('receive and verify payment notifications')
+  .addHelpText('after', examples('fsapi webhook listen --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook verify event.json'));
 webhook.command('listen').description('receive notifications, verify each by reference, forward verified ones')
   .option('--port <n>', 'port to listen on', '8787')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -186,7 +200,8 @@ webhook.command('verify').argument('<file>', 'saved notification JSON, or - for 
   .action(lazy(() => import('./commands/webhook/verify.js')));
 
 // ---- simulator ---------------------------------------------------------------------------------------
-const simulator = program.command('simulator').description('the built-in API simulator: no real money moves');
+const simulator = program.command('simulator').description('the built-in API simulator: no real money moves')
+  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator collect 9900000011 --amount 25000'));
 simulator.command('serve').description('serve the simulator over HTTP')
   .option('--port <n>', 'port (0 picks a free one)', '4010')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -210,15 +225,34 @@ simulator.command('reset').description('forget the local simulator state and sta
   .action(lazy(() => import('./commands/simulator/reset.js')));
 
 // ---- reach -------------------------------------------------------------------------------------------
-program.command('api').argument('<method>', 'HTTP method').argument('<path>', 'path below the base address, e.g. /v1/account')
-  .description('call any endpoint with the stored authentication')
-  .option('--data <json|@file|->', 'request body')
-  .option('--query <key=value...>', 'query parameters')
-  .option('--include', 'print the status and headers on stderr')
-  .addHelpText('after', examples('fsapi api GET /v1/account', 'fsapi api POST /v1/transfer/name-enquiry --data \'{"bankCode":"000013","accountNumber":"0123456789"}\''))
+program.command('api').argument('<method>', 'GET, POST, PUT, PATCH or DELETE').argument('<path>', 'path below the base address, e.g. /v1/account')
+  .summary('call any endpoint with the stored authentication')
+  .description(
+    "Call any endpoint with the stored authentication (the token is renewed as for every command) and print the answer's " +
+      'body on stdout, whatever the status. Exit 0 for a 2xx success; 1 otherwise, also for success: false, with ' +
+      "the API's message on stderr; 3 when the token is refused and cannot be renewed. Paths are below the base address." +
+      '\n\nPOST /v1/transfer is refused: it would not be name-checked, confirmed or journalled. Use fsapi transfer send.',
+  )
+  .option('--data <json|@file|->', 'JSON request body: inline, @file, or - for stdin')
+  .option('--query <key=value...>', 'query parameters (repeat, or list several)')
+  .option('--include', 'print the HTTP status and the response headers on stderr')
+  .option('--allow-transfer', 'send POST /v1/transfer anyway (no name check, no journal; exit 5 if the outcome is unknown)')
+  .addHelpText('after', examples(
+    'fsapi api GET /v1/account',
+    'fsapi api POST /v1/transfer/name-enquiry --data \'{"bankCode":"000013","accountNumber":"0123456789"}\'',
+    'fsapi api GET /v1/transactions --query page=2 --query limit=5 --include',
+  ))
   .action(lazy(() => import('./commands/api.js')));
-program.command('completion').argument('<shell>', 'bash, zsh or fish').description('print a shell completion script')
-  .addHelpText('after', examples('source <(fsapi completion bash)', 'fsapi completion fish > ~/.config/fish/completions/fsapi.fish'))
+program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('print a shell completion script')
+  .description(
+    'Print the completion script of a shell. It completes commands, options, profile names after --profile, and ' +
+      'bank names and codes after --bank from the bank list that fsapi banks cached: a Tab never calls the API.',
+  )
+  .addHelpText('after', examples(
+    'source <(fsapi completion bash)',
+    'fsapi completion zsh > "${fpath[1]}/_fsapi"',
+    'fsapi completion fish > ~/.config/fish/completions/fsapi.fish',
+  ))
   .action(lazy(() => import('./commands/completion.js')));
 
 

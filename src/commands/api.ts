@@ -1,8 +1,225 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi api <METHOD> <path> [--data JSON|@file|-] [--query key=value ...] [--include]: any endpoint, with
+// the profile's authentication and token renewal, for what the commands do not cover (bill payment, new
+// endpoints). Everything is checked before the client is even created, so bad input sends nothing (not
+// even a token request). The answer's body goes to stdout whatever the status, so scripts can read the
+// API's message; the exit code says whether it was a success.
+//
+// POST /v1/transfer through here skips everything `transfer send` does to pay the right person exactly
+// once (name check, confirmation, reference, journal, reconciliation), so it is refused unless
+// --allow-transfer is given; with it, an answer that leaves the outcome unknown is exit 5, like a transfer.
+import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
+import { colors } from '../ui/output.js';
+import type { RawResponse } from '../api/types.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+
+/** A body read with --data - or @file is capped: this is a command line, not an upload tool. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface ApiRequest {
+  method: Method;
+  path: string;
+  searchParams: URLSearchParams | undefined;
+  json: unknown;
+  hasBody: boolean;
+}
+
+export default async function api(ctx: Context, input: CommandInput): Promise<void> {
+  const request = await parseRequest(ctx, input);
+  const isTransfer = request.method === 'POST' && isTransferPath(request.path);
+  if (isTransfer && input.options.allowTransfer !== true) {
+    throw new UsageError(
+      'fsapi api does not send POST /v1/transfer: it would skip the name check, the confirmation and the journal that stop double payments',
+      'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
+    );
+  }
+  if (isTransfer) {
+    ctx.io.note(
+      `${colors(ctx, 'stderr').yellow('warning:')} raw transfer: not name-checked, not journalled, never retried. If the outcome is unclear, look the reference up (fsapi transfer status <reference>) before sending again.`,
+    );
+  }
+
+  const client = await ctx.api();
+  let response: RawResponse;
+  try {
+    response = await client.raw(request.method, request.path, {
+      json: request.hasBody ? request.json : undefined,
+      searchParams: request.searchParams,
+    });
+  } catch (error) {
+    if (isTransfer && error instanceof TransportError) throw outcomeUnknown(request, error.message);
+    throw error;
+  }
+
+  if (input.options.include === true) writeStatusAndHeaders(ctx, response);
+  printBody(ctx, response.body);
+
+  const target = `${request.method} ${request.path}`;
+  const refused = isObject(response.body) && response.body.success === false;
+  if (response.status >= 200 && response.status < 300 && !refused) return;
+  if (isTransfer && response.status >= 500) throw outcomeUnknown(request, `the API failed (HTTP ${response.status})`);
+  const message = isObject(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
+  const what = response.status >= 200 && response.status < 300 ? `the API refused ${target} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${target}`;
+  throw new ApiError(`${what}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
+}
+
+// ---- input -------------------------------------------------------------------------------------------
+
+async function parseRequest(ctx: Context, input: CommandInput): Promise<ApiRequest> {
+  const [methodText = '', pathText = ''] = input.args;
+  const method = methodText.trim().toUpperCase();
+  if (!isMethod(method)) {
+    throw new UsageError(`unknown HTTP method ${JSON.stringify(methodText)}`, `use one of ${METHODS.join(', ')}`);
+  }
+  const { path, searchParams } = parsePath(pathText, queryOption(input.options.query));
+  const data = input.options.data;
+  if (data === undefined) return { method, path, searchParams, json: undefined, hasBody: false };
+  if (method === 'GET') throw new UsageError('a GET request has no body', 'give its parameters with --query key=value');
+  return { method, path, searchParams, json: await readData(ctx, String(data)), hasBody: true };
+}
+
+function isMethod(text: string): text is Method {
+  return (METHODS as readonly string[]).includes(text);
+}
+
+/** The path below the base address; a query string written into it is merged with --query. */
+function parsePath(text: string, query: Array<[string, string]>): { path: string; searchParams: URLSearchParams | undefined } {
+  if (!text.startsWith('/')) {
+    throw new UsageError(`the path must start with / (got ${JSON.stringify(text)})`, 'paths are below the base address, for example: fsapi api GET /v1/account');
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f#]/.test(text)) throw new UsageError(`the path ${JSON.stringify(text)} contains spaces, control characters or #`, 'encode them, e.g. %20 for a space');
+  const at = text.indexOf('?');
+  const path = at === -1 ? text : text.slice(0, at);
+  const params = new URLSearchParams(at === -1 ? '' : text.slice(at + 1));
+  for (const [key, value] of query) params.append(key, value);
+  return { path, searchParams: params.size > 0 ? params : undefined };
+}
+
+function queryOption(raw: unknown): Array<[string, string]> {
+  if (raw === undefined) return [];
+  const items = Array.isArray(raw) ? raw.map(String) : [String(raw)];
+  return items.map((item) => {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new UsageError(`--query ${JSON.stringify(item)} is not key=value`, 'for example: --query page=2 --query limit=50');
+    return [item.slice(0, at), item.slice(at + 1)];
+  });
+}
+
+/** --data: inline JSON, @file, or - for stdin. Invalid JSON is exit 2 before anything is sent. */
+async function readData(ctx: Context, data: string): Promise<unknown> {
+  let text: string;
+  let source: string;
+  if (data === '-') {
+    source = 'stdin';
+    text = await readStdin(ctx);
+  } else if (data.startsWith('@')) {
+    const file = data.slice(1);
+    source = file;
+    if (file === '') throw new UsageError('--data @ needs a file name, e.g. --data @body.json');
+    try {
+      const bytes = await readFile(file);
+      if (bytes.length > MAX_BODY_BYTES) throw new UsageError(`${file} is larger than 1 MiB`);
+      text = bytes.toString('utf8');
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read --data file ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);
+    }
+  } else {
+    source = '--data';
+    text = data;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${source === '--data' ? '--data' : `the body in ${source}`} is not valid JSON: ${(error as Error).message}`, `for example: --data '{"bankCode":"000013","accountNumber":"0123456789"}'`);
+  }
+  checkNumbersSurvive(value);
+  return value;
+}
+
+/**
+ * The body is sent re-serialised; a number JSON.parse cannot hold exactly (1e400, 12345678901234567890)
+ * would silently change on the way, which for an amount or an account number is the worst outcome.
+ */
+function checkNumbersSurvive(value: unknown): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) {
+      throw new UsageError(`the number ${String(value)} in --data cannot be sent exactly`, 'write it as a string ("...") if the API accepts one');
+    }
+    return;
+  }
+  if (Array.isArray(value)) value.forEach(checkNumbersSurvive);
+  else if (isObject(value)) Object.values(value).forEach(checkNumbersSurvive);
+}
+
+async function readStdin(ctx: Context): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.io.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new UsageError('the body on stdin is larger than 1 MiB');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Path equality as the server would see it: case, repeated and trailing slashes do not hide /v1/transfer. */
+function isTransferPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // keep it as written
+  }
+  return decoded.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '') === '/v1/transfer';
+}
+
+function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {
+  const reference = isObject(request.json) && typeof request.json.reference === 'string' ? request.json.reference : undefined;
+  return new FsapiError(`the transfer was sent and its outcome is unknown: ${detail}`, {
+    exitCode: ExitCode.outcomeUnknown,
+    hint: reference
+      ? `do not resend; run fsapi transfer status ${reference}`
+      : 'do not resend; find it in fsapi tx list (no reference was given, so the API made one)',
+  });
+}
+
+// ---- output ------------------------------------------------------------------------------------------
+
+function writeStatusAndHeaders(ctx: Context, response: RawResponse): void {
+  const lines = [`HTTP ${response.status}`];
+  response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  ctx.io.note(`${lines.join('\n')}\n`);
+}
+
+function printBody(ctx: Context, body: unknown): void {
+  if (body === '' || body === undefined) return;
+  if (typeof body === 'string') {
+    ctx.io.out(body.endsWith('\n') ? body : `${body}\n`);
+    return;
+  }
+  const text = JSON.stringify(body, null, 2);
+  ctx.io.out(`${ctx.io.colorStdout ? colorJson(ctx, text) : text}\n`);
+}
+
+/** Keys, strings, numbers and literals in distinct colours, for a person reading the answer. */
+function colorJson(ctx: Context, json: string): string {
+  const c = colors(ctx);
+  return json.replace(/("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (match, string?: string, colon?: string, literal?: string) => {
+    if (string !== undefined) return colon ? `${c.cyan(string)}${colon}` : c.green(string);
+    if (literal !== undefined) return c.magenta(literal);
+    return c.yellow(match);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,29 +1,59 @@
-// fsapi with no command: a short orientation instead of a wall of usage text.
+// fsapi with no command: a short orientation instead of a wall of usage text. It is the first thing a new
+// user runs, so it must work on a machine where fsapi has never run: it only reads the profiles file (if
+// any) through a read-only reader, creates no file or directory and makes no request.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { colors } from '../ui/output.js';
+import { readSavedProfiles } from '../completion/local-state.js';
+import { formatDateTime } from '../core/time.js';
 
 export default async function overview(ctx: Context, _input: CommandInput): Promise<void> {
   const c = colors(ctx);
-  const profile = await ctx.profile();
-  const where =
-    profile.env === 'local' && !profile.baseUrl
-      ? `${c.yellow('the built-in simulator')} (profile local): no account needed, no real money moves`
-      : `${profile.env} at ${profile.baseUrl ?? ''} (profile ${profile.name})`;
+  const command = (text: string) => c.cyan(text);
   ctx.io.out(
     [
       `${c.bold('fsapi')}: bank transfers, balances, transactions and client accounts from the command line.`,
       '',
-      `Now using ${where}.`,
+      describeActiveProfile(ctx),
       '',
       'Start with:',
-      `  ${c.cyan('fsapi account')}                                   balances of the business account`,
-      `  ${c.cyan('fsapi tx list')}                                   recent inflows and outflows`,
-      `  ${c.cyan('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"')}`,
+      `  ${command('fsapi account')}                   balances of the business account`,
+      `  ${command('fsapi tx list')}                   recent inflows and outflows`,
+      `  ${command('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"')}`,
+      '                                  checks the name, asks, then pays exactly once',
       '',
-      `Log in to the real API: ${c.cyan('fsapi auth login --env sandbox --base-url <address>')}`,
-      `Every command: ${c.cyan('fsapi --help')}   Docs: docs/ in the repository`,
+      'Log in to the real API (asks for the environment, address, consumer key and secret):',
+      `  ${command('fsapi auth login --profile sandbox')}`,
+      '',
+      `Every command: ${command('fsapi --help')}   Tab completion: ${command('source <(fsapi completion bash)')}`,
       '',
     ].join('\n'),
   );
+}
+
+/** Which API this run would talk to, from --profile / FSAPI_PROFILE, the saved default, else local. */
+function describeActiveProfile(ctx: Context): string {
+  const c = colors(ctx);
+  const saved = readSavedProfiles(ctx.paths.configDir);
+  const name = ctx.globals.profile ?? saved.defaultName ?? 'local';
+  const profile = saved.profiles.find((candidate) => candidate.name === name);
+  // A damaged profiles file is reported (on stderr, like every warning) but does not stop the overview.
+  if (saved.problem) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${saved.problem}; fix or move it away`);
+  const baseUrl = ctx.globals.baseUrl ?? profile?.baseUrl;
+
+  if (name === 'local' && (!profile || profile.env === 'local') && baseUrl === undefined) {
+    return `Now using ${c.yellow('the built-in simulator')} (profile local): no account needed, ${c.yellow('no real money moves')}.`;
+  }
+  if (!profile) {
+    return `Profile ${c.bold(name)} is not saved yet: ${c.cyan(`fsapi auth login --profile ${name}`)} creates it.`;
+  }
+  const where = `${profile.env}${baseUrl ? ` at ${baseUrl}` : ''}`;
+  const env = profile.env === 'production' ? c.red(where) : where;
+  const now = ctx.clock.now();
+  let login: string;
+  if (!profile.hasToken) login = `not logged in: ${c.cyan(`fsapi auth login --profile ${name}`)}`;
+  else if (profile.tokenExpiresAt !== undefined && profile.tokenExpiresAt <= now) login = 'token expired (renewed on the next call when credentials are saved or in the environment)';
+  else if (profile.tokenExpiresAt !== undefined) login = `logged in until ${formatDateTime(profile.tokenExpiresAt)}`;
+  else login = 'logged in';
+  return `Now using profile ${c.bold(name)}: ${env}, ${login}.`;
 }
