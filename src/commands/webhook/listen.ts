@@ -1,8 +1,178 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi webhook listen [--port N] [--host H] [--path P] [--forward-to URL] [--no-verify] [--json]
+// Receives the API's collection notifications, records each in events.jsonl before answering 200, verifies
+// it by looking its reference up, shows one line per event and forwards the verified ones. See
+// docs/notifications.md.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { EventLogWriter, eventLogPath, readEventLog } from '../../core/event-log.js';
+import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../core/event-processor.js';
+import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../core/forwarder.js';
+import { startListener, type Rejection } from '../../core/listener.js';
+import { parseIntegerOption } from '../../core/validate.js';
+import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../core/webhook.js';
+import { createEventPrinter } from '../../ui/webhook-events.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+/** Lookups (and, separately, forwards) in flight at once: enough for a burst, gentle on the API and the app. */
+const CONCURRENCY = 8;
+/** On Ctrl+C, how long events already received may take to finish before the rest is left for next time. */
+const SHUTDOWN_WAIT_MS = 10_000;
+
+interface ListenOptions {
+  port: number;
+  host: string;
+  path: string;
+  forwardTo: URL | undefined;
+  verify: boolean;
+}
+
+export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
+  const options = parseOptions(input.options);
+  const logFile = eventLogPath(ctx.paths.dataDir);
+  const log = EventLogWriter.open(logFile);
+
+  let verifyingAgainst = '';
+  let verify: ProcessorDeps['verify'];
+  if (options.verify) {
+    const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
+    verifyingAgainst = `profile ${profile.name}, ${api.baseUrl === 'local' ? 'the local simulator' : api.baseUrl}`;
+    const limitLookups = createLimiter(CONCURRENCY);
+    verify = (notification, signal) => {
+      const lookups = { baseUrl: api.baseUrl, getTransaction: (reference: string) => limitLookups(() => api.getTransaction(reference), signal) };
+      return verifyNotification({ api: lookups, clock: ctx.clock }, notification, LISTEN_POLICY, signal);
+    };
+  }
+  // Only verified events are forwarded: under --no-verify nothing is, whatever --forward-to says.
+  const target = options.verify ? options.forwardTo : undefined;
+  let forward: ProcessorDeps['forward'];
+  if (target) {
+    const limitForwards = createLimiter(CONCURRENCY);
+    forward = (body, signal) =>
+      limitForwards(() => forwardEvent(target, body, { clock: ctx.clock, signal }), signal).catch(
+        (): ForwardResult => ({ ok: false, tries: 0, detail: 'stopped before forwarding' }),
+      );
+  }
+  // Made once listening (so a refused start prints no TSV header on stdout), or by the first event.
+  let printEvent: ReturnType<typeof createEventPrinter> | undefined;
+  const processor = new EventProcessor({
+    log,
+    clock: ctx.clock,
+    verify,
+    forward,
+    show: (event) => (printEvent ??= createEventPrinter(ctx))(event),
+    warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
+  });
+
+  const unfinished = await processor.restore(
+    readEventLog(logFile, (line) => ctx.io.note(`warning: ${logFile} line ${line} is not an event record; skipped (the file is left as it is)`)),
+  );
+
+  const listener = await startListener({
+    host: options.host,
+    port: options.port,
+    path: options.path,
+    maxBodyBytes: MAX_NOTIFICATION_BYTES,
+    accept(body, text, parsed) {
+      const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.notification.reference, body, text);
+      log.append(record); // fsynced: only then is the 200 sent
+      processor.accept(record, parsed.notification, parsed.amount, body);
+    },
+    rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
+  }).catch((error: unknown) => {
+    log.close();
+    throw error;
+  });
+
+  ctx.io.note(`listening on ${listener.url}`);
+  ctx.io.note(
+    options.verify
+      ? `verification on (${verifyingAgainst})`
+      : 'verification OFF (--no-verify): events are shown as unverified and never forwarded',
+  );
+  if (target) ctx.io.note(`forwarding verified events to ${target.href}`);
+  else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
+  else ctx.io.note('not forwarding (no --forward-to)');
+  ctx.io.note(`events are recorded in ${logFile}; press Ctrl+C to stop`);
+  printEvent ??= createEventPrinter(ctx);
+
+  for (const record of unfinished) {
+    const parsed = parseNotification(record.body);
+    if (parsed.ok) processor.accept(record, parsed.notification, parsed.amount, Buffer.from(record.body, 'utf8'));
+    else ctx.io.note(`warning: event ${record.id} in ${logFile} cannot be read again (${parsed.detail}); skipped`);
+  }
+  if (unfinished.length > 0) ctx.io.note(`taking up ${unfinished.length} event(s) received before the last stop`);
+
+  const signal = await stopSignal();
+  ctx.io.note(`${signal}: stopping; finishing ${processor.inFlight} event(s) in progress (at most ${SHUTDOWN_WAIT_MS / 1000} s)`);
+  listener.stopAccepting();
+  const left = await processor.drain(SHUTDOWN_WAIT_MS);
+  await listener.close();
+  log.close();
+  ctx.io.note(summary(processor.tally));
+  if (left > 0) ctx.io.note(`${left} event(s) were not finished; they are in ${logFile} and the next webhook listen takes them up`);
+}
+
+function parseOptions(raw: Record<string, unknown>): ListenOptions {
+  const port = parseIntegerOption(raw.port ?? '8787', '--port', 0, 65535)!;
+  const host = String(raw.host ?? '127.0.0.1').trim();
+  if (host === '') throw new UsageError('--host must not be empty', 'use 127.0.0.1, or 0.0.0.0 for every interface');
+  const pathText = String(raw.path ?? '/');
+  if (!/^\/[\x21-\x7e]*$/.test(pathText) || /[?#]/.test(pathText)) {
+    throw new UsageError(`--path must be a URL path starting with / (no spaces, ? or #), not ${JSON.stringify(pathText)}`);
+  }
+  const path = new URL(pathText, 'http://listener.invalid').pathname;
+  const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(String(raw.forwardTo));
+  const verify = raw.verify !== false;
+  return { port, host, path, forwardTo, verify };
+}
+
+/**
+ * Resolves with the name of the first SIGINT or SIGTERM. The one place this command touches `process`:
+ * signals have no stand-in in the context. A second signal while stopping ends the process at once.
+ */
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const force = () => process.exit(130);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+function stamp(ctx: Context): string {
+  return new Date(ctx.clock.now()).toISOString();
+}
+
+function describeRejection(ctx: Context, rejection: Rejection): string {
+  const status = rejection.status === 0 ? 'no answer,' : rejection.status;
+  return `${stamp(ctx)} rejected ${rejection.method} ${truncate(rejection.path, 80)} from ${rejection.remote}: ${status} ${rejection.detail}`;
+}
+
+function truncate(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+function summary(tally: Tally): string {
+  const shown = tally.verified + tally.mismatch + tally['not-found'] + tally.pending + tally.unverifiable + tally.unverified;
+  const parts = (
+    [
+      ['verified', tally.verified],
+      ['mismatch', tally.mismatch],
+      ['not found', tally['not-found']],
+      ['pending', tally.pending],
+      ['unverifiable', tally.unverifiable],
+      ['unverified', tally.unverified],
+    ] as const
+  )
+    .filter(([, count]) => count > 0)
+    .map(([label, count]) => `${count} ${label}`);
+  const resends = tally.duplicate > 0 ? `; ${tally.duplicate} resend(s) recognised and not shown again` : '';
+  const forwards = `${tally.forwarded} forwarded${tally.forwardFailed > 0 ? `, ${tally.forwardFailed} forward(s) failed` : ''}`;
+  return `stopped: ${shown} event(s)${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${resends}; ${forwards}`;
 }

@@ -1,0 +1,468 @@
+// The verification logic (src/core/webhook.ts) and what the listener does with events after answering
+// (src/core/event-processor.ts, src/core/event-log.ts), driven in-process with a stand-in Api object (the
+// Api interface, not ky or fetch) and a clock whose sleeps return at once and are recorded.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { Api } from '../src/api/types.js';
+import type { CollectionNotification, TransactionRecord } from '../src/api/schemas.js';
+import type { Clock } from '../src/context.js';
+import { ApiError, AuthError, TransportError, UsageError } from '../src/errors.js';
+import { EventLogWriter, eventLogPath, readEventLog, type EventRecord } from '../src/core/event-log.js';
+import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/core/event-processor.js';
+import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/core/forwarder.js';
+import type { Kobo } from '../src/core/money.js';
+import { systemClock } from '../src/core/clock.js';
+import {
+  compareWithTransaction,
+  LISTEN_POLICY,
+  parseNotification,
+  VERIFY_ONCE_POLICY,
+  verifyNotification,
+  type Verification,
+} from '../src/core/webhook.js';
+import { makeHome } from './helpers/cli.js';
+
+function notification(overrides: Partial<CollectionNotification> = {}): CollectionNotification {
+  return {
+    event: 'collection',
+    reference: 'COL-0001',
+    virtualAccount: '9900000011',
+    externalReference: 'EXT-1',
+    amountReceived: '25000.00',
+    transactionFee: 50,
+    netAmount: 24900,
+    stampDuty: 50,
+    sessionId: 'S1',
+    sourceCurrency: 'NGN',
+    sourceAccountNumber: '0123456789',
+    sourceAccountName: 'ADA OBI',
+    sourceBankCode: '000013',
+    sourceBankName: 'GTBank',
+    remarks: 'rent',
+    destinationCurrency: 'NGN',
+    status: 'successful',
+    createdAt: 1_767_225_600_000,
+    updatedAt: 1_767_225_600_000,
+    ...overrides,
+  };
+}
+
+function transaction(overrides: Partial<TransactionRecord> = {}): TransactionRecord {
+  return {
+    id: 1,
+    userId: 1,
+    accountId: null,
+    netAmount: 24900,
+    amount: '25000.00',
+    charge: '50.00',
+    stampDuty: 50,
+    details: {},
+    description: 'rent',
+    destinationAccountNumber: '9900000011',
+    destinationAccountName: 'KOLA FOODS / ADA',
+    destinationBankCode: '999999',
+    destinationBankName: 'Provider',
+    sourceAccountNumber: '0123456789',
+    sourceAccountName: 'ADA OBI',
+    sourceBankCode: '000013',
+    sourceBankName: 'GTBank',
+    reference: 'COL-0001',
+    transactionTypeName: 'collection',
+    category: 'collection',
+    utilityType: null,
+    sessionId: 'S1',
+    status: 'successful',
+    reversedFlag: 0,
+    type: 'credit',
+    completedAt: 1_767_225_600_000,
+    createdAt: 1_767_225_600_000,
+    updatedAt: 1_767_225_600_000,
+    ...overrides,
+  };
+}
+
+/** An Api whose getTransaction answers from a script of results, one per call; the rest throws. */
+function scriptedApi(script: Array<TransactionRecord | Error>): Api & { calls: number } {
+  const api = {
+    baseUrl: 'http://api.test',
+    calls: 0,
+    async getTransaction(): Promise<TransactionRecord> {
+      const next = script[Math.min(api.calls, script.length - 1)];
+      api.calls += 1;
+      if (next instanceof Error) throw next;
+      return next!;
+    },
+  };
+  return api as unknown as Api & { calls: number };
+}
+
+function recordingClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => 1_767_225_600_000 + sleeps.reduce((sum, ms) => sum + ms, 0),
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw new Error('aborted');
+      sleeps.push(ms);
+    },
+  };
+}
+
+describe('parseNotification', () => {
+  test('a section-6 body is well formed, its amount read as integer kobo', () => {
+    const parsed = parseNotification(JSON.stringify(notification({ amountReceived: '1500.10' })));
+    assert.equal(parsed.ok, true);
+    assert.equal(parsed.ok && parsed.amount, 150010);
+  });
+
+  test('not JSON, wrong shape, another event, an unusable reference or amount are refused with a reason', () => {
+    const cases: Array<[string, 'not-json' | 'wrong-shape', RegExp]> = [
+      ['{"event":', 'not-json', /not JSON/],
+      ['', 'not-json', /not JSON/],
+      [JSON.stringify({ hello: 'world' }), 'wrong-shape', /reference/],
+      [JSON.stringify([notification()]), 'wrong-shape', /not a collection notification/],
+      [JSON.stringify(notification({ amountReceived: 25000 as unknown as string })), 'wrong-shape', /amountReceived/],
+      [JSON.stringify(notification({ event: 'transfer' })), 'wrong-shape', /event "transfer" is not supported/],
+      [JSON.stringify(notification({ reference: '..' })), 'wrong-shape', /reference/],
+      [JSON.stringify(notification({ reference: 'a/../../v1/account' })), 'wrong-shape', /reference/],
+      [JSON.stringify(notification({ reference: 'has space' })), 'wrong-shape', /reference/],
+      [JSON.stringify(notification({ amountReceived: 'lots' })), 'wrong-shape', /amountReceived "lots" is not an amount/],
+    ];
+    for (const [text, reason, detail] of cases) {
+      const parsed = parseNotification(text);
+      assert.equal(parsed.ok, false, text);
+      if (!parsed.ok) {
+        assert.equal(parsed.reason, reason, text);
+        assert.match(parsed.detail, detail, text);
+      }
+    }
+  });
+});
+
+describe('compareWithTransaction', () => {
+  test('a successful credit of the same amount to the same account is verified (number and text amounts alike)', () => {
+    assert.equal(compareWithTransaction(notification(), transaction()).state, 'verified');
+    assert.equal(compareWithTransaction(notification({ amountReceived: '25000' }), transaction({ amount: 25000 })).state, 'verified');
+  });
+
+  test('each disagreement names the notification field', () => {
+    const amount = compareWithTransaction(notification({ amountReceived: '25000.01' }), transaction());
+    assert.deepEqual([amount.state, amount.field], ['mismatch', 'amountReceived']);
+    assert.match(amount.detail, /₦25,000\.01.*₦25,000\.00/);
+    const account = compareWithTransaction(notification({ virtualAccount: '9900000012' }), transaction());
+    assert.deepEqual([account.state, account.field], ['mismatch', 'virtualAccount']);
+    const debit = compareWithTransaction(notification(), transaction({ type: 'debit' }));
+    assert.deepEqual([debit.state, debit.field], ['mismatch', 'event']);
+    const reversed = compareWithTransaction(notification(), transaction({ reversedFlag: 1 }));
+    assert.deepEqual([reversed.state, reversed.field], ['mismatch', 'status']);
+    const failed = compareWithTransaction(notification(), transaction({ status: 'failed' }));
+    assert.deepEqual([failed.state, failed.field], ['mismatch', 'status']);
+  });
+
+  test('a forged amount on a pending transaction is a mismatch, a genuine one is pending', () => {
+    assert.equal(compareWithTransaction(notification({ amountReceived: '99000.00' }), transaction({ status: 'pending' })).state, 'mismatch');
+    assert.equal(compareWithTransaction(notification(), transaction({ status: 'pending' })).state, 'pending');
+  });
+});
+
+describe('verifyNotification', () => {
+  test('an unknown reference (API error 400) is not found, after one lookup', async () => {
+    const api = scriptedApi([new ApiError('the API refused the request (HTTP 400): Request Unsuccessful', { status: 400 })]);
+    const clock = recordingClock();
+    const result = await verifyNotification({ api, clock }, notification(), LISTEN_POLICY);
+    assert.equal(result.state, 'not-found');
+    assert.equal(api.calls, 1);
+    assert.deepEqual(clock.sleeps, []);
+  });
+
+  test('an unreachable API is tried a bounded number of times, then unverifiable', async () => {
+    const api = scriptedApi([new TransportError('network', 'cannot reach api.test (connection refused)')]);
+    const clock = recordingClock();
+    const result = await verifyNotification({ api, clock }, notification(), LISTEN_POLICY);
+    assert.equal(result.state, 'unverifiable');
+    assert.match(result.detail, /after 3 tries: cannot reach api\.test/);
+    assert.equal(api.calls, LISTEN_POLICY.retryDelaysMs.length + 1);
+    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retryDelaysMs]);
+  });
+
+  test('a blip then an answer verifies', async () => {
+    const api = scriptedApi([new TransportError('bad-gateway', 'the API failed (HTTP 502)', { status: 502 }), transaction()]);
+    const result = await verifyNotification({ api, clock: recordingClock() }, notification(), LISTEN_POLICY);
+    assert.equal(result.state, 'verified');
+    assert.equal(api.calls, 2);
+  });
+
+  test('refused credentials are not retried', async () => {
+    const api = scriptedApi([new AuthError('the token was refused (HTTP 401)')]);
+    const result = await verifyNotification({ api, clock: recordingClock() }, notification(), LISTEN_POLICY);
+    assert.equal(result.state, 'unverifiable');
+    assert.match(result.detail, /refused \(HTTP 401\) \(run fsapi auth login\)/);
+    assert.equal(api.calls, 1);
+    // webhook verify lets it through, for exit 3.
+    await assert.rejects(verifyNotification({ api, clock: recordingClock() }, notification(), VERIFY_ONCE_POLICY), AuthError);
+  });
+
+  test('pending is looked at again until it settles (listen), or reported at once (verify)', async () => {
+    const settles = scriptedApi([transaction({ status: 'pending' }), transaction({ status: 'pending' }), transaction()]);
+    const clock = recordingClock();
+    assert.equal((await verifyNotification({ api: settles, clock }, notification(), LISTEN_POLICY)).state, 'verified');
+    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pendingDelaysMs.slice(0, 2));
+
+    const never = scriptedApi([transaction({ status: 'pending' })]);
+    const stuck = await verifyNotification({ api: never, clock: recordingClock() }, notification(), LISTEN_POLICY);
+    assert.equal(stuck.state, 'pending');
+    assert.equal(never.calls, LISTEN_POLICY.pendingDelaysMs.length + 1);
+
+    const once = scriptedApi([transaction({ status: 'pending' })]);
+    assert.equal((await verifyNotification({ api: once, clock: recordingClock() }, notification(), VERIFY_ONCE_POLICY)).state, 'pending');
+    assert.equal(once.calls, 1);
+  });
+
+  test('a stop signal cuts the waits short', async () => {
+    const api = scriptedApi([new TransportError('network', 'down')]);
+    const stop = new AbortController();
+    stop.abort();
+    const result = await verifyNotification({ api, clock: recordingClock() }, notification(), LISTEN_POLICY, stop.signal);
+    assert.equal(result.state, 'unverifiable');
+    assert.equal(api.calls, 1);
+  });
+});
+
+describe('EventProcessor', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+  let counter = 0;
+
+  /** A processor over a fresh (or given) events.jsonl; verify answers from `verdicts` by reference. */
+  function setUp(options: { dir?: string; verdicts?: Record<string, Verification>; verify?: boolean; forwardOk?: boolean } = {}) {
+    const dir = options.dir ?? path.join(home.root, `run-${(counter += 1)}`);
+    const log = EventLogWriter.open(eventLogPath(dir));
+    const shown: ShownEvent[] = [];
+    const forwarded: string[] = [];
+    const warnings: string[] = [];
+    const verifyCalls: string[] = [];
+    const processor = new EventProcessor({
+      log,
+      // Real time: drain() waits on it (the stand-in verify and forward answer at once anyway).
+      clock: systemClock,
+      verify:
+        options.verify === false
+          ? undefined
+          : async (n) => {
+              verifyCalls.push(n.reference);
+              return options.verdicts?.[`${n.reference}:${n.amountReceived}`] ?? options.verdicts?.[n.reference] ?? { state: 'verified', detail: 'ok' };
+            },
+      forward: async (body): Promise<ForwardResult> => {
+        forwarded.push(Buffer.from(body).toString('utf8'));
+        return options.forwardOk === false ? { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)' } : { ok: true, status: 200, tries: 1 };
+      },
+      show: (event) => shown.push(event),
+      warn: (line) => warnings.push(line),
+    });
+    const deliver = (n: CollectionNotification) => {
+      const text = JSON.stringify(n);
+      const body = Buffer.from(text);
+      const record = newReceivedRecord(new Date(), n.reference, body, text);
+      log.append(record);
+      processor.accept(record, n, 2_500_000 as Kobo, body);
+    };
+    return { dir, log, processor, shown, forwarded, warnings, verifyCalls, deliver };
+  }
+
+  async function records(dir: string): Promise<EventRecord[]> {
+    const all: EventRecord[] = [];
+    for await (const record of readEventLog(eventLogPath(dir), () => assert.fail('bad line'))) all.push(record);
+    return all;
+  }
+
+  test('a resent event is shown once and forwarded once; every delivery is in events.jsonl', async () => {
+    const run = setUp();
+    for (let i = 0; i < 5; i += 1) run.deliver(notification());
+    assert.equal(await run.processor.drain(5000), 0);
+    run.log.close();
+    assert.equal(run.shown.length, 1);
+    assert.equal(run.forwarded.length, 1);
+    assert.equal(run.processor.tally.duplicate, 4);
+    const all = await records(run.dir);
+    assert.equal(all.filter((r) => r.kind === 'received').length, 5);
+    assert.deepEqual(all.filter((r) => r.kind === 'outcome').map((r) => r.kind === 'outcome' && r.state).sort(), ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'verified']);
+  });
+
+  test('a forged copy that arrives first does not hide the genuine event', async () => {
+    const run = setUp({ verdicts: { 'COL-0001:99000.00': { state: 'mismatch', field: 'amountReceived', detail: 'forged' } } });
+    run.deliver(notification({ amountReceived: '99000.00' }));
+    run.deliver(notification());
+    run.deliver(notification({ amountReceived: '99000.00' }));
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.deepEqual(run.shown.map((e) => e.state), ['mismatch', 'verified']);
+    assert.equal(run.forwarded.length, 1);
+    assert.match(run.forwarded[0]!, /"amountReceived":"25000.00"/);
+  });
+
+  test('only verified events are forwarded; a failed forward is reported', async () => {
+    const run = setUp({
+      forwardOk: false,
+      verdicts: { 'COL-2': { state: 'not-found', detail: 'no such' }, 'COL-3': { state: 'unverifiable', detail: 'down' } },
+    });
+    run.deliver(notification());
+    run.deliver(notification({ reference: 'COL-2' }));
+    run.deliver(notification({ reference: 'COL-3' }));
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.equal(run.forwarded.length, 1);
+    const verified = run.shown.find((e) => e.state === 'verified')!;
+    assert.equal(verified.forwarded, false);
+    assert.match(verified.forwardProblem ?? '', /HTTP 500/);
+    assert.match(run.warnings.join('\n'), /forward of COL-0001 failed/);
+  });
+
+  test('--no-verify: events are unverified, never forwarded, shown once', async () => {
+    const run = setUp({ verify: false });
+    run.deliver(notification());
+    run.deliver(notification());
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded]), [['unverified', false]]);
+    assert.equal(run.forwarded.length, 0);
+    assert.equal(run.verifyCalls.length, 0);
+  });
+
+  test('after a restart, resends of verified events are still recognised, and unverifiable ones are tried again', async () => {
+    const first = setUp({ verdicts: { 'COL-3': { state: 'unverifiable', detail: 'down' } } });
+    first.deliver(notification());
+    first.deliver(notification({ reference: 'COL-3' }));
+    await first.processor.drain(5000);
+    first.log.close();
+
+    const second = setUp({ dir: first.dir });
+    const unfinished = await second.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line')));
+    assert.deepEqual(unfinished, []);
+    second.deliver(notification());
+    second.deliver(notification({ reference: 'COL-3' }));
+    await second.processor.drain(5000);
+    second.log.close();
+    assert.deepEqual(second.shown.map((e) => [e.reference, e.state]), [['COL-3', 'verified']]);
+    assert.equal(second.forwarded.length, 1);
+  });
+
+  test('an event received but never finished is handed back by restore; a torn last line is skipped, not glued to', async () => {
+    const dir = path.join(home.root, 'unfinished');
+    const log = EventLogWriter.open(eventLogPath(dir));
+    const text = JSON.stringify(notification());
+    log.append(newReceivedRecord(new Date(), 'COL-0001', Buffer.from(text), text));
+    log.close();
+    // A crash in the middle of a write leaves a last line without its newline.
+    appendFileSync(eventLogPath(dir), '{"kind":"received","id":"torn');
+    const run = setUp({ dir });
+    run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
+    const badLines: number[] = [];
+    const unfinished = await run.processor.restore(readEventLog(eventLogPath(dir), (line) => badLines.push(line)));
+    run.log.close();
+    assert.deepEqual(badLines, [2]);
+    assert.deepEqual(unfinished.map((r) => r.reference), ['COL-0001', 'COL-9']);
+    assert.equal(unfinished[0]!.body, text);
+    assert.equal(readFileSync(eventLogPath(dir), 'utf8').split('\n').length, 4);
+  });
+});
+
+describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
+  /** An app that answers with the given statuses in turn (the last one repeats) and records each request. */
+  async function app(statuses: number[]) {
+    const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        seen.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(statuses[Math.min(seen.length - 1, statuses.length - 1)]!).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
+    return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  const quick = { retryDelaysMs: [10, 10], timeoutMs: 5000 };
+  const body = Buffer.from('{"event":"collection","reference":"R"}');
+
+  test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
+    const target = await app([503, 500, 200]);
+    try {
+      const result = await forwardEvent(target.url, body, { clock: systemClock, policy: quick });
+      assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
+      assert.equal(target.seen.length, 3);
+      for (const request of target.seen) {
+        assert.equal(request.body, body.toString('utf8'));
+        assert.equal(request.headers['x-fsapi-verification'], 'verified');
+        assert.equal(request.headers['content-type'], 'application/json');
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('a 4xx or a redirect is final; 3 failures in a row are reported', async () => {
+    for (const status of [404, 302]) {
+      const target = await app([status]);
+      try {
+        const result = await forwardEvent(target.url, body, { clock: systemClock, policy: quick });
+        assert.equal(result.ok, false);
+        assert.equal(target.seen.length, 1, `HTTP ${status} is not retried`);
+        assert.match(!result.ok ? result.detail : '', new RegExp(`HTTP ${status}`));
+      } finally {
+        await target.close();
+      }
+    }
+    const down = await app([500]);
+    try {
+      const result = await forwardEvent(down.url, body, { clock: systemClock, policy: quick });
+      assert.equal(result.ok, false);
+      assert.equal(down.seen.length, 3);
+      assert.match(!result.ok ? result.detail : '', /HTTP 500 \(after 3 tries\)/);
+    } finally {
+      await down.close();
+    }
+  });
+
+  test('parseForwardTarget takes http(s) URLs only (exit 2 otherwise)', () => {
+    assert.equal(parseForwardTarget('http://127.0.0.1:3000/hooks').href, 'http://127.0.0.1:3000/hooks');
+    for (const bad of ['127.0.0.1:3000', 'ftp://host/x', 'nonsense', '']) {
+      assert.throws(() => parseForwardTarget(bad), (error: unknown) => error instanceof UsageError && error.exitCode === 2);
+    }
+  });
+});
+
+describe('createLimiter', () => {
+  test('never runs more than max tasks at once, runs them all, and drops a waiter whose signal aborts', async () => {
+    const limit = createLimiter(3);
+    let running = 0;
+    let peak = 0;
+    const task = async () => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+      return 'done';
+    };
+    const results = await Promise.all(Array.from({ length: 20 }, () => limit(task)));
+    assert.equal(results.length, 20);
+    assert.equal(peak, 3);
+
+    const stop = new AbortController();
+    let ran = false;
+    const busy = Array.from({ length: 3 }, () => limit(task));
+    const waiting = limit(async () => {
+      ran = true;
+      return 'ran';
+    }, stop.signal);
+    stop.abort(new Error('stopped'));
+    await assert.rejects(waiting, /stopped/);
+    await Promise.all(busy);
+    assert.equal(ran, false);
+    assert.equal(await limit(async () => 'after'), 'after');
+  });
+});

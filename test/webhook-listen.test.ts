@@ -1,0 +1,546 @@
+// End to end: the simulator served on 127.0.0.1 (port 0) posts collection notifications to the built CLI's
+// `webhook listen` (a subprocess, logged in against the simulator), which verifies them and forwards the
+// verified ones to a forward target (node:http on 127.0.0.1 recording what it receives).
+// Waits are bounded polls for something to appear, never assertions on how long it took.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { CollectionNotification } from '../src/api/schemas.js';
+import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+
+const CLIENT_ACCOUNT = '9900000011'; // the first seeded client account of the simulator
+
+// ---- helpers ------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** The developer's app: records every POST it receives and answers 200. */
+async function startForwardTarget(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server: Server = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/app/hooks`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR') continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** `fsapi webhook listen ...` as a long-running subprocess whose output is read as it comes. */
+class Listener {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(args: string[], env: Record<string, string>) {
+    this.child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
+    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+    // A test that fails midway must not leave the process behind.
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 180_000);
+    timer.unref();
+    void this.exited.then(() => clearTimeout(timer));
+  }
+
+  async ready(): Promise<void> {
+    await until('the listener to start', () => this.stderr.includes('press Ctrl+C to stop') || this.child.exitCode !== null);
+    assert.equal(this.child.exitCode, null, `listener exited early:\n${this.stderr}`);
+  }
+
+  /** NDJSON lines of stdout (--json). */
+  events(): Array<Record<string, unknown>> {
+    return this.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  eventsFor(reference: string) {
+    return this.events().filter((event) => event.reference === reference);
+  }
+
+  async waitForEvent(reference: string): Promise<Record<string, unknown>> {
+    return until(`an event line for ${reference}`, () => this.eventsFor(reference)[0]);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGINT') {
+    this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+function logRecords(dataDir: string): Array<Record<string, unknown>> {
+  let text = '';
+  try {
+    text = readFileSync(path.join(dataDir, 'events.jsonl'), 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function receivedRecords(dataDir: string): Array<Record<string, unknown>> {
+  return logRecords(dataDir).filter((record) => record.kind === 'received');
+}
+
+function duplicatesOf(dataDir: string, reference: string): number {
+  return logRecords(dataDir).filter((record) => record.kind === 'outcome' && record.state === 'duplicate' && record.reference === reference).length;
+}
+
+/** A notification no transaction stands behind. */
+function forged(reference: string, amount = '50000.00'): CollectionNotification {
+  return {
+    event: 'collection',
+    reference,
+    virtualAccount: CLIENT_ACCOUNT,
+    externalReference: 'forged',
+    amountReceived: amount,
+    transactionFee: 0,
+    netAmount: 50000,
+    stampDuty: 50,
+    sessionId: '000000000000000000000000000000',
+    sourceCurrency: 'NGN',
+    sourceAccountNumber: '0123456789',
+    sourceAccountName: 'MALLORY',
+    sourceBankCode: '000013',
+    sourceBankName: 'GTBank',
+    remarks: 'not real',
+    destinationCurrency: 'NGN',
+    status: 'successful',
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+}
+
+async function post(url: string, body: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...init });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function inBatches<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+// ---- the shared set-up: simulator, login, forward target, listener ------------------------------------
+
+describe('webhook listen, end to end', () => {
+  const home = makeHome();
+  const simulatorLog: string[] = [];
+  let sim: RunningSimulator;
+  let target: Awaited<ReturnType<typeof startForwardTarget>>;
+  let listener: Listener;
+  let listenUrl: string;
+  let port: number;
+  const genuine: CollectionNotification[] = [];
+
+  const forwardsOf = (reference: string) => target.received.filter((r) => (JSON.parse(r.body) as { reference: string }).reference === reference);
+  const startListener = async () => {
+    const started = new Listener(
+      ['--profile', 'sim', '--json', 'webhook', 'listen', '--port', String(port), '--path', '/hooks', '--forward-to', target.url],
+      home.env,
+    );
+    await started.ready();
+    return started;
+  };
+
+  before(async () => {
+    port = await freePort();
+    listenUrl = `http://127.0.0.1:${port}/hooks`;
+    target = await startForwardTarget();
+    sim = await startSimulatorServer({ port: 0, webhookUrl: listenUrl, log: (line) => simulatorLog.push(line) });
+    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', sim.url], {
+      env: { ...home.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
+    });
+    assert.equal(login.code, 0, login.stderr);
+    listener = await startListener();
+  });
+
+  after(async () => {
+    if (listener?.child.exitCode === null) await listener.stop('SIGKILL');
+    await sim?.close();
+    await target?.close();
+    home.cleanup();
+  });
+
+  test('the start-up line names the address, the verification and the forward target', () => {
+    assert.match(listener.stderr, new RegExp(`listening on http://127\\.0\\.0\\.1:${port}/hooks`));
+    assert.match(listener.stderr, /verification on \(profile sim/);
+    assert.match(listener.stderr, new RegExp(`forwarding verified events to ${target.url.replaceAll('.', '\\.')}`));
+    assert.equal(listener.stdout, '');
+  });
+
+  test('a genuine collection is verified and forwarded, original bytes and verification header', async () => {
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000);
+    genuine.push(notification);
+    const event = await listener.waitForEvent(notification.reference);
+    assert.deepEqual(
+      { ...event, receivedAt: typeof event.receivedAt },
+      {
+        receivedAt: 'string',
+        reference: notification.reference,
+        virtualAccount: CLIENT_ACCOUNT,
+        amount: '25000.00',
+        payer: notification.sourceAccountName,
+        state: 'verified',
+        field: null,
+        detail: event.detail,
+        forwarded: true,
+      },
+    );
+    const forwards = forwardsOf(notification.reference);
+    assert.equal(forwards.length, 1);
+    assert.equal(forwards[0]!.path, '/app/hooks');
+    assert.equal(forwards[0]!.headers['x-fsapi-verification'], 'verified');
+    assert.equal(forwards[0]!.headers['content-type'], 'application/json');
+    // The simulator posts JSON.stringify(notification): the app gets those very bytes.
+    assert.equal(forwards[0]!.body, JSON.stringify(notification));
+  });
+
+  test('a forged event with an unknown reference is shown as not found and not forwarded', async () => {
+    const answer = await post(listenUrl, JSON.stringify(forged('COL-FORGED0001')));
+    assert.equal(answer.status, 200);
+    const event = await listener.waitForEvent('COL-FORGED0001');
+    assert.equal(event.state, 'not-found');
+    assert.equal(event.forwarded, false);
+    assert.equal(forwardsOf('COL-FORGED0001').length, 0);
+  });
+
+  test('a genuine event with a changed amount is a mismatch naming the field, and not forwarded again', async () => {
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 700_000);
+    await sim.simulator.flushWebhooks();
+    await listener.waitForEvent(notification.reference);
+    const tampered = JSON.stringify({ ...notification, amountReceived: '70000.00' });
+    assert.equal((await post(listenUrl, tampered)).status, 200);
+    const mismatch = await until('the mismatch line', () => listener.eventsFor(notification.reference).find((e) => e.state === 'mismatch'));
+    assert.equal(mismatch.field, 'amountReceived');
+    assert.match(String(mismatch.detail), /₦70,000\.00.*₦7,000\.00/);
+    assert.equal(mismatch.forwarded, false);
+    assert.equal(forwardsOf(notification.reference).length, 1, 'only the genuine one was forwarded');
+  });
+
+  test('a burst of 520 events: 50 collections each delivered 10 times, and 20 forged; none lost, each forwarded once', async () => {
+    const receivedBefore = receivedRecords(home.dataDir).length;
+    const forwardsBefore = target.received.length;
+    const linesBefore = listener.events().length;
+
+    // 50 inflows: the simulator delivers each one once to the listener...
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => sim.simulator.collect(CLIENT_ACCOUNT, 100_000 + i * 100)));
+    // ...and the test delivers each 9 more times, plus 20 forged events, 20 requests at a time.
+    const bodies = [
+      ...burst.flatMap((notification) => Array.from({ length: 9 }, () => JSON.stringify(notification))),
+      ...Array.from({ length: 20 }, (_, i) => JSON.stringify(forged(`COL-BURSTFORGED${String(i).padStart(4, '0')}`))),
+    ];
+    const statuses: number[] = [];
+    await inBatches(bodies, 20, async (body) => {
+      statuses.push((await post(listenUrl, body)).status);
+    });
+    await sim.simulator.flushWebhooks();
+    assert.deepEqual(simulatorLog.filter((line) => /failed/.test(line)), [], 'every simulator delivery was answered 200 on its first try');
+    assert.equal(statuses.length, 470);
+    assert.ok(statuses.every((status) => status === 200));
+
+    // Every one of the 520 deliveries is in events.jsonl.
+    assert.equal(receivedRecords(home.dataDir).length - receivedBefore, 520);
+    // Each event is shown once: 50 verified, 20 not found.
+    await until('70 event lines', () => listener.events().length - linesBefore >= 70);
+    const lines = listener.events().slice(linesBefore);
+    assert.equal(lines.length, 70);
+    assert.equal(lines.filter((e) => e.state === 'verified' && e.forwarded === true).length, 50);
+    assert.equal(lines.filter((e) => e.state === 'not-found' && e.forwarded === false).length, 20);
+    assert.equal(new Set(lines.map((e) => e.reference)).size, 70);
+    // Each genuine one is forwarded exactly once, the forged ones never.
+    const forwarded = target.received.slice(forwardsBefore).map((r) => (JSON.parse(r.body) as { reference: string }).reference);
+    assert.equal(forwarded.length, 50);
+    assert.deepEqual(new Set(forwarded), new Set(burst.map((n) => n.reference)));
+    genuine.push(...burst);
+  });
+
+  test('bad input is answered, logged on stderr, never forwarded, and the listener keeps serving', async () => {
+    const forwardsBefore = target.received.length;
+    const recordsBefore = receivedRecords(home.dataDir).length;
+    const keepsServing = async (i: number) => {
+      const answer = await post(listenUrl, JSON.stringify(forged(`COL-AFTERBAD${i}`)));
+      assert.equal(answer.status, 200, `still serving after bad input ${i}`);
+    };
+
+    assert.equal((await post(listenUrl, 'this is not json')).status, 400);
+    await keepsServing(1);
+    const shape = await post(listenUrl, JSON.stringify({ event: 'collection', reference: 'COL-X' }));
+    assert.equal(shape.status, 422);
+    assert.match(shape.text, /missing virtualAccount/);
+    await keepsServing(2);
+    assert.equal((await post(listenUrl, JSON.stringify({ ...forged('COL-Y'), event: 'payout' }))).status, 422);
+    await keepsServing(3);
+    const huge = ' '.repeat(1024 * 1024 + 10);
+    assert.equal((await post(listenUrl, huge)).status, 413);
+    await keepsServing(4);
+    const get = await fetch(listenUrl);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    await keepsServing(5);
+    assert.equal((await post(`http://127.0.0.1:${port}/elsewhere`, JSON.stringify(forged('COL-Z')))).status, 404);
+    await keepsServing(6);
+    // A sender that hangs up in the middle of its body.
+    await new Promise<void>((resolve) => {
+      const client = connect(port, '127.0.0.1', () => {
+        client.write(`POST /hooks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":`);
+        setTimeout(() => client.destroy(), 100);
+      });
+      client.on('close', () => resolve());
+      client.on('error', () => resolve());
+    });
+    await keepsServing(7);
+
+    await until('the seven good events', () => [1, 2, 3, 4, 5, 6, 7].every((i) => listener.eventsFor(`COL-AFTERBAD${i}`).length === 1));
+    for (const [status, what] of [
+      [400, 'body is not JSON'],
+      [422, 'not a collection notification'],
+      [422, 'event "payout" is not supported'],
+      [413, 'over the 1048576-byte limit'],
+      [405, 'GET is not allowed'],
+      [404, 'no notifications at /elsewhere'],
+      ['no answer,', 'the sender hung up before the body was complete'],
+    ] as const) {
+      assert.match(listener.stderr, new RegExp(`rejected \\w+ /\\S* from 127\\.0\\.0\\.1: ${status} [^\\n]*${what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
+    assert.equal(target.received.length, forwardsBefore, 'nothing was forwarded');
+    assert.equal(receivedRecords(home.dataDir).length - recordsBefore, 7, 'only the well-formed events were recorded');
+    assert.equal(listener.child.exitCode, null);
+  });
+
+  test('SIGINT stops it cleanly with exit 0; after a restart, resends are still recognised', async () => {
+    const stopped = await listener.stop('SIGINT');
+    assert.equal(stopped.code, 0, listener.stderr);
+    assert.match(listener.stderr, /stopped: \d+ event\(s\) \(\d+ verified, .*\); \d+ resend\(s\) recognised and not shown again; 52 forwarded/);
+
+    listener = await startListener();
+    const forwardsBefore = target.received.length;
+    const resend = genuine[0]!;
+    const duplicatesBefore = duplicatesOf(home.dataDir, resend.reference);
+    assert.equal((await post(listenUrl, JSON.stringify(resend))).status, 200);
+    const fresh = await sim.simulator.collect(CLIENT_ACCOUNT, 1_234_567);
+    const event = await listener.waitForEvent(fresh.reference);
+    assert.equal(event.state, 'verified');
+    assert.equal(event.amount, '12345.67');
+    await until('the resend to be recorded as a duplicate', () => duplicatesOf(home.dataDir, resend.reference) === duplicatesBefore + 1);
+    await until('the fresh event to be forwarded', () => target.received.length > forwardsBefore);
+    assert.deepEqual(listener.eventsFor(resend.reference), [], 'the resend is not shown again');
+    assert.deepEqual(target.received.slice(forwardsBefore).map((r) => (JSON.parse(r.body) as { reference: string }).reference), [fresh.reference]);
+
+    const stoppedAgain = await listener.stop('SIGTERM');
+    assert.equal(stoppedAgain.code, 0);
+  });
+});
+
+// ---- refusals before listening ------------------------------------------------------------------------
+
+describe('webhook listen refuses to start', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+
+  test('--forward-to that is not an http(s) URL: exit 2, nothing listens', async () => {
+    for (const bad of ['not a url', 'ftp://127.0.0.1/x', 'mailto:dev@example.com']) {
+      const port = await freePort();
+      const result = await runCli(['webhook', 'listen', '--port', String(port), '--forward-to', bad], { env: home.env });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /^error: --forward-to /m);
+      assert.doesNotMatch(result.stderr, /listening on/);
+    }
+  });
+
+  test('bad --port or --path: exit 2', async () => {
+    for (const args of [['--port', '70000'], ['--port', 'eighty'], ['--port', '-1'], ['--path', 'hooks'], ['--path', '/a b']]) {
+      const result = await runCli(['webhook', 'listen', ...args], { env: home.env });
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    }
+  });
+
+  test('a port in use: exit 1 naming the port', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runCli(['webhook', 'listen', '--no-verify', '--port', String(port)], { env: home.env });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 is already in use`, 'm'));
+      assert.match(result.stderr, /^hint: /m);
+      assert.equal(result.stdout, '', 'nothing on stdout, not even the TSV header');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
+
+// ---- other modes --------------------------------------------------------------------------------------
+
+describe('webhook listen without a reachable API, and with --no-verify', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+
+  test('an event is unverifiable after bounded retries when the API cannot be reached, and not forwarded', async () => {
+    const deadApi = await freePort();
+    const port = await freePort();
+    const target = await startForwardTarget();
+    const listener = new Listener(['--json', 'webhook', 'listen', '--port', String(port), '--forward-to', target.url], {
+      ...home.env,
+      FSAPI_BASE_URL: `http://127.0.0.1:${deadApi}`,
+      FSAPI_TOKEN: 'test-token',
+    });
+    try {
+      await listener.ready();
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(forged('COL-NOAPI0001')))).status, 200);
+      const event = await listener.waitForEvent('COL-NOAPI0001');
+      assert.equal(event.state, 'unverifiable');
+      assert.match(String(event.detail), /after 3 tries/);
+      assert.equal(event.forwarded, false);
+      assert.equal(target.received.length, 0);
+      assert.equal((await listener.stop()).code, 0);
+    } finally {
+      if (listener.child.exitCode === null) await listener.stop('SIGKILL');
+      await target.close();
+    }
+  });
+
+  test('SIGINT while a verification and its forward are in flight: they finish first, then exit 0', async () => {
+    // Every API answer takes 1.5 s, so the lookup is still running when the signal comes.
+    const slowSim = await startSimulatorServer({ port: 0, latencyMs: 1500, log: () => undefined });
+    const target = await startForwardTarget();
+    const port = await freePort();
+    const slowHome = makeHome();
+    const env = { ...slowHome.env, FSAPI_BASE_URL: slowSim.url };
+    let listener: Listener | undefined;
+    try {
+      const login = await runCli(['auth', 'login', '--env', 'sandbox'], {
+        env: { ...env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
+      });
+      assert.equal(login.code, 0, login.stderr);
+      listener = new Listener(['--json', 'webhook', 'listen', '--port', String(port), '--forward-to', target.url], env);
+      await listener.ready();
+      const notification = await slowSim.simulator.collect(CLIENT_ACCOUNT, 300_000);
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
+      const stopped = await listener.stop('SIGINT');
+      assert.equal(stopped.code, 0, listener.stderr);
+      assert.match(listener.stderr, /finishing 1 event\(s\) in progress/);
+      assert.deepEqual(listener.eventsFor(notification.reference).map((e) => [e.state, e.forwarded]), [['verified', true]]);
+      assert.equal(target.received.length, 1);
+    } finally {
+      if (listener?.child.exitCode === null) await listener.stop('SIGKILL');
+      await slowSim.close();
+      await target.close();
+      slowHome.cleanup();
+    }
+  });
+
+  test('on a terminal: one coloured line per event, and Ctrl+C stops it with exit 0', async () => {
+    const port = await freePort();
+    const command = [process.execPath, cliPath, 'webhook', 'listen', '--no-verify', '--port', String(port)].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qfec', `stty cols 160 rows 50; ${command}`, '/dev/null'], {
+      cwd: repoRoot,
+      env: childEnv({ ...home.env, TERM: 'xterm-256color' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    try {
+      await until('the start-up line', () => screen.includes('press Ctrl+C to stop'));
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(forged('COL-TERMINAL01', '1500.50')))).status, 200);
+      const line = await until('the event line', () => screen.split('\n').find((l) => l.includes('COL-TERMINAL01')));
+      assert.match(line, /\u001b\[33munverified\u001b\[39m/, 'the state is yellow');
+      assert.match(line, /₦1,500\.50/);
+      assert.match(line, /9900000011/);
+      assert.match(line, /MALLORY/);
+      child.stdin.write('\u0003'); // Ctrl+C, through the terminal
+      assert.equal(await exited, 0);
+      assert.match(screen, /stopped: 1 event\(s\) \(1 unverified\)/);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  test('--no-verify shows events as unverified, once, in TSV when piped, and forwards nothing', async () => {
+    const port = await freePort();
+    const target = await startForwardTarget();
+    const listener = new Listener(['webhook', 'listen', '--no-verify', '--port', String(port), '--forward-to', target.url], home.env);
+    try {
+      await listener.ready();
+      assert.match(listener.stderr, /verification OFF/);
+      assert.match(listener.stderr, /NOT forwarding to http:\/\/127\.0\.0\.1:\d+\/app\/hooks: only verified events are forwarded/);
+      const body = JSON.stringify(forged('COL-NOVERIFY01', '1500.50'));
+      assert.equal((await post(`http://127.0.0.1:${port}/`, body)).status, 200);
+      assert.equal((await post(`http://127.0.0.1:${port}/`, body)).status, 200);
+      await until('the event line', () => listener.stdout.includes('COL-NOVERIFY01'));
+      assert.equal((await listener.stop()).code, 0);
+      const lines = listener.stdout.trimEnd().split('\n');
+      assert.equal(lines[0], 'time\treference\taccount\tamount\tpayer\tstate\tforwarded\tdetail');
+      assert.equal(lines.length, 2, 'the resend is not shown again');
+      const [, reference, account, amount, payer, state, forwarded] = lines[1]!.split('\t');
+      assert.deepEqual([reference, account, amount, payer, state, forwarded], ['COL-NOVERIFY01', CLIENT_ACCOUNT, '1500.50', 'MALLORY', 'unverified', 'no']);
+      assert.equal(target.received.length, 0);
+    } finally {
+      if (listener.child.exitCode === null) await listener.stop('SIGKILL');
+      await target.close();
+    }
+  });
+});
