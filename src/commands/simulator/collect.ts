@@ -1,8 +1,101 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi simulator collect <accountNumber> --amount N [--webhook-url URL]: an inflow to a client account
+// and its collection notification. Against the served simulator when the profile has a base URL (through
+// its admin route POST /__simulator/collect), else on the local simulator's state, then POSTed to
+// --webhook-url if given.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { collectionNotification, type CollectionNotification } from '../../api/schemas.js';
+import { AmountError, koboToDecimal, parseNairaInput, type Kobo } from '../../core/money.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
+import { checkWebhookUrl } from './serve.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function collect(ctx: Context, input: CommandInput): Promise<void> {
+  const accountNumber = (input.args[0] ?? '').trim();
+  if (!/^\d{10}$/.test(accountNumber)) throw new UsageError(`account number ${JSON.stringify(accountNumber)} must be 10 digits`);
+  let amountKobo: Kobo;
+  try {
+    amountKobo = parseNairaInput(String(input.options.amount ?? ''));
+  } catch (error) {
+    if (error instanceof AmountError) throw new UsageError(`--amount: ${error.message}`);
+    throw error;
+  }
+  const webhookUrl = input.options.webhookUrl === undefined ? undefined : checkWebhookUrl(String(input.options.webhookUrl), '--webhook-url');
+
+  const profile = await ctx.profile();
+  const notification =
+    profile.baseUrl === undefined
+      ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)
+      : await collectOnServer(ctx, profile.baseUrl, accountNumber, amountKobo, webhookUrl);
+  printNotification(ctx, notification);
+}
+
+async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
+  const api = await ctx.api();
+  const answer = await api.raw('POST', '/__simulator/collect', {
+    json: { accountNumber, amount: koboToDecimal(amountKobo), ...(webhookUrl ? { webhookUrl } : {}) },
+  });
+  const body = answer.body as { data?: unknown; reason?: unknown; message?: unknown } | undefined;
+  if (answer.status === 404) {
+    throw new ApiError(`${baseUrl} is not an fsapi simulator (no /__simulator/collect)`, {
+      status: 404,
+      hint: 'simulator collect works with the local profile or a server started by fsapi simulator serve',
+    });
+  }
+  if (answer.status < 200 || answer.status > 299) {
+    const why = typeof body?.reason === 'string' ? body.reason : typeof body?.message === 'string' ? body.message : `HTTP ${answer.status}`;
+    throw new ApiError(`the simulator refused the collection: ${why}`, { status: answer.status });
+  }
+  const parsed = collectionNotification.safeParse(body?.data);
+  if (!parsed.success) throw new ApiError(`unexpected answer from ${baseUrl}/__simulator/collect`, { status: answer.status });
+  if (webhookUrl) ctx.io.note(`the simulator POSTs the notification to ${webhookUrl}`);
+  return parsed.data;
+}
+
+async function collectLocally(ctx: Context, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
+  const [{ openLocalSimulator, deliverNotification, SimulatorRefusal }, { noteLocalSimulator }] = await Promise.all([
+    import('../../simulator/index.js'),
+    import('../../api/http.js'),
+  ]);
+  noteLocalSimulator(ctx);
+  let notification: CollectionNotification;
+  try {
+    notification = await openLocalSimulator(ctx.paths.dataDir, ctx.env).collect(accountNumber, amountKobo);
+  } catch (error) {
+    if (error instanceof SimulatorRefusal) throw new ApiError(`the simulator refused the collection: ${error.reason}`, { hint: 'list the client accounts with fsapi clients list' });
+    throw error;
+  }
+  if (webhookUrl) {
+    const result = await deliverNotification(webhookUrl, notification, { log: (line) => ctx.io.note(line) });
+    if (!result.delivered) {
+      printNotification(ctx, notification);
+      throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {
+        status: result.status,
+        hint: 'start the receiver (for example fsapi webhook listen) and collect again',
+      });
+    }
+    ctx.io.note(`notification delivered to ${webhookUrl} (HTTP ${result.status})`);
+  }
+  return notification;
+}
+
+function printNotification(ctx: Context, n: CollectionNotification): void {
+  printRecord(
+    ctx,
+    [
+      ['Reference', n.reference],
+      ['Virtual account', n.virtualAccount],
+      ['External reference', n.externalReference],
+      ['Amount received', moneyCell(n.amountReceived)],
+      ['Fee', moneyCell(n.transactionFee)],
+      ['Stamp duty', moneyCell(n.stampDuty)],
+      ['Net amount', moneyCell(n.netAmount)],
+      ['Payer', `${n.sourceAccountName} (${n.sourceAccountNumber})`],
+      ['Payer bank', `${n.sourceBankName} (${n.sourceBankCode})`],
+      ['Session id', n.sessionId],
+      ['Status', statusCell(n.status)],
+      ['Time', timeCell(n.createdAt)],
+    ],
+    n,
+  );
 }

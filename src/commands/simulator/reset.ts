@@ -1,8 +1,9 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi simulator reset: forgets the local simulator's state; the next command starts again from the seed.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function reset(ctx: Context, _input: CommandInput): Promise<void> {
+  const { resetLocalSimulator } = await import('../../simulator/index.js');
+  const file = await resetLocalSimulator(ctx.paths.dataDir);
+  ctx.io.note(`local simulator reset: ${file} removed; the next command starts again from the seed`);
 }

@@ -1,0 +1,242 @@
+// The built-in simulator of the API (docs/simulator.md). `createSimulator` gives a fetch function that
+// behaves like the real service: in-process for the `local` profile (openLocalSimulator), over HTTP for
+// `simulator serve` (src/simulator/server.ts). Around the hono app it keeps the request log and plays the
+// fault modes and the latency.
+import path from 'node:path';
+import type { CollectionNotification } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+import { buildApp } from './app.js';
+import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS } from './data.js';
+import { createFileStore, createMemoryStore, type StateStore } from './store.js';
+import { FAULT_MODES, type FaultMode, type RequestLogEntry, type Simulator, type SimulatorOptions } from './types.js';
+import { deliverNotification } from './webhook.js';
+import { makeCollection } from './world.js';
+
+export { SIMULATOR_CREDENTIALS, BANKS, BUSINESS, KNOWN_ACCOUNT_NAMES, transferChargeKobo } from './data.js';
+export { FAULT_MODES } from './types.js';
+export type { FaultMode, RequestLogEntry, Simulator, SimulatorOptions } from './types.js';
+export { SimulatorRefusal } from './world.js';
+export { deliverNotification, type DeliveryResult } from './webhook.js';
+
+/** The request log keeps this many entries, oldest dropped first. */
+const REQUEST_LOG_LIMIT = 10_000;
+
+/** How the HTTP server lets a fault reach the connection itself. */
+export interface Connection {
+  /** Closes the TCP connection without an answer. */
+  destroy(): void;
+}
+
+export interface ServableSimulator extends Simulator {
+  /** Like fetch, with the connection of the served request so `drop` can cut it. */
+  handle(request: Request, connection?: Connection): Promise<Response>;
+  /** The state file, when there is one. */
+  readonly stateFile: string | undefined;
+  /** Loads (or creates) the state now, so a corrupt state file shows before the first request. */
+  ready(): Promise<void>;
+}
+
+const BAD_GATEWAY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+const badGateway = () => new Response(BAD_GATEWAY_PAGE, { status: 502, headers: { 'content-type': 'text/html' } });
+
+/** Faults that commit the transfer first, then fail to answer properly. */
+const AFTER_COMMIT_FAULTS: ReadonlySet<FaultMode> = new Set(['drop', 'bad-gateway', 'stall']);
+
+export function createSimulator(options: SimulatorOptions = {}): ServableSimulator {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const seedParameters = {
+    seed: options.seed ?? DEFAULT_SEED,
+    seedTransactions: options.seedTransactions ?? DEFAULT_SEED_TRANSACTIONS,
+    now,
+  };
+  const store: StateStore = options.stateFile ? createFileStore(options.stateFile, seedParameters, log) : createMemoryStore(seedParameters);
+  let fault: FaultMode | undefined = options.fault;
+  let requestLog: RequestLogEntry[] = [];
+  const deliveries = new Set<Promise<unknown>>();
+
+  const collect = async (accountNumber: string, amountKobo: number, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
+    const notification = await store.update((doc) => makeCollection(doc, accountNumber, amountKobo, now()));
+    if (webhookUrl) {
+      const delivery = deliverNotification(webhookUrl, notification, { log }).finally(() => deliveries.delete(delivery));
+      deliveries.add(delivery);
+    }
+    return notification;
+  };
+
+  const app = buildApp({
+    store,
+    now,
+    settleSeconds: () => options.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
+    tokenValiditySeconds: options.tokenValiditySeconds,
+    requests: () => [...requestLog],
+    clearRequests: () => {
+      requestLog = [];
+    },
+    setFault: (mode) => {
+      fault = mode;
+    },
+    fault: () => fault,
+    collect,
+    reset: () => store.reset(),
+  });
+
+  function record(entry: RequestLogEntry): void {
+    requestLog.push(entry);
+    if (requestLog.length > REQUEST_LOG_LIMIT) requestLog = requestLog.slice(-REQUEST_LOG_LIMIT);
+  }
+
+  async function handle(request: Request, connection?: Connection): Promise<Response> {
+    const url = new URL(request.url);
+    // The admin routes are the simulator's own: never logged, never faulted, never slowed.
+    if (url.pathname.startsWith('/__simulator/')) return app.fetch(request);
+    const entry: RequestLogEntry = { method: request.method, path: url.pathname, query: url.search.slice(1), status: 0, at: now() };
+    const mode = fault;
+    if (mode === 'html') {
+      record({ ...entry, status: 502, fault: mode });
+      await sleep(options.latencyMs ?? 0, request.signal);
+      return badGateway();
+    }
+    const response = await app.fetch(request);
+    const applied = mode && AFTER_COMMIT_FAULTS.has(mode) && request.method === 'POST' && url.pathname === '/v1/transfer' ? mode : undefined;
+    record(applied ? { ...entry, status: response.status, fault: applied } : { ...entry, status: response.status });
+    await sleep(options.latencyMs ?? 0, request.signal);
+    switch (applied) {
+      case 'drop':
+        await response.body?.cancel();
+        if (connection) {
+          connection.destroy();
+          return new Response(null, { status: 502 }); // goes nowhere: the socket is gone
+        }
+        // In process there is no socket: fail the way undici's fetch fails when the peer hangs up.
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      case 'bad-gateway':
+        await response.body?.cancel();
+        return badGateway();
+      case 'stall':
+        await response.body?.cancel();
+        // Never answer; give up only when the client does (its timeout aborts the request, or the
+        // server closes the connection, which aborts it too).
+        await untilAborted(request.signal);
+        throw request.signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+      default:
+        return response;
+    }
+  }
+
+  return {
+    stateFile: store.file,
+    ready: async () => {
+      await store.read();
+    },
+    handle,
+    fetch: (input, init) => handle(input instanceof Request ? input : new Request(input, init)),
+    requests: () => [...requestLog],
+    clearRequests: () => {
+      requestLog = [];
+    },
+    setFault: (mode) => {
+      if (mode !== undefined && !FAULT_MODES.includes(mode)) throw new Error(`unknown fault mode ${String(mode)}`);
+      fault = mode;
+    },
+    fault: () => fault,
+    collect: (accountNumber, amountKobo) => collect(accountNumber, amountKobo),
+    reset: () => store.reset(),
+    flushWebhooks: async () => {
+      await Promise.allSettled([...deliveries]);
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Resolves when `signal` aborts. A timer keeps the event loop alive meanwhile: in process nothing else
+ * may (AbortSignal.timeout's own timer does not), and a stall must look like a stall, not like an exit.
+ */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const keepAlive = setInterval(() => undefined, 60_000);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearInterval(keepAlive);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+// ---- the `local` profile's simulator ----------------------------------------------------------------
+
+export function localStateFile(dataDir: string): string {
+  return path.join(dataDir, 'simulator', 'state.json');
+}
+
+/**
+ * The in-process simulator of the `local` profile, its state in `<dataDir>/simulator/state.json`
+ * (created on first use, directory mode 0700). Environment knobs, for tests and demos:
+ * FSAPI_SIM_SETTLE_SECONDS, FSAPI_SIM_FAULT, FSAPI_SIM_LATENCY_MS, FSAPI_SIM_SEED_TRANSACTIONS,
+ * FSAPI_SIM_TOKEN_VALIDITY_SECONDS.
+ */
+export function openLocalSimulator(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ServableSimulator {
+  return createSimulator({ stateFile: localStateFile(dataDir), ...simulatorOptionsFromEnv(env) });
+}
+
+/** Forgets the local simulator's state; returns the state file's path. */
+export async function resetLocalSimulator(dataDir: string): Promise<string> {
+  const file = localStateFile(dataDir);
+  await createFileStore(file, { seed: DEFAULT_SEED, seedTransactions: DEFAULT_SEED_TRANSACTIONS, now: Date.now }, () => undefined).reset();
+  return file;
+}
+
+export function simulatorOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): SimulatorOptions {
+  const options: SimulatorOptions = {};
+  const number = (name: string, pattern: RegExp, describe: string) => {
+    const text = env[name]?.trim();
+    if (text === undefined || text === '') return undefined;
+    if (!pattern.test(text)) throw new UsageError(`${name} must be ${describe}, not ${JSON.stringify(text)}`);
+    return Number(text);
+  };
+  const settle = number('FSAPI_SIM_SETTLE_SECONDS', /^\d+(\.\d+)?$/, 'a number of seconds (0 or more)');
+  if (settle !== undefined) options.settleSeconds = settle;
+  const latency = number('FSAPI_SIM_LATENCY_MS', /^\d+$/, 'a whole number of milliseconds');
+  if (latency !== undefined) options.latencyMs = latency;
+  const seedTransactions = number('FSAPI_SIM_SEED_TRANSACTIONS', /^\d+$/, 'a whole number');
+  if (seedTransactions !== undefined) options.seedTransactions = checkSeedSize(seedTransactions, 'FSAPI_SIM_SEED_TRANSACTIONS');
+  const validity = number('FSAPI_SIM_TOKEN_VALIDITY_SECONDS', /^[1-9]\d*$/, 'a whole number of seconds from 1');
+  if (validity !== undefined) options.tokenValiditySeconds = validity;
+  const fault = env.FSAPI_SIM_FAULT?.trim();
+  if (fault) {
+    if (!FAULT_MODES.includes(fault as FaultMode)) throw new UsageError(`FSAPI_SIM_FAULT must be one of ${FAULT_MODES.join(', ')}, not ${JSON.stringify(fault)}`);
+    options.fault = fault as FaultMode;
+  }
+  return options;
+}
+
+/** Largest seeded history accepted: big enough for benchmarks, small enough to build in well under a second. */
+export const MAX_SEED_TRANSACTIONS = 1_000_000;
+
+export function checkSeedSize(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_SEED_TRANSACTIONS) {
+    throw new UsageError(`${name} must be a whole number from 0 to ${MAX_SEED_TRANSACTIONS}`);
+  }
+  return value;
+}

@@ -1,0 +1,616 @@
+// The simulated bank: what each endpoint does to the state and how the state reads back in the API's
+// shapes. Plain functions over a StateDoc and a clock, with no HTTP in sight; src/simulator/app.ts maps
+// them to routes. Every change checks everything first and mutates last, so a refusal leaves no trace.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type {
+  ClientEnquiry,
+  ClientListItem,
+  CollectionNotification,
+  CorporateClient,
+  CorporateClientRequest,
+  IndividualClient,
+  IndividualClientRequest,
+  NameEnquiryResult,
+  PrimaryAccount,
+  TransactionRecord,
+  TransferRequest,
+  TransferResult,
+  TsqResult,
+} from '../api/schemas.js';
+import { AmountError, koboToApiNumber, koboToDecimal, parseNairaInput, type Kobo } from '../core/money.js';
+import {
+  BANKS,
+  BUSINESS,
+  FAILING_ACCOUNT_SUFFIX,
+  PENDING_FOREVER_SUFFIX,
+  accountHolderName,
+  bvnFor,
+  collectionFeeKobo,
+  findBank,
+  stampDutyKobo,
+  transferChargeKobo,
+} from './data.js';
+import { createRandom, hash32, token } from './random.js';
+import { clientAccountNumber, externalReferenceFor, seedClients, seedHistory, sessionIdFor } from './seed.js';
+import type { Counterparty, StateDoc, StoredClient, StoredTransaction } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+/** Kobo as the API's JSON number of naira (1500.5). */
+const apiNumber = (kobo: number) => koboToApiNumber(kobo as Kobo);
+
+/**
+ * A request the simulated API refuses (HTTP 400). The route picks the API's message (one of its two
+ * spellings); `reason` says why, for people and tests.
+ */
+export class SimulatorRefusal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SimulatorRefusal';
+  }
+}
+
+// ---- tokens -----------------------------------------------------------------------------------------
+
+const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+
+/** A JWT-shaped token (HS256 over the state's key) remembered by its id until it expires. */
+export function issueToken(doc: StateDoc, consumerKey: string, lifetimeMs: number, now: number): string {
+  const jti = randomBytes(12).toString('hex');
+  const expiresAt = now + lifetimeMs;
+  const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  const payload = base64url(
+    JSON.stringify({ iss: 'fsapi-simulator', sub: consumerKey, jti, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000) }),
+  );
+  const signature = createHmac('sha256', doc.signingKey).update(`${header}.${payload}`).digest('base64url');
+  doc.tokens[jti] = expiresAt;
+  return `${header}.${payload}.${signature}`;
+}
+
+/** True when the token was issued by this state, is intact and has not expired. */
+export function tokenIsValid(doc: StateDoc, tokenText: string, now: number): boolean {
+  const parts = tokenText.split('.');
+  if (parts.length !== 3) return false;
+  const [header, payload, signature] = parts as [string, string, string];
+  const expected = createHmac('sha256', doc.signingKey).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+  let jti: unknown;
+  try {
+    jti = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { jti?: unknown }).jti;
+  } catch {
+    return false;
+  }
+  const expiresAt = typeof jti === 'string' ? doc.tokens[jti] : undefined;
+  return expiresAt !== undefined && now < expiresAt;
+}
+
+// ---- derived views, cached per state ----------------------------------------------------------------
+
+interface Views {
+  clients: StoredClient[];
+  clientsByNumber: Map<string, StoredClient>;
+  changesByReference: Map<string, StoredTransaction>;
+  changesBySessionId: Map<string, StoredTransaction>;
+  /** Transactions made since the state was created, newest first. */
+  changesNewestFirst: StoredTransaction[];
+  /** The whole list newest first, built only when the clock went backwards (see transactionsPage). */
+  merged?: readonly StoredTransaction[];
+}
+
+let viewCache: { key: string; views: Views } | undefined;
+
+function views(doc: StateDoc): Views {
+  // Clients and transactions are append-only, so their counts say whether anything changed.
+  const key = `${doc.id}:${doc.clients.length}:${doc.transactions.length}:${doc.seed}:${doc.seedTransactions}:${doc.createdAt}`;
+  if (viewCache?.key === key) return viewCache.views;
+  const clients = [...seedClients(doc.id, doc.createdAt), ...doc.clients];
+  const computed: Views = {
+    clients,
+    clientsByNumber: new Map(clients.map((client) => [client.accountNumber, client])),
+    changesByReference: new Map(doc.transactions.map((tx) => [tx.reference, tx])),
+    changesBySessionId: new Map(doc.transactions.map((tx) => [tx.sessionId, tx])),
+    changesNewestFirst: [...doc.transactions].sort(newerFirst),
+  };
+  viewCache = { key, views: computed };
+  return computed;
+}
+
+const newerFirst = (a: StoredTransaction, b: StoredTransaction) => b.createdAt - a.createdAt || b.id - a.id;
+
+const historyOf = (doc: StateDoc) => seedHistory(doc.seed, doc.seedTransactions, doc.createdAt);
+
+export function findClient(doc: StateDoc, accountNumber: string): StoredClient | undefined {
+  return views(doc).clientsByNumber.get(accountNumber);
+}
+
+/** By reference or by NIP session id, seeded or made since. */
+export function findTransaction(doc: StateDoc, id: string): StoredTransaction | undefined {
+  const v = views(doc);
+  const history = historyOf(doc);
+  return v.changesByReference.get(id) ?? history.findByReference(id) ?? v.changesBySessionId.get(id) ?? history.findBySessionId(id);
+}
+
+function referenceTaken(doc: StateDoc, reference: string): boolean {
+  return views(doc).changesByReference.has(reference) || historyOf(doc).findByReference(reference) !== undefined;
+}
+
+/** Newest first: the changes, then the seeded history (ids descending). */
+function newestFirstSlice(doc: StateDoc, start: number, end: number): StoredTransaction[] {
+  const v = views(doc);
+  const history = historyOf(doc);
+  const changes = v.changesNewestFirst;
+  const oldestChange = changes.at(-1);
+  const newestSeeded = history.count > 0 ? history.row(history.count) : undefined;
+  if (!oldestChange || !newestSeeded || newerFirst(oldestChange, newestSeeded) <= 0) {
+    // The usual case: everything made since is newer than the seeded history, so the list is the two
+    // side by side and a page costs only its own rows.
+    const fromChanges = changes.slice(start, end);
+    const fromHistory = history.slice(Math.max(0, start - changes.length), Math.max(0, end - changes.length));
+    return [...fromChanges, ...fromHistory];
+  }
+  // A clock that went backwards (tests can do that): merge once per change, O(n).
+  v.merged ??= [...changes, ...history.slice(0, history.count)].sort(newerFirst);
+  return v.merged.slice(start, end);
+}
+
+// ---- reading ------------------------------------------------------------------------------------------
+
+export function transactionStatus(tx: StoredTransaction, now: number): 'pending' | 'successful' {
+  return tx.settlesAt !== null && now >= tx.settlesAt ? 'successful' : 'pending';
+}
+
+function netAmountKobo(tx: StoredTransaction): number {
+  // What leaves the account for a transfer (amount + charge); what arrives for a collection.
+  return tx.kind === 'transfer' ? tx.amountKobo + tx.chargeKobo : tx.amountKobo - tx.chargeKobo - tx.stampDutyKobo;
+}
+
+const primarySide: Counterparty = {
+  accountNumber: BUSINESS.accountNumber,
+  accountName: BUSINESS.name,
+  bankCode: BUSINESS.bankCode,
+  bankName: BUSINESS.bankName,
+};
+
+export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: number): TransactionRecord {
+  const status = transactionStatus(tx, now);
+  const settledAt = status === 'successful' ? tx.settlesAt : null;
+  const isTransfer = tx.kind === 'transfer';
+  const client = tx.clientAccountNumber ? findClient(doc, tx.clientAccountNumber) : undefined;
+  const destination: Counterparty = isTransfer
+    ? tx.counterparty
+    : { accountNumber: tx.clientAccountNumber ?? '', accountName: client?.accountName ?? '', bankCode: BUSINESS.bankCode, bankName: BUSINESS.bankName };
+  const source: Counterparty = isTransfer ? primarySide : tx.counterparty;
+  return {
+    id: tx.id,
+    userId: BUSINESS.userId,
+    accountId: isTransfer ? null : (client?.id ?? null),
+    netAmount: apiNumber(netAmountKobo(tx)),
+    amount: koboToDecimal(tx.amountKobo),
+    charge: koboToDecimal(tx.chargeKobo),
+    stampDuty: isTransfer ? null : apiNumber(tx.stampDutyKobo),
+    details: transactionDetails(tx, client),
+    description: tx.narration,
+    destinationAccountNumber: destination.accountNumber,
+    destinationAccountName: destination.accountName,
+    destinationBankCode: destination.bankCode,
+    destinationBankName: destination.bankName,
+    sourceAccountNumber: source.accountNumber,
+    sourceAccountName: source.accountName,
+    sourceBankCode: source.bankCode,
+    sourceBankName: source.bankName,
+    reference: tx.reference,
+    transactionTypeName: isTransfer ? 'bank_transfer' : 'collection',
+    category: isTransfer ? 'bank_transfer' : 'collection',
+    utilityType: null,
+    sessionId: tx.sessionId,
+    status,
+    reversedFlag: 0,
+    type: isTransfer ? 'debit' : 'credit',
+    completedAt: settledAt,
+    createdAt: tx.createdAt,
+    updatedAt: settledAt ?? tx.createdAt,
+  };
+}
+
+function transactionDetails(tx: StoredTransaction, client: StoredClient | undefined): Record<string, unknown> {
+  if (tx.kind === 'transfer') return { senderName: tx.senderName ?? BUSINESS.name, narration: tx.narration };
+  return { virtualAccount: tx.clientAccountNumber ?? '', externalReference: client?.externalReference ?? '', remarks: tx.narration };
+}
+
+export function transactionsPage(doc: StateDoc, page: number, limit: number, now: number): TransactionRecord[] {
+  const start = (page - 1) * limit;
+  return newestFirstSlice(doc, start, start + limit).map((tx) => renderTransaction(doc, tx, now));
+}
+
+export function tsq(doc: StateDoc, id: string, now: number): TsqResult {
+  const tx = findTransaction(doc, id);
+  if (!tx) throw new SimulatorRefusal(`no transaction with reference or session id ${id}`);
+  return transactionStatus(tx, now) === 'successful'
+    ? { transactionStatus: 'SUCCESSFUL', feedbackCode: '00', feedbackDescription: 'Approved or completed successfully' }
+    : { transactionStatus: 'PENDING', feedbackCode: '09', feedbackDescription: 'Request processing in progress' };
+}
+
+export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
+  // Money of a pending transfer is held: out of the available balance at once, out of the ledger when it settles.
+  let heldKobo = 0;
+  for (const tx of doc.transactions) if (tx.kind === 'transfer' && transactionStatus(tx, now) === 'pending') heldKobo += netAmountKobo(tx);
+  return {
+    currency: 'NGN',
+    accountNumber: BUSINESS.accountNumber,
+    productName: BUSINESS.productName,
+    accountType: 'business',
+    accountName: BUSINESS.name,
+    accountTier: BUSINESS.accountTier,
+    createdAt: doc.createdAt - BUSINESS.openedDaysBefore * DAY_MS,
+    updatedAt: doc.updatedAt,
+    ledgerBalance: koboToDecimal(doc.balanceKobo + heldKobo),
+    availableBalance: koboToDecimal(doc.balanceKobo),
+  };
+}
+
+// ---- name enquiry -------------------------------------------------------------------------------------
+
+/** A 10-digit account number from a string, or from a number whose leading zeros JSON dropped. */
+export function normaliseAccountNumber(value: string | number): string {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value).padStart(10, '0') : String(value).trim();
+  if (!/^\d{10}$/.test(text)) throw new SimulatorRefusal(`account number ${JSON.stringify(String(value))} is not 10 digits`);
+  return text;
+}
+
+function requireBank(code: string) {
+  const bank = findBank(code);
+  if (!bank) throw new SimulatorRefusal(`unknown bank code ${JSON.stringify(code)}; see GET /v1/transfer/banks`);
+  return bank;
+}
+
+/** The name on an account, or a refusal for the documented failing test accounts. */
+function resolveAccountName(doc: StateDoc, bankCode: string, accountNumber: string): string {
+  if (accountNumber.endsWith(FAILING_ACCOUNT_SUFFIX)) {
+    throw new SimulatorRefusal(`account ${accountNumber} not found at bank ${bankCode} (test accounts ending ${FAILING_ACCOUNT_SUFFIX} always fail)`);
+  }
+  if (bankCode === BUSINESS.bankCode) {
+    if (accountNumber === BUSINESS.accountNumber) return BUSINESS.name;
+    const client = findClient(doc, accountNumber);
+    if (client) return client.accountName;
+  }
+  return accountHolderName(accountNumber);
+}
+
+export function nameEnquiry(doc: StateDoc, bankCode: string, rawAccountNumber: string | number, now: number): NameEnquiryResult {
+  const bank = requireBank(bankCode);
+  const accountNumber = normaliseAccountNumber(rawAccountNumber);
+  const accountName = resolveAccountName(doc, bank.institutionCode, accountNumber);
+  const random = createRandom(hash32(`${doc.id}:ne:${accountNumber}:${now}`));
+  const sessionID = sessionIdFor(BUSINESS.bankCode, now, hash32(accountNumber), random);
+  const bvn = bvnFor(accountNumber);
+  return {
+    accountName,
+    bankCode: bank.institutionCode,
+    bvn,
+    message: 'Approved or completed successfully',
+    sessionID,
+    transactionId: sessionID,
+    responseCode: '00',
+    kycLevel: String(1 + (hash32(`kyc:${accountNumber}`) % 3)),
+    bankVerificationNumber: bvn,
+    channelCode: 1,
+  };
+}
+
+// ---- transfers ----------------------------------------------------------------------------------------
+
+export const TRANSFER_MESSAGE = 'Transfer successful, the destination bank receives it in less than 5 minutes';
+
+const referencePattern = new RegExp(`^${BUSINESS.referencePrefix}-[A-Za-z0-9][A-Za-z0-9._-]{0,59}$`, 'i');
+
+export interface TransferOutcome {
+  data: TransferResult;
+  beneficiary: Record<string, unknown>;
+}
+
+export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, settleSeconds: number): TransferOutcome {
+  const bank = requireBank(body.beneficiaryBankCode);
+  const accountNumber = normaliseAccountNumber(body.beneficiaryAccountNumber);
+  let amountKobo: number;
+  try {
+    amountKobo = parseNairaInput(String(body.amount));
+  } catch (error) {
+    if (error instanceof AmountError) throw new SimulatorRefusal(`amount ${body.amount}: ${error.message}`);
+    throw error;
+  }
+  if (body.reference !== undefined) {
+    if (!referencePattern.test(body.reference)) {
+      throw new SimulatorRefusal(
+        `reference ${JSON.stringify(body.reference)} must be ${BUSINESS.referencePrefix}-<letters, digits, . _ -> (at most 65 characters)`,
+      );
+    }
+    if (referenceTaken(doc, body.reference)) throw new SimulatorRefusal(`reference ${body.reference} was already used`);
+  }
+  const accountName = resolveAccountName(doc, bank.institutionCode, accountNumber);
+  const chargeKobo = transferChargeKobo(amountKobo);
+  if (amountKobo + chargeKobo > doc.balanceKobo) {
+    throw new SimulatorRefusal(
+      `insufficient balance: ${koboToDecimal(amountKobo)} + charge ${koboToDecimal(chargeKobo)} is more than the available ${koboToDecimal(doc.balanceKobo)}`,
+    );
+  }
+
+  // Everything is checked: commit.
+  const id = doc.nextTransactionId;
+  const random = createRandom(hash32(`${doc.id}:tx:${id}`));
+  const reference = body.reference ?? newReference(doc, id);
+  const counterparty: Counterparty = { accountNumber, accountName, bankCode: bank.institutionCode, bankName: bank.institutionName };
+  const tx: StoredTransaction = {
+    id,
+    kind: 'transfer',
+    reference,
+    sessionId: sessionIdFor(BUSINESS.bankCode, now, id, random),
+    amountKobo,
+    chargeKobo,
+    stampDutyKobo: 0,
+    createdAt: now,
+    settlesAt: accountNumber.endsWith(PENDING_FOREVER_SUFFIX) ? null : now + Math.round(settleSeconds * 1000),
+    counterparty,
+    narration: body.narration,
+    senderName: body.senderName ?? BUSINESS.name,
+  };
+  doc.nextTransactionId = id + 1;
+  doc.balanceKobo -= amountKobo + chargeKobo;
+  doc.updatedAt = now;
+  doc.transactions.push(tx);
+  return {
+    data: {
+      netAmount: apiNumber(amountKobo + chargeKobo),
+      details: transactionDetails(tx, undefined),
+      destinationAccountNumber: accountNumber,
+      destinationAccountName: accountName,
+      destinationBankCode: bank.institutionCode,
+      destinationBankName: bank.institutionName,
+      sourceAccountName: BUSINESS.name,
+      sourceAccountNumber: BUSINESS.accountNumber,
+      sourceBankCode: BUSINESS.bankCode,
+      sourceBankName: BUSINESS.bankName,
+      amount: apiNumber(amountKobo),
+      charge: apiNumber(chargeKobo),
+      // The spec types completedAt as an integer even on a new (pending) transfer: the time it was accepted.
+      completedAt: now,
+      sessionId: tx.sessionId,
+      type: 'debit',
+      description: body.narration,
+      transactionTypeName: 'bank_transfer',
+      status: 'pending',
+      reference,
+    },
+    beneficiary: { accountNumber, accountName, bankCode: bank.institutionCode, bankName: bank.institutionName },
+  };
+}
+
+function newReference(doc: StateDoc, id: number): string {
+  const random = createRandom(hash32(`${doc.id}:ref:${id}`));
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const candidate = `${BUSINESS.referencePrefix}-${token(random, 12)}`;
+    if (!referenceTaken(doc, candidate)) return candidate;
+  }
+  return `${BUSINESS.referencePrefix}-${token(random, 8)}${id}`;
+}
+
+// ---- collections --------------------------------------------------------------------------------------
+
+export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo: number, now: number): CollectionNotification {
+  if (!Number.isSafeInteger(amountKobo) || amountKobo <= 0) throw new SimulatorRefusal(`amount must be a positive number of kobo, not ${amountKobo}`);
+  const client = findClient(doc, accountNumber);
+  if (!client) throw new SimulatorRefusal(`no client account ${accountNumber} in the simulator; see GET /v1/account/clients`);
+  const id = doc.nextTransactionId;
+  const random = createRandom(hash32(`${doc.id}:col:${id}`));
+  const payerBank = random.pick(BANKS.filter((bank) => bank.institutionCode !== BUSINESS.bankCode));
+  const payerNumber = random.digits(10).replace(/0000$|1111$/, '4321');
+  const payer: Counterparty = { accountNumber: payerNumber, accountName: accountHolderName(payerNumber), bankCode: payerBank.institutionCode, bankName: payerBank.institutionName };
+  const tx: StoredTransaction = {
+    id,
+    kind: 'collection',
+    reference: `COL-${token(random, 8)}${String(id).padStart(6, '0')}`,
+    sessionId: sessionIdFor(payer.bankCode, now, id, random),
+    amountKobo,
+    chargeKobo: collectionFeeKobo(amountKobo),
+    stampDutyKobo: stampDutyKobo(amountKobo),
+    createdAt: now,
+    settlesAt: now,
+    counterparty: payer,
+    clientAccountNumber: client.accountNumber,
+    narration: `Transfer from ${payer.accountName}`,
+  };
+  doc.nextTransactionId = id + 1;
+  doc.balanceKobo += netAmountKobo(tx);
+  doc.updatedAt = now;
+  doc.transactions.push(tx);
+  return {
+    event: 'collection',
+    reference: tx.reference,
+    virtualAccount: client.accountNumber,
+    externalReference: client.externalReference,
+    amountReceived: koboToDecimal(amountKobo),
+    transactionFee: apiNumber(tx.chargeKobo),
+    netAmount: apiNumber(netAmountKobo(tx)),
+    stampDuty: apiNumber(tx.stampDutyKobo),
+    sessionId: tx.sessionId,
+    sourceCurrency: 'NGN',
+    sourceAccountNumber: payer.accountNumber,
+    sourceAccountName: payer.accountName,
+    sourceBankCode: payer.bankCode,
+    sourceBankName: payer.bankName,
+    remarks: tx.narration,
+    destinationCurrency: 'NGN',
+    status: 'successful',
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+// ---- clients ------------------------------------------------------------------------------------------
+
+const NUBAN_NOT_ENABLED = 'NUBAN generation is not enabled';
+
+function requireBvn(text: string): string {
+  if (!/^\d{11}$/.test(text)) throw new SimulatorRefusal(`bvn must be 11 digits, not ${JSON.stringify(text)}`);
+  return text;
+}
+
+function newClientBase(doc: StateDoc, now: number) {
+  const id = doc.nextClientId;
+  return { id, accountNumber: clientAccountNumber(id), externalReference: externalReferenceFor(doc.id, id), createdAt: now };
+}
+
+function commitClient(doc: StateDoc, client: StoredClient, now: number): void {
+  doc.nextClientId = client.id + 1;
+  doc.updatedAt = now;
+  doc.clients.push(client);
+}
+
+export function createIndividualClient(doc: StateDoc, body: IndividualClientRequest, now: number): IndividualClient {
+  const bvn = requireBvn(body.bvn.trim());
+  const base = newClientBase(doc, now);
+  const middlename = body.middlename?.trim() ?? '';
+  const client: StoredClient = {
+    ...base,
+    accountType: 'individual',
+    accountName: [body.firstname.trim(), middlename, body.lastname.trim()].filter(Boolean).join(' '),
+    metadata: body.metadata ?? {},
+    mobileNumber: body.phoneNumber,
+    emailAddress: body.emailAddress,
+    bvn,
+    address: body.address,
+    dateOfBirth: body.dateOfBirth,
+    validityType: 'permanent',
+    status: 'active',
+    accountTier: 1,
+    firstname: body.firstname.trim(),
+    lastname: body.lastname.trim(),
+    middlename,
+    gender: body.gender,
+    ...(body.nin ? { nin: body.nin } : {}),
+  };
+  commitClient(doc, client, now);
+  return {
+    id: client.id,
+    metadata: client.metadata,
+    createdAt: now,
+    updatedAt: now,
+    accountNumber: client.accountNumber,
+    accountName: client.accountName,
+    accountType: 'individual',
+    firstname: client.firstname!,
+    lastname: client.lastname!,
+    middlename,
+    mobileNumber: client.mobileNumber,
+    externalReference: client.externalReference,
+    emailAddress: client.emailAddress,
+    bvn,
+    gender: body.gender,
+    address: client.address,
+    dateOfBirth: client.dateOfBirth,
+    validityType: client.validityType,
+  };
+}
+
+export function createCorporateClient(doc: StateDoc, body: CorporateClientRequest, now: number): CorporateClient {
+  if (!Number.isSafeInteger(body.rcNumber) || body.rcNumber <= 0) throw new SimulatorRefusal('rcNumber must be a positive whole number');
+  const bvn = requireBvn(Number.isSafeInteger(body.bvn) ? String(body.bvn) : 'not a whole number');
+  const incorporated = new Date(body.incorporationDate);
+  if (Number.isNaN(incorporated.getTime())) {
+    throw new SimulatorRefusal(`incorporationDate ${JSON.stringify(body.incorporationDate)} is not a date`);
+  }
+  const base = newClientBase(doc, now);
+  const client: StoredClient = {
+    ...base,
+    accountType: 'corporate',
+    accountName: body.businessName.trim(),
+    metadata: body.metadata ?? {},
+    mobileNumber: body.phoneNumber,
+    emailAddress: body.emailAddress,
+    bvn,
+    address: body.address ?? '',
+    dateOfBirth: body.dateOfBirth,
+    validityType: 'permanent',
+    status: 'active',
+    accountTier: null,
+    businessName: body.businessName.trim(),
+    rcNumber: String(body.rcNumber),
+    incorporationDate: incorporated.toISOString(),
+  };
+  commitClient(doc, client, now);
+  return {
+    id: client.id,
+    metadata: client.metadata,
+    createdAt: now,
+    updatedAt: now,
+    businessName: client.businessName!,
+    accountNumber: client.accountNumber,
+    accountName: client.accountName,
+    accountType: 'corporate',
+    rcNumber: client.rcNumber!,
+    incorporationDate: client.incorporationDate!,
+    mobileNumber: client.mobileNumber,
+    externalReference: client.externalReference,
+    emailAddress: client.emailAddress,
+    bvn,
+    dateOfBirth: client.dateOfBirth,
+    address: client.address,
+    validityType: client.validityType,
+  };
+}
+
+export interface ClientFilter {
+  accountType?: string;
+  validityType?: string;
+  status?: string;
+}
+
+/** Newest first; filters compare case-insensitively; an unknown filter value matches nothing. */
+export function clientsPage(doc: StateDoc, filter: ClientFilter, page: number, limit: number): ClientListItem[] {
+  const matches = (actual: string, wanted: string | undefined) => wanted === undefined || actual.toLowerCase() === wanted.toLowerCase();
+  const selected = views(doc)
+    .clients.filter((c) => matches(c.accountType, filter.accountType) && matches(c.validityType, filter.validityType) && matches(c.status, filter.status))
+    .reverse();
+  return selected.slice((page - 1) * limit, page * limit).map(clientListItem);
+}
+
+function clientListItem(client: StoredClient): ClientListItem {
+  const seconds = Math.floor(client.createdAt / 1000);
+  const individual = client.accountType === 'individual';
+  return {
+    metadata: client.metadata,
+    id: client.id,
+    externalReference: client.externalReference,
+    accountType: client.accountType,
+    firstName: individual ? (client.firstname ?? null) : null,
+    lastName: individual ? (client.lastname ?? null) : null,
+    mobileNumber: client.mobileNumber,
+    accountNumber: client.accountNumber,
+    accountName: client.accountName,
+    accountTier: client.accountTier,
+    emailAddress: client.emailAddress,
+    bvn: client.bvn,
+    dateOfBirth: client.dateOfBirth,
+    businessId: BUSINESS.businessId,
+    rcNumber: client.rcNumber ?? null,
+    incorporationDate: client.incorporationDate ?? null,
+    createdAt: seconds,
+    updatedAt: seconds,
+  };
+}
+
+export function clientEnquiry(doc: StateDoc, accountNumber: string): ClientEnquiry {
+  const client = findClient(doc, accountNumber);
+  if (!client) throw new SimulatorRefusal(`no client account ${accountNumber}`);
+  return {
+    accountName: client.accountName,
+    accountNumber: client.accountNumber,
+    externalReference: client.externalReference,
+    customAccountNumber: client.accountNumber,
+    nubanAccountNumber: NUBAN_NOT_ENABLED,
+    currency: 'NGN',
+    accountTier: client.accountTier,
+    mobileNumber: client.mobileNumber,
+    emailAddress: client.emailAddress,
+  };
+}
