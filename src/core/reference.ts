@@ -1,0 +1,62 @@
+// Transfer references. The API wants `PREFIX-<random>`, PREFIX being the first word of the business name
+// (spec 4.9). fsapi always makes the reference itself before sending, so that the reference of a transfer
+// is known even when the answer to the POST is lost: it is the key of the journal and of the lookup.
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.js';
+
+// Crockford's base32: no I, L, O or U, so a reference read aloud or copied by hand is not misread.
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const RANDOM_LENGTH = 12; // 60 bits: a collision needs about a billion references
+export const MAX_REFERENCE_LENGTH = 64;
+const REFERENCE_PATTERN = /^[A-Za-z0-9]+-[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The first word of the business name, upper case, letters and digits only: "ACME TRADING LIMITED" -> "ACME". */
+export function referencePrefix(businessName: string): string {
+  const firstWord = businessName.trim().split(/\s+/)[0] ?? '';
+  const prefix = firstWord
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+  if (prefix === '') {
+    throw new UsageError(
+      `cannot make a transfer reference: the business name ${JSON.stringify(businessName)} has no usable first word`,
+      'pass --reference PREFIX-... with the prefix your account manager gave you',
+    );
+  }
+  return prefix;
+}
+
+/** `random` is injectable for tests; by default the bytes come from the operating system's CSPRNG. */
+export function makeReference(prefix: string, random: (size: number) => Uint8Array = randomBytes): string {
+  const bytes = random(RANDOM_LENGTH);
+  let suffix = '';
+  // 256 is a multiple of 32, so taking each byte modulo 32 keeps every symbol equally likely.
+  for (const byte of bytes) suffix += CROCKFORD[byte % 32];
+  return `${prefix}-${suffix}`;
+}
+
+/**
+ * Checks the shape of a user-given --reference without asking anything of the API: letters, digits, `.`, `-`
+ * and `_`, a dash after the first word, at most 64 characters. Returns it trimmed.
+ */
+export function parseReferenceOption(text: string): string {
+  const reference = text.trim();
+  if (reference === '') throw new UsageError('--reference is empty', 'leave it out and fsapi makes one');
+  if (reference.length > MAX_REFERENCE_LENGTH || !REFERENCE_PATTERN.test(reference)) {
+    throw new UsageError(
+      `--reference ${JSON.stringify(text)} must look like PREFIX-XXXX: letters, digits, ".", "-" and "_", at most ${MAX_REFERENCE_LENGTH} characters`,
+      'leave it out and fsapi makes one',
+    );
+  }
+  return reference;
+}
+
+/** A given reference must carry the business prefix (compared case-insensitively), as the API requires. */
+export function checkReferencePrefix(reference: string, prefix: string): void {
+  if (!reference.toUpperCase().startsWith(`${prefix.toUpperCase()}-`)) {
+    throw new UsageError(
+      `--reference ${reference} must start with ${prefix}- (the first word of the business name)`,
+      `for example ${prefix}-INVOICE-42, or leave it out and fsapi makes one`,
+    );
+  }
+}

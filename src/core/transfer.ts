@@ -1,0 +1,509 @@
+// Sending money exactly once (../shared/cli-contract.md, "Transfers: pay the right person, exactly once").
+//
+// The pieces, in the order `transfer send` uses them:
+//   parseSendRequest      local validation: nothing has been asked of the API yet (exit 2 on bad input)
+//   prepareTransfer       the business prefix and the reference, the bank, the name enquiry, --expect-name,
+//                         the journal scope and the duplicate guard's findings; still nothing sent
+//   executeTransfer       ONE verified, confirmed transfer: intent in the journal -> one POST -> outcome in
+//                         the journal; when the answer is lost, reconciliation by reference lookup
+//   waitForSettlement     polls the status until successful (bounded)
+//   checkTransferStatus   `transfer status`: one lookup, recorded in the journal when the reference is ours
+// The interactive parts (summary, confirmation) are the command's: this module never prompts or prints,
+// except through callbacks it is given. `transfer batch` calls executeTransfer for each row it has verified
+// and confirmed itself; it is safe to run many at once (the journal queues appends).
+import type { Context } from '../context.js';
+import type { TransactionRecord, TransferRequest, TransferResult } from '../api/schemas.js';
+import type { Bank } from '../api/schemas.js';
+import { ApiError, AuthError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
+import { resolveBank } from './banks.js';
+import { findDuplicates, Journal, type JournalRecord, type TransferState } from './journal.js';
+import { koboToApiNumber, type Kobo } from './money.js';
+import { namesMatch } from './names.js';
+import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from './reference.js';
+import { parseAccountNumber, parseAmountOption } from './validate.js';
+
+export const MAX_NARRATION_LENGTH = 100;
+export const MAX_SENDER_NAME_LENGTH = 100;
+
+/** Lookups after a lost answer: immediately, then after 1, 2, 4, 8 and 15 s (30 s in all). */
+export const DEFAULT_RECONCILE_SCHEDULE_MS: readonly number[] = [0, 1000, 2000, 4000, 8000, 15000];
+export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
+export const WAIT_INTERVAL_MS = 2500;
+
+// ---- local validation --------------------------------------------------------------------------------
+
+export interface SendRequest {
+  accountNumber: string;
+  bankQuery: string;
+  amountKobo: Kobo;
+  narration: string;
+  /** Given with --reference (shape checked; the prefix is checked once the business name is known). */
+  reference: string | undefined;
+  senderName: string | undefined;
+  expectName: string | undefined;
+}
+
+export function parseNarration(text: string): string {
+  const narration = text.trim();
+  if (narration === '') throw new UsageError('--narration is empty', 'say what the transfer is for, e.g. --narration "Invoice 42"');
+  if (narration.length > MAX_NARRATION_LENGTH) {
+    throw new UsageError(`--narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  }
+  return narration;
+}
+
+function parseOptionalText(value: unknown, option: string, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text === '') throw new UsageError(`${option} is empty`, `leave ${option} out instead`);
+  if (text.length > max) throw new UsageError(`${option} is ${text.length} characters long; at most ${max} are allowed`);
+  return text;
+}
+
+/** Every check that needs no request. Throws UsageError (exit 2): nothing has been sent. */
+export function parseSendRequest(accountNumber: string | undefined, options: Record<string, unknown>): SendRequest {
+  return {
+    accountNumber: parseAccountNumber(accountNumber ?? ''),
+    bankQuery: String(options.bank ?? ''),
+    amountKobo: parseAmountOption(String(options.amount ?? '')),
+    narration: parseNarration(String(options.narration ?? '')),
+    reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
+    senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
+    expectName: parseOptionalText(options.expectName, '--expect-name', 200),
+  };
+}
+
+// ---- preparation: who are we paying? -------------------------------------------------------------------
+
+/** Which account a transfer belongs to in the journal. */
+export interface TransferScope {
+  profile: string;
+  env: string;
+  /** The API's base address, `local` for the in-process simulator. */
+  baseUrl: string;
+}
+
+export async function transferScope(ctx: Context): Promise<TransferScope> {
+  const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
+  return { profile: profile.name, env: profile.env, baseUrl: api.baseUrl };
+}
+
+export function openJournal(ctx: Context): Journal {
+  return Journal.inDataDir(ctx.paths.dataDir);
+}
+
+/** One transfer, verified by name enquiry and ready to send. */
+export interface VerifiedTransfer {
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  /** The account name the name enquiry returned. */
+  accountName: string;
+  amountKobo: Kobo;
+  narration: string;
+  senderName: string | undefined;
+}
+
+export interface SourceAccount {
+  accountName: string;
+  accountNumber: string;
+  /** The first word of the business name: every reference starts with `PREFIX-`. */
+  prefix: string;
+}
+
+/** The business account money leaves from (GET /v1/account), and the reference prefix it implies. */
+export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
+  const account = await (await ctx.api()).getAccount();
+  return { accountName: account.accountName, accountNumber: account.accountNumber, prefix: referencePrefix(account.accountName) };
+}
+
+/** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
+export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber: string, expectName: string | undefined): Promise<string> {
+  const api = await ctx.api();
+  let result: Awaited<ReturnType<typeof api.nameEnquiry>>;
+  try {
+    result = await api.nameEnquiry(bank.institutionCode, accountNumber);
+  } catch (error) {
+    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      throw new ApiError(
+        `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); nothing was sent`,
+        { status: error.status, apiMessage: error.apiMessage, hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)' },
+      );
+    }
+    throw error;
+  }
+  const accountName = result.accountName.trim();
+  if (accountName === '') {
+    throw new ApiError(`the name enquiry for ${accountNumber} at ${bank.institutionName} returned no account name; nothing was sent`);
+  }
+  if (expectName !== undefined && !namesMatch(accountName, expectName)) throw new NameMismatchError(accountName, expectName, accountNumber, bank);
+  return accountName;
+}
+
+/** --expect-name did not match the verified name: exit 1, nothing sent. */
+export class NameMismatchError extends FsapiError {
+  constructor(
+    readonly verifiedName: string,
+    readonly expectedName: string,
+    accountNumber: string,
+    bank: Bank,
+  ) {
+    super(
+      `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; nothing was sent`,
+      { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only' },
+    );
+  }
+}
+
+export interface PreparedTransfer {
+  transfer: VerifiedTransfer;
+  source: SourceAccount;
+  scope: TransferScope;
+  bank: Bank;
+  /** Transfers of the same amount to the same account in the last 10 minutes (not refused ones). */
+  duplicates: TransferState[];
+}
+
+/**
+ * Steps 2, 3, 5 and 9 of the contract: everything up to the confirmation. The reference is made here, so
+ * the person confirming sees the reference that will be sent and looked up.
+ */
+export async function prepareTransfer(ctx: Context, request: SendRequest, journal: Journal): Promise<PreparedTransfer> {
+  const source = await sourceAccount(ctx);
+  let reference: string;
+  if (request.reference !== undefined) {
+    checkReferencePrefix(request.reference, source.prefix);
+    reference = request.reference;
+  } else {
+    reference = makeReference(source.prefix);
+  }
+  const scope = await transferScope(ctx);
+  const { transfers, warnings } = await journal.transfers();
+  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
+  const reused = transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase() && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+  if (reused && reused.state !== 'rejected') {
+    throw new UsageError(
+      `reference ${reference} was already used on ${reused.sentAt} (${reused.state}); a reference pays once`,
+      `fsapi transfer status ${reused.reference} shows what happened to it`,
+    );
+  }
+  const bank = await resolveBank(ctx, request.bankQuery);
+  const accountName = await verifyAccountName(ctx, bank, request.accountNumber, request.expectName);
+  const transfer: VerifiedTransfer = {
+    reference,
+    accountNumber: request.accountNumber,
+    bankCode: bank.institutionCode,
+    bankName: bank.institutionName,
+    accountName,
+    amountKobo: request.amountKobo,
+    narration: request.narration,
+    senderName: request.senderName,
+  };
+  const duplicates = findDuplicates(transfers, { ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
+  return { transfer, source, scope, bank, duplicates };
+}
+
+// ---- sending: once ------------------------------------------------------------------------------------
+
+export type TransferOutcome =
+  /** The API answered and took the transfer. `result` is the API's `data`, exactly as returned. */
+  | { kind: 'accepted'; reference: string; status: string; message: string; result: TransferResult }
+  /** The answer was lost; the lookup by reference found the transfer. `transaction` is the looked-up record. */
+  | { kind: 'reconciled'; reference: string; status: string; transaction: TransactionRecord; lostBecause: string }
+  /** The API refused it (or it was never let through, e.g. authentication); nothing moved. */
+  | { kind: 'rejected'; reference: string; httpStatus: number | undefined; message: string; error: FsapiError }
+  /** Sent, and nobody knows what happened: do not resend. */
+  | { kind: 'unknown'; reference: string; detail: string };
+
+export interface ExecuteOptions {
+  /** Written in the intent: `send`, or e.g. `batch payroll.csv row 3`. */
+  origin?: string;
+  /** Delays before each reconciliation lookup (default: reconcileSchedule(ctx.env)). */
+  schedule?: readonly number[];
+  /** Called once when the answer is lost, before reconciliation starts. */
+  onUnknown?: (detail: string) => void | Promise<void>;
+  /** Called (and awaited) before each reconciliation lookup, 1-based. */
+  onLookup?: (attempt: number, of: number) => void | Promise<void>;
+}
+
+export function transferBody(transfer: VerifiedTransfer): TransferRequest {
+  const body: TransferRequest = {
+    beneficiaryBankCode: transfer.bankCode,
+    beneficiaryAccountNumber: transfer.accountNumber,
+    narration: transfer.narration,
+    amount: koboToApiNumber(transfer.amountKobo),
+    reference: transfer.reference,
+  };
+  if (transfer.senderName !== undefined) body.senderName = transfer.senderName;
+  return body;
+}
+
+/**
+ * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
+ * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
+ * unreadable body) is reconciled by looking the reference up on a bounded schedule. Throws only when the
+ * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
+ */
+export async function executeTransfer(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  transfer: VerifiedTransfer,
+  options: ExecuteOptions = {},
+): Promise<TransferOutcome> {
+  const api = await ctx.api();
+  const body = transferBody(transfer);
+  const { reference } = transfer;
+  const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
+  const record = (entry: JournalRecord) => recordOutcome(ctx, journal, entry);
+
+  try {
+    await journal.append({
+      type: 'intent',
+      ...stamp(),
+      env: scope.env,
+      request: { ...body, reference },
+      amountKobo: transfer.amountKobo,
+      bankName: transfer.bankName,
+      accountName: transfer.accountName,
+      origin: options.origin,
+      pid: process.pid,
+    });
+  } catch (error) {
+    throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
+      exitCode: ExitCode.failed,
+      hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
+      cause: error,
+    });
+  }
+
+  let lostBecause: string;
+  try {
+    const response = await api.sendTransfer(body);
+    const status = response.data.status;
+    await record({ type: 'accepted', ...stamp(), status, message: response.message });
+    return { kind: 'accepted', reference, status, message: response.message, result: response.data };
+  } catch (error) {
+    if (wasRefused(error)) {
+      const httpStatus = error instanceof ApiError ? error.status : undefined;
+      const message = error instanceof ApiError && error.apiMessage ? error.apiMessage : error.message;
+      await record({ type: 'rejected', ...stamp(), httpStatus, message });
+      return { kind: 'rejected', reference, httpStatus, message, error };
+    }
+    lostBecause = describeFailure(error);
+  }
+
+  // The request may or may not have been carried out. Never send it again: find out.
+  await record({ type: 'unknown', ...stamp(), error: lostBecause });
+  await options.onUnknown?.(lostBecause);
+  const schedule = options.schedule ?? reconcileSchedule(ctx.env);
+  const lookup = await lookUpReference(ctx, reference, schedule, options.onLookup);
+  if (lookup.found) {
+    const status = lookup.found.status;
+    await record({ type: 'reconciled', ...stamp(), status });
+    return { kind: 'reconciled', reference, status, transaction: lookup.found, lostBecause };
+  }
+  const detail = `${lostBecause}; ${lookup.detail}`;
+  await record({ type: 'unknown', ...stamp(), error: lookup.detail });
+  return { kind: 'unknown', reference, detail };
+}
+
+/**
+ * True when the API certainly did not carry the request out: it answered with a refusal (HTTP 4xx, or
+ * success:false), or the request never left (no token, authentication refused, a redirect not followed).
+ * Everything else, including an answer that cannot be read and any unexpected failure, counts as unknown.
+ */
+function wasRefused(error: unknown): error is FsapiError {
+  if (error instanceof TransportError) return false;
+  if (error instanceof AuthError || error instanceof UsageError) return true;
+  if (error instanceof ApiError) {
+    const status = error.status;
+    if (status === undefined) return true; // failed before any answer to this request: the token could not be had
+    if (status >= 300 && status < 500) return true;
+    if (status >= 200 && status < 300) return error.apiMessage !== undefined; // success:false is a refusal; a
+    // well-formed 2xx that does not match the schema is not: the transfer may have been made.
+  }
+  return false;
+}
+
+function describeFailure(error: unknown): string {
+  // TransportError messages already say what happened ("no answer from api.example.ng within 30 s").
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Journals an outcome; a failure to do so is reported but never hides the outcome itself. */
+async function recordOutcome(ctx: Context, journal: Journal, entry: JournalRecord): Promise<void> {
+  try {
+    await journal.append(entry);
+  } catch (error) {
+    ctx.io.note(`warning: could not write the outcome to the journal ${journal.file}: ${(error as Error).message}`);
+  }
+}
+
+// ---- reconciliation -----------------------------------------------------------------------------------
+
+/**
+ * The delays before each lookup. FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds, e.g.
+ * `0,200,400`) replaces the default; it exists for tests and for networks known to be slow. Bounded: at
+ * most 20 lookups, each delay at most 5 minutes.
+ */
+export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): readonly number[] {
+  const text = env.FSAPI_RECONCILE_SCHEDULE_MS?.trim();
+  if (!text) return DEFAULT_RECONCILE_SCHEDULE_MS;
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^[0-9]{1,6}$/.test(part) || Number(part) > 300_000)) {
+    throw new UsageError(`FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`);
+  }
+  return parts.map(Number);
+}
+
+export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
+
+/**
+ * Looks a reference up (GET /v1/transactions/reference/{ref}) after each delay of the schedule until it
+ * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again".
+ */
+export async function lookUpReference(
+  ctx: Context,
+  reference: string,
+  schedule: readonly number[],
+  onLookup?: (attempt: number, of: number) => void | Promise<void>,
+): Promise<LookupResult> {
+  const api = await ctx.api();
+  let last = 'no lookup was made';
+  let waited = 0;
+  for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
+    const delay = schedule[attempt - 1]!;
+    if (delay > 0) await ctx.clock.sleep(delay);
+    waited += delay;
+    await onLookup?.(attempt, schedule.length);
+    try {
+      return { found: await api.getTransaction(reference) };
+    } catch (error) {
+      if (error instanceof AuthError) {
+        last = `the lookup was refused: ${error.message}`;
+        break; // asking again with the same refusal cannot help
+      }
+      if (error instanceof TransportError) last = error.message;
+      else if (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500) last = 'not found';
+      else last = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const seconds = Math.round(waited / 1000);
+  return { found: undefined, detail: `the lookup by reference found nothing in ${seconds} s (${schedule.length} lookups; last: ${last})` };
+}
+
+// ---- status ----------------------------------------------------------------------------------------------
+
+export interface StatusCheck {
+  transaction: TransactionRecord;
+  /** The journal's state of this reference before the check, when it is one of ours. */
+  journalled: TransferState | undefined;
+}
+
+/** The journalled transfer with this reference in this scope, if any (references compared as typed). */
+export async function journalledTransfer(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
+  const { transfers, warnings } = await journal.transfers();
+  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
+  return transfers.find((t) => t.reference === reference && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+}
+
+/**
+ * One lookup by reference. When the reference is ours, the journal learns the result: `reconciled` if
+ * its outcome was unknown, else `status-checked`. A "not found" is recorded too and then thrown.
+ */
+export async function checkTransferStatus(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<StatusCheck> {
+  const journalled = await journalledTransfer(ctx, journal, scope, reference);
+  const api = await ctx.api();
+  const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
+  let transaction: TransactionRecord;
+  try {
+    transaction = await api.getTransaction(reference);
+  } catch (error) {
+    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      if (journalled) await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp(), found: false });
+      throw new ApiError(`no transaction with reference ${reference} was found (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''})`, {
+        status: error.status,
+        apiMessage: error.apiMessage,
+        hint: journalled?.state === 'unknown'
+          ? 'it has not arrived (yet); check again in a few minutes, and do not resend while it may still arrive'
+          : 'check the reference; fsapi transfer log lists the ones sent from here',
+      });
+    }
+    throw error;
+  }
+  if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction);
+  return { transaction, journalled };
+}
+
+/**
+ * Tells the journal what a lookup found for one of our transfers: `reconciled` when its outcome was not
+ * known (found means it went through), else `status-checked` with the status.
+ */
+export async function recordStatusSeen(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  journalled: Pick<TransferState, 'reference' | 'state'>,
+  transaction: TransactionRecord,
+): Promise<void> {
+  const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
+  // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
+  if (journalled.state === 'unknown' || journalled.state === 'rejected') {
+    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
+  } else {
+    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
+  }
+}
+
+// ---- waiting -------------------------------------------------------------------------------------------
+
+export interface WaitResult {
+  /** The last record seen, if any lookup succeeded. */
+  transaction: TransactionRecord | undefined;
+  /** True when it reached `successful`. */
+  settled: boolean;
+  /** Why the wait ended without success: still pending at the deadline, a final status, lookups failing. */
+  reason: string | undefined;
+}
+
+/**
+ * Polls the status until `successful`, a status that will not change by waiting (anything other than
+ * pending), or the deadline (5 minutes). Lookup failures are tolerated until the deadline.
+ */
+export async function waitForSettlement(
+  ctx: Context,
+  reference: string,
+  options: { timeoutMs?: number; intervalMs?: number; onStatus?: (status: string) => void; initial?: TransactionRecord } = {},
+): Promise<WaitResult> {
+  const api = await ctx.api();
+  const timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
+  const intervalMs = options.intervalMs ?? WAIT_INTERVAL_MS;
+  const deadline = ctx.clock.now() + timeoutMs;
+  const maxPolls = Math.ceil(timeoutMs / intervalMs) + 1;
+  let transaction = options.initial;
+  let lastError: string | undefined;
+  for (let poll = 0; ; poll += 1) {
+    if (transaction) {
+      options.onStatus?.(transaction.status);
+      const status = transaction.status.toLowerCase();
+      if (status === 'successful') return { transaction, settled: true, reason: undefined };
+      if (status !== 'pending') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
+    }
+    const left = deadline - ctx.clock.now();
+    if (left <= 0 || poll >= maxPolls) break;
+    if (transaction || poll > 0) await ctx.clock.sleep(Math.min(intervalMs, left));
+    try {
+      transaction = await api.getTransaction(reference);
+      lastError = undefined;
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const minutes = Math.round(timeoutMs / 60_000);
+  const waited = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(timeoutMs / 1000)} s`;
+  if (transaction) return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
+  return { transaction: undefined, settled: false, reason: `no lookup succeeded in ${waited}${lastError ? ` (last: ${lastError})` : ''}` };
+}

@@ -1,0 +1,99 @@
+// What `transfer send` and `transfer status` show: the summary a person confirms (stderr), and the
+// transfer or transaction record (stdout, through src/ui/output.ts so the output rules hold).
+import type { Context } from '../context.js';
+import type { TransactionRecord, TransferResult } from '../api/schemas.js';
+import type { PreparedTransfer } from '../core/transfer.js';
+import type { TransferState } from '../core/journal.js';
+import { formatNaira } from '../core/money.js';
+import { colors, moneyCell, printRecord, statusCell, timeCell, type Cell } from './output.js';
+
+/**
+ * The summary shown before the confirmation, on stderr: the verified name, where the money goes, how
+ * much, under which reference, from which account and environment. Production gets a red marker.
+ */
+export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): void {
+  const c = colors(ctx, 'stderr');
+  const { transfer, source, scope } = prepared;
+  if (scope.env === 'production') ctx.io.note(c.bgRed.white.bold(' PRODUCTION ') + c.red(' real money moves from this account'));
+  const rows: Array<[string, string]> = [
+    ['From', `${source.accountName} (${source.accountNumber})`],
+    ['To', `${c.bold(transfer.accountName)}  ${c.dim('(verified by name enquiry)')}`],
+    ['Account', transfer.accountNumber],
+    ['Bank', `${transfer.bankName} (${transfer.bankCode})`],
+    ['Amount', c.bold(formatNaira(transfer.amountKobo))],
+    ['Narration', transfer.narration],
+  ];
+  if (transfer.senderName !== undefined) rows.push(['Sender name', transfer.senderName]);
+  rows.push(['Reference', transfer.reference]);
+  rows.push(['Environment', `${scope.env === 'production' ? c.red.bold('production') : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  ctx.io.note(c.bold('Transfer'));
+  for (const [label, value] of rows) ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${value}`);
+}
+
+/** The duplicate guard's warning: what was already sent, when, and how it ended. */
+export function writeDuplicateWarning(ctx: Context, duplicates: readonly TransferState[], now: number): void {
+  const c = colors(ctx, 'stderr');
+  for (const earlier of duplicates) {
+    const minutes = Math.max(0, Math.round((now - Date.parse(earlier.sentAt)) / 60_000));
+    const when = minutes === 0 ? 'less than a minute ago' : `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+    ctx.io.note(
+      `${c.yellow('warning:')} ${formatNaira(earlier.amountKobo)} to ${earlier.accountNumber} at ${earlier.bankName} was already sent ${when} ` +
+        `(${earlier.reference}, ${earlier.state}${earlier.status ? `, ${earlier.status}` : ''})`,
+    );
+  }
+}
+
+const destination = (name: string, account: string, bankName: string, bankCode: string) => ({
+  name,
+  account,
+  bank: bankName && bankCode ? `${bankName} (${bankCode})` : bankName || bankCode,
+});
+
+/** The API's answer to POST /v1/transfer (its `data`), as a record; `--json` prints `result` untouched. */
+export function printTransferResult(ctx: Context, result: TransferResult, message: string | undefined): void {
+  const to = destination(result.destinationAccountName, result.destinationAccountNumber, result.destinationBankName, result.destinationBankCode);
+  const fields: Array<readonly [string, Cell | string]> = [
+    ['Reference', result.reference],
+    ['Status', statusCell(result.status)],
+    ['Amount', moneyCell(result.amount)],
+    ['Charge', moneyCell(result.charge)],
+    ['To name', to.name],
+    ['To account', to.account],
+    ['To bank', to.bank],
+    ['Narration', result.description],
+    ['Completed', timeCell(result.completedAt)],
+    ['Message', message ?? ''],
+  ];
+  printRecord(ctx, fields, result);
+}
+
+/** A transaction record (GET /v1/transactions/reference/{ref}); `--json` prints it untouched. */
+export function printTransaction(ctx: Context, transaction: TransactionRecord): void {
+  const to = destination(
+    transaction.destinationAccountName,
+    transaction.destinationAccountNumber,
+    transaction.destinationBankName,
+    transaction.destinationBankCode,
+  );
+  const fields: Array<readonly [string, Cell | string]> = [
+    ['Reference', transaction.reference],
+    ['Status', statusCell(transaction.status)],
+    ['Type', transaction.type],
+    ['Amount', moneyCell(transaction.amount)],
+    ['Charge', moneyCell(transaction.charge)],
+    ['To name', to.name],
+    ['To account', to.account],
+    ['To bank', to.bank],
+    ['Narration', transaction.description],
+    ['Created', timeCell(transaction.createdAt)],
+    ['Completed', timeCell(transaction.completedAt)],
+  ];
+  printRecord(ctx, fields, transaction);
+}
+
+/** A journal time (ISO 8601) as a table/TSV cell. */
+export function isoTimeCell(iso: string): Cell {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? timeCell(ms) : { text: iso, plain: iso };
+}

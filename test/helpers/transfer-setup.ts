@@ -1,0 +1,69 @@
+// A simulator served over real HTTP on 127.0.0.1 plus a fresh fsapi home logged in to it as profile
+// `sim` (the default), for the transfer and client-creation tests.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../../src/simulator/server.js';
+import type { SimulatorOptions } from '../../src/simulator/types.js';
+import { makeHome, runCli, type RunOptions, type RunResult } from './cli.js';
+
+export interface TransferSetup {
+  server: RunningSimulator;
+  home: ReturnType<typeof makeHome>;
+  env: Record<string, string>;
+  run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** How many requests with this method and path reached the simulator since login. */
+  count(method: string, path: string): number;
+  /** POST /v1/transfer requests since login. */
+  posts(): number;
+  journalLines(): string[];
+  close(): Promise<void>;
+}
+
+export async function setUpTransfers(options: SimulatorOptions = {}): Promise<TransferSetup> {
+  const server = await startSimulatorServer({ port: 0, settleSeconds: 1, ...options });
+  const home = makeHome();
+  const env: Record<string, string> = { ...home.env };
+  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
+    env: { ...env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
+  });
+  assert.equal(login.code, 0, `login failed: ${login.stderr}`);
+  server.simulator.clearRequests();
+  const count = (method: string, requestPath: string) =>
+    server.simulator.requests().filter((r) => r.method === method && r.path === requestPath).length;
+  return {
+    server,
+    home,
+    env,
+    run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
+    count,
+    posts: () => count('POST', '/v1/transfer'),
+    journalLines: () => {
+      try {
+        return readFileSync(path.join(home.dataDir, 'journal.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+      } catch {
+        return [];
+      }
+    },
+    close: async () => {
+      await server.close();
+      home.cleanup();
+    },
+  };
+}
+
+/** The journal's transfers as `transfer log --json` prints them. */
+export async function journalLog(setup: TransferSetup): Promise<Array<Record<string, unknown>>> {
+  const log = await setup.run(['transfer', 'log', '--json']);
+  assert.equal(log.code, 0, log.stderr);
+  return JSON.parse(log.stdout) as Array<Record<string, unknown>>;
+}
+
+/** Polls `check` every 20 ms until it is true; fails after `timeoutMs`. Bounded. */
+export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  for (let waited = 0; waited <= timeoutMs; waited += 20) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,226 @@
+// transfer send / status / log against the simulator over real HTTP, run as the built CLI.
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { stripAnsi } from './helpers/cli.js';
+import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+
+const ACCOUNT = '0123456789';
+const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
+
+let setup: TransferSetup;
+beforeEach(async () => {
+  setup = await setUpTransfers();
+});
+afterEach(async () => {
+  await setup.close();
+});
+
+describe('transfer send: the happy path', () => {
+  it('--yes --json sends once and prints the API data with reference and status', async () => {
+    const result = await setup.run(send('--yes', '--json'));
+    assert.equal(result.code, 0, result.stderr);
+    const data = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.match(String(data.reference), /^ACME-[0-9A-HJKMNP-TV-Z]{12}$/);
+    assert.equal(data.status, 'pending');
+    assert.equal(data.amount, 1500.5);
+    assert.equal(data.destinationAccountNumber, ACCOUNT);
+    assert.equal(setup.posts(), 1);
+    // The summary went to stderr, with the verified name and the same reference.
+    assert.match(result.stderr, /OKAFOR CHIAMAKA ADAEZE/);
+    assert.match(result.stderr, new RegExp(String(data.reference)));
+    assert.match(result.stderr, /₦1,500\.50/);
+    // The journal: intent then accepted, fsync-ed, nothing secret.
+    const lines = setup.journalLines();
+    assert.deepEqual(lines.map((line) => (JSON.parse(line) as { type: string }).type), ['intent', 'accepted']);
+    assert.doesNotMatch(lines.join('\n'), /token|secret|Bearer/i);
+    const [entry] = await journalLog(setup);
+    assert.equal(entry?.reference, data.reference);
+    assert.equal(entry?.state, 'accepted');
+    assert.equal(entry?.status, 'pending');
+    assert.equal(entry?.profile, 'sim');
+    assert.equal(entry?.amount, '1500.50');
+  });
+
+  it('piped output is one TSV header and one line; --reference with the prefix in any case is sent as given', async () => {
+    const result = await setup.run(send('--yes', '--reference', 'acme-inv-42', '--sender-name', 'Acme Payroll'));
+    assert.equal(result.code, 0, result.stderr);
+    const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
+    assert.deepEqual(rest, []);
+    assert.match(header!, /^Reference\tStatus\tAmount/);
+    assert.match(row!, /^acme-inv-42\tpending\t1500\.50\t/);
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('--expect-name matching apart from case, spacing and punctuation sends', async () => {
+    const result = await setup.run(send('--yes', '--expect-name', '  okafor, chiamaka-adaeze '));
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('--wait polls until successful and prints the final transaction record', async () => {
+    const result = await setup.run(send('--yes', '--wait', '--json'));
+    assert.equal(result.code, 0, result.stderr);
+    const data = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.equal(data.status, 'successful');
+    assert.equal(data.amount, '1500.50', 'the transaction record (amount as a two-decimal string)');
+    assert.equal(setup.posts(), 1);
+    const [entry] = await journalLog(setup);
+    assert.equal(entry?.status, 'successful');
+  });
+});
+
+describe('transfer send: refusals before anything is sent', () => {
+  it('--expect-name that does not match: exit 1, both names shown, no POST', async () => {
+    const result = await setup.run(send('--yes', '--expect-name', 'Chiamaka Okafor'));
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /OKAFOR CHIAMAKA ADAEZE/);
+    assert.match(result.stderr, /Chiamaka Okafor/);
+    assert.match(result.stderr, /nothing was sent/);
+    assert.equal(setup.posts(), 0);
+    assert.deepEqual(setup.journalLines(), []);
+  });
+
+  it('no terminal and no --yes: exit 2, nothing asked of the API', async () => {
+    const result = await setup.run(send());
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--yes/);
+    assert.equal(setup.server.simulator.requests().length, 0);
+  });
+
+  const badInputs: Array<[string, string[]]> = [
+    ['amount 1e3', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1e3', '--narration', 'x']],
+    ['amount -5', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount=-5', '--narration', 'x']],
+    ['amount 0', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '0', '--narration', 'x']],
+    ['amount 1.005', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1.005', '--narration', 'x']],
+    ['amount NaN', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', 'NaN', '--narration', 'x']],
+    ['amount empty', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '', '--narration', 'x']],
+    ['amount in Arabic-Indic digits', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '١٢٣', '--narration', 'x']],
+    ['amount with 14 integer digits', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '12345678901234', '--narration', 'x']],
+    ['9-digit account', ['transfer', 'send', '012345678', '--bank', 'gtb', '--amount', '100', '--narration', 'x']],
+    ['empty narration', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', '   ']],
+    ['narration over 100 characters', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x'.repeat(101)]],
+    ['reference with spaces', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--reference', 'ACME- 1']],
+    ['reference without the business prefix', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--reference', 'ACMEX-123']],
+    ['unknown bank name', ['transfer', 'send', ACCOUNT, '--bank', 'no such bank', '--amount', '100', '--narration', 'x']],
+    ['unknown bank code', ['transfer', 'send', ACCOUNT, '--bank', '999999', '--amount', '100', '--narration', 'x']],
+  ];
+  for (const [what, args] of badInputs) {
+    it(`${what}: exit 2, no name enquiry, no POST`, async () => {
+      const result = await setup.run([...args, '--yes']);
+      assert.equal(result.code, 2, `${what}: ${result.stderr}`);
+      assert.match(result.stderr, /^error: /m);
+      assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 0, 'no name enquiry');
+      assert.equal(setup.posts(), 0, 'no transfer');
+      assert.deepEqual(setup.journalLines(), []);
+    });
+  }
+});
+
+describe('transfer send: the API refuses', () => {
+  it('a 400 on the POST is a refusal: exit 1 with the API message, journalled as rejected, not retried', async () => {
+    // The simulator refuses a reference it has already seen. Use one from another fsapi home (so this
+    // journal does not know it) to get a real HTTP 400 on the POST.
+    const other = await setup.run(send('--yes', '--reference', 'ACME-SHARED-1'), { env: { FSAPI_DATA_DIR: `${setup.home.root}/other-data` } });
+    assert.equal(other.code, 0, other.stderr);
+    setup.server.simulator.clearRequests();
+
+    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '99', '--narration', 'again', '--reference', 'ACME-SHARED-1', '--yes']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /refused transfer ACME-SHARED-1 \(HTTP 400\): Request Un-?Successful/);
+    assert.equal(setup.posts(), 1);
+    const [entry] = await journalLog(setup);
+    assert.equal(entry?.state, 'rejected');
+    assert.equal(entry?.httpStatus, 400);
+  });
+
+  it('a reference already in the journal is refused locally: exit 2, no POST', async () => {
+    assert.equal((await setup.run(send('--yes', '--reference', 'ACME-ONCE'))).code, 0);
+    setup.server.simulator.clearRequests();
+    const again = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '7', '--narration', 'x', '--reference', 'ACME-ONCE', '--yes']);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already used/);
+    assert.equal(setup.posts(), 0);
+  });
+});
+
+describe('transfer send: the duplicate guard', () => {
+  it('the same amount to the same account within 10 minutes: exit 2 without --allow-duplicate, sent with it', async () => {
+    assert.equal((await setup.run(send('--yes'))).code, 0);
+    const second = await setup.run(send('--yes'));
+    assert.equal(second.code, 2);
+    assert.match(second.stderr, /already sent/);
+    assert.match(second.stderr, /--allow-duplicate/);
+    assert.equal(setup.posts(), 1);
+
+    // Another amount is not a duplicate.
+    const other = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1500.51', '--narration', 'x', '--yes']);
+    assert.equal(other.code, 0, other.stderr);
+    assert.equal(setup.posts(), 2);
+
+    const third = await setup.run(send('--yes', '--allow-duplicate'));
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(setup.posts(), 3);
+  });
+});
+
+describe('transfer status and log', () => {
+  it('status of a sent transfer prints the transaction and records the check in the journal', async () => {
+    const sent = JSON.parse((await setup.run(send('--yes', '--json'))).stdout) as { reference: string };
+    const status = await setup.run(['transfer', 'status', sent.reference, '--wait', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const data = JSON.parse(status.stdout) as Record<string, unknown>;
+    assert.equal(data.reference, sent.reference);
+    assert.equal(data.status, 'successful');
+    const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
+    // The first lookup (pending) and the end of the wait (successful) are both recorded.
+    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked', 'status-checked']);
+    assert.equal(lines.at(-1)?.status, 'successful');
+
+    const table = await setup.run(['transfer', 'status', sent.reference]);
+    assert.match(table.stdout, /^Reference\tStatus\tType\tAmount\tCharge\tTo name/);
+    assert.match(table.stdout, /successful\tdebit\t1500\.50\t/);
+
+    const tty = await setup.run(['transfer', 'status', sent.reference], { tty: true });
+    assert.equal(tty.code, 0);
+    assert.match(stripAnsi(tty.stdout), /Status\s+successful/);
+    assert.match(stripAnsi(tty.stdout), /Amount\s+₦1,500\.50/);
+  });
+
+  it('status of a reference nobody sent: exit 1 with the reference', async () => {
+    const result = await setup.run(['transfer', 'status', 'ACME-NOSUCHTHING']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /ACME-NOSUCHTHING/);
+    assert.equal(result.stdout, '');
+  });
+
+  it('log: TSV with a PROFILE column, a table on a terminal, and an empty journal', async () => {
+    const empty = await setup.run(['transfer', 'log']);
+    assert.equal(empty.code, 0);
+    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tSTATE\tSTATUS\tMESSAGE\n');
+    await setup.run(send('--yes'));
+    const tsv = await setup.run(['transfer', 'log']);
+    const [, row] = tsv.stdout.trimEnd().split('\n');
+    assert.match(row!, /\tsim\tACME-\w+\t0123456789\tOKAFOR CHIAMAKA ADAEZE\tGuaranty Trust Bank\t1500\.50\taccepted\tpending\t/);
+    const tty = await setup.run(['transfer', 'log'], { tty: true });
+    assert.equal(tty.code, 0);
+    assert.match(tty.stdout, /₦1,500\.50/);
+    assert.match(tty.stdout, /PROFILE/);
+  });
+
+  it('log: a torn last line is skipped with a warning; any other bad line is an error naming file and line', async () => {
+    await setup.run(send('--yes'));
+    const file = `${setup.home.dataDir}/journal.jsonl`;
+    appendFileSync(file, '{"type":"accepted","refer');
+    const torn = await setup.run(['transfer', 'log', '--json']);
+    assert.equal(torn.code, 0, torn.stderr);
+    assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
+    assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
+
+    appendFileSync(file, '\nnot json at all\n');
+    const broken = await setup.run(['transfer', 'log']);
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /^error: cannot read .*journal\.jsonl: line 3 is not a journal record/m);
+    assert.equal(broken.stdout, '');
+  });
+});
