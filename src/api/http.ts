@@ -15,6 +15,7 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import type { Context } from '../context.js';
 import { TransportError } from '../errors.js';
+import { nodeHttpFetch } from './node-transport.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES = [502, 503, 504];
@@ -62,7 +63,8 @@ export function noteLocalSimulator(ctx: Context): void {
  * commands against a real API never load the simulator's code.
  */
 export async function createHttp(ctx: Context, baseUrl: string | undefined): Promise<Http> {
-  let fetchFunction: typeof fetch = globalThis.fetch.bind(globalThis);
+  // Remote profiles go over node:http (see node-transport.ts for why not the global fetch).
+  let fetchFunction: typeof fetch = nodeHttpFetch;
   let origin: string;
   let host: string;
   if (baseUrl === undefined) {
