@@ -1,8 +1,273 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi transfer batch <file.csv>: pay every row of a CSV file, each exactly once, safe to run again.
+// Top to bottom: options -> read and validate the file (exit 2) -> lock it -> plan: prefix, balance,
+// references, banks, earlier runs, name enquiries (src/core/batch.ts) -> summary -> balance -> one
+// confirmation -> send with bounded concurrency (Ctrl-C stops starting rows) -> report -> exit code.
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
+import { BadRowsError, parseBatchFile, type BatchFile } from '../../core/batch-file.js';
+import {
+  checkBalance,
+  DEFAULT_CONCURRENCY,
+  executeBatch,
+  lockBatch,
+  MAX_CONCURRENCY,
+  planBatch,
+  type BatchPlan,
+  type BatchRun,
+  type PlanStage,
+  type RowResult,
+} from '../../core/batch.js';
+import { batchError, defaultReportPath, writeReport, writeReportSync } from '../../core/batch-report.js';
+import { formatNaira } from '../../core/money.js';
+import { parseIntegerOption } from '../../core/validate.js';
+import { colors } from '../../ui/output.js';
+import { startProgress, type Progress } from '../../ui/progress.js';
+import {
+  printBatchResults,
+  writeBadRows,
+  writeBatchSummary,
+  writeBatchTotals,
+  writeNameFailures,
+  writePossibleDuplicates,
+} from '../../ui/batch.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function batch(ctx: Context, input: CommandInput): Promise<void> {
+  // 1. Options, and whether anyone can answer the confirmation: before anything is read or asked.
+  const fileName = String(input.args[0] ?? '');
+  const concurrency = parseIntegerOption(input.options.concurrency ?? String(DEFAULT_CONCURRENCY), '--concurrency', 1, MAX_CONCURRENCY)!;
+  const dryRun = input.options.dryRun === true;
+  const yes = input.options.yes === true;
+  const allowDuplicate = input.options.allowDuplicate === true;
+  if (!dryRun && !yes && !ctx.prompt.interactive) {
+    throw new UsageError('there is no terminal to confirm this batch on; nothing was sent', 'check it with --dry-run, then add --yes to send without asking');
+  }
+  const reportPath = dryRun ? undefined : await checkReportPath(fileName, input.options.report);
+
+  // 2. The whole file, validated row by row: any bad row is exit 2 with every bad row listed.
+  const content = await readBatchFile(fileName);
+  const file = await showingBadRows(ctx, () => parseBatchFile(content, fileName));
+
+  // 3. One run of this file at a time (a dry run sends nothing and needs no lock).
+  const lock = dryRun ? undefined : await lockBatch(ctx, file);
+  try {
+    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath });
+  } finally {
+    await lock?.release();
+  }
+}
+
+interface RunOptions {
+  concurrency: number;
+  dryRun: boolean;
+  yes: boolean;
+  allowDuplicate: boolean;
+  reportPath: string | undefined;
+}
+
+async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<void> {
+  // 4. Prefix, balance, references, banks, what earlier runs did, every holder's name.
+  const plan = await showingBadRows(ctx, () => planWithProgress(ctx, file, options.concurrency));
+  if (plan.nameFailures.length > 0) {
+    writeNameFailures(ctx, plan.nameFailures);
+    throw new ApiError(`${plan.nameFailures.length} row${plan.nameFailures.length === 1 ? '' : 's'} failed the name check; nothing was sent`, {
+      hint: 'check the account numbers and banks (expect_name ignores case, spacing and punctuation only), or remove those rows, then run again',
+    });
+  }
+  if (plan.possibleDuplicates.length > 0 && !options.allowDuplicate) {
+    writePossibleDuplicates(ctx, plan.possibleDuplicates);
+    throw new ApiError(`${plan.possibleDuplicates.length} row${plan.possibleDuplicates.length === 1 ? '' : 's'} may be paid already; nothing was sent`, {
+      hint: 'if the file was edited after an earlier run, its references changed: remove the rows already paid (see the earlier report or fsapi transfer log); if these are new payments, add --allow-duplicate',
+    });
+  }
+
+  // 5. The summary, the balance, one confirmation for the whole batch.
+  writeBatchSummary(ctx, plan);
+  checkBalance(plan);
+  if (options.dryRun) {
+    ctx.io.note('dry run: nothing was sent');
+    if (ctx.globals.json) printBatchResults(ctx, dryRunResults(plan));
+    return;
+  }
+  if (plan.toSend.length > 0 && !options.yes) {
+    const count = plan.toSend.length;
+    const go = await ctx.prompt.confirm(`Send ${count} transfer${count === 1 ? '' : 's'} totalling ${formatNaira(plan.totalKobo)}?`, { defaultValue: false });
+    if (!go) throw new CancelledError();
+  }
+
+  // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
+  const sent = plan.toSend.length > 0 ? await sendWithProgress(ctx, plan, options) : { results: [], stoppedBecause: undefined, authFailed: false };
+
+  // 7. The report (atomic), the results, the exit code.
+  const results = [...plan.settled, ...sent.results].sort((a, b) => a.line - b.line);
+  await writeReport(options.reportPath!, results);
+  printBatchResults(ctx, results);
+  writeBatchTotals(ctx, results, options.reportPath);
+  const error = batchError(results, { authFailed: sent.authFailed, reportPath: options.reportPath });
+  if (error) throw error;
+}
+
+// ---- input ---------------------------------------------------------------------------------------------
+
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** The file's bytes, read whole: the references are derived from them exactly (BOM and line ends included). */
+async function readBatchFile(fileName: string): Promise<Buffer> {
+  if (fileName === '') throw new UsageError('give the CSV file to pay, e.g. fsapi transfer batch payroll.csv');
+  try {
+    // 10,000 rows fit in well under this; a bigger file is not a batch file (and is not read whole).
+    if ((await stat(fileName)).size > MAX_FILE_BYTES) throw new UsageError(`${fileName} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB: split it`);
+    return await readFile(fileName);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`no such file: ${fileName}`);
+    if (code === 'EISDIR') throw new UsageError(`${fileName} is a directory, not a CSV file`);
+    throw new UsageError(`cannot read ${fileName}: ${(error as Error).message}`);
+  }
+}
+
+/** The report goes next to the file unless --report says where; its directory must be writable now. */
+async function checkReportPath(fileName: string, option: unknown): Promise<string> {
+  const reportPath = option === undefined || option === '' ? defaultReportPath(fileName) : String(option);
+  if (path.resolve(reportPath) === path.resolve(fileName)) {
+    throw new UsageError('--report must not be the batch file itself: the file is what a second run resumes from');
+  }
+  try {
+    await access(path.dirname(path.resolve(reportPath)), constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write the report in ${path.dirname(path.resolve(reportPath))}`, 'give --report a file in a writable directory');
+  }
+  return reportPath;
+}
+
+/** Bad rows are listed one per line on stderr, before the error itself. */
+async function showingBadRows<T>(ctx: Context, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BadRowsError) writeBadRows(ctx, error.problems);
+    throw error;
+  }
+}
+
+// ---- planning and sending, with progress ---------------------------------------------------------------
+
+async function planWithProgress(ctx: Context, file: BatchFile, concurrency: number): Promise<BatchPlan> {
+  let progress: Progress | undefined;
+  const labels: Record<PlanStage, [string, string]> = {
+    lookup: ['lookups', 'looking up rows an earlier run sent'],
+    enquiry: ['names', 'verifying account names'],
+  };
+  try {
+    return await planBatch(ctx, file, {
+      concurrency,
+      onStage: (stage, total) => {
+        progress?.stop();
+        progress = undefined;
+        if (total === 0) return;
+        ctx.io.note(`${labels[stage][1]} (${total})…`);
+        progress = startProgress(ctx, labels[stage][0], total);
+      },
+      onStep: () => progress?.tick(),
+    });
+  } finally {
+    progress?.stop();
+  }
+}
+
+const REPEAT_PRESS_MS = 500;
+
+async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptions): Promise<BatchRun> {
+  const c = colors(ctx, 'stderr');
+  const progress = startProgress(ctx, 'sending', plan.toSend.length);
+  const done = new Map<number, RowResult>();
+  const started = new Set<number>();
+  const stop = new AbortController();
+  let firstPressAt: number | undefined;
+  const onInterrupt = () => {
+    const now = ctx.clock.now();
+    if (firstPressAt === undefined) {
+      firstPressAt = now;
+      stop.abort();
+      progress.note(`${c.yellow('stopping:')} no new transfer starts; the ones in flight finish and the report is written (Ctrl-C again to quit at once)`);
+      return;
+    }
+    // when-exit (under conf's atomic writes) answers a SIGINT by raising it again at once: that echo is
+    // not a person pressing Ctrl-C twice. A second press counts from half a second on.
+    if (now - firstPressAt < REPEAT_PRESS_MS) return;
+    // Quit now: rows in flight are in the journal without an outcome; the next run looks them up.
+    progress.stop();
+    const inFlight = plan.toSend.filter((row) => started.has(row.line) && !done.has(row.line)).length;
+    const results = [
+      ...plan.settled,
+      ...plan.toSend.map((row): RowResult => {
+        const result = done.get(row.line);
+        if (result) return result;
+        const unknown = started.has(row.line);
+        return {
+          line: row.line,
+          accountNumber: row.accountNumber,
+          bankName: row.bank.institutionName,
+          bankCode: row.bank.institutionCode,
+          amountKobo: row.amountKobo,
+          verifiedName: row.accountName,
+          reference: row.reference,
+          status: unknown ? 'unknown' : 'not-sent',
+          message: unknown
+            ? 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything'
+            : 'not sent: the run was interrupted; run the same file again to send it',
+          apiStatus: undefined,
+          chargeKobo: undefined,
+        };
+      }),
+    ].sort((a, b) => a.line - b.line);
+    try {
+      writeReportSync(options.reportPath!, results);
+      ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; report: ${options.reportPath}; run the same command again to finish: nothing is paid twice`);
+    } catch (error) {
+      ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; the report could not be written (${(error as Error).message}); run the same command again`);
+    }
+    process.exit(inFlight > 0 ? ExitCode.outcomeUnknown : ExitCode.failed);
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    return await executeBatch(ctx, plan, {
+      concurrency: options.concurrency,
+      signal: stop.signal,
+      onRowStart: (row) => started.add(row.line),
+      onRowDone: (result) => {
+        done.set(result.line, result);
+        progress.tick(result.status);
+        if (result.status === 'refused' && !ctx.io.stderrIsTTY) ctx.io.note(`line ${result.line}: refused: ${result.message}`);
+      },
+      onUnknown: (row, detail) => {
+        progress.note(`${c.yellow('warning:')} line ${row.line}: no answer to the transfer (${detail}); not resending, looking ${row.reference} up instead`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    progress.stop();
+  }
+}
+
+/** What --dry-run --json prints: the rows as the report would show them, none sent. */
+function dryRunResults(plan: BatchPlan): RowResult[] {
+  const planned: RowResult[] = plan.toSend.map((row) => ({
+    line: row.line,
+    accountNumber: row.accountNumber,
+    bankName: row.bank.institutionName,
+    bankCode: row.bank.institutionCode,
+    amountKobo: row.amountKobo,
+    verifiedName: row.accountName,
+    reference: row.reference,
+    status: 'not-sent',
+    message: 'dry run: verified, not sent',
+    apiStatus: undefined,
+    chargeKobo: undefined,
+  }));
+  return [...plan.settled, ...planned].sort((a, b) => a.line - b.line);
 }

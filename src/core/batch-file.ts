@@ -1,0 +1,314 @@
+// Reading a batch file (../shared/cli-contract.md, "Batch payouts"): the CSV's rows as typed transfers,
+// every bad row with its physical line number and the reason, and the references derived from the file.
+// Nothing here asks the API anything: a file that fails here is exit 2 and nothing was sent.
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { UsageError } from '../errors.js';
+import { AmountError, parseNairaInput, type Kobo } from './money.js';
+import { MAX_REFERENCE_LENGTH, parseReferenceOption } from './reference.js';
+import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from './transfer.js';
+
+export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
+export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name'] as const;
+type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
+export const MAX_EXPECT_NAME_LENGTH = 200;
+/** A bound on the work one run does (and on the summary a person reads): split bigger runs. */
+export const MAX_ROWS = 10_000;
+
+/** One row of the file, validated, before anything is asked of the API. */
+export interface BatchRow {
+  /** The physical line of the file where the row starts (1 is the header). */
+  line: number;
+  accountNumber: string;
+  /** The `bank` cell as written: a 6-digit institution code or part of a bank name. */
+  bankQuery: string;
+  amountKobo: Kobo;
+  narration: string;
+  /** The `reference` cell, shape-checked; undefined when empty (one is derived). */
+  reference: string | undefined;
+  senderName: string | undefined;
+  expectName: string | undefined;
+}
+
+export interface RowProblem {
+  line: number;
+  reason: string;
+}
+
+export interface BatchFile {
+  /** The path as given, for messages and the journal's `origin`. */
+  name: string;
+  /** sha256 of the file's bytes, exactly as read (BOM and line endings included). */
+  contentHash: Buffer;
+  rows: BatchRow[];
+}
+
+/** Rows (or the header) that cannot be sent. Exit 2: nothing was sent. */
+export class BadRowsError extends UsageError {
+  constructor(
+    readonly problems: readonly RowProblem[],
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
+/**
+ * Parses and validates the whole file. Every bad row is collected (not just the first), then thrown as
+ * one BadRowsError; a file with no header, a missing column or no rows is a UsageError naming the problem.
+ */
+export function parseBatchFile(content: Buffer, name: string): BatchFile {
+  const contentHash = createHash('sha256').update(content).digest();
+  const problems: RowProblem[] = [];
+  const records = readRecords(content, problems);
+
+  const header = records.shift();
+  if (!header) {
+    if (problems.length > 0) throw badRows(name, problems);
+    throw new UsageError(`${name} is empty: it needs a header line and at least one row`, `the header is ${REQUIRED_COLUMNS.join(',')}`);
+  }
+  const columns = readHeader(header.fields, header.line, name);
+  if (records.length === 0 && problems.length === 0) {
+    throw new UsageError(`${name} has a header but no rows: there is nothing to pay`);
+  }
+  if (records.length > MAX_ROWS) {
+    throw new UsageError(`${name} has ${records.length} rows; at most ${MAX_ROWS} are paid in one run`, 'split the file');
+  }
+
+  const rows: BatchRow[] = [];
+  const firstLineOfReference = new Map<string, number>();
+  for (const record of records) {
+    const result = readRow(record, columns);
+    if ('reason' in result) {
+      problems.push({ line: record.line, reason: result.reason });
+      continue;
+    }
+    if (result.reference !== undefined) {
+      // The API compares references as given; a reference that differs only in case is still refused
+      // as a duplicate here, since to a person reading the report they are the same.
+      const key = result.reference.toUpperCase();
+      const first = firstLineOfReference.get(key);
+      if (first !== undefined) {
+        problems.push({ line: record.line, reason: `reference ${result.reference} is already used on line ${first}; a reference pays once` });
+        continue;
+      }
+      firstLineOfReference.set(key, record.line);
+    }
+    rows.push(result);
+  }
+  if (problems.length > 0) throw badRows(name, problems);
+  return { name, contentHash, rows };
+}
+
+function badRows(name: string, problems: RowProblem[]): BadRowsError {
+  const sorted = [...problems].sort((a, b) => a.line - b.line);
+  const count = new Set(sorted.map((problem) => problem.line)).size;
+  return new BadRowsError(
+    sorted,
+    `${name}: ${count} bad row${count === 1 ? '' : 's'}; nothing was sent`,
+    'fix the rows listed above and run the same command again',
+  );
+}
+
+// ---- CSV ---------------------------------------------------------------------------------------------
+
+interface CsvRecord {
+  /** The physical line where the record starts. */
+  line: number;
+  fields: string[];
+}
+
+/**
+ * The file's records with the line each starts on. csv-parse handles the BOM, quoted fields (commas,
+ * quotes and line breaks inside) and blank lines; a syntax error is a problem on its line and parsing
+ * goes on, so one run lists them all.
+ */
+function readRecords(content: Buffer, problems: RowProblem[]): CsvRecord[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(content);
+  } catch {
+    throw new UsageError('the file is not UTF-8 text', 'save it from the spreadsheet as "CSV UTF-8"');
+  }
+  // Every line break (CRLF, LF or a lone CR) becomes LF first: csv-parse counts a CRLF inside a quoted
+  // field as two lines, and the line numbers must be the ones an editor shows. The references are
+  // derived from the original bytes, not from this text.
+  text = text.replace(/\r\n?/g, '\n');
+  const seen = new Set<string>();
+  const parsed = parse(text, {
+    bom: true,
+    info: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      if (!error) return;
+      const line = typeof error.lines === 'number' ? error.lines : 0;
+      const reason = csvSyntaxReason(error.code, error.message);
+      const key = `${line}:${reason}`;
+      if (!seen.has(key)) problems.push({ line, reason });
+      seen.add(key);
+    },
+  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  const records: CsvRecord[] = [];
+  for (const { record, info } of parsed) {
+    // A spreadsheet exports empty rows as ",,,": they are blank lines too.
+    if (record.every((field) => field.trim() === '')) continue;
+    // csv-parse counts the line a record ends on; a quoted field with line breaks started earlier.
+    const breaks = record.reduce((sum, field) => sum + countLineBreaks(field), 0);
+    records.push({ line: info.lines - breaks, fields: record });
+  }
+  return records;
+}
+
+function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  return count;
+}
+
+function csvSyntaxReason(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote inside a field that does not start with one: quote the whole field and double the quotes inside ("say ""hi""")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'text after a closing quote: quote the whole field and double the quotes inside';
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (a missing ")';
+    default:
+      return `not readable as CSV: ${message}`;
+  }
+}
+
+// ---- header ------------------------------------------------------------------------------------------
+
+/** "Account Number", "account-number" and "ACCOUNT_NUMBER" all name account_number. */
+function columnName(cell: string): string {
+  return cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+function readHeader(cells: readonly string[], line: number, name: string): Map<Column, number> {
+  const hint = `the first line must name the columns: ${REQUIRED_COLUMNS.join(',')}[,${OPTIONAL_COLUMNS.join('][,')}]`;
+  if (cells.some((cell) => /^[0-9]{10}$/.test(cell.trim()))) {
+    throw new UsageError(`${name} line ${line} is a row, not a header`, hint);
+  }
+  const columns = new Map<Column, number>();
+  const unknown: string[] = [];
+  cells.forEach((cell, index) => {
+    const column = columnName(cell);
+    if (column === '') {
+      unknown.push(`(empty, column ${index + 1})`);
+      return;
+    }
+    if (!KNOWN_COLUMNS.has(column)) {
+      unknown.push(cell.trim());
+      return;
+    }
+    if (columns.has(column as Column)) {
+      throw new UsageError(`${name} line ${line}: the column ${column} appears twice`, hint);
+    }
+    columns.set(column as Column, index);
+  });
+  const missing = REQUIRED_COLUMNS.filter((column) => !columns.has(column));
+  if (missing.length > 0) {
+    throw new UsageError(`${name} line ${line}: the header has no ${missing.join(', ')} column${missing.length === 1 ? '' : 's'}`, hint);
+  }
+  // An unknown column is refused rather than ignored: "expected_name" misspelt would silently skip the
+  // name check the operator asked for.
+  if (unknown.length > 0) {
+    throw new UsageError(`${name} line ${line}: unknown column${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`, hint);
+  }
+  return columns;
+}
+
+// ---- rows --------------------------------------------------------------------------------------------
+
+function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { reason: string } {
+  const width = Math.max(...columns.values()) + 1;
+  if (record.fields.length !== width) {
+    return { reason: `has ${record.fields.length} fields; the header has ${width} (a comma inside a value needs quotes: "1,500.00")` };
+  }
+  const cell = (column: Column) => {
+    const index = columns.get(column);
+    return index === undefined ? '' : record.fields[index]!.trim();
+  };
+  const reasons: string[] = [];
+
+  const accountNumber = cell('account_number');
+  if (!/^[0-9]{10}$/.test(accountNumber)) {
+    reasons.push(
+      accountNumber === ''
+        ? 'account_number is empty'
+        : `account_number ${JSON.stringify(accountNumber)} is not 10 digits${/^[0-9]{1,9}$/.test(accountNumber) ? ' (a spreadsheet may have dropped leading zeros: format the column as text)' : ''}`,
+    );
+  }
+
+  const bankQuery = cell('bank');
+  if (bankQuery === '') reasons.push('bank is empty');
+
+  let amountKobo: Kobo | undefined;
+  try {
+    amountKobo = parseNairaInput(cell('amount'));
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    reasons.push(error.message);
+  }
+
+  const narration = cell('narration');
+  if (narration === '') reasons.push('narration is empty');
+  else if (narration.length > MAX_NARRATION_LENGTH) reasons.push(`narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+
+  let reference: string | undefined;
+  const referenceCell = cell('reference');
+  if (referenceCell !== '') {
+    try {
+      reference = parseReferenceOption(referenceCell);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      reasons.push(`reference ${JSON.stringify(referenceCell)} must look like PREFIX-XXXX: letters, digits, ".", "-" and "_", at most ${MAX_REFERENCE_LENGTH} characters`);
+    }
+  }
+
+  const senderName = optionalText(cell('sender_name'), 'sender_name', MAX_SENDER_NAME_LENGTH, reasons);
+  const expectName = optionalText(cell('expect_name'), 'expect_name', MAX_EXPECT_NAME_LENGTH, reasons);
+
+  if (reasons.length > 0 || amountKobo === undefined) return { reason: reasons.join('; ') };
+  return { line: record.line, accountNumber, bankQuery, amountKobo, narration, reference, senderName, expectName };
+}
+
+function optionalText(text: string, column: string, max: number, reasons: string[]): string | undefined {
+  if (text === '') return undefined;
+  if (text.length > max) reasons.push(`${column} is ${text.length} characters long; at most ${max} are allowed`);
+  return text;
+}
+
+// ---- references ----------------------------------------------------------------------------------------
+
+// Crockford's base32, as in src/core/reference.ts: no I, L, O or U to misread.
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const DERIVED_LENGTH = 16;
+
+/**
+ * The reference of a row without one: `PREFIX-` and 16 base32 characters (80 bits) of
+ * sha256(contentHash ':' line). The same bytes give the same references on every run, which is what
+ * lets a second run find the rows the first one sent; a changed file gives new ones (see docs/batch.md).
+ */
+export function derivedReference(prefix: string, contentHash: Buffer, line: number): string {
+  const digest = createHash('sha256').update(contentHash).update(`:${line}`).digest();
+  let bits = 0;
+  let value = 0;
+  let suffix = '';
+  for (const byte of digest) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && suffix.length < DERIVED_LENGTH) {
+      suffix += CROCKFORD[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+    if (suffix.length === DERIVED_LENGTH) break;
+  }
+  return `${prefix}-${suffix}`;
+}

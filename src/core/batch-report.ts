@@ -1,0 +1,128 @@
+// The report of a batch run: one line per row of the file (line, account, bank, amount, verified name,
+// reference, status, message), written as CSV atomically (a temporary file, fsync-ed, then renamed over
+// the target), so a report on disk is always whole; and the exit code the run ends with.
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { AuthError, ExitCode, FsapiError } from '../errors.js';
+import { koboToDecimal } from './money.js';
+import type { RowResult } from './batch.js';
+
+export const REPORT_COLUMNS = ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message'] as const;
+export type ReportEntry = Record<(typeof REPORT_COLUMNS)[number], string | number>;
+
+export function defaultReportPath(batchFile: string): string {
+  return `${batchFile}.report.csv`;
+}
+
+/** One report line as an object: the --json array holds these, the CSV their values. */
+export function reportEntry(result: RowResult): ReportEntry {
+  return {
+    line: result.line,
+    account_number: result.accountNumber,
+    bank: result.bankName,
+    bank_code: result.bankCode,
+    amount: koboToDecimal(result.amountKobo),
+    verified_name: result.verifiedName,
+    reference: result.reference,
+    status: result.status,
+    message: result.message,
+  };
+}
+
+/**
+ * A spreadsheet runs a cell that starts with = + - or @ as a formula. Names and messages come from the
+ * API and the file: such a cell gets a leading apostrophe in the CSV (the JSON keeps the text as is).
+ */
+function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+export function reportCsv(results: readonly RowResult[]): string {
+  const records = results.map((result) => {
+    const entry = reportEntry(result);
+    return REPORT_COLUMNS.map((column) => {
+      const value = String(entry[column]);
+      return column === 'verified_name' || column === 'message' ? spreadsheetSafe(value) : value;
+    });
+  });
+  return stringify(records, { header: true, columns: [...REPORT_COLUMNS], record_delimiter: '\n' });
+}
+
+/** Writes the report next to its final name, syncs it, and renames it into place. */
+export async function writeReport(file: string, results: readonly RowResult[]): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    const handle = await open(temporary, 'w', 0o600);
+    try {
+      await handle.writeFile(reportCsv(results), 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw new FsapiError(`cannot write the report ${file}: ${(error as Error).message}`, {
+      exitCode: ExitCode.failed,
+      hint: 'the transfers above were made and are in the journal: fsapi transfer log lists them; run the same command again with --report <writable file> to get the report (it sends nothing twice)',
+      cause: error,
+    });
+  }
+}
+
+/** The same, synchronously: for the moment a second Ctrl-C ends the process at once. */
+export function writeReportSync(file: string, results: readonly RowResult[]): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(fd, reportCsv(results));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+}
+
+export interface Tally {
+  total: number;
+  accepted: number;
+  refused: number;
+  unknown: number;
+  notSent: number;
+}
+
+export function tally(results: readonly RowResult[]): Tally {
+  const count = (status: RowResult['status']) => results.filter((result) => result.status === status).length;
+  return { total: results.length, accepted: count('accepted'), refused: count('refused'), unknown: count('unknown'), notSent: count('not-sent') };
+}
+
+/**
+ * The run's exit, as the contract orders it: 5 when some outcome is unknown (do not resend), 3 when
+ * authentication failed midway, 1 when some row was refused or not sent (an interrupted run is not a
+ * success), 0 (undefined) when every row was accepted.
+ */
+export function batchError(results: readonly RowResult[], options: { authFailed: boolean; reportPath: string | undefined }): FsapiError | undefined {
+  const t = tally(results);
+  const where = options.reportPath ? `; report: ${options.reportPath}` : '';
+  if (t.unknown > 0) {
+    return new FsapiError(`${t.unknown} of ${t.total} transfers have an unknown outcome: do not resend them${where}`, {
+      exitCode: ExitCode.outcomeUnknown,
+      hint: 'run the same command again later: it looks them up and sends nothing twice (or fsapi transfer status <reference>)',
+    });
+  }
+  if (options.authFailed) {
+    return new AuthError(`authentication failed during the batch: ${t.accepted} accepted, ${t.notSent} not sent${where}`, 'run fsapi auth login, then the same command again: it sends only the rows not sent');
+  }
+  if (t.refused > 0 || t.notSent > 0) {
+    const parts = [t.refused > 0 ? `${t.refused} refused` : '', t.notSent > 0 ? `${t.notSent} not sent` : ''].filter(Boolean).join(', ');
+    return new FsapiError(`${parts} of ${t.total} transfers (${t.accepted} accepted)${where}`, {
+      exitCode: ExitCode.failed,
+      hint: t.notSent > 0
+        ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
+        : 'refused rows moved no money; fix what their message says and run the same command again',
+    });
+  }
+  return undefined;
+}

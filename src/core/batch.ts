@@ -1,0 +1,754 @@
+// Batch payouts (../shared/cli-contract.md, "Batch payouts"): every row of a CSV file verified, confirmed
+// once, and paid exactly once, even across interrupted runs.
+//
+//   parseBatchFile (batch-file.ts)  the rows, every bad one with its line; nothing asked of the API yet
+//   planBatch                       the business prefix and balance, references, banks, what earlier runs
+//                                   already did (looked up, never resent), the name enquiries, the
+//                                   possible duplicates; still nothing sent
+//   executeBatch                    each row to send through executeTransfer (src/core/transfer.ts), the
+//                                   same journalled, never-blindly-retried path as `transfer send`
+// The interactive parts (summary, confirmation, progress, report) belong to the command; this module
+// reports through the callbacks it is given.
+//
+// Exactly once across runs: a row's reference is derived from the file's bytes and its line (or given
+// in the file), and written to the journal before its POST. A later run of the same file finds each
+// reference in the journal and looks it up instead of sending it:
+//   found by the lookup                       paid: reported, not sent again
+//   accepted earlier, not found (yet)         paid: the API took it; not sent again
+//   unknown earlier (the answer was lost and
+//   the reconciliation found nothing)         still unknown: not sent again (exit 5, as `transfer send`)
+//   refused earlier, not found                nothing moved: sent again, same reference
+//   intent without any outcome (the process
+//   died around the POST), not found after
+//   the reconciliation schedule               sent again, same reference
+// The last case is the one a SIGKILL halfway leaves. The POST may or may not have left; the lookup runs
+// on the same schedule as a lost answer (less the time already passed since the intent), and only a
+// definite "no such transaction" answer lets the row go again, under the same reference, which the API
+// keeps unique (GET /v1/transactions/reference/{reference} returns one transaction).
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { Bank, TransactionRecord } from '../api/schemas.js';
+import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
+import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
+import { loadBanks, resolveBank } from './banks.js';
+import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, type TransferState } from './journal.js';
+import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
+import { referencePrefix } from './reference.js';
+import {
+  executeTransfer,
+  NameMismatchError,
+  openJournal,
+  reconcileSchedule,
+  recordStatusSeen,
+  transferScope,
+  verifyAccountName,
+  type SourceAccount,
+  type TransferOutcome,
+  type TransferScope,
+  type VerifiedTransfer,
+} from './transfer.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 16;
+/** A row to send that matches a journalled transfer (same account, bank, amount) this recent is held. */
+export const BATCH_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Name enquiries move no money: a transport failure is asked again, this many times in all. */
+const ENQUIRY_ATTEMPTS = 3;
+
+// ---- results -------------------------------------------------------------------------------------------
+
+/**
+ * How a row ended, in the report:
+ * - `accepted`: the API took the transfer (now or in an earlier run; found by lookup counts)
+ * - `refused`: the API refused it; nothing moved
+ * - `unknown`: sent, outcome unknown: do not resend; `fsapi transfer status <reference>`
+ * - `not-sent`: never sent (the run was interrupted or stopped before it)
+ */
+export type RowStatus = 'accepted' | 'refused' | 'unknown' | 'not-sent';
+
+export interface RowResult {
+  line: number;
+  accountNumber: string;
+  bankName: string;
+  bankCode: string;
+  amountKobo: Kobo;
+  /** The name the name enquiry returned (empty when the row never got that far). */
+  verifiedName: string;
+  reference: string;
+  status: RowStatus;
+  message: string;
+  /** The API's status of the transfer (pending, successful) when known. */
+  apiStatus: string | undefined;
+  /** The charge the API reported for it, when known. */
+  chargeKobo: Kobo | undefined;
+}
+
+// ---- the plan -------------------------------------------------------------------------------------------
+
+/** A row with its final reference and its bank. */
+export interface ResolvedRow extends BatchRow {
+  reference: string;
+  bank: Bank;
+}
+
+/** A row ready to send: its holder's name verified by name enquiry. */
+export interface VerifiedRow extends ResolvedRow {
+  accountName: string;
+  /** Why it is sent again, when an earlier run tried it ("refused earlier", ...). */
+  again: string | undefined;
+}
+
+export interface NameCheckFailure {
+  row: ResolvedRow;
+  /** The name the bank returned, when the enquiry answered. */
+  verifiedName: string | undefined;
+  reason: string;
+}
+
+export interface PossibleDuplicate {
+  row: VerifiedRow;
+  earlier: TransferState;
+}
+
+export interface BatchPlan {
+  file: BatchFile;
+  source: SourceAccount;
+  /** The available balance (GET /v1/account) when the plan was made. */
+  availableKobo: Kobo;
+  scope: TransferScope;
+  /** Rows to send now, in file order. */
+  toSend: VerifiedRow[];
+  /** Rows an earlier run already handled, as the report shows them. */
+  settled: RowResult[];
+  /** Rows whose name check failed: nothing may be sent while there are any. */
+  nameFailures: NameCheckFailure[];
+  /** Rows to send that look already paid under another reference: held unless allowed. */
+  possibleDuplicates: PossibleDuplicate[];
+  /** The sum of the rows to send. */
+  totalKobo: Kobo;
+}
+
+export type PlanStage = 'lookup' | 'enquiry';
+
+export interface PlanOptions {
+  concurrency: number;
+  /** Called when a stage with `total` requests starts, and after each one. */
+  onStage?: (stage: PlanStage, total: number) => void;
+  onStep?: (stage: PlanStage) => void;
+}
+
+/**
+ * Everything up to the summary: after it, only the confirmation stands between the plan and the money.
+ * Throws BadRowsError (exit 2) for rows the API's data shows to be bad: a reference without the business
+ * prefix or already used for another transfer, a bank that is unknown or ambiguous.
+ */
+export async function planBatch(ctx: Context, file: BatchFile, options: PlanOptions): Promise<BatchPlan> {
+  const api = await ctx.api();
+  const account = await api.getAccount();
+  const source: SourceAccount = {
+    accountName: account.accountName,
+    accountNumber: account.accountNumber,
+    prefix: referencePrefix(account.accountName),
+  };
+  const availableKobo = parseApiAmount(account.availableBalance);
+  const scope = await transferScope(ctx);
+
+  const rows = await resolveRows(ctx, file, source.prefix);
+  const journal = openJournal(ctx);
+  const { records, warnings } = await journal.read();
+  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
+  const journalled = scanJournal(records, scope, rows);
+  checkReusedReferences(file, rows, journalled);
+
+  // Rows an earlier run touched: looked up, never sent blindly.
+  const settled: RowResult[] = [];
+  const again = new Map<number, string>();
+  const touched = rows.filter((row) => journalled.has(row.reference.toUpperCase()));
+  options.onStage?.('lookup', touched.length);
+  await forEachBounded(touched, options.concurrency, async (row) => {
+    const earlier = journalled.get(row.reference.toUpperCase())!;
+    const decision = await settleEarlierAttempt(ctx, journal, scope, row, earlier);
+    if (decision.kind === 'settled') settled.push(decision.result);
+    else again.set(row.line, decision.why);
+    options.onStep?.('lookup');
+  });
+
+  // The rows to send: each holder's name, by name enquiry.
+  const candidates = rows.filter((row) => !journalled.has(row.reference.toUpperCase()) || again.has(row.line));
+  const toSend: VerifiedRow[] = [];
+  const nameFailures: NameCheckFailure[] = [];
+  options.onStage?.('enquiry', candidates.length);
+  await forEachBounded(candidates, options.concurrency, async (row) => {
+    const check = await checkName(ctx, row);
+    if ('accountName' in check) toSend.push({ ...row, accountName: check.accountName, again: again.get(row.line) });
+    else nameFailures.push({ row, verifiedName: check.verifiedName, reason: check.reason });
+    options.onStep?.('enquiry');
+  });
+  toSend.sort((a, b) => a.line - b.line);
+  settled.sort((a, b) => a.line - b.line);
+  nameFailures.sort((a, b) => a.row.line - b.row.line);
+
+  const possibleDuplicates = findPossibleDuplicates(records, scope, rows, toSend, ctx.clock.now());
+  return {
+    file,
+    source,
+    availableKobo,
+    scope,
+    toSend,
+    settled,
+    nameFailures,
+    possibleDuplicates,
+    totalKobo: sumKobo(toSend.map((row) => row.amountKobo)),
+  };
+}
+
+/** The total must fit the available balance: exit 1, nothing sent, when it does not. */
+export function checkBalance(plan: BatchPlan): void {
+  if (plan.totalKobo <= plan.availableKobo) return;
+  throw new ApiError(
+    `the batch totals ${formatNaira(plan.totalKobo)} but the available balance is ${formatNaira(plan.availableKobo)}; nothing was sent`,
+    { hint: 'fund the account or remove rows, then run the same command again' },
+  );
+}
+
+
+// ---- references and banks ---------------------------------------------------------------------------------
+
+async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promise<ResolvedRow[]> {
+  const problems: RowProblem[] = [];
+  // Resolved once per distinct `bank` cell, against the cached list, and never by asking: without a
+  // terminal resolveBank refuses an ambiguous name with the candidates, which makes it a bad row.
+  const quiet: Context = { ...ctx, prompt: { ...ctx.prompt, interactive: false } };
+  await loadBanks(ctx);
+  const banks = new Map<string, Bank | string>();
+  const bankKey = (query: string) => query.trim().toLowerCase();
+  for (const row of file.rows) {
+    const key = bankKey(row.bankQuery);
+    if (banks.has(key)) continue;
+    try {
+      banks.set(key, await resolveBank(quiet, row.bankQuery));
+    } catch (error) {
+      if (!(error instanceof FsapiError) || error.exitCode !== ExitCode.usage) throw error;
+      banks.set(key, `bank: ${error.message.replace(/^--bank /, '')}`);
+    }
+  }
+  const rows: ResolvedRow[] = [];
+  const lineOfReference = new Map<string, number>();
+  for (const row of file.rows) {
+    const reasons: string[] = [];
+    const bank = banks.get(bankKey(row.bankQuery));
+    if (typeof bank === 'string' || bank === undefined) reasons.push(bank ?? `no bank matches ${JSON.stringify(row.bankQuery)}`);
+    if (row.reference !== undefined && !row.reference.toUpperCase().startsWith(`${prefix}-`)) {
+      reasons.push(`reference ${row.reference} must start with ${prefix}- (the first word of the business name), or be left empty`);
+    }
+    const reference = row.reference ?? derivedReference(prefix, file.contentHash, row.line);
+    // Derived references cannot meet each other; a given one could (in theory) meet a derived one.
+    const first = lineOfReference.get(reference.toUpperCase());
+    if (first !== undefined) reasons.push(`reference ${reference} is also the reference of line ${first}`);
+    lineOfReference.set(reference.toUpperCase(), row.line);
+    if (reasons.length > 0 || typeof bank !== 'object') {
+      problems.push({ line: row.line, reason: reasons.join('; ') });
+      continue;
+    }
+    rows.push({ ...row, reference, bank });
+  }
+  if (problems.length > 0) {
+    const count = problems.length;
+    throw new BadRowsError(problems, `${file.name}: ${count} bad row${count === 1 ? '' : 's'}; nothing was sent`, 'fix the rows listed above and run the same command again');
+  }
+  return rows;
+}
+
+// ---- what earlier runs did ------------------------------------------------------------------------------
+
+/** The journal's knowledge of one of this file's references: its last send attempt. */
+interface Journalled {
+  reference: string;
+  /** The outcome of the last attempt; `none` when its intent has no outcome (the process died). */
+  last: 'none' | 'accepted' | 'rejected' | 'unknown' | 'reconciled';
+  /** When the last intent was written (epoch ms). */
+  intentAt: number;
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+  accountName: string;
+  status: string | undefined;
+  message: string | undefined;
+}
+
+/** Folds the journal's records about this file's references (in this profile and base address). */
+function scanJournal(records: readonly JournalRecord[], scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
+  const wanted = new Set(rows.map((row) => row.reference.toUpperCase()));
+  const found = new Map<string, Journalled>();
+  for (const record of records) {
+    if (record.type === 'repaired') continue;
+    if (record.profile !== scope.profile || record.baseUrl !== scope.baseUrl) continue;
+    const key = record.reference.toUpperCase();
+    if (!wanted.has(key)) continue;
+    if (record.type === 'intent') {
+      found.set(key, {
+        reference: record.reference,
+        last: 'none',
+        intentAt: Date.parse(record.time),
+        accountNumber: record.request.beneficiaryAccountNumber,
+        bankCode: record.request.beneficiaryBankCode,
+        amountKobo: record.amountKobo,
+        accountName: record.accountName,
+        status: undefined,
+        message: undefined,
+      });
+      continue;
+    }
+    const entry = found.get(key);
+    if (!entry) continue;
+    switch (record.type) {
+      case 'accepted':
+        entry.last = 'accepted';
+        entry.status = record.status;
+        entry.message = record.message;
+        break;
+      case 'rejected':
+        if (entry.last !== 'accepted' && entry.last !== 'reconciled') entry.last = 'rejected';
+        entry.message = record.message;
+        break;
+      case 'unknown':
+        if (entry.last === 'none' || entry.last === 'unknown') entry.last = 'unknown';
+        entry.message = record.error;
+        break;
+      case 'reconciled':
+        entry.last = 'reconciled';
+        entry.status = record.status;
+        break;
+      case 'status-checked':
+        if (record.found) {
+          if (entry.last !== 'accepted') entry.last = 'reconciled';
+          entry.status = record.status ?? entry.status;
+        }
+        break;
+    }
+  }
+  return found;
+}
+
+/** A reference in the file that the journal has for another transfer (other account, bank or amount). */
+function checkReusedReferences(file: BatchFile, rows: readonly ResolvedRow[], journalled: Map<string, Journalled>): void {
+  const problems: RowProblem[] = [];
+  for (const row of rows) {
+    const earlier = journalled.get(row.reference.toUpperCase());
+    if (!earlier) continue;
+    if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bank.institutionCode && earlier.amountKobo === row.amountKobo) continue;
+    problems.push({
+      line: row.line,
+      reason:
+        `reference ${row.reference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
+        `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
+    });
+  }
+  if (problems.length > 0) {
+    const count = problems.length;
+    throw new BadRowsError(problems, `${file.name}: ${count} row${count === 1 ? '' : 's'} reuse${count === 1 ? 's' : ''} a reference already paid for something else; nothing was sent`, 'fsapi transfer log shows the earlier transfers');
+  }
+}
+
+type Lookup = { kind: 'found'; transaction: TransactionRecord } | { kind: 'absent' } | { kind: 'failed'; detail: string };
+
+/** One GET /v1/transactions/reference/{ref}: found, definitely absent (a 4xx answer), or no answer. */
+async function lookUpOnce(ctx: Context, reference: string): Promise<Lookup> {
+  const api = await ctx.api();
+  try {
+    return { kind: 'found', transaction: await api.getTransaction(reference) };
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      return { kind: 'absent' };
+    }
+    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The lookups after an intent without outcome: the reconciliation schedule (FSAPI_RECONCILE_SCHEDULE_MS),
+ * less the time already passed since the intent, so a run resumed much later looks up once.
+ */
+async function lookUpAfterIntent(ctx: Context, reference: string, intentAt: number): Promise<Lookup> {
+  const schedule = reconcileSchedule(ctx.env);
+  const elapsed = Number.isFinite(intentAt) ? Math.max(0, ctx.clock.now() - intentAt) : Infinity;
+  const delays: number[] = [];
+  let at = 0;
+  for (const delay of schedule) {
+    at += delay;
+    if (at > elapsed) delays.push(delays.length === 0 ? at - elapsed : delay);
+  }
+  if (delays.length === 0 || delays[0]! > 0) delays.unshift(0);
+  let last: Lookup = { kind: 'failed', detail: 'no lookup was made' };
+  for (const delay of delays) {
+    if (delay > 0) await ctx.clock.sleep(delay);
+    last = await lookUpOnce(ctx, reference);
+    if (last.kind === 'found') return last;
+  }
+  return last;
+}
+
+type EarlierDecision = { kind: 'settled'; result: RowResult } | { kind: 'again'; why: string };
+
+async function settleEarlierAttempt(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  row: ResolvedRow,
+  earlier: Journalled,
+): Promise<EarlierDecision> {
+  const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, row.reference, earlier.intentAt) : await lookUpOnce(ctx, row.reference);
+  const base = {
+    line: row.line,
+    accountNumber: row.accountNumber,
+    bankName: row.bank.institutionName,
+    bankCode: row.bank.institutionCode,
+    amountKobo: row.amountKobo,
+    verifiedName: earlier.accountName,
+    reference: row.reference,
+    chargeKobo: undefined,
+  };
+  if (lookup.kind === 'found') {
+    const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
+    await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
+    return {
+      kind: 'settled',
+      result: {
+        ...base,
+        status: 'accepted',
+        apiStatus: lookup.transaction.status,
+        chargeKobo: chargeOf(lookup.transaction.charge),
+        message: `sent by an earlier run; not sent again (lookup: ${lookup.transaction.status})`,
+      },
+    };
+  }
+  switch (earlier.last) {
+    case 'accepted':
+    case 'reconciled':
+      return {
+        kind: 'settled',
+        result: {
+          ...base,
+          status: 'accepted',
+          apiStatus: earlier.status,
+          message: `accepted in an earlier run; not sent again (the lookup ${lookup.kind === 'absent' ? 'does not find it yet' : `failed: ${lookup.detail}`})`,
+        },
+      };
+    case 'unknown':
+      return {
+        kind: 'settled',
+        result: {
+          ...base,
+          status: 'unknown',
+          apiStatus: undefined,
+          message: `outcome unknown since an earlier run (${earlier.message ?? 'no answer'}); not sent again: ${lookup.kind === 'absent' ? 'still not found' : `lookup failed: ${lookup.detail}`}; run fsapi transfer status ${row.reference}`,
+        },
+      };
+    case 'rejected':
+    case 'none':
+      if (lookup.kind === 'absent') {
+        return { kind: 'again', why: earlier.last === 'rejected' ? `refused earlier (${earlier.message ?? 'no message'})` : 'interrupted earlier before an answer; not found by lookup' };
+      }
+      // No definite answer: sending now could pay twice.
+      return {
+        kind: 'settled',
+        result: {
+          ...base,
+          status: 'unknown',
+          apiStatus: undefined,
+          message: `tried by an earlier run; the lookup failed (${lookup.detail}), so it was not sent again; run the same file again later`,
+        },
+      };
+  }
+}
+
+function chargeOf(value: number | string | null | undefined): Kobo | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  try {
+    return parseApiAmount(value);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- names ---------------------------------------------------------------------------------------------
+
+async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName: string } | { verifiedName: string | undefined; reason: string }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return { accountName: await verifyAccountName(ctx, row.bank, row.accountNumber, row.expectName) };
+    } catch (error) {
+      if (error instanceof NameMismatchError) {
+        return { verifiedName: error.verifiedName, reason: `the account holder is "${error.verifiedName}", not "${error.expectedName}"` };
+      }
+      if (error instanceof AuthError) throw error;
+      if (error instanceof TransportError) {
+        if (attempt < ENQUIRY_ATTEMPTS) {
+          await ctx.clock.sleep(500 * attempt);
+          continue;
+        }
+        return { verifiedName: undefined, reason: `the name enquiry failed ${ENQUIRY_ATTEMPTS} times: ${error.message}` };
+      }
+      if (error instanceof ApiError) {
+        const detail = error.apiMessage ?? error.message;
+        return { verifiedName: undefined, reason: `the name enquiry was refused${error.status ? ` (HTTP ${error.status})` : ''}: ${detail}` };
+      }
+      throw error;
+    }
+  }
+}
+
+// ---- duplicates across files -----------------------------------------------------------------------------
+
+/**
+ * Rows to send that match a transfer the journal has (same profile and base address, account, bank and
+ * amount, not refused, in the last 24 hours) under a reference that is not one of this file's. That is
+ * what an edited file looks like after a partial run: its references changed with its bytes.
+ */
+function findPossibleDuplicates(
+  records: readonly JournalRecord[],
+  scope: TransferScope,
+  rows: readonly ResolvedRow[],
+  toSend: readonly VerifiedRow[],
+  now: number,
+): PossibleDuplicate[] {
+  if (toSend.length === 0) return [];
+  const ours = new Set(rows.map((row) => transferKey({ ...scope, reference: row.reference.toUpperCase() })));
+  const others = summarise(records).filter((t) => !ours.has(transferKey({ ...t, reference: t.reference.toUpperCase() })));
+  const result: PossibleDuplicate[] = [];
+  for (const row of toSend) {
+    const [earlier] = findDuplicates(
+      others,
+      { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
+      now,
+      BATCH_DUPLICATE_WINDOW_MS,
+    );
+    if (earlier) result.push({ row, earlier });
+  }
+  return result;
+}
+
+// ---- sending -----------------------------------------------------------------------------------------------
+
+export interface ExecuteBatchOptions {
+  concurrency: number;
+  /** Aborted (SIGINT): no new row starts; rows in flight finish. */
+  signal?: AbortSignal;
+  /** When a row starts (its intent is about to be journalled). */
+  onRowStart?: (row: VerifiedRow) => void;
+  /** After each row, in completion order. */
+  onRowDone?: (result: RowResult) => void;
+  /** When a row's answer is lost, before its reconciliation. */
+  onUnknown?: (row: VerifiedRow, detail: string) => void;
+}
+
+export interface BatchRun {
+  /** One per row to send, in file order: rows never started are `not-sent`. */
+  results: RowResult[];
+  /** Why rows were left unsent: `interrupted`, an authentication failure, the journal failing. */
+  stoppedBecause: string | undefined;
+  /** Authentication failed: the remaining rows would all be refused. */
+  authFailed: boolean;
+}
+
+export async function executeBatch(ctx: Context, plan: BatchPlan, options: ExecuteBatchOptions): Promise<BatchRun> {
+  const journal = openJournal(ctx);
+  const origin = `batch ${path.basename(plan.file.name)}`;
+  const results = new Map<number, RowResult>();
+  let stoppedBecause: string | undefined;
+  let authFailed = false;
+  const shouldStop = () => {
+    if (options.signal?.aborted && stoppedBecause === undefined) stoppedBecause = 'interrupted';
+    return stoppedBecause !== undefined;
+  };
+
+  await forEachBounded(
+    plan.toSend,
+    options.concurrency,
+    async (row) => {
+      const transfer: VerifiedTransfer = {
+        reference: row.reference,
+        accountNumber: row.accountNumber,
+        bankCode: row.bank.institutionCode,
+        bankName: row.bank.institutionName,
+        accountName: row.accountName,
+        amountKobo: row.amountKobo,
+        narration: row.narration,
+        senderName: row.senderName,
+      };
+      let result: RowResult;
+      options.onRowStart?.(row);
+      try {
+        const outcome = await executeTransfer(ctx, journal, plan.scope, transfer, {
+          origin: `${origin} line ${row.line}`,
+          onUnknown: (detail) => options.onUnknown?.(row, detail),
+        });
+        result = resultOf(row, outcome);
+        if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
+          authFailed = true;
+          stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
+        }
+      } catch (error) {
+        // Only a journal that cannot be written gets here, before the POST: nothing was sent, and the
+        // next row would fail the same way.
+        const message = error instanceof Error ? error.message : String(error);
+        stoppedBecause ??= message;
+        result = notSent(row, message);
+      }
+      results.set(row.line, result);
+      options.onRowDone?.(result);
+    },
+    shouldStop,
+  );
+
+  const why = stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
+  return {
+    results: plan.toSend.map((row) => results.get(row.line) ?? notSent(row, why)),
+    stoppedBecause,
+    authFailed,
+  };
+}
+
+function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
+  const base = {
+    line: row.line,
+    accountNumber: row.accountNumber,
+    bankName: row.bank.institutionName,
+    bankCode: row.bank.institutionCode,
+    amountKobo: row.amountKobo,
+    verifiedName: row.accountName,
+    reference: row.reference,
+  };
+  switch (outcome.kind) {
+    case 'accepted':
+      return { ...base, status: 'accepted', apiStatus: outcome.status, chargeKobo: chargeOf(outcome.result.charge), message: `${outcome.status}: ${outcome.message}` };
+    case 'reconciled':
+      return {
+        ...base,
+        status: 'accepted',
+        apiStatus: outcome.status,
+        chargeKobo: chargeOf(outcome.transaction.charge),
+        message: `the answer was lost (${outcome.lostBecause}); the lookup by reference found it (${outcome.status}); not sent again`,
+      };
+    case 'rejected':
+      return {
+        ...base,
+        status: 'refused',
+        apiStatus: undefined,
+        chargeKobo: undefined,
+        message: `${outcome.httpStatus ? `HTTP ${outcome.httpStatus}: ` : ''}${outcome.message}`,
+      };
+    case 'unknown':
+      return {
+        ...base,
+        status: 'unknown',
+        apiStatus: undefined,
+        chargeKobo: undefined,
+        message: `${outcome.detail}; do not resend: fsapi transfer status ${outcome.reference}, or run the same file again later`,
+      };
+  }
+}
+
+function notSent(row: VerifiedRow, message: string): RowResult {
+  return {
+    line: row.line,
+    accountNumber: row.accountNumber,
+    bankName: row.bank.institutionName,
+    bankCode: row.bank.institutionCode,
+    amountKobo: row.amountKobo,
+    verifiedName: row.accountName,
+    reference: row.reference,
+    status: 'not-sent',
+    message,
+    apiStatus: undefined,
+    chargeKobo: undefined,
+  };
+}
+
+// ---- one run of a file at a time -------------------------------------------------------------------------
+
+/**
+ * Two runs of the same file at once would each see the other's intents without outcomes. A lock file
+ * per file content (`<dataDir>/batches/<hash>.lock`, holding the pid) keeps the second one out; a lock
+ * left by a process that no longer exists (killed) is taken over.
+ */
+export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ release(): Promise<void> }> {
+  const dir = path.join(ctx.paths.dataDir, 'batches');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const lockFile = path.join(dir, `${file.contentHash.toString('hex').slice(0, 32)}.lock`);
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    try {
+      const handle = await open(lockFile, 'wx', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify({ pid: process.pid, file: file.name, since: new Date(ctx.clock.now()).toISOString() }));
+      } finally {
+        await handle.close();
+      }
+      return { release: () => rm(lockFile, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readLock(lockFile);
+    if (holder === 'unreadable') {
+      // Being written by the process that just made it: look again shortly.
+      await ctx.clock.sleep(100);
+      if ((await readLock(lockFile)) !== 'unreadable') continue;
+    } else if (holder !== undefined && holder.pid !== process.pid && isRunning(holder.pid)) {
+      throw new FsapiError(`${file.name} is being paid by another fsapi run (pid ${holder.pid}, since ${holder.since}); nothing was sent`, {
+        exitCode: ExitCode.failed,
+        hint: 'let it finish, then run the same command again to see every row',
+      });
+    }
+    await rm(lockFile, { force: true });
+  }
+  throw new FsapiError(`cannot lock ${file.name} for this run (${lockFile}); nothing was sent`, { exitCode: ExitCode.failed });
+}
+
+async function readLock(file: string): Promise<{ pid: number; since: string } | 'unreadable' | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as { pid?: unknown; since?: unknown };
+    return typeof value.pid === 'number' ? { pid: value.pid, since: String(value.since ?? '') } : 'unreadable';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// ---- bounded concurrency -------------------------------------------------------------------------------------
+
+/**
+ * Runs `work` over the items with at most `concurrency` at once, in order of start. Stops starting new
+ * items when `shouldStop` says so or when one throws; waits for those in flight, then rethrows.
+ */
+export async function forEachBounded<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+  shouldStop: () => boolean = () => false,
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (next < items.length && failure === undefined && !shouldStop()) {
+      const item = items[next]!;
+      next += 1;
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  if (failure) throw failure.error;
+}
