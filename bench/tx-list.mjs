@@ -2,9 +2,10 @@
 // side by side with bench/minimal-pager.mjs (plain fetch, same endpoint, same JSON written), alternating
 // runs in one go; then the same at 2,000 rows to show that peak RSS does not grow with the row count.
 // Targets (issue 3): at most 1.5x the minimal script; peak RSS under 120 MB and flat from 2,000 to 20,000.
-// Runnable alone: node bench/tx-list.mjs [--rounds N]
+// Peak RSS comes from /usr/bin/time -f %M, or where that is missing from each process's own
+// process.resourceUsage().maxRSS at exit. Runnable alone: node bench/tx-list.mjs [--rounds N]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,27 @@ function capture(command, args, env) {
       code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-400)}`)),
     );
   });
+}
+
+const RSS_REPORTER = `data:text/javascript,${encodeURIComponent(
+  "process.on('exit', () => process.stderr.write('\\nfsapi-bench-maxrss ' + process.resourceUsage().maxRSS + '\\n'))",
+)}`;
+
+/** Peak RSS in MB of a node script, reported by the script's own process as it exits (largest of 3 runs). */
+async function peakRssOfNode(args, env) {
+  let peak = 0;
+  for (let run = 0; run < 3; run += 1) {
+    const stderr = await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', RSS_REPORTER, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let text = '';
+      child.stderr.on('data', (chunk) => (text += chunk));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+    });
+    const match = /fsapi-bench-maxrss (\d+)/.exec(stderr);
+    if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+  }
+  return peak || NaN;
 }
 
 /** One seeded simulator, one logged-in profile, the two subjects measured alternately. */
@@ -62,6 +84,11 @@ async function measure(rows, rounds) {
       ],
       rounds,
     );
+    if (!existsSync('/usr/bin/time')) {
+      // No GNU time here: read each subject's own peak RSS (process.resourceUsage) at its exit instead.
+      baseline.rssMb = await peakRssOfNode([minimal, served.url], minimalEnv);
+      subject.rssMb = await peakRssOfNode(fsapiArgs, env);
+    }
     return { baseline, subject };
   } finally {
     await served.stop();
@@ -95,7 +122,14 @@ export async function benchTxList({ rounds = 5 } = {}) {
   if (!(large.subject.rssMb < TARGET_RSS_MB)) failures.push(`peak RSS ${large.subject.rssMb.toFixed(1)} MB >= ${TARGET_RSS_MB} MB`);
   if (growth > 1.25) failures.push(`RSS grew ${growth.toFixed(2)}x from 2,000 to 20,000 rows`);
   console.log(failures.length === 0 ? '  targets met' : `  TARGETS MISSED: ${failures.join('; ')}`);
-  return rows;
+  // For bench/run.mjs: the timings above, and the memory figures as rows of their own.
+  const memory = [
+    { name: 'peak RSS, minimal fetch script, 20,000 rows', value: large.baseline.rssMb, unit: 'MB' },
+    { name: 'peak RSS, fsapi tx list --all --json, 20,000 rows', value: large.subject.rssMb, unit: 'MB', note: `target < ${TARGET_RSS_MB} MB` },
+    { name: 'peak RSS, fsapi tx list --all --json, 2,000 rows', value: small.subject.rssMb, unit: 'MB' },
+    { name: 'peak RSS growth, fsapi, 2,000 -> 20,000 rows', value: growth, unit: 'x', note: 'flat: at most 1.25x' },
+  ];
+  return [...rows, ...memory];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

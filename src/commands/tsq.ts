@@ -1,8 +1,22 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi tsq <transactionId>: GET /v1/transfer/tsq, the transfer status query (requery): the status in
+// colour, then the feedback code and its description.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { ApiError } from '../errors.js';
+import { parseReferenceArgument } from '../core/transactions.js';
+import { printRecord, statusCell } from '../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function tsq(ctx: Context, input: CommandInput): Promise<void> {
+  const transactionId = parseReferenceArgument(input.args[0], 'transaction id');
+  const api = await ctx.api();
+  const result = await api.transferRequery(transactionId);
+  printRecord(
+    ctx,
+    [
+      ['Transaction', transactionId],
+      ['Status', statusCell(result.transactionStatus)],
+      ['Feedback code', result.feedbackCode],
+      ['Feedback', result.feedbackDescription],
+    ],
+    result,
+  );
 }

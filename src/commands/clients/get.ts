@@ -1,8 +1,27 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi clients get <accountNumber>: GET /v1/client-enquiry/{accountNumber}, one client account.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import { parseAccountNumber } from '../../core/validate.js';
+import { printRecord } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function clientsGet(ctx: Context, input: CommandInput): Promise<void> {
+  const accountNumber = parseAccountNumber(input.args[0] ?? '', 'client account number');
+  const api = await ctx.api();
+  const client = await api.getClient(accountNumber);
+  printRecord(
+    ctx,
+    [
+      ['Account name', client.accountName],
+      ['Account number', client.accountNumber],
+      ['Custom account number', client.customAccountNumber],
+      // Shown as the API sent it: it may be a sentence saying NUBAN generation is not enabled.
+      ['NUBAN account number', client.nubanAccountNumber],
+      ['External reference', client.externalReference],
+      ['Currency', client.currency],
+      ['Tier', client.accountTier === null ? '' : String(client.accountTier)],
+      ['Mobile number', client.mobileNumber],
+      ['Email address', client.emailAddress],
+    ],
+    client,
+  );
 }

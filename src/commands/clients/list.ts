@@ -1,8 +1,60 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi clients list: GET /v1/account/clients. One page, or with --all every page streamed as it arrives.
+// The type, validity-type and status filters go to the API as query parameters.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import type { ClientListItem } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import { DEFAULT_CLIENT_PAGE_LIMIT, MAX_CLIENT_PAGE_LIMIT, clientName, clientPages, type ClientListing } from '../../core/clients.js';
+import { parseIntegerOption } from '../../core/validate.js';
+import { createRowStream, outputMode, printJson, printList, timeCell, type Column } from '../../ui/output.js';
+import { streamPages } from '../../ui/stream.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+const columns: Column<ClientListItem>[] = [
+  { header: 'NUMBER', cell: (client) => client.accountNumber },
+  { header: 'NAME', cell: clientName },
+  { header: 'TYPE', cell: (client) => client.accountType },
+  { header: 'TIER', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right' },
+  { header: 'EMAIL', cell: (client) => client.emailAddress },
+  { header: 'PHONE', cell: (client) => client.mobileNumber },
+  // The list sends seconds where other endpoints send milliseconds; timeCell reads both.
+  { header: 'CREATED', cell: (client) => timeCell(client.createdAt) },
+];
+
+export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
+  const listing = parseListing(input.options);
+  const pages = clientPages(ctx, listing);
+
+  if (!listing.all) {
+    const { value: page } = await pages.next();
+    const rows = page?.rows ?? [];
+    if (outputMode(ctx) === 'json') printJson(ctx, rows);
+    else printList(ctx, columns, rows);
+    if (page && ctx.io.stderrIsTTY && page.received >= (listing.limit ?? DEFAULT_CLIENT_PAGE_LIMIT)) {
+      ctx.io.note(`more on --page ${listing.page + 1}, or use --all`);
+    }
+    return;
+  }
+  await streamPages(ctx, pages, createRowStream(ctx, columns), { noun: 'client accounts', progress: true });
+}
+
+function parseListing(options: Record<string, unknown>): ClientListing {
+  const page = parseIntegerOption(options.page, '--page', 1, 1_000_000) ?? 1;
+  const limit = parseIntegerOption(options.limit, '--limit', 1, MAX_CLIENT_PAGE_LIMIT);
+  return {
+    filters: {
+      accountType: optionalText(options.type, '--type'),
+      validityType: optionalText(options.validityType, '--validity-type'),
+      status: optionalText(options.status, '--status'),
+    },
+    page,
+    limit,
+    all: options.all === true,
+  };
+}
+
+function optionalText(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text === '') throw new UsageError(`${option} is empty`);
+  return text;
 }

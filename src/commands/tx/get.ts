@@ -1,8 +1,39 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
+// label/value view on a terminal.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import type { TransactionRecord } from '../../api/schemas.js';
+import { parseReferenceArgument } from '../../core/transactions.js';
+import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {
+  const reference = parseReferenceArgument(input.args[0], 'reference');
+  const api = await ctx.api();
+  const tx = await api.getTransaction(reference);
+  printRecord(
+    ctx,
+    [
+      ['Reference', tx.reference],
+      ['Status', statusCell(tx.status)],
+      ['Type', tx.type],
+      ['Amount', moneyCell(tx.amount)],
+      ['Charge', moneyCell(tx.charge)],
+      ['Net amount', moneyCell(tx.netAmount)],
+      ['Stamp duty', moneyCell(tx.stampDuty)],
+      ['From', party(tx.sourceAccountName, tx.sourceAccountNumber, tx.sourceBankName)],
+      ['To', party(tx.destinationAccountName, tx.destinationAccountNumber, tx.destinationBankName)],
+      ['Description', tx.description],
+      ['Category', tx.category],
+      ['Session ID', tx.sessionId],
+      ['Reversed', tx.reversedFlag === 0 ? 'no' : 'yes'],
+      ['Created', timeCell(tx.createdAt)],
+      ['Completed', timeCell(tx.completedAt)],
+    ],
+    tx,
+  );
+}
+
+/** "Ada Obi · 0123456789 · Access Bank", leaving out what the API sent empty. */
+function party(name: TransactionRecord['sourceAccountName'], accountNumber: string, bank: string): string {
+  return [name, accountNumber, bank].map((part) => part.trim()).filter((part) => part !== '').join(' · ');
 }

@@ -1,8 +1,96 @@
-// PLACEHOLDER: replaced by the issue that builds this command.
+// fsapi tx list: GET /v1/transactions, newest first. One page, or with --all every page streamed as it
+// arrives (table rows, TSV, one JSON array, or CSV), filtered here by type, status and date.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError } from '../../errors.js';
+import type { TransactionRecord } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import { parseDateRange } from '../../core/dates.js';
+import {
+  DEFAULT_PAGE_LIMIT,
+  EXPORT_COLUMNS,
+  MAX_PAGE_LIMIT,
+  counterpartyLabel,
+  hasFilter,
+  toExportRow,
+  transactionPages,
+  type TransactionListing,
+} from '../../core/transactions.js';
+import { parseIntegerOption } from '../../core/validate.js';
+import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../../ui/output.js';
+import { streamPages, type RowSink } from '../../ui/stream.js';
 
-export default async function placeholder(_ctx: Context, _input: CommandInput): Promise<void> {
-  throw new ApiError('this command is not built yet');
+const transactionColumns: Column<TransactionRecord>[] = [
+  { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
+  { header: 'REFERENCE', cell: (tx) => tx.reference },
+  { header: 'TYPE', cell: (tx) => ({ text: tx.type, plain: tx.type, style: tx.type === 'credit' ? (t, c) => c.green(t) : undefined }) },
+  { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
+  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right' },
+  { header: 'COUNTERPARTY', cell: counterpartyLabel },
+  { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
+  { header: 'DESCRIPTION', cell: (tx) => tx.description },
+];
+
+export default async function txList(ctx: Context, input: CommandInput): Promise<void> {
+  const listing = parseListing(ctx, input.options);
+  const csv = input.options.csv === true;
+  const pages = transactionPages(ctx, listing);
+
+  if (!listing.all) {
+    const { value: page } = await pages.next();
+    const rows = page?.rows ?? [];
+    if (csv) {
+      const sink = await csvSink(ctx);
+      sink.write(rows);
+      sink.end();
+    } else if (outputMode(ctx) === 'json') {
+      printJson(ctx, rows);
+    } else {
+      printList(ctx, transactionColumns, rows);
+    }
+    if (page) noteAboutOnePage(ctx, listing, page.received, rows.length);
+    return;
+  }
+
+  const sink = csv ? await csvSink(ctx) : createRowStream(ctx, transactionColumns);
+  await streamPages(ctx, pages, sink, { noun: 'transactions', progress: true });
+}
+
+function parseListing(ctx: Context, options: Record<string, unknown>): TransactionListing {
+  if (options.csv === true && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
+  const page = parseIntegerOption(options.page, '--page', 1, 1_000_000) ?? 1;
+  const limit = parseIntegerOption(options.limit, '--limit', 1, MAX_PAGE_LIMIT);
+  let status: string | undefined;
+  if (options.status !== undefined) {
+    status = String(options.status).trim();
+    if (status === '') throw new UsageError('--status is empty', 'give a status such as successful or pending');
+  }
+  const type = options.type === undefined ? undefined : String(options.type);
+  const range = parseDateRange(options.since, options.until);
+  return { page, limit, all: options.all === true, filter: { type, status, range } };
+}
+
+/** CSV through csv-stringify, one page at a time: a header row, then rows as they come. */
+async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
+  const { stringify } = await import('csv-stringify/sync');
+  let headerWritten = false;
+  return {
+    write(rows) {
+      ctx.io.out(stringify(rows.map(toExportRow), { header: !headerWritten, columns: [...EXPORT_COLUMNS] }));
+      headerWritten = true;
+    },
+    end() {
+      if (!headerWritten) ctx.io.out(stringify([], { header: true, columns: [...EXPORT_COLUMNS] }));
+      headerWritten = true;
+    },
+  };
+}
+
+/** On a terminal, say where the rest is: filters only saw one page, and a full page means more exist. */
+function noteAboutOnePage(ctx: Context, listing: TransactionListing, received: number, shown: number): void {
+  if (!ctx.io.stderrIsTTY) return;
+  if (hasFilter(listing.filter)) {
+    ctx.io.note(`page ${listing.page}: ${shown} of ${received} transactions match; add --all to search every page`);
+  } else if (received >= (listing.limit ?? DEFAULT_PAGE_LIMIT)) {
+    ctx.io.note(`more on --page ${listing.page + 1}, or use --all`);
+  }
 }

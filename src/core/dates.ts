@@ -1,0 +1,110 @@
+// --since / --until for lists. A range is held as epoch milliseconds, `since` inclusive and `until`
+// exclusive, so "the whole of 31 October" is simply [midnight 31 Oct, midnight 1 Nov).
+//
+// Time zone: a bare date (YYYY-MM-DD) is a whole day in the LOCAL time zone of the machine (TZ is
+// honoured), because that is the day a person means and the day the table's DATE column shows. A
+// date-time without an offset is local too (as in ECMAScript); one with `Z` or `+01:00` is exact.
+import { UsageError } from '../errors.js';
+
+export interface DateRange {
+  /** Inclusive lower bound, epoch ms. */
+  sinceMs?: number;
+  /** Exclusive upper bound, epoch ms. */
+  untilMs?: number;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+const HINT = 'give a date as YYYY-MM-DD (a whole local day) or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
+
+interface Parsed {
+  /** Start of the named instant (or of the day, for a bare date), epoch ms. */
+  startMs: number;
+  /** For a bare date: start of the next local day. For a date-time: the instant plus 1 ms. */
+  endMs: number;
+}
+
+/** Parses one --since/--until value; throws UsageError (exit 2) for anything it cannot read exactly. */
+export function parseDateOption(text: string, option: string): Parsed {
+  const value = text.trim();
+  const dateOnly = DATE_ONLY.exec(value);
+  if (dateOnly) {
+    const [year, month, day] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
+    const start = localDate(year, month, day, 0, 0, 0, 0);
+    if (start === undefined) throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
+    // new Date(y, m, d + 1) is the next local midnight even across a daylight-saving change.
+    return { startMs: start, endMs: new Date(year, month - 1, day + 1).getTime() };
+  }
+  const dateTime = DATE_TIME.exec(value);
+  if (dateTime) {
+    const [year, month, day, hour, minute] = dateTime.slice(1, 6).map(Number) as [number, number, number, number, number];
+    const second = Number(dateTime[6] ?? 0);
+    const millis = Number((dateTime[7] ?? '').padEnd(3, '0'));
+    const offset = dateTime[8];
+    let ms: number | undefined;
+    if (offset === undefined) {
+      ms = localDate(year, month, day, hour, minute, second, millis);
+    } else {
+      const utc = utcDate(year, month, day, hour, minute, second, millis);
+      const offsetMinutes = parseOffset(offset);
+      ms = utc === undefined || offsetMinutes === undefined ? undefined : utc - offsetMinutes * 60_000;
+    }
+    if (ms === undefined) throw new UsageError(`${option}: ${JSON.stringify(text)} is not a valid date-time`, HINT);
+    return { startMs: ms, endMs: ms + 1 };
+  }
+  throw new UsageError(`${option}: cannot read ${JSON.stringify(text)} as a date`, HINT);
+}
+
+/**
+ * --since and --until together. `--until` with a bare date includes that whole day; with a date-time it
+ * includes that instant. `--since` later than `--until` is an error, not an empty list.
+ */
+export function parseDateRange(since: unknown, until: unknown): DateRange {
+  const range: DateRange = {};
+  if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since').startMs;
+  if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until').endMs;
+  if (range.sinceMs !== undefined && range.untilMs !== undefined && range.sinceMs >= range.untilMs) {
+    throw new UsageError(`--since ${String(since)} is after --until ${String(until)}`, 'swap them, or widen the range');
+  }
+  return range;
+}
+
+export function inRange(ms: number, range: DateRange): boolean {
+  return (range.sinceMs === undefined || ms >= range.sinceMs) && (range.untilMs === undefined || ms < range.untilMs);
+}
+
+function localDate(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | undefined {
+  if (y < 1970 || !plausible(mo, d, h, mi, s)) return undefined;
+  const date = new Date(y, mo - 1, d, h, mi, s, ms);
+  // Date rolls 31 April over to 1 May: refuse anything that does not come back as written. (A local time
+  // skipped by a daylight-saving jump also fails this, which is right: it never happened.)
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi) {
+    return undefined;
+  }
+  return date.getTime();
+}
+
+function utcDate(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | undefined {
+  if (y < 1970 || !plausible(mo, d, h, mi, s)) return undefined;
+  const time = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const date = new Date(time);
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return time;
+}
+
+function plausible(mo: number, d: number, h: number, mi: number, s: number): boolean {
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && s <= 59;
+}
+
+/** `Z` -> 0, `+01:00` / `+0100` -> 60, `-05:30` -> -330 minutes east of UTC. */
+function parseOffset(text: string): number | undefined {
+  if (text.toUpperCase() === 'Z') return 0;
+  const match = /^([+-])(\d{2}):?(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const hours = Number(match[2]);
+  const minutes = Number(match[3]);
+  if (hours > 14 || minutes > 59) return undefined;
+  return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}

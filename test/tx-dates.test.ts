@@ -1,0 +1,60 @@
+// --since / --until parsing (src/core/dates.ts): bare dates are whole local days, date-times with an
+// offset are exact, anything unreadable is a UsageError (exit 2). Run with TZ fixed by the test itself
+// where the local zone matters.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { inRange, parseDateOption, parseDateRange } from '../src/core/dates.js';
+import { ExitCode, UsageError } from '../src/errors.js';
+
+const isUsageError = (error: unknown) => error instanceof UsageError && error.exitCode === ExitCode.usage;
+
+describe('parseDateOption', () => {
+  it('reads a bare date as the whole local day', () => {
+    const { startMs, endMs } = parseDateOption('2026-10-31', '--since');
+    assert.equal(startMs, new Date(2026, 9, 31).getTime());
+    assert.equal(endMs, new Date(2026, 10, 1).getTime());
+  });
+
+  it('reads a date-time with Z or an offset exactly', () => {
+    assert.equal(parseDateOption('2026-10-01T08:00:00Z', '--since').startMs, Date.UTC(2026, 9, 1, 8, 0, 0));
+    assert.equal(parseDateOption('2026-10-01T08:00+01:00', '--since').startMs, Date.UTC(2026, 9, 1, 7, 0, 0));
+    assert.equal(parseDateOption('2026-10-01T08:00:00.250-0530', '--since').startMs, Date.UTC(2026, 9, 1, 13, 30, 0, 250));
+    assert.equal(parseDateOption('2026-10-01 08:00:05z', '--since').startMs, Date.UTC(2026, 9, 1, 8, 0, 5));
+  });
+
+  it('reads a date-time without an offset as local time', () => {
+    assert.equal(parseDateOption('2026-10-01T08:30', '--until').startMs, new Date(2026, 9, 1, 8, 30).getTime());
+  });
+
+  for (const bad of ['', 'yesterday', '2026-02-30', '2026-13-01', '2026-1-5', '31/10/2026', '2026-10-01T24:00', '2026-10-01T08:00+15:00', '1969-12-31', '2026-10-01T08', '1e12']) {
+    it(`refuses ${JSON.stringify(bad)} with a usage error`, () => {
+      assert.throws(() => parseDateOption(bad, '--since'), isUsageError);
+    });
+  }
+});
+
+describe('parseDateRange', () => {
+  it('makes --until a bare date inclusive of that whole day', () => {
+    const range = parseDateRange('2026-10-01', '2026-10-01');
+    assert.equal(range.sinceMs, new Date(2026, 9, 1).getTime());
+    assert.equal(range.untilMs, new Date(2026, 9, 2).getTime());
+    assert.equal(inRange(new Date(2026, 9, 1, 23, 59, 59, 999).getTime(), range), true);
+    assert.equal(inRange(new Date(2026, 9, 2).getTime(), range), false);
+    assert.equal(inRange(new Date(2026, 9, 1).getTime() - 1, range), false);
+  });
+
+  it('makes --until a date-time inclusive of that instant', () => {
+    const range = parseDateRange(undefined, '2026-10-01T08:00:00Z');
+    assert.equal(inRange(Date.UTC(2026, 9, 1, 8), range), true);
+    assert.equal(inRange(Date.UTC(2026, 9, 1, 8) + 1, range), false);
+  });
+
+  it('refuses --since after --until', () => {
+    assert.throws(() => parseDateRange('2026-10-02', '2026-10-01'), (error: unknown) => isUsageError(error) && /after --until/.test((error as Error).message));
+  });
+
+  it('leaves the range open when neither is given', () => {
+    assert.deepEqual(parseDateRange(undefined, undefined), {});
+    assert.equal(inRange(0, {}), true);
+  });
+});
