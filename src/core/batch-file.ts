@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from './money.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from './reference.js';
-import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from './transfer.js';
+import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH, type SendRequest } from './transfer.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
 export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name'] as const;
@@ -17,18 +17,10 @@ export const MAX_EXPECT_NAME_LENGTH = 200;
 export const MAX_ROWS = 10_000;
 
 /** One row of the file, validated, before anything is asked of the API. */
-export interface BatchRow {
+/** One row of the file: what `transfer send` takes, plus where it stands in the file. */
+export interface BatchRow extends SendRequest {
   /** The physical line of the file where the row starts (1 is the header). */
   line: number;
-  accountNumber: string;
-  /** The `bank` cell as written: a 6-digit institution code or part of a bank name. */
-  bankQuery: string;
-  amountKobo: Kobo;
-  narration: string;
-  /** The `reference` cell, shape-checked; undefined when empty (one is derived). */
-  reference: string | undefined;
-  senderName: string | undefined;
-  expectName: string | undefined;
 }
 
 export interface RowProblem {

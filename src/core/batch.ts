@@ -651,7 +651,8 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
   }
 }
 
-function notSent(row: VerifiedRow, message: string): RowResult {
+/** A row that was verified but not sent (dry run, interrupted run, or held back), with the reason. */
+export function notSent(row: VerifiedRow, message: string): RowResult {
   return {
     line: row.line,
     accountNumber: row.accountNumber,

@@ -15,6 +15,7 @@ import {
   executeBatch,
   lockBatch,
   MAX_CONCURRENCY,
+  notSent,
   planBatch,
   type BatchPlan,
   type BatchRun,
@@ -207,21 +208,10 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
       ...plan.toSend.map((row): RowResult => {
         const result = done.get(row.line);
         if (result) return result;
-        const unknown = started.has(row.line);
+        if (!started.has(row.line)) return notSent(row, 'not sent: the run was interrupted; run the same file again to send it');
         return {
-          line: row.line,
-          accountNumber: row.accountNumber,
-          bankName: row.bank.institutionName,
-          bankCode: row.bank.institutionCode,
-          amountKobo: row.amountKobo,
-          verifiedName: row.accountName,
-          reference: row.reference,
-          status: unknown ? 'unknown' : 'not-sent',
-          message: unknown
-            ? 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything'
-            : 'not sent: the run was interrupted; run the same file again to send it',
-          apiStatus: undefined,
-          chargeKobo: undefined,
+          ...notSent(row, 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything'),
+          status: 'unknown',
         };
       }),
     ].sort((a, b) => a.line - b.line);
@@ -256,18 +246,6 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
 
 /** What --dry-run --json prints: the rows as the report would show them, none sent. */
 function dryRunResults(plan: BatchPlan): RowResult[] {
-  const planned: RowResult[] = plan.toSend.map((row) => ({
-    line: row.line,
-    accountNumber: row.accountNumber,
-    bankName: row.bank.institutionName,
-    bankCode: row.bank.institutionCode,
-    amountKobo: row.amountKobo,
-    verifiedName: row.accountName,
-    reference: row.reference,
-    status: 'not-sent',
-    message: 'dry run: verified, not sent',
-    apiStatus: undefined,
-    chargeKobo: undefined,
-  }));
+  const planned = plan.toSend.map((row) => notSent(row, 'dry run: verified, not sent'));
   return [...plan.settled, ...planned].sort((a, b) => a.line - b.line);
 }
