@@ -36,7 +36,7 @@ export async function generateToken(http: Http, credentials: Credentials, validi
     if (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500) {
       throw new AuthError(
         `the API refused these credentials (${error.apiMessage ?? `HTTP ${error.status}`})`,
-        'check FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET (or the saved ones), then run fsapi auth login',
+        'check the consumer key and secret (as typed, in FSAPI_CONSUMER_KEY/FSAPI_CONSUMER_SECRET, or saved), then run fsapi auth login',
       );
     }
     throw error;

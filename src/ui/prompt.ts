@@ -24,6 +24,7 @@ export function createPrompt(io: IO): Prompt {
     select: (message, choices) => ask((p) => p.select({ message, choices: choices.map((c) => ({ ...c })) }, context())),
     input: (message, options) =>
       ask((p) => p.input({ message, default: options?.defaultValue, validate: options?.validate }, context())),
-    password: (message) => ask((p) => p.password({ message, mask: '*' }, context())),
+    // No mask character: not even the length of a secret shows on the screen.
+    password: (message) => ask((p) => p.password({ message }, context())),
   };
 }
