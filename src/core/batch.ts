@@ -611,8 +611,9 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   };
 }
 
-function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
-  const base = {
+/** The columns of a report row that come from the verified row itself, whatever happened to it. */
+function rowColumns(row: VerifiedRow) {
+  return {
     line: row.line,
     accountNumber: row.accountNumber,
     bankName: row.bank.institutionName,
@@ -621,6 +622,10 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
     verifiedName: row.accountName,
     reference: row.reference,
   };
+}
+
+function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
+  const base = rowColumns(row);
   switch (outcome.kind) {
     case 'accepted':
       return { ...base, status: 'accepted', apiStatus: outcome.status, chargeKobo: chargeOf(outcome.result.charge), message: `${outcome.status}: ${outcome.message}` };
@@ -654,13 +659,7 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
 /** A row that was verified but not sent (dry run, interrupted run, or held back), with the reason. */
 export function notSent(row: VerifiedRow, message: string): RowResult {
   return {
-    line: row.line,
-    accountNumber: row.accountNumber,
-    bankName: row.bank.institutionName,
-    bankCode: row.bank.institutionCode,
-    amountKobo: row.amountKobo,
-    verifiedName: row.accountName,
-    reference: row.reference,
+    ...rowColumns(row),
     status: 'not-sent',
     message,
     apiStatus: undefined,
