@@ -1,7 +1,13 @@
 // Runs the commander tree and turns every failure into the contract's one or two stderr lines and exit
 // code. Kept tiny: it is on the start-up path of every command, `--help` included.
 import type { Command, CommanderError } from 'commander';
-import { ExitCode, FsapiError } from './errors.js';
+import type { FsapiError } from './errors.js';
+
+// The exit codes of src/errors.ts, repeated here so that `fsapi --help` does not load that module: every
+// file the start-up path loads costs time (see bench/startup.mjs). test/main.test.ts keeps them equal.
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
 
 export async function main(program: Command): Promise<void> {
   // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
@@ -37,13 +43,13 @@ function forEachCommand(command: Command, visit: (command: Command) => void): vo
 export function reportError(error: unknown, verbose: boolean): number {
   if (isCommanderError(error)) {
     // commander already printed its message (with a "Did you mean" suggestion where it has one).
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    if (error.exitCode === 0) return ExitCode.ok;
-    return ExitCode.usage;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
+    if (error.exitCode === 0) return EXIT_OK;
+    return EXIT_USAGE;
   }
   const useColor = stderrColor();
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
-  if (error instanceof FsapiError) {
+  if (isFsapiError(error)) {
     process.stderr.write(`${red('error:')} ${error.message}\n`);
     if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
     if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
@@ -53,7 +59,12 @@ export function reportError(error: unknown, verbose: boolean): number {
   process.stderr.write(`${red('error:')} unexpected failure: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write('hint: run again with --verbose for details\n');
-  return ExitCode.failed;
+  return EXIT_FAILED;
+}
+
+/** Every FsapiError carries its exit code; checked by shape so this module needs no import of errors.ts. */
+function isFsapiError(error: unknown): error is FsapiError {
+  return error instanceof Error && typeof (error as FsapiError).exitCode === 'number';
 }
 
 function isCommanderError(error: unknown): error is CommanderError {

@@ -1,0 +1,33 @@
+// src/main.ts keeps its own copy of three exit codes so that `fsapi --help` need not load errors.ts;
+// these tests keep the copies equal to the contract's codes and check the error-to-exit-code mapping.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, reportError } from '../src/main.js';
+import { ApiError, AuthError, CancelledError, ExitCode, OutcomeUnknownError, UsageError } from '../src/errors.js';
+
+describe('main', () => {
+  it('uses the same exit codes as src/errors.ts', () => {
+    assert.equal(EXIT_OK, ExitCode.ok);
+    assert.equal(EXIT_FAILED, ExitCode.failed);
+    assert.equal(EXIT_USAGE, ExitCode.usage);
+  });
+
+  it('maps each fsapi error to its exit code and anything else to 1', (t) => {
+    const written: string[] = [];
+    t.mock.method(process.stderr, 'write', (chunk: string) => {
+      written.push(chunk);
+      return true;
+    });
+    assert.equal(reportError(new UsageError('bad'), false), 2);
+    assert.equal(reportError(new ApiError('refused'), false), 1);
+    assert.equal(reportError(new AuthError('no token'), false), 3);
+    assert.equal(reportError(new CancelledError(), false), 4);
+    assert.equal(reportError(new OutcomeUnknownError('ACME-1', 'dropped'), false), 5);
+    assert.equal(reportError(new Error('boom'), false), 1);
+    t.mock.restoreAll();
+    assert.ok(written.includes('error: bad\n'), written.join(''));
+    assert.ok(written.includes('hint: run fsapi auth login\n'), written.join(''));
+    assert.ok(written.some((line) => line.includes('unexpected failure: boom')));
+    assert.ok(!written.some((line) => line.includes('at ')), 'no stack trace without --verbose');
+  });
+});
