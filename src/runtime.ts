@@ -6,6 +6,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './core/paths.js';
 import { createNodeIO } from './ui/io.js';
+import { outputMode, prepareTables } from './ui/output.js';
 import { createPrompt } from './ui/prompt.js';
 import { systemClock } from './core/clock.js';
 // Imported statically: runtime.ts itself loads only once a command runs (never for --help), and one
@@ -16,7 +17,7 @@ import { createApi } from './api/client.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
   const ctx = createContext(command.optsWithGlobals(), process.env);
-  const module = await load();
+  const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
   const input: CommandInput = { args, options: command.opts() };
   await module.default(ctx, input);
 }

@@ -4,12 +4,21 @@
 //                        (money as 1234.56, times as ISO 8601) so scripts can cut and sort them;
 //   --json            -> the API's data exactly as it came, pretty-printed.
 import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
+import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
 import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
 import { epochToDate, formatDateTime } from '../core/time.js';
 
 export type OutputMode = 'table' | 'tsv' | 'json';
+
+// cli-table3 (with its colour and string-width dependencies) is loaded only when a table will be drawn:
+// piped and --json runs, which scripts start many times, never pay for it. src/runtime.ts awaits
+// prepareTables() before a command whose stdout is a terminal.
+let Table: typeof TableConstructor | undefined;
+
+export async function prepareTables(): Promise<void> {
+  Table ??= (await import('cli-table3')).default;
+}
 
 export function outputMode(ctx: Context): OutputMode {
   if (ctx.globals.json) return 'json';
@@ -174,6 +183,7 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
 }
 
 export function renderTable<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[]): string {
+  if (!Table) throw new Error('renderTable() needs prepareTables() first');
   const c = colors(ctx);
   const table = new Table({
     head: columns.map((column) => c.bold(column.header)),
