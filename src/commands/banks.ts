@@ -17,6 +17,7 @@ export default async function banks(ctx: Context, input: CommandInput): Promise<
       { header: 'CATEGORY', cell: (bank) => bank.category },
     ],
     shown,
+    shown,
+    search === undefined ? 'the bank list is empty' : `no bank matches ${JSON.stringify(search)}`,
   );
-  if (search !== undefined && shown.length === 0) ctx.io.note(`no bank matches ${JSON.stringify(search)}`);
 }

@@ -87,20 +87,26 @@ export function printJson(ctx: Context, value: unknown): void {
   ctx.io.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A list: table on a terminal, TSV when piped, `json` (default: the rows) with --json. */
-export function printList<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[], json: unknown = rows): void {
+/**
+ * A list: table on a terminal, TSV when piped, `json` (default: the rows) with --json. An empty list
+ * says `emptyNote` on stderr (not with --json, where `[]` says it).
+ */
+export function printList<Row>(
+  ctx: Context,
+  columns: Column<Row>[],
+  rows: readonly Row[],
+  json: unknown = rows,
+  emptyNote = 'no results',
+): void {
   const mode = outputMode(ctx);
   if (mode === 'json') return printJson(ctx, json);
+  if (rows.length === 0) ctx.io.note(emptyNote);
   if (mode === 'tsv') {
     ctx.io.out(tsvLine(columns.map((column) => column.header)));
     for (const row of rows) ctx.io.out(tsvLine(columns.map((column) => toCell(column.cell(row)).plain)));
     return;
   }
-  if (rows.length === 0) {
-    ctx.io.note('no results');
-    return;
-  }
-  ctx.io.out(`${renderTable(ctx, columns, rows)}\n`);
+  if (rows.length > 0) ctx.io.out(`${renderTable(ctx, columns, rows)}\n`);
 }
 
 /** One object: a vertical label/value view on a terminal, one header line and one TSV line when piped. */

@@ -29,8 +29,8 @@ export default async function log(ctx: Context, _input: CommandInput): Promise<v
     ],
     rows,
     rows.map(toJson),
+    `the journal ${journal.file} has no transfers yet`,
   );
-  if (rows.length === 0 && !ctx.globals.json) ctx.io.note(`the journal ${journal.file} has no transfers yet`);
   const unknown = rows.filter((t) => t.state === 'unknown');
   if (unknown.length > 0 && !ctx.globals.json) {
     ctx.io.note(`${unknown.length} transfer${unknown.length === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
