@@ -37,8 +37,8 @@ export async function logIn(ctx: Context, store: ProfileStore, request: LoginReq
     validityMinutes: request.validityMinutes,
     ...(request.saveCredentials ? { ...request.credentials } : {}),
   };
-  store.save(profile);
+  await store.save(profile);
   const becameDefault = store.defaultName() === undefined;
-  if (becameDefault) store.setDefault(profile.name);
+  if (becameDefault) await store.setDefault(profile.name);
   return { profile, becameDefault };
 }

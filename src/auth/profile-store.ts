@@ -1,14 +1,14 @@
 // Profiles and their tokens, in <configDir>/profiles.json, written with conf (atomic writes, file mode
 // 0600) in a directory kept at 0700: the file holds bearer tokens and, with --save-credentials, the
-// consumer secret. It is read on every API command, so opening it is one stat, one chmod at most and one
-// small JSON read: no schema compilation (conf only builds its ajv validator when given a schema; the
-// shape is checked here with zod instead).
+// consumer secret. It is read on every API command, so reading is one stat, one chmod at most and one
+// small JSON read checked with zod. conf (with node:assert, node:crypto and its helpers) is imported only
+// when something is written: loading it cost every command about 10 ms (bench/startup.mjs).
 //
 // A file that cannot be read is never reset: conf's clearInvalidConfig stays false and every read error
 // becomes a CorruptFileError naming the file, which fsapi leaves as it found it.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import type { Environment, Profile, ProfileStore } from './types.js';
@@ -41,25 +41,31 @@ export function openProfileStore(configDir: string): ProfileStore {
   const filePath = path.join(configDir, 'profiles.json');
   tightenFileMode(filePath);
 
-  let conf: Conf<StoredFile>;
-  try {
-    conf = new Conf<StoredFile>({
-      cwd: configDir,
-      configName: 'profiles',
-      configFileMode: PRIVATE_FILE_MODE,
-      clearInvalidConfig: false,
-      // Profile names may contain dots; keys are never paths.
-      accessPropertiesByDotNotation: false,
-    });
-  } catch (error) {
-    throw corrupt(filePath, error);
-  }
+  let conf: Conf<StoredFile> | undefined;
+  const openConf = async (): Promise<Conf<StoredFile>> => {
+    if (conf) return conf;
+    const { default: ConfClass } = await import('conf');
+    try {
+      conf = new ConfClass<StoredFile>({
+        cwd: configDir,
+        configName: 'profiles',
+        configFileMode: PRIVATE_FILE_MODE,
+        clearInvalidConfig: false,
+        // Profile names may contain dots; keys are never paths.
+        accessPropertiesByDotNotation: false,
+      });
+    } catch (error) {
+      throw corrupt(filePath, error);
+    }
+    return conf;
+  };
 
   const read = (): StoredFile => {
     let raw: unknown;
     try {
-      raw = conf.store;
+      raw = JSON.parse(readFileSync(filePath, 'utf8'));
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw corrupt(filePath, error);
     }
     const parsed = storedFile.safeParse(raw);
@@ -70,9 +76,9 @@ export function openProfileStore(configDir: string): ProfileStore {
     }
     return parsed.data;
   };
-  const write = (data: StoredFile): void => {
+  const write = async (data: StoredFile): Promise<void> => {
     ensurePrivateDir(configDir);
-    conf.store = data;
+    (await openConf()).store = data;
   };
 
   return {
@@ -83,21 +89,21 @@ export function openProfileStore(configDir: string): ProfileStore {
       return Object.hasOwn(profiles, name) ? toProfile(name, profiles[name]!) : undefined;
     },
     defaultName: () => read().default,
-    save: (profile) => {
+    save: async (profile) => {
       const data = read();
       const profiles = { ...data.profiles, [profile.name]: fromProfile(profile) };
-      write({ ...data, profiles });
+      await write({ ...data, profiles });
     },
-    setDefault: (name) => {
-      write({ ...read(), default: name });
+    setDefault: async (name) => {
+      await write({ ...read(), default: name });
     },
-    remove: (name) => {
+    remove: async (name) => {
       const data = read();
       if (!data.profiles || !Object.hasOwn(data.profiles, name)) return false;
       const { [name]: _removed, ...rest } = data.profiles;
       const next: StoredFile = { ...data, profiles: rest };
       if (next.default === name) delete next.default;
-      write(next);
+      await write(next);
       return true;
     },
   };

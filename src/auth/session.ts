@@ -73,7 +73,7 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       currentExpiresAt = issued.expiresAt;
       if (persist) {
         const fresh = store.get(profile.name) ?? { ...profile, baseUrl: saved?.baseUrl };
-        store.save({ ...fresh, token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes });
+        await store.save({ ...fresh, token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes });
       }
       return issued.token;
     })().finally(() => {

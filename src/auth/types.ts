@@ -21,7 +21,7 @@ export interface ProfileStore {
   list(): Profile[];
   get(name: string): Profile | undefined;
   defaultName(): string | undefined;
-  save(profile: Profile): void;
-  setDefault(name: string): void;
-  remove(name: string): boolean;
+  save(profile: Profile): Promise<void>;
+  setDefault(name: string): Promise<void>;
+  remove(name: string): Promise<boolean>;
 }

@@ -10,7 +10,7 @@ export default async function remove(ctx: Context, input: CommandInput): Promise
   const name = input.args[0] ?? '';
   const store = await ctx.profiles();
   const wasDefault = store.defaultName() === name;
-  if (!store.remove(name)) {
+  if (!(await store.remove(name))) {
     if (name === LOCAL_PROFILE) {
       ctx.io.note('Profile "local" is built in and holds nothing saved; nothing to remove');
       if (ctx.globals.json) printJson(ctx, { removed: null });

@@ -8,7 +8,7 @@ export default async function use(ctx: Context, input: CommandInput): Promise<vo
   const name = input.args[0] ?? '';
   const store = await ctx.profiles();
   const profile = getProfileOrThrow(store, name);
-  store.setDefault(profile.name);
+  await store.setDefault(profile.name);
   const where = profile.baseUrl === undefined ? 'the local simulator' : `${profile.env}, ${profile.baseUrl}`;
   ctx.io.note(`Default profile is now "${profile.name}" (${where})`);
   if (ctx.globals.json) printJson(ctx, { default: profile.name });
