@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
-import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
+import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import * as z from 'zod/mini';
 import { bank as bankSchema, nameEnquiryResult, primaryAccount } from '../src/api/schemas.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
 
 let server: RunningSimulator;
 const home = makeHome();
@@ -16,10 +17,7 @@ const requestsTo = (pathPrefix: string) => server.simulator.requests().filter((e
 
 before(async () => {
   server = await startSimulatorServer({ port: 0, log: () => undefined });
-  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
-    env: { ...home.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-  });
-  assert.equal(login.code, 0, login.stderr);
+  await logInToSimulator(home.env, server.url);
 });
 after(async () => {
   await server.close();
@@ -90,10 +88,7 @@ describe('banks', () => {
   it('prints TSV when piped and serves the second call from the 24-hour cache', async () => {
     const h = makeHome();
     try {
-      const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
-        env: { ...h.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-      });
-      assert.equal(login.code, 0, login.stderr);
+      await logInToSimulator(h.env, server.url);
       server.simulator.clearRequests();
       const first = await runCli(['banks'], { env: { ...h.env, FSAPI_PROFILE: 'sim' } });
       assert.equal(first.code, 0, first.stderr);

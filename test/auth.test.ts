@@ -6,8 +6,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
+import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
-const CREDENTIALS = { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret };
+const CREDENTIALS = SIMULATOR_LOGIN_ENV;
 
 type Home = ReturnType<typeof makeHome>;
 const homes: Home[] = [];

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { collectionNotification, envelope, primaryAccount, tokenResponse } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
 
 /** A node:http receiver on 127.0.0.1 that keeps the JSON bodies POSTed to it. */
 async function startReceiver() {
@@ -194,10 +195,7 @@ describe('simulator collect against a served simulator', () => {
   before(async () => {
     receiver = await startReceiver();
     server = await startSimulatorServer({ port: 0, log: () => undefined });
-    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
-      env: { ...home.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-    });
-    assert.equal(login.code, 0, login.stderr);
+    await logInToSimulator(home.env, server.url);
   });
   after(async () => {
     await server.close();

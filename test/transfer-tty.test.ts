@@ -1,9 +1,9 @@
 // The confirmation of transfer send, driven through a real pseudo-terminal (util-linux `script`).
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 let setup: TransferSetup | undefined;
 afterEach(async () => {
@@ -59,7 +59,7 @@ describe('transfer send on a terminal', () => {
   it('a production profile shows the PRODUCTION marker before the confirmation', async () => {
     setup = await setUpTransfers();
     const login = await setup.run(['auth', 'login', '--profile', 'live', '--env', 'production', '--base-url', setup.server.url], {
-      env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
+      env: SIMULATOR_LOGIN_ENV,
     });
     assert.equal(login.code, 0, login.stderr);
     const result = await setup.run(['--profile', 'live', ...sendArgs], { tty: true, keys: ['n', '\r'] });

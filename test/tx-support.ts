@@ -4,13 +4,9 @@
 // Not a test file itself (npm test runs test/*.test.ts).
 import assert from 'node:assert/strict';
 import { makeHome, runCli, type RunOptions, type RunResult } from './helpers/cli.js';
-import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
+import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
-
-export const CREDENTIALS = {
-  FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
-  FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
-};
+import { logInToSimulator } from './helpers/simulator-login.js';
 
 export interface Books {
   server: RunningSimulator;
@@ -32,10 +28,7 @@ export async function openBooks(options: SimulatorOptions = {}): Promise<Books> 
   const server = await startSimulatorServer({ port: 0, log: () => undefined, ...options });
   const home = makeHome();
   const env = { ...home.env, FSAPI_PROFILE: 'sim' };
-  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
-    env: { ...home.env, ...CREDENTIALS },
-  });
-  assert.equal(login.code, 0, login.stderr);
+  await logInToSimulator(home.env, server.url);
   const tokenRun = await runCli(['auth', 'token'], { env });
   assert.equal(tokenRun.code, 0, tokenRun.stderr);
   const token = tokenRun.stdout.trim();

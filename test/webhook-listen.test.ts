@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
 
 const CLIENT_ACCOUNT = '9900000011'; // the first seeded client account of the simulator
 
@@ -207,10 +208,7 @@ describe('webhook listen, end to end', () => {
     listenUrl = `http://127.0.0.1:${port}/hooks`;
     target = await startForwardTarget();
     sim = await startSimulatorServer({ port: 0, webhookUrl: listenUrl, log: (line) => simulatorLog.push(line) });
-    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', sim.url], {
-      env: { ...home.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-    });
-    assert.equal(login.code, 0, login.stderr);
+    await logInToSimulator(home.env, sim.url);
     listener = await startListener();
   });
 

@@ -4,8 +4,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
-import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
 
 const CLIENT_ACCOUNT = '9900000011';
 
@@ -23,10 +24,7 @@ describe('webhook verify', () => {
 
   before(async () => {
     sim = await startSimulatorServer({ port: 0, log: () => undefined });
-    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', sim.url], {
-      env: { ...home.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-    });
-    assert.equal(login.code, 0, login.stderr);
+    await logInToSimulator(home.env, sim.url);
     notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_500_050);
   });
 

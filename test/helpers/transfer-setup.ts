@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../../src/simulator/server.js';
+import { startSimulatorServer, type RunningSimulator } from '../../src/simulator/server.js';
 import type { SimulatorOptions } from '../../src/simulator/types.js';
 import { makeHome, runCli, type RunOptions, type RunResult } from './cli.js';
+import { logInToSimulator } from './simulator-login.js';
 
 export interface TransferSetup {
   server: RunningSimulator;
@@ -24,10 +25,7 @@ export async function setUpTransfers(options: SimulatorOptions = {}): Promise<Tr
   const server = await startSimulatorServer({ port: 0, settleSeconds: 1, ...options });
   const home = makeHome();
   const env: Record<string, string> = { ...home.env };
-  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], {
-    env: { ...env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret },
-  });
-  assert.equal(login.code, 0, `login failed: ${login.stderr}`);
+  await logInToSimulator(env, server.url);
   server.simulator.clearRequests();
   const count = (method: string, requestPath: string) =>
     server.simulator.requests().filter((r) => r.method === method && r.path === requestPath).length;
