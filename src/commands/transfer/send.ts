@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
+import type { Journal } from '../../core/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import { formatNaira } from '../../core/money.js';
 import {
@@ -70,11 +71,11 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
         `the answer to the transfer was lost (${outcome.lostBecause}), but the lookup by reference found it: ${outcome.reference} went through (${outcome.status}); it was not sent again`,
       );
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
-      if (wait) return waitAndPrint(ctx, prepared, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
+      if (wait) return waitAndPrint(ctx, journal, prepared, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
       printTransaction(ctx, outcome.transaction);
       return;
     case 'accepted':
-      if (wait) return waitAndPrint(ctx, prepared, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
+      if (wait) return waitAndPrint(ctx, journal, prepared, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
       printTransferResult(ctx, outcome.result, outcome.message);
       return;
   }
@@ -97,6 +98,7 @@ async function guardAgainstDuplicate(ctx: Context, prepared: PreparedTransfer, a
 /** Step 8: --wait polls until successful (at most 5 minutes), then prints the final transaction record. */
 async function waitAndPrint(
   ctx: Context,
+  journal: Journal,
   prepared: PreparedTransfer,
   initial: TransactionRecord | undefined,
   printWithoutLookup: () => void,
@@ -113,7 +115,7 @@ async function waitAndPrint(
     ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${reference} was accepted, but ${result.reason}; fsapi transfer status ${reference} checks it`);
     return;
   }
-  await recordStatusSeen(ctx, openJournal(ctx), prepared.scope, { reference, state: 'accepted' }, result.transaction);
+  await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
   printTransaction(ctx, result.transaction);
   if (result.settled) return;
   const status = result.transaction.status.toLowerCase();
