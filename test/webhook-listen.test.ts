@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 const CLIENT_ACCOUNT = '9900000011'; // the first seeded client account of the simulator
@@ -490,12 +490,7 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
 
   test('on a terminal: one coloured line per event, and Ctrl+C stops it with exit 0', async () => {
     const port = await freePort();
-    const command = [process.execPath, cliPath, 'webhook', 'listen', '--no-verify', '--port', String(port)].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-qfec', `stty cols 160 rows 50; ${command}`, '/dev/null'], {
-      cwd: repoRoot,
-      env: childEnv({ ...home.env, TERM: 'xterm-256color' }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawnCliInTerminal(['webhook', 'listen', '--no-verify', '--port', String(port)], home.env);
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

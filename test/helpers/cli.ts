@@ -80,17 +80,27 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<RunRes
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**
+ * Starts the CLI under `script` with a 160x50 pseudo-terminal. `script` runs its command through
+ * $SHELL, so the shell is pinned to /bin/sh and replaced by the CLI (`exec`): otherwise a Ctrl+C
+ * typed into the terminal also reaches the shell, and a shell like dash dies of it (exit 130)
+ * instead of reporting how the CLI ended.
+ */
+export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot) {
+  const command = [process.execPath, cliPath, ...args].map(shellQuote).join(' ');
+  return spawn('script', ['-qfec', `stty cols 160 rows 50; exec ${command}`, '/dev/null'], {
+    cwd,
+    env: childEnv({ TERM: 'xterm-256color', ...env, SHELL: '/bin/sh' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/**
  * Runs the CLI under `script`, which gives it a pseudo-terminal for stdin, stdout and stderr. The
  * terminal merges stdout and stderr, so `stdout` holds everything the person saw and `stderr` is empty.
  */
 function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, cliPath, ...args].map(shellQuote).join(' ');
-    const child = spawn('script', ['-qfec', `stty cols 160 rows 50; ${command}`, '/dev/null'], {
-      cwd: options.cwd ?? repoRoot,
-      env: childEnv({ TERM: 'xterm-256color', ...options.env }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawnCliInTerminal(args, options.env, options.cwd);
     let screen = '';
     let stderr = '';
     const keys = [...(options.keys ?? [])];
