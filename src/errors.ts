@@ -82,7 +82,8 @@ export class OutcomeUnknownError extends FsapiError {
 /** A local file (config, state, journal) exists but cannot be read. Never reset silently. */
 export class CorruptFileError extends FsapiError {
   constructor(path: string, detail: string) {
-    super(`cannot read ${path}: ${detail}`, {
+    // One line, even when the detail quotes a parser's message about a multi-line file.
+    super(`cannot read ${path}: ${detail.replace(/\s+/g, ' ').trim()}`, {
       exitCode: ExitCode.failed,
       hint: 'fix or move the file away; fsapi does not overwrite it',
     });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli } from './helpers/cli.js';
@@ -18,7 +18,7 @@ import type { Api } from '../src/api/types.js';
 import type { Context, GlobalOptions, IO } from '../src/context.js';
 import { systemClock } from '../src/core/clock.js';
 import { resolvePaths } from '../src/core/paths.js';
-import { ApiError, AuthError, TransportError } from '../src/errors.js';
+import { ApiError, AuthError, CorruptFileError, TransportError } from '../src/errors.js';
 import { createPrompt } from '../src/ui/prompt.js';
 
 type Home = ReturnType<typeof makeHome>;
@@ -348,4 +348,67 @@ describe('createApi', () => {
     assert.ok(error instanceof AuthError);
     assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 401']);
   });
+
+  it('holds the deadline for the body too: an answer that stops half-way is a timeout, not retried', async () => {
+    const trickler = await adHocServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+      res.write('{"success":true,'); // and nothing more
+    });
+    try {
+      const { ctx } = contextFor(home(), { baseUrl: trickler.url, timeoutMs: 500 }, { FSAPI_TOKEN: 'any' });
+      const error = await rejection((await ctx.api()).getAccount());
+      assert.ok(error instanceof TransportError && error.kind === 'timeout', String(error));
+      assert.match(error.message, /^no answer from 127\.0\.0\.1:\d+ within 0\.5 s$/);
+      assert.deepEqual(trickler.hits, ['GET /v1/account']);
+    } finally {
+      await trickler.close();
+    }
+  });
+
+  it('retries a GET whose connection dropped and returns the answer of the retry', async () => {
+    let calls = 0;
+    const flaky = await adHocServer((req, res) => {
+      calls += 1;
+      if (calls === 1) return req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json', 'X-Trace': 'abc' });
+      res.end(JSON.stringify({ success: true, data: [] }));
+    });
+    try {
+      const { ctx, notes } = contextFor(home(), { baseUrl: flaky.url, verbose: true }, { FSAPI_TOKEN: 'any' });
+      const raw = await (await ctx.api()).raw('GET', '/v1/banks');
+      assert.equal(raw.status, 200);
+      assert.deepEqual(raw.body, { success: true, data: [] });
+      assert.equal(raw.headers['x-trace'], 'abc', 'header names are lower case');
+      assert.deepEqual(flaky.hits, ['GET /v1/banks', 'GET /v1/banks']);
+      assert.deepEqual(
+        notes.map((line) => line.replace(/\(\d+ ms\)/, '(N ms)')),
+        ['http: GET /v1/banks -> failed: ECONNRESET (N ms)', 'http: GET /v1/banks -> 200 (N ms)'],
+      );
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('passes the local simulator\'s own error through: a corrupt state file is named, not "simulator failed"', async () => {
+    const h = home();
+    const { ctx } = contextFor(h, {});
+    await (await ctx.api()).getAccount(); // creates the state file
+    const stateFile = path.join(ctx.paths.dataDir, 'simulator', 'state.json');
+    writeFileSync(stateFile, 'not json\nat all');
+    const { ctx: again } = contextFor(h, {});
+    const error = await rejection((await again.api()).getAccount());
+    assert.ok(error instanceof CorruptFileError, String(error));
+    assert.equal(error.message, `cannot read ${stateFile}: not valid JSON (${jsonErrorOf('not json\nat all')})`);
+    assert.equal(readFileSync(stateFile, 'utf8'), 'not json\nat all', 'left alone');
+  });
 });
+
+/** JSON.parse's own complaint about a text, on one line as fsapi shows it. */
+function jsonErrorOf(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message.replace(/\s+/g, ' ').trim();
+  }
+  throw new Error('the text is valid JSON');
+}

@@ -61,7 +61,7 @@ export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, host: stri
     return;
   }
   if (status >= 300 && status < 400) {
-    const location = answer.headers.get('location');
+    const location = answer.headers.location;
     throw new ApiError(`the API answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}), which fsapi does not follow`, {
       status,
       hint: 'use the final address as the base URL (fsapi auth login --base-url ...)',

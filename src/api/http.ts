@@ -1,25 +1,30 @@
-// The wire: one ky instance per run, pointed at the profile's base address or, for the `local` profile
-// without one, at the in-process simulator (ky's `fetch` option is the simulator's own fetch, so the same
-// code path, timeouts and error mapping serve both).
+// The wire: one Http per run, pointed at the profile's base address over node:http (node-transport.ts),
+// or, for the `local` profile without one, at the in-process simulator's fetch. Both are a Transport, so
+// the same timeouts, retries and error mapping serve both.
 //
 // What happens on the wire, and only here:
-// - per-request timeout (--timeout); a timeout is never retried (it already cost the whole wait);
+// - a deadline per request (--timeout) covering the answer's headers and body; a timeout is never retried
+//   (it already cost the whole wait);
 // - GET is retried at most twice, shortly, on network errors and 502/503/504; every other method is sent
-//   exactly once (`retry: 0`), so POST /v1/transfer can never be sent twice by this layer;
+//   exactly once, so POST /v1/transfer can never be sent twice by this layer;
 // - redirects are not followed: a 3xx is reported, because following a 301/302 would turn a POST into a GET;
 // - --verbose writes one stderr line per request actually sent (retries included): method, path with
 //   query, status, milliseconds. Headers are never written, so neither the bearer token nor the consumer
 //   secret of generate-token can appear;
 // - a failure to get any answer becomes a TransportError: `network` (refused, dropped, DNS) or `timeout`.
 // Reading the status and body into typed results and errors is src/api/answers.ts.
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+//
+// This layer is written here rather than on ky because ky is built on fetch's Request and Response, whose
+// first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
-import { TransportError } from '../errors.js';
-import { nodeHttpFetch } from './node-transport.js';
+import { FsapiError, TransportError } from '../errors.js';
+import { nodeTransport } from './node-transport.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
-const RETRIED_STATUSES = [502, 503, 504];
+const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const GET_RETRIES = 2;
+/** Wait before retry n (1-based): 250 ms, then 500 ms. */
+const retryDelayMs = (retry: number) => 250 * retry;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -32,9 +37,12 @@ export interface HttpRequest {
   headers?: Record<string, string>;
 }
 
+/** Header names in lower case. */
+export type AnswerHeaders = Readonly<Record<string, string>>;
+
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   contentType: string;
   text: string;
 }
@@ -47,6 +55,24 @@ export interface Http {
   readonly inProcess: boolean;
   send(request: HttpRequest): Promise<HttpAnswer>;
 }
+
+/** One request as it goes on the wire; `signal` aborts it (the deadline). */
+export interface WireRequest {
+  method: HttpMethod;
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  signal: AbortSignal;
+}
+
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Sends one request and reads its whole answer, or fails with the error of the connection. */
+export type Transport = (request: WireRequest) => Promise<WireAnswer>;
 
 let localNoteShown = false;
 
@@ -63,14 +89,12 @@ export function noteLocalSimulator(ctx: Context): void {
  * commands against a real API never load the simulator's code.
  */
 export async function createHttp(ctx: Context, baseUrl: string | undefined): Promise<Http> {
-  // Remote profiles go over node:http (see node-transport.ts for why not the global fetch).
-  let fetchFunction: typeof fetch = nodeHttpFetch;
+  let transport: Transport = nodeTransport;
   let origin: string;
   let host: string;
   if (baseUrl === undefined) {
     const { openLocalSimulator } = await import('../simulator/index.js');
-    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
-    fetchFunction = async (input, init) => simulator.fetch(input instanceof Request ? input : new Request(input, init));
+    transport = fetchTransport(openLocalSimulator(ctx.paths.dataDir, ctx.env).fetch);
     origin = LOCAL_SIMULATOR_ORIGIN;
     host = 'the local simulator';
     noteLocalSimulator(ctx);
@@ -78,56 +102,98 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
     origin = baseUrl.replace(/\/+$/, '');
     host = new URL(origin).host;
   }
+  const inProcess = baseUrl === undefined;
+  const timeoutMs = ctx.globals.timeoutMs;
 
-  const client: KyInstance = ky.create({
-    fetch: ctx.globals.verbose ? logRequests(ctx, fetchFunction) : fetchFunction,
-    timeout: ctx.globals.timeoutMs,
-    redirect: 'manual',
-    headers: { accept: 'application/json' },
-  });
-
-  const timeoutError = () =>
-    new TransportError('timeout', `no answer from ${host} within ${formatSeconds(ctx.globals.timeoutMs)}`, {
-      hint: 'try again, or allow longer with --timeout <seconds>',
-    });
+  /** One try: the whole exchange under the deadline, and one --verbose line. */
+  async function attempt(wire: Omit<WireRequest, 'signal'>, target: string): Promise<WireAnswer> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
+    const started = performance.now();
+    const verbose = (outcome: string) => {
+      if (ctx.globals.verbose) ctx.io.note(`http: ${target} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
+    };
+    try {
+      // The race makes the deadline hold even for a transport that ignores its signal.
+      const answer = await Promise.race([transport({ ...wire, signal: deadline.signal }), rejectOnAbort(deadline.signal)]);
+      verbose(String(answer.status));
+      return answer;
+    } catch (error) {
+      if (deadline.signal.aborted) {
+        verbose('no answer, gave up');
+        throw new TransportError('timeout', `no answer from ${host} within ${formatSeconds(timeoutMs)}`, {
+          hint: 'try again, or allow longer with --timeout <seconds>',
+        });
+      }
+      verbose(`failed: ${errorCode(error) ?? describe(error)}`);
+      // The in-process simulator's own refusals (a corrupt or locked state file) are already clear.
+      if (inProcess && error instanceof FsapiError) throw error;
+      throw networkError(host, error, inProcess);
+    } finally {
+      clearTimeout(timer);
+      deadline.abort(); // frees the transport's listeners; no effect on a finished exchange
+    }
+  }
 
   return {
     baseUrl: baseUrl ?? 'local',
     host,
-    inProcess: baseUrl === undefined,
+    inProcess,
     async send(request) {
-      const isGet = request.method === 'GET';
-      let response: Response;
-      try {
-        response = await client(`${origin}${request.path}`, {
-          method: request.method,
-          searchParams: request.searchParams,
-          json: request.json,
-          headers: request.headers,
-          // Only GET is retried, and only on network errors and gateway failures: ky retries on an
-          // HTTPError, so GET throws for those statuses and the last answer is read from the error below.
-          retry: isGet
-            ? { limit: GET_RETRIES, methods: ['get'], statusCodes: RETRIED_STATUSES, afterStatusCodes: [], delay: (attempt) => 250 * attempt, backoffLimit: 1000 }
-            : 0,
-          throwHttpErrors: isGet ? (status) => RETRIED_STATUSES.includes(status) : false,
-        });
-      } catch (error) {
-        if (error instanceof HTTPError) response = error.response;
-        else if (error instanceof TimeoutError) throw timeoutError();
-        else throw networkError(host, error, baseUrl === undefined);
+      const url = new URL(`${origin}${request.path}`);
+      for (const [name, value] of request.searchParams ?? []) url.searchParams.append(name, value);
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+      let body: Buffer | undefined;
+      if (request.json !== undefined) {
+        body = Buffer.from(JSON.stringify(request.json));
+        headers['content-type'] = 'application/json';
       }
-      // ky's timeout stops at the headers; a body that trickles or stalls is bounded here.
-      const text = await withDeadline(response.text(), ctx.globals.timeoutMs, timeoutError).catch((error: unknown) => {
-        if (error instanceof TransportError) throw error;
-        throw new TransportError('network', `the connection to ${host} broke while reading the answer (HTTP ${response.status})`, {
-          cause: error,
-          hint: 'check your connection and try again',
-        });
-      });
-      return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text };
+      const wire = { method: request.method, url, headers, body };
+      const target = `${request.method} ${url.pathname}${url.search}`;
+      const tries = request.method === 'GET' ? 1 + GET_RETRIES : 1;
+
+      for (let tryNumber = 1; ; tryNumber += 1) {
+        let answer: WireAnswer;
+        try {
+          answer = await attempt(wire, target);
+        } catch (error) {
+          const retryable = error instanceof TransportError && error.kind === 'network' && !inProcess;
+          if (!retryable || tryNumber >= tries) throw error;
+          await sleep(retryDelayMs(tryNumber));
+          continue;
+        }
+        if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
+          await sleep(retryDelayMs(tryNumber));
+          continue;
+        }
+        return {
+          status: answer.status,
+          headers: answer.headers,
+          contentType: answer.headers['content-type'] ?? '',
+          text: answer.body.toString('utf8'),
+        };
+      }
     },
   };
 }
+
+/** A Transport over a fetch function: the in-process simulator's. */
+function fetchTransport(fetchFunction: (request: Request) => Promise<Response>): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await fetchFunction(new Request(url, { method, headers, body: body && new Uint8Array(body), signal, redirect: 'manual' }));
+    const answerBody = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: answerBody };
+  };
+}
+
+class DeadlineExceeded extends Error {}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function networkError(host: string, error: unknown, inProcess: boolean): TransportError {
   if (inProcess) {
@@ -168,42 +234,6 @@ function describe(error: unknown): string {
     return `${error.message}${cause}`;
   }
   return String(error);
-}
-
-/** Wraps fetch to write one --verbose line per request on the wire. Never headers, never bodies. */
-function logRequests(ctx: Context, fetchFunction: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const target = `${request.method} ${url.pathname}${url.search}`;
-    const started = performance.now();
-    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
-    try {
-      const response = await fetchFunction(input, init);
-      ctx.io.note(`http: ${target} -> ${response.status} (${elapsed()})`);
-      return response;
-    } catch (error) {
-      const outcome = request.signal.aborted ? 'no answer, gave up' : `failed: ${errorCode(error) ?? describe(error)}`;
-      ctx.io.note(`http: ${target} -> ${outcome} (${elapsed()})`);
-      throw error;
-    }
-  };
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 function formatSeconds(ms: number): string {

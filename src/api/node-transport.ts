@@ -1,15 +1,15 @@
-// A fetch-shaped function over node:http and node:https, handed to ky for remote profiles.
+// The wire for remote profiles: one request over node:http or node:https, its answer read whole.
 //
-// Why not the global fetch: in Node 20 the first real fetch loads undici's connection machinery and
-// compiles its WebAssembly HTTP parser, which costs more than everything else a one-request command does
-// (about 580 million instructions against 511 million for all of `node -e 0`, measured with callgrind).
-// node:http is already in the binary. ky still builds its Request and gets a standard Response back, so
-// its timeout, retry and hook logic are unchanged.
+// Why not fetch (or ky, which is built on fetch's Request and Response): in Node 20 the first touch of
+// `globalThis.Request`, `Response` or `Headers` loads undici, which costs about a third of Node's own
+// start-up (`node -e 'globalThis.Request'` is 1.35x `node -e 0`, measured side by side), and its first real
+// fetch compiles a WebAssembly HTTP parser on top. node:http is already in the binary. See docs/decisions.md.
 //
-// Answers are read whole before the Response is handed back: the API's answers are small JSON documents
-// (a page of at most 100 records), and reading them here puts the body under ky's timeout as well.
+// Answers are read whole before they are handed back: the API's answers are small JSON documents (a page
+// of at most 100 records), and reading them inside the request keeps the body under the same deadline.
 import http, { type IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
+import type { Transport, WireAnswer, WireRequest } from './http.js';
 
 type HttpsModule = typeof import('node:https');
 let httpsModule: Promise<HttpsModule> | undefined;
@@ -25,36 +25,37 @@ function agentFor(protocol: string, https: HttpsModule | undefined): http.Agent 
   return agent;
 }
 
-export async function nodeHttpFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const request = input instanceof Request ? input : new Request(input, init);
-  const url = new URL(request.url);
+export const nodeTransport: Transport = async (request: WireRequest): Promise<WireAnswer> => {
+  const { url, signal } = request;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
   const https = url.protocol === 'https:' ? await (httpsModule ??= import('node:https')) : undefined;
-  const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  if (body !== undefined) headers['content-length'] = String(body.length);
-
-  const signal = request.signal;
   signal.throwIfAborted();
-  return new Promise<Response>((resolve, reject) => {
+  const headers = { ...request.headers };
+  if (request.body !== undefined) headers['content-length'] = String(request.body.length);
+
+  return new Promise<WireAnswer>((resolve, reject) => {
     const options: RequestOptions = { method: request.method, headers, agent: agentFor(url.protocol, https) };
     const send = https ? https.request : http.request;
+    const finish = (settle: () => void) => {
+      signal.removeEventListener('abort', onAbort);
+      settle();
+    };
     const outgoing = send(url, options, (incoming) => {
-      readAll(incoming).then((bytes) => resolve(toResponse(incoming, bytes)), reject);
+      readAll(incoming).then(
+        (body) => finish(() => resolve({ status: incoming.statusCode ?? 502, headers: headersOf(incoming), body })),
+        (error: unknown) => finish(() => reject(error)),
+      );
     });
-    const onAbort = () => {
+    // Abort covers the whole exchange, the body included: the caller's deadline aborts it.
+    function onAbort() {
       outgoing.destroy();
       reject(signal.reason);
-    };
+    }
     signal.addEventListener('abort', onAbort, { once: true });
-    outgoing.on('error', reject);
-    outgoing.on('close', () => signal.removeEventListener('abort', onAbort));
-    outgoing.end(body);
+    outgoing.on('error', (error) => finish(() => reject(error)));
+    outgoing.end(request.body);
   });
-}
+};
 
 function readAll(incoming: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -70,11 +71,13 @@ function readAll(incoming: IncomingMessage): Promise<Buffer> {
   });
 }
 
-const statusesWithoutBody = new Set([101, 204, 205, 304]);
-
-function toResponse(incoming: IncomingMessage, bytes: Buffer): Response {
-  const headers = new Headers();
-  for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-  const status = incoming.statusCode ?? 502;
-  return new Response(statusesWithoutBody.has(status) ? null : (bytes as Uint8Array<ArrayBuffer>), { status, statusText: incoming.statusMessage ?? '', headers });
+/** Header names in lower case; a repeated header's values joined with ", " as fetch's Headers does. */
+function headersOf(incoming: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+    const name = incoming.rawHeaders[i]!.toLowerCase();
+    const value = incoming.rawHeaders[i + 1]!;
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  return headers;
 }

@@ -1,5 +1,6 @@
 // One typed function per endpoint of ../shared/api-spec.md section 4. Each returns the parsed `data`
 // (unknown fields kept) or throws an FsapiError subclass from src/errors.ts.
+import type { AnswerHeaders } from './http.js';
 import type {
   Bank,
   ClientEnquiry,
@@ -31,7 +32,8 @@ export interface PageQuery {
 
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  /** Header names in lower case. */
+  headers: AnswerHeaders;
   /** Parsed JSON when the body is JSON, else the text. */
   body: unknown;
 }

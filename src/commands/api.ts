@@ -196,7 +196,7 @@ function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {
 
 function writeStatusAndHeaders(ctx: Context, response: RawResponse): void {
   const lines = [`HTTP ${response.status}`];
-  response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(response.headers).sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`${name}: ${value}`);
   ctx.io.note(`${lines.join('\n')}\n`);
 }
 

@@ -42,7 +42,7 @@ export interface RequestLogEntry {
 }
 
 export interface Simulator {
-  /** The hono app's fetch, with request log, latency and faults: usable as ky's `fetch`. */
+  /** The hono app's fetch, with request log, latency and faults: the local profile's transport. */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
   requests(): RequestLogEntry[];
   clearRequests(): void;
