@@ -13,6 +13,9 @@ const cli = fileURLToPath(new URL('../bin/fsapi.js', import.meta.url));
 const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
 const LATENCY_MS = 50;
 const CONCURRENCY = 8;
+const TARGET_RATIO = 1.3;
+/** The same reading of "flat" as bench/tx-list.mjs: what is left is V8's own heap sizing. */
+const FLAT_RSS_GROWTH = 1.25;
 
 /** `count` rows with accounts and amounts unique to `tag`, so no run resumes another. */
 function batchCsv(count, tag) {
@@ -53,7 +56,7 @@ export async function benchBatch({ sizes = [100, 1000] } = {}) {
         name: `transfer batch, ${size} rows (ideal ${(idealMs / 1000).toFixed(2)} s)`,
         ms: result.ms,
         ratio: result.ms / idealMs,
-        target: size >= 1000 ? 1.3 : undefined,
+        target: size >= 1000 ? TARGET_RATIO : undefined,
         rssMb: result.rssMb,
         note: `${perRow} requests/row + ${log.length - perRow * size} per run`,
       });
@@ -63,6 +66,13 @@ export async function benchBatch({ sizes = [100, 1000] } = {}) {
     rmSync(root, { recursive: true, force: true });
   }
   printRows(`Batch payouts (latency ${LATENCY_MS} ms, --concurrency ${CONCURRENCY}; ratio to the ideal schedule)`, rows);
+  const [small, large] = [rows[0], rows.at(-1)];
+  const growth = large.rssMb / small.rssMb;
+  console.log(`  peak RSS ${sizes.at(-1)} / ${sizes[0]} rows: ${growth.toFixed(2)}x (flat: at most ${FLAT_RSS_GROWTH}x)`);
+  const failures = [];
+  if (large.ratio > TARGET_RATIO) failures.push(`time ratio ${large.ratio.toFixed(2)}x > ${TARGET_RATIO}x`);
+  if (growth > FLAT_RSS_GROWTH) failures.push(`RSS grew ${growth.toFixed(2)}x`);
+  console.log(failures.length === 0 ? '  targets met' : `  TARGETS MISSED: ${failures.join('; ')}`);
   return rows;
 }
 
