@@ -1,8 +1,10 @@
-// Builds the commander tree (names, options, help text) and nothing else. Each action imports its command
-// module only when it runs, so `fsapi --help` loads this file alone and starts about as fast as node.
+// Builds the commander tree (names, options, help text) and nothing else. Each action loads the engine
+// (src/engine.ts, every command's code) only when it runs, so `fsapi --help` loads this file alone and
+// starts about as fast as node.
 // src/cli.ts runs it; scripts/gen-docs.ts walks it to write docs/commands.md.
 import { Command, Option } from 'commander';
-import type { CommandModule } from './commands/types.js';
+import type { commands } from './engine.js';
+import { loadEngine } from './engine-loader.js';
 
 export const program = new Command('fsapi')
   .description('Bank transfers, balances, transactions and client accounts from the command line.')
@@ -20,18 +22,16 @@ export const program = new Command('fsapi')
     // With an action of its own the root would take a mistyped command as an argument; hand it back to
     // commander's unknown-command error, which carries the "Did you mean" suggestion.
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
-    await lazy(() => import('./commands/overview.js'))(...actionArgs);
+    await lazy('overview')(...actionArgs);
   });
 
-type Loader = () => Promise<CommandModule>;
-
-/** Wraps a lazily imported command module as a commander action. */
-function lazy(load: Loader) {
+/** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
+function lazy(key: keyof typeof commands) {
   return async (...actionArgs: unknown[]) => {
     const command = actionArgs.at(-1) as Command;
     const args = command.args.slice(0, command.registeredArguments.length);
-    const { runCommand } = await import('./runtime.js');
-    await runCommand(command, args, load);
+    const engine = await loadEngine();
+    await engine.runCommand(command, args, engine.commands[key]);
   };
 }
 
@@ -57,41 +57,41 @@ auth
     'FSAPI_CONSUMER_KEY=... FSAPI_CONSUMER_SECRET=... fsapi auth login --env sandbox --base-url https://sandbox.example.ng',
     'fsapi auth login --profile live --env production --base-url https://api.example.ng --save-credentials',
   ))
-  .action(lazy(() => import('./commands/auth/login.js')));
+  .action(lazy('auth/login'));
 auth.command('status').description('show the profile, base address and token expiry')
   .addHelpText('after', examples('fsapi auth status', 'fsapi --profile live auth status --json'))
-  .action(lazy(() => import('./commands/auth/status.js')));
+  .action(lazy('auth/status'));
 auth.command('logout').description('forget the stored token and credentials of the profile')
   .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile live auth logout'))
-  .action(lazy(() => import('./commands/auth/logout.js')));
+  .action(lazy('auth/logout'));
 auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
   .addHelpText('after', examples('curl -H "Authorization: Bearer $(fsapi auth token)" "$BASE/v1/account"'))
-  .action(lazy(() => import('./commands/auth/token.js')));
+  .action(lazy('auth/token'));
 
 const profile = program.command('profile').description('list, choose and remove saved profiles')
   .addHelpText('after', examples('fsapi profile list', 'fsapi profile use sandbox'));
 profile.command('list').description('list saved profiles; the default is marked')
   .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
-  .action(lazy(() => import('./commands/profile/list.js')));
+  .action(lazy('profile/list'));
 profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
   .addHelpText('after', examples('fsapi profile use sandbox', 'fsapi profile use local'))
-  .action(lazy(() => import('./commands/profile/use.js')));
+  .action(lazy('profile/use'));
 profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
   .addHelpText('after', examples('fsapi profile remove old-sandbox'))
-  .action(lazy(() => import('./commands/profile/remove.js')));
+  .action(lazy('profile/remove'));
 
 // ---- account, banks, enquiry -------------------------------------------------------------------------
 program.command('account').description('show the primary business account and its balances')
   .addHelpText('after', examples('fsapi account', 'fsapi account --json | jq -r .availableBalance'))
-  .action(lazy(() => import('./commands/account.js')));
+  .action(lazy('account'));
 program.command('banks').argument('[search]', 'part of a bank name or code').description('list banks and their institution codes (cached 24 h)')
   .option('--refresh', 'fetch the list again instead of using the cache')
   .addHelpText('after', examples('fsapi banks gtb', 'fsapi banks --refresh --json | jq length'))
-  .action(lazy(() => import('./commands/banks.js')));
+  .action(lazy('banks'));
 program.command('enquiry').argument('<accountNumber>', '10-digit account number').description('verify the account holder name at a bank')
   .requiredOption('--bank <code|name>', '6-digit institution code or part of the bank name')
   .addHelpText('after', examples('fsapi enquiry 0123456789 --bank 000013', 'fsapi enquiry 0123456789 --bank "access" --json'))
-  .action(lazy(() => import('./commands/enquiry.js')));
+  .action(lazy('enquiry'));
 
 // ---- transfers ---------------------------------------------------------------------------------------
 const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
@@ -111,11 +111,11 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
     'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
     'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
   ))
-  .action(lazy(() => import('./commands/transfer/send.js')));
+  .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
   .option('--wait', 'poll until it is successful (at most 5 minutes)')
   .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --json'))
-  .action(lazy(() => import('./commands/transfer/status.js')));
+  .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
   .option('--dry-run', 'verify and show the summary, send nothing')
@@ -124,14 +124,14 @@ transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,na
   .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
   .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
   .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
-  .action(lazy(() => import('./commands/transfer/batch.js')));
+  .action(lazy('transfer/batch'));
 transfer.command('log').description('the local journal of money-moving requests, last state of each')
   .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
-  .action(lazy(() => import('./commands/transfer/log.js')));
+  .action(lazy('transfer/log'));
 
 program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
   .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq ACME-57ERTC9C000060 --json'))
-  .action(lazy(() => import('./commands/tsq.js')));
+  .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
 const clients = program.command('clients').description('client (virtual) accounts')
@@ -144,10 +144,10 @@ clients.command('list').description('list client accounts')
   .option('--limit <n>', 'accounts per page, 1 to 100')
   .option('--all', 'every page, streamed')
   .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length'))
-  .action(lazy(() => import('./commands/clients/list.js')));
+  .action(lazy('clients/list'));
 clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
   .addHelpText('after', examples('fsapi clients get 9900000011'))
-  .action(lazy(() => import('./commands/clients/get.js')));
+  .action(lazy('clients/get'));
 const create = clients.command('create').description('create a client account')
   .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create corporate'));
 create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
@@ -157,14 +157,14 @@ create.command('individual').description('create an individual client account (a
   .addOption(new Option('--gender <gender>').choices(['male', 'female']))
   .option('--date-of-birth <YYYY-MM-DD>').option('--metadata <json>', 'JSON object kept with the account')
   .addHelpText('after', examples('fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01'))
-  .action(lazy(() => import('./commands/clients/create-individual.js')));
+  .action(lazy('clients/create-individual'));
 create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal)')
   .option('--rc-number <number>').option('--business-name <name>').option('--email-address <email>')
   .option('--phone-number <phone>').option('--address <address>').option('--bvn <11 digits>')
   .option('--incorporation-date <YYYY-MM-DD>').option('--date-of-birth <YYYY-MM-DD>')
   .option('--metadata <json>', 'JSON object kept with the account')
   .addHelpText('after', examples('fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31'))
-  .action(lazy(() => import('./commands/clients/create-corporate.js')));
+  .action(lazy('clients/create-corporate'));
 
 // ---- transactions ------------------------------------------------------------------------------------
 const tx = program.command('tx').description('transactions: inflows and outflows')
@@ -179,10 +179,10 @@ tx.command('list').description('list transactions, newest first')
   .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
   .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
-  .action(lazy(() => import('./commands/tx/list.js')));
+  .action(lazy('tx/list'));
 tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
   .addHelpText('after', examples('fsapi tx get ACME-57ERTC9C000060', 'fsapi tx get ACME-57ERTC9C000060 --json | jq .status'))
-  .action(lazy(() => import('./commands/tx/get.js')));
+  .action(lazy('tx/get'));
 
 // ---- notifications -----------------------------------------------------------------------------------
 const webhook = program.command('webhook').description('receive and verify payment notifications')
@@ -194,10 +194,10 @@ webhook.command('listen').description('receive notifications, verify each by ref
   .option('--forward-to <url>', 'POST verified events to this URL')
   .option('--no-verify', 'do not look references up (events are shown as unverified and not forwarded)')
   .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
-  .action(lazy(() => import('./commands/webhook/listen.js')));
+  .action(lazy('webhook/listen'));
 webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
   .addHelpText('after', examples('fsapi webhook verify event.json', 'pbpaste | fsapi webhook verify -'))
-  .action(lazy(() => import('./commands/webhook/verify.js')));
+  .action(lazy('webhook/verify'));
 
 // ---- simulator ---------------------------------------------------------------------------------------
 const simulator = program.command('simulator').description('the built-in API simulator: no real money moves')
@@ -213,16 +213,16 @@ simulator.command('serve').description('serve the simulator over HTTP')
   .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
   .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
   .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/'))
-  .action(lazy(() => import('./commands/simulator/serve.js')));
+  .action(lazy('simulator/serve'));
 simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
   .description('make an inflow to a client account and send its notification')
   .requiredOption('--amount <naira>', 'amount received')
   .option('--webhook-url <url>', 'POST the notification here (local profile)')
   .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
-  .action(lazy(() => import('./commands/simulator/collect.js')));
+  .action(lazy('simulator/collect'));
 simulator.command('reset').description('forget the local simulator state and start again from the seed')
   .addHelpText('after', examples('fsapi simulator reset'))
-  .action(lazy(() => import('./commands/simulator/reset.js')));
+  .action(lazy('simulator/reset'));
 
 // ---- reach -------------------------------------------------------------------------------------------
 program.command('api').argument('<method>', 'GET, POST, PUT, PATCH or DELETE').argument('<path>', 'path below the base address, e.g. /v1/account')
@@ -242,7 +242,7 @@ program.command('api').argument('<method>', 'GET, POST, PUT, PATCH or DELETE').a
     'fsapi api POST /v1/transfer/name-enquiry --data \'{"bankCode":"000013","accountNumber":"0123456789"}\'',
     'fsapi api GET /v1/transactions --query page=2 --query limit=5 --include',
   ))
-  .action(lazy(() => import('./commands/api.js')));
+  .action(lazy('api'));
 program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('print a shell completion script')
   .description(
     'Print the completion script of a shell. It completes commands, options, profile names after --profile, and ' +
@@ -253,7 +253,7 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
     'fsapi completion zsh > "${fpath[1]}/_fsapi"',
     'fsapi completion fish > ~/.config/fish/completions/fsapi.fish',
   ))
-  .action(lazy(() => import('./commands/completion.js')));
+  .action(lazy('completion'));
 
 
 // The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,

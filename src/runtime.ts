@@ -10,8 +10,8 @@ import { createNodeIO } from './ui/io.js';
 import { outputMode, prepareTables } from './ui/output.js';
 import { createPrompt } from './ui/prompt.js';
 import { systemClock } from './core/clock.js';
-// Imported statically: runtime.ts itself loads only once a command runs (never for --help), and one
-// module graph here costs fewer file loads at start-up than three more lazily split chunks.
+// Imported statically: runtime.ts is part of the engine (src/engine.ts), which loads only once a command
+// runs, never for --help.
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';

@@ -24,6 +24,8 @@ export interface RunOptions {
   keys?: string[];
   timeoutMs?: number;
   cwd?: string;
+  /** The script node runs instead of bin/fsapi.js, e.g. the cli.js of a copy of dist/. */
+  cli?: string;
 }
 
 /** A fresh pair of config and data dirs; call cleanup() in an after() hook. */
@@ -58,7 +60,7 @@ function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.tty) return runCliInTerminal(args, options);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
       cwd: options.cwd ?? repoRoot,
       env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -85,8 +87,8 @@ const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
  * typed into the terminal also reaches the shell, and a shell like dash dies of it (exit 130)
  * instead of reporting how the CLI ended.
  */
-export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot) {
-  const command = [process.execPath, cliPath, ...args].map(shellQuote).join(' ');
+export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot, cli = cliPath) {
+  const command = [process.execPath, cli, ...args].map(shellQuote).join(' ');
   return spawn('script', ['-qfec', `stty cols 160 rows 50; exec ${command}`, '/dev/null'], {
     cwd,
     env: childEnv({ TERM: 'xterm-256color', ...env, SHELL: '/bin/sh' }),
@@ -100,7 +102,7 @@ export function spawnCliInTerminal(args: string[], env: Record<string, string | 
  */
 function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCliInTerminal(args, options.env, options.cwd);
+    const child = spawnCliInTerminal(args, options.env, options.cwd, options.cli);
     let screen = '';
     let stderr = '';
     const keys = [...(options.keys ?? [])];

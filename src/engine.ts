@@ -1,0 +1,41 @@
+// Entry of dist/engine.cjs, the one CommonJS bundle that holds everything a command runs (src/program.ts
+// holds only the command tree). src/engine-loader.ts compiles it with the V8 code cache the build made, so
+// a command starts without parsing and compiling its code again. The imports stay dynamic: in the CJS
+// bundle each becomes a lazily initialised module, so a command's top-level code (zod schemas, the
+// simulator's app) runs only when that command runs.
+import type { CommandModule } from './commands/types.js';
+
+export { runCommand } from './runtime.js';
+
+/** The module of each command, by the key src/program.ts names it with. */
+export const commands = {
+  overview: () => import('./commands/overview.js'),
+  'auth/login': () => import('./commands/auth/login.js'),
+  'auth/status': () => import('./commands/auth/status.js'),
+  'auth/logout': () => import('./commands/auth/logout.js'),
+  'auth/token': () => import('./commands/auth/token.js'),
+  'profile/list': () => import('./commands/profile/list.js'),
+  'profile/use': () => import('./commands/profile/use.js'),
+  'profile/remove': () => import('./commands/profile/remove.js'),
+  account: () => import('./commands/account.js'),
+  banks: () => import('./commands/banks.js'),
+  enquiry: () => import('./commands/enquiry.js'),
+  'transfer/send': () => import('./commands/transfer/send.js'),
+  'transfer/status': () => import('./commands/transfer/status.js'),
+  'transfer/batch': () => import('./commands/transfer/batch.js'),
+  'transfer/log': () => import('./commands/transfer/log.js'),
+  tsq: () => import('./commands/tsq.js'),
+  'clients/list': () => import('./commands/clients/list.js'),
+  'clients/get': () => import('./commands/clients/get.js'),
+  'clients/create-individual': () => import('./commands/clients/create-individual.js'),
+  'clients/create-corporate': () => import('./commands/clients/create-corporate.js'),
+  'tx/list': () => import('./commands/tx/list.js'),
+  'tx/get': () => import('./commands/tx/get.js'),
+  'webhook/listen': () => import('./commands/webhook/listen.js'),
+  'webhook/verify': () => import('./commands/webhook/verify.js'),
+  'simulator/serve': () => import('./commands/simulator/serve.js'),
+  'simulator/collect': () => import('./commands/simulator/collect.js'),
+  'simulator/reset': () => import('./commands/simulator/reset.js'),
+  api: () => import('./commands/api.js'),
+  completion: () => import('./commands/completion.js'),
+} satisfies Record<string, () => Promise<CommandModule>>;
