@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { printRows, runOnce } from './lib.mjs';
 import { startServedSimulator } from './startup.mjs';
 
-const cli = fileURLToPath(new URL('../bin/fsapi.js', import.meta.url));
+const cli = fileURLToPath(new URL('../bin/fsapi.cjs', import.meta.url));
 const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
 const LATENCY_MS = 50;
 const CONCURRENCY = 8;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, printRows, runOnce } from './lib.mjs';
 
-const cli = fileURLToPath(new URL('../bin/fsapi.js', import.meta.url));
+const cli = fileURLToPath(new URL('../bin/fsapi.cjs', import.meta.url));
 const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
 
 export async function startServedSimulator(args = [], env = process.env) {

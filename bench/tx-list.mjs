@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { compare, ensureBuilt, printRows, runOnce } from './lib.mjs';
 import { startServedSimulator } from './startup.mjs';
 
-const cli = fileURLToPath(new URL('../bin/fsapi.js', import.meta.url));
+const cli = fileURLToPath(new URL('../bin/fsapi.cjs', import.meta.url));
 const minimal = fileURLToPath(new URL('./minimal-pager.mjs', import.meta.url));
 const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
 

@@ -1,10 +1,10 @@
-// Bundles the CLI with esbuild into two parts:
-// - dist/cli.js (ESM): the command tree, src/program.ts, and what runs it. All that `fsapi --help` loads.
-// - dist/engine.cjs (CommonJS): the code of every command, src/engine.ts. src/engine-loader.ts compiles it
-//   with dist/engine.cache, the V8 code cache a training run below records, so a command does not parse
-//   and compile its code again on each start.
-// The bundle is written to a fresh folder and swapped in by rename, so a CLI that is running while a
-// build happens never sees a half-written dist/.
+// Bundles the CLI with esbuild into three CommonJS files (src/boot.ts says why CommonJS and how they load):
+// - dist/boot.cjs: what bin/fsapi.cjs runs; loads the other two;
+// - dist/cli.cjs: the command tree, src/program.ts, and what runs it. All that `fsapi --help` loads;
+// - dist/engine.cjs: the code of every command, src/engine.ts, loaded once a command runs.
+// Training runs of the staged CLI then record cli.cache and engine.cache, the V8 code caches boot.ts
+// compiles the bundles with. Everything is written to a fresh folder and swapped in by rename, so a CLI
+// that runs while a build happens never sees a half-written dist/, nor a cache of another bundle.
 import { build } from 'esbuild';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -40,44 +40,53 @@ const common = {
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
+  // No comments or indentation: smaller files to read on every start, and no non-ASCII text from the
+  // comments of packages (see the ASCII check below). Names stay, and the source maps give the lines.
+  minifyWhitespace: true,
   logLevel: 'warning',
   plugins: [confOptionalDependencies],
 };
 
+// The engine is loaded by src/boot.ts, never by the import src/engine-loader.ts uses from source.
+const engineLeftOut = {
+  name: 'engine-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.importer.endsWith('engine-loader.ts') ? { path: args.path, external: true } : undefined));
+  },
+};
+
+const bundles = [
+  { entry: 'src/boot.ts', name: 'boot' },
+  { entry: 'src/cli.ts', name: 'cli', plugins: [engineLeftOut] },
+  { entry: 'src/engine.ts', name: 'engine' },
+];
+
 try {
-  await build({
-    ...common,
-    entryPoints: { cli: 'src/cli.ts' },
-    outdir: staging.pathname,
-    // The completion callback, the one import() left here, stays a chunk of its own: inlined, the built-ins
-    // it imports would be imported by cli.js, which costs `fsapi --help` more than reading a second file.
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    format: 'esm',
-    // Tells src/engine-loader.ts it runs from the bundle, and where the engine is (next to cli.js).
-    define: { FSAPI_ENGINE_FILE: JSON.stringify('./engine.cjs') },
-    // commander calls require(); give the ESM bundle a real one.
-    banner: { js: "import { createRequire as __fsapiCreateRequire } from 'node:module'; const require = __fsapiCreateRequire(import.meta.url);" },
-  });
-  await build({
-    ...common,
-    entryPoints: ['src/engine.ts'],
-    outfile: new URL('engine.cjs', staging).pathname,
-    format: 'cjs',
-    // The engine runs in a vm.Script, which cannot run import(): make every import() a lazily initialised
-    // module of the bundle instead.
-    supported: { 'dynamic-import': false },
-    // A bundled module's import.meta.url is the bundle's URL, as in dist/cli.js (CJS output has no import.meta).
-    define: { 'import.meta.url': '__fsapiImportMetaUrl' },
-    banner: { js: "const __fsapiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
-  const engineSource = await readFile(new URL('engine.cjs', staging), 'utf8');
-  if (engineSource.includes('import(')) throw new Error('dist/engine.cjs contains import(), which vm.Script cannot run');
+  for (const bundle of bundles) {
+    await build({
+      ...common,
+      plugins: [...common.plugins, ...(bundle.plugins ?? [])],
+      entryPoints: [bundle.entry],
+      outfile: new URL(`${bundle.name}.cjs`, staging).pathname,
+      format: 'cjs',
+      // vm.Script, which runs cli.cjs and engine.cjs, cannot run an import(): esbuild turns each into a
+      // require of a lazily initialised module, so a command's top-level code still runs only when needed.
+      supported: { 'dynamic-import': false },
+      // A bundled module's import.meta.url is its bundle's URL (CJS output has no import.meta).
+      define: { 'import.meta.url': '__fsapiImportMetaUrl' },
+      banner: { js: "const __fsapiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    });
+    const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'latin1');
+    if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which vm.Script cannot run`);
+    // boot.ts reads the bundles as latin1, a plain copy of the bytes: right only for ASCII.
+    const nonAscii = /[^\x00-\x7f]/.exec(source);
+    if (nonAscii) throw new Error(`dist/${bundle.name}.cjs has a non-ASCII character at offset ${nonAscii.index}; escape it in the source`);
+  }
   try {
-    await recordEngineCache();
+    await recordCodeCaches();
   } catch (error) {
-    await rm(new URL('engine.cache', staging), { force: true });
-    console.warn(`warning: built without dist/engine.cache, so commands start slower: ${error.message.split('\n')[0]}`);
+    for (const name of ['cli', 'engine']) await rm(new URL(`${name}.cache`, staging), { force: true });
+    console.warn(`warning: built without code caches, so commands start slower: ${error.message.split('\n')[0]}`);
   }
   await rename(dist, retired).catch((error) => {
     if (error.code !== 'ENOENT') throw error;
@@ -89,19 +98,19 @@ try {
 }
 
 /**
- * The training run: the staged CLI runs `account --json` against a served simulator, the path of a typical
- * command (profile, token, HTTP, output), and src/engine-loader.ts writes the code cache of everything it
- * compiled on the way to staging/engine.cache.
+ * The training runs. The staged CLI answers `--help`, which records cli.cache; then `account --json`
+ * against a served simulator, the path of a typical command (profile, token, HTTP, output), which starts
+ * from that cli.cache and records both caches again, now holding both runs' functions.
  */
-async function recordEngineCache() {
-  const cli = new URL('cli.js', staging).pathname;
-  const cacheFile = new URL('engine.cache', staging).pathname;
+async function recordCodeCaches() {
+  const boot = new URL('boot.cjs', staging).pathname;
   const home = await mkdtemp(path.join(tmpdir(), 'fsapi-build-'));
-  // None of the caller's FSAPI_* settings: the run must not see a real profile or write a cache early.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_')));
   Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') });
-  const runCli = (args, extraEnv) => promisify(execFile)(process.execPath, [cli, ...args], { env: { ...env, ...extraEnv }, timeout: 20_000 });
-  const server = spawn(process.execPath, [cli, 'simulator', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const training = { FSAPI_WRITE_CODE_CACHE: staging.pathname };
+  const runCli = (args, extraEnv) => promisify(execFile)(process.execPath, [boot, ...args], { env: { ...env, ...extraEnv }, timeout: 20_000 });
+  await runCli(['--help'], training);
+  const server = spawn(process.execPath, [boot, 'simulator', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => server.once('exit', resolve).once('error', resolve));
   try {
     const url = await new Promise((resolve, reject) => {
@@ -123,8 +132,10 @@ async function recordEngineCache() {
       FSAPI_CONSUMER_KEY: 'sim-consumer-key',
       FSAPI_CONSUMER_SECRET: 'sim-consumer-secret',
     });
-    await runCli(['--profile', 'train', 'account', '--json'], { FSAPI_WRITE_ENGINE_CACHE: cacheFile });
-    if ((await stat(cacheFile)).size === 0) throw new Error('the training run wrote an empty engine.cache');
+    await runCli(['--profile', 'train', 'account', '--json'], training);
+    for (const name of ['cli', 'engine']) {
+      if ((await stat(new URL(`${name}.cache`, staging))).size === 0) throw new Error(`the training runs wrote an empty ${name}.cache`);
+    }
   } finally {
     server.kill('SIGTERM');
     const killer = setTimeout(() => server.kill('SIGKILL'), 5_000);

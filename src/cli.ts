@@ -1,5 +1,9 @@
-// Entry point of the bundle: the command tree, run.
-import { program } from './program.js';
+// Entry of dist/cli.cjs: the command tree, run. src/boot.ts loads it and hands over how to load the engine.
+import { useEngineLoader, type Engine } from './engine-loader.js';
 import { main } from './main.js';
+import { program } from './program.js';
 
-await main(program);
+export function run(loadEngine: () => Engine): Promise<void> {
+  useEngineLoader(loadEngine);
+  return main(program);
+}

@@ -1,7 +1,6 @@
 // Builds the Context for a command run from the real process: the only place (with src/main.ts) that
 // reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
 import type { Command } from 'commander';
-import { setFlagsFromString } from 'node:v8';
 import type { CommandInput, CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
@@ -17,15 +16,22 @@ import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
-  // V8 grows its young generation (up to 3 x 16 MB) while a run allocates quickly, so a long `tx list --all`
-  // or batch would look as if it kept every row. Keeping it at its starting size holds peak RSS flat
-  // (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Set here, after start-up: as a
-  // node flag in the launcher it would cost Node its start-up snapshot.
-  setFlagsFromString('--semi-space-growth-factor=1');
   const ctx = createContext(command.optsWithGlobals(), process.env);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
   const input: CommandInput = { args, options: command.opts() };
+  if (module.longRunning) keepYoungGenerationSmall();
   await module.default(ctx, input);
+}
+
+/**
+ * V8 grows its young generation (up to 3 x 16 MB) while a run allocates quickly, so a long `tx list --all`
+ * or batch looks as if it kept every row. Keeping it at its starting size holds peak RSS flat
+ * (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Only for long runs: node:v8 costs a
+ * few ms to load. Not a node flag in bin/: Node would lose its start-up snapshot, and a V8 flag set before
+ * the bundles compile would make V8 refuse their code caches (src/boot.ts).
+ */
+function keepYoungGenerationSmall(): void {
+  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 export function parseGlobals(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): GlobalOptions {

@@ -9,4 +9,6 @@ export interface CommandInput {
 /** Every file under src/commands default-exports one of these. */
 export interface CommandModule {
   default: (ctx: Context, input: CommandInput) => Promise<void>;
+  /** Set by commands that can run long over many rows or events: src/runtime.ts keeps their memory flat. */
+  longRunning?: boolean;
 }

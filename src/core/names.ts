@@ -9,7 +9,7 @@ export function normaliseName(name: string): string {
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '') // combining accents: "Adébáyọ̀" -> "adebayo"
     .toLowerCase()
-    .replace(/['’`]/g, '') // apostrophes join: O'Neil -> oneil
+    .replace(/['\u2019`]/g, '') // apostrophes join: O'Neil -> oneil
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

@@ -1,4 +1,4 @@
-// Runs the built CLI (bin/fsapi.js) as a subprocess with its own temporary config and data dirs, the
+// Runs the built CLI (bin/fsapi.cjs) as a subprocess with its own temporary config and data dirs, the
 // way a user or a script runs it. `tty: true` runs it under a real pseudo-terminal (util-linux `script`),
 // so stdout and stdin are terminals and tables, colours and prompts behave as they do for a person.
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const cliPath = path.join(repoRoot, 'bin/fsapi.js');
+export const cliPath = path.join(repoRoot, 'bin/fsapi.cjs');
 
 export interface RunResult {
   code: number;
@@ -24,7 +24,7 @@ export interface RunOptions {
   keys?: string[];
   timeoutMs?: number;
   cwd?: string;
-  /** The script node runs instead of bin/fsapi.js, e.g. the cli.js of a copy of dist/. */
+  /** The script node runs instead of bin/fsapi.cjs, e.g. the boot.cjs of a copy of dist/. */
   cli?: string;
 }
 

@@ -20,6 +20,9 @@ const columns: Column<ClientListItem>[] = [
   { header: 'CREATED', cell: (client) => timeCell(client.createdAt) },
 ];
 
+/** Pages, rows or events without end: see CommandModule.longRunning. */
+export const longRunning = true;
+
 export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
   const listing = parseListing(input.options);
   const pages = clientPages(ctx, listing);

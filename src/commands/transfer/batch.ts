@@ -36,6 +36,9 @@ import {
   writePossibleDuplicates,
 } from '../../ui/batch.js';
 
+/** Pages, rows or events without end: see CommandModule.longRunning. */
+export const longRunning = true;
+
 export default async function batch(ctx: Context, input: CommandInput): Promise<void> {
   // 1. Options, and whether anyone can answer the confirmation: before anything is read or asked.
   const fileName = String(input.args[0] ?? '');

@@ -30,6 +30,9 @@ const transactionColumns: Column<TransactionRecord>[] = [
   { header: 'DESCRIPTION', cell: (tx) => tx.description },
 ];
 
+/** Pages, rows or events without end: see CommandModule.longRunning. */
+export const longRunning = true;
+
 export default async function txList(ctx: Context, input: CommandInput): Promise<void> {
   const listing = parseListing(ctx, input.options);
   const csv = input.options.csv === true;

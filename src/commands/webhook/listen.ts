@@ -26,6 +26,9 @@ interface ListenOptions {
   verify: boolean;
 }
 
+/** Pages, rows or events without end: see CommandModule.longRunning. */
+export const longRunning = true;
+
 export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
   const options = parseOptions(input.options);
   const logFile = eventLogPath(ctx.paths.dataDir);
