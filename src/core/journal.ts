@@ -20,7 +20,7 @@
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
 import { constants } from 'node:fs';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
@@ -160,7 +160,7 @@ export class Journal {
       const { size } = await handle.stat();
       created = size === 0;
       let text = line;
-      if (size > 0 && !(await endsWithNewline(handle, size))) {
+      if (size > 0 && !(await endsWithWholeLine(handle, size))) {
         // The last line was cut short. End it, and say so, so a reader knows to skip it (see the header).
         const marker: JournalRecord = { type: 'repaired', time: new Date().toISOString(), note: 'the line before was cut short by an interrupted write' };
         text = `\n${JSON.stringify(marker)}\n${line}`;
@@ -199,7 +199,30 @@ export class Journal {
   }
 }
 
-async function endsWithNewline(handle: import('node:fs/promises').FileHandle, size: number): Promise<boolean> {
+/**
+ * Whether the file ends with a whole line. A last line without its newline is either cut short by an
+ * interrupted write, or for a moment another process's record still being copied in: Linux shows the size
+ * of a record's first page before its last is in. So an open end is looked at again until it stops moving,
+ * and only a line that stays open is called cut short (which adds a `repaired` marker).
+ */
+async function endsWithWholeLine(handle: FileHandle, size: number): Promise<boolean> {
+  const SETTLE_MS = 20;
+  const STILL_LOOKS = 3; // an end that has not moved for 60 ms is not being written
+  const MAX_LOOKS = 50; // a second in all
+  let seen = size;
+  let stillLooks = 0;
+  for (let look = 0; look < MAX_LOOKS; look += 1) {
+    if (await lastByteIsNewline(handle, seen)) return true;
+    if (stillLooks >= STILL_LOOKS) return false;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const now = (await handle.stat()).size;
+    stillLooks = now === seen ? stillLooks + 1 : 0;
+    seen = now;
+  }
+  return false;
+}
+
+async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
   return last[0] === 0x0a;
