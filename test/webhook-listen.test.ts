@@ -430,6 +430,53 @@ describe('webhook listen refuses to start', () => {
 
 // ---- other modes --------------------------------------------------------------------------------------
 
+describe('one webhook listen per data dir', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+
+  const startNoVerify = async () => {
+    const listener = new Listener(['--json', 'webhook', 'listen', '--no-verify', '--port', String(await freePort())], home.env);
+    await listener.ready();
+    return listener;
+  };
+  const refusedSecond = async () => {
+    const second = await runCli(['webhook', 'listen', '--no-verify', '--port', String(await freePort())], { env: home.env });
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, /^error: another webhook listen is already using .*events\.jsonl$/m);
+    assert.doesNotMatch(second.stderr, /listening on/);
+  };
+
+  test('a second listener is refused (exit 1) while the first keeps serving; after a clean stop one starts again', async () => {
+    const first = await startNoVerify();
+    try {
+      await refusedSecond();
+      const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(first.stderr)![1]);
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(forged('COL-ONELISTENER')))).status, 200);
+      await first.waitForEvent('COL-ONELISTENER');
+    } finally {
+      assert.equal((await first.stop('SIGINT')).code, 0, first.stderr);
+    }
+    const again = await startNoVerify();
+    assert.equal((await again.stop('SIGINT')).code, 0, again.stderr);
+  });
+
+  test('a listener that was killed blocks the next one only until its lock goes stale', { timeout: 60_000 }, async () => {
+    const killed = await startNoVerify();
+    await killed.stop('SIGKILL');
+    await refusedSecond();
+    // The lock is refreshed every few seconds while its listener runs, and stale 10 s after the last time.
+    let next: Listener | undefined;
+    for (const deadline = Date.now() + 30_000; !next && Date.now() < deadline; ) {
+      const attempt = new Listener(['webhook', 'listen', '--no-verify', '--port', String(await freePort())], home.env);
+      await until('it to start or be refused', () => attempt.stderr.includes('press Ctrl+C to stop') || attempt.child.exitCode !== null);
+      if (attempt.child.exitCode === null) next = attempt;
+      else await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    assert.ok(next, 'no listener could start within 30 s of the first one being killed');
+    assert.equal((await next.stop('SIGINT')).code, 0, next.stderr);
+  });
+});
+
 describe('webhook listen without a reachable API, and with --no-verify', () => {
   const home = makeHome();
   after(() => home.cleanup());

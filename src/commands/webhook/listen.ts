@@ -4,8 +4,8 @@
 // docs/notifications.md.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { UsageError } from '../../errors.js';
-import { EventLogWriter, eventLogPath, readEventLog } from '../../core/event-log.js';
+import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { EventLogWriter, eventLogPath, lockEventLog, readEventLog } from '../../core/event-log.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../core/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../core/forwarder.js';
 import { startListener, type Rejection } from '../../core/listener.js';
@@ -32,6 +32,7 @@ export const longRunning = true;
 export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
   const options = parseOptions(input.options);
   const logFile = eventLogPath(ctx.paths.dataDir);
+  const lock = await lockEventLog(logFile);
   const log = EventLogWriter.open(logFile);
 
   let verifyingAgainst = '';
@@ -81,8 +82,9 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
       processor.accept(record, parsed.notification, parsed.amount, body);
     },
     rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
     log.close();
+    await lock.release();
     throw error;
   });
 
@@ -105,14 +107,30 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   }
   if (unfinished.length > 0) ctx.io.note(`taking up ${unfinished.length} event(s) received before the last stop`);
 
-  const signal = await stopSignal();
+  // A lost lock (its directory removed, or not refreshed in time) means another listener may start on the
+  // same log: stop the way a signal stops, then fail.
+  let lockLost: Error | undefined;
+  const signal = await Promise.race([
+    stopSignal(),
+    lock.lost.then((error) => {
+      lockLost = error;
+      return 'lost the lock';
+    }),
+  ]);
   ctx.io.note(`${signal}: stopping; finishing ${processor.inFlight} event(s) in progress (at most ${SHUTDOWN_WAIT_MS / 1000} s)`);
   listener.stopAccepting();
   const left = await processor.drain(SHUTDOWN_WAIT_MS);
   await listener.close();
   log.close();
+  await lock.release();
   ctx.io.note(summary(processor.tally));
   if (left > 0) ctx.io.note(`${left} event(s) were not finished; they are in ${logFile} and the next webhook listen takes them up`);
+  if (lockLost) {
+    throw new FsapiError(`stopped: lost the lock on ${logFile} (${lockLost.message})`, {
+      exitCode: ExitCode.failed,
+      hint: 'check that no other webhook listen uses this data dir, then start again',
+    });
+  }
 }
 
 function parseOptions(raw: Record<string, unknown>): ListenOptions {
