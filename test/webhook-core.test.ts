@@ -245,6 +245,7 @@ describe('EventProcessor', () => {
     const forwarded: string[] = [];
     const warnings: string[] = [];
     const verifyCalls: string[] = [];
+    const app = { up: options.forwardOk !== false };
     const processor = new EventProcessor({
       log,
       // Real time: drain() waits on it (the stand-in verify and forward answer at once anyway).
@@ -258,7 +259,7 @@ describe('EventProcessor', () => {
             },
       forward: async (body): Promise<ForwardResult> => {
         forwarded.push(Buffer.from(body).toString('utf8'));
-        return options.forwardOk === false ? { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)' } : { ok: true, status: 200, tries: 1 };
+        return app.up ? { ok: true, status: 200, tries: 1 } : { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)' };
       },
       show: (event) => shown.push(event),
       warn: (line) => warnings.push(line),
@@ -270,7 +271,7 @@ describe('EventProcessor', () => {
       log.append(record);
       processor.accept(record, n, 2_500_000 as Kobo, body);
     };
-    return { dir, log, processor, shown, forwarded, warnings, verifyCalls, deliver };
+    return { dir, log, processor, shown, forwarded, warnings, verifyCalls, deliver, app };
   }
 
   async function records(dir: string): Promise<EventRecord[]> {
@@ -319,6 +320,47 @@ describe('EventProcessor', () => {
     assert.equal(verified.forwarded, false);
     assert.match(verified.forwardProblem ?? '', /HTTP 500/);
     assert.match(run.warnings.join('\n'), /forward of COL-0001 failed/);
+  });
+
+  test('a verified event the app did not take is kept and delivered by a later round, once', async () => {
+    const run = setUp({ forwardOk: false });
+    run.deliver(notification());
+    await run.processor.drain(5000);
+    assert.equal(run.processor.undeliveredCount, 1);
+    assert.deepEqual(await run.processor.redeliver(), { delivered: 0, left: 1, lastProblem: 'HTTP 500 (after 3 tries)' });
+    run.app.up = true;
+    assert.deepEqual(await run.processor.redeliver(), { delivered: 1, left: 0, lastProblem: undefined });
+    assert.deepEqual(await run.processor.redeliver(), { delivered: 0, left: 0, lastProblem: undefined });
+    run.log.close();
+    assert.equal(run.forwarded.length, 3, 'the first try, the failed round, the delivery');
+    assert.equal(run.shown.length, 1, 'one line for the event; the delivery is a note');
+    assert.match(run.warnings.join('\n'), /COL-0001 delivered to the app on a later try \(HTTP 200\)/);
+    const outcomes = (await records(run.dir)).filter((r) => r.kind === 'outcome');
+    assert.deepEqual(outcomes.map((r) => r.kind === 'outcome' && [r.state, r.forwarded, r.undelivered ?? false]), [
+      ['verified', false, true],
+      ['verified', true, false],
+    ]);
+  });
+
+  test('an undelivered event waits in events.jsonl for the next run that forwards, and is not delivered twice', async () => {
+    const first = setUp({ forwardOk: false });
+    first.deliver(notification());
+    await first.processor.drain(5000);
+    first.log.close();
+
+    const second = setUp({ dir: first.dir });
+    assert.deepEqual(await second.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line'))), []);
+    assert.equal(second.processor.undeliveredCount, 1);
+    assert.equal((await second.processor.redeliver()).delivered, 1);
+    second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
+    await second.processor.drain(5000);
+    second.log.close();
+    assert.equal(second.forwarded.length, 1);
+
+    const third = setUp({ dir: first.dir });
+    await third.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line')));
+    assert.equal(third.processor.undeliveredCount, 0, 'delivered, so not kept');
+    third.log.close();
   });
 
   test('--no-verify: events are unverified, never forwarded, shown once', async () => {

@@ -43,7 +43,7 @@ interface Received {
 }
 
 /** The developer's app: records every POST it receives and answers 200. */
-async function startForwardTarget(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+async function startForwardTarget(port = 0): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createHttpServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -53,10 +53,10 @@ async function startForwardTarget(): Promise<{ url: string; received: Received[]
       response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}/app/hooks`,
+    url: `http://127.0.0.1:${bound}/app/hooks`,
     received,
     close: () =>
       new Promise<void>((resolve) => {
@@ -429,6 +429,54 @@ describe('webhook listen refuses to start', () => {
 });
 
 // ---- other modes --------------------------------------------------------------------------------------
+
+describe('webhook listen when the app is down', () => {
+  const home = makeHome();
+  let sim: RunningSimulator;
+  before(async () => {
+    sim = await startSimulatorServer({ port: 0, log: () => undefined });
+    await logInToSimulator(home.env, sim.url);
+  });
+  after(async () => {
+    await sim.close();
+    home.cleanup();
+  });
+
+  test('a verified event the app did not take is kept, and the next listener delivers it once', async () => {
+    const appPort = await freePort(); // nothing listens there yet: the app is down
+    const appUrl = `http://127.0.0.1:${appPort}/app/hooks`;
+    const args = ['--profile', 'sim', '--json', 'webhook', 'listen', '--port', String(await freePort()), '--forward-to', appUrl];
+    const first = new Listener(args, home.env);
+    await first.ready();
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(first.stderr)![1]);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_200_000);
+    assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
+    const event = await first.waitForEvent(notification.reference);
+    assert.deepEqual([event.state, event.forwarded], ['verified', false]);
+    assert.match(first.stderr, /forward of COL-\S+ failed: .*kept, and tried again every minute/);
+    assert.equal((await first.stop('SIGINT')).code, 0, first.stderr);
+    assert.match(first.stderr, /1 verified event\(s\) not yet delivered to the app; the next webhook listen with --forward-to tries again/);
+
+    const app = await startForwardTarget(appPort);
+    try {
+      const second = new Listener(args, home.env);
+      await second.ready();
+      await until('the delivery', () => app.received.length > 0);
+      await until('its note', () => second.stderr.includes(`${notification.reference} delivered to the app on a later try (HTTP 200)`));
+      assert.equal((await second.stop('SIGINT')).code, 0, second.stderr);
+      assert.doesNotMatch(second.stderr, /not yet delivered/);
+      assert.equal(second.stdout, '', 'no second event line');
+
+      const third = new Listener(args, home.env);
+      await third.ready();
+      assert.equal((await third.stop('SIGINT')).code, 0, third.stderr);
+      assert.equal(app.received.length, 1, 'delivered once');
+      assert.equal(app.received[0]!.body, JSON.stringify(notification));
+    } finally {
+      await app.close();
+    }
+  });
+});
 
 describe('one webhook listen per data dir', () => {
   const home = makeHome();

@@ -40,6 +40,12 @@ export interface OutcomeRecord {
   field: string | null;
   detail: string;
   forwarded: boolean;
+  /**
+   * True when a verified event's forward was tried and failed: the app has not heard of it yet, and later
+   * tries (in this run or the next) deliver it. A later outcome of the same id with `forwarded: true`
+   * records the delivery.
+   */
+  undelivered?: boolean;
 }
 
 export type EventRecord = ReceivedRecord | OutcomeRecord;

@@ -12,6 +12,10 @@
 //     not compare, like updatedAt): the money arrived once, so the app hears of it once.
 // A forged copy that reaches the listener first therefore cannot hide the genuine event: the two bodies
 // differ, and the genuine one is verified on its own.
+//
+// Delivery. A verified event whose forward fails (the app down longer than the forwarder's own 3 tries) is
+// recorded as undelivered and kept: `redeliver()`, which `webhook listen` calls every minute and at start,
+// tries it again, also in a later run, until the app takes it. Events of one reference still go one at a time.
 import { createHash, randomUUID } from 'node:crypto';
 import type { CollectionNotification } from '../api/schemas.js';
 import type { Clock } from '../context.js';
@@ -55,6 +59,15 @@ interface ReferenceHistory {
 }
 
 export type Tally = Record<EventState, number> & { forwarded: number; forwardFailed: number };
+
+/** What one redelivery round did. */
+export interface Redelivery {
+  delivered: number;
+  /** Verified events the app still has not taken. */
+  left: number;
+  /** Why the last failed one failed. */
+  lastProblem: string | undefined;
+}
 
 /**
  * Runs at most `max` tasks at once; the others wait their turn, in order. A task whose signal is aborted
@@ -104,6 +117,8 @@ export class EventProcessor {
   /** The tail of the queue of each reference; removed when it empties. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
+  /** Verified events whose forward failed, by id, oldest first. */
+  private readonly undelivered = new Map<string, ReceivedRecord>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
@@ -126,8 +141,52 @@ export class EventProcessor {
       const received = open.get(record.id);
       open.delete(record.id);
       this.remember(record.reference, received?.sha256, record.state);
+      if (record.forwarded) this.undelivered.delete(record.id);
+      else if (record.undelivered && received) this.undelivered.set(record.id, received);
     }
     return [...open.values()];
+  }
+
+  /** How many verified events the app has not taken yet. */
+  get undeliveredCount(): number {
+    return this.undelivered.size;
+  }
+
+  /**
+   * Forwards again every verified event the app has not taken, each in its reference's turn. Without
+   * --forward-to it does nothing: they wait for a run that forwards.
+   */
+  async redeliver(): Promise<Redelivery> {
+    const forward = this.deps.forward;
+    let delivered = 0;
+    let lastProblem: string | undefined;
+    if (forward) {
+      const rounds = [...this.undelivered.values()].map(
+        (record) =>
+          new Promise<void>((done) =>
+            this.enqueue(record.reference, async () => {
+              try {
+                if (this.stop.signal.aborted || !this.undelivered.has(record.id)) return;
+                const result = await forward(Buffer.from(record.body, 'utf8'), this.stop.signal);
+                if (!result.ok) {
+                  lastProblem = result.detail;
+                  return;
+                }
+                delivered += 1;
+                this.tally.forwarded += 1;
+                this.undelivered.delete(record.id);
+                const detail = `delivered to the app on a later try (HTTP ${result.status})`;
+                this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state: 'verified', field: null, detail, forwarded: true });
+                this.deps.warn(`${record.reference} ${detail}`);
+              } finally {
+                done();
+              }
+            }),
+          ),
+      );
+      await Promise.all(rounds);
+    }
+    return { delivered, left: this.undelivered.size, lastProblem };
   }
 
   /** How many accepted events are not finished yet. */
@@ -137,17 +196,22 @@ export class EventProcessor {
 
   /** Takes an event that is already in events.jsonl. Returns at once; the work happens in the background. */
   accept(record: ReceivedRecord, notification: CollectionNotification, amount: Kobo, body: Uint8Array): void {
+    this.enqueue(record.reference, () => this.process(record, notification, amount, body));
+  }
+
+  /** Runs `work` after the reference's earlier work; drain() waits for it like for any event. */
+  private enqueue(reference: string, work: () => Promise<void>): void {
     this.unfinished += 1;
-    const previous = this.chains.get(record.reference) ?? Promise.resolve();
+    const previous = this.chains.get(reference) ?? Promise.resolve();
     const next = previous
-      .then(() => this.process(record, notification, amount, body))
-      .catch((error: unknown) => this.deps.warn(`event ${record.reference}: ${error instanceof Error ? error.message : String(error)}`))
+      .then(work)
+      .catch((error: unknown) => this.deps.warn(`event ${reference}: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
-        if (this.chains.get(record.reference) === next) this.chains.delete(record.reference);
+        if (this.chains.get(reference) === next) this.chains.delete(reference);
         this.unfinished -= 1;
         if (this.unfinished === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       });
-    this.chains.set(record.reference, next);
+    this.chains.set(reference, next);
   }
 
   /**
@@ -194,6 +258,7 @@ export class EventProcessor {
     this.remember(record.reference, record.sha256, state);
 
     let forwarded = false;
+    let undelivered = false;
     let forwardProblem: string | null = null;
     let detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
     if (state === 'verified' && this.deps.forward) {
@@ -205,15 +270,17 @@ export class EventProcessor {
         detail = `${detail}; forwarded (HTTP ${result.status})`;
       } else {
         this.tally.forwardFailed += 1;
+        undelivered = true;
+        this.undelivered.set(record.id, record);
         forwardProblem = result.detail;
-        detail = `${detail}; forward failed: ${result.detail}`;
-        this.deps.warn(`forward of ${record.reference} failed: ${result.detail}`);
+        detail = `${detail}; forward failed: ${result.detail}; kept to try again`;
+        this.deps.warn(`forward of ${record.reference} failed: ${result.detail}; kept, and tried again every minute`);
       }
     }
 
     this.tally[state] += 1;
     const field = verification?.field ?? null;
-    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded });
+    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...(undelivered ? { undelivered } : {}) });
     this.deps.show({
       id: record.id,
       receivedAt: record.receivedAt,

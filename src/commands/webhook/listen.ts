@@ -17,6 +17,8 @@ import { createEventPrinter } from '../../ui/webhook-events.js';
 const CONCURRENCY = 8;
 /** On Ctrl+C, how long events already received may take to finish before the rest is left for next time. */
 const SHUTDOWN_WAIT_MS = 10_000;
+/** How often verified events the app did not take are forwarded again. */
+const REDELIVERY_INTERVAL_MS = 60_000;
 
 interface ListenOptions {
   port: number;
@@ -110,6 +112,9 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   // A lost lock (its directory removed, or not refreshed in time) means another listener may start on the
   // same log: stop the way a signal stops, then fail.
   let lockLost: Error | undefined;
+  const stopRedelivery = new AbortController();
+  const redelivering = forward ? keepRedelivering(ctx, processor, stopRedelivery.signal) : Promise.resolve();
+
   const signal = await Promise.race([
     stopSignal(),
     lock.lost.then((error) => {
@@ -119,17 +124,39 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   ]);
   ctx.io.note(`${signal}: stopping; finishing ${processor.inFlight} event(s) in progress (at most ${SHUTDOWN_WAIT_MS / 1000} s)`);
   listener.stopAccepting();
+  stopRedelivery.abort();
   const left = await processor.drain(SHUTDOWN_WAIT_MS);
+  await redelivering;
   await listener.close();
   log.close();
   await lock.release();
   ctx.io.note(summary(processor.tally));
   if (left > 0) ctx.io.note(`${left} event(s) were not finished; they are in ${logFile} and the next webhook listen takes them up`);
+  if (processor.undeliveredCount > 0) {
+    ctx.io.note(`${processor.undeliveredCount} verified event(s) not yet delivered to the app; the next webhook listen with --forward-to tries again`);
+  }
   if (lockLost) {
     throw new FsapiError(`stopped: lost the lock on ${logFile} (${lockLost.message})`, {
       exitCode: ExitCode.failed,
       hint: 'check that no other webhook listen uses this data dir, then start again',
     });
+  }
+}
+
+/**
+ * Forwards the verified events the app has not taken (from earlier runs too): at once, then every minute,
+ * until `signal`. Says so on stderr when the number left changes, not every minute of a long outage.
+ */
+async function keepRedelivering(ctx: Context, processor: EventProcessor, signal: AbortSignal): Promise<void> {
+  if (processor.undeliveredCount > 0) ctx.io.note(`${stamp(ctx)} forwarding ${processor.undeliveredCount} verified event(s) the app has not taken yet`);
+  let reported = 0;
+  while (!signal.aborted) {
+    const round = await processor.redeliver();
+    if (round.left > 0 && round.left !== reported) {
+      ctx.io.note(`${stamp(ctx)} ${round.left} verified event(s) not yet delivered to the app (${round.lastProblem ?? 'not tried yet'}); trying again every ${REDELIVERY_INTERVAL_MS / 1000} s`);
+    }
+    reported = round.left;
+    await ctx.clock.sleep(REDELIVERY_INTERVAL_MS, signal).catch(() => undefined);
   }
 }
 
@@ -194,6 +221,6 @@ function summary(tally: Tally): string {
     .filter(([, count]) => count > 0)
     .map(([label, count]) => `${count} ${label}`);
   const resends = tally.duplicate > 0 ? `; ${tally.duplicate} resend(s) recognised and not shown again` : '';
-  const forwards = `${tally.forwarded} forwarded${tally.forwardFailed > 0 ? `, ${tally.forwardFailed} forward(s) failed` : ''}`;
+  const forwards = `${tally.forwarded} forwarded${tally.forwardFailed > 0 ? `, ${tally.forwardFailed} forward(s) failed at first` : ''}`;
   return `stopped: ${shown} event(s)${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${resends}; ${forwards}`;
 }
