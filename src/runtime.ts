@@ -19,7 +19,8 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const ctx = createContext(command.optsWithGlobals(), process.env);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
   const input: CommandInput = { args, options: command.opts() };
-  if (module.longRunning) keepYoungGenerationSmall();
+  const longRunning = typeof module.longRunning === 'function' ? module.longRunning(input) : module.longRunning;
+  if (longRunning) keepYoungGenerationSmall();
   await module.default(ctx, input);
 }
 

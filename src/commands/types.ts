@@ -10,5 +10,5 @@ export interface CommandInput {
 export interface CommandModule {
   default: (ctx: Context, input: CommandInput) => Promise<void>;
   /** Set by commands that can run long over many rows or events: src/runtime.ts keeps their memory flat. */
-  longRunning?: boolean;
+  longRunning?: boolean | ((input: CommandInput) => boolean);
 }

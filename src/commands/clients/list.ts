@@ -20,8 +20,8 @@ const columns: Column<ClientListItem>[] = [
   { header: 'CREATED', cell: (client) => timeCell(client.createdAt) },
 ];
 
-/** Pages, rows or events without end: see CommandModule.longRunning. */
-export const longRunning = true;
+/** Every page (--all) can be many rows: see CommandModule.longRunning. */
+export const longRunning = (input: CommandInput) => input.options.all === true;
 
 export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
   const listing = parseListing(input.options);

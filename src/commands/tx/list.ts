@@ -30,8 +30,8 @@ const transactionColumns: Column<TransactionRecord>[] = [
   { header: 'DESCRIPTION', cell: (tx) => tx.description },
 ];
 
-/** Pages, rows or events without end: see CommandModule.longRunning. */
-export const longRunning = true;
+/** Every page (--all) can be many rows: see CommandModule.longRunning. */
+export const longRunning = (input: CommandInput) => input.options.all === true;
 
 export default async function txList(ctx: Context, input: CommandInput): Promise<void> {
   const listing = parseListing(ctx, input.options);
