@@ -105,7 +105,8 @@ try {
 async function recordCodeCaches() {
   const boot = new URL('boot.cjs', staging).pathname;
   const home = await mkdtemp(path.join(tmpdir(), 'fsapi-build-'));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_')));
+  // No NODE_OPTIONS: V8 refuses a cache made under other flags, so train under the flags users run with.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_') && key !== 'NODE_OPTIONS'));
   Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') });
   const training = { FSAPI_WRITE_CODE_CACHE: staging.pathname };
   const runCli = (args, extraEnv) => promisify(execFile)(process.execPath, [boot, ...args], { env: { ...env, ...extraEnv }, timeout: 20_000 });

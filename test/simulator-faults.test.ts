@@ -1,6 +1,6 @@
 // Fault modes and latency: the simulator commits a transfer and then drops the connection, answers 502
 // with an HTML page, or never answers; or answers everything with HTML and commits nothing. Over HTTP
-// (plain fetch against the served simulator) and in process (the fetch the local profile hands to ky).
+// (plain fetch against the served simulator) and in process (the fetch the local profile's transport calls).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { envelope, tokenResponse, transactionRecord } from '../src/api/schemas.js';
@@ -177,7 +177,7 @@ describe('fault modes in process (the local profile fetch)', () => {
     assert.equal(found.status, 200);
   });
 
-  it('accepts fetch(url, init) as ky may call it, and refuses an unknown fault mode', async () => {
+  it('accepts fetch(url, init) as any fetch caller may, and refuses an unknown fault mode', async () => {
     const response = await simulator.fetch(`${ORIGIN}/v1/transfer/banks`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200);
     assert.throws(() => simulator.setFault('explode' as FaultMode), /unknown fault mode/);

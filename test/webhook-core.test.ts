@@ -1,6 +1,6 @@
 // The verification logic (src/core/webhook.ts) and what the listener does with events after answering
 // (src/core/event-processor.ts, src/core/event-log.ts), driven in-process with a stand-in Api object (the
-// Api interface, not ky or fetch) and a clock whose sleeps return at once and are recorded.
+// Api interface, not HTTP) and a clock whose sleeps return at once and are recorded.
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

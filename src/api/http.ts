@@ -109,9 +109,10 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
   async function attempt(wire: Omit<WireRequest, 'signal'>, target: string): Promise<WireAnswer> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
-    const started = performance.now();
+    // Date.now, not performance.now: the global `performance` loads perf_hooks, for milliseconds shown only with --verbose.
+    const started = Date.now();
     const verbose = (outcome: string) => {
-      if (ctx.globals.verbose) ctx.io.note(`http: ${target} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
+      if (ctx.globals.verbose) ctx.io.note(`http: ${target} -> ${outcome} (${Date.now() - started} ms)`);
     };
     try {
       // The race makes the deadline hold even for a transport that ignores its signal.
