@@ -1,5 +1,6 @@
-// `fsapi` with no arguments: the first thing a new user runs. It orients (what fsapi is, three commands,
-// the simulator, how to log in), works where fsapi never ran, creates nothing and sends nothing.
+// `fsapi` with no arguments, the first thing a new user runs, and `fsapi help`. The overview orients (what
+// fsapi is, three commands, the simulator, how to log in), works where fsapi never ran, creates nothing and
+// sends nothing.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -78,5 +79,23 @@ describe('fsapi with no arguments, logged in to a sandbox', () => {
     } finally {
       home.cleanup();
     }
+  });
+});
+
+describe('fsapi help', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+
+  it('prints the full help, and `help <command>` that command\'s, with exit 0 and no files created', async () => {
+    const root = await runCli(['help'], { env: home.env });
+    assert.equal(root.code, 0, root.stderr);
+    assert.match(root.stdout, /^Usage: fsapi \[options\] \[command\]/);
+    assert.match(root.stdout, /^ {2}transfer +send money/m);
+    const transfer = await runCli(['help', 'transfer'], { env: home.env });
+    assert.equal(transfer.code, 0, transfer.stderr);
+    assert.match(transfer.stdout, /^Usage: fsapi transfer \[options\] \[command\]/);
+    assert.match(transfer.stdout, /^ {2}send \[options\] <accountNumber>/m);
+    assert.equal(existsSync(home.configDir), false);
+    assert.equal(existsSync(home.dataDir), false);
   });
 });
