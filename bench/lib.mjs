@@ -55,7 +55,7 @@ export function printRows(title, rows) {
 }
 
 export function hasBuild() {
-  return existsSync(new URL('../dist/cli.js', import.meta.url));
+  return existsSync(new URL('../dist/boot.cjs', import.meta.url));
 }
 
 export function ensureBuilt() {

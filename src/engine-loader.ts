@@ -5,11 +5,13 @@
 export type Engine = typeof import('./engine.js');
 
 let loader: () => Engine | Promise<Engine> = () => import('./engine.js');
+let loaded: Promise<Engine> | undefined;
 
 export function useEngineLoader(load: () => Engine): void {
   loader = load;
 }
 
-export async function loadEngine(): Promise<Engine> {
-  return loader();
+/** The engine, loaded (and with the bundle, compiled) once per run however often it is asked for. */
+export function loadEngine(): Promise<Engine> {
+  return (loaded ??= Promise.resolve().then(loader));
 }

@@ -16,7 +16,8 @@ export const program = new Command('fsapi')
   .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)').env('FSAPI_TIMEOUT'))
   .addOption(new Option('--base-url <url>', "override the profile's base address").env('FSAPI_BASE_URL'))
   .showSuggestionAfterError(true)
-  // With an action of its own (the overview) the root gets no implicit `help` command; `fsapi help [command]` is expected.
+  // With an action of its own (the overview) the root gets no implicit `help` command; people expect
+  // `fsapi help [command]`.
   .helpCommand(true)
   .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
   .allowExcessArguments(true)

@@ -4,19 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
+import { homePool, runCli, stripAnsi, type Home } from './helpers/cli.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 const CREDENTIALS = SIMULATOR_LOGIN_ENV;
 
-type Home = ReturnType<typeof makeHome>;
-const homes: Home[] = [];
-function home(): Home {
-  const made = makeHome();
-  homes.push(made);
-  return made;
-}
+const homes = homePool();
+const home = homes.home;
 
 interface StoredFile {
   default?: string;
@@ -36,7 +31,7 @@ before(async () => {
 after(async () => {
   await server.close();
   await shortLived.close();
-  for (const h of homes) h.cleanup();
+  homes.cleanup();
 });
 
 /** Logs profile `sandbox` in to the served simulator; returns the home. */

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeHome, runCli } from './helpers/cli.js';
+import { homePool, runCli, type Home } from './helpers/cli.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { BANKS, BUSINESS } from '../src/simulator/index.js';
 import { createApi } from '../src/api/client.js';
@@ -21,13 +21,8 @@ import { resolvePaths } from '../src/core/paths.js';
 import { ApiError, AuthError, CorruptFileError, TransportError } from '../src/errors.js';
 import { createPrompt } from '../src/ui/prompt.js';
 
-type Home = ReturnType<typeof makeHome>;
-const homes: Home[] = [];
-function home(): Home {
-  const made = makeHome();
-  homes.push(made);
-  return made;
-}
+const homes = homePool();
+const home = homes.home;
 
 // ---- ad-hoc servers ----------------------------------------------------------------------------------
 
@@ -87,7 +82,7 @@ before(async () => {
 });
 after(async () => {
   await Promise.all([simulator.close(), html502.close(), dropper.close(), staller.close(), wrongShape.close()]);
-  for (const h of homes) h.cleanup();
+  homes.cleanup();
 });
 
 // ---- the CLI -----------------------------------------------------------------------------------------

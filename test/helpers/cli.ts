@@ -42,6 +42,23 @@ export function makeHome(): { configDir: string; dataDir: string; root: string; 
   };
 }
 
+export type Home = ReturnType<typeof makeHome>;
+
+/** Homes made one per test as needed; `cleanup()` (in an after() hook) removes every one of them. */
+export function homePool(): { home(): Home; cleanup(): void } {
+  const homes: Home[] = [];
+  return {
+    home() {
+      const made = makeHome();
+      homes.push(made);
+      return made;
+    },
+    cleanup: () => {
+      for (const made of homes.splice(0)) made.cleanup();
+    },
+  };
+}
+
 /** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
 function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
