@@ -32,7 +32,7 @@ describe('batch file: what people export', () => {
       [
         [2, '0123456789', 'gtb', 150000, 'Rent, March 2025', undefined, undefined, undefined],
         [4, '0123456781', '000013', 2050, 'Salary "bonus"', 'ACME-INV-42', 'Acme, Payroll', undefined],
-        [7, '0123456782', 'United Bank for Africa', 3000000, 'two\nlines', undefined, undefined, 'Bello Adaeze Ngozi'],
+        [7, '0123456782', 'United Bank for Africa', 3000000, 'two lines', undefined, undefined, 'Bello Adaeze\nNgozi'],
       ],
     );
   });
@@ -66,9 +66,28 @@ describe('batch file: bad rows, each with its line and reason', () => {
   });
 
   it('counts lines physically: blank lines and line breaks inside quotes move the numbers', () => {
-    const text = 'account_number,bank,amount,narration\r\n\r\n0123456789,gtb,10,"a\r\nb\r\nc"\r\n\r\n0123456781,gtb,lots,d\r\n';
+    const text = 'account_number,bank,amount,narration,expect_name\r\n\r\n0123456789,gtb,10,a,"a\r\nb\r\nc"\r\n\r\n0123456781,gtb,lots,d,\r\n';
     assert.deepEqual(problemsOf(text), [{ line: 7, reason: 'amount "lots" is not a number of naira like 1500 or 1,500.50' }]);
     assert.deepEqual(problemsOf(`\uFEFF${text}`).map((p) => p.line), [7]);
+  });
+
+  it('refuses a narration or sender name with a line break, tab or other control character', () => {
+    const text =
+      'account_number,bank,amount,narration,sender_name\n' +
+      '0123456789,gtb,10,"two\nlines",\n' +
+      '0123456781,gtb,10,"tab\there",\n' +
+      '0123456782,gtb,10,"bell\u0007",\n' +
+      '0123456783,gtb,10,"ends with a newline\n",\n' +
+      '0123456784,gtb,10,fine,"Acme\u001b[2J"\n' +
+      '0123456785,gtb,10,fine,Acme\n';
+    const problems = problemsOf(text);
+    assert.deepEqual(problems.map((p) => p.line), [2, 4, 5, 6, 8]);
+    const reason = (line: number) => problems.find((p) => p.line === line)!.reason;
+    assert.match(reason(2), /^narration contains a newline: it must be one line of plain text$/);
+    assert.match(reason(4), /narration contains a tab/);
+    assert.match(reason(5), /narration contains the control character U\+0007/);
+    assert.match(reason(6), /narration contains a newline/);
+    assert.match(reason(8), /sender_name contains an escape character/);
   });
 
   it('refuses duplicate references inside the file (case ignored), naming the first line', () => {

@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { derivedReference } from '../src/core/batch-file.js';
 import { Journal } from '../src/core/journal.js';
+import { acquireFileLock } from '../src/core/lock.js';
 import { cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
@@ -428,23 +429,31 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(s.posts(), 5);
   });
 
-  it('one run of a file at a time: a live lock refuses (exit 1), a dead one is taken over', async () => {
+  it('one run of a file at a time: a live lock refuses (exit 1), a stale one is taken over', async () => {
     const s = await start();
     const content = `${HEADER}\n${rows(1).join('\n')}\n`;
     const file = writeCsv(s, 'lock.csv', content);
-    const lockDir = path.join(s.home.dataDir, 'batches');
+    const lockTarget = path.join(s.home.dataDir, 'batches', createHash('sha256').update(content).digest('hex').slice(0, 32));
+    // Held by this test process, which keeps it fresh as a running batch would.
+    const held = await acquireFileLock(lockTarget);
+    try {
+      const locked = await s.run(batch(file, '--yes'), { timeoutMs: 60_000 });
+      assert.equal(locked.code, 1, locked.stderr);
+      assert.match(locked.stderr, /is locked by another run.*waiting/);
+      assert.match(locked.stderr, /^error: .*lock\.csv is being paid by another fsapi run; nothing was sent$/m);
+      assert.equal(s.posts(), 0);
+    } finally {
+      await held.release();
+    }
+    // Left by a run that was killed: not refreshed for a minute, so stale, and taken over.
+    const lockDir = `${lockTarget}.lock`;
     mkdirSync(lockDir, { recursive: true });
-    const lockFile = path.join(lockDir, `${createHash('sha256').update(content).digest('hex').slice(0, 32)}.lock`);
-    writeFileSync(lockFile, JSON.stringify({ pid: process.pid, since: 'now' }));
-    const locked = await s.run(batch(file, '--yes'));
-    assert.equal(locked.code, 1);
-    assert.match(locked.stderr, new RegExp(`is being paid by another fsapi run \\(pid ${process.pid}`));
-    assert.equal(s.posts(), 0);
-    writeFileSync(lockFile, JSON.stringify({ pid: 2 ** 22 + 12345, since: 'long ago' })); // above Linux's pid_max default
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockDir, minuteAgo, minuteAgo);
     const taken = await s.run(batch(file, '--yes'));
     assert.equal(taken.code, 0, taken.stderr);
     assert.equal(s.posts(), 1);
-    assert.equal(existsSync(lockFile), false, 'released');
+    assert.equal(existsSync(lockDir), false, 'released');
   });
 });
 

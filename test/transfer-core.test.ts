@@ -20,6 +20,7 @@ import {
   type VerifiedTransfer,
 } from '../src/core/transfer.js';
 import { UsageError } from '../src/errors.js';
+import { ReferenceTakenError } from '../src/core/claim.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 describe('names: --expect-name comparison', () => {
@@ -182,7 +183,16 @@ describe('core with an injected context', () => {
     assert.equal(unknownSeen.length, 1);
     assert.equal(setup.posts(), 1);
 
-    const refused = await executeTransfer(ctx, journal, scope, verified('ACME-CORE-LOST', '0123456788'));
+    // The same reference again is refused by the claim, before any POST: it was paid.
+    await assert.rejects(executeTransfer(ctx, journal, scope, verified('ACME-CORE-LOST', '0123456788')), (error: unknown) => {
+      assert.ok(error instanceof ReferenceTakenError);
+      assert.match(error.message, /reference ACME-CORE-LOST was already sent on .* \(reconciled\); a reference pays once, so nothing was sent/);
+      return true;
+    });
+    assert.equal(setup.posts(), 1);
+
+    // An account the simulator refuses (ending in 0000): rejected, with the API's message.
+    const refused = await executeTransfer(ctx, journal, scope, verified('ACME-CORE-REFUSED', '0123450000'));
     assert.equal(refused.kind, 'rejected');
     if (refused.kind === 'rejected') {
       assert.equal(refused.httpStatus, 400);

@@ -42,13 +42,17 @@ describe('transfer send: the happy path', () => {
     assert.equal(entry?.amount, '1500.50');
   });
 
-  it('piped output is one TSV header and one line; --reference with the prefix in any case is sent as given', async () => {
+  it('piped output is one TSV header and one line; --reference with the prefix in another case is sent upper-cased, and says so', async () => {
     const result = await setup.run(send('--yes', '--reference', 'acme-inv-42', '--sender-name', 'Acme Payroll'));
     assert.equal(result.code, 0, result.stderr);
     const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
     assert.deepEqual(rest, []);
     assert.match(header!, /^Reference\tStatus\tAmount/);
-    assert.match(row!, /^acme-inv-42\tpending\t1500\.50\t/);
+    assert.match(row!, /^ACME-INV-42\tpending\t1500\.50\t/);
+    assert.match(result.stderr, /^note: --reference acme-inv-42 is sent as ACME-INV-42: the API expects the prefix ACME- in capitals$/m);
+    const status = await setup.run(['transfer', 'status', 'ACME-INV-42', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal((JSON.parse(status.stdout) as { reference: string }).reference, 'ACME-INV-42', 'the API holds it upper-cased');
     assert.equal(setup.posts(), 1);
   });
 

@@ -37,8 +37,7 @@ export async function logIn(ctx: Context, store: ProfileStore, request: LoginReq
     validityMinutes: request.validityMinutes,
     ...(request.saveCredentials ? { ...request.credentials } : {}),
   };
-  await store.save(profile);
-  const becameDefault = store.defaultName() === undefined;
-  if (becameDefault) await store.setDefault(profile.name);
+  // One write: the profile, and the default if there is none yet (two logins at once: one default).
+  const { becameDefault } = await store.save(profile, { becomeDefaultIfNone: true });
   return { profile, becameDefault };
 }

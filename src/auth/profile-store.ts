@@ -4,6 +4,11 @@
 // small JSON read checked with zod. conf (with node:assert, node:crypto and its helpers) is imported only
 // when something is written: loading it cost every command about 10 ms (bench/startup.mjs).
 //
+// Writes lock the file (`profiles.json.lock`, src/core/lock.ts), read it again and change only their own
+// part, so two fsapi processes writing at once (logins, a renewal in a long batch, `profile use`) both
+// keep what they wrote. Reads take no lock: conf replaces the file by rename, so a read sees the old file
+// or the new one, never half of each.
+//
 // A file that cannot be read is never reset: conf's clearInvalidConfig stays false and every read error
 // becomes a CorruptFileError naming the file, which fsapi leaves as it found it.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,6 +16,7 @@ import path from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
+import { withFileLock } from '../core/lock.js';
 import type { Environment, Profile, ProfileStore } from './types.js';
 
 const PRIVATE_DIR_MODE = 0o700;
@@ -76,10 +82,25 @@ export function openProfileStore(configDir: string): ProfileStore {
     }
     return parsed.data;
   };
-  const write = async (data: StoredFile): Promise<void> => {
-    ensurePrivateDir(configDir);
-    (await openConf()).store = data;
-  };
+  /**
+   * The only way anything is written: under the file's lock (src/core/lock.ts), the file read again and
+   * `change` applied to what it holds now, so a concurrent writer's change is kept, not overwritten.
+   */
+  const modify = <T>(change: (data: StoredFile) => { next: StoredFile | undefined; result: T }): Promise<T> =>
+    withFileLock(
+      filePath,
+      async (lock) => {
+        const { next, result } = change(read());
+        if (next !== undefined) {
+          ensurePrivateDir(configDir);
+          const conf = await openConf();
+          lock.assertHeld();
+          conf.store = next;
+        }
+        return result;
+      },
+      { what: `the profiles file ${filePath}` },
+    );
 
   return {
     path: filePath,
@@ -89,23 +110,30 @@ export function openProfileStore(configDir: string): ProfileStore {
       return Object.hasOwn(profiles, name) ? toProfile(name, profiles[name]!) : undefined;
     },
     defaultName: () => read().default,
-    save: async (profile) => {
-      const data = read();
-      const profiles = { ...data.profiles, [profile.name]: fromProfile(profile) };
-      await write({ ...data, profiles });
-    },
-    setDefault: async (name) => {
-      await write({ ...read(), default: name });
-    },
-    remove: async (name) => {
-      const data = read();
-      if (!data.profiles || !Object.hasOwn(data.profiles, name)) return false;
-      const { [name]: _removed, ...rest } = data.profiles;
-      const next: StoredFile = { ...data, profiles: rest };
-      if (next.default === name) delete next.default;
-      await write(next);
-      return true;
-    },
+    save: (profile, options = {}) =>
+      modify((data) => {
+        const becameDefault = options.becomeDefaultIfNone === true && data.default === undefined;
+        const next: StoredFile = { ...data, profiles: { ...data.profiles, [profile.name]: fromProfile(profile) } };
+        if (becameDefault) next.default = profile.name;
+        return { next, result: { becameDefault } };
+      }),
+    update: (name, change) =>
+      modify((data) => {
+        const profiles = data.profiles ?? {};
+        const current = Object.hasOwn(profiles, name) ? toProfile(name, profiles[name]!) : undefined;
+        const changed = change(current);
+        if (changed === undefined) return { next: undefined, result: undefined };
+        return { next: { ...data, profiles: { ...profiles, [name]: fromProfile(changed) } }, result: undefined };
+      }),
+    setDefault: (name) => modify((data) => ({ next: { ...data, default: name }, result: undefined })),
+    remove: (name) =>
+      modify((data) => {
+        if (!data.profiles || !Object.hasOwn(data.profiles, name)) return { next: undefined, result: false };
+        const { [name]: _removed, ...rest } = data.profiles;
+        const next: StoredFile = { ...data, profiles: rest };
+        if (next.default === name) delete next.default;
+        return { next, result: true };
+      }),
   };
 }
 

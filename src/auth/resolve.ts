@@ -1,6 +1,12 @@
 // Which profile a run uses: --profile / FSAPI_PROFILE, else the saved default, else `local` (the built-in
 // simulator, which always exists even when nothing is saved). --base-url / FSAPI_BASE_URL overrides the
 // profile's base address for this run only.
+//
+// Secrets stay with their host: a profile's stored token and saved credentials belong to the base address
+// it was logged in to. When --base-url / FSAPI_BASE_URL names another one, they are left out of the
+// profile this run uses, so no request can carry them there. What such a run may use instead: FSAPI_TOKEN,
+// or FSAPI_CONSUMER_KEY/SECRET from the environment (the person running it chose those for this run), or
+// for a `local` profile the simulator's public credentials.
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Profile, ProfileStore } from './types.js';
@@ -15,7 +21,28 @@ export function implicitLocalProfile(): Profile {
 export async function resolveProfile(ctx: Context): Promise<Profile> {
   const store = await ctx.profiles();
   const profile = findProfile(store, ctx.globals.profile);
-  return ctx.globals.baseUrl === undefined ? profile : { ...profile, baseUrl: ctx.globals.baseUrl };
+  if (ctx.globals.baseUrl === undefined) return profile;
+  if (sameAddress(ctx.globals.baseUrl, profile.baseUrl)) return { ...profile, baseUrl: ctx.globals.baseUrl };
+  return {
+    name: profile.name,
+    env: profile.env,
+    baseUrl: ctx.globals.baseUrl,
+    validityMinutes: profile.validityMinutes,
+    secretsKeptFor: profile.baseUrl ?? 'the local simulator',
+  };
+}
+
+/** Two base addresses are the same when they are once normalised (case of the host, a trailing slash). */
+export function sameAddress(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const normal = (text: string) => {
+    try {
+      return new URL(text).href.replace(/\/+$/, '');
+    } catch {
+      return text;
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 /** The saved profile by name (`local` exists implicitly); without a name, the default, else `local`. */

@@ -10,6 +10,9 @@
 //   generate-token call, not one each.
 // - A renewed token is saved in the profile, except when --base-url points this run somewhere other than
 //   the profile's own base address (the token belongs to that other server, so it lives for this run only).
+//   Such a run never has the profile's stored token or saved credentials (src/auth/resolve.ts).
+// - A token issued in this run and refused at once is not renewed again (it would not help); one refused
+//   later (it expired during a long batch) is renewed like any other.
 import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
 import { formatDateTime } from '../core/time.js';
@@ -17,6 +20,10 @@ import { DEFAULT_VALIDITY_MINUTES, generateToken } from '../api/token.js';
 import type { Http } from '../api/http.js';
 import { canRenew, renewalCredentials } from './credentials.js';
 import type { Profile, ProfileStore } from './types.js';
+import { sameAddress } from './resolve.js';
+
+/** A token issued in this run and refused sooner than this is not renewed again: the API refuses it. */
+export const RENEW_AGAIN_AFTER_MS = 60_000;
 
 /** A token with less than this left is treated as expired: it could expire on the way. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -52,16 +59,20 @@ export interface TokenSession {
 
 export function createTokenSession(ctx: Context, profile: Profile, store: ProfileStore, http: Http): TokenSession {
   const envToken = ctx.env.FSAPI_TOKEN ? ctx.env.FSAPI_TOKEN.trim() : undefined;
-  const loginHint = `run fsapi auth login --profile ${profile.name}`;
+  const elsewhere = profile.secretsKeptFor;
+  const loginHint = elsewhere
+    ? `log in a profile for that address (fsapi auth login --profile <name> --base-url ${profile.baseUrl}), or pass FSAPI_TOKEN`
+    : `run fsapi auth login --profile ${profile.name}`;
   const saved = store.get(profile.name);
-  const persist = ctx.globals.baseUrl === undefined || ctx.globals.baseUrl === saved?.baseUrl;
+  const persist = elsewhere === undefined;
 
   let current = profile.token;
   let currentExpiresAt = profile.tokenExpiresAt;
   let renewal: Promise<string> | undefined;
   /** Tokens refused with 401/403 in this run, and tokens issued in this run. */
   const refused = new Set<string>();
-  const issuedInRun = new Set<string>();
+  /** When each token issued in this run was issued (epoch ms). */
+  const issuedInRun = new Map<string, number>();
 
   async function renew(reason: string): Promise<string> {
     renewal ??= (async () => {
@@ -69,11 +80,16 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       if (!found) throw new AuthError(reason, loginHint);
       const issued = await generateToken(http, found.credentials, profile.validityMinutes ?? DEFAULT_VALIDITY_MINUTES, ctx.clock.now);
       current = issued.token;
-      issuedInRun.add(issued.token);
+      issuedInRun.set(issued.token, ctx.clock.now());
       currentExpiresAt = issued.expiresAt;
       if (persist) {
-        const fresh = store.get(profile.name) ?? { ...profile, baseUrl: saved?.baseUrl };
-        await store.save({ ...fresh, token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes });
+        // Changed as it is now (another process may have logged in or renewed since this run read it),
+        // and only if it still belongs to the address this token came from.
+        const token = { token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes };
+        await store.update(profile.name, (stored) => {
+          if (!stored) return { ...profile, baseUrl: saved?.baseUrl, ...token };
+          return sameAddress(stored.baseUrl, saved?.baseUrl ?? profile.baseUrl) ? { ...stored, ...token } : undefined;
+        });
       }
       return issued.token;
     })().finally(() => {
@@ -89,7 +105,9 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       if (current && isFresh(currentExpiresAt, ctx.clock.now())) return current;
       const reason = current
         ? `the token of profile "${profile.name}" expired at ${formatDateTime(currentExpiresAt)} and no credentials are at hand to renew it`
-        : `not logged in (profile "${profile.name}" has no token)`;
+        : elsewhere
+          ? `profile "${profile.name}" is logged in to ${elsewhere}, not ${profile.baseUrl}: fsapi sends a stored token or saved credentials only to the address that stored them`
+          : `not logged in (profile "${profile.name}" has no token)`;
       return renew(reason);
     },
     async renewAfterRefusal(refusedToken) {
@@ -98,8 +116,10 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       if (renewal) return renewal;
       // Another request already replaced the refused token: retry with the new one.
       if (current && !refused.has(current)) return current;
-      // A token issued moments ago and refused all the same: renewing again would not help.
-      if (current && issuedInRun.has(current)) return undefined;
+      // A token issued moments ago and refused all the same: renewing again would not help. One issued
+      // earlier in a long run has simply expired in turn, and is renewed.
+      const issuedAt = current ? issuedInRun.get(current) : undefined;
+      if (issuedAt !== undefined && ctx.clock.now() - issuedAt < RENEW_AGAIN_AFTER_MS) return undefined;
       if (!canRenew(profile, ctx.env)) return undefined;
       return renew(`the API refused the token of profile "${profile.name}"`);
     },

@@ -14,14 +14,30 @@ export interface Profile {
   /** Saved only with `auth login --save-credentials`. */
   consumerKey?: string | undefined;
   consumerSecret?: string | undefined;
+  /**
+   * Set when --base-url / FSAPI_BASE_URL sends this run to another address than the profile's own: the
+   * address its token and saved credentials belong to ('the local simulator' when none). They are left
+   * out of this run's profile, so they cannot reach the other address.
+   */
+  secretsKeptFor?: string | undefined;
 }
 
+/**
+ * Reads are plain reads of the file. Every write locks the file, reads it again, changes only what it
+ * was asked to and writes it back, so concurrent logins, renewals and `profile use` lose nothing.
+ */
 export interface ProfileStore {
   readonly path: string;
   list(): Profile[];
   get(name: string): Profile | undefined;
   defaultName(): string | undefined;
-  save(profile: Profile): Promise<void>;
+  /** Saves the profile whole; with `becomeDefaultIfNone`, also makes it the default when none is set. */
+  save(profile: Profile, options?: { becomeDefaultIfNone?: boolean }): Promise<{ becameDefault: boolean }>;
+  /**
+   * Changes one profile as it is at the moment of writing: `change` gets the stored profile (undefined
+   * when there is none) and returns the profile to store, or undefined to leave the file as it is.
+   */
+  update(name: string, change: (current: Profile | undefined) => Profile | undefined): Promise<void>;
   setDefault(name: string): Promise<void>;
   remove(name: string): Promise<boolean>;
 }

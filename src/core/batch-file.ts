@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from './money.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from './reference.js';
+import { controlCharacterProblem } from './validate.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH, type SendRequest } from './transfer.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
@@ -249,7 +250,10 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   }
 
   const narration = cell('narration');
-  if (narration === '') reasons.push('narration is empty');
+  // Checked before trimming: a line break at either end of a quoted cell is refused too.
+  const control = controlCharacterProblem(record.fields[columns.get('narration')!] ?? '', 'narration');
+  if (control) reasons.push(control);
+  else if (narration === '') reasons.push('narration is empty');
   else if (narration.length > MAX_NARRATION_LENGTH) reasons.push(`narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
 
   let reference: string | undefined;
@@ -272,6 +276,9 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
 
 function optionalText(text: string, column: string, max: number, reasons: string[]): string | undefined {
   if (text === '') return undefined;
+  // expect_name is only compared (spacing ignored), never sent; sender_name reaches the receiver.
+  const control = column === 'sender_name' ? controlCharacterProblem(text, column) : undefined;
+  if (control) reasons.push(control);
   if (text.length > max) reasons.push(`${column} is ${text.length} characters long; at most ${max} are allowed`);
   return text;
 }

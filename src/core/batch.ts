@@ -25,24 +25,27 @@
 // on the same schedule as a lost answer (less the time already passed since the intent), and only a
 // definite "no such transaction" answer lets the row go again, under the same reference, which the API
 // keeps unique (GET /v1/transactions/reference/{reference} returns one transaction).
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { Bank, TransactionRecord } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
 import { loadBanks, resolveBank } from './banks.js';
+import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
 import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, type TransferState } from './journal.js';
+import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import {
   executeTransfer,
+  lookUpOnce,
   NameMismatchError,
   openJournal,
   reconcileSchedule,
   recordStatusSeen,
   transferScope,
   verifyAccountName,
+  type SingleLookup,
   type SourceAccount,
   type TransferOutcome,
   type TransferScope,
@@ -97,6 +100,8 @@ export interface VerifiedRow extends ResolvedRow {
   accountName: string;
   /** Why it is sent again, when an earlier run tried it ("refused earlier", ...). */
   again: string | undefined;
+  /** The intents of its reference the plan saw (0 for a new one): its claim checks nobody added one. */
+  earlierAttempts: number;
 }
 
 export interface NameCheckFailure {
@@ -181,7 +186,8 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   options.onStage?.('enquiry', candidates.length);
   await forEachBounded(candidates, options.concurrency, async (row) => {
     const check = await checkName(ctx, row);
-    if ('accountName' in check) toSend.push({ ...row, accountName: check.accountName, again: again.get(row.line) });
+    const earlierAttempts = journalled.get(row.reference.toUpperCase())?.intents ?? 0;
+    if ('accountName' in check) toSend.push({ ...row, accountName: check.accountName, again: again.get(row.line), earlierAttempts });
     else nameFailures.push({ row, verifiedName: check.verifiedName, reason: check.reason });
     options.onStep?.('enquiry');
   });
@@ -242,7 +248,12 @@ async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promi
     if (row.reference !== undefined && !row.reference.toUpperCase().startsWith(`${prefix}-`)) {
       reasons.push(`reference ${row.reference} must start with ${prefix}- (the first word of the business name), or be left empty`);
     }
-    const reference = row.reference ?? derivedReference(prefix, file.contentHash, row.line);
+    let reference = row.reference ?? derivedReference(prefix, file.contentHash, row.line);
+    if (row.reference !== undefined && reasons.length === 0 && !row.reference.startsWith(`${prefix}-`)) {
+      // The prefix in another case: sent upper-cased, as `transfer send --reference` does.
+      reference = row.reference.toUpperCase();
+      ctx.io.note(`note: line ${row.line}: reference ${row.reference} is sent as ${reference}: the API expects the prefix ${prefix}- in capitals`);
+    }
     // Derived references cannot meet each other; a given one could (in theory) meet a derived one.
     const first = lineOfReference.get(reference.toUpperCase());
     if (first !== undefined) reasons.push(`reference ${reference} is also the reference of line ${first}`);
@@ -269,6 +280,10 @@ interface Journalled {
   last: 'none' | 'accepted' | 'rejected' | 'unknown' | 'reconciled';
   /** When the last intent was written (epoch ms). */
   intentAt: number;
+  /** How many intents it has, and who wrote the last one. */
+  intents: number;
+  pid: number | undefined;
+  run: string | undefined;
   accountNumber: string;
   bankCode: string;
   amountKobo: number;
@@ -291,6 +306,9 @@ function scanJournal(records: readonly JournalRecord[], scope: TransferScope, ro
         reference: record.reference,
         last: 'none',
         intentAt: Date.parse(record.time),
+        intents: (found.get(key)?.intents ?? 0) + 1,
+        pid: record.pid,
+        run: record.run,
         accountNumber: record.request.beneficiaryAccountNumber,
         bankCode: record.request.beneficiaryBankCode,
         amountKobo: record.amountKobo,
@@ -351,21 +369,7 @@ function checkReusedReferences(file: BatchFile, rows: readonly ResolvedRow[], jo
   }
 }
 
-type Lookup = { kind: 'found'; transaction: TransactionRecord } | { kind: 'absent' } | { kind: 'failed'; detail: string };
-
-/** One GET /v1/transactions/reference/{ref}: found, definitely absent (a 4xx answer), or no answer. */
-async function lookUpOnce(ctx: Context, reference: string): Promise<Lookup> {
-  const api = await ctx.api();
-  try {
-    return { kind: 'found', transaction: await api.getTransaction(reference) };
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
-      return { kind: 'absent' };
-    }
-    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
-  }
-}
+type Lookup = SingleLookup;
 
 /**
  * The lookups after an intent without outcome: the reconciliation schedule (FSAPI_RECONCILE_SCHEDULE_MS),
@@ -399,6 +403,25 @@ async function settleEarlierAttempt(
   row: ResolvedRow,
   earlier: Journalled,
 ): Promise<EarlierDecision> {
+  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
+    // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
+    return {
+      kind: 'settled',
+      result: {
+        line: row.line,
+        accountNumber: row.accountNumber,
+        bankName: row.bank.institutionName,
+        bankCode: row.bank.institutionCode,
+        amountKobo: row.amountKobo,
+        verifiedName: earlier.accountName,
+        reference: row.reference,
+        chargeKobo: undefined,
+        status: 'unknown',
+        apiStatus: undefined,
+        message: `being sent by another fsapi process (pid ${earlier.pid}); not sent again: run the same file again once it has finished`,
+      },
+    };
+  }
   const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, row.reference, earlier.intentAt) : await lookUpOnce(ctx, row.reference);
   const base = {
     line: row.line,
@@ -542,6 +565,8 @@ export interface ExecuteBatchOptions {
   onRowDone?: (result: RowResult) => void;
   /** When a row's answer is lost, before its reconciliation. */
   onUnknown?: (row: VerifiedRow, detail: string) => void;
+  /** --allow-duplicate: no row is held for matching a transfer outside this file. */
+  allowDuplicate?: boolean;
 }
 
 export interface BatchRun {
@@ -556,6 +581,10 @@ export interface BatchRun {
 export async function executeBatch(ctx: Context, plan: BatchPlan, options: ExecuteBatchOptions): Promise<BatchRun> {
   const journal = openJournal(ctx);
   const origin = `batch ${path.basename(plan.file.name)}`;
+  // Checked again for each row under the journal's lock (src/core/claim.ts): another run may have paid
+  // the same account the same amount since the plan was made. This file's own rows never count.
+  const ownReferences = new Set([...plan.toSend.map((row) => row.reference), ...plan.settled.map((row) => row.reference)].map((r) => r.toUpperCase()));
+  const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
   const results = new Map<number, RowResult>();
   let stoppedBecause: string | undefined;
   let authFailed = false;
@@ -584,6 +613,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         const outcome = await executeTransfer(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
+          claim: { earlierAttempts: row.earlierAttempts, duplicates },
         });
         result = resultOf(row, outcome);
         if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
@@ -591,8 +621,15 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
           stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
         }
       } catch (error) {
-        // Only a journal that cannot be written gets here, before the POST: nothing was sent, and the
-        // next row would fail the same way.
+        if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError) {
+          // Another process got there first: this row is not this run's to send.
+          result = notSent(row, `not sent: ${error.message.replace(/; (a reference pays once, so )?nothing was sent$/, '')}`);
+          results.set(row.line, result);
+          options.onRowDone?.(result);
+          return;
+        }
+        // Only a journal that cannot be written (or locked) gets here, before the POST: nothing was
+        // sent, and the next row would fail the same way.
         const message = error instanceof Error ? error.message : String(error);
         stoppedBecause ??= message;
         result = notSent(row, message);
@@ -670,57 +707,26 @@ export function notSent(row: VerifiedRow, message: string): RowResult {
 // ---- one run of a file at a time -------------------------------------------------------------------------
 
 /**
- * Two runs of the same file at once would each see the other's intents without outcomes. A lock file
- * per file content (`<dataDir>/batches/<hash>.lock`, holding the pid) keeps the second one out; a lock
- * left by a process that no longer exists (killed) is taken over.
+ * Two runs of the same file at once would each see the other's intents without outcomes. A lock per file
+ * content (`<dataDir>/batches/<hash>`, src/core/lock.ts) keeps the second one out. It is a courtesy, not
+ * the guarantee: each row's claim in the journal would refuse the second run's row anyway. A lock left by
+ * a run that was killed goes stale within LOCK_STALE_MS, so a run started right after a kill waits that
+ * long (and says so) before it takes the lock over; a live holder keeps it fresh, and the wait then ends
+ * in a refusal. If the lock is lost while held (this run stalled that long), no new row starts.
  */
-export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ release(): Promise<void> }> {
-  const dir = path.join(ctx.paths.dataDir, 'batches');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const lockFile = path.join(dir, `${file.contentHash.toString('hex').slice(0, 32)}.lock`);
-  for (let attempt = 1; attempt <= 5; attempt += 1) {
-    try {
-      const handle = await open(lockFile, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify({ pid: process.pid, file: file.name, since: new Date(ctx.clock.now()).toISOString() }));
-      } finally {
-        await handle.close();
-      }
-      return { release: () => rm(lockFile, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = await readLock(lockFile);
-    if (holder === 'unreadable') {
-      // Being written by the process that just made it: look again shortly.
-      await ctx.clock.sleep(100);
-      if ((await readLock(lockFile)) !== 'unreadable') continue;
-    } else if (holder !== undefined && holder.pid !== process.pid && isRunning(holder.pid)) {
-      throw new FsapiError(`${file.name} is being paid by another fsapi run (pid ${holder.pid}, since ${holder.since}); nothing was sent`, {
-        exitCode: ExitCode.failed,
-        hint: 'let it finish, then run the same command again to see every row',
-      });
-    }
-    await rm(lockFile, { force: true });
-  }
-  throw new FsapiError(`cannot lock ${file.name} for this run (${lockFile}); nothing was sent`, { exitCode: ExitCode.failed });
-}
-
-async function readLock(file: string): Promise<{ pid: number; since: string } | 'unreadable' | undefined> {
+export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ release(): Promise<void>; lost: Promise<Error> }> {
+  const lockTarget = path.join(ctx.paths.dataDir, 'batches', file.contentHash.toString('hex').slice(0, 32));
   try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as { pid?: unknown; since?: unknown };
-    return typeof value.pid === 'number' ? { pid: value.pid, since: String(value.since ?? '') } : 'unreadable';
+    return await acquireFileLock(lockTarget, {
+      waitMs: LOCK_STALE_MS + 2000,
+      onWait: () => ctx.io.note(`${file.name} is locked by another run, or by one that was stopped less than ${LOCK_STALE_MS / 1000} s ago; waiting…`),
+    });
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new FsapiError(`${file.name} is being paid by another fsapi run; nothing was sent`, {
+      exitCode: ExitCode.failed,
+      hint: 'let it finish, then run the same command again to see every row',
+    });
   }
 }
 

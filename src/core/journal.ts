@@ -17,6 +17,11 @@
 // - any other unreadable line is an error naming the file and line: the journal is evidence of money
 //   sent, so fsapi never skips or rewrites it silently.
 //
+// - the decision to send is one step for every process sharing the data dir: `claim` takes the journal's
+//   lock (src/core/lock.ts), reads what other processes wrote since (only the new bytes), runs the
+//   caller's checks (the duplicate guard, who owns the reference) and appends the intent, then lets go.
+//   Outcomes are appended without the lock: they decide nothing and O_APPEND keeps them whole.
+//
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
 import { constants } from 'node:fs';
@@ -24,6 +29,7 @@ import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
+import { withFileLock } from './lock.js';
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
 
@@ -63,6 +69,8 @@ export const intentRecord = z.looseObject({
   /** What made the transfer: `send`, or a batch file and row (set by the caller). */
   origin: z.optional(z.string()),
   pid: z.optional(z.int()),
+  /** A random id of the process run that wrote it: tells a live writer from one whose pid was reused. */
+  run: z.optional(z.string()),
 });
 
 export const acceptedRecord = z.looseObject({
@@ -133,6 +141,9 @@ const KNOWN_TYPES = new Set(['intent', 'accepted', 'rejected', 'unknown', 'recon
 const queues = new Map<string, Promise<unknown>>();
 
 export class Journal {
+  /** What this object has read of the file so far (see `latest`): bytes up to the end of a whole line. */
+  private seen: { size: number; fold: TransferFold } = { size: 0, fold: new TransferFold() };
+
   constructor(readonly file: string) {}
 
   static inDataDir(dataDir: string): Journal {
@@ -178,6 +189,69 @@ export class Journal {
       await handle.close();
     }
     if (created) await syncDirectory(dir);
+  }
+
+  /**
+   * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
+   * returns without throwing: the check and the write are one step for every process sharing the file.
+   * This is the claim on a reference: nothing may be sent for it before `claim` has returned.
+   */
+  async claim(intent: IntentRecord, check: (journal: TransferFold) => void): Promise<void> {
+    await withFileLock(
+      this.file,
+      async (lock) => {
+        check(await this.latest());
+        lock.assertHeld();
+        await this.append(intent);
+        try {
+          lock.assertHeld();
+        } catch (error) {
+          // Another process may have decided while this one was stalled: the intent stays unsent.
+          const { reference, profile, baseUrl } = intent;
+          const message = `not sent: ${(error as Error).message}`;
+          await this.append({ type: 'rejected', reference, profile, baseUrl, time: new Date().toISOString(), message });
+          throw error;
+        }
+      },
+      { what: `the journal ${this.file}` },
+    );
+  }
+
+  /**
+   * The journal as it is now, folded: only the bytes written since the last call are read and parsed, so
+   * a batch claiming row after row does not read the whole file each time. A line still being written by
+   * another process (no newline yet) is left for the next call.
+   */
+  private async latest(): Promise<TransferFold> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.seen = { size: 0, fold: new TransferFold() }).fold;
+      throw new CorruptFileError(this.file, (error as Error).message);
+    }
+    try {
+      const { size } = await handle.stat();
+      if (size < this.seen.size) this.seen = { size: 0, fold: new TransferFold() }; // replaced: read it all again
+      if (size > this.seen.size) {
+        const bytes = Buffer.alloc(size - this.seen.size);
+        let filled = 0;
+        while (filled < bytes.length) {
+          const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, this.seen.size + filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        const end = bytes.subarray(0, filled).lastIndexOf(0x0a) + 1;
+        if (end > 0) {
+          const { records } = parseJournal(bytes.subarray(0, end).toString('utf8'), this.file);
+          for (const record of records) this.seen.fold.add(record);
+          this.seen.size += end;
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+    return this.seen.fold;
   }
 
   /** Every record in file order, and warnings about lines that were skipped. A missing file is empty. */
@@ -343,13 +417,54 @@ export function transferKey(scope: { profile: string; baseUrl: string; reference
 
 /** Folds the records into one state per transfer. Records about a reference with no intent are ignored. */
 export function summarise(records: readonly JournalRecord[]): TransferState[] {
-  const states = new Map<string, TransferState>();
-  for (const record of records) {
-    if (record.type === 'repaired') continue;
+  const fold = new TransferFold();
+  for (const record of records) fold.add(record);
+  return fold.transfers();
+}
+
+/** What the journal knows of the send attempts of one reference (in one profile and base address). */
+export interface Attempts {
+  /** Intents written for it: a resend after a refusal is a second one. */
+  intents: number;
+  /** Who wrote the last intent: its pid and run id (see intentRecord). */
+  lastPid: number | undefined;
+  lastRun: string | undefined;
+  lastIntentAt: string;
+  /** Whether an outcome (accepted, rejected, unknown, reconciled) was written after the last intent. */
+  answered: boolean;
+}
+
+/** References are compared without regard to case, as a person reading them would. */
+export function claimKey(scope: { profile: string; baseUrl: string; reference: string }): string {
+  return transferKey({ ...scope, reference: scope.reference.toUpperCase() });
+}
+
+/** The records folded, one at a time, into each transfer's state and each reference's attempts. */
+export class TransferFold {
+  private readonly states = new Map<string, TransferState>();
+  /** The same states by claimKey: the first intent of a reference in any case. */
+  private readonly statesByClaim = new Map<string, TransferState>();
+  private readonly attemptsByKey = new Map<string, Attempts>();
+
+  add(record: JournalRecord): void {
+    if (record.type === 'repaired') return;
     const key = transferKey(record);
+    const attempts = this.attemptsByKey.get(claimKey(record));
     if (record.type === 'intent') {
-      if (states.has(key)) continue; // the first intent wins; a second one would be a bug, never a resend
-      states.set(key, {
+      this.attemptsByKey.set(claimKey(record), {
+        intents: (attempts?.intents ?? 0) + 1,
+        lastPid: record.pid,
+        lastRun: record.run,
+        lastIntentAt: record.time,
+        answered: false,
+      });
+      const earlier = this.states.get(key);
+      if (earlier) {
+        // A resend after a refusal (the claim allows nothing else): in flight again until its own outcome.
+        if (earlier.state === 'rejected') Object.assign(earlier, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
+        return;
+      }
+      const state: TransferState = {
         reference: record.reference,
         profile: record.profile,
         env: record.env,
@@ -368,14 +483,29 @@ export function summarise(records: readonly JournalRecord[]): TransferState[] {
         status: undefined,
         message: 'no answer recorded',
         httpStatus: undefined,
-      });
-      continue;
+      };
+      this.states.set(key, state);
+      if (!this.statesByClaim.has(claimKey(record))) this.statesByClaim.set(claimKey(record), state);
+      return;
     }
-    const state = states.get(key);
-    if (!state) continue;
-    apply(state, record);
+    if (attempts && record.type !== 'status-checked') attempts.answered = true;
+    const state = this.states.get(key);
+    if (state) apply(state, record);
   }
-  return [...states.values()];
+
+  /** Each transfer's last known state, oldest intent first. */
+  transfers(): TransferState[] {
+    return [...this.states.values()];
+  }
+
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
+    return this.attemptsByKey.get(claimKey(scope));
+  }
+
+  /** The state of a reference, compared without regard to case. */
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    return this.states.get(transferKey(scope)) ?? this.statesByClaim.get(claimKey(scope));
+  }
 }
 
 function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecord>): void {
@@ -388,6 +518,9 @@ function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecor
       state.httpStatus = undefined;
       return;
     case 'rejected':
+      // A refusal never hides a transfer known to have gone through: it can only be the answer to a second
+      // attempt (e.g. the API refusing a reference it already holds), and the money moved all the same.
+      if (state.state === 'accepted' || state.state === 'reconciled') return;
       state.state = 'rejected';
       state.status = undefined;
       state.message = record.message;

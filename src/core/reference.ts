@@ -60,3 +60,14 @@ export function checkReferencePrefix(reference: string, prefix: string): void {
     );
   }
 }
+
+/**
+ * The reference to send for a given one that carries the prefix: as typed when the prefix is written as
+ * the API expects it (upper case), else upper-cased whole, since the API would refuse or mis-file a
+ * prefix in another case. `changed` says whether it was, so the caller can say so.
+ */
+export function referenceToSend(reference: string, prefix: string): { reference: string; changed: boolean } {
+  checkReferencePrefix(reference, prefix);
+  if (reference.startsWith(`${prefix}-`)) return { reference, changed: false };
+  return { reference: reference.toUpperCase(), changed: true };
+}

@@ -16,11 +16,13 @@ import type { TransactionRecord, TransferRequest, TransferResult } from '../api/
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
-import { findDuplicates, Journal, type JournalRecord, type TransferState } from './journal.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
+import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
+import { LockBusyError, LockLostError } from './lock.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
-import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from './reference.js';
-import { parseAccountNumber, parseAmountOption } from './validate.js';
+import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
+import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
@@ -44,6 +46,8 @@ export interface SendRequest {
 }
 
 export function parseNarration(text: string): string {
+  const control = controlCharacterProblem(text, '--narration');
+  if (control) throw new UsageError(control, 'write the narration on one line, without tabs or other control characters');
   const narration = text.trim();
   if (narration === '') throw new UsageError('--narration is empty', 'say what the transfer is for, e.g. --narration "Invoice 42"');
   if (narration.length > MAX_NARRATION_LENGTH) {
@@ -54,6 +58,8 @@ export function parseNarration(text: string): string {
 
 function parseOptionalText(value: unknown, option: string, max: number): string | undefined {
   if (value === undefined) return undefined;
+  const control = controlCharacterProblem(String(value), option);
+  if (control) throw new UsageError(control);
   const text = String(value).trim();
   if (text === '') throw new UsageError(`${option} is empty`, `leave ${option} out instead`);
   if (text.length > max) throw new UsageError(`${option} is ${text.length} characters long; at most ${max} are allowed`);
@@ -163,6 +169,8 @@ export interface PreparedTransfer {
   bank: Bank;
   /** Transfers of the same amount to the same account in the last 10 minutes (not refused ones). */
   duplicates: TransferState[];
+  /** Earlier (refused) attempts of the same reference: the claim checks that nobody added one since. */
+  earlierAttempts: number;
 }
 
 /**
@@ -173,15 +181,19 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
   const source = await sourceAccount(ctx);
   let reference: string;
   if (request.reference !== undefined) {
-    checkReferencePrefix(request.reference, source.prefix);
-    reference = request.reference;
+    const given = referenceToSend(request.reference, source.prefix);
+    if (given.changed) ctx.io.note(`note: --reference ${request.reference} is sent as ${given.reference}: the API expects the prefix ${source.prefix}- in capitals`);
+    reference = given.reference;
   } else {
     reference = makeReference(source.prefix);
   }
   const scope = await transferScope(ctx);
-  const { transfers, warnings } = await journal.transfers();
+  const { records, warnings } = await journal.read();
   for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const reused = transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase() && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+  const transfers = summarise(records);
+  const own = claimKey({ ...scope, reference });
+  const reused = transfers.find((t) => claimKey(t) === own);
+  const earlierAttempts = records.filter((r) => r.type === 'intent' && claimKey(r) === own).length;
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
       `reference ${reference} was already used on ${reused.sentAt} (${reused.state}); a reference pays once`,
@@ -201,7 +213,7 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
     senderName: request.senderName,
   };
   const duplicates = findDuplicates(transfers, { ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
-  return { transfer, source, scope, bank, duplicates };
+  return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
 
 // ---- sending: once ------------------------------------------------------------------------------------
@@ -225,6 +237,8 @@ export interface ExecuteOptions {
   onUnknown?: (detail: string) => void | Promise<void>;
   /** Called (and awaited) before each reconciliation lookup, 1-based. */
   onLookup?: (attempt: number, of: number) => void | Promise<void>;
+  /** What the claim checks under the journal's lock (default: a new reference, no duplicate guard). */
+  claim?: ClaimRules;
 }
 
 export function transferBody(transfer: VerifiedTransfer): TransferRequest {
@@ -258,8 +272,12 @@ export async function executeTransfer(
   const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
   const record = (entry: JournalRecord) => recordOutcome(ctx, journal, entry);
 
+  const rules: ClaimRules = options.claim ?? { earlierAttempts: 0, duplicates: undefined };
+  const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   try {
-    await journal.append({
+    // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
+    // one step for every fsapi process sharing this data dir (src/core/claim.ts).
+    const intent: JournalRecord = {
       type: 'intent',
       ...stamp(),
       env: scope.env,
@@ -269,8 +287,11 @@ export async function executeTransfer(
       accountName: transfer.accountName,
       origin: options.origin,
       pid: process.pid,
-    });
+      run: RUN_ID,
+    };
+    await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
+    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof LockBusyError || error instanceof LockLostError) throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
@@ -288,6 +309,21 @@ export async function executeTransfer(
     if (wasRefused(error)) {
       const httpStatus = error instanceof ApiError ? error.status : undefined;
       const message = error instanceof ApiError && error.apiMessage ? error.apiMessage : error.message;
+      if (rules.earlierAttempts > 0 && !(error instanceof AuthError)) {
+        // A resend refused: perhaps because an earlier attempt went through after all and the API will
+        // not take the reference twice. Only a lookup can say that no money moved.
+        const lookup = await lookUpOnce(ctx, reference);
+        if (lookup.kind === 'found') {
+          await record({ type: 'reconciled', ...stamp(), status: lookup.transaction.status });
+          const lostBecause = `the API refused the resend (${message}), but an earlier attempt had gone through`;
+          return { kind: 'reconciled', reference, status: lookup.transaction.status, transaction: lookup.transaction, lostBecause };
+        }
+        if (lookup.kind === 'failed') {
+          const detail = `the API refused the resend (${message}) and the lookup of the earlier attempt failed (${lookup.detail})`;
+          await record({ type: 'unknown', ...stamp(), error: detail });
+          return { kind: 'unknown', reference, detail };
+        }
+      }
       await record({ type: 'rejected', ...stamp(), httpStatus, message });
       return { kind: 'rejected', reference, httpStatus, message, error };
     }
@@ -356,6 +392,22 @@ export function reconcileSchedule(env: Readonly<Record<string, string | undefine
     throw new UsageError(`FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`);
   }
   return parts.map(Number);
+}
+
+export type SingleLookup = { kind: 'found'; transaction: TransactionRecord } | { kind: 'absent' } | { kind: 'failed'; detail: string };
+
+/** One GET /v1/transactions/reference/{ref}: found, definitely absent (a 4xx answer), or no answer. */
+export async function lookUpOnce(ctx: Context, reference: string): Promise<SingleLookup> {
+  const api = await ctx.api();
+  try {
+    return { kind: 'found', transaction: await api.getTransaction(reference) };
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      return { kind: 'absent' };
+    }
+    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };

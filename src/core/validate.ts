@@ -30,3 +30,18 @@ export function parseIntegerOption(text: unknown, option: string, min: number, m
   }
   return Number(value);
 }
+
+// Newlines, tabs and every other control character (C0, DEL, C1), and the Unicode line and paragraph
+// separators. In a narration they would reach the receiver's statement, a bank's systems and every CSV
+// or terminal that shows it, where a line break splits a record and an escape sequence acts.
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/** Why `text` is not one line of plain text, or undefined when it is. `what` names it: "narration". */
+export function controlCharacterProblem(text: string, what: string): string | undefined {
+  const found = CONTROL_CHARACTER.exec(text)?.[0];
+  if (found === undefined) return undefined;
+  const code = found.codePointAt(0)!;
+  const names: Record<number, string> = { 0x09: 'a tab', 0x0a: 'a newline', 0x0d: 'a carriage return', 0x1b: 'an escape character' };
+  const name = names[code] ?? `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${what} contains ${name}: it must be one line of plain text`;
+}

@@ -11,7 +11,7 @@ export default async function logout(ctx: Context, _input: CommandInput): Promis
   const saved = store.get(profile.name);
   const hadSomething = Boolean(saved && (saved.token || saved.consumerKey || saved.consumerSecret));
   if (saved && hadSomething) {
-    await store.save({ ...saved, token: undefined, tokenExpiresAt: undefined, consumerKey: undefined, consumerSecret: undefined });
+    await store.update(profile.name, (current) => current && { ...current, token: undefined, tokenExpiresAt: undefined, consumerKey: undefined, consumerSecret: undefined });
   }
   ctx.io.note(
     hadSomething

@@ -58,7 +58,7 @@ export default async function batch(ctx: Context, input: CommandInput): Promise<
   // 3. One run of this file at a time (a dry run sends nothing and needs no lock).
   const lock = dryRun ? undefined : await lockBatch(ctx, file);
   try {
-    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath });
+    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath, lockLost: lock?.lost });
   } finally {
     await lock?.release();
   }
@@ -70,6 +70,8 @@ interface RunOptions {
   yes: boolean;
   allowDuplicate: boolean;
   reportPath: string | undefined;
+  /** Settles if this run's lock on the file is lost: no new row starts then. */
+  lockLost: Promise<Error> | undefined;
 }
 
 async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<void> {
@@ -227,9 +229,14 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
     process.exit(inFlight > 0 ? ExitCode.outcomeUnknown : ExitCode.failed);
   };
   process.on('SIGINT', onInterrupt);
+  void options.lockLost?.then((error) => {
+    progress.note(`${c.yellow('stopping:')} lost the lock on this batch file (${error.message}); no new transfer starts`);
+    stop.abort();
+  });
   try {
     return await executeBatch(ctx, plan, {
       concurrency: options.concurrency,
+      allowDuplicate: options.allowDuplicate,
       signal: stop.signal,
       onRowStart: (row) => started.add(row.line),
       onRowDone: (result) => {

@@ -4,7 +4,9 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
-import type { Journal } from '../../core/journal.js';
+import type { Journal, TransferState } from '../../core/journal.js';
+import { DuplicateClaimError, type ClaimRules } from '../../core/claim.js';
+import { DUPLICATE_WINDOW_MS } from '../../core/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import { formatNaira } from '../../core/money.js';
 import {
@@ -36,17 +38,24 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   writeTransferSummary(ctx, prepared);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.
-  await guardAgainstDuplicate(ctx, prepared, allowDuplicate);
+  await guardAgainstDuplicate(ctx, prepared.duplicates, allowDuplicate);
   if (!yes) {
     const { transfer } = prepared;
     const go = await ctx.prompt.confirm(`Send ${formatNaira(transfer.amountKobo)} to ${transfer.accountName}?`, { defaultValue: false });
     if (!go) throw new CancelledError();
   }
 
-  // 6, 7. Journal, one POST, the outcome; a lost answer is reconciled by looking the reference up.
+  // 6, 7. Journal, one POST, the outcome; a lost answer is reconciled by looking the reference up. The
+  // claim checks the guard again across processes: one that sent the same since asks again here.
+  const agreed = new Set(prepared.duplicates.map((t) => t.reference.toUpperCase()));
+  const claim = (): ClaimRules => ({
+    earlierAttempts: prepared.earlierAttempts,
+    duplicates: allowDuplicate ? undefined : { windowMs: DUPLICATE_WINDOW_MS, ignore: agreed },
+  });
   let spinner: Spinner | undefined;
-  const outcome = await executeTransfer(ctx, journal, prepared.scope, prepared.transfer, {
+  const execute = () => executeTransfer(ctx, journal, prepared.scope, prepared.transfer, {
     origin: 'send',
+    claim: claim(),
     onUnknown: (detail) => {
       ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} no answer to the transfer (${detail}); not resending, looking ${prepared.transfer.reference} up instead`);
     },
@@ -55,7 +64,20 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       if (spinner) spinner.update(text);
       else spinner = await startSpinner(ctx, text);
     },
-  }).finally(() => spinner?.stop());
+  }).finally(() => {
+    spinner?.stop();
+    spinner = undefined;
+  });
+  let outcome: Awaited<ReturnType<typeof execute>> | undefined;
+  for (let asked = 0; outcome === undefined; asked += 1) {
+    try {
+      outcome = await execute();
+    } catch (error) {
+      if (!(error instanceof DuplicateClaimError) || asked >= 3) throw error;
+      await guardAgainstDuplicate(ctx, error.duplicates, false);
+      for (const t of error.duplicates) agreed.add(t.reference.toUpperCase());
+    }
+  }
 
   switch (outcome.kind) {
     case 'rejected':
@@ -82,9 +104,9 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
 }
 
 /** Step 9: the same amount to the same account in the last 10 minutes asks again (or needs --allow-duplicate). */
-async function guardAgainstDuplicate(ctx: Context, prepared: PreparedTransfer, allowDuplicate: boolean): Promise<void> {
-  if (prepared.duplicates.length === 0 || allowDuplicate) return;
-  writeDuplicateWarning(ctx, prepared.duplicates, ctx.clock.now());
+async function guardAgainstDuplicate(ctx: Context, duplicates: readonly TransferState[], allowDuplicate: boolean): Promise<void> {
+  if (duplicates.length === 0 || allowDuplicate) return;
+  writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   if (!ctx.prompt.interactive) {
     throw new UsageError(
       'the same amount went to this account less than 10 minutes ago; nothing was sent',

@@ -1,0 +1,115 @@
+// Who may send a reference, decided at the one moment that counts: under the journal's lock, right
+// before the intent is written (Journal.claim). Whatever a process saw while it verified names and asked
+// for confirmation may be out of date by then: another process may have sent the same reference, or the
+// same amount to the same account. So the checks are made again here, against every process's records,
+// and the intent is written only if they pass. The intent is the claim: from then on the reference is
+// this process's, and no other process sends it.
+//
+// A reference may be sent again only when its last attempt is over and moved no money: refused by the
+// API, or written by a process that died before any answer (and the caller looked the reference up and
+// did not find it). An attempt whose writer is still running is in flight, whatever else is known.
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.js';
+import { claimKey, findDuplicates, type Attempts, type TransferFold, type TransferState } from './journal.js';
+import { formatNaira } from './money.js';
+
+/** This process run, written into each intent beside the pid (pids are reused, in containers often). */
+export const RUN_ID = randomBytes(8).toString('hex');
+
+export interface ClaimRules {
+  /** How many intents of this reference the caller saw when it decided to send it: 0 for a new one. */
+  earlierAttempts: number;
+  /**
+   * The duplicate guard: the same amount to the same account at the same bank within `windowMs` refuses
+   * the claim, except transfers whose reference is in `ignore` (upper case): ones the person already
+   * agreed to, or the other rows of the same batch file. Undefined with --allow-duplicate.
+   */
+  duplicates: { windowMs: number; ignore: ReadonlySet<string> } | undefined;
+}
+
+export interface ClaimCandidate {
+  profile: string;
+  baseUrl: string;
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+}
+
+/** The reference is (being) sent by another process, or was sent already: nothing was sent. Exit 2. */
+export class ReferenceTakenError extends UsageError {
+  constructor(
+    readonly reference: string,
+    message: string,
+  ) {
+    super(`${message}; a reference pays once, so nothing was sent`, `fsapi transfer status ${reference} shows what happened to it`);
+  }
+}
+
+/** Another transfer of the same amount to the same account was journalled in the window. Exit 2. */
+export class DuplicateClaimError extends UsageError {
+  constructor(
+    readonly duplicates: TransferState[],
+    readonly windowMs: number,
+    candidate: ClaimCandidate,
+  ) {
+    const first = duplicates[0]!;
+    super(
+      `${formatNaira(candidate.amountKobo)} to ${candidate.accountNumber} was already sent under ${first.reference} at ${first.sentAt} ` +
+        `(less than ${describeWindow(windowMs)} ago, ${first.state}); nothing was sent`,
+      'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
+    );
+  }
+}
+
+function describeWindow(ms: number): string {
+  return ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} hours` : `${Math.round(ms / 60_000)} minutes`;
+}
+
+/** Throws ReferenceTakenError or DuplicateClaimError when the claim must not be made. */
+export function checkClaim(journal: TransferFold, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
+  const attempts = journal.attempts(candidate);
+  if (attempts) {
+    const state = journal.stateOf(candidate);
+    if (!attempts.answered && isInFlight(attempts)) {
+      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`);
+    }
+    if (attempts.answered && state?.state !== 'rejected') {
+      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state?.state ?? 'unknown'})`);
+    }
+    if (attempts.intents !== rules.earlierAttempts) {
+      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was sent by another fsapi process at ${attempts.lastIntentAt} while this one got ready`);
+    }
+  } else if (rules.earlierAttempts !== 0) {
+    // The journal no longer holds what the caller saw: it was replaced. Decide nothing on a guess.
+    throw new ReferenceTakenError(candidate.reference, `the journal no longer holds the earlier attempt of ${candidate.reference}`);
+  }
+  if (rules.duplicates) {
+    const { ignore, windowMs } = rules.duplicates;
+    const own = claimKey(candidate);
+    const found = findDuplicates(journal.transfers(), candidate, now, windowMs).filter(
+      (t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()),
+    );
+    if (found.length > 0) throw new DuplicateClaimError(found, windowMs, candidate);
+  }
+}
+
+/**
+ * Whether the writer of an attempt without an answer is still running. Its own pid with another run id is
+ * a reused pid: that writer is gone. A pid from a record older than run ids is judged by the pid alone.
+ */
+export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
+  const { lastPid, lastRun } = attempts;
+  if (lastPid === undefined) return false;
+  if (lastPid === process.pid) return lastRun === undefined || lastRun === RUN_ID;
+  return isRunning(lastPid);
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
