@@ -303,7 +303,7 @@ describe('createApi', () => {
     const { ctx } = contextFor(h, { baseUrl: simulator.url }, {});
     // A local-env profile renews with the simulator credentials; its stored token is unknown to this server.
     const store = await ctx.profiles();
-    await store.save({ name: 'local', env: 'local', baseUrl: undefined, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
+    await store.save({ name: 'local', env: 'local', baseUrl: simulator.url, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
     const api = await ctx.api();
     simulator.simulator.clearRequests();
     const answer = await api.sendTransfer(transferBody(newReference()));

@@ -10,8 +10,8 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, fstatSy
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import lockfile from 'proper-lockfile';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 
 export const EVENT_LOG_FILE = 'events.jsonl';
 
@@ -60,32 +60,23 @@ export interface EventLogLock {
   release(): Promise<void>;
 }
 
-/** A lock nobody has refreshed for this long belongs to a listener that died (SIGKILL, power cut). */
-const LOCK_STALE_MS = 10_000;
-
 /**
  * Makes this process the only listener of an events log. Two listeners on one log would each forward what
  * they receive and each take up the other's unfinished events, so a second one is refused (exit 1). The
- * lock is the `<log>.lock` directory of proper-lockfile, refreshed every few seconds and removed at exit.
+ * lock is fsapi's one file lock (src/core/lock.ts): refreshed while held, removed at exit, taken over
+ * once stale when its holder died (SIGKILL, power cut).
  */
 export async function lockEventLog(file: string): Promise<EventLogLock> {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  let onLost: (error: Error) => void = () => undefined;
-  const lost = new Promise<Error>((resolve) => (onLost = resolve));
   try {
-    const release = await lockfile.lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: 0, onCompromised: (error) => onLost(error) });
-    return { lost, release: () => release().catch(() => undefined) };
+    return await acquireFileLock(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+    if (error instanceof LockBusyError) {
       throw new FsapiError(`another webhook listen is already using ${file}`, {
         exitCode: ExitCode.failed,
         hint: `stop it first, or give this one its own data dir (FSAPI_DATA_DIR); a listener that died frees it within ${LOCK_STALE_MS / 1000} s`,
       });
     }
-    throw new FsapiError(`cannot lock ${file}: ${(error as Error).message}`, {
-      exitCode: ExitCode.failed,
-      hint: 'the data dir must be writable (set FSAPI_DATA_DIR to use another)',
-    });
+    throw error;
   }
 }
 
