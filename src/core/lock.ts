@@ -112,7 +112,7 @@ export async function acquireFileLock(file: string, options: AcquireOptions = {}
       // Short, growing, jittered pauses: holders keep the lock for milliseconds, and jitter keeps a crowd
       // of waiters from retrying in step.
       await sleep(Math.min(left, pause + Math.random() * pause));
-      pause = Math.min(pause * 2, 250);
+      pause = Math.min(pause * 2, 50);
     }
   }
 }

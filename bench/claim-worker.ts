@@ -1,0 +1,33 @@
+// One process of bench/claim.mjs: writes `count` intents to the journal at argv[2], each either by a
+// plain append (no lock, no check: what fsapi did before) or by a claim (lock, read what others wrote,
+// duplicate guard and reference check, append). Prints the elapsed milliseconds as JSON.
+import { checkClaim } from '../src/core/claim.js';
+import { Journal, type IntentRecord } from '../src/core/journal.js';
+
+const [file, mode, countText, tag] = process.argv.slice(2);
+const count = Number(countText);
+const journal = new Journal(file!);
+const started = performance.now();
+for (let i = 0; i < count; i += 1) {
+  const reference = `BENCH-${tag}-${i}`;
+  const accountNumber = `${String(tag).padStart(2, '0')}${String(i).padStart(8, '0')}`;
+  const intent: IntentRecord = {
+    type: 'intent',
+    reference,
+    profile: 'bench',
+    baseUrl: 'local',
+    time: new Date().toISOString(),
+    env: 'local',
+    request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: accountNumber, narration: 'bench', amount: 1000, reference },
+    amountKobo: 100000,
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'BENCH',
+    pid: process.pid,
+  };
+  if (mode === 'append') await journal.append(intent);
+  else {
+    const candidate = { profile: 'bench', baseUrl: 'local', reference, accountNumber, bankCode: '000013', amountKobo: 100000 };
+    await journal.claim(intent, (current) => checkClaim(current, candidate, { earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set() } }, Date.now()));
+  }
+}
+process.stdout.write(JSON.stringify({ ms: performance.now() - started }));
