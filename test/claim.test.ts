@@ -1,0 +1,138 @@
+// One owner per reference (src/core/claim.ts, the journal's fold): what the journal shows when attempts
+// of one reference meet, and what a refused resend does before it says no money moved. Core functions
+// with an injected context, against the simulator served on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/core/claim.js';
+import { Journal, summarise, TransferFold, type JournalRecord } from '../src/core/journal.js';
+import type { Kobo } from '../src/core/money.js';
+import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/core/transfer.js';
+import { createContext } from '../src/runtime.js';
+import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+
+const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
+const at = (second: number) => `2026-01-02T03:04:${String(second).padStart(2, '0')}.000Z`;
+function intent(reference: string, second: number, extra: Partial<JournalRecord> = {}): JournalRecord {
+  return {
+    type: 'intent',
+    reference,
+    ...scope,
+    time: at(second),
+    env: 'sandbox',
+    request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', narration: 'n', amount: 100, reference },
+    amountKobo: 10_000,
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    pid: 999_999_999, // not a running process
+    ...extra,
+  } as JournalRecord;
+}
+const outcome = (type: 'accepted' | 'rejected' | 'reconciled', reference: string, second: number): JournalRecord =>
+  type === 'rejected'
+    ? { type, reference, ...scope, time: at(second), httpStatus: 400, message: `reference ${reference} was already used` }
+    : { type, reference, ...scope, time: at(second), status: 'pending', message: 'ok' };
+
+describe('the journal: a refusal never hides a payment', () => {
+  it('four attempts of one reference, one accepted and three refused (in any order): accepted', () => {
+    const records = [intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), outcome('rejected', 'ACME-R1', 2), outcome('accepted', 'ACME-R1', 3), outcome('rejected', 'ACME-R1', 4), outcome('rejected', 'ACME-R1', 5)];
+    const [state] = summarise(records);
+    assert.equal(state!.state, 'accepted');
+    assert.equal(summarise([intent('ACME-R2', 1), outcome('reconciled', 'ACME-R2', 2), outcome('rejected', 'ACME-R2', 3)])[0]!.state, 'reconciled');
+  });
+
+  it('a resend after a refusal is in flight again until its own outcome', () => {
+    const records = [intent('ACME-R3', 1), outcome('rejected', 'ACME-R3', 2), intent('ACME-R3', 3)];
+    assert.equal(summarise(records)[0]!.state, 'unknown');
+    assert.equal(summarise([...records, outcome('accepted', 'ACME-R3', 4)])[0]!.state, 'accepted');
+  });
+});
+
+describe('checkClaim', () => {
+  const fold = (records: JournalRecord[]) => {
+    const result = new TransferFold();
+    for (const record of records) result.add(record);
+    return result;
+  };
+  const candidate = (reference: string, accountNumber = '0123456789') => ({ ...scope, reference, accountNumber, bankCode: '000013', amountKobo: 10_000 });
+  const now = Date.parse(at(30));
+  const noGuard = { earlierAttempts: 0, duplicates: undefined };
+
+  it('a new reference is claimed; one another process holds (any case) is refused', () => {
+    checkClaim(fold([]), candidate('ACME-NEW'), noGuard, now);
+    const inFlight = intent('ACME-HELD', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>);
+    assert.throws(() => checkClaim(fold([inFlight]), candidate('acme-held'), noGuard, now), (error: unknown) => {
+      assert.ok(error instanceof ReferenceTakenError);
+      assert.match(error.message, new RegExp(`is being sent by another fsapi process \\(pid ${process.pid}`));
+      return true;
+    });
+    assert.throws(() => checkClaim(fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]), candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(accepted\)/);
+  });
+
+  it('a refused reference may be sent again, unless another process sent it again first', () => {
+    const refused = [intent('ACME-REF', 1), outcome('rejected', 'ACME-REF', 2)];
+    checkClaim(fold(refused), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now);
+    assert.throws(() => checkClaim(fold([...refused, intent('ACME-REF', 3), outcome('rejected', 'ACME-REF', 4)]), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now), ReferenceTakenError);
+  });
+
+  it('an intent without an answer whose writer died may be resent; the same pid with another run id is a reused pid', () => {
+    checkClaim(fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
+    checkClaim(fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'another-run' } as Partial<JournalRecord>)]), candidate('ACME-REUSED'), { earlierAttempts: 1, duplicates: undefined }, now);
+  });
+
+  it('the duplicate guard counts unknown and accepted transfers in the window, not refused or ignored ones', () => {
+    const guard = (ignore: string[] = []) => ({ earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set(ignore) } });
+    assert.throws(() => checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(), now), DuplicateClaimError);
+    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(['ACME-A']), now);
+    checkClaim(fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
+    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B', '0123456781'), guard(), now);
+    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(), now + 600_000);
+  });
+});
+
+describe('a refused resend is looked up before fsapi says no money moved', () => {
+  let setup: TransferSetup;
+  before(async () => {
+    setup = await setUpTransfers();
+  });
+  after(async () => {
+    await setup.close();
+  });
+  const verified = (reference: string): VerifiedTransfer => ({
+    reference,
+    accountNumber: '0123456789',
+    bankCode: '000013',
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    amountKobo: 100_00 as Kobo,
+    narration: 'claim test',
+    senderName: undefined,
+  });
+
+  it('found: reconciled (the earlier attempt went through), one transaction; absent: refused', async () => {
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const scopeNow = await transferScope(ctx);
+    // The API holds ACME-CLAIM-PAID (sent from another journal), but this journal says it was refused.
+    const elsewhere = new Journal(`${setup.home.dataDir}/elsewhere.jsonl`);
+    assert.equal((await executeTransfer(ctx, elsewhere, scopeNow, verified('ACME-CLAIM-PAID'))).kind, 'accepted');
+    const journal = new Journal(`${setup.home.dataDir}/claim.jsonl`);
+    const stamp = { ...scopeNow, time: new Date().toISOString() };
+    await journal.append({ ...intent('ACME-CLAIM-PAID', 1), ...stamp });
+    await journal.append({ type: 'rejected', reference: 'ACME-CLAIM-PAID', ...stamp, message: 'refused (so it seemed)' });
+    setup.server.simulator.clearRequests();
+
+    const resent = await executeTransfer(ctx, journal, scopeNow, verified('ACME-CLAIM-PAID'), { claim: { earlierAttempts: 1, duplicates: undefined } });
+    assert.equal(resent.kind, 'reconciled');
+    assert.deepEqual(setup.server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), [
+      'POST /v1/transfer 400',
+      'GET /v1/transactions/reference/ACME-CLAIM-PAID 200',
+    ]);
+    const { transfers } = await journal.transfers();
+    assert.equal(transfers[0]!.state, 'reconciled');
+
+    // A reference the API does not hold, refused on resend (an account the simulator refuses): refused.
+    await journal.append({ ...intent('ACME-CLAIM-NONE', 1), ...stamp });
+    await journal.append({ type: 'rejected', reference: 'ACME-CLAIM-NONE', ...stamp, message: 'refused' });
+    const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined } });
+    assert.equal(refused.kind, 'rejected');
+  });
+});
