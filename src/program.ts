@@ -57,7 +57,7 @@ auth
   .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
   .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
   .addHelpText('after', examples(
-    'fsapi auth login --env sandbox --base-url https://sandbox.example.ng    # asks for the key, and the secret hidden',
+    'fsapi auth login --env sandbox --base-url https://sandbox.example.ng',
     'FSAPI_CONSUMER_SECRET="$(pass show fsapi/secret)" FSAPI_CONSUMER_KEY=ck_123 fsapi auth login --env sandbox',
     'fsapi auth login --profile live --env production --base-url https://api.example.ng --save-credentials',
   ))

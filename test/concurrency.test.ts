@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { homePool, runCli, type RunResult } from './helpers/cli.js';
+import { homePool, runCli, spawnCliInTerminal, stripAnsi, type RunResult } from './helpers/cli.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
-import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 
 const ACCOUNT = '0123456789';
@@ -44,6 +44,32 @@ describe('N processes sending at once on one data dir', () => {
       assert.match(refused.stderr, /^error: the same amount went to this account less than 10 minutes ago; nothing was sent$/m);
       assert.match(refused.stderr, /^hint: add --allow-duplicate/m);
     }
+  });
+
+  it('on a terminal, a duplicate sent by another process while this one waited for its confirmation is asked about again', async () => {
+    const s = await start();
+    const child = spawnCliInTerminal(send(), s.env);
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await until(() => /Send ₦2,000\.00 to OKAFOR CHIAMAKA ADAEZE\?/.test(stripAnsi(screen)), 'the confirmation', 60_000);
+      // Meanwhile a script pays the same amount to the same account.
+      const other = await s.run(send('--yes'), { timeoutMs: 60_000 });
+      assert.equal(other.code, 0, other.stderr);
+      child.stdin.write('y');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.stdin.write('\r');
+      await until(() => /Send the same amount to the same account again\?/.test(stripAnsi(screen)), 'the question asked again', 60_000);
+      assert.match(stripAnsi(screen), /was already sent less than a minute ago/);
+      child.stdin.write('n');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.stdin.write('\r');
+      assert.equal(await exited, 4, stripAnsi(screen));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    assert.equal(s.posts(), 1, 'only the script paid');
   });
 
   it(`${N} sends of one --reference (duplicates allowed): one POST, the others exit 2 naming the reference; the journal shows it paid`, async () => {
