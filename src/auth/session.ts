@@ -48,6 +48,15 @@ export function isFresh(expiresAt: number | undefined, now: number): boolean {
   return expiresAt === undefined || expiresAt - EXPIRY_MARGIN_MS > now;
 }
 
+/** Why a run sent elsewhere by --base-url has no token, and what to do, or undefined for a run at home. */
+export function secretsElsewhere(profile: Profile): { reason: string; hint: string } | undefined {
+  if (profile.secretsKeptFor === undefined) return undefined;
+  return {
+    reason: `profile "${profile.name}" is logged in to ${profile.secretsKeptFor}, not ${profile.baseUrl}: fsapi sends a stored token or saved credentials only to the address that stored them`,
+    hint: `log in a profile for that address (fsapi auth login --profile <name> --base-url ${profile.baseUrl}), or pass FSAPI_TOKEN`,
+  };
+}
+
 export interface TokenSession {
   /** The token for the next request: FSAPI_TOKEN, the stored one while fresh, else a renewed one. */
   bearer(): Promise<string>;
@@ -59,10 +68,8 @@ export interface TokenSession {
 
 export function createTokenSession(ctx: Context, profile: Profile, store: ProfileStore, http: Http): TokenSession {
   const envToken = ctx.env.FSAPI_TOKEN ? ctx.env.FSAPI_TOKEN.trim() : undefined;
-  const elsewhere = profile.secretsKeptFor;
-  const loginHint = elsewhere
-    ? `log in a profile for that address (fsapi auth login --profile <name> --base-url ${profile.baseUrl}), or pass FSAPI_TOKEN`
-    : `run fsapi auth login --profile ${profile.name}`;
+  const elsewhere = secretsElsewhere(profile);
+  const loginHint = elsewhere?.hint ?? `run fsapi auth login --profile ${profile.name}`;
   const saved = store.get(profile.name);
   const persist = elsewhere === undefined;
 
@@ -105,9 +112,7 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       if (current && isFresh(currentExpiresAt, ctx.clock.now())) return current;
       const reason = current
         ? `the token of profile "${profile.name}" expired at ${formatDateTime(currentExpiresAt)} and no credentials are at hand to renew it`
-        : elsewhere
-          ? `profile "${profile.name}" is logged in to ${elsewhere}, not ${profile.baseUrl}: fsapi sends a stored token or saved credentials only to the address that stored them`
-          : `not logged in (profile "${profile.name}" has no token)`;
+        : (elsewhere?.reason ?? `not logged in (profile "${profile.name}" has no token)`);
       return renew(reason);
     },
     async renewAfterRefusal(refusedToken) {

@@ -10,6 +10,7 @@ import type { CommandInput } from '../types.js';
 import { AuthError } from '../../errors.js';
 import { baseUrlCell, isUsable, renewalCell, summarize, tokenCell } from '../../auth/describe.js';
 import { LOCAL_PROFILE } from '../../auth/resolve.js';
+import { secretsElsewhere } from '../../auth/session.js';
 import { printRecord, timeCell } from '../../ui/output.js';
 
 export default async function status(ctx: Context, _input: CommandInput): Promise<void> {
@@ -34,6 +35,8 @@ export default async function status(ctx: Context, _input: CommandInput): Promis
   );
 
   if (!isUsable(summary)) {
+    const elsewhere = secretsElsewhere(profile);
+    if (elsewhere) throw new AuthError(elsewhere.reason, elsewhere.hint);
     const what = summary.token === 'expired' ? 'its token expired' : 'it has no token';
     throw new AuthError(`not logged in: profile "${summary.profile}": ${what} and no credentials are at hand to renew it`, `run fsapi auth login --profile ${summary.profile}`);
   }
