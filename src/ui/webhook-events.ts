@@ -3,7 +3,8 @@
 //              with the state coloured (green verified, yellow pending/unverifiable/unverified, red the rest);
 //   piped      TSV under one header line: time (ISO 8601) reference account amount payer state forwarded detail;
 //   --json     NDJSON, one object per line:
-//              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded}.
+//              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded};
+//              `amount` is null for an event of another kind than collection.
 import type { ChalkInstance } from 'chalk';
 import type { Context } from '../context.js';
 import type { ShownEvent } from '../core/event-processor.js';
@@ -18,7 +19,7 @@ export function eventJson(event: ShownEvent) {
     receivedAt: event.receivedAt,
     reference: event.reference,
     virtualAccount: event.virtualAccount,
-    amount: koboToDecimal(event.amount),
+    amount: event.amount === null ? null : koboToDecimal(event.amount),
     payer: event.payer,
     state: event.state,
     field: event.field,
@@ -32,7 +33,9 @@ export function stateStyle(state: string, c: ChalkInstance): string {
     case 'verified':
       return c.green(state);
     case 'pending':
+    case 'stale':
     case 'unverifiable':
+    case 'unknown-kind':
     case 'unverified':
       return c.yellow(state);
     default:
@@ -52,7 +55,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
           event.receivedAt,
           event.reference,
           event.virtualAccount,
-          koboToDecimal(event.amount),
+          event.amount === null ? '' : koboToDecimal(event.amount),
           event.payer,
           event.state,
           event.forwarded ? 'yes' : 'no',
@@ -67,7 +70,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
       c.dim(time),
       fit(event.reference, 24),
       fit(event.virtualAccount, 10),
-      formatNaira(event.amount).padStart(15),
+      (event.amount === null ? '' : formatNaira(event.amount)).padStart(15),
       fit(event.payer, 22),
       pad(stateStyle(event.state, c), event.state.length, 12),
       explain(event, c),
