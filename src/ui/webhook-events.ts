@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import type { ShownEvent } from '../core/event-processor.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
 import { colors, outputMode } from './output.js';
+import { terminalText, tsvField } from './sanitize.js';
 
 export const EVENT_TSV_HEADER = ['time', 'reference', 'account', 'amount', 'payer', 'state', 'forwarded', 'detail'];
 
@@ -83,14 +84,15 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
 function explain(event: ShownEvent, c: ChalkInstance): string {
   if (event.state === 'verified') {
     if (event.forwarded) return c.green('forwarded');
-    if (event.forwardProblem) return c.red(`forward failed: ${event.forwardProblem}`);
+    if (event.forwardProblem) return c.red(`forward failed: ${terminalText(event.forwardProblem)}`);
     return '';
   }
   const field = event.field ? `${event.field}: ` : '';
-  return c.dim(`${field}${event.detail}`);
+  return c.dim(terminalText(`${field}${event.detail}`));
 }
 
-function fit(text: string, width: number): string {
+function fit(raw: string, width: number): string {
+  const text = terminalText(raw);
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
@@ -99,5 +101,5 @@ function pad(styled: string, visible: number, width: number): string {
 }
 
 function tsv(values: readonly string[]): string {
-  return `${values.map((value) => value.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`;
+  return `${values.map(tsvField).join('\t')}\n`;
 }
