@@ -146,3 +146,11 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI);
   });
 });
+
+describe('sanitize: stderr notes', () => {
+  it('keep colours, line breaks and tabs; replace every other control', async () => {
+    const { stderrNote } = await import('../src/ui/sanitize.js');
+    assert.equal(stderrNote('\u001b[33mwarning:\u001b[39m a\tb\nc'), '\u001b[33mwarning:\u001b[39m a\tb\nc');
+    assert.equal(stderrNote('refused: x\u001b[2J\u001b]0;t\u0007\ry\u202e'), 'refused: x\uFFFD[2J\uFFFD]0;t\uFFFD\uFFFDy\uFFFD');
+  });
+});

@@ -10,6 +10,9 @@
 //   csvCell       a CSV cell: the same control characters replaced, and a cell a spreadsheet would run
 //                 as a formula (leading = + - @, tab or carriage return, also after spaces) prefixed with
 //                 an apostrophe, except plain numbers (-500.00 stays a number).
+//   stderrNote    a line of talk on stderr (src/ui/io.ts): the safety net for messages that quote the API
+//                 (a refusal, a status): fsapi's own colours (SGR sequences), line breaks and tabs pass,
+//                 every other control and bidi character becomes U+FFFD.
 // `--json` uses none of them: JSON escapes control characters itself, and its values stay exact.
 // Dependency-free and small: src/main.ts loads it on every error.
 
@@ -29,6 +32,15 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 export function terminalText(text: string): string {
   if (!UNSAFE.test(text)) return text;
   return text.replace(LINE_BREAKS, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
+}
+
+// eslint-disable-next-line no-control-regex
+const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A stderr note: colours (SGR), newlines and tabs kept; any other control or bidi character U+FFFD. */
+export function stderrNote(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(SGR_OR_UNSAFE, (match) => (match.length > 1 ? match : REPLACEMENT));
 }
 
 /** A TSV value: `\` `\t` `\n` `\r` escaped with a backslash, other controls and bidi controls U+FFFD. */
