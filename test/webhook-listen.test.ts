@@ -272,7 +272,7 @@ describe('webhook listen, end to end', () => {
     assert.equal(listener.stdout, '');
   });
 
-  test('a genuine collection is verified and forwarded, original bytes and verification header', async () => {
+  test('a genuine collection is verified and its verified facts forwarded with the verification headers', async () => {
     const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000);
     genuine.push(notification);
     const event = await listener.waitForEvent(notification.reference);
