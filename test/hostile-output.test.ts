@@ -123,6 +123,24 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     assert.doesNotMatch(one.stdout.replaceAll('\n', ''), CONTROL_OR_BIDI);
   });
 
+  it('in colour on a terminal: only fsapi colours; the transfer confirmation shows the hostile name as text', async () => {
+    const list = await run(['tx', 'list', '--limit', '20'], { tty: true, env: { FORCE_COLOR: '1' } });
+    assert.equal(list.code, 0, list.stdout);
+    const withoutColours = list.stdout.replace(/\u001b\[[0-9;]*m/g, '').replaceAll('\n', '');
+    assert.doesNotMatch(withoutColours, CONTROL_OR_BIDI);
+    assert.match(list.stdout, /\uFFFD\[2J/, 'the clear-screen sequence arrived, and is shown as text');
+
+    // The name enquiry answers a hostile name: the summary shows it, then No cancels (exit 4).
+    const send = await run(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'rent'], {
+      tty: true,
+      keys: ['n', '\r'],
+      env: { FORCE_COLOR: '1' },
+    });
+    assert.equal(send.code, 4, send.stdout);
+    assert.match(send.stdout, /verified by name enquiry/);
+    assert.doesNotMatch(send.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replaceAll('\n', ''), CONTROL_OR_BIDI);
+  });
+
   it('transfer batch: the report CSV, the stdout TSV and the stderr summary carry nothing hostile', async () => {
     const file = path.join(home.root, 'pay.csv');
     writeFileSync(file, 'account_number,bank,amount,narration\n0123456789,000013,1500,=cmd rent\n0123456781,000004,2500.50,@fees\n');
@@ -139,11 +157,18 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     assert.ok(records.some((record) => record.verified_name!.startsWith("'") || record.verified_name!.includes('\uFFFD')), 'the hostile name was neutralised');
   });
 
-  it('an API error message with escape sequences is shown as text on stderr', async () => {
-    const result = await run(['tx', 'get', 'ACME-NOSUCHREF1']);
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, /^error: /m);
-    assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI);
+  it('API error messages carrying each hostile text are shown as text on stderr', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < HOSTILE_TEXTS.length; i += 1) {
+      const result = await run(['tx', 'get', `ACME-NOSUCHREF${i}`]);
+      assert.equal(result.code, 1);
+      const line = /^error: the API refused the request \(HTTP 400\): (.*)$/m.exec(result.stderr)?.[1];
+      assert.ok(line !== undefined, result.stderr);
+      seen.add(line);
+      assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI, JSON.stringify(result.stderr));
+    }
+    assert.ok(seen.size >= 5, 'several different hostile messages were met');
+    assert.ok([...seen].some((line) => line.includes('\uFFFD')), 'a control character was replaced visibly');
   });
 });
 
