@@ -317,9 +317,13 @@ export class EventProcessor {
       }
     }
     const undelivered = forwardBody !== undefined && !forwarded;
+    // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
+    const truth = state === 'verified' ? verification?.transaction : undefined;
+    const virtualAccount = truth?.destinationAccountNumber ?? notification.virtualAccount;
+    const payer = (truth ? truth.sourceAccountName || notification.sourceAccountName : notification.sourceAccountName) ?? '';
     this.finish(
       record,
-      { state, field: verification?.field ?? null, detail, virtualAccount: notification.virtualAccount, amount, payer: notification.sourceAccountName ?? '' },
+      { state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },
       { forwarded, forwardProblem, ...(undelivered ? { undelivered, forwardBody } : {}) },
     );
   }
