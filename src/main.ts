@@ -2,6 +2,7 @@
 // code. Kept tiny: it is on the start-up path of every command, `--help` included.
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
+import { terminalText } from './ui/sanitize.js';
 
 // The exit codes of src/errors.ts, repeated here so that `fsapi --help` does not load that module: every
 // file the start-up path loads costs time (see bench/startup.mjs). test/main.test.ts keeps them equal.
@@ -50,13 +51,14 @@ export function reportError(error: unknown, verbose: boolean): number {
   const useColor = stderrColor();
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
   if (isFsapiError(error)) {
-    process.stderr.write(`${red('error:')} ${error.message}\n`);
-    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    // Messages can quote the API (its `message`, a name): never let them drive the terminal.
+    process.stderr.write(`${red('error:')} ${terminalText(error.message)}\n`);
+    if (error.hint) process.stderr.write(`hint: ${terminalText(error.hint)}\n`);
     if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${red('error:')} unexpected failure: ${message}\n`);
+  process.stderr.write(`${red('error:')} unexpected failure: ${terminalText(message)}\n`);
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write('hint: run again with --verbose for details\n');
   return EXIT_FAILED;

@@ -183,10 +183,16 @@ describe('batch report CSV', () => {
   });
 
   it('has the columns in order, quotes commas, and neutralises spreadsheet formulas in names and messages', () => {
-    const csv = reportCsv([result({}), result({ line: 3, verifiedName: '=HYPERLINK("x")', message: '-1', status: 'refused' })]);
+    const csv = reportCsv([
+      result({}),
+      result({ line: 3, verifiedName: '=HYPERLINK("x")', message: '-1+1', status: 'refused' }),
+      // A plain number is not a formula: it stays a number (src/ui/sanitize.ts).
+      result({ line: 4, verifiedName: '\u001b[2JADA', message: '-500.00', status: 'refused' }),
+    ]);
     const records = parse(csv) as string[][];
     assert.deepEqual(records[0], ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message']);
     assert.deepEqual(records[1], ['2', '0123456789', 'Guaranty Trust Bank', '000013', '1500.50', 'OKAFOR, ADA', 'ACME-X', 'accepted', 'pending: ok']);
-    assert.deepEqual(records[2]!.slice(5), [`'=HYPERLINK("x")`, 'ACME-X', 'refused', `'-1`]);
+    assert.deepEqual(records[2]!.slice(5), [`'=HYPERLINK("x")`, 'ACME-X', 'refused', `'-1+1`]);
+    assert.deepEqual(records[3]!.slice(5), ['\uFFFD[2JADA', 'ACME-X', 'refused', '-500.00']);
   });
 });

@@ -2,6 +2,7 @@
 // (src/core/event-processor.ts, src/core/event-log.ts), driven in-process with a stand-in Api object (the
 // Api interface, not HTTP) and a clock whose sleeps return at once and are recorded.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,10 +22,17 @@ import {
   LISTEN_POLICY,
   parseNotification,
   VERIFY_ONCE_POLICY,
+  VERIFIED_FIELDS,
+  verifiedFacts,
   verifyNotification,
   type Verification,
 } from '../src/core/webhook.js';
 import { makeHome } from './helpers/cli.js';
+
+function parseApiAmountOf(text: string): number {
+  const parsed = parseNotification(JSON.stringify(notification({ amountReceived: text })));
+  return parsed.ok && parsed.kind === 'collection' ? parsed.amount : NaN;
+}
 
 function notification(overrides: Partial<CollectionNotification> = {}): CollectionNotification {
   return {
@@ -116,17 +124,42 @@ describe('parseNotification', () => {
   test('a section-6 body is well formed, its amount read as integer kobo', () => {
     const parsed = parseNotification(JSON.stringify(notification({ amountReceived: '1500.10' })));
     assert.equal(parsed.ok, true);
-    assert.equal(parsed.ok && parsed.amount, 150010);
+    assert.equal(parsed.ok && parsed.kind === 'collection' && parsed.amount, 150010);
+  });
+
+  test('read tolerantly: a one-decimal amount, a numeric account, nulls and missing display fields', () => {
+    const { sourceAccountName: _name, remarks: _remarks, ...rest } = notification();
+    const body = { ...rest, amountReceived: '1000.0', virtualAccount: 9900000011, netAmount: '990.5', stampDuty: null, externalReference: null, sessionId: 12345 };
+    const parsed = parseNotification(JSON.stringify(body));
+    assert.ok(parsed.ok && parsed.kind === 'collection', JSON.stringify(parsed));
+    assert.equal(parsed.amount, 100000, 'exact kobo, no float');
+    assert.equal(parsed.notification.virtualAccount, '9900000011');
+    assert.equal(parsed.notification.sessionId, '12345');
+    assert.equal(parsed.notification.sourceAccountName, undefined);
+    // ...and such a notification verifies against the same record.
+    const tx = transaction({ amount: '1000.00', netAmount: 990.5, sessionId: '12345' });
+    assert.equal(compareWithTransaction(parsed.notification, tx).state, 'verified');
+    assert.equal(parseApiAmountOf('1000.0'), 100000);
+  });
+
+  test('an event of another kind is well formed, kept as such, never a collection', () => {
+    for (const event of ['payout', 'reversal', 'transfer']) {
+      const parsed = parseNotification(JSON.stringify({ event, reference: 'R-ACME-1', amount: 5 }));
+      assert.deepEqual(parsed, { ok: true, kind: 'other', event, reference: 'R-ACME-1' });
+    }
+    // An unusable reference is dropped, not carried into a URL or a log key.
+    const odd = parseNotification(JSON.stringify({ event: 'payout', reference: '../../v1/account' }));
+    assert.deepEqual(odd, { ok: true, kind: 'other', event: 'payout', reference: '' });
   });
 
   test('not JSON, wrong shape, another event, an unusable reference or amount are refused with a reason', () => {
     const cases: Array<[string, 'not-json' | 'wrong-shape', RegExp]> = [
       ['{"event":', 'not-json', /not JSON/],
       ['', 'not-json', /not JSON/],
-      [JSON.stringify({ hello: 'world' }), 'wrong-shape', /reference/],
-      [JSON.stringify([notification()]), 'wrong-shape', /not a collection notification/],
-      [JSON.stringify(notification({ amountReceived: 25000 as unknown as string })), 'wrong-shape', /amountReceived/],
-      [JSON.stringify(notification({ event: 'transfer' })), 'wrong-shape', /event "transfer" is not supported/],
+      [JSON.stringify({ hello: 'world' }), 'wrong-shape', /no event field/],
+      [JSON.stringify([notification()]), 'wrong-shape', /not a JSON object/],
+      [JSON.stringify(notification({ amountReceived: true as unknown as string })), 'wrong-shape', /amountReceived/],
+      [JSON.stringify({ ...notification(), virtualAccount: undefined }), 'wrong-shape', /missing virtualAccount/],
       [JSON.stringify(notification({ reference: '..' })), 'wrong-shape', /reference/],
       [JSON.stringify(notification({ reference: 'a/../../v1/account' })), 'wrong-shape', /reference/],
       [JSON.stringify(notification({ reference: 'has space' })), 'wrong-shape', /reference/],
@@ -166,6 +199,78 @@ describe('compareWithTransaction', () => {
   test('a forged amount on a pending transaction is a mismatch, a genuine one is pending', () => {
     assert.equal(compareWithTransaction(notification({ amountReceived: '99000.00' }), transaction({ status: 'pending' })).state, 'mismatch');
     assert.equal(compareWithTransaction(notification(), transaction({ status: 'pending' })).state, 'pending');
+  });
+});
+
+describe('compareWithTransaction: a forged notification with each shared field changed in turn', () => {
+  const forgeries: Array<[string, Record<string, unknown>]> = [
+    ['amountReceived', { amountReceived: '25000.01' }],
+    ['netAmount', { netAmount: 24999 }],
+    ['virtualAccount', { virtualAccount: '9900000012' }],
+    ['sourceAccountNumber', { sourceAccountNumber: '0999999999' }],
+    ['sourceAccountName', { sourceAccountName: 'MALLORY' }],
+    ['sourceBankCode', { sourceBankCode: '000014' }],
+    ['sourceBankName', { sourceBankName: 'Access Bank' }],
+    ['sessionId', { sessionId: 'S2' }],
+    ['status', { status: 'reversed' }],
+    ['type', { type: 'debit' }],
+  ];
+  for (const [field, change] of forgeries) {
+    test(`${field} changed: mismatch naming ${field}, whatever the other fields say`, () => {
+      const verdict = compareWithTransaction({ ...notification(), ...change } as CollectionNotification, transaction());
+      assert.deepEqual([verdict.state, verdict.field], ['mismatch', field], verdict.detail);
+    });
+  }
+
+  test('names compare ignoring case and spacing; a field the notification leaves out contradicts nothing', () => {
+    assert.equal(compareWithTransaction(notification({ sourceAccountName: '  ada   obi ', sourceBankName: 'gtbank' }), transaction()).state, 'verified');
+    const { sessionId: _s, netAmount: _n, sourceAccountName: _a, status: _st, ...sparse } = notification();
+    assert.equal(compareWithTransaction(sparse as CollectionNotification, transaction()).state, 'verified');
+    // The record leaving a field empty ("may be empty strings") proves nothing either way.
+    assert.equal(compareWithTransaction(notification(), transaction({ sourceAccountName: '', sessionId: '' })).state, 'verified');
+  });
+
+  test('a notified pending status on a successful record verifies (an earlier state), a final one that differs does not', () => {
+    assert.equal(compareWithTransaction(notification({ status: 'pending' }), transaction()).state, 'verified');
+    assert.equal(compareWithTransaction(notification({ status: 'SUCCESSFUL' }), transaction()).state, 'verified');
+    assert.equal(compareWithTransaction(notification({ status: 'failed' }), transaction()).field, 'status');
+  });
+
+  test('older than the age limit: stale, not verified; no limit given: verified', () => {
+    const day = 24 * 60 * 60 * 1000;
+    const tx = transaction();
+    const stale = compareWithTransaction(notification(), tx, { now: tx.createdAt + day + 1, maxAgeMs: day });
+    assert.equal(stale.state, 'stale');
+    assert.match(stale.detail, /older than 24 h/);
+    assert.equal(compareWithTransaction(notification(), tx, { now: tx.createdAt + day - 1, maxAgeMs: day }).state, 'verified');
+    // A record in epoch seconds is read as such.
+    assert.equal(compareWithTransaction(notification(), transaction({ createdAt: tx.createdAt / 1000 }), { now: tx.createdAt + 1000, maxAgeMs: day }).state, 'verified');
+    assert.equal(compareWithTransaction(notification(), tx, { now: tx.createdAt + 10 * day }).state, 'verified');
+  });
+});
+
+describe('verifiedFacts', () => {
+  test('every verified field comes from the record, not the notification; the rest is set apart as unverified', () => {
+    const forgedExtras = notification({ remarks: '=HYPERLINK("x")', externalReference: 'EXT-9', sourceAccountName: 'ada obi' });
+    const facts = verifiedFacts(forgedExtras, transaction({ netAmount: '24900.5', charge: 49.5, stampDuty: null, sourceAccountName: 'ADA OBI' }));
+    assert.deepEqual(facts, {
+      event: 'collection',
+      reference: 'COL-0001',
+      virtualAccount: '9900000011',
+      amountReceived: '25000.00',
+      netAmount: 24900.5,
+      transactionFee: 49.5,
+      stampDuty: 0,
+      sessionId: 'S1',
+      sourceAccountNumber: '0123456789',
+      sourceAccountName: 'ADA OBI',
+      sourceBankCode: '000013',
+      sourceBankName: 'GTBank',
+      status: 'successful',
+      createdAt: 1_767_225_600_000,
+      unverified: { externalReference: 'EXT-9', remarks: '=HYPERLINK("x")', sourceCurrency: 'NGN', destinationCurrency: 'NGN' },
+    });
+    assert.deepEqual(Object.keys(facts).filter((key) => key !== 'unverified'), [...VERIFIED_FIELDS]);
   });
 });
 
@@ -255,7 +360,10 @@ describe('EventProcessor', () => {
           ? undefined
           : async (n) => {
               verifyCalls.push(n.reference);
-              return options.verdicts?.[`${n.reference}:${n.amountReceived}`] ?? options.verdicts?.[n.reference] ?? { state: 'verified', detail: 'ok' };
+              return (
+                options.verdicts?.[`${n.reference}:${n.amountReceived}`] ??
+                options.verdicts?.[n.reference] ?? { state: 'verified', detail: 'ok', transaction: transaction({ reference: n.reference }) }
+              );
             },
       forward: async (body): Promise<ForwardResult> => {
         forwarded.push(Buffer.from(body).toString('utf8'));
@@ -269,7 +377,7 @@ describe('EventProcessor', () => {
       const body = Buffer.from(text);
       const record = newReceivedRecord(new Date(), n.reference, body, text);
       log.append(record);
-      processor.accept(record, n, 2_500_000 as Kobo, body);
+      processor.accept(record, { kind: 'collection', reference: n.reference, notification: n, amount: 2_500_000 as Kobo });
     };
     return { dir, log, processor, shown, forwarded, warnings, verifyCalls, deliver, app };
   }
@@ -300,7 +408,8 @@ describe('EventProcessor', () => {
     run.deliver(notification({ amountReceived: '99000.00' }));
     await run.processor.drain(5000);
     run.log.close();
-    assert.deepEqual(run.shown.map((e) => e.state), ['mismatch', 'verified']);
+    // Only a verified event counts as seen: the forged bytes are looked at again each time they come.
+    assert.deepEqual(run.shown.map((e) => e.state), ['mismatch', 'verified', 'mismatch']);
     assert.equal(run.forwarded.length, 1);
     assert.match(run.forwarded[0]!, /"amountReceived":"25000.00"/);
   });
@@ -410,6 +519,77 @@ describe('EventProcessor', () => {
     assert.equal(unfinished[0]!.body, text);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8').split('\n').length, 4);
   });
+
+  test('a forged copy with the genuine bytes, sent before the money arrived, cannot stop the genuine event later', async () => {
+    const verdicts: Record<string, Verification> = { 'COL-0001': { state: 'not-found', detail: 'no such transaction yet' } };
+    const run = setUp({ verdicts });
+    run.deliver(notification());
+    run.deliver(notification());
+    await run.processor.drain(5000);
+    delete verdicts['COL-0001']; // now the API holds it
+    run.deliver(notification());
+    run.deliver(notification());
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.deepEqual(run.shown.map((e) => e.state), ['not-found', 'not-found', 'verified']);
+    assert.equal(run.forwarded.length, 1, 'forwarded once, after it verified');
+    assert.equal(run.processor.tally.duplicate, 1, 'only the delivery after the verified one is a resend');
+  });
+
+  test('the body forwarded is the verified facts from the record, not the bytes received', async () => {
+    const run = setUp({
+      verdicts: {
+        'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI', charge: '75.00' }) },
+      },
+    });
+    run.deliver(notification({ sourceAccountName: 'ada obi', transactionFee: 1, remarks: 'pay me twice' }));
+    await run.processor.drain(5000);
+    run.log.close();
+    const forwarded = JSON.parse(run.forwarded[0]!) as Record<string, unknown>;
+    assert.equal(forwarded.sourceAccountName, 'ADA OBI');
+    assert.equal(forwarded.transactionFee, 75);
+    assert.deepEqual(forwarded.unverified, { externalReference: 'EXT-1', remarks: 'pay me twice', sourceCurrency: 'NGN', destinationCurrency: 'NGN' });
+  });
+
+  test('a stale event is shown as stale and not forwarded', async () => {
+    const run = setUp({ verdicts: { 'COL-0001': { state: 'stale', detail: 'old', transaction: transaction() } } });
+    run.deliver(notification());
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded]), [['stale', false]]);
+    assert.equal(run.forwarded.length, 0);
+  });
+
+  test('an event of another kind: recorded, shown as not verified: unknown kind, never looked up or forwarded', async () => {
+    const run = setUp();
+    const text = JSON.stringify({ event: 'payout', reference: 'ACME-PAYOUT1', amount: '5000.0' });
+    for (let i = 0; i < 2; i += 1) {
+      const record = newReceivedRecord(new Date(), 'ACME-PAYOUT1', Buffer.from(text), text);
+      run.log.append(record);
+      run.processor.accept(record, { kind: 'other', event: 'payout', reference: 'ACME-PAYOUT1' });
+    }
+    await run.processor.drain(5000);
+    run.log.close();
+    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded, e.amount]), [['unknown-kind', false, null]]);
+    assert.match(run.shown[0]!.detail, /not verified: unknown kind "payout"/);
+    assert.deepEqual(run.verifyCalls, []);
+    assert.equal(run.forwarded.length, 0);
+    const outcomes = (await records(run.dir)).filter((r) => r.kind === 'outcome').map((r) => r.kind === 'outcome' && r.state);
+    assert.deepEqual(outcomes, ['unknown-kind', 'duplicate']);
+  });
+
+  test('an undelivered event keeps its verified facts in events.jsonl; the next run forwards those, not the received bytes', async () => {
+    const first = setUp({ forwardOk: false, verdicts: { 'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI' }) } } });
+    first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
+    await first.processor.drain(5000);
+    first.log.close();
+    const second = setUp({ dir: first.dir });
+    await second.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line')));
+    assert.equal((await second.processor.redeliver()).delivered, 1);
+    second.log.close();
+    assert.equal((JSON.parse(second.forwarded[0]!) as { sourceAccountName: string }).sourceAccountName, 'ADA OBI');
+    assert.equal(second.forwarded[0], first.forwarded[0]);
+  });
 });
 
 describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
@@ -506,5 +686,19 @@ describe('createLimiter', () => {
     await Promise.all(busy);
     assert.equal(ran, false);
     assert.equal(await limit(async () => 'after'), 'after');
+  });
+});
+
+describe('createLimiter under a burst', () => {
+  test('50 waiters on one signal add one abort listener, not 50 (no MaxListenersExceededWarning)', async () => {
+    const limit = createLimiter(2);
+    const stop = new AbortController();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const tasks = Array.from({ length: 50 }, () => limit(() => gate, stop.signal));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(getEventListeners(stop.signal, 'abort').length <= 1, `${getEventListeners(stop.signal, 'abort').length} listeners`);
+    release();
+    await Promise.all(tasks);
   });
 });

@@ -18,7 +18,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
-import { nodeTransport } from './node-transport.js';
+import { AnswerTooLargeError, nodeTransport } from './node-transport.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -129,6 +129,11 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       verbose(`failed: ${errorCode(error) ?? describe(error)}`);
       // The in-process simulator's own refusals (a corrupt or locked state file) are already clear.
       if (inProcess && error instanceof FsapiError) throw error;
+      // 'unreadable', not 'network': never retried (it would fetch the huge body again), and for POST
+      // /v1/transfer an answer nobody could read leaves the outcome unknown.
+      if (error instanceof AnswerTooLargeError) {
+        throw new TransportError('unreadable', `answer from ${host} refused: ${error.message}`, { cause: error, hint: 'the base URL may point at something that is not the API (fsapi auth status)' });
+      }
       throw networkError(host, error, inProcess);
     } finally {
       clearTimeout(timer);

@@ -7,9 +7,27 @@
 //
 // Answers are read whole before they are handed back: the API's answers are small JSON documents (a page
 // of at most 100 records), and reading them inside the request keeps the body under the same deadline.
+// Whole, but never without bound: an answer over MAX_ANSWER_BYTES (declared in Content-Length or counted
+// as it arrives) is refused with AnswerTooLargeError and its connection destroyed at once, so a broken or
+// hostile server cannot make fsapi hold gigabytes.
 import http, { type IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import type { Transport, WireAnswer, WireRequest } from './http.js';
+
+/** 16 MiB: a page of 100 transactions is about 150 KB; nothing the API sends comes near this. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The answer was over MAX_ANSWER_BYTES; what was read of it is dropped. */
+export class AnswerTooLargeError extends Error {
+  readonly code = 'EFSAPI_ANSWER_TOO_LARGE';
+  constructor(readonly limit: number, readonly declared: number | undefined) {
+    super(
+      declared === undefined
+        ? `the answer grew past the ${limit / (1024 * 1024)} MB limit`
+        : `the answer declared ${declared} bytes, over the ${limit / (1024 * 1024)} MB limit`,
+    );
+  }
+}
 
 type HttpsModule = typeof import('node:https');
 let httpsModule: Promise<HttpsModule> | undefined;
@@ -40,8 +58,11 @@ export const nodeTransport: Transport = async (request: WireRequest): Promise<Wi
       signal.removeEventListener('abort', onAbort);
       settle();
     };
+    // Set when the answer is refused as too large: the socket is then destroyed on purpose, and the
+    // request's own error about that must not hide the reason.
+    let refusal: AnswerTooLargeError | undefined;
     const outgoing = send(url, options, (incoming) => {
-      readAll(incoming).then(
+      readAll(incoming, MAX_ANSWER_BYTES, (error) => (refusal = error)).then(
         (body) => finish(() => resolve({ status: incoming.statusCode ?? 502, headers: headersOf(incoming), body })),
         (error: unknown) => finish(() => reject(error)),
       );
@@ -52,15 +73,32 @@ export const nodeTransport: Transport = async (request: WireRequest): Promise<Wi
       reject(signal.reason);
     }
     signal.addEventListener('abort', onAbort, { once: true });
-    outgoing.on('error', (error) => finish(() => reject(error)));
+    outgoing.on('error', (error) => finish(() => reject(refusal ?? error)));
     outgoing.end(request.body);
   });
 };
 
-function readAll(incoming: IncomingMessage): Promise<Buffer> {
+function readAll(incoming: IncomingMessage, limit: number, onRefuse: (error: AnswerTooLargeError) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    // Destroying the socket (not just the response) also keeps a keep-alive agent from reusing a
+    // connection that still has the rest of the huge body in flight.
+    const refuse = (error: AnswerTooLargeError) => {
+      onRefuse(error);
+      reject(error);
+      chunks.length = 0;
+      incoming.removeAllListeners('data');
+      incoming.socket?.destroy();
+      incoming.destroy();
+    };
+    const declared = Number(incoming.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return refuse(new AnswerTooLargeError(limit, declared));
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return refuse(new AnswerTooLargeError(limit, undefined));
+      chunks.push(chunk);
+    });
     incoming.on('end', () => {
       // A connection that closes before the declared length arrived is a broken answer, not a short one.
       if (!incoming.complete) reject(Object.assign(new Error('the connection closed in the middle of the answer'), { code: 'ECONNRESET' }));

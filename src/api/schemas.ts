@@ -253,6 +253,41 @@ export const collectionNotification = z.looseObject({
 });
 export type CollectionNotification = z.infer<typeof collectionNotification>;
 
+/**
+ * A notification as `webhook listen` and `webhook verify` read it: tolerantly, since public integrations
+ * show `amountReceived` as "1000.0" and `virtualAccount` as a JSON number. What verification acts on must
+ * be there and readable (`event`, `reference`, `virtualAccount`, `amountReceived`); every other field may
+ * be missing, null, a number or text, and is compared with the API's record only when present. Numbers in
+ * text fields are read as their text; amounts stay as sent and are read into kobo where compared.
+ * `collectionNotification` above stays the spec's exact shape: it is what the simulator sends.
+ */
+const receivedText = z.optional(z.nullable(z.pipe(z.union([z.string(), z.number()]), z.transform((value) => String(value)))));
+const receivedAmount = z.optional(z.nullable(amountValue));
+
+export const receivedNotification = z.looseObject({
+  event: z.string(),
+  reference: z.string().check(z.minLength(1)),
+  virtualAccount: z.pipe(z.union([z.string(), z.number()]), z.transform((value) => String(value))),
+  externalReference: receivedText,
+  amountReceived: amountValue,
+  transactionFee: receivedAmount,
+  netAmount: receivedAmount,
+  stampDuty: receivedAmount,
+  sessionId: receivedText,
+  sourceCurrency: receivedText,
+  sourceAccountNumber: receivedText,
+  sourceAccountName: receivedText,
+  sourceBankCode: receivedText,
+  sourceBankName: receivedText,
+  remarks: receivedText,
+  destinationCurrency: receivedText,
+  status: receivedText,
+  type: receivedText,
+  createdAt: z.optional(z.nullable(epochTime)),
+  updatedAt: z.optional(z.nullable(epochTime)),
+});
+export type ReceivedNotification = z.infer<typeof receivedNotification>;
+
 // ---- request bodies (section 4) ---------------------------------------------------------------------
 
 export const individualClientRequest = z.looseObject({

@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
+import { terminalText } from '../ui/sanitize.js';
 import type { RawResponse } from '../api/types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -203,7 +204,10 @@ function writeStatusAndHeaders(ctx: Context, response: RawResponse): void {
 function printBody(ctx: Context, body: unknown): void {
   if (body === '' || body === undefined) return;
   if (typeof body === 'string') {
-    ctx.io.out(body.endsWith('\n') ? body : `${body}\n`);
+    // A text answer goes out as it came to a pipe or file; on a terminal it is shown, never obeyed:
+    // line breaks kept, every other control character as U+FFFD (src/ui/sanitize.ts).
+    const shown = ctx.io.stdoutIsTTY ? body.split('\n').map(terminalText).join('\n') : body;
+    ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
     return;
   }
   const text = JSON.stringify(body, null, 2);

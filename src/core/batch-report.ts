@@ -7,6 +7,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError } from '../errors.js';
 import { koboToDecimal } from './money.js';
+import { csvCell } from '../ui/sanitize.js';
 import type { RowResult } from './batch.js';
 
 export const REPORT_COLUMNS = ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message'] as const;
@@ -31,21 +32,12 @@ export function reportEntry(result: RowResult): ReportEntry {
   };
 }
 
-/**
- * A spreadsheet runs a cell that starts with = + - or @ as a formula. Names and messages come from the
- * API and the file: such a cell gets a leading apostrophe in the CSV (the JSON keeps the text as is).
- */
-function spreadsheetSafe(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 export function reportCsv(results: readonly RowResult[]): string {
   const records = results.map((result) => {
     const entry = reportEntry(result);
-    return REPORT_COLUMNS.map((column) => {
-      const value = String(entry[column]);
-      return column === 'verified_name' || column === 'message' ? spreadsheetSafe(value) : value;
-    });
+    // Names, banks and messages come from the API and the file: every cell is neutralised for
+    // spreadsheets (no formula, no control character; amounts stay numbers). The JSON keeps the text as is.
+    return REPORT_COLUMNS.map((column) => csvCell(String(entry[column])));
   });
   return stringify(records, { header: true, columns: [...REPORT_COLUMNS], record_delimiter: '\n' });
 }

@@ -3,7 +3,8 @@
 //   {"kind":"received","id":…,"receivedAt":…,"reference":…,"sha256":…,"body":"<the body exactly as posted>"}
 //       written and fsynced BEFORE the 200 answer, so an acknowledged event is never lost;
 //   {"kind":"outcome","id":…,"at":…,"reference":…,"state":…,"field":…,"detail":…,"forwarded":…}
-//       written once the event is verified (and forwarded), or found to be a resend.
+//       written once the event is verified (and forwarded), or found to be a resend; a verified event the
+//       app has not taken yet also carries `"undelivered":true` and the `forwardBody` to deliver later.
 // A received line without an outcome line is an event whose processing was cut short (crash, shutdown
 // timeout); the next `webhook listen` picks it up. The file is only ever appended to, never rewritten.
 import { closeSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
@@ -15,8 +16,11 @@ import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 
 export const EVENT_LOG_FILE = 'events.jsonl';
 
-/** What a listener shows for an event. `unverified`: --no-verify; `duplicate`: a resend, not shown again. */
-export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'unverifiable' | 'unverified' | 'duplicate';
+/**
+ * What a listener shows for an event. `stale`: genuine but too old to forward; `unknown-kind`: an event
+ * other than a collection, never verified; `unverified`: --no-verify; `duplicate`: a resend, not shown again.
+ */
+export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate';
 
 export interface ReceivedRecord {
   kind: 'received';
@@ -46,6 +50,11 @@ export interface OutcomeRecord {
    * records the delivery.
    */
   undelivered?: boolean;
+  /**
+   * With `undelivered`: the body to forward (the verified facts, JSON text), so a later run delivers what
+   * was verified without trusting the received bytes.
+   */
+  forwardBody?: string;
 }
 
 export type EventRecord = ReceivedRecord | OutcomeRecord;

@@ -3,26 +3,30 @@
 // in; this module never sees a socket.
 //
 // Resends. The sender may deliver the same event several times, and anyone may post a copy of it. Events
-// of one reference are handled one after another, never at the same time, and an event is a resend (not
-// shown, not forwarded, recorded as `duplicate`) when
-//   - an earlier event with the same body bytes reached a final state: verified, mismatch or not-found
-//     (and `unverified` under --no-verify); a pending or unverifiable one is verified again, since the
-//     answer may have changed; or
+// of one reference are handled one after another, never at the same time. Only a verified event counts as
+// "already seen": a delivery is a resend (not shown, not forwarded, recorded as `duplicate`) when
+//   - an earlier delivery with the same body bytes was verified (or, where nothing is verified, shown:
+//     `unverified` under --no-verify, `unknown-kind`); or
 //   - it verifies, and its reference was verified before (a redelivery whose body differs in a field we do
 //     not compare, like updatedAt): the money arrived once, so the app hears of it once.
-// A forged copy that reaches the listener first therefore cannot hide the genuine event: the two bodies
-// differ, and the genuine one is verified on its own.
+// Every other delivery is verified again, even with bytes seen before: a forged or early copy that ended
+// mismatch, not-found or pending can never stop the genuine event from being verified and forwarded.
+//
+// What is forwarded. Never the bytes that arrived: the verified facts, built from the API's record
+// (verifiedFacts in webhook.ts), with the header that lists which fields those are.
 //
 // Delivery. A verified event whose forward fails (the app down longer than the forwarder's own 3 tries) is
-// recorded as undelivered and kept: `redeliver()`, which `webhook listen` calls every minute and at start,
-// tries it again, also in a later run, until the app takes it. Events of one reference still go one at a time.
+// recorded as undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls
+// every minute and at start, tries it again, also in a later run, until the app takes it. Events of one
+// reference still go one at a time.
 import { createHash, randomUUID } from 'node:crypto';
-import type { CollectionNotification } from '../api/schemas.js';
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
 import type { EventLogWriter, EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './event-log.js';
 import type { ForwardResult } from './forwarder.js';
 import type { Kobo } from './money.js';
-import type { Verification } from './webhook.js';
+import { verifiedFacts, type IncomingEvent, type Verification } from './webhook.js';
+import type { ReceivedNotification } from '../api/schemas.js';
 
 /** One line of `webhook listen` output. */
 export interface ShownEvent {
@@ -30,7 +34,8 @@ export interface ShownEvent {
   receivedAt: string;
   reference: string;
   virtualAccount: string;
-  amount: Kobo;
+  /** Null for an event of another kind. */
+  amount: Kobo | null;
   payer: string;
   state: Exclude<EventState, 'duplicate'>;
   field: string | null;
@@ -44,7 +49,7 @@ export interface ProcessorDeps {
   log: EventLogWriter;
   clock: Clock;
   /** Undefined under --no-verify: events are `unverified` and never forwarded. */
-  verify: ((notification: CollectionNotification, signal: AbortSignal) => Promise<Verification>) | undefined;
+  verify: ((notification: ReceivedNotification, signal: AbortSignal) => Promise<Verification>) | undefined;
   /** Undefined without --forward-to. */
   forward: ((body: Uint8Array, signal: AbortSignal) => Promise<ForwardResult>) | undefined;
   show(event: ShownEvent): void;
@@ -54,8 +59,8 @@ export interface ProcessorDeps {
 
 interface ReferenceHistory {
   verified: boolean;
-  /** Final state reached by each body (by SHA-256) seen for this reference. */
-  bodies: Map<string, EventState>;
+  /** SHA-256 of the bodies of this reference that need no second look (see isFinal). */
+  bodies: Set<string>;
 }
 
 export type Tally = Record<EventState, number> & { forwarded: number; forwardFailed: number };
@@ -72,11 +77,19 @@ export interface Redelivery {
 /**
  * Runs at most `max` tasks at once; the others wait their turn, in order. A task whose signal is aborted
  * while it waits is rejected without running. Used to bound lookups and forwards in flight during a burst,
- * without holding a turn through the waits between retries.
+ * without holding a turn through the waits between retries. However many tasks wait, a signal gets one
+ * abort listener from the limiter, not one per waiter (a burst of events once made Node warn of a
+ * listener leak: MaxListenersExceededWarning).
  */
 export function createLimiter(max: number) {
   let running = 0;
-  const queue: Array<{ start: () => void; signal: AbortSignal | undefined }> = [];
+  interface Waiter {
+    start: () => void;
+    fail: (reason: unknown) => void;
+    signal: AbortSignal | undefined;
+  }
+  const queue: Waiter[] = [];
+  const watched = new WeakSet<AbortSignal>();
   const next = () => {
     while (running < max && queue.length > 0) {
       const waiter = queue.shift()!;
@@ -85,12 +98,25 @@ export function createLimiter(max: number) {
       waiter.start();
     }
   };
+  const watch = (signal: AbortSignal) => {
+    if (watched.has(signal)) return;
+    watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (let i = queue.length - 1; i >= 0; i -= 1) {
+          if (queue[i]!.signal === signal) queue.splice(i, 1)[0]!.fail(signal.reason ?? new Error('stopped'));
+        }
+      },
+      { once: true },
+    );
+  };
   return async function limit<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw signal.reason ?? new Error('stopped');
     if (running >= max || queue.length > 0) {
       await new Promise<void>((resolve, reject) => {
-        const waiter = { start: resolve, signal };
-        queue.push(waiter);
-        signal?.addEventListener('abort', () => reject(signal.reason ?? new Error('stopped')), { once: true });
+        queue.push({ start: resolve, fail: reject, signal });
+        if (signal) watch(signal);
       });
     } else {
       running += 1;
@@ -117,32 +143,43 @@ export class EventProcessor {
   /** The tail of the queue of each reference; removed when it empties. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
-  /** Verified events whose forward failed, by id, oldest first. */
-  private readonly undelivered = new Map<string, ReceivedRecord>();
+  /** Verified events whose forward failed, by id, oldest first, with the body to forward. */
+  private readonly undelivered = new Map<string, { reference: string; body: string }>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
-    verified: 0, mismatch: 0, 'not-found': 0, pending: 0, unverifiable: 0, unverified: 0, duplicate: 0, forwarded: 0, forwardFailed: 0,
+    verified: 0, mismatch: 0, 'not-found': 0, pending: 0, stale: 0, unverifiable: 0, 'unknown-kind': 0, unverified: 0, duplicate: 0,
+    forwarded: 0, forwardFailed: 0,
   };
 
-  constructor(private readonly deps: ProcessorDeps) {}
+  constructor(private readonly deps: ProcessorDeps) {
+    // Every event in progress waits on this one signal (its lookups, retries and forward), each wait
+    // removing its listener when it ends: many listeners during a burst are the events in flight, not a
+    // leak, so Node's warning past 10 is turned off for this signal alone.
+    setMaxListeners(0, this.stop.signal);
+  }
 
   /**
    * Rebuilds what earlier runs saw from the records of events.jsonl (in file order) and returns the events
-   * that were received but never finished, for `accept` to take up again.
+   * that were received but never finished, for `accept` to take up again. A verified event left
+   * undelivered by an older version (no forwardBody) is handed back to be verified again, since only the
+   * received bytes would be left to forward.
    */
   async restore(records: AsyncIterable<EventRecord>): Promise<ReceivedRecord[]> {
     const open = new Map<string, ReceivedRecord>();
+    const received = new Map<string, ReceivedRecord>();
     for await (const record of records) {
       if (record.kind === 'received') {
         open.set(record.id, record);
+        received.set(record.id, record);
         continue;
       }
-      const received = open.get(record.id);
+      const original = received.get(record.id);
+      if (record.undelivered && !record.forwarded && record.forwardBody === undefined) continue; // stays open
       open.delete(record.id);
-      this.remember(record.reference, received?.sha256, record.state);
+      this.remember(record.reference, original?.sha256, record.state);
       if (record.forwarded) this.undelivered.delete(record.id);
-      else if (record.undelivered && received) this.undelivered.set(record.id, received);
+      else if (record.undelivered && record.forwardBody !== undefined) this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody });
     }
     return [...open.values()];
   }
@@ -161,23 +198,23 @@ export class EventProcessor {
     let delivered = 0;
     let lastProblem: string | undefined;
     if (forward) {
-      const rounds = [...this.undelivered.values()].map(
-        (record) =>
+      const rounds = [...this.undelivered.entries()].map(
+        ([id, waiting]) =>
           new Promise<void>((done) =>
-            this.enqueue(record.reference, async () => {
+            this.enqueue(waiting.reference, async () => {
               try {
-                if (this.stop.signal.aborted || !this.undelivered.has(record.id)) return;
-                const result = await forward(Buffer.from(record.body, 'utf8'), this.stop.signal);
+                if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
+                const result = await forward(Buffer.from(waiting.body, 'utf8'), this.stop.signal);
                 if (!result.ok) {
                   lastProblem = result.detail;
                   return;
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
-                this.undelivered.delete(record.id);
+                this.undelivered.delete(id);
                 const detail = `delivered to the app on a later try (HTTP ${result.status})`;
-                this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state: 'verified', field: null, detail, forwarded: true });
-                this.deps.warn(`${record.reference} ${detail}`);
+                this.writeOutcome({ kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'verified', field: null, detail, forwarded: true });
+                this.deps.warn(`${waiting.reference} ${detail}`);
               } finally {
                 done();
               }
@@ -195,8 +232,8 @@ export class EventProcessor {
   }
 
   /** Takes an event that is already in events.jsonl. Returns at once; the work happens in the background. */
-  accept(record: ReceivedRecord, notification: CollectionNotification, amount: Kobo, body: Uint8Array): void {
-    this.enqueue(record.reference, () => this.process(record, notification, amount, body));
+  accept(record: ReceivedRecord, event: IncomingEvent): void {
+    this.enqueue(record.reference, () => this.process(record, event));
   }
 
   /** Runs `work` after the reference's earlier work; drain() waits for it like for any event. */
@@ -237,13 +274,16 @@ export class EventProcessor {
     return left;
   }
 
-  private async process(record: ReceivedRecord, notification: CollectionNotification, amount: Kobo, body: Uint8Array): Promise<void> {
+  private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
     if (this.stop.signal.aborted) return;
     const history = this.history.get(record.reference);
-    const earlier = history?.bodies.get(record.sha256);
-    if (earlier !== undefined && this.isFinal(earlier)) {
-      return this.finishDuplicate(record, `resend of an event already ${earlier}`);
+    if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
+
+    if (event.kind === 'other') {
+      const detail = `not verified: unknown kind ${JSON.stringify(event.event)}; fsapi verifies collections only; not forwarded`;
+      return this.finish(record, { state: 'unknown-kind', field: null, detail, virtualAccount: '', amount: null, payer: '' });
     }
+    const { notification, amount } = event;
 
     let verification: Verification | undefined;
     if (this.deps.verify) {
@@ -255,14 +295,14 @@ export class EventProcessor {
     if (state === 'verified' && history?.verified) {
       return this.finishDuplicate(record, 'another delivery of a reference already verified');
     }
-    this.remember(record.reference, record.sha256, state);
 
-    let forwarded = false;
-    let undelivered = false;
-    let forwardProblem: string | null = null;
     let detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
-    if (state === 'verified' && this.deps.forward) {
-      const result = await this.deps.forward(body, this.stop.signal);
+    let forwarded = false;
+    let forwardBody: string | undefined;
+    let forwardProblem: string | null = null;
+    if (state === 'verified' && this.deps.forward && verification?.transaction) {
+      forwardBody = JSON.stringify(verifiedFacts(notification, verification.transaction));
+      const result = await this.deps.forward(Buffer.from(forwardBody, 'utf8'), this.stop.signal);
       if (this.stop.signal.aborted && !result.ok) return;
       forwarded = result.ok;
       if (result.ok) {
@@ -270,30 +310,36 @@ export class EventProcessor {
         detail = `${detail}; forwarded (HTTP ${result.status})`;
       } else {
         this.tally.forwardFailed += 1;
-        undelivered = true;
-        this.undelivered.set(record.id, record);
+        this.undelivered.set(record.id, { reference: record.reference, body: forwardBody });
         forwardProblem = result.detail;
         detail = `${detail}; forward failed: ${result.detail}; kept to try again`;
         this.deps.warn(`forward of ${record.reference} failed: ${result.detail}; kept, and tried again every minute`);
       }
     }
+    const undelivered = forwardBody !== undefined && !forwarded;
+    // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
+    const truth = state === 'verified' ? verification?.transaction : undefined;
+    const virtualAccount = truth?.destinationAccountNumber ?? notification.virtualAccount;
+    const payer = (truth ? truth.sourceAccountName || notification.sourceAccountName : notification.sourceAccountName) ?? '';
+    this.finish(
+      record,
+      { state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },
+      { forwarded, forwardProblem, ...(undelivered ? { undelivered, forwardBody } : {}) },
+    );
+  }
 
+  /** Remembers, tallies, records and shows one finished event. */
+  private finish(
+    record: ReceivedRecord,
+    shown: Pick<ShownEvent, 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
+    delivery: { forwarded: boolean; forwardProblem: string | null; undelivered?: boolean; forwardBody?: string } = { forwarded: false, forwardProblem: null },
+  ): void {
+    const { state, field, detail } = shown;
+    this.remember(record.reference, record.sha256, state);
     this.tally[state] += 1;
-    const field = verification?.field ?? null;
-    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...(undelivered ? { undelivered } : {}) });
-    this.deps.show({
-      id: record.id,
-      receivedAt: record.receivedAt,
-      reference: record.reference,
-      virtualAccount: notification.virtualAccount,
-      amount,
-      payer: notification.sourceAccountName,
-      state,
-      field,
-      detail,
-      forwarded,
-      forwardProblem,
-    });
+    const { forwarded, forwardProblem, ...kept } = delivery;
+    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept });
+    this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
 
   private finishDuplicate(record: ReceivedRecord, detail: string): void {
@@ -314,21 +360,24 @@ export class EventProcessor {
     if (state === 'duplicate') return;
     let history = this.history.get(reference);
     if (!history) {
-      history = { verified: false, bodies: new Map() };
+      history = { verified: false, bodies: new Set() };
       this.history.set(reference, history);
     }
     if (state === 'verified') history.verified = true;
-    if (bodySha) history.bodies.set(bodySha, state);
+    if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
   }
 
-  /** Whether a body that reached `state` needs no second look. */
+  /**
+   * Whether a body that reached `state` needs no second look. Only a verified body is final where events
+   * are verified: anything else may be a forgery or early copy of bytes that later verify. Where nothing
+   * is verified (--no-verify, or an event kind fsapi cannot verify) a body is final once shown.
+   */
   private isFinal(state: EventState): boolean {
-    if (state === 'verified' || state === 'mismatch' || state === 'not-found') return true;
+    if (state === 'verified' || state === 'unknown-kind') return true;
     return state === 'unverified' && this.deps.verify === undefined;
   }
 
   private now(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
-
 }

@@ -1,10 +1,13 @@
-// Forwarding a verified event to the developer's app (`webhook listen --forward-to URL`): the original body
-// bytes, `Content-Type: application/json` and `X-Fsapi-Verification: verified`, so the app can tell these
-// came through the verifying listener. Only verified events are ever forwarded (the caller's contract).
+// Forwarding a verified event to the developer's app (`webhook listen --forward-to URL`): the verified
+// facts (built from the API's record by the caller, never the bytes that arrived), `Content-Type:
+// application/json`, `X-Fsapi-Verification: verified`, and `X-Fsapi-Verified-Fields` naming the body's
+// fields whose values the API confirmed. Only verified events are ever forwarded (the caller's contract).
 import type { Clock } from '../context.js';
 import { UsageError } from '../errors.js';
+import { VERIFIED_FIELDS } from './webhook.js';
 
 export const VERIFICATION_HEADER = 'X-Fsapi-Verification';
+export const VERIFIED_FIELDS_HEADER = 'X-Fsapi-Verified-Fields';
 
 export interface ForwardPolicy {
   /** Waits between tries; their count + 1 is the number of tries. */
@@ -51,8 +54,13 @@ export async function forwardEvent(
     try {
       const response = await fetch(target, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [VERIFICATION_HEADER]: 'verified', 'User-Agent': 'fsapi-webhook-listen' },
-        // The bytes as received; the cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
+        headers: {
+          'Content-Type': 'application/json',
+          [VERIFICATION_HEADER]: 'verified',
+          [VERIFIED_FIELDS_HEADER]: VERIFIED_FIELDS.join(','),
+          'User-Agent': 'fsapi-webhook-listen',
+        },
+        // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
         body: body as Uint8Array<ArrayBuffer>,
         redirect: 'manual',
         signal,

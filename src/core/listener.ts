@@ -2,8 +2,9 @@
 // before a large body is read). It answers every request and never lets one crash the process:
 //   wrong path                     404      wrong method (path right)   405 (Allow: POST)
 //   body over the limit            413      body not UTF-8 JSON         400
-//   JSON, not a collection notification (wrong shape, other event, unreadable amount)   422
-//   a well-formed notification     200, but only after `accept` has recorded it durably;
+//   JSON, not a notification (no event; a collection of the wrong shape or unreadable amount)   422
+//   a well-formed notification     200, but only after `accept` has recorded it durably (an event of
+//                                  another kind too: the sender must not retry it forever);
 //                                  500 when it could not (the sender will try again)
 //   while shutting down            503 (Connection: close)
 // The Content-Type header is not required: `curl -d @event.json` sends form encoding, and the body is

@@ -1,19 +1,30 @@
 // Verification of a collection notification (../shared/api-spec.md section 6). The spec shows no signature
 // on notifications, so the only evidence that one is genuine is the API itself: look the notified reference
-// up (GET /v1/transactions/reference/{reference}) and compare what the notification claims with what the
-// API holds. Used by `webhook listen` for every event and by `webhook verify` for one saved payload.
+// up (GET /v1/transactions/reference/{reference}) and compare every field the notification shares with the
+// API's record. A notification is verified only when none of them contradicts the record, and what is
+// passed on is then built from the record (verifiedFacts), never the bytes that arrived. Used by `webhook
+// listen` for every event and by `webhook verify` for one saved payload.
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
 import type { Api } from '../api/types.js';
-import { collectionNotification, type CollectionNotification, type TransactionRecord } from '../api/schemas.js';
+import { receivedNotification, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
 import type { Clock } from '../context.js';
 import { ApiError, AuthError, TransportError } from '../errors.js';
-import { AmountError, formatNaira, parseApiAmount, type Kobo } from './money.js';
+import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, parseApiAmount, type Kobo } from './money.js';
+import { normaliseName } from './names.js';
+import { epochToDate } from './time.js';
 
 /** A notification body is never larger than this; bigger ones are refused (HTTP 413, exit 2). */
 export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
 
-export type VerificationState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'unverifiable';
+/**
+ * `webhook listen` does not forward an event whose transaction is older than this (state `stale`): an old
+ * genuine notification replayed to a listener with a fresh events.jsonl would otherwise reach the app as
+ * news. 24 hours covers a sender that retries through a long outage of the listener.
+ */
+export const MAX_EVENT_AGE_MS = 24 * 60 * 60 * 1000;
+
+export type VerificationState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable';
 
 export interface Verification {
   state: VerificationState;
@@ -27,15 +38,19 @@ export interface Verification {
 
 // ---- reading a notification ---------------------------------------------------------------------------
 
-export type ParsedNotification =
-  | { ok: true; notification: CollectionNotification; amount: Kobo }
-  | { ok: false; reason: 'not-json' | 'wrong-shape'; detail: string };
+/** A notification fsapi can act on: a collection to verify, or an event of a kind it cannot verify. */
+export type IncomingEvent =
+  | { kind: 'collection'; reference: string; notification: ReceivedNotification; amount: Kobo }
+  | { kind: 'other'; reference: string; event: string };
+
+export type ParsedNotification = ({ ok: true } & IncomingEvent) | { ok: false; reason: 'not-json' | 'wrong-shape'; detail: string };
 
 /**
- * Reads a notification body: JSON (else `not-json`), then the section-6 shape (else `wrong-shape`).
- * Beyond the schema it requires `event` to be `collection` (the only kind the spec shows, and the only one
- * we know how to verify), `amountReceived` to be a readable amount, and a reference that is safe to put in
- * a URL path: a reference like `..` or `a/b` would make the lookup reach another endpoint.
+ * Reads a notification body: JSON (else `not-json`), an object with a text `event` (else `wrong-shape`).
+ * An `event` other than `collection` (any case) is an event of another kind: kept, never verified. A
+ * collection must have the fields verification compares, read tolerantly (receivedNotification), a
+ * readable `amountReceived`, and a reference that is safe to put in a URL path: a reference like `..` or
+ * `a/b` would make the lookup reach another endpoint.
  */
 export function parseNotification(text: string): ParsedNotification {
   let body: unknown;
@@ -44,14 +59,22 @@ export function parseNotification(text: string): ParsedNotification {
   } catch (error) {
     return { ok: false, reason: 'not-json', detail: `body is not JSON (${(error as Error).message})` };
   }
-  const parsed = collectionNotification.safeParse(body);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, reason: 'wrong-shape', detail: 'not a notification (the body is not a JSON object)' };
+  }
+  const event = (body as { event?: unknown }).event;
+  if (typeof event !== 'string' || event.trim() === '') {
+    return { ok: false, reason: 'wrong-shape', detail: 'not a notification (no event field)' };
+  }
+  if (event.trim().toLowerCase() !== 'collection') {
+    const reference = (body as { reference?: unknown }).reference;
+    return { ok: true, kind: 'other', event: event.slice(0, 40), reference: typeof reference === 'string' && isSafeReference(reference) ? reference : '' };
+  }
+  const parsed = receivedNotification.safeParse(body);
   if (!parsed.success) {
     return { ok: false, reason: 'wrong-shape', detail: `not a collection notification (${describeIssues(body, parsed.error.issues)})` };
   }
   const notification = parsed.data;
-  if (notification.event !== 'collection') {
-    return { ok: false, reason: 'wrong-shape', detail: `event ${JSON.stringify(notification.event)} is not supported (only collection)` };
-  }
   if (!isSafeReference(notification.reference)) {
     return { ok: false, reason: 'wrong-shape', detail: `reference ${JSON.stringify(notification.reference.slice(0, 80))} is not a usable reference` };
   }
@@ -59,14 +82,13 @@ export function parseNotification(text: string): ParsedNotification {
   try {
     amount = parseApiAmount(notification.amountReceived);
   } catch {
-    return { ok: false, reason: 'wrong-shape', detail: `amountReceived ${JSON.stringify(notification.amountReceived.slice(0, 40))} is not an amount` };
+    return { ok: false, reason: 'wrong-shape', detail: `amountReceived ${JSON.stringify(String(notification.amountReceived).slice(0, 40))} is not an amount` };
   }
-  return { ok: true, notification, amount };
+  return { ok: true, kind: 'collection', reference: notification.reference, notification, amount };
 }
 
 /** "missing event, reference, ...; amountReceived: expected string": short enough for one log line. */
-function describeIssues(body: unknown, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+function describeIssues(body: object, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
   const missing = issues.filter((issue) => issue.path.length === 1 && !(String(issue.path[0]) in body)).map((issue) => String(issue.path[0]));
   const wrong = issues
     .filter((issue) => !(issue.path.length === 1 && !(String(issue.path[0]) in body)))
@@ -85,31 +107,61 @@ function isSafeReference(reference: string): boolean {
 
 // ---- comparing with the transaction -------------------------------------------------------------------
 
+/** A notified text field, trimmed; missing, null and empty are all "not said". */
+function said(value: string | null | undefined): string | undefined {
+  const text = value?.trim();
+  return text ? text : undefined;
+}
+
 /**
- * What the API's transaction says about the notification. Pure. The account, amount and direction are
- * checked before the status, so a forged amount on a pending transaction reads as a mismatch.
- *  - destination account: `destinationAccountNumber` is where a collection's money went (for an inflow the
- *    source fields describe the payer), so it must equal `virtualAccount`;
- *  - amount: `amount` (the gross amount) must equal `amountReceived`, compared as integer kobo;
- *  - direction: `type` must be `credit`: a debit's reference with a made-up account is not an inflow;
- *  - status: `successful` verifies; `pending` is pending; anything else, or a reversal, is a mismatch.
+ * The text fields a notification shares with the transaction record, and how they are compared when
+ * both sides say something: account numbers, codes and the session exactly, names and bank names
+ * ignoring case, spacing and punctuation (the API's own spelling varies between its endpoints).
  */
-export function compareWithTransaction(notification: CollectionNotification, transaction: TransactionRecord): Verification {
+const SHARED_TEXT_FIELDS = [
+  ['sessionId', 'sessionId', 'exact'],
+  ['sourceAccountNumber', 'sourceAccountNumber', 'exact'],
+  ['sourceBankCode', 'sourceBankCode', 'exact'],
+  ['sourceAccountName', 'sourceAccountName', 'name'],
+  ['sourceBankName', 'sourceBankName', 'name'],
+] as const;
+
+export interface CompareOptions {
+  /** Epoch ms of now; with maxAgeMs, an older transaction is `stale`. */
+  now?: number;
+  maxAgeMs?: number;
+}
+
+/**
+ * What the API's transaction says about the notification. Pure. A notification is verified only when no
+ * field it shares with the record contradicts it; a field the notification leaves out contradicts nothing
+ * (the forwarded facts carry the record's value). In order, the first disagreement wins:
+ *  - reference: the record must be the one asked for;
+ *  - direction: `type` must be `credit` (a debit's reference with a made-up account is not an inflow), and
+ *    a notified `type` must equal it;
+ *  - `virtualAccount` must equal `destinationAccountNumber` (where a collection's money went; for an
+ *    inflow the source fields describe the payer);
+ *  - `amountReceived` must equal `amount` and a notified `netAmount` the record's `netAmount`, as kobo;
+ *  - `sessionId`, `sourceAccountNumber`, `sourceBankCode` exactly, `sourceAccountName` and
+ *    `sourceBankName` as names, whenever both sides give one;
+ *  - status: a reversed record is a mismatch; a notified status must be the record's unless one of the
+ *    two is `pending` (an earlier state of the other); then the record's `successful` verifies, `pending`
+ *    is pending (looked at again), anything else is a mismatch;
+ *  - age (listen only): a transaction older than `maxAgeMs` is `stale`, not verified.
+ * So a forged amount on a pending transaction reads as a mismatch, not as pending.
+ */
+export function compareWithTransaction(notification: ReceivedNotification, transaction: TransactionRecord, options: CompareOptions = {}): Verification {
   const base = { transaction };
-  if (transaction.reference !== notification.reference) {
-    return { ...base, state: 'mismatch', field: 'reference', detail: `the API answered with transaction ${transaction.reference}` };
-  }
-  if (transaction.type.toLowerCase() !== 'credit') {
-    return { ...base, state: 'mismatch', field: 'event', detail: `the transaction is a ${transaction.type}, not an inflow` };
-  }
+  const mismatch = (field: string, detail: string): Verification => ({ ...base, state: 'mismatch', field, detail });
+  if (transaction.reference !== notification.reference) return mismatch('reference', `the API answered with transaction ${transaction.reference}`);
+  const recordType = String(transaction.type ?? '').toLowerCase();
+  if (recordType !== 'credit') return mismatch('event', `the transaction is a ${transaction.type || '(no type)'}, not an inflow`);
+  const notifiedType = said(notification.type);
+  if (notifiedType !== undefined && notifiedType.toLowerCase() !== recordType) return mismatch('type', `notified type ${notifiedType}, but the transaction is a ${transaction.type}`);
   if (transaction.destinationAccountNumber !== notification.virtualAccount) {
-    return {
-      ...base,
-      state: 'mismatch',
-      field: 'virtualAccount',
-      detail: `notified account ${notification.virtualAccount}, but the money went to ${transaction.destinationAccountNumber || '(none)'}`,
-    };
+    return mismatch('virtualAccount', `notified account ${notification.virtualAccount}, but the money went to ${transaction.destinationAccountNumber || '(none)'}`);
   }
+
   let notified: Kobo;
   let actual: Kobo;
   try {
@@ -119,23 +171,117 @@ export function compareWithTransaction(notification: CollectionNotification, tra
     if (error instanceof AmountError) return { ...base, state: 'unverifiable', detail: `cannot compare amounts: ${error.message}` };
     throw error;
   }
-  if (notified !== actual) {
-    return {
-      ...base,
-      state: 'mismatch',
-      field: 'amountReceived',
-      detail: `notified ${formatNaira(notified)}, but the transaction is ${formatNaira(actual)}`,
-    };
+  if (notified !== actual) return mismatch('amountReceived', `notified ${formatNaira(notified)}, but the transaction is ${formatNaira(actual)}`);
+  if (notification.netAmount !== undefined && notification.netAmount !== null && notification.netAmount !== '') {
+    const notifiedNet = readAmount(notification.netAmount);
+    const actualNet = readAmount(transaction.netAmount);
+    if (notifiedNet === undefined) return mismatch('netAmount', `notified net amount ${JSON.stringify(notification.netAmount)} is not an amount`);
+    if (actualNet !== undefined && notifiedNet !== actualNet) {
+      return mismatch('netAmount', `notified net ${formatNaira(notifiedNet)}, but the transaction's net amount is ${formatNaira(actualNet)}`);
+    }
   }
-  if (transaction.reversedFlag !== 0) {
-    return { ...base, state: 'mismatch', field: 'status', detail: 'the transaction was reversed' };
+  for (const [field, recordField, how] of SHARED_TEXT_FIELDS) {
+    const claim = said(notification[field]);
+    const truth = said(transaction[recordField] as string | null | undefined);
+    if (claim === undefined || truth === undefined) continue;
+    const same = how === 'exact' ? claim === truth : normaliseName(claim) === normaliseName(truth);
+    if (!same) return mismatch(field, `notified ${field} ${JSON.stringify(claim.slice(0, 60))}, but the transaction says ${JSON.stringify(truth.slice(0, 60))}`);
   }
-  const status = transaction.status.toLowerCase();
+
+  if (transaction.reversedFlag !== 0 && transaction.reversedFlag !== undefined && transaction.reversedFlag !== null) {
+    return mismatch('status', 'the transaction was reversed');
+  }
+  const status = String(transaction.status ?? '').toLowerCase();
+  const notifiedStatus = said(notification.status)?.toLowerCase();
+  // Pending on either side is an earlier state of the other; two different final states contradict.
+  if (notifiedStatus !== undefined && notifiedStatus !== status && notifiedStatus !== 'pending' && status !== 'pending') {
+    return mismatch('status', `notified status ${notifiedStatus}, but the transaction is ${transaction.status}`);
+  }
   if (status === 'pending') return { ...base, state: 'pending', detail: 'the transaction exists but is not successful yet' };
-  if (status !== 'successful') {
-    return { ...base, state: 'mismatch', field: 'status', detail: `the transaction status is ${transaction.status}` };
+  if (status !== 'successful') return mismatch('status', `the transaction status is ${transaction.status}`);
+  if (options.now !== undefined && options.maxAgeMs !== undefined) {
+    const when = epochToDate(transaction.createdAt);
+    if (when && options.now - when.getTime() > options.maxAgeMs) {
+      return {
+        ...base,
+        state: 'stale',
+        detail: `genuine, but the transaction is from ${when.toISOString()}, older than ${options.maxAgeMs / 3_600_000} h: not forwarded (an old event replayed)`,
+      };
+    }
   }
   return { ...base, state: 'verified', detail: `${formatNaira(actual)} to ${transaction.destinationAccountNumber} confirmed by the API` };
+}
+
+function readAmount(value: unknown): Kobo | undefined {
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  try {
+    return parseApiAmount(value);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- what is passed on ----------------------------------------------------------------------------------
+
+/**
+ * The fields of a forwarded event whose values come from the API's record, as the
+ * `X-Fsapi-Verified-Fields` header lists them. Everything under `unverified` is the notification's own
+ * text, which the record does not carry.
+ */
+export const VERIFIED_FIELDS = [
+  'event',
+  'reference',
+  'virtualAccount',
+  'amountReceived',
+  'netAmount',
+  'transactionFee',
+  'stampDuty',
+  'sessionId',
+  'sourceAccountNumber',
+  'sourceAccountName',
+  'sourceBankCode',
+  'sourceBankName',
+  'status',
+  'createdAt',
+] as const;
+
+/** Notification fields the API's record does not hold: passed on under `unverified`, as sent. */
+const UNVERIFIED_FIELDS = ['externalReference', 'remarks', 'sourceCurrency', 'destinationCurrency'] as const;
+
+/**
+ * The body forwarded for a verified event: the section-6 shape (so an app written against the spec reads
+ * it as it would the API's notification), every value in VERIFIED_FIELDS taken from the API's record, and
+ * the fields the record cannot confirm set apart under `unverified`. Amounts are exact: text with two
+ * decimals for `amountReceived`, JSON numbers of at most two decimals for the others, as in the spec.
+ * `createdAt` is epoch milliseconds.
+ */
+export function verifiedFacts(notification: ReceivedNotification, transaction: TransactionRecord): Record<string, unknown> {
+  const amount = (value: unknown) => {
+    const kobo = readAmount(value);
+    return kobo === undefined ? null : koboToApiNumber(kobo);
+  };
+  const unverified: Record<string, string> = {};
+  for (const field of UNVERIFIED_FIELDS) {
+    const value = notification[field];
+    if (value !== undefined && value !== null) unverified[field] = value;
+  }
+  return {
+    event: 'collection',
+    reference: transaction.reference,
+    virtualAccount: transaction.destinationAccountNumber,
+    amountReceived: koboToDecimal(parseApiAmount(transaction.amount)),
+    netAmount: amount(transaction.netAmount),
+    transactionFee: amount(transaction.charge),
+    stampDuty: amount(transaction.stampDuty) ?? 0,
+    sessionId: transaction.sessionId ?? '',
+    sourceAccountNumber: transaction.sourceAccountNumber ?? '',
+    sourceAccountName: transaction.sourceAccountName ?? '',
+    sourceBankCode: transaction.sourceBankCode ?? '',
+    sourceBankName: transaction.sourceBankName ?? '',
+    status: String(transaction.status ?? '').toLowerCase(),
+    createdAt: epochToDate(transaction.createdAt)?.getTime() ?? null,
+    unverified,
+  };
 }
 
 // ---- looking the reference up -------------------------------------------------------------------------
@@ -147,6 +293,8 @@ export interface VerifyPolicy {
   pendingDelaysMs: readonly number[];
   /** Let AuthError through (exit 3 for a one-shot command) instead of making the event unverifiable. */
   throwAuthErrors?: boolean;
+  /** A transaction older than this is `stale` (listen); undefined: no age limit (verify). */
+  maxAgeMs?: number;
 }
 
 /**
@@ -154,7 +302,7 @@ export interface VerifyPolicy {
  * a GET twice within a second, so these cover a longer blip); a pending inflow is looked at again for
  * about 30 s, since collections settle within seconds.
  */
-export const LISTEN_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [2000, 4000, 8000, 16000] };
+export const LISTEN_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [2000, 4000, 8000, 16000], maxAgeMs: MAX_EVENT_AGE_MS };
 
 /** `webhook verify`: the same retries, but a pending transaction is reported at once (run it again later). */
 export const VERIFY_ONCE_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [], throwAuthErrors: true };
@@ -174,7 +322,7 @@ export interface VerifyDeps {
  */
 export async function verifyNotification(
   deps: VerifyDeps,
-  notification: CollectionNotification,
+  notification: ReceivedNotification,
   policy: VerifyPolicy,
   signal?: AbortSignal,
 ): Promise<Verification> {
@@ -182,7 +330,7 @@ export async function verifyNotification(
   for (;;) {
     const lookup = await lookUp(deps, notification.reference, policy, signal);
     if ('state' in lookup) return lookup;
-    const verdict = compareWithTransaction(notification, lookup.transaction);
+    const verdict = compareWithTransaction(notification, lookup.transaction, { now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
     if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
       if (verdict.state === 'pending' && pendingChecks > 0) {
         return { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` };

@@ -8,12 +8,13 @@ import type { BatchPlan, NameCheckFailure, PossibleDuplicate, RowResult } from '
 import { reportEntry, tally } from '../core/batch-report.js';
 import { formatNaira, sumKobo } from '../core/money.js';
 import { colors, koboCell, printList, statusCell } from './output.js';
+import { terminalText, tsvField } from './sanitize.js';
 
 /** Lines of talk on stderr as a table (terminal) or tab-separated lines (piped). */
 function writeStderrTable(ctx: Context, headers: string[], rows: Array<Array<{ text: string; plain: string }>>, align: Array<'left' | 'right'> = []): void {
   if (!ctx.io.stderrIsTTY) {
     ctx.io.note(headers.join('\t'));
-    for (const row of rows) ctx.io.note(row.map((cell) => cell.plain.replace(/[\t\r\n]+/g, ' ')).join('\t'));
+    for (const row of rows) ctx.io.note(row.map((cell) => tsvField(cell.plain)).join('\t'));
     return;
   }
   const c = colors(ctx, 'stderr');
@@ -26,7 +27,8 @@ function writeStderrTable(ctx: Context, headers: string[], rows: Array<Array<{ t
   ctx.io.note(table.toString());
 }
 
-const plain = (text: string) => ({ text, plain: text });
+/** A cell of data (names, narrations, messages from the API or the file): safe for the terminal. */
+const plain = (text: string) => ({ text: terminalText(text), plain: text });
 
 export function writeBadRows(ctx: Context, problems: readonly RowProblem[]): void {
   const c = colors(ctx, 'stderr');
@@ -45,7 +47,7 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       plain(row.bank.institutionName),
       koboCell(row.amountKobo),
       plain(verifiedName ?? ''),
-      { text: c.red(reason), plain: reason },
+      { text: c.red(terminalText(reason)), plain: reason },
     ]),
     ['right', 'left', 'left', 'right'],
   );
@@ -85,7 +87,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
       ['LINE', 'VERIFIED NAME', 'ACCOUNT', 'BANK', 'AMOUNT', 'NARRATION', 'REFERENCE'],
       plan.toSend.map((row) => [
         plain(String(row.line)),
-        { text: c.bold(row.accountName), plain: row.accountName },
+        { text: c.bold(terminalText(row.accountName)), plain: row.accountName },
         plain(row.accountNumber),
         plain(row.bank.institutionName),
         koboCell(row.amountKobo),

@@ -1,4 +1,5 @@
 import type { GlobalOptions, IO } from '../context.js';
+import { stderrNote } from './sanitize.js';
 
 export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string, string | undefined>>): IO {
   const forceColor = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
@@ -19,7 +20,9 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
     out: (text) => {
       process.stdout.write(text);
     },
-    note: (line) => {
+    note: (raw) => {
+      // Notes often quote the API (a refusal, a status): the terminal shows them, never obeys them.
+      const line = stderrNote(raw);
       process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
     },
   };

@@ -8,6 +8,7 @@ import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
 import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
 import { epochToDate, formatDateTime } from '../core/time.js';
+import { terminalText, tsvField } from './sanitize.js';
 
 export type OutputMode = 'table' | 'tsv' | 'json';
 
@@ -38,7 +39,10 @@ export interface Column<Row> {
   align?: 'left' | 'right';
 }
 
-const toCell = (value: Cell | string): Cell => (typeof value === 'string' ? { text: value, plain: value } : value);
+// Every cell passes here: its table text is made safe for a terminal (src/ui/sanitize.ts); its plain
+// text is escaped for TSV in tsvLine.
+const toCell = (value: Cell | string): Cell =>
+  typeof value === 'string' ? { text: terminalText(value), plain: value } : { ...value, text: terminalText(value.text) };
 
 export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): ChalkInstance {
   const enabled = stream === 'stdout' ? ctx.io.colorStdout : ctx.io.colorStderr;
@@ -209,8 +213,8 @@ export function renderTable<Row>(ctx: Context, columns: Column<Row>[], rows: rea
 }
 
 function tsvLine(values: readonly string[]): string {
-  // Tabs and newlines inside a value would break the columns: replace them with spaces.
-  return `${values.map((value) => value.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`;
+  // Tabs and newlines inside a value would break the columns: escaped as \t and \n (src/ui/sanitize.ts).
+  return `${values.map(tsvField).join('\t')}\n`;
 }
 
 // eslint-disable-next-line no-control-regex

@@ -6,6 +6,7 @@ import type { PreparedTransfer } from '../core/transfer.js';
 import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
 import { colors, moneyCell, printRecord, statusCell, timeCell, type Cell } from './output.js';
+import { terminalText } from './sanitize.js';
 
 /**
  * The summary shown before the confirmation, on stderr: the verified name, where the money goes, how
@@ -16,10 +17,11 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   const { transfer, source, scope } = prepared;
   if (scope.env === 'production') ctx.io.note(c.bgRed.white.bold(' PRODUCTION ') + c.red(' real money moves from this account'));
   const rows: Array<[string, string]> = [
-    ['From', `${source.accountName} (${source.accountNumber})`],
-    ['To', `${c.bold(transfer.accountName)}  ${c.dim('(verified by name enquiry)')}`],
+    // Names come from the API: shown as text, never obeyed by the terminal (src/ui/sanitize.ts).
+    ['From', `${terminalText(source.accountName)} (${terminalText(source.accountNumber)})`],
+    ['To', `${c.bold(terminalText(transfer.accountName))}  ${c.dim('(verified by name enquiry)')}`],
     ['Account', transfer.accountNumber],
-    ['Bank', `${transfer.bankName} (${transfer.bankCode})`],
+    ['Bank', `${terminalText(transfer.bankName)} (${transfer.bankCode})`],
     ['Amount', c.bold(formatNaira(transfer.amountKobo))],
     ['Narration', transfer.narration],
   ];

@@ -3,12 +3,14 @@
 //              with the state coloured (green verified, yellow pending/unverifiable/unverified, red the rest);
 //   piped      TSV under one header line: time (ISO 8601) reference account amount payer state forwarded detail;
 //   --json     NDJSON, one object per line:
-//              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded}.
+//              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded};
+//              `amount` is null for an event of another kind than collection.
 import type { ChalkInstance } from 'chalk';
 import type { Context } from '../context.js';
 import type { ShownEvent } from '../core/event-processor.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
 import { colors, outputMode } from './output.js';
+import { terminalText, tsvField } from './sanitize.js';
 
 export const EVENT_TSV_HEADER = ['time', 'reference', 'account', 'amount', 'payer', 'state', 'forwarded', 'detail'];
 
@@ -18,7 +20,7 @@ export function eventJson(event: ShownEvent) {
     receivedAt: event.receivedAt,
     reference: event.reference,
     virtualAccount: event.virtualAccount,
-    amount: koboToDecimal(event.amount),
+    amount: event.amount === null ? null : koboToDecimal(event.amount),
     payer: event.payer,
     state: event.state,
     field: event.field,
@@ -32,7 +34,9 @@ export function stateStyle(state: string, c: ChalkInstance): string {
     case 'verified':
       return c.green(state);
     case 'pending':
+    case 'stale':
     case 'unverifiable':
+    case 'unknown-kind':
     case 'unverified':
       return c.yellow(state);
     default:
@@ -52,7 +56,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
           event.receivedAt,
           event.reference,
           event.virtualAccount,
-          koboToDecimal(event.amount),
+          event.amount === null ? '' : koboToDecimal(event.amount),
           event.payer,
           event.state,
           event.forwarded ? 'yes' : 'no',
@@ -67,7 +71,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
       c.dim(time),
       fit(event.reference, 24),
       fit(event.virtualAccount, 10),
-      formatNaira(event.amount).padStart(15),
+      (event.amount === null ? '' : formatNaira(event.amount)).padStart(15),
       fit(event.payer, 22),
       pad(stateStyle(event.state, c), event.state.length, 12),
       explain(event, c),
@@ -80,14 +84,15 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
 function explain(event: ShownEvent, c: ChalkInstance): string {
   if (event.state === 'verified') {
     if (event.forwarded) return c.green('forwarded');
-    if (event.forwardProblem) return c.red(`forward failed: ${event.forwardProblem}`);
+    if (event.forwardProblem) return c.red(`forward failed: ${terminalText(event.forwardProblem)}`);
     return '';
   }
   const field = event.field ? `${event.field}: ` : '';
-  return c.dim(`${field}${event.detail}`);
+  return c.dim(terminalText(`${field}${event.detail}`));
 }
 
-function fit(text: string, width: number): string {
+function fit(raw: string, width: number): string {
+  const text = terminalText(raw);
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
@@ -96,5 +101,5 @@ function pad(styled: string, visible: number, width: number): string {
 }
 
 function tsv(values: readonly string[]): string {
-  return `${values.map((value) => value.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`;
+  return `${values.map(tsvField).join('\t')}\n`;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../core/transactions.js';
 import { parseIntegerOption } from '../../core/validate.js';
 import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../../ui/output.js';
+import { csvRecord } from '../../ui/sanitize.js';
 import { streamPages, type RowSink } from '../../ui/stream.js';
 
 const transactionColumns: Column<TransactionRecord>[] = [
@@ -72,13 +73,16 @@ function parseListing(ctx: Context, options: Record<string, unknown>): Transacti
   return { page, limit, all: options.all === true, filter: { type, status, range } };
 }
 
-/** CSV through csv-stringify, one page at a time: a header row, then rows as they come. */
+/**
+ * CSV through csv-stringify, one page at a time: a header row, then rows as they come. Every cell is
+ * neutralised for spreadsheets (csvCell: no formulas, no control characters); amounts stay numbers.
+ */
 async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
   const { stringify } = await import('csv-stringify/sync');
   let headerWritten = false;
   return {
     write(rows) {
-      ctx.io.out(stringify(rows.map(toExportRow), { header: !headerWritten, columns: [...EXPORT_COLUMNS] }));
+      ctx.io.out(stringify(rows.map((row) => csvRecord(toExportRow(row))), { header: !headerWritten, columns: [...EXPORT_COLUMNS] }));
       headerWritten = true;
     },
     end() {

@@ -1,6 +1,6 @@
 // fsapi webhook listen [--port N] [--host H] [--path P] [--forward-to URL] [--no-verify] [--json]
-// Receives the API's collection notifications, records each in events.jsonl before answering 200, verifies
-// it by looking its reference up, shows one line per event and forwards the verified ones. See
+// Receives the API's notifications, records each in events.jsonl before answering 200, verifies each
+// collection by looking its reference up, shows one line per event and forwards the verified facts. See
 // docs/notifications.md.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
@@ -79,9 +79,9 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
     path: options.path,
     maxBodyBytes: MAX_NOTIFICATION_BYTES,
     accept(body, text, parsed) {
-      const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.notification.reference, body, text);
+      const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.reference, body, text);
       log.append(record); // fsynced: only then is the 200 sent
-      processor.accept(record, parsed.notification, parsed.amount, body);
+      processor.accept(record, parsed);
     },
     rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
   }).catch(async (error: unknown) => {
@@ -104,7 +104,7 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
 
   for (const record of unfinished) {
     const parsed = parseNotification(record.body);
-    if (parsed.ok) processor.accept(record, parsed.notification, parsed.amount, Buffer.from(record.body, 'utf8'));
+    if (parsed.ok) processor.accept(record, parsed);
     else ctx.io.note(`warning: event ${record.id} in ${logFile} cannot be read again (${parsed.detail}); skipped`);
   }
   if (unfinished.length > 0) ctx.io.note(`taking up ${unfinished.length} event(s) received before the last stop`);
@@ -207,14 +207,16 @@ function truncate(text: string, width: number): string {
 }
 
 function summary(tally: Tally): string {
-  const shown = tally.verified + tally.mismatch + tally['not-found'] + tally.pending + tally.unverifiable + tally.unverified;
+  const shown = tally.verified + tally.mismatch + tally['not-found'] + tally.pending + tally.stale + tally.unverifiable + tally['unknown-kind'] + tally.unverified;
   const parts = (
     [
       ['verified', tally.verified],
       ['mismatch', tally.mismatch],
       ['not found', tally['not-found']],
       ['pending', tally.pending],
+      ['stale', tally.stale],
       ['unverifiable', tally.unverifiable],
+      ['unknown kind', tally['unknown-kind']],
       ['unverified', tally.unverified],
     ] as const
   )

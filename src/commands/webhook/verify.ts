@@ -1,6 +1,6 @@
 // fsapi webhook verify <file|->: the listener's verification of one saved notification (a file, or stdin
-// with `-`). Exit 0 when verified, 1 when not (or when it could not be checked), 2 when the input is not a
-// collection notification.
+// with `-`). Exit 0 when verified, 1 when not (or when it could not be checked, or the event is of another
+// kind than collection), 2 when the input is not a notification.
 import { open } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
@@ -16,6 +16,19 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
   const text = await readSource(ctx, source);
   const parsed = parseNotification(text);
   if (!parsed.ok) throw new UsageError(`${describeSource(source)}: ${parsed.detail}`, 'give the JSON body of a collection notification, as it was POSTed');
+  if (parsed.kind === 'other') {
+    const detail = `not verified: unknown kind ${JSON.stringify(parsed.event)}; fsapi verifies collections only`;
+    printRecord(ctx, [['Reference', parsed.reference], ['State', 'unknown-kind'], ['Detail', detail]], {
+      reference: parsed.reference,
+      event: parsed.event,
+      state: 'unknown-kind',
+      detail,
+    });
+    throw new FsapiError(`${parsed.reference || 'the event'} is not verified: unknown kind ${JSON.stringify(parsed.event)}`, {
+      exitCode: ExitCode.failed,
+      hint: 'look the reference up with fsapi tx get <reference> before acting on it',
+    });
+  }
   const { notification, amount } = parsed;
 
   const api = await ctx.api();
@@ -28,7 +41,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
       ['Reference', notification.reference],
       ['Account', notification.virtualAccount],
       ['Amount', { text: formatNaira(amount), plain: koboToDecimal(amount) }],
-      ['Payer', [notification.sourceAccountName, notification.sourceAccountNumber, notification.sourceBankName].filter((p) => p.trim() !== '').join(' · ')],
+      ['Payer', [notification.sourceAccountName, notification.sourceAccountNumber, notification.sourceBankName].filter((p) => p && p.trim() !== '').join(' · ')],
       ['State', stateCell],
       ['Field', verification.field ?? ''],
       ['Detail', verification.detail],
@@ -37,7 +50,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
       reference: notification.reference,
       virtualAccount: notification.virtualAccount,
       amount: koboToDecimal(amount),
-      payer: notification.sourceAccountName,
+      payer: notification.sourceAccountName ?? '',
       state: verification.state,
       field: verification.field ?? null,
       detail: verification.detail,
@@ -53,6 +66,7 @@ const HINTS: Record<Exclude<VerificationState, 'verified'>, string> = {
   mismatch: 'the API holds different facts for this reference: do not act on this notification',
   'not-found': 'the API knows no such transaction: do not act on this notification',
   pending: 'the transaction is not successful yet; verify again in a minute',
+  stale: 'the transaction is older than the age limit',
   unverifiable: 'the API could not be asked; check fsapi auth status and try again',
 };
 

@@ -1,0 +1,75 @@
+// Data from outside (API answers, notifications, CSV files) is data, never commands. Every text fsapi
+// writes for a person or a program passes through one of these, chosen by where it goes:
+//   terminalText  a table cell or a line on a terminal: no control character reaches the terminal, so an
+//                 account name cannot move the cursor, clear the screen, set the window title, ring the
+//                 bell, or hide text behind a carriage return; bidi overrides, which make text read in
+//                 another order than it is stored (an account number shown reversed), go the same way;
+//   tsvField      a TSV value: the same, with tab, newline, carriage return and backslash escaped as
+//                 \t \n \r \\ (so every line is one record and every tab a column break, and the escaping
+//                 is reversible);
+//   csvCell       a CSV cell: the same control characters replaced, and a cell a spreadsheet would run
+//                 as a formula (leading = + - @, tab or carriage return, also after spaces) prefixed with
+//                 an apostrophe, except plain numbers (-500.00 stays a number).
+//   stderrNote    a line of talk on stderr (src/ui/io.ts): the safety net for messages that quote the API
+//                 (a refusal, a status): fsapi's own colours (SGR sequences), line breaks and tabs pass,
+//                 every other control and bidi character becomes U+FFFD.
+// `--json` uses none of them: JSON escapes control characters itself, and its values stay exact.
+// Dependency-free and small: src/main.ts loads it on every error.
+
+/** C0 controls, DEL and C1 controls (U+0080..U+009F, which some terminals obey like ESC sequences). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** Bidi embeddings, overrides and isolates, and the invisible direction marks. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** What a removed character becomes: visible, so a person sees that something was there. */
+export const REPLACEMENT = '\uFFFD';
+
+const LINE_BREAKS = /\r\n|[\r\n\t]/g;
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Text for a terminal: tabs and line breaks become spaces, other controls and bidi controls U+FFFD. */
+export function terminalText(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(LINE_BREAKS, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
+}
+
+// eslint-disable-next-line no-control-regex
+const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A stderr note: colours (SGR), newlines and tabs kept; any other control or bidi character U+FFFD. */
+export function stderrNote(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(SGR_OR_UNSAFE, (match) => (match.length > 1 ? match : REPLACEMENT));
+}
+
+/** A TSV value: `\` `\t` `\n` `\r` escaped with a backslash, other controls and bidi controls U+FFFD. */
+export function tsvField(text: string): string {
+  if (!UNSAFE.test(text) && !text.includes('\\')) return text;
+  return text
+    .replace(/[\\\t\n\r]/g, (char) => TSV_ESCAPES[char]!)
+    .replace(CONTROL, REPLACEMENT)
+    .replace(BIDI, REPLACEMENT);
+}
+
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A plain number as a spreadsheet reads one: optional sign, digits, optional decimals. */
+const PLAIN_NUMBER = /^[+-]?[0-9]+(\.[0-9]+)?$/;
+/** What makes a spreadsheet evaluate a cell, allowing for the spaces some spreadsheets skip. */
+const FORMULA_START = /^[\s]*[=+\-@]/;
+
+/** A CSV cell that a spreadsheet shows as text: no control characters, no formula. */
+export function csvCell(text: string): string {
+  if (PLAIN_NUMBER.test(text)) return text;
+  const startsWithControl = /^[\t\r]/.test(text);
+  const cleaned = terminalText(text);
+  return startsWithControl || FORMULA_START.test(cleaned) ? `'${cleaned}` : cleaned;
+}
+
+/** Every value of a record as a CSV cell (numbers and other values as their text first). */
+export function csvRecord<K extends string>(record: Record<K, unknown>): Record<K, string> {
+  const out = {} as Record<K, string>;
+  for (const key of Object.keys(record) as K[]) out[key] = csvCell(String(record[key] ?? ''));
+  return out;
+}
