@@ -53,12 +53,13 @@ auth
   .command('login')
   .description('get a token with your consumer key and secret and save it in the profile')
   .addOption(new Option('--env <env>', 'API environment').choices(['sandbox', 'production']))
-  .option('--base-url <url>', 'base address of the API for this profile')
+  .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
   .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
   .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
   .addHelpText('after', examples(
-    'FSAPI_CONSUMER_KEY=... FSAPI_CONSUMER_SECRET=... fsapi auth login --env sandbox --base-url https://sandbox.example.ng',
-    'fsapi auth login --profile live --env production --base-url https://api.example.ng --save-credentials',
+    'fsapi auth login --env sandbox            # key and secret from FSAPI_CONSUMER_KEY / FSAPI_CONSUMER_SECRET, else asked',
+    'fsapi auth login --profile live --env production --save-credentials',
+    'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
   ))
   .action(lazy('auth/login'));
 auth.command('status').description('show the profile, base address and token expiry')
