@@ -40,6 +40,16 @@ function lazy(key: keyof typeof commands) {
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
+/** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
+const TRANSFER_EXIT_CODES = `
+Exit codes:
+  0  successful (or, without --wait, accepted / still pending)
+  1  refused, failed or reversed (the reversal R-<reference> is looked up and shown)
+  2  invalid input; nothing was sent          4  cancelled; nothing was sent
+  3  authentication needed or failed          5  sent, outcome unknown: do not resend
+  6  --wait ended while still pending: it may still succeed; check again later
+`;
+
 program.addHelpText('after', examples(
   'fsapi account',
   'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"',
@@ -109,16 +119,18 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
   .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
   .option('--expect-name <name>', 'refuse unless the verified account name matches this')
   .option('--yes', 'do not ask for confirmation')
-  .option('--wait', 'wait until the transfer is successful (at most 5 minutes)')
+  .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
+  .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
   .addHelpText('after', examples(
     'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
     'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
-  ))
+  ) + TRANSFER_EXIT_CODES)
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
-  .option('--wait', 'poll until it is successful (at most 5 minutes)')
-  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --json'))
+  .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
+  .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
+  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --wait-timeout 600 --json') + TRANSFER_EXIT_CODES)
   .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')

@@ -21,6 +21,7 @@ import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from './reference.js';
 import { parseAccountNumber, parseAmountOption } from './validate.js';
+import { describeWait, statusKind } from './transfer-outcome.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
@@ -470,7 +471,7 @@ export interface WaitResult {
 
 /**
  * Polls the status until `successful`, a status that will not change by waiting (anything other than
- * pending), or the deadline (5 minutes). Lookup failures are tolerated until the deadline.
+ * pending), or the deadline (--wait-timeout, default 5 minutes). Lookup failures are tolerated until the deadline.
  */
 export async function waitForSettlement(
   ctx: Context,
@@ -487,9 +488,10 @@ export async function waitForSettlement(
   for (let poll = 0; ; poll += 1) {
     if (transaction) {
       options.onStatus?.(transaction.status);
-      const status = transaction.status.toLowerCase();
-      if (status === 'successful') return { transaction, settled: true, reason: undefined };
-      if (status !== 'pending') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
+      // Compared without case; failed, reversed and any other final status end the wait (src/core/transfer-outcome.ts).
+      const kind = statusKind(transaction.status);
+      if (kind === 'successful') return { transaction, settled: true, reason: undefined };
+      if (kind === 'final') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
     }
     const left = deadline - ctx.clock.now();
     if (left <= 0 || poll >= maxPolls) break;
@@ -502,8 +504,7 @@ export async function waitForSettlement(
       lastError = error instanceof Error ? error.message : String(error);
     }
   }
-  const minutes = Math.round(timeoutMs / 60_000);
-  const waited = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(timeoutMs / 1000)} s`;
+  const waited = describeWait(timeoutMs);
   if (transaction) return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
   return { transaction: undefined, settled: false, reason: `no lookup succeeded in ${waited}${lastError ? ` (last: ${lastError})` : ''}` };
 }

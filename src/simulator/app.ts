@@ -41,6 +41,7 @@ import {
   nameEnquiry,
   primaryAccount,
   renderTransaction,
+  reversalRecord,
   tokenIsValid,
   transactionsPage,
   tsq,
@@ -169,6 +170,8 @@ export function buildApp(controls: AppControls): Hono {
   app.get('/v1/transactions/reference/:reference', async (c) => {
     const reference = c.req.param('reference');
     const doc = await store.read();
+    const reversal = reversalRecord(doc, reference, now());
+    if (reversal) return c.json(envelope(transactionRecord).parse({ success: true, message: 'Transaction retrieved successfully', data: reversal }));
     const tx = findTransaction(doc, reference);
     if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
     const data = renderTransaction(doc, tx, now());
