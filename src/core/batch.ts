@@ -28,6 +28,7 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../context.js';
+import { shownText } from './shown.js';
 import type { Bank, TransactionRecord } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
@@ -148,7 +149,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const account = await api.getAccount();
   const source: SourceAccount = {
     accountName: account.accountName,
-    accountNumber: account.accountNumber,
+    accountNumber: shownText(account.accountNumber),
     prefix: referencePrefix(account.accountName),
   };
   const availableKobo = parseApiAmount(account.availableBalance);

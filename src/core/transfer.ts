@@ -22,6 +22,7 @@ import { namesMatch } from './names.js';
 import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from './reference.js';
 import { parseAccountNumber, parseAmountOption } from './validate.js';
 import { describeWait, statusKind } from './transfer-outcome.js';
+import { shownText } from './shown.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
@@ -116,7 +117,7 @@ export interface SourceAccount {
 /** The business account money leaves from (GET /v1/account), and the reference prefix it implies. */
 export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
   const account = await (await ctx.api()).getAccount();
-  return { accountName: account.accountName, accountNumber: account.accountNumber, prefix: referencePrefix(account.accountName) };
+  return { accountName: account.accountName, accountNumber: shownText(account.accountNumber), prefix: referencePrefix(account.accountName) };
 }
 
 /** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
@@ -283,8 +284,9 @@ export async function executeTransfer(
   try {
     const response = await api.sendTransfer(body);
     const status = response.data.status;
-    await record({ type: 'accepted', ...stamp(), status, message: response.message });
-    return { kind: 'accepted', reference, status, message: response.message, result: response.data };
+    const message = shownText(response.message);
+    await record({ type: 'accepted', ...stamp(), status, message });
+    return { kind: 'accepted', reference, status, message, result: response.data };
   } catch (error) {
     if (wasRefused(error)) {
       const httpStatus = error instanceof ApiError ? error.status : undefined;
