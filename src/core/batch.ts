@@ -29,6 +29,7 @@ import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { shownText } from './shown.js';
+import { AdaptiveLimit, sendRespectingRateLimit } from './rate-limit.js';
 import type { Bank, TransactionRecord } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
@@ -37,7 +38,6 @@ import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, ty
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import {
-  executeTransfer,
   NameMismatchError,
   openJournal,
   reconcileSchedule,
@@ -543,6 +543,8 @@ export interface ExecuteBatchOptions {
   onRowDone?: (result: RowResult) => void;
   /** When a row's answer is lost, before its reconciliation. */
   onUnknown?: (row: VerifiedRow, detail: string) => void;
+  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 
 export interface BatchRun {
@@ -565,6 +567,8 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     return stoppedBecause !== undefined;
   };
 
+  // Shared by the rows: each 429 to a transfer halves how many are sent at once (src/core/rate-limit.ts).
+  const limit = new AdaptiveLimit(options.concurrency);
   await forEachBounded(
     plan.toSend,
     options.concurrency,
@@ -582,9 +586,11 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
       let result: RowResult;
       options.onRowStart?.(row);
       try {
-        const outcome = await executeTransfer(ctx, journal, plan.scope, transfer, {
+        const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
+          limit,
+          onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
         result = resultOf(row, outcome);
         if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {

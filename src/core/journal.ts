@@ -348,7 +348,18 @@ export function summarise(records: readonly JournalRecord[]): TransferState[] {
     if (record.type === 'repaired') continue;
     const key = transferKey(record);
     if (record.type === 'intent') {
-      if (states.has(key)) continue; // the first intent wins; a second one would be a bug, never a resend
+      const earlier = states.get(key);
+      if (earlier) {
+        // The first intent wins. A second one is a resend under the same reference after a refusal (a 429:
+        // not taken); until its answer is recorded, its outcome is unknown, never "refused".
+        if (earlier.state === 'rejected') {
+          earlier.state = 'unknown';
+          earlier.message = 'sent again after a refusal; no answer recorded';
+          earlier.httpStatus = undefined;
+          earlier.updatedAt = record.time;
+        }
+        continue;
+      }
       states.set(key, {
         reference: record.reference,
         profile: record.profile,

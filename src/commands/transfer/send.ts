@@ -7,8 +7,8 @@ import type { TransactionRecord } from '../../api/schemas.js';
 import type { Journal } from '../../core/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
 import { formatNaira } from '../../core/money.js';
+import { sendRespectingRateLimit } from '../../core/rate-limit.js';
 import {
-  executeTransfer,
   openJournal,
   parseSendRequest,
   prepareTransfer,
@@ -48,8 +48,12 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
 
   // 6, 7. Journal, one POST, the outcome; a lost answer is reconciled by looking the reference up.
   let spinner: Spinner | undefined;
-  const outcome = await executeTransfer(ctx, journal, prepared.scope, prepared.transfer, {
+  // A 429 (rate limited) means not taken: sent again after a wait and a lookup, under the same reference.
+  const outcome = await sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
     origin: 'send',
+    onRateLimited: (waitMs) => {
+      ctx.io.note(`rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`);
+    },
     onUnknown: (detail) => {
       ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} no answer to the transfer (${detail}); not resending, looking ${prepared.transfer.reference} up instead`);
     },
