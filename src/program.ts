@@ -145,8 +145,8 @@ transfer.command('log').description('the local journal of money-moving requests,
   .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
   .action(lazy('transfer/log'));
 
-program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
-  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq ACME-57ERTC9C000060 --json'))
+program.command('tsq').argument('<transactionId>', "the transfer's reference, or the session id of its answer").description('transfer status query (requery)')
+  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq 000023261122212707000000615076 --json'))
   .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
