@@ -66,8 +66,8 @@ auth
   .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
   .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
   .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
-  .addHelpText('after', examples(
-    'fsapi auth login --env sandbox            # key and secret from FSAPI_CONSUMER_KEY / FSAPI_CONSUMER_SECRET, else asked',
+  .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET, else asked (the secret\nhidden); never from a flag. Without --base-url the environment\'s known address is used and named.\n' + examples(
+    'fsapi auth login --env sandbox',
     'fsapi auth login --profile live --env production --save-credentials',
     'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
   ))
@@ -122,15 +122,15 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
   .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
   .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
-  .addHelpText('after', examples(
+  .addHelpText('after', TRANSFER_EXIT_CODES + examples(
     'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
     'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
-  ) + TRANSFER_EXIT_CODES)
+  ))
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
   .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
   .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
-  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --wait-timeout 600 --json') + TRANSFER_EXIT_CODES)
+  .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --wait-timeout 600 --json'))
   .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')

@@ -179,6 +179,10 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
           tryNumber -= 1; // a wait for the rate limit is not one of the tries for failures
           continue;
         }
+        if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
+          await sleep(retryDelayMs(tryNumber));
+          continue;
+        }
         return {
           status: answer.status,
           headers: answer.headers,
