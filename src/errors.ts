@@ -8,6 +8,7 @@ export const ExitCode = {
   auth: 3,
   cancelled: 4,
   outcomeUnknown: 5,
+  stillPending: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -74,6 +75,18 @@ export class OutcomeUnknownError extends FsapiError {
     super(`outcome unknown for ${reference}: ${detail}`, {
       exitCode: ExitCode.outcomeUnknown,
       hint: `do not resend; run fsapi transfer status ${reference}`,
+    });
+    this.reference = reference;
+  }
+}
+
+/** `--wait` ended while the transfer was still pending: it may still succeed. Exit 6. */
+export class StillPendingError extends FsapiError {
+  readonly reference: string;
+  constructor(reference: string, detail: string) {
+    super(`${reference} is ${detail}`, {
+      exitCode: ExitCode.stillPending,
+      hint: `it may still succeed; check again later: fsapi transfer status ${reference} --wait`,
     });
     this.reference = reference;
   }

@@ -40,6 +40,16 @@ function lazy(key: keyof typeof commands) {
 
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
+/** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
+const TRANSFER_EXIT_CODES = `
+Exit codes:
+  0  successful (or, without --wait, accepted / still pending)
+  1  refused, failed or reversed (the reversal R-<reference> is looked up and shown)
+  2  invalid input; nothing was sent          4  cancelled; nothing was sent
+  3  authentication needed or failed          5  sent, outcome unknown: do not resend
+  6  --wait ended while still pending: it may still succeed; check again later
+`;
+
 program.addHelpText('after', examples(
   'fsapi account',
   'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"',
@@ -53,13 +63,13 @@ auth
   .command('login')
   .description('get a token with your consumer key and secret and save it in the profile')
   .addOption(new Option('--env <env>', 'API environment').choices(['sandbox', 'production']))
-  .option('--base-url <url>', 'base address of the API for this profile')
+  .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
   .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
   .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
-  .addHelpText('after', examples(
-    'fsapi auth login --env sandbox --base-url https://sandbox.example.ng',
-    'FSAPI_CONSUMER_SECRET="$(pass show fsapi/secret)" FSAPI_CONSUMER_KEY=ck_123 fsapi auth login --env sandbox',
-    'fsapi auth login --profile live --env production --base-url https://api.example.ng --save-credentials',
+  .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET, else asked (the secret\nhidden); never from a flag. Without --base-url the environment\'s known address is used and named.\n' + examples(
+    'fsapi auth login --env sandbox',
+    'fsapi auth login --profile live --env production --save-credentials',
+    'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
   ))
   .action(lazy('auth/login'));
 auth.command('status').description('show the profile, base address and token expiry')
@@ -109,16 +119,18 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
   .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
   .option('--expect-name <name>', 'refuse unless the verified account name matches this')
   .option('--yes', 'do not ask for confirmation')
-  .option('--wait', 'wait until the transfer is successful (at most 5 minutes)')
+  .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
+  .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
-  .addHelpText('after', examples(
+  .addHelpText('after', TRANSFER_EXIT_CODES + examples(
     'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
     'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
   ))
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
-  .option('--wait', 'poll until it is successful (at most 5 minutes)')
-  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --json'))
+  .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
+  .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
+  .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --wait-timeout 600 --json'))
   .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
@@ -133,8 +145,8 @@ transfer.command('log').description('the local journal of money-moving requests,
   .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
   .action(lazy('transfer/log'));
 
-program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
-  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq ACME-57ERTC9C000060 --json'))
+program.command('tsq').argument('<transactionId>', "the transfer's reference, or the session id of its answer").description('transfer status query (requery)')
+  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq 000023261122212707000000615076 --json'))
   .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
@@ -216,7 +228,9 @@ simulator.command('serve').description('serve the simulator over HTTP')
   .option('--seed-transactions <n>', 'size of the seeded transaction history')
   .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
   .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
-  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/'))
+  .option('--realistic', 'answer the way the real API varies: nulls, numbers as text, other cases')
+  .option('--rate-limit <n>', 'answer 429 to requests beyond n a second (not carried out)')
+  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/', 'fsapi simulator serve --realistic --rate-limit 5'))
   .action(lazy('simulator/serve'));
 simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
   .description('make an inflow to a client account and send its notification')

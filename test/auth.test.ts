@@ -9,6 +9,8 @@ import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } fr
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 const CREDENTIALS = SIMULATOR_LOGIN_ENV;
+/** Host names other than localhost fail to resolve at once: the known addresses are tried, never reached. */
+const NO_DNS = { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, 'fixtures/no-dns.cjs')}` };
 
 const homes = homePool();
 const home = homes.home;
@@ -121,19 +123,29 @@ describe('auth login', () => {
     });
   }
 
-  it('needs --base-url the first time for sandbox (exit 2, nothing sent) and remembers it after', async () => {
+  it('uses the known sandbox address without --base-url, says so, and names the host it cannot reach', async () => {
+    const h = home();
+    const result = await runCli(['--timeout', '5', 'auth', 'login', '--env', 'sandbox'], { env: { ...h.env, ...CREDENTIALS, ...NO_DNS } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /using the sandbox address https:\/\/sandbox-baas-api\.bellmfb\.com \(known from public integrations/);
+    assert.match(result.stderr, /^error: .*cannot reach sandbox-baas-api\.bellmfb\.com \(host not found\)/m);
+    assert.ok(!result.stderr.includes(CREDENTIALS.FSAPI_CONSUMER_SECRET), 'the secret was printed');
+    assert.ok(!existsSync(profilesFile(h)), 'a failed login saved a profile');
+
+    const production = await runCli(['--timeout', '5', 'auth', 'login', '--profile', 'live', '--env', 'production'], { env: { ...h.env, ...CREDENTIALS, ...NO_DNS } });
+    assert.equal(production.code, 1, production.stderr);
+    assert.match(production.stderr, /cannot reach baas-api\.bellmfb\.com/);
+  });
+
+  it('--base-url still overrides the known address, and the profile remembers it', async () => {
     const h = home();
     server.simulator.clearRequests();
-    const missing = await runCli(['auth', 'login', '--env', 'sandbox'], { env: { ...h.env, ...CREDENTIALS } });
-    assert.equal(missing.code, 2, missing.stderr);
-    assert.match(missing.stderr, /--base-url is needed the first time you log in to sandbox/);
-    assert.match(missing.stderr, /^hint: .*--base-url/m);
-    assert.deepEqual(server.simulator.requests(), []);
-
     assert.equal((await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } })).code, 0);
-    const again = await runCli(['auth', 'login', '--profile', 'sandbox'], { env: { ...h.env, ...CREDENTIALS } });
+    const again = await runCli(['auth', 'login', '--profile', 'sandbox'], { env: { ...h.env, ...CREDENTIALS, ...NO_DNS } });
     assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /bellmfb/);
     assert.equal(readProfiles(h).profiles?.sandbox?.baseUrl, server.url);
+    assert.equal(server.simulator.requests().filter((r) => r.path === '/v1/generate-token').length, 2);
   });
 
   it('without a terminal and without the variables, exits 2 naming them and sends nothing', async () => {
@@ -154,23 +166,20 @@ describe('auth login', () => {
     assert.ok(!existsSync(profilesFile(h)));
   });
 
-  it('asks for the environment, base address, key and (hidden) secret at a terminal', async () => {
+  it('asks for the environment, key and (hidden) secret at a terminal, then tries the known address', async () => {
     const h = home();
-    const result = await runCli(['auth', 'login'], {
-      env: h.env,
+    const result = await runCli(['--timeout', '5', 'auth', 'login'], {
+      env: { ...h.env, ...NO_DNS },
       tty: true,
-      keys: ['\r', `${server.url}\r`, `${SIMULATOR_CREDENTIALS.consumerKey}\r`, `${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
+      keys: ['\r', `${SIMULATOR_CREDENTIALS.consumerKey}\r`, `${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
     });
     const screen = stripAnsi(result.stdout);
-    assert.equal(result.code, 0, screen);
+    assert.equal(result.code, 1, screen);
     assert.match(screen, /Which environment do you want to log in to\?/);
-    assert.match(screen, /Base URL of the sandbox API/);
+    assert.match(screen, /using the sandbox address https:\/\/sandbox-baas-api\.bellmfb\.com/);
     assert.match(screen, /Consumer secret/);
     assert.ok(!screen.includes(SIMULATOR_CREDENTIALS.consumerSecret), 'the secret was echoed');
-    assert.match(screen, /Logged in to sandbox .* as profile "sandbox"/);
-    const profile = readProfiles(h).profiles?.sandbox;
-    assert.equal(profile?.baseUrl, server.url);
-    assert.equal(profile?.consumerSecret, undefined);
+    assert.match(screen, /cannot reach sandbox-baas-api\.bellmfb\.com/);
   });
 
   it('logs the local profile in to the in-process simulator without credentials', async () => {

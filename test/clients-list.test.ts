@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
-import type { ClientEnquiry, ClientListItem, IndividualClient } from '../src/api/schemas.js';
+import type { ClientEnquiryAsSpecified as ClientEnquiry, ClientListItemAsSpecified as ClientListItem, IndividualClientAsSpecified as IndividualClient } from '../src/api/schemas.js';
 import { formatDateTime } from '../src/core/time.js';
 
 process.env.TZ = 'Africa/Lagos';

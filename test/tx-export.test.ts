@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { openBooks, pageOf, readAll, type Books } from './tx-support.js';
-import type { TransactionRecord } from '../src/api/schemas.js';
+import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
 import { BANKS, BUSINESS } from '../src/simulator/data.js';
 
 process.env.TZ = 'Africa/Lagos';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
-import type { TransactionRecord } from '../src/api/schemas.js';
+import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
 import { formatNaira, parseApiAmount } from '../src/core/money.js';
 import { formatDateTime } from '../src/core/time.js';
 

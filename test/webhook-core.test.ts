@@ -238,7 +238,7 @@ describe('compareWithTransaction: a forged notification with each shared field c
 
   test('older than the age limit: stale, not verified; no limit given: verified', () => {
     const day = 24 * 60 * 60 * 1000;
-    const tx = transaction();
+    const tx = { ...transaction(), createdAt: Number(transaction().createdAt) };
     const stale = compareWithTransaction(notification(), tx, { now: tx.createdAt + day + 1, maxAgeMs: day });
     assert.equal(stale.state, 'stale');
     assert.match(stale.detail, /older than 24 h/);

@@ -12,18 +12,19 @@ import { ApiError, TransportError, UsageError } from '../errors.js';
 import { createTokenSession, type TokenSession } from '../auth/session.js';
 import { apiMessage, parseAnswer, readJson } from './answers.js';
 import { createHttp, type Http, type HttpAnswer, type HttpMethod, type HttpRequest } from './http.js';
+// The tolerant `...AsRead` shapes: an answer fails only when a field fsapi acts on is missing or wrong.
 import {
-  bank,
-  clientEnquiry,
-  clientListItem,
-  corporateClient,
+  bankAsRead as bank,
+  clientEnquiryAsRead as clientEnquiry,
+  clientListItemAsRead as clientListItem,
+  corporateClientAsRead as corporateClient,
   envelope,
-  individualClient,
-  nameEnquiryResult,
-  primaryAccount,
-  transactionRecord,
-  transferResponse,
-  tsqResult,
+  individualClientAsRead as individualClient,
+  nameEnquiryResultAsRead as nameEnquiryResult,
+  primaryAccountAsRead as primaryAccount,
+  transactionRecordAsRead as transactionRecord,
+  transferResponseAsRead as transferResponse,
+  tsqResultAsRead as tsqResult,
 } from './schemas.js';
 import type { Api, ClientListQuery, PageQuery, RawResponse } from './types.js';
 

@@ -7,6 +7,9 @@
 //   (it already cost the whole wait);
 // - GET is retried at most twice, shortly, on network errors and 502/503/504; every other method is sent
 //   exactly once, so POST /v1/transfer can never be sent twice by this layer;
+// - a 429 (rate limit) to a request that moves no money (GET, the name enquiry, the token) waits for the
+//   API's Retry-After, else backs off, and asks again, bounded, with one progress line on stderr; a 429
+//   to anything else, POST /v1/transfer above all, is handed back: that transfer was not taken;
 // - redirects are not followed: a 3xx is reported, because following a 301/302 would turn a POST into a GET;
 // - --verbose writes one stderr line per request actually sent (retries included): method, path with
 //   query, status, milliseconds. Headers are never written, so neither the bearer token nor the consumer
@@ -158,6 +161,8 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       const wire = { method: request.method, url, headers, body };
       const target = `${request.method} ${url.pathname}${url.search}`;
       const tries = request.method === 'GET' ? 1 + GET_RETRIES : 1;
+      const waitsWhenLimited = movesNoMoney(request);
+      let rateLimitWaits = 0;
 
       for (let tryNumber = 1; ; tryNumber += 1) {
         let answer: WireAnswer;
@@ -167,6 +172,16 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
           const retryable = error instanceof TransportError && error.kind === 'network' && !inProcess;
           if (!retryable || tryNumber >= tries) throw error;
           await sleep(retryDelayMs(tryNumber));
+          continue;
+        }
+        // A 429 is not a refusal: a request that moves no money waits and asks again (bounded). Any other
+        // 429 (POST /v1/transfer above all) goes back to the caller, for whom it means "not taken".
+        if (answer.status === 429 && waitsWhenLimited && rateLimitWaits < RATE_LIMIT_WAITS) {
+          const waitMs = rateLimitWaitMs(answer.headers['retry-after'], rateLimitWaits, Date.now());
+          rateLimitWaits += 1;
+          noteRateLimit(ctx, `rate limited by ${host}: waiting ${formatSeconds(waitMs)} before asking again (${request.method} ${url.pathname})`);
+          await sleep(waitMs);
+          tryNumber -= 1; // a wait for the rate limit is not one of the tries for failures
           continue;
         }
         if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
@@ -182,6 +197,41 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       }
     },
   };
+}
+
+// ---- rate limits (HTTP 429) ------------------------------------------------------------------------------
+
+/** At most this many waits for one request; with the backoff below, about two minutes in all at worst. */
+export const RATE_LIMIT_WAITS = 8;
+const RATE_LIMIT_MAX_WAIT_MS = 30_000;
+
+/** Every GET, the name enquiry and the token request: asking again cannot move money. */
+function movesNoMoney(request: HttpRequest): boolean {
+  return request.method === 'GET' || request.method === 'HEAD' || request.path === '/v1/transfer/name-enquiry' || request.path === '/v1/generate-token';
+}
+
+/**
+ * How long to wait after the n-th 429 (0-based): the API's Retry-After (seconds, or an HTTP date) when it
+ * gives one, else 1, 2, 4, 8 ... s; capped at 30 s; with up to a quarter more at random, so requests that
+ * were refused together do not all come back in the same instant.
+ */
+export function rateLimitWaitMs(retryAfter: string | undefined, waitsSoFar: number, nowMs: number, random: () => number = Math.random): number {
+  let base = 1000 * 2 ** Math.min(waitsSoFar, 10);
+  const text = retryAfter?.trim();
+  if (text && /^\d+$/.test(text)) base = Number(text) * 1000;
+  else if (text && Number.isFinite(Date.parse(text))) base = Math.max(0, Date.parse(text) - nowMs);
+  const capped = Math.min(Math.max(base, 250), RATE_LIMIT_MAX_WAIT_MS);
+  return Math.round(capped * (1 + random() / 4));
+}
+
+let lastRateLimitNote = 0;
+
+/** The progress line, at most one every 2 s per run, so many waiting requests do not read as many failures. */
+function noteRateLimit(ctx: Context, line: string): void {
+  const now = Date.now();
+  if (now - lastRateLimitNote < 2000) return;
+  lastRateLimitNote = now;
+  ctx.io.note(line);
 }
 
 /** A Transport over a fetch function: the in-process simulator's. */

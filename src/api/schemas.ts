@@ -15,6 +15,24 @@ export const epochTime = z.number();
 const metadata = z.record(z.string(), z.unknown());
 const looseRecord = z.record(z.string(), z.unknown());
 
+// Tolerant reading (be liberal in what you accept): an answer fails to parse only when a field fsapi acts
+// on is missing or wrong: a transfer's reference and status, the name a name enquiry verifies, the
+// business name references are made from, the amounts and account webhook verification compares, a list's
+// array. Public integrations of the API show every other field missing, `null`, a number where the spec
+// shows text or the reverse, an integer code as text, a status in another case. Those fields are `shown`:
+// accepted as any of these, displayed blank or as given, never failing a page. Nothing is transformed,
+// so `--json` still prints the API's data exactly as it came.
+/** A field fsapi only shows: missing, null, text, a number or a boolean. */
+const shown = z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()])));
+/** An amount fsapi only shows (or totals, skipping what it cannot read). */
+const shownAmount = z.optional(z.nullable(amountValue));
+/** An epoch time in ms or s, maybe as text. */
+const shownTime = z.optional(z.nullable(z.union([z.number(), z.string()])));
+const shownObject = z.optional(z.nullable(looseRecord));
+/** An account number fsapi compares: text, or a JSON number (leading zeros lost; compared as digits). */
+export const accountNumberValue = z.union([z.string(), z.number()]);
+
+
 // ---- envelopes -------------------------------------------------------------------------------------
 
 export const errorBody = z.looseObject({
@@ -55,7 +73,7 @@ export const individualClient = z.looseObject({
   dateOfBirth: z.string(),
   validityType: z.string(),
 });
-export type IndividualClient = z.infer<typeof individualClient>;
+export type IndividualClient = z.infer<typeof individualClientAsRead>;
 
 export const corporateClient = z.looseObject({
   id: z.number(),
@@ -76,7 +94,7 @@ export const corporateClient = z.looseObject({
   address: z.optional(z.string()),
   validityType: z.string(),
 });
-export type CorporateClient = z.infer<typeof corporateClient>;
+export type CorporateClient = z.infer<typeof corporateClientAsRead>;
 
 export const clientListItem = z.looseObject({
   metadata: z.nullable(metadata),
@@ -98,7 +116,7 @@ export const clientListItem = z.looseObject({
   createdAt: epochTime,
   updatedAt: epochTime,
 });
-export type ClientListItem = z.infer<typeof clientListItem>;
+export type ClientListItem = z.infer<typeof clientListItemAsRead>;
 
 export const clientEnquiry = z.looseObject({
   accountName: z.string(),
@@ -111,7 +129,7 @@ export const clientEnquiry = z.looseObject({
   mobileNumber: z.string(),
   emailAddress: z.string(),
 });
-export type ClientEnquiry = z.infer<typeof clientEnquiry>;
+export type ClientEnquiry = z.infer<typeof clientEnquiryAsRead>;
 
 // ---- 2.6 primary account ----------------------------------------------------------------------------
 
@@ -127,7 +145,7 @@ export const primaryAccount = z.looseObject({
   ledgerBalance: amountValue,
   availableBalance: amountValue,
 });
-export type PrimaryAccount = z.infer<typeof primaryAccount>;
+export type PrimaryAccount = z.infer<typeof primaryAccountAsRead>;
 
 // ---- 2.7 / 2.8 banks and name enquiry ---------------------------------------------------------------
 
@@ -136,7 +154,7 @@ export const bank = z.looseObject({
   institutionName: z.string(),
   category: z.string(),
 });
-export type Bank = z.infer<typeof bank>;
+export type Bank = z.infer<typeof bankAsRead>;
 
 export const nameEnquiryResult = z.looseObject({
   accountName: z.string(),
@@ -150,7 +168,7 @@ export const nameEnquiryResult = z.looseObject({
   bankVerificationNumber: z.string(),
   channelCode: z.number(),
 });
-export type NameEnquiryResult = z.infer<typeof nameEnquiryResult>;
+export type NameEnquiryResult = z.infer<typeof nameEnquiryResultAsRead>;
 
 // ---- 2.9 transfer -----------------------------------------------------------------------------------
 
@@ -175,7 +193,7 @@ export const transferResult = z.looseObject({
   status: z.string(),
   reference: z.string(),
 });
-export type TransferResult = z.infer<typeof transferResult>;
+export type TransferResult = z.infer<typeof transferResultAsRead>;
 
 export const transferResponse = z.looseObject({
   success: z.literal(true),
@@ -183,7 +201,7 @@ export const transferResponse = z.looseObject({
   data: transferResult,
   beneficiary: z.optional(looseRecord),
 });
-export type TransferResponse = z.infer<typeof transferResponse>;
+export type TransferResponse = z.infer<typeof transferResponseAsRead>;
 
 // ---- 2.10 transaction record ------------------------------------------------------------------------
 
@@ -217,7 +235,7 @@ export const transactionRecord = z.looseObject({
   createdAt: epochTime,
   updatedAt: epochTime,
 });
-export type TransactionRecord = z.infer<typeof transactionRecord>;
+export type TransactionRecord = z.infer<typeof transactionRecordAsRead>;
 
 // ---- 2.11 transfer requery --------------------------------------------------------------------------
 
@@ -226,7 +244,191 @@ export const tsqResult = z.looseObject({
   feedbackCode: z.string(),
   feedbackDescription: z.string(),
 });
-export type TsqResult = z.infer<typeof tsqResult>;
+export type TsqResult = z.infer<typeof tsqResultAsRead>;
+
+// ---- as read by the client -----------------------------------------------------------------------
+// The shapes above are the spec's: the simulator builds and checks its answers with them (and tests read
+// the simulator with them). The client reads every answer with these tolerant twins instead, and the
+// exported types are theirs, so display code has to cope with a missing or odd field.
+
+export const individualClientAsRead = z.looseObject({
+  id: shown,
+  metadata: shownObject,
+  createdAt: shownTime,
+  updatedAt: shownTime,
+  accountNumber: shown,
+  accountName: shown,
+  accountType: shown,
+  firstname: shown,
+  lastname: shown,
+  middlename: shown,
+  mobileNumber: shown,
+  externalReference: shown,
+  emailAddress: shown,
+  bvn: shown,
+  gender: shown,
+  address: shown,
+  dateOfBirth: shown,
+  validityType: shown,
+});
+
+export const corporateClientAsRead = z.looseObject({
+  id: shown,
+  metadata: shownObject,
+  createdAt: shownTime,
+  updatedAt: shownTime,
+  businessName: shown,
+  accountNumber: shown,
+  accountName: shown,
+  accountType: shown,
+  rcNumber: shown,
+  incorporationDate: shown,
+  mobileNumber: shown,
+  externalReference: shown,
+  emailAddress: shown,
+  bvn: shown,
+  dateOfBirth: shown,
+  address: shown,
+  validityType: shown,
+});
+
+export const clientListItemAsRead = z.looseObject({
+  metadata: shownObject,
+  id: shown,
+  externalReference: shown,
+  accountType: shown,
+  firstName: shown,
+  lastName: shown,
+  mobileNumber: shown,
+  accountNumber: shown,
+  accountName: shown,
+  accountTier: shown,
+  emailAddress: shown,
+  bvn: shown,
+  dateOfBirth: shown,
+  businessId: shown,
+  rcNumber: shown,
+  incorporationDate: shown,
+  createdAt: shownTime,
+  updatedAt: shownTime,
+});
+
+export const clientEnquiryAsRead = z.looseObject({
+  accountName: shown,
+  accountNumber: shown,
+  externalReference: shown,
+  customAccountNumber: shown,
+  nubanAccountNumber: shown,
+  currency: shown,
+  accountTier: shown,
+  mobileNumber: shown,
+  emailAddress: shown,
+});
+
+export const primaryAccountAsRead = z.looseObject({
+  currency: shown,
+  accountNumber: shown,
+  productName: shown,
+  accountType: shown,
+  accountName: z.string(),
+  accountTier: shown,
+  createdAt: shownTime,
+  updatedAt: shownTime,
+  ledgerBalance: shownAmount,
+  // Acted on: a batch checks its total against it before sending.
+  availableBalance: amountValue,
+});
+
+export const bankAsRead = z.looseObject({
+  institutionCode: z.string(),
+  institutionName: z.string(),
+  category: shown,
+});
+
+export const nameEnquiryResultAsRead = z.looseObject({
+  accountName: z.string(),
+  bankCode: shown,
+  bvn: shown,
+  message: shown,
+  sessionID: shown,
+  transactionId: shown,
+  responseCode: shown,
+  kycLevel: shown,
+  bankVerificationNumber: shown,
+  channelCode: shown,
+});
+
+export const transferResultAsRead = z.looseObject({
+  netAmount: shownAmount,
+  details: shownObject,
+  destinationAccountNumber: shown,
+  destinationAccountName: shown,
+  destinationBankCode: shown,
+  destinationBankName: shown,
+  sourceAccountName: shown,
+  sourceAccountNumber: shown,
+  sourceBankCode: shown,
+  sourceBankName: shown,
+  amount: shownAmount,
+  charge: shownAmount,
+  completedAt: shownTime,
+  sessionId: shown,
+  type: shown,
+  description: shown,
+  transactionTypeName: shown,
+  status: z.string(),
+  reference: z.string(),
+});
+
+export const transactionRecordAsRead = z.looseObject({
+  id: shown,
+  userId: shown,
+  accountId: shown,
+  netAmount: shownAmount,
+  amount: amountValue,
+  charge: shownAmount,
+  stampDuty: shownAmount,
+  details: shownObject,
+  description: shown,
+  destinationAccountNumber: z.optional(z.nullable(accountNumberValue)),
+  destinationAccountName: shown,
+  destinationBankCode: shown,
+  destinationBankName: shown,
+  sourceAccountNumber: shown,
+  sourceAccountName: shown,
+  sourceBankCode: shown,
+  sourceBankName: shown,
+  reference: z.string(),
+  transactionTypeName: shown,
+  category: shown,
+  utilityType: shown,
+  sessionId: shown,
+  status: z.string(),
+  reversedFlag: shown,
+  type: z.string(),
+  completedAt: shownTime,
+  createdAt: shownTime,
+  updatedAt: shownTime,
+});
+
+export const tsqResultAsRead = z.looseObject({
+  transactionStatus: shown,
+  feedbackCode: shown,
+  feedbackDescription: shown,
+});
+
+/** The spec's shapes as types: what the simulator sends (tests read it with these). */
+export type IndividualClientAsSpecified = z.infer<typeof individualClient>;
+export type ClientListItemAsSpecified = z.infer<typeof clientListItem>;
+export type ClientEnquiryAsSpecified = z.infer<typeof clientEnquiry>;
+export type TransactionRecordAsSpecified = z.infer<typeof transactionRecord>;
+
+export const transferResponseAsRead = z.looseObject({
+  success: z.literal(true),
+  message: z.optional(z.nullable(z.string())),
+  data: transferResultAsRead,
+  beneficiary: z.optional(z.nullable(looseRecord)),
+});
 
 // ---- section 6: collection notification -------------------------------------------------------------
 

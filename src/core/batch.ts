@@ -27,6 +27,8 @@
 // keeps unique (GET /v1/transactions/reference/{reference} returns one transaction).
 import path from 'node:path';
 import type { Context } from '../context.js';
+import { shownText } from './shown.js';
+import { AdaptiveLimit, sendRespectingRateLimit } from './rate-limit.js';
 import type { Bank, TransactionRecord } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
@@ -37,7 +39,6 @@ import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import {
-  executeTransfer,
   lookUpOnce,
   NameMismatchError,
   openJournal,
@@ -153,7 +154,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const account = await api.getAccount();
   const source: SourceAccount = {
     accountName: account.accountName,
-    accountNumber: account.accountNumber,
+    accountNumber: shownText(account.accountNumber),
     prefix: referencePrefix(account.accountName),
   };
   const availableKobo = parseApiAmount(account.availableBalance);
@@ -567,6 +568,8 @@ export interface ExecuteBatchOptions {
   onUnknown?: (row: VerifiedRow, detail: string) => void;
   /** --allow-duplicate: no row is held for matching a transfer outside this file. */
   allowDuplicate?: boolean;
+  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 
 export interface BatchRun {
@@ -593,6 +596,8 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     return stoppedBecause !== undefined;
   };
 
+  // Shared by the rows: each 429 to a transfer halves how many are sent at once (src/core/rate-limit.ts).
+  const limit = new AdaptiveLimit(options.concurrency);
   await forEachBounded(
     plan.toSend,
     options.concurrency,
@@ -610,10 +615,12 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
       let result: RowResult;
       options.onRowStart?.(row);
       try {
-        const outcome = await executeTransfer(ctx, journal, plan.scope, transfer, {
+        const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
           claim: { earlierAttempts: row.earlierAttempts, duplicates },
+          limit,
+          onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
         result = resultOf(row, outcome);
         if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {

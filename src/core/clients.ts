@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { ClientListItem } from '../api/schemas.js';
 import type { ClientListQuery } from '../api/types.js';
 import { fetchPages } from './paging.js';
+import { shownText } from './shown.js';
 
 /** Same bound as transactions: the simulator caps `limit` at 100 and we refuse more (exit 2). */
 export const MAX_CLIENT_PAGE_LIMIT = 100;
@@ -36,14 +37,14 @@ export async function* clientPages(ctx: Context, listing: ClientListing): AsyncG
     firstPage: listing.page,
     limit: listing.limit ?? ALL_CLIENT_PAGES_LIMIT,
     fetchPage: (page, limit) => api.listClients({ ...listing.filters, page, limit }),
-    key: (client) => client.accountNumber,
+    key: (client) => shownText(client.accountNumber),
   });
   yield* pages;
 }
 
 /** The name a person recognises: the account name, else first and last name as the list spells them. */
 export function clientName(client: ClientListItem): string {
-  const name = client.accountName.trim();
+  const name = shownText(client.accountName).trim();
   if (name !== '') return name;
   return [client.firstName, client.lastName].filter((part): part is string => typeof part === 'string' && part !== '').join(' ');
 }

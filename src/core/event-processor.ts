@@ -27,6 +27,7 @@ import type { ForwardResult } from './forwarder.js';
 import type { Kobo } from './money.js';
 import { verifiedFacts, type IncomingEvent, type Verification } from './webhook.js';
 import type { ReceivedNotification } from '../api/schemas.js';
+import { shownText } from './shown.js';
 
 /** One line of `webhook listen` output. */
 export interface ShownEvent {
@@ -319,8 +320,8 @@ export class EventProcessor {
     const undelivered = forwardBody !== undefined && !forwarded;
     // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
     const truth = state === 'verified' ? verification?.transaction : undefined;
-    const virtualAccount = truth?.destinationAccountNumber ?? notification.virtualAccount;
-    const payer = (truth ? truth.sourceAccountName || notification.sourceAccountName : notification.sourceAccountName) ?? '';
+    const virtualAccount = truth ? shownText(truth.destinationAccountNumber) || notification.virtualAccount : notification.virtualAccount;
+    const payer = (truth ? shownText(truth.sourceAccountName) || notification.sourceAccountName : notification.sourceAccountName) ?? '';
     this.finish(
       record,
       { state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },

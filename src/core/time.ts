@@ -6,13 +6,15 @@ export function epochToMillis(value: number): number {
   return value < SECONDS_THRESHOLD ? value * 1000 : value;
 }
 
-export function epochToDate(value: number | null | undefined): Date | undefined {
-  if (value === null || value === undefined || !Number.isFinite(value) || value <= 0) return undefined;
-  return new Date(epochToMillis(value));
+/** An epoch time in ms or s; numeric text (`"1732280000000"`) is read too, since the API may send it so. */
+export function epochToDate(value: number | string | null | undefined): Date | undefined {
+  const number = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return undefined;
+  return new Date(epochToMillis(number));
 }
 
 /** `2026-11-22 14:05` in the user's local time zone: what people read in a table. */
-export function formatDateTime(value: number | null | undefined): string {
+export function formatDateTime(value: number | string | null | undefined): string {
   const date = epochToDate(value);
   if (!date) return '';
   const pad = (n: number) => String(n).padStart(2, '0');

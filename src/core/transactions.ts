@@ -10,7 +10,8 @@ import { UsageError } from '../errors.js';
 import { inRange, type DateRange } from './dates.js';
 import { koboToDecimal, parseApiAmount } from './money.js';
 import { fetchPages } from './paging.js';
-import { epochToMillis } from './time.js';
+import { epochToDate } from './time.js';
+import { shownText } from './shown.js';
 
 /** The most rows one page may ask for. The simulator caps `limit` at 100; we refuse more (exit 2). */
 export const MAX_PAGE_LIMIT = 100;
@@ -48,7 +49,8 @@ export function hasFilter(filter: TransactionFilter): boolean {
 
 /** When the transaction happened, epoch ms: createdAt, which the list is ordered by. */
 export function transactionTimeMs(tx: TransactionRecord): number {
-  return epochToMillis(tx.createdAt);
+  // NaN when the API sent no readable time: such a row matches no date range.
+  return epochToDate(tx.createdAt)?.getTime() ?? Number.NaN;
 }
 
 export function matchesFilter(tx: TransactionRecord, filter: TransactionFilter): boolean {
@@ -91,8 +93,8 @@ export interface Counterparty {
 export function counterparty(tx: TransactionRecord): Counterparty {
   const debit = tx.type.toLowerCase() === 'debit';
   return debit
-    ? { name: tx.destinationAccountName, accountNumber: tx.destinationAccountNumber, bank: tx.destinationBankName }
-    : { name: tx.sourceAccountName, accountNumber: tx.sourceAccountNumber, bank: tx.sourceBankName };
+    ? { name: shownText(tx.destinationAccountName), accountNumber: shownText(tx.destinationAccountNumber), bank: shownText(tx.destinationBankName) }
+    : { name: shownText(tx.sourceAccountName), accountNumber: shownText(tx.sourceAccountNumber), bank: shownText(tx.sourceBankName) };
 }
 
 /** "Ada Obi, Access Bank"; falls back to the account number when the API left the name empty. */
@@ -122,17 +124,27 @@ export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 export function toExportRow(tx: TransactionRecord): ExportRow {
   const party = counterparty(tx);
   return {
-    date: new Date(transactionTimeMs(tx)).toISOString(),
+    date: epochToDate(tx.createdAt)?.toISOString() ?? shownText(tx.createdAt),
     reference: tx.reference,
     type: tx.type,
     amount: koboToDecimal(parseApiAmount(tx.amount)),
-    charge: koboToDecimal(parseApiAmount(tx.charge)),
+    charge: exportAmount(tx.charge),
     counterparty_name: party.name,
     counterparty_account: party.accountNumber,
     counterparty_bank: party.bank,
     status: tx.status,
-    description: tx.description,
+    description: shownText(tx.description),
   };
+}
+
+/** A shown amount for the CSV: two-decimal text, blank when absent, as given when unreadable. */
+function exportAmount(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  try {
+    return koboToDecimal(parseApiAmount(value));
+  } catch {
+    return String(value);
+  }
 }
 
 /**

@@ -23,6 +23,8 @@ import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
+import { describeWait, statusKind } from './transfer-outcome.js';
+import { shownText } from './shown.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
@@ -121,7 +123,7 @@ export interface SourceAccount {
 /** The business account money leaves from (GET /v1/account), and the reference prefix it implies. */
 export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
   const account = await (await ctx.api()).getAccount();
-  return { accountName: account.accountName, accountNumber: account.accountNumber, prefix: referencePrefix(account.accountName) };
+  return { accountName: account.accountName, accountNumber: shownText(account.accountNumber), prefix: referencePrefix(account.accountName) };
 }
 
 /** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
@@ -303,8 +305,9 @@ export async function executeTransfer(
   try {
     const response = await api.sendTransfer(body);
     const status = response.data.status;
-    await record({ type: 'accepted', ...stamp(), status, message: response.message });
-    return { kind: 'accepted', reference, status, message: response.message, result: response.data };
+    const message = shownText(response.message);
+    await record({ type: 'accepted', ...stamp(), status, message });
+    return { kind: 'accepted', reference, status, message, result: response.data };
   } catch (error) {
     if (wasRefused(error)) {
       const httpStatus = error instanceof ApiError ? error.status : undefined;
@@ -522,7 +525,7 @@ export interface WaitResult {
 
 /**
  * Polls the status until `successful`, a status that will not change by waiting (anything other than
- * pending), or the deadline (5 minutes). Lookup failures are tolerated until the deadline.
+ * pending), or the deadline (--wait-timeout, default 5 minutes). Lookup failures are tolerated until the deadline.
  */
 export async function waitForSettlement(
   ctx: Context,
@@ -539,9 +542,10 @@ export async function waitForSettlement(
   for (let poll = 0; ; poll += 1) {
     if (transaction) {
       options.onStatus?.(transaction.status);
-      const status = transaction.status.toLowerCase();
-      if (status === 'successful') return { transaction, settled: true, reason: undefined };
-      if (status !== 'pending') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
+      // Compared without case; failed, reversed and any other final status end the wait (src/core/transfer-outcome.ts).
+      const kind = statusKind(transaction.status);
+      if (kind === 'successful') return { transaction, settled: true, reason: undefined };
+      if (kind === 'final') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
     }
     const left = deadline - ctx.clock.now();
     if (left <= 0 || poll >= maxPolls) break;
@@ -554,8 +558,7 @@ export async function waitForSettlement(
       lastError = error instanceof Error ? error.message : String(error);
     }
   }
-  const minutes = Math.round(timeoutMs / 60_000);
-  const waited = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(timeoutMs / 1000)} s`;
+  const waited = describeWait(timeoutMs);
   if (transaction) return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
   return { transaction: undefined, settled: false, reason: `no lookup succeeded in ${waited}${lastError ? ` (last: ${lastError})` : ''}` };
 }

@@ -6,6 +6,7 @@
 // listen` for every event and by `webhook verify` for one saved payload.
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
+import { shownText } from './shown.js';
 import type { Api } from '../api/types.js';
 import { receivedNotification, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
 import type { Clock } from '../context.js';
@@ -158,7 +159,8 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
   if (recordType !== 'credit') return mismatch('event', `the transaction is a ${transaction.type || '(no type)'}, not an inflow`);
   const notifiedType = said(notification.type);
   if (notifiedType !== undefined && notifiedType.toLowerCase() !== recordType) return mismatch('type', `notified type ${notifiedType}, but the transaction is a ${transaction.type}`);
-  if (transaction.destinationAccountNumber !== notification.virtualAccount) {
+  // The record is read tolerantly (src/api/schemas.ts): an account number may come as a JSON number.
+  if (shownText(transaction.destinationAccountNumber) !== notification.virtualAccount) {
     return mismatch('virtualAccount', `notified account ${notification.virtualAccount}, but the money went to ${transaction.destinationAccountNumber || '(none)'}`);
   }
 
@@ -182,7 +184,7 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
   }
   for (const [field, recordField, how] of SHARED_TEXT_FIELDS) {
     const claim = said(notification[field]);
-    const truth = said(transaction[recordField] as string | null | undefined);
+    const truth = said(shownText(transaction[recordField]));
     if (claim === undefined || truth === undefined) continue;
     const same = how === 'exact' ? claim === truth : normaliseName(claim) === normaliseName(truth);
     if (!same) return mismatch(field, `notified ${field} ${JSON.stringify(claim.slice(0, 60))}, but the transaction says ${JSON.stringify(truth.slice(0, 60))}`);

@@ -26,6 +26,7 @@ import {
 import { AmountError, parseNairaInput } from '../core/money.js';
 import { FsapiError } from '../errors.js';
 import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, SIMULATOR_CREDENTIALS } from './data.js';
+import { reshapeAnswer } from './realistic.js';
 import type { StateStore } from './store.js';
 import { FAULT_MODES, type FaultMode, type RequestLogEntry } from './types.js';
 import {
@@ -41,6 +42,7 @@ import {
   nameEnquiry,
   primaryAccount,
   renderTransaction,
+  reversalRecord,
   tokenIsValid,
   transactionsPage,
   tsq,
@@ -58,6 +60,8 @@ export function failureMessage(path: string): string {
 
 export interface AppControls {
   store: StateStore;
+  /** Realistic mode: successful answers reshaped the way the real API varies (src/simulator/realistic.ts). */
+  realistic?: boolean;
   now: () => number;
   settleSeconds: () => number;
   tokenValiditySeconds: number | undefined;
@@ -88,6 +92,16 @@ export function buildApp(controls: AppControls): Hono {
     return c.json({ success: false, message: 'Internal Server Error', data: null, reason: (error as Error).message }, 500);
   });
   app.notFound((c) => c.json({ success: false, message: 'Not Found', data: null, reason: `no route ${c.req.method} ${c.req.path}` }, 404));
+
+  // Realistic mode reshapes what the routes below built and checked in the spec's shape.
+  if (controls.realistic) {
+    app.use('/v1/*', async (c, next) => {
+      await next();
+      if (!(c.res.headers.get('content-type') ?? '').includes('application/json')) return;
+      const body = reshapeAnswer(c.req.method, c.req.path, await c.res.clone().json());
+      c.res = new Response(JSON.stringify(body), { status: c.res.status, headers: c.res.headers });
+    });
+  }
 
   // ---- 4.1 token -----------------------------------------------------------------------------------
   app.post('/v1/generate-token', async (c) => {
@@ -169,6 +183,8 @@ export function buildApp(controls: AppControls): Hono {
   app.get('/v1/transactions/reference/:reference', async (c) => {
     const reference = c.req.param('reference');
     const doc = await store.read();
+    const reversal = reversalRecord(doc, reference, now());
+    if (reversal) return c.json(envelope(transactionRecord).parse({ success: true, message: 'Transaction retrieved successfully', data: reversal }));
     const tx = findTransaction(doc, reference);
     if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
     const data = renderTransaction(doc, tx, now());

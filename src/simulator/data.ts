@@ -144,3 +144,7 @@ export function bvnFor(accountNumber: string): string {
 /** Test values: destination accounts ending in these digits behave specially (docs/simulator.md). */
 export const FAILING_ACCOUNT_SUFFIX = '0000';
 export const PENDING_FOREVER_SUFFIX = '1111';
+/** Accepted as pending, then `failed` when it would have settled; the money comes back, no reversal credit. */
+export const FAILS_LATER_SUFFIX = '4040';
+/** Accepted as pending, then `reversed`, with a separate reversal credit `R-<reference>`. */
+export const REVERSED_LATER_SUFFIX = '5050';

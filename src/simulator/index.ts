@@ -54,6 +54,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   };
   const store: StateStore = options.stateFile ? createFileStore(options.stateFile, seedParameters, log) : createMemoryStore(seedParameters);
   let fault: FaultMode | undefined = options.fault;
+  const rateLimiter = options.rateLimitPerSecond !== undefined ? createRateLimiter(options.rateLimitPerSecond) : undefined;
   let requestLog: RequestLogEntry[] = [];
   const deliveries = new Set<Promise<unknown>>();
 
@@ -68,6 +69,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
 
   const app = buildApp({
     store,
+    realistic: options.realistic === true,
     now,
     settleSeconds: () => options.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
     tokenValiditySeconds: options.tokenValiditySeconds,
@@ -93,6 +95,11 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     // The admin routes are the simulator's own: never logged, never faulted, never slowed.
     if (url.pathname.startsWith('/__simulator/')) return app.fetch(request);
     const entry: RequestLogEntry = { method: request.method, path: url.pathname, query: url.search.slice(1), status: 0, at: now() };
+    const limited = rateLimiter?.refuse(now());
+    if (limited) {
+      record({ ...entry, status: 429, fault: 'rate-limit' });
+      return limited;
+    }
     const mode = fault;
     if (mode === 'html') {
       record({ ...entry, status: 502, fault: mode });
@@ -150,6 +157,29 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   };
 }
 
+/**
+ * The rate-limit fault: a sliding one-second window over the requests it let through. A refused request
+ * is not carried out (a refused POST /v1/transfer moves no money). Every other refusal carries
+ * `Retry-After: 1`; the rest carry none, as APIs differ in that.
+ */
+function createRateLimiter(perSecond: number) {
+  let allowed: number[] = [];
+  let refusals = 0;
+  return {
+    refuse(at: number): Response | undefined {
+      allowed = allowed.filter((time) => at - time < 1000);
+      if (allowed.length < perSecond) {
+        allowed.push(at);
+        return undefined;
+      }
+      refusals += 1;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (refusals % 2 === 1) headers['retry-after'] = '1';
+      return new Response(JSON.stringify({ success: false, message: 'Too Many Requests', data: null }), { status: 429, headers });
+    },
+  };
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -194,7 +224,8 @@ export function localStateFile(dataDir: string): string {
  * The in-process simulator of the `local` profile, its state in `<dataDir>/simulator/state.json`
  * (created on first use, directory mode 0700). Environment knobs, for tests and demos:
  * FSAPI_SIM_SETTLE_SECONDS, FSAPI_SIM_FAULT, FSAPI_SIM_LATENCY_MS, FSAPI_SIM_SEED_TRANSACTIONS,
- * FSAPI_SIM_TOKEN_VALIDITY_SECONDS.
+ * FSAPI_SIM_TOKEN_VALIDITY_SECONDS, FSAPI_SIM_REALISTIC (1: realistic answers), FSAPI_SIM_RATE_LIMIT
+ * (requests per second).
  */
 export function openLocalSimulator(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ServableSimulator {
   return createSimulator({ stateFile: localStateFile(dataDir), ...simulatorOptionsFromEnv(env) });
@@ -223,6 +254,13 @@ export function simulatorOptionsFromEnv(env: Readonly<Record<string, string | un
   if (seedTransactions !== undefined) options.seedTransactions = checkSeedSize(seedTransactions, 'FSAPI_SIM_SEED_TRANSACTIONS');
   const validity = number('FSAPI_SIM_TOKEN_VALIDITY_SECONDS', /^[1-9]\d*$/, 'a whole number of seconds from 1');
   if (validity !== undefined) options.tokenValiditySeconds = validity;
+  const rateLimit = number('FSAPI_SIM_RATE_LIMIT', /^[1-9]\d{0,5}$/, 'a whole number of requests per second from 1');
+  if (rateLimit !== undefined) options.rateLimitPerSecond = rateLimit;
+  const realistic = env.FSAPI_SIM_REALISTIC?.trim();
+  if (realistic) {
+    if (!['1', '0', 'true', 'false'].includes(realistic)) throw new UsageError(`FSAPI_SIM_REALISTIC must be 1 or 0, not ${JSON.stringify(realistic)}`);
+    options.realistic = realistic === '1' || realistic === 'true';
+  }
   const fault = env.FSAPI_SIM_FAULT?.trim();
   if (fault) {
     if (!FAULT_MODES.includes(fault as FaultMode)) throw new UsageError(`FSAPI_SIM_FAULT must be one of ${FAULT_MODES.join(', ')}, not ${JSON.stringify(fault)}`);

@@ -17,6 +17,13 @@ export interface SimulatorOptions {
   /** Cap on token lifetimes, whatever validityTime asks for. */
   tokenValiditySeconds?: number;
   fault?: FaultMode;
+  /** Answers reshaped the way the real API varies: nulls, numbers as text, other cases (src/simulator/realistic.ts). */
+  realistic?: boolean;
+  /**
+   * Rate-limit fault: at most this many /v1 requests in any second; more are answered 429 (every other
+   * one with `Retry-After: 1`, the rest without) and not carried out.
+   */
+  rateLimitPerSecond?: number;
   /** Collection notifications are POSTed here (served simulator). */
   webhookUrl?: string;
   /** Clock in epoch milliseconds (tests move time with it). */
@@ -38,7 +45,7 @@ export interface RequestLogEntry {
   /** Epoch milliseconds when the request arrived. */
   at: number;
   /** The fault applied to this answer, if any. */
-  fault?: FaultMode;
+  fault?: FaultMode | 'rate-limit';
 }
 
 export interface Simulator {

@@ -22,7 +22,9 @@ import {
   BANKS,
   BUSINESS,
   FAILING_ACCOUNT_SUFFIX,
+  FAILS_LATER_SUFFIX,
   PENDING_FOREVER_SUFFIX,
+  REVERSED_LATER_SUFFIX,
   accountHolderName,
   bvnFor,
   collectionFeeKobo,
@@ -156,8 +158,9 @@ function newestFirstSlice(doc: StateDoc, start: number, end: number): StoredTran
 
 // ---- reading ------------------------------------------------------------------------------------------
 
-export function transactionStatus(tx: StoredTransaction, now: number): 'pending' | 'successful' {
-  return tx.settlesAt !== null && now >= tx.settlesAt ? 'successful' : 'pending';
+export function transactionStatus(tx: StoredTransaction, now: number): 'pending' | 'successful' | TransferFailure {
+  if (tx.settlesAt === null || now < tx.settlesAt) return 'pending';
+  return transferFailure(tx) ?? 'successful';
 }
 
 function netAmountKobo(tx: StoredTransaction): number {
@@ -174,7 +177,7 @@ const primarySide: Counterparty = {
 
 export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: number): TransactionRecord {
   const status = transactionStatus(tx, now);
-  const settledAt = status === 'successful' ? tx.settlesAt : null;
+  const settledAt = status === 'pending' ? null : tx.settlesAt;
   const isTransfer = tx.kind === 'transfer';
   const client = tx.clientAccountNumber ? findClient(doc, tx.clientAccountNumber) : undefined;
   const destination: Counterparty = isTransfer
@@ -205,7 +208,7 @@ export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: num
     utilityType: null,
     sessionId: tx.sessionId,
     status,
-    reversedFlag: 0,
+    reversedFlag: status === 'reversed' ? 1 : 0,
     type: isTransfer ? 'debit' : 'credit',
     completedAt: settledAt,
     createdAt: tx.createdAt,
@@ -226,15 +229,22 @@ export function transactionsPage(doc: StateDoc, page: number, limit: number, now
 export function tsq(doc: StateDoc, id: string, now: number): TsqResult {
   const tx = findTransaction(doc, id);
   if (!tx) throw new SimulatorRefusal(`no transaction with reference or session id ${id}`);
-  return transactionStatus(tx, now) === 'successful'
-    ? { transactionStatus: 'SUCCESSFUL', feedbackCode: '00', feedbackDescription: 'Approved or completed successfully' }
-    : { transactionStatus: 'PENDING', feedbackCode: '09', feedbackDescription: 'Request processing in progress' };
+  const status = transactionStatus(tx, now);
+  if (status === 'successful') return { transactionStatus: 'SUCCESSFUL', feedbackCode: '00', feedbackDescription: 'Approved or completed successfully' };
+  if (status === 'pending') return { transactionStatus: 'PENDING', feedbackCode: '09', feedbackDescription: 'Request processing in progress' };
+  return { transactionStatus: status.toUpperCase(), feedbackCode: '91', feedbackDescription: status === 'reversed' ? 'Transaction reversed' : 'Beneficiary bank not available' };
 }
 
 export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
   // Money of a pending transfer is held: out of the available balance at once, out of the ledger when it settles.
   let heldKobo = 0;
-  for (const tx of doc.transactions) if (tx.kind === 'transfer' && transactionStatus(tx, now) === 'pending') heldKobo += netAmountKobo(tx);
+  let returnedKobo = 0;
+  for (const tx of doc.transactions) {
+    if (tx.kind !== 'transfer') continue;
+    const status = transactionStatus(tx, now);
+    if (status === 'pending') heldKobo += netAmountKobo(tx);
+    else if (status !== 'successful') returnedKobo += netAmountKobo(tx); // failed or reversed: the money came back
+  }
   return {
     currency: 'NGN',
     accountNumber: BUSINESS.accountNumber,
@@ -244,8 +254,8 @@ export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
     accountTier: BUSINESS.accountTier,
     createdAt: doc.createdAt - BUSINESS.openedDaysBefore * DAY_MS,
     updatedAt: doc.updatedAt,
-    ledgerBalance: koboToDecimal(doc.balanceKobo + heldKobo),
-    availableBalance: koboToDecimal(doc.balanceKobo),
+    ledgerBalance: koboToDecimal(doc.balanceKobo + returnedKobo + heldKobo),
+    availableBalance: koboToDecimal(doc.balanceKobo + returnedKobo),
   };
 }
 
@@ -329,9 +339,9 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
   }
   const accountName = resolveAccountName(doc, bank.institutionCode, accountNumber);
   const chargeKobo = transferChargeKobo(amountKobo);
-  if (amountKobo + chargeKobo > doc.balanceKobo) {
+  if (amountKobo + chargeKobo > doc.balanceKobo + returnedKobo(doc, now)) {
     throw new SimulatorRefusal(
-      `insufficient balance: ${koboToDecimal(amountKobo)} + charge ${koboToDecimal(chargeKobo)} is more than the available ${koboToDecimal(doc.balanceKobo)}`,
+      `insufficient balance: ${koboToDecimal(amountKobo)} + charge ${koboToDecimal(chargeKobo)} is more than the available ${koboToDecimal(doc.balanceKobo + returnedKobo(doc, now))}`,
     );
   }
 
@@ -612,5 +622,75 @@ export function clientEnquiry(doc: StateDoc, accountNumber: string): ClientEnqui
     accountTier: client.accountTier,
     mobileNumber: client.mobileNumber,
     emailAddress: client.emailAddress,
+  };
+}
+
+// ---- transfers that fail after being accepted ---------------------------------------------------------
+//
+// The spec shows only pending and successful; public integrations of the API also see `failed` and
+// `reversed`, a reversal being booked as a separate credit with the reference `R-<reference>`. Two test
+// accounts play them (docs/simulator.md): a transfer to an account ending in 4040 is accepted as pending and
+// turns `failed` when it would have settled; one ending in 5050 turns `reversed` and its reversal credit
+// `R-<reference>` can then be looked up. Both are derived from the stored transfer when read, so the
+// stored state needs nothing new: the money counts as returned from the moment the status changes.
+
+export type TransferFailure = 'failed' | 'reversed';
+
+function transferFailure(tx: StoredTransaction): TransferFailure | undefined {
+  if (tx.kind !== 'transfer') return undefined;
+  if (tx.counterparty.accountNumber.endsWith(FAILS_LATER_SUFFIX)) return 'failed';
+  if (tx.counterparty.accountNumber.endsWith(REVERSED_LATER_SUFFIX)) return 'reversed';
+  return undefined;
+}
+
+/** What failed and reversed transfers gave back to the account so far (amount and charge). */
+function returnedKobo(doc: StateDoc, now: number): number {
+  let kobo = 0;
+  for (const tx of doc.transactions) {
+    const status = tx.kind === 'transfer' ? transactionStatus(tx, now) : 'successful';
+    if (status === 'failed' || status === 'reversed') kobo += netAmountKobo(tx);
+  }
+  return kobo;
+}
+
+export const REVERSAL_PREFIX = 'R-';
+
+/** The reversal credit `R-<reference>` of a reversed transfer, once it is reversed; else undefined. */
+export function reversalRecord(doc: StateDoc, reference: string, now: number): TransactionRecord | undefined {
+  if (!reference.startsWith(REVERSAL_PREFIX)) return undefined;
+  const original = findTransaction(doc, reference.slice(REVERSAL_PREFIX.length));
+  if (!original || original.reference !== reference.slice(REVERSAL_PREFIX.length)) return undefined;
+  if (transactionStatus(original, now) !== 'reversed') return undefined;
+  const reversedAt = original.settlesAt!;
+  const returned = netAmountKobo(original);
+  return {
+    id: 1_000_000_000 + original.id,
+    userId: BUSINESS.userId,
+    accountId: null,
+    netAmount: apiNumber(returned),
+    amount: koboToDecimal(returned),
+    charge: koboToDecimal(0),
+    stampDuty: null,
+    details: { reversalOf: original.reference },
+    description: `Reversal of ${original.reference}`,
+    destinationAccountNumber: primarySide.accountNumber,
+    destinationAccountName: primarySide.accountName,
+    destinationBankCode: primarySide.bankCode,
+    destinationBankName: primarySide.bankName,
+    sourceAccountNumber: original.counterparty.accountNumber,
+    sourceAccountName: original.counterparty.accountName,
+    sourceBankCode: original.counterparty.bankCode,
+    sourceBankName: original.counterparty.bankName,
+    reference,
+    transactionTypeName: 'reversal',
+    category: 'reversal',
+    utilityType: null,
+    sessionId: original.sessionId,
+    status: 'successful',
+    reversedFlag: 0,
+    type: 'credit',
+    completedAt: reversedAt,
+    createdAt: reversedAt,
+    updatedAt: reversedAt,
   };
 }

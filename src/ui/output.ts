@@ -7,8 +7,11 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
 import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
+import { shownText } from '../core/shown.js';
 import { epochToDate, formatDateTime } from '../core/time.js';
 import { terminalText, tsvField } from './sanitize.js';
+
+export { shownText };
 
 export type OutputMode = 'table' | 'tsv' | 'json';
 
@@ -33,16 +36,23 @@ export interface Cell {
   style?: (text: string, c: ChalkInstance) => string;
 }
 
+/** A value as the API gave it: text, a number, a boolean, or nothing (shown blank). */
+export type ShownValue = string | number | boolean | null | undefined;
+
 export interface Column<Row> {
   header: string;
-  cell: (row: Row) => Cell | string;
+  cell: (row: Row) => Cell | ShownValue;
   align?: 'left' | 'right';
 }
 
-// Every cell passes here: its table text is made safe for a terminal (src/ui/sanitize.ts); its plain
-// text is escaped for TSV in tsvLine.
-const toCell = (value: Cell | string): Cell =>
-  typeof value === 'string' ? { text: terminalText(value), plain: value } : { ...value, text: terminalText(value.text) };
+// Every cell passes here: API values are shown as text (src/core/shown.ts: null blank, numbers as given);
+// its table text is made safe for a terminal (src/ui/sanitize.ts); its plain text is escaped for TSV in tsvLine.
+const toCell = (value: Cell | ShownValue): Cell => {
+  if (value !== null && typeof value === 'object') return { ...value, text: terminalText(value.text) };
+  const text = shownText(value);
+  return { text: terminalText(text), plain: text };
+};
+
 
 export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): ChalkInstance {
   const enabled = stream === 'stdout' ? ctx.io.colorStdout : ctx.io.colorStderr;
@@ -54,7 +64,13 @@ export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Ch
 /** An API amount (number or two-decimal string) as money. */
 export function moneyCell(value: number | string | null | undefined): Cell {
   if (value === null || value === undefined || value === '') return { text: '', plain: '' };
-  const kobo = parseApiAmount(value);
+  let kobo: number;
+  try {
+    kobo = parseApiAmount(value);
+  } catch {
+    // An amount fsapi cannot read is shown as the API gave it, never failing the page.
+    return { text: String(value), plain: String(value) };
+  }
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 
@@ -63,9 +79,11 @@ export function koboCell(kobo: number): Cell {
 }
 
 /** An epoch time in ms or s, shown in local time on a terminal and as ISO 8601 (UTC) in TSV. */
-export function timeCell(value: number | null | undefined): Cell {
+export function timeCell(value: number | string | null | undefined): Cell {
   const date = epochToDate(value);
-  return { text: formatDateTime(value), plain: date ? date.toISOString() : '' };
+  // A time that is not an epoch number (or numeric text) is shown as given.
+  if (!date) return typeof value === 'string' ? { text: value, plain: value } : { text: '', plain: '' };
+  return { text: formatDateTime(value), plain: date.toISOString() };
 }
 
 const statusStyles: Record<string, (text: string, c: ChalkInstance) => string> = {
@@ -80,8 +98,8 @@ const statusStyles: Record<string, (text: string, c: ChalkInstance) => string> =
   reversed: (t, c) => c.red(t),
 };
 
-export function statusCell(status: string | null | undefined): Cell {
-  const text = status ?? '';
+export function statusCell(status: ShownValue): Cell {
+  const text = shownText(status);
   return { text, plain: text, style: statusStyles[text.toLowerCase()] };
 }
 
@@ -114,7 +132,7 @@ export function printList<Row>(
 }
 
 /** One object: a vertical label/value view on a terminal, one header line and one TSV line when piped. */
-export function printRecord(ctx: Context, fields: ReadonlyArray<readonly [label: string, value: Cell | string]>, json: unknown): void {
+export function printRecord(ctx: Context, fields: ReadonlyArray<readonly [label: string, value: Cell | ShownValue]>, json: unknown): void {
   const mode = outputMode(ctx);
   if (mode === 'json') return printJson(ctx, json);
   if (mode === 'tsv') {

@@ -5,7 +5,7 @@ import type { TransactionRecord, TransferResult } from '../api/schemas.js';
 import type { PreparedTransfer } from '../core/transfer.js';
 import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
-import { colors, moneyCell, printRecord, statusCell, timeCell, type Cell } from './output.js';
+import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from './sanitize.js';
 
 /**
@@ -46,16 +46,15 @@ export function writeDuplicateWarning(ctx: Context, duplicates: readonly Transfe
   }
 }
 
-const destination = (name: string, account: string, bankName: string, bankCode: string) => ({
-  name,
-  account,
-  bank: bankName && bankCode ? `${bankName} (${bankCode})` : bankName || bankCode,
-});
+const destination = (...fields: [name: unknown, account: unknown, bankName: unknown, bankCode: unknown]) => {
+  const [name, account, bankName, bankCode] = fields.map(shownText) as [string, string, string, string];
+  return { name, account, bank: bankName && bankCode ? `${bankName} (${bankCode})` : bankName || bankCode };
+};
 
 /** The API's answer to POST /v1/transfer (its `data`), as a record; `--json` prints `result` untouched. */
 export function printTransferResult(ctx: Context, result: TransferResult, message: string | undefined): void {
   const to = destination(result.destinationAccountName, result.destinationAccountNumber, result.destinationBankName, result.destinationBankCode);
-  const fields: Array<readonly [string, Cell | string]> = [
+  const fields: Array<readonly [string, Cell | ShownValue]> = [
     ['Reference', result.reference],
     ['Status', statusCell(result.status)],
     ['Amount', moneyCell(result.amount)],
@@ -78,7 +77,7 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord): 
     transaction.destinationBankName,
     transaction.destinationBankCode,
   );
-  const fields: Array<readonly [string, Cell | string]> = [
+  const fields: Array<readonly [string, Cell | ShownValue]> = [
     ['Reference', transaction.reference],
     ['Status', statusCell(transaction.status)],
     ['Type', transaction.type],

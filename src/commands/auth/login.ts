@@ -1,16 +1,17 @@
 // fsapi auth login [--env sandbox|production] [--base-url URL] [--validity MINUTES] [--save-credentials]
 //
-// Profile name: --profile, else the environment's name, else `local`. The spec publishes no base
-// addresses, so sandbox and production need --base-url the first time (remembered after). Key and secret
+// Profile name: --profile, else the environment's name, else `local`. The base address: --base-url, else
+// the one the profile remembers for the same environment, else the environment's known address
+// (src/auth/known-addresses.ts), said on stderr. Key and secret
 // come from FSAPI_CONSUMER_KEY / FSAPI_CONSUMER_SECRET or are asked at a terminal (the secret hidden);
 // never from a flag. Everything is checked before the one generate-token request is sent.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
-import { checkBaseUrl } from '../../runtime.js';
 import { formatDateTime } from '../../core/time.js';
 import { DEFAULT_VALIDITY_MINUTES, MAX_VALIDITY_MINUTES } from '../../api/token.js';
 import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
+import { knownBaseUrl } from '../../auth/known-addresses.js';
 import { logIn } from '../../auth/login.js';
 import { PROFILE_NAME_PATTERN } from '../../auth/profile-store.js';
 import { LOCAL_PROFILE } from '../../auth/resolve.js';
@@ -44,16 +45,11 @@ export default async function login(ctx: Context, input: CommandInput): Promise<
     throw new UsageError(`which environment is profile "${name}" for?`, `add --env sandbox or --env production`);
   }
 
-  // The base address: given, else remembered for the same environment, else asked, else required.
+  // The base address: given, else remembered for the same environment, else the environment's known one.
   if (baseUrl === undefined && existing?.env === env) baseUrl = existing.baseUrl;
   if (baseUrl === undefined && env !== 'local') {
-    if (!ctx.prompt.interactive) {
-      throw new UsageError(
-        `--base-url is needed the first time you log in to ${env}`,
-        `the API's base addresses are not published in its spec; take yours from the developer dashboard: fsapi auth login --env ${env} --base-url https://...`,
-      );
-    }
-    baseUrl = checkBaseUrl((await ctx.prompt.input(`Base URL of the ${env} API`, { validate: validateUrl })).trim());
+    baseUrl = knownBaseUrl(env);
+    ctx.io.note(`using the ${env} address ${baseUrl} (known from public integrations of the API; --base-url overrides it)`);
   }
 
   const credentials = env === 'local' ? await simulatorCredentials() : await askCredentials(ctx);
@@ -114,13 +110,4 @@ async function askCredentials(ctx: Context): Promise<Credentials> {
   const consumerSecret = fromEnv.consumerSecret ?? (await ctx.prompt.password('Consumer secret'));
   if (consumerSecret.trim() === '') throw new UsageError('the consumer secret is empty');
   return { consumerKey, consumerSecret };
-}
-
-function validateUrl(value: string): true | string {
-  try {
-    checkBaseUrl(value.trim());
-    return true;
-  } catch (error) {
-    return error instanceof Error ? error.message : 'not a URL';
-  }
 }

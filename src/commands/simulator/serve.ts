@@ -49,6 +49,8 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   const { consumerKey, consumerSecret } = SIMULATOR_CREDENTIALS;
   ctx.io.note(`fsapi simulator listening on ${running.url} (no real money moves)`);
   ctx.io.note(`state: ${options.stateFile ?? 'in memory (lost when it stops)'}${options.fault ? `; fault mode: ${options.fault}` : ''}`);
+  if (options.realistic) ctx.io.note('realistic answers: nulls, numbers as text and back, statuses in other cases, short name enquiries');
+  if (options.rateLimitPerSecond !== undefined) ctx.io.note(`rate limit: ${options.rateLimitPerSecond} requests a second; more are answered 429`);
   ctx.io.note(`credentials: consumer key ${consumerKey}, consumer secret ${consumerSecret}`);
   ctx.io.note('log in with:');
   ctx.io.note(
@@ -96,6 +98,9 @@ export function parseServeOptions(raw: Record<string, unknown>): ServeOptions {
   }
   const webhook = text('webhookUrl');
   if (webhook !== undefined) options.webhookUrl = checkWebhookUrl(webhook, '--webhook-url');
+  if (raw.realistic === true) options.realistic = true;
+  const rateLimit = whole('rateLimit', '--rate-limit', 1, 100_000);
+  if (rateLimit !== undefined) options.rateLimitPerSecond = rateLimit;
   const fault = text('fault');
   if (fault !== undefined) {
     if (!['drop', 'bad-gateway', 'stall', 'html'].includes(fault)) throw new UsageError(`--fault must be drop, bad-gateway, stall or html, not ${JSON.stringify(fault)}`);

@@ -234,6 +234,7 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
     stop.abort();
   });
   try {
+    let lastRateNote = 0;
     return await executeBatch(ctx, plan, {
       concurrency: options.concurrency,
       allowDuplicate: options.allowDuplicate,
@@ -246,6 +247,13 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
       },
       onUnknown: (row, detail) => {
         progress.note(`${c.yellow('warning:')} line ${row.line}: no answer to the transfer (${detail}); not resending, looking ${row.reference} up instead`);
+      },
+      onRateLimited: (row, waitMs, concurrency) => {
+        // Not a failure: the API did not take it; it is sent again, under the same reference, after a lookup.
+        const now = Date.now();
+        if (now - lastRateNote < 2000) return;
+        lastRateNote = now;
+        progress.note(`rate limited: waiting ${Math.round(waitMs / 100) / 10} s, then sending line ${row.line} again under ${row.reference}; ${concurrency} at a time from now on`);
       },
     });
   } finally {

@@ -7,10 +7,10 @@ import type { TransactionRecord } from '../../api/schemas.js';
 import type { Journal, TransferState } from '../../core/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../core/claim.js';
 import { DUPLICATE_WINDOW_MS } from '../../core/journal.js';
-import { ApiError, AuthError, CancelledError, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
 import { formatNaira } from '../../core/money.js';
+import { sendRespectingRateLimit } from '../../core/rate-limit.js';
 import {
-  executeTransfer,
   openJournal,
   parseSendRequest,
   prepareTransfer,
@@ -18,6 +18,8 @@ import {
   waitForSettlement,
   type PreparedTransfer,
 } from '../../core/transfer.js';
+import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors } from '../../ui/output.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
@@ -27,6 +29,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   const request = parseSendRequest(input.args[0], input.options);
   const yes = input.options.yes === true;
   const wait = input.options.wait === true;
+  const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
   const allowDuplicate = input.options.allowDuplicate === true;
   if (!yes && !ctx.prompt.interactive) {
     throw new UsageError('there is no terminal to confirm this transfer on; nothing was sent', 'check the details and add --yes to send without asking');
@@ -53,9 +56,13 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
     duplicates: allowDuplicate ? undefined : { windowMs: DUPLICATE_WINDOW_MS, ignore: agreed },
   });
   let spinner: Spinner | undefined;
-  const execute = () => executeTransfer(ctx, journal, prepared.scope, prepared.transfer, {
+  // A 429 (rate limited) means not taken: sent again after a wait and a lookup, under the same reference.
+  const execute = () => sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
     origin: 'send',
     claim: claim(),
+    onRateLimited: (waitMs) => {
+      ctx.io.note(`rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`);
+    },
     onUnknown: (detail) => {
       ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} no answer to the transfer (${detail}); not resending, looking ${prepared.transfer.reference} up instead`);
     },
@@ -93,13 +100,13 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
         `the answer to the transfer was lost (${outcome.lostBecause}), but the lookup by reference found it: ${outcome.reference} went through (${outcome.status}); it was not sent again`,
       );
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
-      if (wait) return waitAndPrint(ctx, journal, prepared, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
+      if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
       printTransaction(ctx, outcome.transaction);
-      return;
+      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
     case 'accepted':
-      if (wait) return waitAndPrint(ctx, journal, prepared, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
+      if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
       printTransferResult(ctx, outcome.result, outcome.message);
-      return;
+      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
   }
 }
 
@@ -117,30 +124,31 @@ async function guardAgainstDuplicate(ctx: Context, duplicates: readonly Transfer
   if (!again) throw new CancelledError();
 }
 
-/** Step 8: --wait polls until successful (at most 5 minutes), then prints the final transaction record. */
+/**
+ * Step 8: --wait polls until successful (at most --wait-timeout, default 5 minutes), then prints the final
+ * transaction record. Failed or reversed: exit 1 with the reversal; still pending at the end: exit 6.
+ */
 async function waitAndPrint(
   ctx: Context,
   journal: Journal,
   prepared: PreparedTransfer,
+  timeoutMs: number,
   initial: TransactionRecord | undefined,
   printWithoutLookup: () => void,
 ): Promise<void> {
   const { reference } = prepared.transfer;
-  const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most 5 minutes)`);
+  const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(timeoutMs)})`);
   const result = await waitForSettlement(ctx, reference, {
     initial,
+    timeoutMs,
     onStatus: (status) => spinner.update(`waiting for ${reference}: ${status}`),
   }).finally(() => spinner.stop());
   if (!result.transaction) {
     // It was accepted; only its later status is unknown. Show the answer we have and say why.
     printWithoutLookup();
-    ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${reference} was accepted, but ${result.reason}; fsapi transfer status ${reference} checks it`);
-    return;
+    throw new StillPendingError(reference, `accepted, but ${result.reason}`);
   }
   await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
   printTransaction(ctx, result.transaction);
-  if (result.settled) return;
-  const status = result.transaction.status.toLowerCase();
-  if (status !== 'pending') throw new ApiError(`transfer ${reference} ${result.reason}`, { hint: `fsapi transfer status ${reference} shows it` });
-  ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${reference} is ${result.reason}; fsapi transfer status ${reference} --wait follows it further`);
+  await endTransferReport(ctx, { reference, status: result.transaction.status, waited: true, reason: result.reason });
 }

@@ -1,10 +1,11 @@
-// fsapi transfer status <reference> [--wait]: where is this transfer? (GET /v1/transactions/reference/{ref})
+// fsapi transfer status <reference> [--wait] [--wait-timeout S]: where is this transfer? (GET /v1/transactions/reference/{ref})
 // When the reference is one of ours, the journal learns the answer: an unknown outcome becomes reconciled.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { checkTransferStatus, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../core/transfer.js';
-import { colors } from '../../ui/output.js';
+import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
 
@@ -12,6 +13,7 @@ export default async function status(ctx: Context, input: CommandInput): Promise
   const reference = (input.args[0] ?? '').trim();
   if (reference === '') throw new UsageError('the reference is empty', 'fsapi transfer log lists the references sent from here');
   const wait = input.options.wait === true;
+  const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
 
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
@@ -21,19 +23,19 @@ export default async function status(ctx: Context, input: CommandInput): Promise
   }
 
   let transaction = found;
+  let reason: string | undefined;
   if (wait) {
-    const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most 5 minutes)`);
+    const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(waitTimeoutMs)})`);
     const result = await waitForSettlement(ctx, reference, {
       initial: found,
+      timeoutMs: waitTimeoutMs,
       onStatus: (current) => spinner.update(`waiting for ${reference}: ${current}`),
     }).finally(() => spinner.stop());
     transaction = result.transaction ?? found;
+    reason = result.reason;
     if (journalled && transaction !== found) await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction);
-    printTransaction(ctx, transaction);
-    if (result.settled) return;
-    if (transaction.status.toLowerCase() !== 'pending') throw new ApiError(`transfer ${reference} ${result.reason}`);
-    ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${reference} is ${result.reason}`);
-    return;
   }
   printTransaction(ctx, transaction);
+  // failed/reversed (any final status but successful): the reversal is shown, exit 1; still pending after --wait: exit 6.
+  await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason });
 }

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import { parseReferenceArgument } from '../../core/transactions.js';
-import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
+import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../ui/output.js';
 
 export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {
   const reference = parseReferenceArgument(input.args[0], 'reference');
@@ -25,7 +25,7 @@ export default async function txGet(ctx: Context, input: CommandInput): Promise<
       ['Description', tx.description],
       ['Category', tx.category],
       ['Session ID', tx.sessionId],
-      ['Reversed', tx.reversedFlag === 0 ? 'no' : 'yes'],
+      ['Reversed', reversedText(tx.reversedFlag)],
       ['Created', timeCell(tx.createdAt)],
       ['Completed', timeCell(tx.completedAt)],
     ],
@@ -34,6 +34,14 @@ export default async function txGet(ctx: Context, input: CommandInput): Promise<
 }
 
 /** "Ada Obi · 0123456789 · Access Bank", leaving out what the API sent empty. */
-function party(name: TransactionRecord['sourceAccountName'], accountNumber: string, bank: string): string {
-  return [name, accountNumber, bank].map((part) => part.trim()).filter((part) => part !== '').join(' · ');
+function party(...parts: unknown[]): string {
+  return parts.map((part) => shownText(part).trim()).filter((part) => part !== '').join(' · ');
+}
+
+/** reversedFlag: 0 or 1 (maybe as text); anything else is shown as given. */
+function reversedText(flag: unknown): string {
+  const text = shownText(flag).trim();
+  if (text === '0') return 'no';
+  if (text === '1') return 'yes';
+  return text;
 }

@@ -1,0 +1,76 @@
+// What a transfer's status means, and what became of a transfer that did not succeed.
+//
+// The spec shows only `pending` and `successful`; public integrations of the API also see `failed` and
+// `reversed`, and statuses in other cases (`SUCCESSFUL` in the requery). So statuses are compared without
+// case, `pending` (and the few words that mean "still being processed") is the only state worth waiting
+// on, and every other status is final: `successful` is the one final status that is a success.
+//
+// Public integrations book a reversal as a separate credit under the reference `R-<reference>`; when a
+// transfer ended failed or reversed, `findReversal` looks that reference up so the user sees whether the
+// money came back.
+import type { Context } from '../context.js';
+import type { TransactionRecord } from '../api/schemas.js';
+import { ApiError, AuthError, TransportError, UsageError } from '../errors.js';
+
+export type StatusKind = 'successful' | 'pending' | 'final';
+
+/** Words that mean "not decided yet": waiting can change them. Compared in lower case. */
+const STILL_PROCESSING: ReadonlySet<string> = new Set(['pending', 'processing', 'in progress', 'in_progress', 'initiated', 'queued']);
+const SUCCESSFUL: ReadonlySet<string> = new Set(['successful', 'success', 'completed']);
+
+/** successful, pending (still processing) or final (failed, reversed, or any other status), ignoring case. */
+export function statusKind(status: string | null | undefined): StatusKind {
+  const word = String(status ?? '').trim().toLowerCase();
+  if (SUCCESSFUL.has(word)) return 'successful';
+  // No status at all is not an outcome: keep asking.
+  if (word === '' || STILL_PROCESSING.has(word)) return 'pending';
+  return 'final';
+}
+
+// ---- --wait-timeout ------------------------------------------------------------------------------------
+
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+export const MAX_WAIT_TIMEOUT_SECONDS = 86_400;
+
+/** --wait-timeout <seconds>: whole seconds from 1 to a day; default 300. Returns milliseconds. */
+export function parseWaitTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_SECONDS * 1000;
+  const text = String(value).trim();
+  const seconds = /^[0-9]{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= MAX_WAIT_TIMEOUT_SECONDS)) {
+    throw new UsageError(`--wait-timeout must be a whole number of seconds from 1 to ${MAX_WAIT_TIMEOUT_SECONDS}, not ${JSON.stringify(text)}`);
+  }
+  return seconds * 1000;
+}
+
+/** "5 minutes", "90 s": how long a wait lasted, for messages. */
+export function describeWait(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'}`;
+  return `${seconds} s`;
+}
+
+// ---- reversals -------------------------------------------------------------------------------------------
+
+export const reversalReference = (reference: string) => `R-${reference}`;
+
+export type ReversalLookup =
+  | { state: 'found'; reference: string; transaction: TransactionRecord }
+  | { state: 'none'; reference: string }
+  /** The lookup itself failed (network, 5xx, refused token): nothing is known either way. */
+  | { state: 'unknown'; reference: string; detail: string };
+
+/** Looks up the reversal credit `R-<reference>` of a failed or reversed transfer (one GET). */
+export async function findReversal(ctx: Context, reference: string): Promise<ReversalLookup> {
+  const reversal = reversalReference(reference);
+  const api = await ctx.api();
+  try {
+    return { state: 'found', reference: reversal, transaction: await api.getTransaction(reversal) };
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+      return { state: 'none', reference: reversal };
+    }
+    return { state: 'unknown', reference: reversal, detail: error instanceof Error ? error.message : String(error) };
+  }
+}

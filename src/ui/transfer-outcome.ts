@@ -1,0 +1,55 @@
+// How `transfer send` and `transfer status` end once the transfer's record is printed: a success exits 0;
+// a failed, reversed or other final status shows its reversal (`R-<reference>`, or that none was found) and
+// exits 1; a transfer still pending when --wait gave up exits 6 (it may still succeed).
+import type { Context } from '../context.js';
+import { ApiError, StillPendingError } from '../errors.js';
+import { formatNaira, parseApiAmount } from '../core/money.js';
+import { formatDateTime } from '../core/time.js';
+import { findReversal, statusKind, type ReversalLookup } from '../core/transfer-outcome.js';
+import { colors } from './output.js';
+
+export interface EndOfTransfer {
+  reference: string;
+  /** The status last seen (the record's, or the transfer answer's). */
+  status: string;
+  /** True when --wait was asked for: a status still pending then exits 6. */
+  waited: boolean;
+  /** Why the wait ended, from waitForSettlement ("still pending after 5 minutes"). */
+  reason?: string | undefined;
+}
+
+export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promise<void> {
+  const kind = statusKind(end.status);
+  if (kind === 'successful') return;
+  if (kind === 'pending') {
+    if (end.waited) throw new StillPendingError(end.reference, end.reason ?? `still ${end.status || 'pending'}`);
+    return;
+  }
+  writeReversal(ctx, await findReversal(ctx, end.reference));
+  throw new ApiError(`transfer ${end.reference} ended as ${end.status}; it did not succeed`, {
+    hint: `check the reversal before paying again; a new attempt needs a new reference (fsapi tx get ${end.reference})`,
+  });
+}
+
+/** One stderr line: the reversal credit with its amount and time, or that none was found. */
+export function writeReversal(ctx: Context, lookup: ReversalLookup): void {
+  const c = colors(ctx, 'stderr');
+  if (lookup.state === 'none') {
+    ctx.io.note(`${c.yellow('reversal:')} none found (no transaction ${lookup.reference}); the money may not have come back yet`);
+    return;
+  }
+  if (lookup.state === 'unknown') {
+    ctx.io.note(`${c.yellow('reversal:')} could not look ${lookup.reference} up: ${lookup.detail}`);
+    return;
+  }
+  const tx = lookup.transaction;
+  let amount = String(tx.amount ?? '');
+  try {
+    amount = formatNaira(parseApiAmount(tx.amount));
+  } catch {
+    // shown as the API gave it
+  }
+  const when = tx.completedAt ?? tx.createdAt;
+  const time = typeof when === 'number' ? formatDateTime(when) : String(when ?? '');
+  ctx.io.note(`${c.green('reversal:')} ${lookup.reference} credited ${amount}${time ? ` on ${time}` : ''}${tx.status ? ` (${tx.status})` : ''}`);
+}
