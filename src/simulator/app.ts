@@ -109,14 +109,14 @@ export function buildApp(controls: AppControls): Hono {
   app.use('/v1/*', async (c, next) => {
     if (c.req.path === '/v1/generate-token') return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '');
-    if (!match || !tokenIsValid(await store.read(), match[1]!, now())) throw new Unauthorized();
+    if (!match || !(await store.read((doc) => tokenIsValid(doc, match[1]!, now())))) throw new Unauthorized();
     return next();
   });
 
   // ---- 4.6 primary account -------------------------------------------------------------------------
   app.get('/v1/account', async (c) => {
-    const doc = await store.read();
-    return c.json(envelope(primaryAccountSchema).parse({ success: true, data: primaryAccount(doc, now()) }));
+    const data = await store.read((doc) => primaryAccount(doc, now()));
+    return c.json(envelope(primaryAccountSchema).parse({ success: true, data }));
   });
 
   // ---- 4.2 / 4.3 / 4.4 / 4.5 clients ---------------------------------------------------------------
@@ -139,12 +139,12 @@ export function buildApp(controls: AppControls): Hono {
       validityType: c.req.query('validityType') || undefined,
       status: c.req.query('status') || undefined,
     };
-    const data = clientsPage(await store.read(), filter, page, limit);
+    const data = await store.read((doc) => clientsPage(doc, filter, page, limit));
     return c.json(envelope(z.array(clientListItem)).parse({ success: true, data }));
   });
 
   app.get('/v1/client-enquiry/:accountNumber', async (c) => {
-    const data = clientEnquiry(await store.read(), c.req.param('accountNumber'));
+    const data = await store.read((doc) => clientEnquiry(doc, c.req.param('accountNumber')));
     return c.json(envelope(clientEnquirySchema).parse({ success: true, data }));
   });
 
@@ -155,7 +155,7 @@ export function buildApp(controls: AppControls): Hono {
 
   app.post('/v1/transfer/name-enquiry', async (c) => {
     const body = parseBody(nameEnquiryRequest, await readJson(c));
-    const data = nameEnquiry(await store.read(), body.bankCode, body.accountNumber, now());
+    const data = await store.read((doc) => nameEnquiry(doc, body.bankCode, body.accountNumber, now()));
     return c.json(envelope(nameEnquiryResult).parse({ success: true, message: 'Account name retrieved successfully', data }));
   });
 
@@ -168,23 +168,24 @@ export function buildApp(controls: AppControls): Hono {
 
   app.get('/v1/transactions/reference/:reference', async (c) => {
     const reference = c.req.param('reference');
-    const doc = await store.read();
-    const tx = findTransaction(doc, reference);
-    if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
-    const data = renderTransaction(doc, tx, now());
+    const data = await store.read((doc) => {
+      const tx = findTransaction(doc, reference);
+      if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
+      return renderTransaction(doc, tx, now());
+    });
     return c.json(envelope(transactionRecord).parse({ success: true, message: 'Transaction retrieved successfully', data }));
   });
 
   app.get('/v1/transfer/tsq', async (c) => {
     const id = c.req.query('transactionId')?.trim();
     if (!id) throw new SimulatorRefusal('query parameter transactionId is required');
-    const data = tsq(await store.read(), id, now());
+    const data = await store.read((doc) => tsq(doc, id, now()));
     return c.json(envelope(tsqResult).parse({ success: true, message: 'Transaction status retrieved successfully', data }));
   });
 
   app.get('/v1/transactions', async (c) => {
     const { page, limit } = pageQuery(c);
-    const data = transactionsPage(await store.read(), page, limit, now());
+    const data = await store.read((doc) => transactionsPage(doc, page, limit, now()));
     return c.json(envelope(z.array(transactionRecord)).parse({ success: true, data }));
   });
 
