@@ -85,7 +85,7 @@ describe('simulator serve', () => {
   });
 
   it('stops cleanly on SIGINT too, and keeps its state in --state', async () => {
-    const stateFile = path.join(home.root, 'served-state.json');
+    const stateFile = path.join(home.root, 'served-state.db');
     const serve = startServe(['--port', '0', '--state', stateFile], home.env);
     const url = await serve.url;
     const answer = await fetch(`${url}/v1/generate-token`, {
@@ -177,14 +177,17 @@ describe('simulator collect and reset on the local state', () => {
     collectionNotification.parse(JSON.parse(result.stdout));
   });
 
-  it('reset removes the local state with a note on stderr', async () => {
-    const stateFile = path.join(home.dataDir, 'simulator', 'state.json');
+  it('reset starts the local state again from the seed, with a note on stderr', async () => {
+    const stateFile = path.join(home.dataDir, 'simulator', 'state.db');
     assert.ok(existsSync(stateFile));
+    const before = await runCli(['account', '--json'], { env: home.env });
+    assert.notEqual(JSON.parse(before.stdout).availableBalance, '5000000.00', 'the collections above moved the balance');
     const result = await runCli(['simulator', 'reset'], { env: home.env });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /local simulator reset/);
-    assert.ok(!existsSync(stateFile));
+    const after = await runCli(['account', '--json'], { env: home.env });
+    assert.equal(JSON.parse(after.stdout).availableBalance, '5000000.00');
   });
 });
 
@@ -217,6 +220,6 @@ describe('simulator collect against a served simulator', () => {
     }).then(async (response) => tokenResponse.parse(await response.json()).token);
     const account = await fetch(`${server.url}/v1/account`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(envelope(primaryAccount).parse(await account.json()).data.availableBalance, (5_000_000 + notification.netAmount).toFixed(2));
-    assert.ok(!existsSync(path.join(home.dataDir, 'simulator', 'state.json')), 'no local state was made');
+    assert.ok(!existsSync(path.join(home.dataDir, 'simulator', 'state.db')), 'no local state was made');
   });
 });
