@@ -26,6 +26,7 @@ import {
 import { AmountError, parseNairaInput } from '../core/money.js';
 import { FsapiError } from '../errors.js';
 import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, SIMULATOR_CREDENTIALS } from './data.js';
+import { describeIssues } from './refusals.js';
 import type { StateStore } from './store.js';
 import { FAULT_MODES, type FaultMode, type RequestLogEntry } from './types.js';
 import {
@@ -236,10 +237,7 @@ async function readJson(c: HonoContext): Promise<unknown> {
 
 function parseBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
-    throw new SimulatorRefusal(`invalid request body: ${problems.join('; ')}`);
-  }
+  if (!result.success) throw new SimulatorRefusal(describeIssues(result.error.issues, value));
   return result.data;
 }
 

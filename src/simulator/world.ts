@@ -328,6 +328,7 @@ export interface TransferOutcome {
 }
 
 export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, settleSeconds: number): TransferOutcome {
+  if (body.narration.trim() === '') throw new SimulatorRefusal('narration: must not be empty');
   const bank = requireBank(body.beneficiaryBankCode);
   const accountNumber = normaliseAccountNumber(body.beneficiaryAccountNumber);
   let amountKobo: number;
@@ -464,9 +465,16 @@ export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo:
 
 const NUBAN_NOT_ENABLED = 'NUBAN generation is not enabled';
 
-function requireBvn(text: string): string {
-  if (!/^\d{11}$/.test(text)) throw new SimulatorRefusal(`bvn must be 11 digits, not ${JSON.stringify(text)}`);
+function requireBvn(text: string | undefined): string {
+  if (text === undefined || !/^\d{11}$/.test(text)) throw new SimulatorRefusal('bvn: expected 11 digits');
   return text;
+}
+
+/** A whole number sent as a JSON number or, as real clients send it, a string of digits. */
+function digitsOf(value: number | string): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  const text = value.trim();
+  return /^\d+$/.test(text) ? text : undefined;
 }
 
 function newClientBase(doc: StateDoc, now: number) {
@@ -525,12 +533,11 @@ export function createIndividualClient(doc: StateDoc, body: IndividualClientRequ
 }
 
 export function createCorporateClient(doc: StateDoc, body: CorporateClientRequest, now: number): CorporateClient {
-  if (!Number.isSafeInteger(body.rcNumber) || body.rcNumber <= 0) throw new SimulatorRefusal('rcNumber must be a positive whole number');
-  const bvn = requireBvn(Number.isSafeInteger(body.bvn) ? String(body.bvn) : 'not a whole number');
+  const rcNumber = digitsOf(body.rcNumber);
+  if (rcNumber === undefined || /^0+$/.test(rcNumber)) throw new SimulatorRefusal('rcNumber: expected a positive whole number (digits)');
+  const bvn = requireBvn(digitsOf(body.bvn));
   const incorporated = new Date(body.incorporationDate);
-  if (Number.isNaN(incorporated.getTime())) {
-    throw new SimulatorRefusal(`incorporationDate ${JSON.stringify(body.incorporationDate)} is not a date`);
-  }
+  if (Number.isNaN(incorporated.getTime())) throw new SimulatorRefusal('incorporationDate: expected a date such as 2018-03-09T00:00:00Z');
   const base = newClientBase(doc, now);
   const client: StoredClient = {
     ...base,
@@ -546,7 +553,7 @@ export function createCorporateClient(doc: StateDoc, body: CorporateClientReques
     status: 'active',
     accountTier: null,
     businessName: body.businessName.trim(),
-    rcNumber: String(body.rcNumber),
+    rcNumber,
     incorporationDate: incorporated.toISOString(),
   };
   commitClient(doc, client);
