@@ -126,7 +126,7 @@ function createStore(file: string | undefined, parameters: SeedParameters, legac
     update: async (change) => (await connection()).transaction('write', change),
     reset: async () => {
       const db = await connection();
-      db.transaction('write', () => db.clear(parameters));
+      db.atomically('write', () => db.clear(parameters));
     },
     close: () => {
       const current = opening;
@@ -206,7 +206,7 @@ async function importLegacy(source: string, target: string, parameters: SeedPara
       await (await open(temp, 'w', 0o600)).close();
       const db = Connection.open(temp, 'DELETE');
       try {
-        db.transaction('write', () => db.importLegacy(doc, parameters));
+        db.atomically('write', () => db.importLegacy(doc, parameters));
       } finally {
         db.close();
       }
@@ -282,6 +282,11 @@ class Connection {
 
   /** Runs `work` in one transaction: a snapshot for reads, the write lock for changes. */
   transaction<T>(mode: 'read' | 'write', work: (state: SimulatorState) => T): T {
+    return this.atomically(mode, () => work(this.state()));
+  }
+
+  /** Runs `work` between BEGIN and COMMIT; rolls back and maps SQLite's errors when it throws. */
+  atomically<T>(mode: 'read' | 'write', work: () => T): T {
     try {
       this.db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
     } catch (error) {
@@ -289,7 +294,7 @@ class Connection {
     }
     let result: T;
     try {
-      result = work(this.state());
+      result = work();
       this.db.exec('COMMIT');
     } catch (error) {
       try {
@@ -304,8 +309,7 @@ class Connection {
 
   /** Creates the tables and the state on first use; checks that an existing database is a simulator state. */
   initialise(parameters: SeedParameters): void {
-    try {
-      this.db.exec('BEGIN IMMEDIATE');
+    this.atomically('write', () => {
       const tables = this.sql("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
       if (!tables.includes('state')) {
         if (tables.length > 0) throw new CorruptFileError(this.file ?? ':memory:', 'a SQLite database, but not a simulator state (no table "state")');
@@ -317,15 +321,7 @@ class Connection {
         if (row.version !== VERSION) throw new CorruptFileError(this.file ?? ':memory:', `simulator state version ${String(row.version)}, this fsapi reads version ${VERSION}`);
         if (parameters.businessName !== undefined) this.sql('UPDATE state SET business_name = ? WHERE only = 1').run(parameters.businessName);
       }
-      this.db.exec('COMMIT');
-    } catch (error) {
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // nothing to undo
-      }
-      throw storeError(this.file, error);
-    }
+    });
   }
 
   /** Back to a fresh state from the seed (same business unless `parameters` names one). */
