@@ -72,8 +72,14 @@ CREATE TABLE transactions (
   stamp_duty_kobo INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
   settles_at INTEGER,
+  counterparty_account_number TEXT NOT NULL,
+  counterparty_account_name TEXT NOT NULL,
+  counterparty_bank_code TEXT NOT NULL,
+  counterparty_bank_name TEXT NOT NULL,
   client_account_number TEXT,
-  other TEXT NOT NULL -- the transaction's remaining fields (counterparty, narration, ...) as JSON
+  narration TEXT NOT NULL,
+  sender_name TEXT,
+  other TEXT -- any further fields of a transaction, as JSON (none today)
 );
 CREATE INDEX transactions_by_time ON transactions (created_at, id);
 CREATE INDEX transactions_by_session ON transactions (session_id);
@@ -429,12 +435,32 @@ class SqlState implements SimulatorState {
   }
 
   addTransaction(tx: StoredTransaction): void {
-    const { id, kind, reference, sessionId, amountKobo, chargeKobo, stampDutyKobo, createdAt, settlesAt, clientAccountNumber, ...other } = tx;
+    const { id, kind, reference, sessionId, amountKobo, chargeKobo, stampDutyKobo, createdAt, settlesAt, counterparty, clientAccountNumber, narration, senderName, ...other } = tx;
     this.db
       .sql(
-        'INSERT INTO transactions (id, reference, session_id, kind, amount_kobo, charge_kobo, stamp_duty_kobo, created_at, settles_at, client_account_number, other) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        `INSERT INTO transactions (id, reference, session_id, kind, amount_kobo, charge_kobo, stamp_duty_kobo, created_at, settles_at,
+           counterparty_account_number, counterparty_account_name, counterparty_bank_code, counterparty_bank_name,
+           client_account_number, narration, sender_name, other) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, reference, sessionId, kind, amountKobo, chargeKobo, stampDutyKobo, createdAt, settlesAt, clientAccountNumber ?? null, JSON.stringify(other));
+      .run(
+        id,
+        reference,
+        sessionId,
+        kind,
+        amountKobo,
+        chargeKobo,
+        stampDutyKobo,
+        createdAt,
+        settlesAt,
+        counterparty.accountNumber,
+        counterparty.accountName,
+        counterparty.bankCode,
+        counterparty.bankName,
+        clientAccountNumber ?? null,
+        narration,
+        senderName ?? null,
+        Object.keys(other).length > 0 ? JSON.stringify(other) : null,
+      );
   }
 
   transactionByReference(reference: string): StoredTransaction | undefined {
@@ -450,8 +476,11 @@ class SqlState implements SimulatorState {
   }
 
   newestTransactions(offset: number, limit: number): StoredTransaction[] {
+    // The offset is skipped in the index alone (it holds the id), so a deep page reads only its own rows.
     return this.db
-      .sql('SELECT * FROM transactions ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
+      .sql(
+        'SELECT * FROM transactions WHERE id IN (SELECT id FROM transactions ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) ORDER BY created_at DESC, id DESC',
+      )
       .all(limit, offset)
       .map((row) => transactionOf(row)!);
   }
@@ -530,9 +559,7 @@ function clientFilterSql(filter: ClientFilter): [string, SqlValue[]] {
 
 function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
   if (!row) return undefined;
-  const other = JSON.parse(row.other as string) as Omit<StoredTransaction, 'id'>;
-  return {
-    ...other,
+  const tx: StoredTransaction = {
     id: row.id as number,
     kind: row.kind as StoredTransaction['kind'],
     reference: row.reference as string,
@@ -542,8 +569,17 @@ function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
     stampDutyKobo: row.stamp_duty_kobo as number,
     createdAt: row.created_at as number,
     settlesAt: row.settles_at as number | null,
-    ...(row.client_account_number === null ? {} : { clientAccountNumber: row.client_account_number as string }),
+    counterparty: {
+      accountNumber: row.counterparty_account_number as string,
+      accountName: row.counterparty_account_name as string,
+      bankCode: row.counterparty_bank_code as string,
+      bankName: row.counterparty_bank_name as string,
+    },
+    narration: row.narration as string,
   };
+  if (row.client_account_number !== null) tx.clientAccountNumber = row.client_account_number as string;
+  if (row.sender_name !== null) tx.senderName = row.sender_name as string;
+  return row.other === null ? tx : { ...(JSON.parse(row.other as string) as object), ...tx };
 }
 
 // ---- errors -------------------------------------------------------------------------------------------

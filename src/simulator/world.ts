@@ -159,17 +159,20 @@ function referenceTaken(doc: StateDoc, reference: string): boolean {
 /** Newest first: the changes, then the seeded history (ids descending). */
 function newestFirstSlice(doc: StateDoc, start: number, end: number): StoredTransaction[] {
   const history = historyOf(doc);
-  const changeCount = doc.transactionCount();
   const oldestChange = doc.oldestTransaction();
   const newestSeeded = history.count > 0 ? history.row(history.count) : undefined;
   if (!oldestChange || !newestSeeded || newerFirst(oldestChange, newestSeeded) <= 0) {
     // The usual case: everything made since is newer than the seeded history, so the list is the two
     // side by side and a page costs only its own rows.
-    const fromChanges = start < changeCount ? doc.newestTransactions(start, Math.min(end, changeCount) - start) : [];
+    const fromChanges = doc.newestTransactions(start, end - start);
+    if (fromChanges.length === end - start) return fromChanges;
+    // The page reaches past the changes: their count says where the seeded history starts.
+    const changeCount = fromChanges.length > 0 ? start + fromChanges.length : doc.transactionCount();
     const fromHistory = history.slice(Math.max(0, start - changeCount), Math.max(0, end - changeCount));
     return [...fromChanges, ...fromHistory];
   }
   // A clock that went backwards (tests can do that): merge the two lists, O(n) per page.
+  const changeCount = doc.transactionCount();
   return [...doc.newestTransactions(0, changeCount), ...history.slice(0, history.count)].sort(newerFirst).slice(start, end);
 }
 
