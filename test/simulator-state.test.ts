@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as z from 'zod/mini';
-import { envelope, primaryAccount, tokenResponse, transactionRecord } from '../src/api/schemas.js';
+import { envelope, primaryAccount, transactionRecord } from '../src/api/schemas.js';
 import { CorruptFileError, UsageError } from '../src/errors.js';
-import { createSimulator, openLocalSimulator, resetLocalSimulator, SIMULATOR_CREDENTIALS } from '../src/simulator/index.js';
+import { createSimulator, openLocalSimulator, resetLocalSimulator } from '../src/simulator/index.js';
 import type { Simulator } from '../src/simulator/types.js';
 import { makeHome, repoRoot } from './helpers/cli.js';
+import { callInProcess, IN_PROCESS_ORIGIN as ORIGIN, loginInProcess } from './helpers/simulator-process.js';
 
-const ORIGIN = 'http://local.simulator';
 const home = makeHome();
 after(() => home.cleanup());
 let dirCount = 0;
@@ -23,26 +23,8 @@ const freshDir = () => {
   return dir;
 };
 
-async function login(simulator: Simulator): Promise<string> {
-  const response = await simulator.fetch(
-    new Request(`${ORIGIN}/v1/generate-token`, {
-      method: 'POST',
-      headers: { consumerKey: SIMULATOR_CREDENTIALS.consumerKey, consumerSecret: SIMULATOR_CREDENTIALS.consumerSecret, validityTime: '60' },
-    }),
-  );
-  return tokenResponse.parse(await response.json()).token;
-}
-
-async function call(simulator: Simulator, token: string, method: string, pathname: string, body?: unknown) {
-  const response = await simulator.fetch(
-    new Request(`${ORIGIN}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as unknown };
-}
+const login = loginInProcess;
+const call = callInProcess;
 
 const transfer = (reference: string, amount = 100) => ({
   beneficiaryBankCode: '000013',

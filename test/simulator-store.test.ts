@@ -2,7 +2,6 @@
 // files refused by name and left alone, the business name, and what a SIGKILL in the middle of a load
 // run leaves behind (every acknowledged transfer, and nothing that blocks a restart).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
@@ -13,9 +12,9 @@ import { CorruptFileError } from '../src/errors.js';
 import { createSimulator, openLocalSimulator, SIMULATOR_CREDENTIALS } from '../src/simulator/index.js';
 import { openDatabase } from '../src/simulator/sqlite.js';
 import type { Simulator } from '../src/simulator/types.js';
-import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { makeHome, runCli } from './helpers/cli.js';
+import { callInProcess, loginInProcess, startServe } from './helpers/simulator-process.js';
 
-const ORIGIN = 'http://local.simulator';
 const home = makeHome();
 after(() => home.cleanup());
 let dirCount = 0;
@@ -25,26 +24,8 @@ const freshDir = () => {
   return dir;
 };
 
-async function login(simulator: Simulator): Promise<string> {
-  const response = await simulator.fetch(
-    new Request(`${ORIGIN}/v1/generate-token`, {
-      method: 'POST',
-      headers: { consumerKey: SIMULATOR_CREDENTIALS.consumerKey, consumerSecret: SIMULATOR_CREDENTIALS.consumerSecret, validityTime: '60' },
-    }),
-  );
-  return tokenResponse.parse(await response.json()).token;
-}
-
-async function call(simulator: Simulator, token: string, method: string, pathname: string, body?: unknown) {
-  const response = await simulator.fetch(
-    new Request(`${ORIGIN}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const login = loginInProcess;
+const call = callInProcess;
 
 // ---- an older fsapi's JSON state ------------------------------------------------------------------
 
@@ -257,32 +238,7 @@ describe('the business name', () => {
 
 // ---- SIGKILL in the middle of a load run ---------------------------------------------------------
 
-function serve(stateFile: string, env: Record<string, string>) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_')));
-  const child = spawn(process.execPath, [cliPath, 'simulator', 'serve', '--port', '0', '--state', stateFile], {
-    cwd: repoRoot,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal });
-    }),
-  );
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.trim());
-    });
-    void exited.then(() => reject(new Error(`serve ended before printing its URL: ${stderr}`)));
-  });
-  return { child, url, exited, stderr: () => stderr };
-}
+const serve = (stateFile: string, env: Record<string, string>) => startServe(['--port', '0', '--state', stateFile], env, 120_000);
 
 async function httpToken(url: string): Promise<string> {
   const answer = await fetch(`${url}/v1/generate-token`, {
@@ -327,7 +283,7 @@ describe('simulator serve --state under SIGKILL', () => {
     };
     await Promise.all(Array.from({ length: 8 }, (_, tag) => client(tag)));
     const ended = await first.exited;
-    assert.equal(ended.signal, 'SIGKILL', `the server was killed, not stopped (${first.stderr()})`);
+    assert.equal(ended.signal, 'SIGKILL', `the server was killed, not stopped (${first.output().stderr})`);
     assert.ok(acknowledged.length >= 120, `${acknowledged.length} acknowledged of ${attempts}`);
 
     const second = serve(file, home.env);
@@ -357,7 +313,7 @@ describe('simulator serve --state under SIGKILL', () => {
     } finally {
       second.child.kill('SIGTERM');
       const stopped = await second.exited;
-      assert.equal(stopped.code, 0, second.stderr());
+      assert.equal(stopped.code, 0, second.output().stderr);
     }
   });
 });
