@@ -54,7 +54,7 @@ function loadDriver(): NonNullable<typeof loaded> {
   } catch (error) {
     throw new FsapiError(`the simulator needs SQLite: Node ${process.versions.node} has no node:sqlite and better-sqlite3 did not load (${firstLine(error)})`, {
       exitCode: ExitCode.failed,
-      hint: 'use Node 22.13 or later, or run npm rebuild better-sqlite3 (it needs a C++ compiler when no prebuilt binary fits)',
+      hint: 'use Node 22.13 or later, or let npm ci install better-sqlite3 (building it needs a C++ compiler where no prebuilt binary fits)',
     });
   }
   loaded = { name: 'better-sqlite3', open: (file) => new BetterSqlite(file) };
