@@ -221,7 +221,8 @@ const simulator = program.command('simulator').description('the built-in API sim
 simulator.command('serve').description('serve the simulator over HTTP')
   .option('--port <n>', 'port (0 picks a free one)', '4010')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--state <file>', 'state file (default: a fresh in-memory state)')
+  .option('--state <file>', 'SQLite state file, created when missing (default: a fresh in-memory state)')
+  .option('--business-name <name>', 'business that owns the account; its first word is the reference prefix (default: ACME TRADING LIMITED)')
   .option('--webhook-url <url>', 'POST collection notifications here')
   .option('--settle-seconds <n>', 'seconds before a pending transfer turns successful', '5')
   .option('--latency-ms <n>', 'delay added to every answer', '0')
@@ -239,7 +240,8 @@ simulator.command('collect').argument('<accountNumber>', 'client account that re
   .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
   .action(lazy('simulator/collect'));
 simulator.command('reset').description('forget the local simulator state and start again from the seed')
-  .addHelpText('after', examples('fsapi simulator reset'))
+  .option('--business-name <name>', 'business of the fresh state; its first word is the reference prefix (default: the current one)')
+  .addHelpText('after', examples('fsapi simulator reset', "fsapi simulator reset --business-name 'JUMPA TECHNOLOGIES LTD'"))
   .action(lazy('simulator/reset'));
 
 // ---- reach -------------------------------------------------------------------------------------------

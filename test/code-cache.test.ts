@@ -57,7 +57,10 @@ describe('a copy of dist/', () => {
   }
 
   async function runAccount(copy: string): Promise<void> {
-    const result = await runCli(['account', '--json'], { cli: path.join(copy, 'boot.cjs'), env: home.env });
+    // The bundles hold every package but one: better-sqlite3, the simulator's SQLite driver on Node 20, is
+    // a native addon loaded from node_modules at run time, which a copy away from the repository lacks.
+    const env = { ...home.env, NODE_PATH: path.join(repoRoot, 'node_modules') };
+    const result = await runCli(['account', '--json'], { cli: path.join(copy, 'boot.cjs'), env });
     assert.equal(result.code, 0, result.stderr);
     assert.match(JSON.parse(result.stdout).accountNumber, /^\d{10}$/);
   }

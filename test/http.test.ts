@@ -390,22 +390,12 @@ describe('createApi', () => {
     const h = home();
     const { ctx } = contextFor(h, {});
     await (await ctx.api()).getAccount(); // creates the state file
-    const stateFile = path.join(ctx.paths.dataDir, 'simulator', 'state.json');
+    const stateFile = path.join(ctx.paths.dataDir, 'simulator', 'state.db');
     writeFileSync(stateFile, 'not json\nat all');
     const { ctx: again } = contextFor(h, {});
     const error = await rejection((await again.api()).getAccount());
     assert.ok(error instanceof CorruptFileError, String(error));
-    assert.equal(error.message, `cannot read ${stateFile}: not valid JSON (${jsonErrorOf('not json\nat all')})`);
+    assert.equal(error.message, `cannot read ${stateFile}: neither a SQLite database nor a simulator state file`);
     assert.equal(readFileSync(stateFile, 'utf8'), 'not json\nat all', 'left alone');
   });
 });
-
-/** JSON.parse's own complaint about a text, on one line as fsapi shows it. */
-function jsonErrorOf(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message.replace(/\s+/g, ' ').trim();
-  }
-  throw new Error('the text is valid JSON');
-}

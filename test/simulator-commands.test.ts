@@ -2,7 +2,6 @@
 // config and data dirs. serve (URL on stdout, banner on stderr, clean stop on SIGTERM and SIGINT, port
 // in use, bad options), collect (local state and served simulator, with webhook), reset.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +9,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { collectionNotification, envelope, primaryAccount, tokenResponse } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { makeHome, runCli } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
+import { startServe } from './helpers/simulator-process.js';
 
 /** A node:http receiver on 127.0.0.1 that keeps the JSON bodies POSTed to it. */
 async function startReceiver() {
@@ -30,30 +30,6 @@ async function startReceiver() {
     bodies,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Starts `fsapi simulator serve`, resolves once its URL is on stdout. */
-function startServe(args: string[], env: Record<string, string>) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_')));
-  const child = spawn(process.execPath, [cliPath, 'simulator', 'serve', ...args], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal });
-    }),
-  );
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.trim());
-    });
-    void exited.then(() => reject(new Error(`serve ended before printing its URL: ${stderr}`)));
-  });
-  return { child, url, exited, output: () => ({ stdout, stderr }) };
 }
 
 describe('simulator serve', () => {
@@ -85,7 +61,7 @@ describe('simulator serve', () => {
   });
 
   it('stops cleanly on SIGINT too, and keeps its state in --state', async () => {
-    const stateFile = path.join(home.root, 'served-state.json');
+    const stateFile = path.join(home.root, 'served-state.db');
     const serve = startServe(['--port', '0', '--state', stateFile], home.env);
     const url = await serve.url;
     const answer = await fetch(`${url}/v1/generate-token`, {
@@ -177,14 +153,17 @@ describe('simulator collect and reset on the local state', () => {
     collectionNotification.parse(JSON.parse(result.stdout));
   });
 
-  it('reset removes the local state with a note on stderr', async () => {
-    const stateFile = path.join(home.dataDir, 'simulator', 'state.json');
+  it('reset starts the local state again from the seed, with a note on stderr', async () => {
+    const stateFile = path.join(home.dataDir, 'simulator', 'state.db');
     assert.ok(existsSync(stateFile));
+    const before = await runCli(['account', '--json'], { env: home.env });
+    assert.notEqual(JSON.parse(before.stdout).availableBalance, '5000000.00', 'the collections above moved the balance');
     const result = await runCli(['simulator', 'reset'], { env: home.env });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /local simulator reset/);
-    assert.ok(!existsSync(stateFile));
+    const after = await runCli(['account', '--json'], { env: home.env });
+    assert.equal(JSON.parse(after.stdout).availableBalance, '5000000.00');
   });
 });
 
@@ -217,6 +196,6 @@ describe('simulator collect against a served simulator', () => {
     }).then(async (response) => tokenResponse.parse(await response.json()).token);
     const account = await fetch(`${server.url}/v1/account`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(envelope(primaryAccount).parse(await account.json()).data.availableBalance, (5_000_000 + notification.netAmount).toFixed(2));
-    assert.ok(!existsSync(path.join(home.dataDir, 'simulator', 'state.json')), 'no local state was made');
+    assert.ok(!existsSync(path.join(home.dataDir, 'simulator', 'state.db')), 'no local state was made');
   });
 });

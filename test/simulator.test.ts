@@ -307,7 +307,10 @@ describe('transfers', () => {
     expectRefusal(await send({ beneficiaryBankCode: '000000' }), 'Request Un-Successful', /unknown bank/);
     expectRefusal(await send({ beneficiaryAccountNumber: '123' }), 'Request Un-Successful', /10 digits/);
     expectRefusal(await send({ beneficiaryAccountNumber: '9876540000' }), 'Request Un-Successful', /not found/);
-    expectRefusal(await send({ narration: undefined }), 'Request Un-Successful', /narration/);
+    expectRefusal(await send({ narration: undefined }), 'Request Un-Successful', /^narration: required$/);
+    expectRefusal(await send({ narration: '' }), 'Request Un-Successful', /^narration: must not be empty$/);
+    expectRefusal(await send({ narration: '   ' }), 'Request Un-Successful', /^narration: must not be empty$/);
+    expectRefusal(await send({ amount: -5 }), 'Request Un-Successful', /^amount: must be more than 0$/);
     const available = Number((await balances()).availableBalance);
     expectRefusal(await send({ amount: Math.floor(available) }), 'Request Un-Successful', /insufficient balance/);
     const bad = await fetch(`${world.server.url}/v1/transfer`, {
@@ -459,12 +462,22 @@ describe('clients', () => {
     assert.equal(data.accountType, 'corporate');
   });
 
-  it('refuses bad client bodies with "Request Unsuccessful"', async () => {
-    expectRefusal(await world.call('POST', '/v1/account/clients/individual', { ...individual, gender: 'x' }), 'Request Unsuccessful', /gender/);
-    expectRefusal(await world.call('POST', '/v1/account/clients/individual', { ...individual, dateOfBirth: '03-02-1991' }), 'Request Unsuccessful', /dateOfBirth/);
-    expectRefusal(await world.call('POST', '/v1/account/clients/individual', { ...individual, bvn: '123' }), 'Request Unsuccessful', /bvn/);
-    expectRefusal(await world.call('POST', '/v1/account/clients/corporate', { ...corporate, rcNumber: '123456' }), 'Request Unsuccessful', /rcNumber/);
-    expectRefusal(await world.call('POST', '/v1/account/clients/corporate', { ...corporate, incorporationDate: 'soon' }), 'Request Unsuccessful', /incorporationDate/);
+  it('refuses bad client bodies with "Request Unsuccessful" and a reason naming the field and the rule', async () => {
+    const { emailAddress: _left, ...withoutEmail } = individual;
+    const refusal = async (path: string, body: unknown, reason: string) => {
+      const answer = await world.call('POST', path, body);
+      expectRefusal(answer, 'Request Unsuccessful');
+      assert.equal((answer.body as { reason?: unknown }).reason, reason);
+    };
+    await refusal('/v1/account/clients/individual', withoutEmail, 'emailAddress: required');
+    await refusal('/v1/account/clients/individual', { ...individual, dateOfBirth: '1991-02-03' }, 'dateOfBirth: expected YYYY/MM/DD');
+    await refusal('/v1/account/clients/individual', { ...individual, gender: 'x' }, 'gender: expected male or female');
+    await refusal('/v1/account/clients/individual', { ...individual, firstname: '', lastname: 7 }, 'firstname: must not be empty; lastname: expected a string');
+    await refusal('/v1/account/clients/individual', { ...individual, bvn: '123' }, 'bvn: expected 11 digits');
+    await refusal('/v1/account/clients/corporate', { ...corporate, rcNumber: 'RC123456' }, 'rcNumber: expected a positive whole number (digits)');
+    await refusal('/v1/account/clients/corporate', { ...corporate, bvn: '2229876543x' }, 'bvn: expected 11 digits');
+    await refusal('/v1/account/clients/corporate', { ...corporate, bvn: true }, 'bvn: expected a number or a string');
+    await refusal('/v1/account/clients/corporate', { ...corporate, incorporationDate: 'soon' }, 'incorporationDate: expected a date such as 2018-03-09T00:00:00Z');
   });
 
   it('lists clients newest first with camelCase names, second timestamps and filters', async () => {
@@ -484,6 +497,14 @@ describe('clients', () => {
     const second = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?page=2&limit=3')).body).data;
     assert.deepEqual(second.map((c) => c.id), all.slice(3, 6).map((c) => c.id));
     expectRefusal(await world.call('GET', '/v1/account/clients?limit=101'), 'Request Unsuccessful', /limit/);
+  });
+
+  it('creates a corporate client from bvn and rcNumber sent as digit strings, as real clients send them', async () => {
+    const answer = await world.call('POST', '/v1/account/clients/corporate', { ...corporate, rcNumber: '0654321', bvn: '22298765433' });
+    assert.equal(answer.status, 200, answer.text);
+    const data = envelope(corporateClient).parse(answer.body).data;
+    assert.equal(data.rcNumber, '0654321', 'the digits as sent, leading zero kept');
+    assert.equal(data.bvn, '22298765433');
   });
 
   it('client enquiry: "NUBAN generation is not enabled"; an unknown account is refused', async () => {

@@ -170,8 +170,18 @@ describe('transfer send: the duplicate guard', () => {
 
 describe('transfer status and log', () => {
   it('status of a sent transfer prints the transaction and records the check in the journal', async () => {
+    // The transfer must still be pending at the first lookup, however slow the machine: the simulator's
+    // clock is held until that lookup has reached it, then runs on.
+    await setup.close();
+    let heldAt: number | undefined = Date.now();
+    setup = await setUpTransfers({ now: () => heldAt ?? Date.now() });
     const sent = JSON.parse((await setup.run(send('--yes', '--json'))).stdout) as { reference: string };
-    const status = await setup.run(['transfer', 'status', sent.reference, '--wait', '--json']);
+    const lookups = () => setup.count('GET', `/v1/transactions/reference/${sent.reference}`);
+    const before = lookups();
+    const running = setup.run(['transfer', 'status', sent.reference, '--wait', '--json']);
+    for (let tries = 0; tries < 1200 && lookups() === before; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    heldAt = undefined;
+    const status = await running;
     assert.equal(status.code, 0, status.stderr);
     const data = JSON.parse(status.stdout) as Record<string, unknown>;
     assert.equal(data.reference, sent.reference);

@@ -507,13 +507,14 @@ export const individualClientRequest = z.looseObject({
 });
 export type IndividualClientRequest = z.infer<typeof individualClientRequest>;
 
+// rcNumber and bvn are numbers in the spec; real clients send them as digit strings: both are read.
 export const corporateClientRequest = z.looseObject({
-  rcNumber: z.number(),
+  rcNumber: z.union([z.number(), z.string()]),
   businessName: z.string().check(z.minLength(1)),
   emailAddress: z.string().check(z.minLength(1)),
   phoneNumber: z.string().check(z.minLength(1)),
   address: z.optional(z.string()),
-  bvn: z.number(),
+  bvn: z.union([z.number(), z.string()]),
   incorporationDate: z.string().check(z.minLength(1)),
   dateOfBirth: z.string().check(z.minLength(1)),
   metadata: z.optional(metadata),

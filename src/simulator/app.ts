@@ -27,6 +27,7 @@ import { AmountError, parseNairaInput } from '../core/money.js';
 import { FsapiError } from '../errors.js';
 import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, SIMULATOR_CREDENTIALS } from './data.js';
 import { reshapeAnswer } from './realistic.js';
+import { describeIssues } from './refusals.js';
 import type { StateStore } from './store.js';
 import { FAULT_MODES, type FaultMode, type RequestLogEntry } from './types.js';
 import {
@@ -123,14 +124,14 @@ export function buildApp(controls: AppControls): Hono {
   app.use('/v1/*', async (c, next) => {
     if (c.req.path === '/v1/generate-token') return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('Authorization') ?? '');
-    if (!match || !tokenIsValid(await store.read(), match[1]!, now())) throw new Unauthorized();
+    if (!match || !(await store.read((doc) => tokenIsValid(doc, match[1]!, now())))) throw new Unauthorized();
     return next();
   });
 
   // ---- 4.6 primary account -------------------------------------------------------------------------
   app.get('/v1/account', async (c) => {
-    const doc = await store.read();
-    return c.json(envelope(primaryAccountSchema).parse({ success: true, data: primaryAccount(doc, now()) }));
+    const data = await store.read((doc) => primaryAccount(doc, now()));
+    return c.json(envelope(primaryAccountSchema).parse({ success: true, data }));
   });
 
   // ---- 4.2 / 4.3 / 4.4 / 4.5 clients ---------------------------------------------------------------
@@ -153,12 +154,12 @@ export function buildApp(controls: AppControls): Hono {
       validityType: c.req.query('validityType') || undefined,
       status: c.req.query('status') || undefined,
     };
-    const data = clientsPage(await store.read(), filter, page, limit);
+    const data = await store.read((doc) => clientsPage(doc, filter, page, limit));
     return c.json(envelope(z.array(clientListItem)).parse({ success: true, data }));
   });
 
   app.get('/v1/client-enquiry/:accountNumber', async (c) => {
-    const data = clientEnquiry(await store.read(), c.req.param('accountNumber'));
+    const data = await store.read((doc) => clientEnquiry(doc, c.req.param('accountNumber')));
     return c.json(envelope(clientEnquirySchema).parse({ success: true, data }));
   });
 
@@ -169,7 +170,7 @@ export function buildApp(controls: AppControls): Hono {
 
   app.post('/v1/transfer/name-enquiry', async (c) => {
     const body = parseBody(nameEnquiryRequest, await readJson(c));
-    const data = nameEnquiry(await store.read(), body.bankCode, body.accountNumber, now());
+    const data = await store.read((doc) => nameEnquiry(doc, body.bankCode, body.accountNumber, now()));
     return c.json(envelope(nameEnquiryResult).parse({ success: true, message: 'Account name retrieved successfully', data }));
   });
 
@@ -182,25 +183,27 @@ export function buildApp(controls: AppControls): Hono {
 
   app.get('/v1/transactions/reference/:reference', async (c) => {
     const reference = c.req.param('reference');
-    const doc = await store.read();
-    const reversal = reversalRecord(doc, reference, now());
-    if (reversal) return c.json(envelope(transactionRecord).parse({ success: true, message: 'Transaction retrieved successfully', data: reversal }));
-    const tx = findTransaction(doc, reference);
-    if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
-    const data = renderTransaction(doc, tx, now());
+    const data = await store.read((doc) => {
+      // A reversal credit R-<reference> of a reversed transfer (the test accounts of docs/simulator.md).
+      const reversal = reversalRecord(doc, reference, now());
+      if (reversal) return reversal;
+      const tx = findTransaction(doc, reference);
+      if (!tx || tx.reference !== reference) throw new SimulatorRefusal(`no transaction with reference ${reference}`);
+      return renderTransaction(doc, tx, now());
+    });
     return c.json(envelope(transactionRecord).parse({ success: true, message: 'Transaction retrieved successfully', data }));
   });
 
   app.get('/v1/transfer/tsq', async (c) => {
     const id = c.req.query('transactionId')?.trim();
     if (!id) throw new SimulatorRefusal('query parameter transactionId is required');
-    const data = tsq(await store.read(), id, now());
+    const data = await store.read((doc) => tsq(doc, id, now()));
     return c.json(envelope(tsqResult).parse({ success: true, message: 'Transaction status retrieved successfully', data }));
   });
 
   app.get('/v1/transactions', async (c) => {
     const { page, limit } = pageQuery(c);
-    const data = transactionsPage(await store.read(), page, limit, now());
+    const data = await store.read((doc) => transactionsPage(doc, page, limit, now()));
     return c.json(envelope(z.array(transactionRecord)).parse({ success: true, data }));
   });
 
@@ -251,10 +254,7 @@ async function readJson(c: HonoContext): Promise<unknown> {
 
 function parseBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
-    throw new SimulatorRefusal(`invalid request body: ${problems.join('; ')}`);
-  }
+  if (!result.success) throw new SimulatorRefusal(describeIssues(result.error.issues, value));
   return result.data;
 }
 

@@ -4,10 +4,10 @@
 // fault modes and the latency.
 import path from 'node:path';
 import type { CollectionNotification } from '../api/schemas.js';
-import { UsageError } from '../errors.js';
+import { CorruptFileError, UsageError } from '../errors.js';
 import { buildApp } from './app.js';
 import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS } from './data.js';
-import { createFileStore, createMemoryStore, type StateStore } from './store.js';
+import { createFileStore, createMemoryStore, removeDatabase, type StateStore } from './store.js';
 import { FAULT_MODES, type FaultMode, type RequestLogEntry, type Simulator, type SimulatorOptions } from './types.js';
 import { deliverNotification } from './webhook.js';
 import { makeCollection } from './world.js';
@@ -34,6 +34,8 @@ export interface ServableSimulator extends Simulator {
   readonly stateFile: string | undefined;
   /** Loads (or creates) the state now, so a corrupt state file shows before the first request. */
   ready(): Promise<void>;
+  /** Closes the state's database (a later request opens it again). */
+  close(): void;
 }
 
 const BAD_GATEWAY_PAGE =
@@ -51,8 +53,11 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     seed: options.seed ?? DEFAULT_SEED,
     seedTransactions: options.seedTransactions ?? DEFAULT_SEED_TRANSACTIONS,
     now,
+    ...(options.businessName === undefined ? {} : { businessName: options.businessName }),
   };
-  const store: StateStore = options.stateFile ? createFileStore(options.stateFile, seedParameters, log) : createMemoryStore(seedParameters);
+  const store: StateStore = options.stateFile
+    ? createFileStore(options.stateFile, seedParameters, log, options.legacyStateFile)
+    : createMemoryStore(seedParameters);
   let fault: FaultMode | undefined = options.fault;
   const rateLimiter = options.rateLimitPerSecond !== undefined ? createRateLimiter(options.rateLimitPerSecond) : undefined;
   let requestLog: RequestLogEntry[] = [];
@@ -136,8 +141,9 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   return {
     stateFile: store.file,
     ready: async () => {
-      await store.read();
+      await store.read(() => undefined);
     },
+    close: () => store.close(),
     handle,
     fetch: (input, init) => handle(input instanceof Request ? input : new Request(input, init)),
     requests: () => [...requestLog],
@@ -217,24 +223,45 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 // ---- the `local` profile's simulator ----------------------------------------------------------------
 
 export function localStateFile(dataDir: string): string {
+  return path.join(dataDir, 'simulator', 'state.db');
+}
+
+/** Where fsapi before the SQLite store kept the local state: imported once into state.db, then renamed. */
+export function legacyLocalStateFile(dataDir: string): string {
   return path.join(dataDir, 'simulator', 'state.json');
 }
 
 /**
- * The in-process simulator of the `local` profile, its state in `<dataDir>/simulator/state.json`
- * (created on first use, directory mode 0700). Environment knobs, for tests and demos:
+ * The in-process simulator of the `local` profile, its state in `<dataDir>/simulator/state.db`
+ * (created on first use, directory mode 0700, file 0600). Environment knobs, for tests and demos:
  * FSAPI_SIM_SETTLE_SECONDS, FSAPI_SIM_FAULT, FSAPI_SIM_LATENCY_MS, FSAPI_SIM_SEED_TRANSACTIONS,
  * FSAPI_SIM_TOKEN_VALIDITY_SECONDS, FSAPI_SIM_REALISTIC (1: realistic answers), FSAPI_SIM_RATE_LIMIT
  * (requests per second).
  */
 export function openLocalSimulator(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ServableSimulator {
-  return createSimulator({ stateFile: localStateFile(dataDir), ...simulatorOptionsFromEnv(env) });
+  return createSimulator({ stateFile: localStateFile(dataDir), legacyStateFile: legacyLocalStateFile(dataDir), ...simulatorOptionsFromEnv(env) });
 }
 
-/** Forgets the local simulator's state; returns the state file's path. */
-export async function resetLocalSimulator(dataDir: string): Promise<string> {
+/**
+ * Forgets the local simulator's state (a database it cannot read is removed: the user asked for a fresh
+ * start); `businessName`, when given, becomes the business of the fresh state. Returns the state file.
+ */
+export async function resetLocalSimulator(dataDir: string, businessName?: string): Promise<string> {
   const file = localStateFile(dataDir);
-  await createFileStore(file, { seed: DEFAULT_SEED, seedTransactions: DEFAULT_SEED_TRANSACTIONS, now: Date.now }, () => undefined).reset();
+  const parameters = { seed: DEFAULT_SEED, seedTransactions: DEFAULT_SEED_TRANSACTIONS, now: Date.now, ...(businessName === undefined ? {} : { businessName }) };
+  const open = () => createFileStore(file, parameters, () => undefined, legacyLocalStateFile(dataDir));
+  let store = open();
+  try {
+    await store.reset();
+  } catch (error) {
+    if (!(error instanceof CorruptFileError)) throw error;
+    store.close();
+    await removeDatabase(file);
+    store = open();
+    await store.reset();
+  } finally {
+    store.close();
+  }
   return file;
 }
 

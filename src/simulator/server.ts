@@ -59,6 +59,9 @@ export async function startSimulatorServer(options: SimulatorOptions & { port?: 
         await closed;
         // Bounded: deliveries give up after their tries.
         await simulator.flushWebhooks();
+        // Last: every answer has been sent, so every acknowledged change is committed; closing
+        // checkpoints the WAL into the database file.
+        simulator.close();
       })()),
   };
 }

@@ -1,24 +1,36 @@
-// Where the simulator's state lives: in memory (`simulator serve` without --state) or in a JSON file
-// (--state, and the in-process `local` profile). The file is shared by every fsapi process that uses it,
-// so each change is a locked read-modify-write and every write is atomic (temp file, fsync, rename):
-// a reader never sees half a file, and two writers never lose each other's changes.
+// Where the simulator's state lives: a SQLite database (src/simulator/sqlite.ts picks the driver), in a
+// file (`simulator serve --state FILE`, and the in-process `local` profile) or in memory (`simulator
+// serve` without --state). One row per transaction, client and token; one row for the state's fixed facts
+// and the balance. Every change is one database transaction (BEGIN IMMEDIATE ... COMMIT), every read one
+// snapshot, so a balance and the rows behind it always agree.
+//
+// The file is shared by every fsapi process that uses it. WAL mode lets readers go on while one writer
+// writes; busy_timeout makes a second writer wait (bounded) instead of failing. SQLite's locks belong to
+// the open file, so a killed process leaves nothing behind that blocks a restart, and a commit that
+// returned survives the process being killed (synchronous=NORMAL in WAL: only a power cut can take back
+// the last commits; this is a sandbox, and an fsync per commit would cost most of its speed).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { referencePrefix } from '../core/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
+import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
-import type { StateDoc } from './types.js';
+import { openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
+import type { Business, ClientFilter, SimulatorState, StoredClient, StoredTransaction } from './types.js';
 
 export interface StateStore {
-  /** The current state, created on first use. The caller must not change it. */
-  read(): Promise<StateDoc>;
-  /** Runs `change` on the current state and saves it; nothing is saved when `change` throws. */
-  update<T>(change: (doc: StateDoc) => T): Promise<T>;
-  /** Forgets the state; the next use starts again from the seed. */
+  /** Runs `look` on one consistent snapshot of the state (created on first use). */
+  read<T>(look: (state: SimulatorState) => T): Promise<T>;
+  /** Runs `change` in one database transaction; nothing is kept when it throws. */
+  update<T>(change: (state: SimulatorState) => T): Promise<T>;
+  /** Forgets every transaction, client and token; the next use starts again from the seed. Keeps the business. */
   reset(): Promise<void>;
-  /** The state file, when there is one. */
+  /** Closes the database; later calls open it again. */
+  close(): void;
+  /** The database file, when there is one. */
   readonly file: string | undefined;
 }
 
@@ -26,197 +38,589 @@ export interface SeedParameters {
   seed: number;
   seedTransactions: number;
   now: () => number;
+  /** The business of a new state; given for an existing state, it replaces the stored one. */
+  businessName?: string;
 }
 
-export function createState(parameters: SeedParameters): StateDoc {
+const FORMAT = 'fsapi-simulator-state';
+const VERSION = 2;
+/** How long a writer waits for another process's transaction before giving up (milliseconds). */
+const BUSY_TIMEOUT_MS = 5_000;
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+const SCHEMA = `
+CREATE TABLE state (
+  only INTEGER PRIMARY KEY CHECK (only = 1),
+  format TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  seed_transactions INTEGER NOT NULL,
+  signing_key TEXT NOT NULL,
+  business_name TEXT NOT NULL,
+  balance_kobo INTEGER NOT NULL CHECK (balance_kobo >= 0),
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE transactions (
+  id INTEGER PRIMARY KEY,
+  reference TEXT NOT NULL UNIQUE,
+  session_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  amount_kobo INTEGER NOT NULL,
+  charge_kobo INTEGER NOT NULL,
+  stamp_duty_kobo INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  settles_at INTEGER,
+  counterparty_account_number TEXT NOT NULL,
+  counterparty_account_name TEXT NOT NULL,
+  counterparty_bank_code TEXT NOT NULL,
+  counterparty_bank_name TEXT NOT NULL,
+  client_account_number TEXT,
+  narration TEXT NOT NULL,
+  sender_name TEXT,
+  other TEXT -- any further fields of a transaction, as JSON (none today)
+);
+CREATE INDEX transactions_by_time ON transactions (created_at, id);
+CREATE INDEX transactions_by_session ON transactions (session_id);
+CREATE INDEX transfers_by_settlement ON transactions (settles_at) WHERE kind = 'transfer';
+CREATE TABLE clients (
+  id INTEGER PRIMARY KEY,
+  account_number TEXT NOT NULL UNIQUE,
+  account_type TEXT NOT NULL,
+  validity_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  body TEXT NOT NULL -- the whole client as JSON
+);
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX tokens_by_expiry ON tokens (expires_at);
+`;
+
+/** The business of a name: the reference prefix is its first word, as the client derives it. */
+export function businessNamed(name: string): Business {
+  return { name, referencePrefix: referencePrefix(name) };
+}
+
+export function createMemoryStore(parameters: SeedParameters): StateStore {
+  return createStore(undefined, parameters, undefined, () => undefined);
+}
+
+/**
+ * A store in `file`. When the file holds an older fsapi's JSON state, it is imported once in place (the
+ * JSON kept as `<file>.imported`); when `legacyFile` is given and `file` does not exist yet, that JSON
+ * state is imported into `file` and renamed `<legacyFile>.imported`.
+ */
+export function createFileStore(file: string, parameters: SeedParameters, log: (line: string) => void, legacyFile?: string): StateStore {
+  return createStore(file, parameters, legacyFile, log);
+}
+
+function createStore(file: string | undefined, parameters: SeedParameters, legacyFile: string | undefined, log: (line: string) => void): StateStore {
+  let opening: Promise<Connection> | undefined;
+  const connection = () => {
+    opening ??= openConnection(file, parameters, legacyFile, log).catch((error: unknown) => {
+      opening = undefined; // a later request tries again (the file may have been fixed meanwhile)
+      throw error;
+    });
+    return opening;
+  };
+  return {
+    file,
+    read: async (look) => (await connection()).transaction('read', look),
+    update: async (change) => (await connection()).transaction('write', change),
+    reset: async () => {
+      const db = await connection();
+      db.atomically('write', () => db.clear(parameters));
+    },
+    close: () => {
+      const current = opening;
+      opening = undefined;
+      void current?.then((db) => db.close(), () => undefined);
+    },
+  };
+}
+
+// ---- opening ------------------------------------------------------------------------------------------
+
+async function openConnection(file: string | undefined, parameters: SeedParameters, legacyFile: string | undefined, log: (line: string) => void): Promise<Connection> {
+  if (file === undefined) {
+    const db = new Connection(openDatabase(':memory:'), undefined);
+    db.initialise(parameters);
+    return db;
+  }
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const kind = await fileKind(file);
+  if (kind === 'json') await importLegacy(file, file, parameters, log);
+  else if (kind === 'missing' && legacyFile !== undefined && (await fileKind(legacyFile)) === 'json') await importLegacy(legacyFile, file, parameters, log);
+  else if (kind === 'missing') await (await open(file, 'a', 0o600)).close(); // SQLite would make it 0644
+  else if (kind === 'other') throw new CorruptFileError(file, 'neither a SQLite database nor a simulator state file');
+  const db = Connection.open(file);
+  try {
+    db.initialise(parameters);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+async function fileKind(file: string): Promise<'missing' | 'empty' | 'sqlite' | 'json' | 'other'> {
+  let head: Buffer;
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
+      head = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw error;
+  }
+  if (head.length === 0) return 'empty';
+  if (head.subarray(0, 16).toString('latin1') === SQLITE_HEADER) return 'sqlite';
+  return looksLikeJson(head) ? 'json' : 'other';
+}
+
+/**
+ * Imports the JSON state in `source` into a new database at `target`, under a lock so that two processes
+ * starting at once import it once. The database is built aside and renamed into place: a crash half-way
+ * leaves the JSON as it was, and the next start imports it again.
+ */
+async function importLegacy(source: string, target: string, parameters: SeedParameters, log: (line: string) => void): Promise<void> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, {
+      realpath: false,
+      lockfilePath: `${target}.import.lock`,
+      stale: 10_000,
+      retries: { retries: 60, factor: 1.2, minTimeout: 5, maxTimeout: 300, randomize: true },
+    });
+  } catch (error) {
+    throw new FsapiError(`simulator state ${target} is being imported by another process`, { exitCode: ExitCode.failed, hint: 'try again in a moment', cause: error });
+  }
+  try {
+    // Another process may have finished the import while this one waited.
+    const inPlace = source === target;
+    if (inPlace ? (await fileKind(target)) !== 'json' : (await fileKind(target)) !== 'missing') return;
+    const doc = parseLegacyState(source, await readFile(source, 'utf8'));
+    const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.importing`;
+    try {
+      await (await open(temp, 'w', 0o600)).close();
+      const db = Connection.open(temp, 'DELETE');
+      try {
+        db.atomically('write', () => db.importLegacy(doc, parameters));
+      } finally {
+        db.close();
+      }
+      if (inPlace) await copyFile(source, `${source}.imported`);
+      await rename(temp, target);
+      if (!inPlace) await rename(source, `${source}.imported`);
+    } finally {
+      await rm(temp, { force: true });
+    }
+    log(`simulator: imported the JSON state ${source} into ${target}; the JSON file is kept as ${source}.imported`);
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+// ---- the connection -----------------------------------------------------------------------------------
+
+interface StateRow {
+  id: string;
+  created_at: number;
+  seed: number;
+  seed_transactions: number;
+  signing_key: string;
+  business_name: string;
+  balance_kobo: number;
+  updated_at: number;
+  format: string;
+  version: number;
+}
+
+class Connection {
+  private readonly statements = new Map<string, SqlStatement>();
+
+  static open(file: string, journalMode: 'WAL' | 'DELETE' = 'WAL'): Connection {
+    let db: SqlDatabase;
+    try {
+      db = openDatabase(file);
+    } catch (error) {
+      throw storeError(file, error);
+    }
+    const connection = new Connection(db, file);
+    try {
+      // busy_timeout first: switching to WAL needs a lock another process may hold.
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.exec(`PRAGMA journal_mode = ${journalMode}`);
+      db.exec('PRAGMA synchronous = NORMAL');
+    } catch (error) {
+      connection.close();
+      throw storeError(file, error);
+    }
+    return connection;
+  }
+
+  constructor(
+    private readonly db: SqlDatabase,
+    readonly file: string | undefined,
+  ) {}
+
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+
+  /** A prepared statement, prepared once per connection. */
+  sql(text: string): SqlStatement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `work` in one transaction: a snapshot for reads, the write lock for changes. */
+  transaction<T>(mode: 'read' | 'write', work: (state: SimulatorState) => T): T {
+    return this.atomically(mode, () => work(this.state()));
+  }
+
+  /** Runs `work` between BEGIN and COMMIT; rolls back and maps SQLite's errors when it throws. */
+  atomically<T>(mode: 'read' | 'write', work: () => T): T {
+    try {
+      this.db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    } catch (error) {
+      throw storeError(this.file, error);
+    }
+    let result: T;
+    try {
+      result = work();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // SQLite already rolled back (it does on some errors): nothing to undo.
+      }
+      throw storeError(this.file, error);
+    }
+    return result;
+  }
+
+  /** Creates the tables and the state on first use; checks that an existing database is a simulator state. */
+  initialise(parameters: SeedParameters): void {
+    this.atomically('write', () => {
+      const tables = this.sql("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+      if (!tables.includes('state')) {
+        if (tables.length > 0) throw new CorruptFileError(this.file ?? ':memory:', 'a SQLite database, but not a simulator state (no table "state")');
+        this.db.exec(SCHEMA);
+        this.insertState(freshFacts(parameters));
+      } else {
+        const row = this.sql('SELECT format, version FROM state WHERE only = 1').get();
+        if (!row || row.format !== FORMAT) throw new CorruptFileError(this.file ?? ':memory:', 'a SQLite database, but not a simulator state');
+        if (row.version !== VERSION) throw new CorruptFileError(this.file ?? ':memory:', `simulator state version ${String(row.version)}, this fsapi reads version ${VERSION}`);
+        if (parameters.businessName !== undefined) this.sql('UPDATE state SET business_name = ? WHERE only = 1').run(parameters.businessName);
+      }
+    });
+  }
+
+  /** Back to a fresh state from the seed (same business unless `parameters` names one). */
+  clear(parameters: SeedParameters): void {
+    const business = (this.sql('SELECT business_name FROM state WHERE only = 1').get()?.business_name as string | undefined) ?? BUSINESS.name;
+    for (const table of ['transactions', 'clients', 'tokens', 'state']) this.db.exec(`DELETE FROM ${table}`);
+    this.insertState(freshFacts({ ...parameters, businessName: parameters.businessName ?? business }));
+  }
+
+  importLegacy(doc: LegacyStateDoc, parameters: SeedParameters): void {
+    this.db.exec(SCHEMA);
+    this.insertState({
+      id: doc.id,
+      createdAt: doc.createdAt,
+      seed: doc.seed,
+      seedTransactions: doc.seedTransactions,
+      signingKey: doc.signingKey,
+      businessName: parameters.businessName ?? BUSINESS.name,
+      balanceKobo: doc.balanceKobo,
+      updatedAt: doc.updatedAt,
+    });
+    const state = this.state();
+    for (const tx of doc.transactions) state.addTransaction(tx);
+    for (const client of doc.clients) state.addClient(client);
+    const now = parameters.now();
+    for (const [tokenId, expiresAt] of Object.entries(doc.tokens)) if (expiresAt > now) state.addToken(tokenId, expiresAt, now);
+  }
+
+  private insertState(facts: Facts): void {
+    this.sql(
+      'INSERT INTO state (only, format, version, id, created_at, seed, seed_transactions, signing_key, business_name, balance_kobo, updated_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(FORMAT, VERSION, facts.id, facts.createdAt, facts.seed, facts.seedTransactions, facts.signingKey, facts.businessName, facts.balanceKobo, facts.updatedAt);
+  }
+
+  /** The state as world.ts sees it, for the transaction under way. */
+  private state(): SimulatorState {
+    const row = this.sql('SELECT * FROM state WHERE only = 1').get() as unknown as StateRow | undefined;
+    if (!row) throw new CorruptFileError(this.file ?? ':memory:', 'the simulator state row is missing');
+    return new SqlState(this, row);
+  }
+}
+
+interface Facts {
+  id: string;
+  createdAt: number;
+  seed: number;
+  seedTransactions: number;
+  signingKey: string;
+  businessName: string;
+  balanceKobo: number;
+  updatedAt: number;
+}
+
+function freshFacts(parameters: SeedParameters): Facts {
   const createdAt = parameters.now();
   return {
-    format: 'fsapi-simulator-state',
-    version: 1,
     id: randomUUID(),
     createdAt,
     seed: parameters.seed,
     seedTransactions: parameters.seedTransactions,
     signingKey: randomBytes(32).toString('hex'),
-    revision: 0,
+    businessName: parameters.businessName ?? BUSINESS.name,
     balanceKobo: BUSINESS.openingBalanceKobo,
     updatedAt: createdAt,
-    nextTransactionId: parameters.seedTransactions + 1,
-    nextClientId: SEED_CLIENT_COUNT + 1,
-    tokens: {},
-    transactions: [],
-    clients: [],
   };
 }
 
-/** Drops expired tokens so the file does not grow with every login. */
-function pruneTokens(doc: StateDoc, now: number): void {
-  for (const [id, expiresAt] of Object.entries(doc.tokens)) if (expiresAt <= now) delete doc.tokens[id];
+// ---- the state inside one transaction -----------------------------------------------------------------
+
+class SqlState implements SimulatorState {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly seed: number;
+  readonly seedTransactions: number;
+  readonly signingKey: string;
+  readonly business: Business;
+  balanceKobo: number;
+  updatedAt: number;
+
+  constructor(
+    private readonly db: Connection,
+    row: StateRow,
+  ) {
+    this.id = row.id;
+    this.createdAt = row.created_at;
+    this.seed = row.seed;
+    this.seedTransactions = row.seed_transactions;
+    this.signingKey = row.signing_key;
+    this.business = cachedBusiness(row.business_name);
+    this.balanceKobo = row.balance_kobo;
+    this.updatedAt = row.updated_at;
+  }
+
+  changeBalance(deltaKobo: number, now: number): void {
+    if (!Number.isSafeInteger(deltaKobo)) throw new Error(`balance change of ${deltaKobo} kobo is not a whole number`);
+    // The CHECK on balance_kobo refuses a negative balance even if a caller forgot to look first.
+    this.db.sql('UPDATE state SET balance_kobo = balance_kobo + ?, updated_at = ? WHERE only = 1').run(deltaKobo, now);
+    this.balanceKobo += deltaKobo;
+    this.updatedAt = now;
+  }
+
+  nextTransactionId(): number {
+    const row = this.db.sql('SELECT MAX(id) AS last FROM transactions').get();
+    return Math.max(Number(row?.last ?? 0), this.seedTransactions) + 1;
+  }
+
+  addTransaction(tx: StoredTransaction): void {
+    const { id, kind, reference, sessionId, amountKobo, chargeKobo, stampDutyKobo, createdAt, settlesAt, counterparty, clientAccountNumber, narration, senderName, ...other } = tx;
+    this.db
+      .sql(
+        `INSERT INTO transactions (id, reference, session_id, kind, amount_kobo, charge_kobo, stamp_duty_kobo, created_at, settles_at,
+           counterparty_account_number, counterparty_account_name, counterparty_bank_code, counterparty_bank_name,
+           client_account_number, narration, sender_name, other) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        reference,
+        sessionId,
+        kind,
+        amountKobo,
+        chargeKobo,
+        stampDutyKobo,
+        createdAt,
+        settlesAt,
+        counterparty.accountNumber,
+        counterparty.accountName,
+        counterparty.bankCode,
+        counterparty.bankName,
+        clientAccountNumber ?? null,
+        narration,
+        senderName ?? null,
+        Object.keys(other).length > 0 ? JSON.stringify(other) : null,
+      );
+  }
+
+  transactionByReference(reference: string): StoredTransaction | undefined {
+    return transactionOf(this.db.sql('SELECT * FROM transactions WHERE reference = ?').get(reference));
+  }
+
+  transactionBySessionId(sessionId: string): StoredTransaction | undefined {
+    return transactionOf(this.db.sql('SELECT * FROM transactions WHERE session_id = ? ORDER BY id LIMIT 1').get(sessionId));
+  }
+
+  transactionCount(): number {
+    return Number(this.db.sql('SELECT COUNT(*) AS count FROM transactions').get()?.count ?? 0);
+  }
+
+  newestTransactions(offset: number, limit: number): StoredTransaction[] {
+    // The offset is skipped in the index alone (it holds the id), so a deep page reads only its own rows.
+    return this.db
+      .sql(
+        'SELECT * FROM transactions WHERE id IN (SELECT id FROM transactions ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) ORDER BY created_at DESC, id DESC',
+      )
+      .all(limit, offset)
+      .map((row) => transactionOf(row)!);
+  }
+
+  oldestTransaction(): StoredTransaction | undefined {
+    return transactionOf(this.db.sql('SELECT * FROM transactions ORDER BY created_at, id LIMIT 1').get());
+  }
+
+  pendingTransfersKobo(now: number): number {
+    const row = this.db
+      .sql("SELECT COALESCE(SUM(amount_kobo + charge_kobo), 0) AS held FROM transactions WHERE kind = 'transfer' AND (settles_at IS NULL OR settles_at > ?)")
+      .get(now);
+    return Number(row?.held ?? 0);
+  }
+
+  settledTransfersKoboTo(now: number, suffixes: readonly string[]): number {
+    if (suffixes.length === 0) return 0;
+    const matches = suffixes.map(() => 'counterparty_account_number LIKE ?').join(' OR ');
+    const row = this.db
+      .sql(`SELECT COALESCE(SUM(amount_kobo + charge_kobo), 0) AS settled FROM transactions WHERE kind = 'transfer' AND settles_at IS NOT NULL AND settles_at <= ? AND (${matches})`)
+      .get(now, ...suffixes.map((suffix) => `%${suffix}`));
+    return Number(row?.settled ?? 0);
+  }
+
+  nextClientId(): number {
+    const row = this.db.sql('SELECT MAX(id) AS last FROM clients').get();
+    return Math.max(Number(row?.last ?? 0), SEED_CLIENT_COUNT) + 1;
+  }
+
+  addClient(client: StoredClient): void {
+    this.db
+      .sql('INSERT INTO clients (id, account_number, account_type, validity_type, status, body) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(client.id, client.accountNumber, client.accountType, client.validityType, client.status, JSON.stringify(client));
+  }
+
+  clientByAccountNumber(accountNumber: string): StoredClient | undefined {
+    const row = this.db.sql('SELECT body FROM clients WHERE account_number = ?').get(accountNumber);
+    return row ? (JSON.parse(row.body as string) as StoredClient) : undefined;
+  }
+
+  newestClients(filter: ClientFilter, offset: number, limit: number): StoredClient[] {
+    const [where, params] = clientFilterSql(filter);
+    return this.db
+      .sql(`SELECT body FROM clients ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset)
+      .map((row) => JSON.parse(row.body as string) as StoredClient);
+  }
+
+  clientCount(filter: ClientFilter): number {
+    const [where, params] = clientFilterSql(filter);
+    return Number(this.db.sql(`SELECT COUNT(*) AS count FROM clients ${where}`).get(...params)?.count ?? 0);
+  }
+
+  addToken(tokenId: string, expiresAt: number, now: number): void {
+    this.db.sql('DELETE FROM tokens WHERE expires_at <= ?').run(now);
+    this.db.sql('INSERT INTO tokens (id, expires_at) VALUES (?, ?)').run(tokenId, expiresAt);
+  }
+
+  tokenExpiry(tokenId: string): number | undefined {
+    const row = this.db.sql('SELECT expires_at FROM tokens WHERE id = ?').get(tokenId);
+    return row ? Number(row.expires_at) : undefined;
+  }
 }
 
-export function createMemoryStore(parameters: SeedParameters): StateStore {
-  let doc: StateDoc | undefined;
-  const current = () => (doc ??= createState(parameters));
-  return {
-    file: undefined,
-    read: async () => current(),
-    update: async (change) => {
-      const state = current();
-      // Handlers check everything before they change anything, so a throw leaves the state as it was.
-      const result = change(state);
-      state.revision += 1;
-      pruneTokens(state, parameters.now());
-      return result;
+let lastBusiness: Business | undefined;
+function cachedBusiness(name: string): Business {
+  if (lastBusiness?.name !== name) lastBusiness = businessNamed(name);
+  return lastBusiness;
+}
+
+function clientFilterSql(filter: ClientFilter): [string, SqlValue[]] {
+  const clauses: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [column, wanted] of [
+    ['account_type', filter.accountType],
+    ['validity_type', filter.validityType],
+    ['status', filter.status],
+  ] as const) {
+    if (wanted === undefined) continue;
+    clauses.push(`lower(${column}) = lower(?)`);
+    params.push(wanted);
+  }
+  return [clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params];
+}
+
+function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
+  if (!row) return undefined;
+  const tx: StoredTransaction = {
+    id: row.id as number,
+    kind: row.kind as StoredTransaction['kind'],
+    reference: row.reference as string,
+    sessionId: row.session_id as string,
+    amountKobo: row.amount_kobo as number,
+    chargeKobo: row.charge_kobo as number,
+    stampDutyKobo: row.stamp_duty_kobo as number,
+    createdAt: row.created_at as number,
+    settlesAt: row.settles_at as number | null,
+    counterparty: {
+      accountNumber: row.counterparty_account_number as string,
+      accountName: row.counterparty_account_name as string,
+      bankCode: row.counterparty_bank_code as string,
+      bankName: row.counterparty_bank_name as string,
     },
-    reset: async () => {
-      doc = undefined;
-    },
+    narration: row.narration as string,
   };
+  if (row.client_account_number !== null) tx.clientAccountNumber = row.client_account_number as string;
+  if (row.sender_name !== null) tx.senderName = row.sender_name as string;
+  return row.other === null ? tx : { ...(JSON.parse(row.other as string) as object), ...tx };
 }
 
-const LOCK_OPTIONS = {
-  realpath: false,
-  stale: 10_000,
-  // Bounded: about 60 tries over roughly 5 seconds, then the request fails instead of hanging.
-  retries: { retries: 60, factor: 1.2, minTimeout: 5, maxTimeout: 150, randomize: true },
-} as const;
+// ---- errors -------------------------------------------------------------------------------------------
 
-export function createFileStore(file: string, parameters: SeedParameters, log: (line: string) => void): StateStore {
-  const lockOptions = {
-    ...LOCK_OPTIONS,
-    lockfilePath: `${file}.lock`,
-    onCompromised: (error: Error) => log(`simulator: lock on ${file} was lost: ${error.message}`),
-  };
-  // Parsed state, reused while the file is unchanged (same inode, size and mtime: every write renames a
-  // new file into place, so any change gives a new inode).
-  let cached: { key: string; doc: StateDoc } | undefined;
-
-  async function load(useCache: boolean): Promise<StateDoc | undefined> {
-    let key: string;
-    try {
-      const info = await stat(file, { bigint: true });
-      key = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-    if (useCache && cached?.key === key) return cached.doc;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-    const doc = parseState(file, text);
-    cached = { key, doc };
-    return doc;
+/** SQLite's complaints as fsapi's errors: a damaged file is named, a busy one is "locked"; the rest as they are. */
+function storeError(file: string | undefined, error: unknown): unknown {
+  if (error instanceof FsapiError) return error;
+  const code = sqliteCode(error);
+  if (code === 11 || code === 26) return new CorruptFileError(file ?? ':memory:', `not a usable simulator database (${(error as Error).message})`);
+  if (code === 5 || code === 6) {
+    return new FsapiError(`simulator state ${file ?? ''} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s`, {
+      exitCode: ExitCode.failed,
+      hint: 'try again; another fsapi is writing to it',
+      cause: error,
+    });
   }
-
-  async function withLock<T>(work: () => Promise<T>): Promise<T> {
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(file, lockOptions);
-    } catch (error) {
-      throw new FsapiError(`simulator state ${file} stayed locked by another process`, {
-        exitCode: ExitCode.failed,
-        hint: 'try again; if no other fsapi is running, remove the .lock directory next to it',
-        cause: error,
-      });
-    }
-    try {
-      return await work();
-    } finally {
-      await release().catch(() => undefined);
-    }
-  }
-
-  return {
-    file,
-    read: async () => (await load(true)) ?? (await withLock(async () => (await load(false)) ?? (await save(createState(parameters))))),
-    update: (change) =>
-      withLock(async () => {
-        // Always from the file under the lock (never the cache): this is what keeps concurrent writers whole.
-        const loaded = await load(false);
-        // A copy: the cached object must stay as the file says if `change` throws half-way.
-        const doc = loaded ? structuredClone(loaded) : createState(parameters);
-        const result = change(doc);
-        doc.revision += 1;
-        pruneTokens(doc, parameters.now());
-        await save(doc);
-        return result;
-      }),
-    reset: () =>
-      withLock(async () => {
-        cached = undefined;
-        await rm(file, { force: true });
-      }),
-  };
-
-  async function save(doc: StateDoc): Promise<StateDoc> {
-    await writeAtomically(file, JSON.stringify(doc));
-    cached = undefined;
-    return doc;
-  }
+  return error;
 }
 
-/** Writes to a temporary file in the same directory, flushes it to disk, then renames it into place. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Parses and checks a state file; anything unexpected is a CorruptFileError naming the file. */
-export function parseState(file: string, text: string): StateDoc {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptFileError(file, `not valid JSON (${(error as Error).message})`);
-  }
-  const problem = stateProblem(value);
-  if (problem) throw new CorruptFileError(file, `not a simulator state file (${problem})`);
-  return value as StateDoc;
-}
-
-function stateProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
-  const doc = value as Record<string, unknown>;
-  if (doc.format !== 'fsapi-simulator-state') return 'format is missing';
-  if (doc.version !== 1) return `unknown version ${JSON.stringify(doc.version)}`;
-  for (const field of ['createdAt', 'seed', 'seedTransactions', 'revision', 'balanceKobo', 'updatedAt', 'nextTransactionId', 'nextClientId'] as const) {
-    if (!Number.isSafeInteger(doc[field])) return `${field} is not an integer`;
-  }
-  for (const field of ['id', 'signingKey'] as const) if (typeof doc[field] !== 'string') return `${field} is not a string`;
-  if (typeof doc.tokens !== 'object' || doc.tokens === null || Array.isArray(doc.tokens)) return 'tokens is not an object';
-  if (!Array.isArray(doc.transactions)) return 'transactions is not a list';
-  if (!Array.isArray(doc.clients)) return 'clients is not a list';
-  for (const tx of doc.transactions as unknown[]) {
-    const t = tx as Record<string, unknown> | null;
-    if (!t || typeof t.reference !== 'string' || !Number.isSafeInteger(t.amountKobo) || typeof t.counterparty !== 'object') {
-      return 'a transaction is malformed';
-    }
-  }
-  for (const client of doc.clients as unknown[]) {
-    const c = client as Record<string, unknown> | null;
-    if (!c || typeof c.accountNumber !== 'string' || !Number.isSafeInteger(c.id)) return 'a client is malformed';
+/** The primary SQLite result code of a driver error (better-sqlite3: code 'SQLITE_CORRUPT'; node:sqlite: errcode 11). */
+function sqliteCode(error: unknown): number | undefined {
+  const e = error as { code?: unknown; errcode?: unknown } | null;
+  if (typeof e?.errcode === 'number') return e.errcode & 0xff;
+  if (typeof e?.code === 'string') {
+    const named: Record<string, number> = { SQLITE_BUSY: 5, SQLITE_LOCKED: 6, SQLITE_CORRUPT: 11, SQLITE_NOTADB: 26 };
+    const base = /^SQLITE_[A-Z]+/.exec(e.code)?.[0];
+    return base ? named[base] : undefined;
   }
   return undefined;
 }
 
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+/** Removes a database file with its WAL and shared-memory files. */
+export async function removeDatabase(file: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
 }

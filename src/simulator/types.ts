@@ -6,8 +6,12 @@ export type FaultMode = 'drop' | 'bad-gateway' | 'stall' | 'html';
 export const FAULT_MODES: readonly FaultMode[] = ['drop', 'bad-gateway', 'stall', 'html'];
 
 export interface SimulatorOptions {
-  /** Keep the state in this JSON file (locked, written atomically); in memory when absent. */
+  /** Keep the state in this SQLite database file (created when missing); in memory when absent. */
   stateFile?: string;
+  /** An older fsapi's JSON state file to import once into a new stateFile (then renamed `.imported`). */
+  legacyStateFile?: string;
+  /** The business that owns the primary account (default ACME TRADING LIMITED); stored in the state. */
+  businessName?: string;
   /** Seconds before a new transfer turns from pending to successful (default 5). */
   settleSeconds?: number;
   /** Delay added to every answer, in milliseconds. */
@@ -122,28 +126,65 @@ export interface StoredClient {
   incorporationDate?: string;
 }
 
-export interface StateDoc {
-  format: 'fsapi-simulator-state';
-  version: 1;
+/** The business that owns the primary account; the first word of its name is the reference prefix. */
+export interface Business {
+  name: string;
+  /** `ACME` for "ACME TRADING LIMITED": what every transfer reference must start with (`ACME-...`). */
+  referencePrefix: string;
+}
+
+export interface ClientFilter {
+  accountType?: string;
+  validityType?: string;
+  status?: string;
+}
+
+/**
+ * The simulator's state as the domain logic (src/simulator/world.ts) sees it, inside one database
+ * transaction (src/simulator/store.ts): the fixed facts of the state, the balance, and the rows made since
+ * the state was created. A read sees one consistent snapshot; a change commits whole or not at all.
+ */
+export interface SimulatorState {
   /** Random per state: tells caches that a reset happened. */
-  id: string;
+  readonly id: string;
   /** Epoch ms when the state was created: the seeded history ends here. */
-  createdAt: number;
-  seed: number;
-  seedTransactions: number;
+  readonly createdAt: number;
+  readonly seed: number;
+  readonly seedTransactions: number;
   /** HMAC key for token signatures. */
-  signingKey: string;
-  /** Incremented on every write: derived caches are keyed on it. */
-  revision: number;
+  readonly signingKey: string;
+  readonly business: Business;
   /** Available balance of the primary account, in kobo. */
-  balanceKobo: number;
-  updatedAt: number;
-  nextTransactionId: number;
-  nextClientId: number;
-  /** Issued tokens still valid: token id (jti) -> expiry in epoch ms. Expired ones are pruned on write. */
-  tokens: Record<string, number>;
-  /** Transactions made since the state was created, oldest first. */
-  transactions: StoredTransaction[];
-  /** Clients created since the state was created, oldest first. */
-  clients: StoredClient[];
+  readonly balanceKobo: number;
+  readonly updatedAt: number;
+  /** Adds `deltaKobo` (negative: takes it) to the available balance; refuses to go below zero. */
+  changeBalance(deltaKobo: number, now: number): void;
+
+  nextTransactionId(): number;
+  addTransaction(tx: StoredTransaction): void;
+  transactionByReference(reference: string): StoredTransaction | undefined;
+  transactionBySessionId(sessionId: string): StoredTransaction | undefined;
+  /** How many transactions were made since the state was created. */
+  transactionCount(): number;
+  /** Transactions made since the state was created, newest first (time, then id). */
+  newestTransactions(offset: number, limit: number): StoredTransaction[];
+  /** The oldest transaction made since the state was created. */
+  oldestTransaction(): StoredTransaction | undefined;
+  /** Sum of amount and charge of the transfers still pending at `now`: money held, not yet settled. */
+  pendingTransfersKobo(now: number): number;
+  /** Sum of amount and charge of the transfers settled by `now` to accounts ending in one of `suffixes`. */
+  settledTransfersKoboTo(now: number, suffixes: readonly string[]): number;
+
+  nextClientId(): number;
+  addClient(client: StoredClient): void;
+  /** A client created since the state was created. */
+  clientByAccountNumber(accountNumber: string): StoredClient | undefined;
+  /** Clients created since the state was created, newest first; filters compare case-insensitively. */
+  newestClients(filter: ClientFilter, offset: number, limit: number): StoredClient[];
+  clientCount(filter: ClientFilter): number;
+
+  /** Remembers a token id until it expires, and forgets the expired ones. */
+  addToken(tokenId: string, expiresAt: number, now: number): void;
+  /** Expiry of a token id this state issued, in epoch ms. */
+  tokenExpiry(tokenId: string): number | undefined;
 }

@@ -1,6 +1,7 @@
 // The simulated bank: what each endpoint does to the state and how the state reads back in the API's
-// shapes. Plain functions over a StateDoc and a clock, with no HTTP in sight; src/simulator/app.ts maps
-// them to routes. Every change checks everything first and mutates last, so a refusal leaves no trace.
+// shapes. Plain functions over a SimulatorState (one database transaction, src/simulator/store.ts) and a
+// clock, with no HTTP in sight; src/simulator/app.ts maps them to routes. Every change checks everything
+// first and writes last; the store rolls back whatever a refusal thrown half-way would have left.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type {
   ClientEnquiry,
@@ -34,7 +35,8 @@ import {
 } from './data.js';
 import { createRandom, hash32, token } from './random.js';
 import { clientAccountNumber, externalReferenceFor, seedClients, seedHistory, sessionIdFor } from './seed.js';
-import type { Counterparty, StateDoc, StoredClient, StoredTransaction } from './types.js';
+import type { ClientFilter, Counterparty, SimulatorState as StateDoc, StoredClient, StoredTransaction } from './types.js';
+import type { SeedHistory } from './seed.js';
 
 const DAY_MS = 86_400_000;
 
@@ -65,7 +67,7 @@ export function issueToken(doc: StateDoc, consumerKey: string, lifetimeMs: numbe
     JSON.stringify({ iss: 'fsapi-simulator', sub: consumerKey, jti, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000) }),
   );
   const signature = createHmac('sha256', doc.signingKey).update(`${header}.${payload}`).digest('base64url');
-  doc.tokens[jti] = expiresAt;
+  doc.addToken(jti, expiresAt, now);
   return `${header}.${payload}.${signature}`;
 }
 
@@ -83,77 +85,97 @@ export function tokenIsValid(doc: StateDoc, tokenText: string, now: number): boo
   } catch {
     return false;
   }
-  const expiresAt = typeof jti === 'string' ? doc.tokens[jti] : undefined;
+  const expiresAt = typeof jti === 'string' ? doc.tokenExpiry(jti) : undefined;
   return expiresAt !== undefined && now < expiresAt;
 }
 
-// ---- derived views, cached per state ----------------------------------------------------------------
+// ---- the seeded part of the world, cached per state -------------------------------------------------
 
-interface Views {
+interface SeededViews {
+  key: string;
+  /** The seeded clients, oldest first. */
   clients: StoredClient[];
   clientsByNumber: Map<string, StoredClient>;
-  changesByReference: Map<string, StoredTransaction>;
-  changesBySessionId: Map<string, StoredTransaction>;
-  /** Transactions made since the state was created, newest first. */
-  changesNewestFirst: StoredTransaction[];
-  /** The whole list newest first, built only when the clock went backwards (see transactionsPage). */
-  merged?: readonly StoredTransaction[];
 }
 
-let viewCache: { key: string; views: Views } | undefined;
+let seededCache: SeededViews | undefined;
 
-function views(doc: StateDoc): Views {
-  // Clients and transactions are append-only, so their counts say whether anything changed.
-  const key = `${doc.id}:${doc.clients.length}:${doc.transactions.length}:${doc.seed}:${doc.seedTransactions}:${doc.createdAt}`;
-  if (viewCache?.key === key) return viewCache.views;
-  const clients = [...seedClients(doc.id, doc.createdAt), ...doc.clients];
-  const computed: Views = {
-    clients,
-    clientsByNumber: new Map(clients.map((client) => [client.accountNumber, client])),
-    changesByReference: new Map(doc.transactions.map((tx) => [tx.reference, tx])),
-    changesBySessionId: new Map(doc.transactions.map((tx) => [tx.sessionId, tx])),
-    changesNewestFirst: [...doc.transactions].sort(newerFirst),
-  };
-  viewCache = { key, views: computed };
-  return computed;
+function seeded(doc: StateDoc): SeededViews {
+  const key = `${doc.id}:${doc.createdAt}`;
+  if (seededCache?.key === key) return seededCache;
+  const clients = seedClients(doc.id, doc.createdAt);
+  seededCache = { key, clients, clientsByNumber: new Map(clients.map((client) => [client.accountNumber, client])) };
+  return seededCache;
 }
 
 const newerFirst = (a: StoredTransaction, b: StoredTransaction) => b.createdAt - a.createdAt || b.id - a.id;
 
-const historyOf = (doc: StateDoc) => seedHistory(doc.seed, doc.seedTransactions, doc.createdAt);
+/** The seeded references carry ACME-; a state of another business shows its own prefix in their place. */
+const SEEDED_PREFIX = `${BUSINESS.referencePrefix}-`;
+const prefixedHistories = new Map<string, SeedHistory>();
+
+function historyOf(doc: StateDoc): SeedHistory {
+  const history = seedHistory(doc.seed, doc.seedTransactions, doc.createdAt);
+  const prefix = `${doc.business.referencePrefix}-`;
+  if (prefix === SEEDED_PREFIX) return history;
+  const key = `${doc.seed}:${doc.seedTransactions}:${doc.createdAt}:${prefix}`;
+  let prefixed = prefixedHistories.get(key);
+  if (!prefixed) {
+    if (prefixedHistories.size >= 8) prefixedHistories.clear();
+    const shown = (tx: StoredTransaction): StoredTransaction =>
+      tx.reference.startsWith(SEEDED_PREFIX) ? { ...tx, reference: prefix + tx.reference.slice(SEEDED_PREFIX.length) } : tx;
+    prefixed = {
+      count: history.count,
+      row: (id) => shown(history.row(id)),
+      slice: (start, end) => history.slice(start, end).map(shown),
+      findByReference: (reference) => {
+        // Only this business's prefix finds a seeded transfer; collections (COL-) read the same for every business.
+        if (reference.startsWith(SEEDED_PREFIX)) return undefined;
+        const tx = history.findByReference(reference.startsWith(prefix) ? SEEDED_PREFIX + reference.slice(prefix.length) : reference);
+        return tx && shown(tx);
+      },
+      findBySessionId: (sessionId) => {
+        const tx = history.findBySessionId(sessionId);
+        return tx && shown(tx);
+      },
+    };
+    prefixedHistories.set(key, prefixed);
+  }
+  return prefixed;
+}
 
 export function findClient(doc: StateDoc, accountNumber: string): StoredClient | undefined {
-  return views(doc).clientsByNumber.get(accountNumber);
+  return seeded(doc).clientsByNumber.get(accountNumber) ?? doc.clientByAccountNumber(accountNumber);
 }
 
 /** By reference or by NIP session id, seeded or made since. */
 export function findTransaction(doc: StateDoc, id: string): StoredTransaction | undefined {
-  const v = views(doc);
   const history = historyOf(doc);
-  return v.changesByReference.get(id) ?? history.findByReference(id) ?? v.changesBySessionId.get(id) ?? history.findBySessionId(id);
+  return doc.transactionByReference(id) ?? history.findByReference(id) ?? doc.transactionBySessionId(id) ?? history.findBySessionId(id);
 }
 
 function referenceTaken(doc: StateDoc, reference: string): boolean {
-  return views(doc).changesByReference.has(reference) || historyOf(doc).findByReference(reference) !== undefined;
+  return doc.transactionByReference(reference) !== undefined || historyOf(doc).findByReference(reference) !== undefined;
 }
 
 /** Newest first: the changes, then the seeded history (ids descending). */
 function newestFirstSlice(doc: StateDoc, start: number, end: number): StoredTransaction[] {
-  const v = views(doc);
   const history = historyOf(doc);
-  const changes = v.changesNewestFirst;
-  const oldestChange = changes.at(-1);
+  const oldestChange = doc.oldestTransaction();
   const newestSeeded = history.count > 0 ? history.row(history.count) : undefined;
   if (!oldestChange || !newestSeeded || newerFirst(oldestChange, newestSeeded) <= 0) {
     // The usual case: everything made since is newer than the seeded history, so the list is the two
     // side by side and a page costs only its own rows.
-    const fromChanges = changes.slice(start, end);
-    const fromHistory = history.slice(Math.max(0, start - changes.length), Math.max(0, end - changes.length));
+    const fromChanges = doc.newestTransactions(start, end - start);
+    if (fromChanges.length === end - start) return fromChanges;
+    // The page reaches past the changes: their count says where the seeded history starts.
+    const changeCount = fromChanges.length > 0 ? start + fromChanges.length : doc.transactionCount();
+    const fromHistory = history.slice(Math.max(0, start - changeCount), Math.max(0, end - changeCount));
     return [...fromChanges, ...fromHistory];
   }
-  // A clock that went backwards (tests can do that): merge once per change, O(n).
-  v.merged ??= [...changes, ...history.slice(0, history.count)].sort(newerFirst);
-  return v.merged.slice(start, end);
+  // A clock that went backwards (tests can do that): merge the two lists, O(n) per page.
+  const changeCount = doc.transactionCount();
+  return [...doc.newestTransactions(0, changeCount), ...history.slice(0, history.count)].sort(newerFirst).slice(start, end);
 }
 
 // ---- reading ------------------------------------------------------------------------------------------
@@ -168,12 +190,12 @@ function netAmountKobo(tx: StoredTransaction): number {
   return tx.kind === 'transfer' ? tx.amountKobo + tx.chargeKobo : tx.amountKobo - tx.chargeKobo - tx.stampDutyKobo;
 }
 
-const primarySide: Counterparty = {
+const primarySide = (doc: StateDoc): Counterparty => ({
   accountNumber: BUSINESS.accountNumber,
-  accountName: BUSINESS.name,
+  accountName: doc.business.name,
   bankCode: BUSINESS.bankCode,
   bankName: BUSINESS.bankName,
-};
+});
 
 export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: number): TransactionRecord {
   const status = transactionStatus(tx, now);
@@ -183,7 +205,7 @@ export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: num
   const destination: Counterparty = isTransfer
     ? tx.counterparty
     : { accountNumber: tx.clientAccountNumber ?? '', accountName: client?.accountName ?? '', bankCode: BUSINESS.bankCode, bankName: BUSINESS.bankName };
-  const source: Counterparty = isTransfer ? primarySide : tx.counterparty;
+  const source: Counterparty = isTransfer ? primarySide(doc) : tx.counterparty;
   return {
     id: tx.id,
     userId: BUSINESS.userId,
@@ -192,7 +214,7 @@ export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: num
     amount: koboToDecimal(tx.amountKobo),
     charge: koboToDecimal(tx.chargeKobo),
     stampDuty: isTransfer ? null : apiNumber(tx.stampDutyKobo),
-    details: transactionDetails(tx, client),
+    details: transactionDetails(doc, tx, client),
     description: tx.narration,
     destinationAccountNumber: destination.accountNumber,
     destinationAccountName: destination.accountName,
@@ -216,8 +238,8 @@ export function renderTransaction(doc: StateDoc, tx: StoredTransaction, now: num
   };
 }
 
-function transactionDetails(tx: StoredTransaction, client: StoredClient | undefined): Record<string, unknown> {
-  if (tx.kind === 'transfer') return { senderName: tx.senderName ?? BUSINESS.name, narration: tx.narration };
+function transactionDetails(doc: StateDoc, tx: StoredTransaction, client: StoredClient | undefined): Record<string, unknown> {
+  if (tx.kind === 'transfer') return { senderName: tx.senderName ?? doc.business.name, narration: tx.narration };
   return { virtualAccount: tx.clientAccountNumber ?? '', externalReference: client?.externalReference ?? '', remarks: tx.narration };
 }
 
@@ -237,25 +259,20 @@ export function tsq(doc: StateDoc, id: string, now: number): TsqResult {
 
 export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
   // Money of a pending transfer is held: out of the available balance at once, out of the ledger when it settles.
-  let heldKobo = 0;
-  let returnedKobo = 0;
-  for (const tx of doc.transactions) {
-    if (tx.kind !== 'transfer') continue;
-    const status = transactionStatus(tx, now);
-    if (status === 'pending') heldKobo += netAmountKobo(tx);
-    else if (status !== 'successful') returnedKobo += netAmountKobo(tx); // failed or reversed: the money came back
-  }
+  const heldKobo = doc.pendingTransfersKobo(now);
+  // Failed or reversed transfers gave their money back (src/simulator/world.ts, at the end).
+  const returned = returnedKobo(doc, now);
   return {
     currency: 'NGN',
     accountNumber: BUSINESS.accountNumber,
     productName: BUSINESS.productName,
     accountType: 'business',
-    accountName: BUSINESS.name,
+    accountName: doc.business.name,
     accountTier: BUSINESS.accountTier,
     createdAt: doc.createdAt - BUSINESS.openedDaysBefore * DAY_MS,
     updatedAt: doc.updatedAt,
-    ledgerBalance: koboToDecimal(doc.balanceKobo + returnedKobo + heldKobo),
-    availableBalance: koboToDecimal(doc.balanceKobo + returnedKobo),
+    ledgerBalance: koboToDecimal(doc.balanceKobo + returned + heldKobo),
+    availableBalance: koboToDecimal(doc.balanceKobo + returned),
   };
 }
 
@@ -280,7 +297,7 @@ function resolveAccountName(doc: StateDoc, bankCode: string, accountNumber: stri
     throw new SimulatorRefusal(`account ${accountNumber} not found at bank ${bankCode} (test accounts ending ${FAILING_ACCOUNT_SUFFIX} always fail)`);
   }
   if (bankCode === BUSINESS.bankCode) {
-    if (accountNumber === BUSINESS.accountNumber) return BUSINESS.name;
+    if (accountNumber === BUSINESS.accountNumber) return doc.business.name;
     const client = findClient(doc, accountNumber);
     if (client) return client.accountName;
   }
@@ -312,7 +329,7 @@ export function nameEnquiry(doc: StateDoc, bankCode: string, rawAccountNumber: s
 
 export const TRANSFER_MESSAGE = 'Transfer successful, the destination bank receives it in less than 5 minutes';
 
-const referencePattern = new RegExp(`^${BUSINESS.referencePrefix}-[A-Za-z0-9][A-Za-z0-9._-]{0,59}$`, 'i');
+const referencePattern = (prefix: string) => new RegExp(`^${prefix}-[A-Za-z0-9][A-Za-z0-9._-]{0,59}$`, 'i');
 
 export interface TransferOutcome {
   data: TransferResult;
@@ -320,6 +337,7 @@ export interface TransferOutcome {
 }
 
 export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, settleSeconds: number): TransferOutcome {
+  if (body.narration.trim() === '') throw new SimulatorRefusal('narration: must not be empty');
   const bank = requireBank(body.beneficiaryBankCode);
   const accountNumber = normaliseAccountNumber(body.beneficiaryAccountNumber);
   let amountKobo: number;
@@ -330,9 +348,9 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
     throw error;
   }
   if (body.reference !== undefined) {
-    if (!referencePattern.test(body.reference)) {
+    if (!referencePattern(doc.business.referencePrefix).test(body.reference)) {
       throw new SimulatorRefusal(
-        `reference ${JSON.stringify(body.reference)} must be ${BUSINESS.referencePrefix}-<letters, digits, . _ -> (at most 65 characters)`,
+        `reference ${JSON.stringify(body.reference)} must be ${doc.business.referencePrefix}-<letters, digits, . _ -> (at most 65 characters)`,
       );
     }
     if (referenceTaken(doc, body.reference)) throw new SimulatorRefusal(`reference ${body.reference} was already used`);
@@ -346,7 +364,7 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
   }
 
   // Everything is checked: commit.
-  const id = doc.nextTransactionId;
+  const id = doc.nextTransactionId();
   const random = createRandom(hash32(`${doc.id}:tx:${id}`));
   const reference = body.reference ?? newReference(doc, id);
   const counterparty: Counterparty = { accountNumber, accountName, bankCode: bank.institutionCode, bankName: bank.institutionName };
@@ -362,21 +380,19 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
     settlesAt: accountNumber.endsWith(PENDING_FOREVER_SUFFIX) ? null : now + Math.round(settleSeconds * 1000),
     counterparty,
     narration: body.narration,
-    senderName: body.senderName ?? BUSINESS.name,
+    senderName: body.senderName ?? doc.business.name,
   };
-  doc.nextTransactionId = id + 1;
-  doc.balanceKobo -= amountKobo + chargeKobo;
-  doc.updatedAt = now;
-  doc.transactions.push(tx);
+  doc.addTransaction(tx);
+  doc.changeBalance(-(amountKobo + chargeKobo), now);
   return {
     data: {
       netAmount: apiNumber(amountKobo + chargeKobo),
-      details: transactionDetails(tx, undefined),
+      details: transactionDetails(doc, tx, undefined),
       destinationAccountNumber: accountNumber,
       destinationAccountName: accountName,
       destinationBankCode: bank.institutionCode,
       destinationBankName: bank.institutionName,
-      sourceAccountName: BUSINESS.name,
+      sourceAccountName: doc.business.name,
       sourceAccountNumber: BUSINESS.accountNumber,
       sourceBankCode: BUSINESS.bankCode,
       sourceBankName: BUSINESS.bankName,
@@ -398,10 +414,10 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
 function newReference(doc: StateDoc, id: number): string {
   const random = createRandom(hash32(`${doc.id}:ref:${id}`));
   for (let attempt = 0; attempt < 5; attempt++) {
-    const candidate = `${BUSINESS.referencePrefix}-${token(random, 12)}`;
+    const candidate = `${doc.business.referencePrefix}-${token(random, 12)}`;
     if (!referenceTaken(doc, candidate)) return candidate;
   }
-  return `${BUSINESS.referencePrefix}-${token(random, 8)}${id}`;
+  return `${doc.business.referencePrefix}-${token(random, 8)}${id}`;
 }
 
 // ---- collections --------------------------------------------------------------------------------------
@@ -410,7 +426,7 @@ export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo:
   if (!Number.isSafeInteger(amountKobo) || amountKobo <= 0) throw new SimulatorRefusal(`amount must be a positive number of kobo, not ${amountKobo}`);
   const client = findClient(doc, accountNumber);
   if (!client) throw new SimulatorRefusal(`no client account ${accountNumber} in the simulator; see GET /v1/account/clients`);
-  const id = doc.nextTransactionId;
+  const id = doc.nextTransactionId();
   const random = createRandom(hash32(`${doc.id}:col:${id}`));
   const payerBank = random.pick(BANKS.filter((bank) => bank.institutionCode !== BUSINESS.bankCode));
   const payerNumber = random.digits(10).replace(/0000$|1111$/, '4321');
@@ -429,10 +445,8 @@ export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo:
     clientAccountNumber: client.accountNumber,
     narration: `Transfer from ${payer.accountName}`,
   };
-  doc.nextTransactionId = id + 1;
-  doc.balanceKobo += netAmountKobo(tx);
-  doc.updatedAt = now;
-  doc.transactions.push(tx);
+  doc.addTransaction(tx);
+  doc.changeBalance(netAmountKobo(tx), now);
   return {
     event: 'collection',
     reference: tx.reference,
@@ -460,20 +474,25 @@ export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo:
 
 const NUBAN_NOT_ENABLED = 'NUBAN generation is not enabled';
 
-function requireBvn(text: string): string {
-  if (!/^\d{11}$/.test(text)) throw new SimulatorRefusal(`bvn must be 11 digits, not ${JSON.stringify(text)}`);
+function requireBvn(text: string | undefined): string {
+  if (text === undefined || !/^\d{11}$/.test(text)) throw new SimulatorRefusal('bvn: expected 11 digits');
   return text;
 }
 
+/** A whole number sent as a JSON number or, as real clients send it, a string of digits. */
+function digitsOf(value: number | string): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  const text = value.trim();
+  return /^\d+$/.test(text) ? text : undefined;
+}
+
 function newClientBase(doc: StateDoc, now: number) {
-  const id = doc.nextClientId;
+  const id = doc.nextClientId();
   return { id, accountNumber: clientAccountNumber(id), externalReference: externalReferenceFor(doc.id, id), createdAt: now };
 }
 
-function commitClient(doc: StateDoc, client: StoredClient, now: number): void {
-  doc.nextClientId = client.id + 1;
-  doc.updatedAt = now;
-  doc.clients.push(client);
+function commitClient(doc: StateDoc, client: StoredClient): void {
+  doc.addClient(client);
 }
 
 export function createIndividualClient(doc: StateDoc, body: IndividualClientRequest, now: number): IndividualClient {
@@ -499,7 +518,7 @@ export function createIndividualClient(doc: StateDoc, body: IndividualClientRequ
     gender: body.gender,
     ...(body.nin ? { nin: body.nin } : {}),
   };
-  commitClient(doc, client, now);
+  commitClient(doc, client);
   return {
     id: client.id,
     metadata: client.metadata,
@@ -523,12 +542,11 @@ export function createIndividualClient(doc: StateDoc, body: IndividualClientRequ
 }
 
 export function createCorporateClient(doc: StateDoc, body: CorporateClientRequest, now: number): CorporateClient {
-  if (!Number.isSafeInteger(body.rcNumber) || body.rcNumber <= 0) throw new SimulatorRefusal('rcNumber must be a positive whole number');
-  const bvn = requireBvn(Number.isSafeInteger(body.bvn) ? String(body.bvn) : 'not a whole number');
+  const rcNumber = digitsOf(body.rcNumber);
+  if (rcNumber === undefined || /^0+$/.test(rcNumber)) throw new SimulatorRefusal('rcNumber: expected a positive whole number (digits)');
+  const bvn = requireBvn(digitsOf(body.bvn));
   const incorporated = new Date(body.incorporationDate);
-  if (Number.isNaN(incorporated.getTime())) {
-    throw new SimulatorRefusal(`incorporationDate ${JSON.stringify(body.incorporationDate)} is not a date`);
-  }
+  if (Number.isNaN(incorporated.getTime())) throw new SimulatorRefusal('incorporationDate: expected a date such as 2018-03-09T00:00:00Z');
   const base = newClientBase(doc, now);
   const client: StoredClient = {
     ...base,
@@ -544,10 +562,10 @@ export function createCorporateClient(doc: StateDoc, body: CorporateClientReques
     status: 'active',
     accountTier: null,
     businessName: body.businessName.trim(),
-    rcNumber: String(body.rcNumber),
+    rcNumber,
     incorporationDate: incorporated.toISOString(),
   };
-  commitClient(doc, client, now);
+  commitClient(doc, client);
   return {
     id: client.id,
     metadata: client.metadata,
@@ -569,19 +587,21 @@ export function createCorporateClient(doc: StateDoc, body: CorporateClientReques
   };
 }
 
-export interface ClientFilter {
-  accountType?: string;
-  validityType?: string;
-  status?: string;
-}
+export type { ClientFilter } from './types.js';
 
 /** Newest first; filters compare case-insensitively; an unknown filter value matches nothing. */
 export function clientsPage(doc: StateDoc, filter: ClientFilter, page: number, limit: number): ClientListItem[] {
+  const start = (page - 1) * limit;
+  const end = start + limit;
+  // The clients created since come first (stored, filtered by the database), then the seeded ones.
+  const createdCount = doc.clientCount(filter);
+  const created = start < createdCount ? doc.newestClients(filter, start, Math.min(end, createdCount) - start) : [];
   const matches = (actual: string, wanted: string | undefined) => wanted === undefined || actual.toLowerCase() === wanted.toLowerCase();
-  const selected = views(doc)
+  const seededMatches = seeded(doc)
     .clients.filter((c) => matches(c.accountType, filter.accountType) && matches(c.validityType, filter.validityType) && matches(c.status, filter.status))
     .reverse();
-  return selected.slice((page - 1) * limit, page * limit).map(clientListItem);
+  const fromSeeded = seededMatches.slice(Math.max(0, start - createdCount), Math.max(0, end - createdCount));
+  return [...created, ...fromSeeded].map(clientListItem);
 }
 
 function clientListItem(client: StoredClient): ClientListItem {
@@ -645,12 +665,7 @@ function transferFailure(tx: StoredTransaction): TransferFailure | undefined {
 
 /** What failed and reversed transfers gave back to the account so far (amount and charge). */
 function returnedKobo(doc: StateDoc, now: number): number {
-  let kobo = 0;
-  for (const tx of doc.transactions) {
-    const status = tx.kind === 'transfer' ? transactionStatus(tx, now) : 'successful';
-    if (status === 'failed' || status === 'reversed') kobo += netAmountKobo(tx);
-  }
-  return kobo;
+  return doc.settledTransfersKoboTo(now, [FAILS_LATER_SUFFIX, REVERSED_LATER_SUFFIX]);
 }
 
 export const REVERSAL_PREFIX = 'R-';
@@ -663,6 +678,7 @@ export function reversalRecord(doc: StateDoc, reference: string, now: number): T
   if (transactionStatus(original, now) !== 'reversed') return undefined;
   const reversedAt = original.settlesAt!;
   const returned = netAmountKobo(original);
+  const business = primarySide(doc);
   return {
     id: 1_000_000_000 + original.id,
     userId: BUSINESS.userId,
@@ -673,10 +689,10 @@ export function reversalRecord(doc: StateDoc, reference: string, now: number): T
     stampDuty: null,
     details: { reversalOf: original.reference },
     description: `Reversal of ${original.reference}`,
-    destinationAccountNumber: primarySide.accountNumber,
-    destinationAccountName: primarySide.accountName,
-    destinationBankCode: primarySide.bankCode,
-    destinationBankName: primarySide.bankName,
+    destinationAccountNumber: business.accountNumber,
+    destinationAccountName: business.accountName,
+    destinationBankCode: business.bankCode,
+    destinationBankName: business.bankName,
     sourceAccountNumber: original.counterparty.accountNumber,
     sourceAccountName: original.counterparty.accountName,
     sourceBankCode: original.counterparty.bankCode,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { checkBusinessName } from '../../simulator/business-name.js';
 import type { FaultMode, SimulatorOptions } from '../../simulator/types.js';
 
 export interface ServeOptions extends SimulatorOptions {
@@ -51,6 +52,7 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   ctx.io.note(`state: ${options.stateFile ?? 'in memory (lost when it stops)'}${options.fault ? `; fault mode: ${options.fault}` : ''}`);
   if (options.realistic) ctx.io.note('realistic answers: nulls, numbers as text and back, statuses in other cases, short name enquiries');
   if (options.rateLimitPerSecond !== undefined) ctx.io.note(`rate limit: ${options.rateLimitPerSecond} requests a second; more are answered 429`);
+  if (options.businessName) ctx.io.note(`business: ${options.businessName}`);
   ctx.io.note(`credentials: consumer key ${consumerKey}, consumer secret ${consumerSecret}`);
   ctx.io.note('log in with:');
   ctx.io.note(
@@ -96,6 +98,8 @@ export function parseServeOptions(raw: Record<string, unknown>): ServeOptions {
     if (state === '') throw new UsageError('--state needs a file name');
     options.stateFile = path.resolve(state);
   }
+  const business = text('businessName');
+  if (business !== undefined) options.businessName = checkBusinessName(business, '--business-name');
   const webhook = text('webhookUrl');
   if (webhook !== undefined) options.webhookUrl = checkWebhookUrl(webhook, '--webhook-url');
   if (raw.realistic === true) options.realistic = true;
