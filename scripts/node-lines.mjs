@@ -1,0 +1,77 @@
+// The Node lines fsapi supports besides the machine's own, for the tests (scripts/test-node-lines.mjs) and the
+// benchmarks (bench/run.mjs). Each is installed from the npm registry's `node` package into a cache folder
+// of the user (never globally, never into the project), once, and found there on later runs.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/** The supported LTS lines run besides the machine's Node (package.json's engines names them all). */
+export const otherNodeLines = ['22', '24'];
+
+/** Where each line is kept: $XDG_CACHE_HOME/fsapi-node/<line>, else ~/.cache/fsapi-node/<line>. */
+export function nodeCacheFolder(line) {
+  const cacheHome = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(cacheHome, 'fsapi-node', line);
+}
+
+const binaryIn = (folder) => path.join(folder, 'node_modules', 'node', 'bin', 'node');
+
+/** The major version a node binary reports, or undefined when it does not run. */
+function majorOf(binary) {
+  try {
+    return /^v(\d+)\./.exec(execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000 }))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+// Bounded, so an unreachable registry is a clear failure and not a hang: npm's own fetch timeout and
+// retries, and a hard limit on the whole install (it downloads a ~30 MB binary package).
+const INSTALL_LIMIT_MS = 5 * 60_000;
+
+/**
+ * The path of a node binary of `line` (e.g. '22'), installed on first use. Throws an Error whose message
+ * says what failed and what to do, when the registry cannot be reached or the install fails.
+ */
+export async function nodeBinary(line, { log = (text) => process.stderr.write(`${text}\n`) } = {}) {
+  const folder = nodeCacheFolder(line);
+  if (majorOf(binaryIn(folder)) === line) return binaryIn(folder);
+  mkdirSync(path.dirname(folder), { recursive: true });
+  // Installed beside the final folder and renamed into place: a run that stops halfway, or another run
+  // installing at the same time, never leaves a half-installed Node where the next run looks.
+  const staging = await mkdtemp(`${folder}.install-`);
+  log(`installing Node ${line} from the npm registry into ${folder} ...`);
+  try {
+    await new Promise((resolve, reject) => {
+      const args = ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--fetch-timeout=30000', '--fetch-retries=1', '--prefix', staging, `node@${line}`];
+      // The `node` package fetches the binary of this platform in its install script, so scripts must run.
+      const env = { ...process.env, npm_config_ignore_scripts: 'false' };
+      execFile('npm', args, { env, timeout: INSTALL_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        const why = error.killed ? `no answer within ${INSTALL_LIMIT_MS / 60_000} minutes` : lastLines(stderr) || error.message;
+        reject(new Error(`could not install Node ${line} from the npm registry: ${why}`));
+      });
+    });
+    if (majorOf(binaryIn(staging)) !== line) throw new Error(`the npm registry's node@${line} package installed no runnable Node ${line} binary`);
+    await rm(folder, { recursive: true, force: true });
+    try {
+      await rename(staging, folder);
+    } catch (error) {
+      // Another run installed it first: use theirs.
+      if (majorOf(binaryIn(folder)) !== line) throw error;
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return binaryIn(folder);
+}
+
+function lastLines(text) {
+  return text.trim().split('\n').slice(-3).join(' / ');
+}
+
+export function hasNodeInstalled(line) {
+  return existsSync(binaryIn(nodeCacheFolder(line))) && majorOf(binaryIn(nodeCacheFolder(line))) === line;
+}
