@@ -18,6 +18,7 @@ const scripts = [
   { name: 'startup', everyLine: true },
   { name: 'tx-list', everyLine: false },
   { name: 'batch', everyLine: false },
+  { name: 'node20-compile-cache', everyLine: false },
 ];
 
 const chosen = process.argv.slice(2);

@@ -29,6 +29,17 @@ const confOptionalDependencies = {
   },
 };
 
+// @inquirer/prompts' editor prompt, which fsapi never shows, resolves to a stub (scripts/stubs/inquirer-editor.mjs).
+const inquirerEditorLeftOut = {
+  name: 'inquirer-editor-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^@inquirer\/editor$/ }, (args) => {
+      if (!args.importer.includes(`${'node_modules'}/@inquirer/prompts/`)) return undefined;
+      return { path: new URL('scripts/stubs/inquirer-editor.mjs', root).pathname };
+    });
+  },
+};
+
 // commander's node:child_process is loaded only when used (see scripts/stubs/child-process-lazy.cjs).
 const commanderChildProcessLazy = {
   name: 'commander-child-process-lazy',
@@ -53,7 +64,7 @@ const common = {
   // node_modules (package.json).
   external: ['better-sqlite3'],
   logLevel: 'warning',
-  plugins: [confOptionalDependencies, commanderChildProcessLazy],
+  plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
 };
 
 // dist/cli.cjs leaves the engine out: src/engine-loader.ts's import of it becomes a require of the engine's

@@ -2,7 +2,7 @@
 // benchmarks (bench/run.mjs). Each is installed from the npm registry's `node` package into a cache folder
 // of the user (never globally, never into the project), once, and found there on later runs.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,7 @@ export async function nodeBinary(line, { log = (text) => process.stderr.write(`$
       const env = { ...process.env, npm_config_ignore_scripts: 'false' };
       execFile('npm', args, { env, timeout: INSTALL_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
         if (!error) return resolve();
-        const why = error.killed ? `no answer within ${INSTALL_LIMIT_MS / 60_000} minutes` : lastLines(stderr) || error.message;
+        const why = error.killed ? `no answer within ${INSTALL_LIMIT_MS / 60_000} minutes` : npmReason(stderr) || error.message;
         reject(new Error(`could not install Node ${line} from the npm registry: ${why}`));
       });
     });
@@ -68,10 +68,8 @@ export async function nodeBinary(line, { log = (text) => process.stderr.write(`$
   return binaryIn(folder);
 }
 
-function lastLines(text) {
-  return text.trim().split('\n').slice(-3).join(' / ');
-}
-
-export function hasNodeInstalled(line) {
-  return existsSync(binaryIn(nodeCacheFolder(line))) && majorOf(binaryIn(nodeCacheFolder(line))) === line;
+/** npm's own one-line reason (`npm error FetchError: request to ... failed, reason: ...`), else its first error line. */
+function npmReason(stderr) {
+  const lines = stderr.split('\n').map((line) => line.replace(/^npm (error|ERR!) ?/, '').trim());
+  return lines.find((line) => /^\w*Error: /.test(line)) ?? lines.find((line) => line !== '' && !line.startsWith('npm warn')) ?? '';
 }
