@@ -9,7 +9,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { homePool, repoRoot, runCli } from './helpers/cli.js';
 
-const hasCompileCache = typeof (await import('node:module')).enableCompileCache === 'function';
+// @types/node describes Node 20, which has no enableCompileCache.
+const hasCompileCache = typeof (await import('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** Name, size and modification time of every file of a folder. */
 function snapshot(dir: string): string[] {
