@@ -29,7 +29,9 @@ export async function benchNode20CompileCache({ rounds = 21 } = {}) {
   execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', work, 'v8-compile-cache@2'], { stdio: 'inherit', timeout: 120_000 });
   writeFileSync(hooked, "'use strict';\nrequire('v8-compile-cache');\nrequire('../dist/cli.cjs').run();\n");
 
-  const env = { ...userEnv(), FSAPI_CONFIG_DIR: path.join(work, 'config'), FSAPI_DATA_DIR: path.join(work, 'data') };
+  // The package's cache goes into the temporary folder too (its default is one blob per launcher path in the
+  // temp dir), so it starts cold here, is warmed by compare()'s first run, and is removed with the rest.
+  const env = { ...userEnv(), FSAPI_CONFIG_DIR: path.join(work, 'config'), FSAPI_DATA_DIR: path.join(work, 'data'), V8_COMPILE_CACHE_CACHE_DIR: path.join(work, 'v8-compile-cache') };
   delete env.FSAPI_PROFILE;
   const served = await startServedSimulator([], env);
   try {
