@@ -13,7 +13,7 @@ let cli;
 try {
   cli = require('../dist/cli.cjs');
 } catch (error) {
-  if (error.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes('cli.cjs')) throw error;
+  if (error.code !== 'MODULE_NOT_FOUND' || require('node:fs').existsSync(`${__dirname}/../dist/cli.cjs`)) throw error;
   process.stderr.write('error: fsapi is not built (no dist/cli.cjs)\nhint: run npm run build in the fsapi folder\n');
   process.exit(1);
 }
