@@ -55,9 +55,6 @@ export function userEnv(env = process.env) {
   return copy;
 }
 
-/** Node's version in a benchmark's title, so results of several Node lines read apart. */
-export const nodeLabel = `Node ${process.versions.node}`;
-
 export function printRows(title, rows) {
   // bench/run.mjs collects every script's rows here to print them side by side, one column per Node line.
   if (process.env.FSAPI_BENCH_RESULTS) appendFileSync(process.env.FSAPI_BENCH_RESULTS, `${JSON.stringify({ node: process.versions.node, title, rows })}\n`);

@@ -69,7 +69,7 @@ export async function benchStartup({ rounds = 15 } = {}) {
         options: { env },
         target: targets.served,
       },
-      ...(gh ? [{ name: 'gh --help (for comparison)', command: gh, args: ['--help'], options: { env } }] : []),
+      ...(gh ? [{ name: 'gh --help', command: gh, args: ['--help'], options: { env } }] : []),
     ];
     const results = await compare(subjects, rounds);
     const baseline = results[0].ms;
