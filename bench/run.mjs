@@ -5,6 +5,8 @@
 //   npm run bench -- startup tx-list   only these scripts
 // To add a benchmark: a script in bench/ that runs when run directly and prints its rows with printRows
 // (bench/lib.mjs), and a line in `scripts` below.
+// On a busy machine the baseline itself swells and every ratio shrinks: `node -e 0` should take about
+// 30 ms. As root, `chrt -f 10 npm run bench` runs the benchmark ahead of the other work.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
