@@ -1,7 +1,7 @@
 // The Node lines fsapi supports besides the machine's own, for the tests (scripts/test-node-lines.mjs) and the
 // benchmarks (bench/run.mjs). Each is installed from the npm registry's `node` package into a cache folder
 // of the user (never globally, never into the project), once, and found there on later runs.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -46,11 +46,25 @@ export async function nodeBinary(line, { log = (text) => process.stderr.write(`$
   try {
     await new Promise((resolve, reject) => {
       const args = ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--fetch-timeout=30000', '--fetch-retries=1', '--prefix', staging, `node@${line}`];
-      // The `node` package fetches the binary of this platform in its install script, so scripts must run.
+      // The `node` package fetches the binary of this platform in its install script (a second npm), so
+      // scripts must run; npm runs in a process group of its own so that the limit stops both.
       const env = { ...process.env, npm_config_ignore_scripts: 'false' };
-      execFile('npm', args, { env, timeout: INSTALL_LIMIT_MS, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-        if (!error) return resolve();
-        const why = error.killed ? `no answer within ${INSTALL_LIMIT_MS / 60_000} minutes` : npmReason(stderr) || error.message;
+      const child = spawn('npm', args, { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      let timedOut = false;
+      child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-64 * 1024)));
+      const limit = setTimeout(() => {
+        timedOut = true;
+        process.kill(-child.pid, 'SIGKILL');
+      }, INSTALL_LIMIT_MS);
+      child.on('error', (error) => {
+        clearTimeout(limit);
+        reject(new Error(`could not run npm to install Node ${line}: ${error.message}`));
+      });
+      child.on('close', (code) => {
+        clearTimeout(limit);
+        if (code === 0 && !timedOut) return resolve();
+        const why = timedOut ? `no answer within ${INSTALL_LIMIT_MS / 60_000} minutes` : npmReason(stderr) || `npm exited ${code}`;
         reject(new Error(`could not install Node ${line} from the npm registry: ${why}`));
       });
     });
