@@ -1,7 +1,7 @@
 // Shared helpers for the benchmarks: run commands side by side, alternating, and report medians, so a
 // noisy shared machine slows the baseline and the subject alike and the ratio stays meaningful.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,17 +45,30 @@ export async function compare(subjects, rounds = 15) {
   return subjects.map((subject, i) => ({ name: subject.name, ms: median(samples[i].ms), rssMb: Math.max(...samples[i].rss) }));
 }
 
+/**
+ * The environment of a user's shell: without NODE_EXTRA_CA_CERTS, which this machine sets and which makes
+ * Node 20 read a large certificate file at every start (`node -e 0` about 3x slower than for a user).
+ */
+export function userEnv(env = process.env) {
+  const copy = { ...env };
+  delete copy.NODE_EXTRA_CA_CERTS;
+  return copy;
+}
+
 export function printRows(title, rows) {
+  // bench/run.mjs collects every script's rows here to print them side by side, one column per Node line.
+  if (process.env.FSAPI_BENCH_RESULTS) appendFileSync(process.env.FSAPI_BENCH_RESULTS, `${JSON.stringify({ node: process.versions.node, title, rows })}\n`);
   console.log(`\n${title}`);
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '' : `  ${row.ratio.toFixed(2)}x${row.target ? ` (target <= ${row.target}x)` : ''}`;
     const rss = Number.isFinite(row.rssMb) ? `  peak RSS ${row.rssMb.toFixed(1)} MB` : '';
-    console.log(`  ${row.name.padEnd(58)} ${row.ms.toFixed(1).padStart(8)} ms${ratio}${rss}${row.note ? `  ${row.note}` : ''}`);
+    const ms = Number.isFinite(row.ms) ? `${row.ms.toFixed(1).padStart(8)} ms` : `${'-'.padStart(8)}   `;
+    console.log(`  ${row.name.padEnd(58)} ${ms}${ratio}${rss}${row.note ? `  ${row.note}` : ''}`);
   }
 }
 
 export function hasBuild() {
-  return existsSync(new URL('../dist/boot.cjs', import.meta.url));
+  return existsSync(new URL('../dist/cli.cjs', import.meta.url)) && existsSync(new URL('../dist/engine.cjs', import.meta.url));
 }
 
 export function ensureBuilt() {

@@ -1,11 +1,13 @@
 // Start-up cost: `fsapi --help` and `fsapi account --json` (in-process local simulator, and against
-// `simulator serve` with a cached token) as ratios to `node -e 0`, measured side by side in one run.
+// `simulator serve` with a cached token) as ratios to `node -e 0` of the same Node, measured side by side in
+// one run, with `gh --help` beside them when gh is installed. Runs on the Node that runs it (bench/run.mjs
+// runs it on each supported line), without NODE_EXTRA_CA_CERTS, as on a user's machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compare, printRows, runOnce } from './lib.mjs';
+import { compare, printRows, runOnce, userEnv } from './lib.mjs';
 
 const cli = fileURLToPath(new URL('../bin/fsapi.cjs', import.meta.url));
 const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
@@ -26,9 +28,27 @@ export async function startServedSimulator(args = [], env = process.env) {
   return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
+// Targets (issue 15) by Node line: the supported LTS lines 22 and 24, and Node 20 (out of support).
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const targets = nodeMajor >= 22 ? { help: 1.5, served: 2.5 } : { help: 1.7 };
+
+/** The path of an executable on PATH, or undefined. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
 export async function benchStartup({ rounds = 15 } = {}) {
   const home = mkdtempSync(path.join(tmpdir(), 'fsapi-bench-'));
-  const env = { ...process.env, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') };
+  const env = { ...userEnv(), FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') };
   delete env.FSAPI_PROFILE;
   const served = await startServedSimulator([], env);
   try {
@@ -37,24 +57,25 @@ export async function benchStartup({ rounds = 15 } = {}) {
       env: { ...env, ...credentials },
     });
     await runOnce(process.execPath, [cli, 'account', '--json'], { env });
-    const results = await compare(
-      [
-        { name: 'node -e 0 (baseline)', command: process.execPath, args: ['-e', '0'], options: { env } },
-        { name: 'fsapi --help', command: process.execPath, args: [cli, '--help'], options: { env } },
-        { name: 'fsapi account --json (local, in-process simulator)', command: process.execPath, args: [cli, 'account', '--json'], options: { env } },
-        {
-          name: 'fsapi account --json (simulator serve, cached token)',
-          command: process.execPath,
-          args: [cli, '--profile', 'served', 'account', '--json'],
-          options: { env },
-        },
-      ],
-      rounds,
-    );
+    const gh = onPath('gh');
+    const subjects = [
+      { name: 'node -e 0 (baseline)', command: process.execPath, args: ['-e', '0'], options: { env } },
+      { name: 'fsapi --help', command: process.execPath, args: [cli, '--help'], options: { env }, target: targets.help },
+      { name: 'fsapi account --json (local, in-process simulator)', command: process.execPath, args: [cli, 'account', '--json'], options: { env } },
+      {
+        name: 'fsapi account --json (simulator serve, cached token)',
+        command: process.execPath,
+        args: [cli, '--profile', 'served', 'account', '--json'],
+        options: { env },
+        target: targets.served,
+      },
+      ...(gh ? [{ name: 'gh --help', command: gh, args: ['--help'], options: { env } }] : []),
+    ];
+    const results = await compare(subjects, rounds);
     const baseline = results[0].ms;
-    const targets = [undefined, 1.3, undefined, 1.6];
-    const rows = results.map((row, i) => ({ ...row, ratio: i === 0 ? undefined : row.ms / baseline, target: targets[i] }));
-    printRows(`Start-up (median of ${rounds} alternating runs)`, rows);
+    const rows = results.map((row, i) => ({ ...row, ratio: i === 0 ? undefined : row.ms / baseline, target: subjects[i].target }));
+    if (!gh) rows.push({ name: 'gh --help', ms: NaN, note: 'gh is not installed' });
+    printRows(`Start-up on Node ${process.versions.node} (median of ${rounds} alternating runs, NODE_EXTRA_CA_CERTS unset)`, rows);
     return rows;
   } finally {
     await served.stop();

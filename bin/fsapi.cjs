@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// The launcher. CommonJS on purpose: an ES module entry would make Node set up its ES module loader first,
-// about a sixth of its whole start-up (bench/startup.mjs). Everything else is in dist/ (scripts/build.mjs).
-let boot;
+// The launcher: turn on Node's compile cache, then run dist/cli.cjs, the command tree (scripts/build.mjs).
+// CommonJS on purpose: an ES module entry would make Node set up its ES module loader first, about a sixth
+// of its whole start-up (bench/startup.mjs).
+'use strict';
+const { enableCompileCache } = require('node:module');
+// Node >= 22.1 keeps V8's compiled code of every file it loads from here on in a cache folder of the machine
+// (NODE_COMPILE_CACHE, else the temp dir's node-compile-cache), so the next run does not parse and compile
+// the bundles again. It checks each entry against the file's content and the Node version, and a cache it
+// cannot write only costs the compile. Node 20 has none; docs/decisions.md says why fsapi adds nothing there.
+if (enableCompileCache) enableCompileCache();
+let cli;
 try {
-  boot = require('../dist/boot.cjs');
+  cli = require('../dist/cli.cjs');
 } catch (error) {
-  if (error.code !== 'MODULE_NOT_FOUND') throw error;
-  process.stderr.write('error: fsapi is not built (no dist/boot.cjs)\nhint: run npm run build in the fsapi folder\n');
+  if (error.code !== 'MODULE_NOT_FOUND' || require('node:fs').existsSync(`${__dirname}/../dist/cli.cjs`)) throw error;
+  process.stderr.write('error: fsapi is not built (no dist/cli.cjs)\nhint: run npm run build in the fsapi folder\n');
   process.exit(1);
 }
-boot.start();
+cli.run();

@@ -1,16 +1,11 @@
-// Bundles the CLI with esbuild into three CommonJS files (src/boot.ts says why CommonJS and how they load):
-// - dist/boot.cjs: what bin/fsapi.cjs runs; loads the other two;
-// - dist/cli.cjs: the command tree, src/program.ts, and what runs it. All that `fsapi --help` loads;
-// - dist/engine.cjs: the code of every command, src/engine.ts, loaded once a command runs.
-// Training runs of the staged CLI then record cli.cache and engine.cache, the V8 code caches boot.ts
-// compiles the bundles with. Everything is written to a fresh folder and swapped in by rename, so a CLI
-// that runs while a build happens never sees a half-written dist/, nor a cache of another bundle.
+// Bundles the CLI with esbuild into two CommonJS files, which bin/fsapi.cjs loads with a plain require:
+// - dist/cli.cjs: the command tree (src/program.ts) and what runs it (src/cli.ts). All that `fsapi --help` loads;
+// - dist/engine.cjs: the code of every command (src/engine.ts), required once a command's action starts.
+// CommonJS because an ES module would make Node set up its ES module loader, about a sixth of its start-up.
+// Both are written to a fresh folder and swapped in by rename, so a CLI that runs while a build happens
+// never sees a half-written dist/, nor a cli.cjs of one build with the engine.cjs of another.
 import { build } from 'esbuild';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { readFile, rename, rm } from 'node:fs/promises';
 
 const root = new URL('../', import.meta.url);
 const staging = new URL(`dist.build-${process.pid}/`, root);
@@ -34,29 +29,54 @@ const confOptionalDependencies = {
   },
 };
 
+// @inquirer/prompts' editor prompt, which fsapi never shows, resolves to a stub (scripts/stubs/inquirer-editor.mjs).
+const inquirerEditorLeftOut = {
+  name: 'inquirer-editor-left-out',
+  setup(build) {
+    build.onResolve({ filter: /^@inquirer\/editor$/ }, (args) => {
+      if (!args.importer.includes(`${'node_modules'}/@inquirer/prompts/`)) return undefined;
+      return { path: new URL('scripts/stubs/inquirer-editor.mjs', root).pathname };
+    });
+  },
+};
+
+// commander's node:child_process is loaded only when used (see scripts/stubs/child-process-lazy.cjs).
+const commanderChildProcessLazy = {
+  name: 'commander-child-process-lazy',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+      if (!args.importer.includes(`${'node_modules'}/commander/`)) return undefined;
+      return { path: new URL('scripts/stubs/child-process-lazy.cjs', root).pathname };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  // No comments or indentation: smaller files to read on every start, and no non-ASCII text from the
-  // comments of packages (see the ASCII check below). Names stay, and the source maps give the lines.
+  // No comments or indentation: smaller files to read on every start. Names stay, and the source maps give
+  // the lines.
   minifyWhitespace: true,
+  // A native module cannot be bundled: an embedded database engine stays a dependency, loaded from
+  // node_modules (package.json).
+  external: ['better-sqlite3'],
   logLevel: 'warning',
-  plugins: [confOptionalDependencies],
+  plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
 };
 
-// The engine is loaded by src/boot.ts, never by the import src/engine-loader.ts uses from source.
+// dist/cli.cjs leaves the engine out: src/engine-loader.ts's import of it becomes a require of the engine's
+// own bundle, dist/engine.cjs, beside it.
 const engineLeftOut = {
   name: 'engine-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.importer.endsWith('engine-loader.ts') ? { path: args.path, external: true } : undefined));
+    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.importer.endsWith('engine-loader.ts') ? { path: './engine.cjs', external: true } : undefined));
   },
 };
 
 const bundles = [
-  { entry: 'src/boot.ts', name: 'boot' },
   { entry: 'src/cli.ts', name: 'cli', plugins: [engineLeftOut] },
   { entry: 'src/engine.ts', name: 'engine' },
 ];
@@ -69,24 +89,16 @@ try {
       entryPoints: [bundle.entry],
       outfile: new URL(`${bundle.name}.cjs`, staging).pathname,
       format: 'cjs',
-      // vm.Script, which runs cli.cjs and engine.cjs, cannot run an import(): esbuild turns each into a
-      // require of a lazily initialised module, so a command's top-level code still runs only when needed.
+      // An import() would make Node set up its ES module loader. Unsupported, esbuild turns each into a
+      // require: of a lazily initialised module inside the bundle, so a command's top-level code still runs
+      // only when needed, or of dist/engine.cjs.
       supported: { 'dynamic-import': false },
       // A bundled module's import.meta.url is its bundle's URL (CJS output has no import.meta).
       define: { 'import.meta.url': '__fsapiImportMetaUrl' },
       banner: { js: "const __fsapiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     });
-    const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'latin1');
-    if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which vm.Script cannot run`);
-    // boot.ts reads the bundles as latin1, a plain copy of the bytes: right only for ASCII.
-    const nonAscii = /[^\x00-\x7f]/.exec(source);
-    if (nonAscii) throw new Error(`dist/${bundle.name}.cjs has a non-ASCII character at offset ${nonAscii.index}; escape it in the source`);
-  }
-  try {
-    await recordCodeCaches();
-  } catch (error) {
-    for (const name of ['cli', 'engine']) await rm(new URL(`${name}.cache`, staging), { force: true });
-    console.warn(`warning: built without code caches, so commands start slower: ${error.message.split('\n')[0]}`);
+    const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'utf8');
+    if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which would load the ES module loader`);
   }
   await rename(dist, retired).catch((error) => {
     if (error.code !== 'ENOENT') throw error;
@@ -95,53 +107,4 @@ try {
 } finally {
   await rm(staging, { recursive: true, force: true });
   await rm(retired, { recursive: true, force: true });
-}
-
-/**
- * The training runs. The staged CLI answers `--help`, which records cli.cache; then `account --json`
- * against a served simulator, the path of a typical command (profile, token, HTTP, output), which starts
- * from that cli.cache and records both caches again, now holding both runs' functions.
- */
-async function recordCodeCaches() {
-  const boot = new URL('boot.cjs', staging).pathname;
-  const home = await mkdtemp(path.join(tmpdir(), 'fsapi-build-'));
-  // No NODE_OPTIONS: V8 refuses a cache made under other flags, so train under the flags users run with.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_') && key !== 'NODE_OPTIONS'));
-  Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') });
-  const training = { FSAPI_WRITE_CODE_CACHE: staging.pathname };
-  const runCli = (args, extraEnv) => promisify(execFile)(process.execPath, [boot, ...args], { env: { ...env, ...extraEnv }, timeout: 20_000 });
-  await runCli(['--help'], training);
-  const server = spawn(process.execPath, [boot, 'simulator', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => server.once('exit', resolve).once('error', resolve));
-  try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      let err = '';
-      const timer = setTimeout(() => reject(new Error('simulator serve printed no URL within 10 s')), 10_000);
-      server.stderr.on('data', (chunk) => (err += chunk));
-      server.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = /http:\/\/[^\s]+/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[0]);
-        }
-      });
-      exited.then((code) => reject(new Error(`simulator serve exited ${code}: ${err}`)));
-    });
-    await runCli(['auth', 'login', '--profile', 'train', '--env', 'sandbox', '--base-url', url], {
-      FSAPI_CONSUMER_KEY: 'sim-consumer-key',
-      FSAPI_CONSUMER_SECRET: 'sim-consumer-secret',
-    });
-    await runCli(['--profile', 'train', 'account', '--json'], training);
-    for (const name of ['cli', 'engine']) {
-      if ((await stat(new URL(`${name}.cache`, staging))).size === 0) throw new Error(`the training runs wrote an empty ${name}.cache`);
-    }
-  } finally {
-    server.kill('SIGTERM');
-    const killer = setTimeout(() => server.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(killer);
-    await rm(home, { recursive: true, force: true });
-  }
 }

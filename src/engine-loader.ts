@@ -1,17 +1,12 @@
-// How src/program.ts reaches the engine (src/engine.ts, the code every command runs) once an action starts.
-// From the build, src/boot.ts hands over its loader, which compiles dist/engine.cjs with its code cache.
-// From source (tsx: the tests and scripts that import src/program.ts) it is a plain import; the build
-// leaves that import out of dist/cli.cjs (scripts/build.mjs).
+// How src/program.ts reaches the engine (src/engine.ts: the code every command runs) once an action starts,
+// and only then, so `fsapi --help` loads the command tree alone. In dist/cli.cjs this import becomes a
+// require of dist/engine.cjs (scripts/build.mjs); from source (tsx: the tests, scripts/gen-docs.ts) it is
+// a plain import.
 export type Engine = typeof import('./engine.js');
 
-let loader: () => Engine | Promise<Engine> = () => import('./engine.js');
 let loaded: Promise<Engine> | undefined;
 
-export function useEngineLoader(load: () => Engine): void {
-  loader = load;
-}
-
-/** The engine, loaded (and with the bundle, compiled) once per run however often it is asked for. */
+/** The engine, loaded once per run however often it is asked for. */
 export function loadEngine(): Promise<Engine> {
-  return (loaded ??= Promise.resolve().then(loader));
+  return (loaded ??= import('./engine.js'));
 }

@@ -29,7 +29,7 @@ export async function runCommand(command: Command, args: string[], load: () => P
  * or batch looks as if it kept every row. Keeping it at its starting size holds peak RSS flat
  * (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Only for long runs: node:v8 costs a
  * few ms to load. Not a node flag in bin/: Node would lose its start-up snapshot, and a V8 flag set before
- * the bundles compile would make V8 refuse their code caches (src/boot.ts).
+ * the bundles compile would make V8 refuse the compile cache's entries made under the usual flags.
  */
 function keepYoungGenerationSmall(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');

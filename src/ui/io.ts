@@ -10,10 +10,14 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // process.stdin is made on first use: creating it loads Node's file streams, a few ms that only the
+    // commands reading stdin or prompting should pay. Whether it is a terminal is asked of fd 0 directly.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY,
     stderrIsTTY,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: process.getBuiltinModule('node:tty').isatty(0),
     colorStdout: allowed(stdoutIsTTY) && !globals.json,
     colorStderr: allowed(stderrIsTTY),
     columns: stdoutIsTTY ? process.stdout.columns : undefined,

@@ -24,7 +24,7 @@ export interface RunOptions {
   keys?: string[];
   timeoutMs?: number;
   cwd?: string;
-  /** The script node runs instead of bin/fsapi.cjs, e.g. the boot.cjs of a copy of dist/. */
+  /** The script node runs instead of bin/fsapi.cjs, e.g. the launcher of a copy of the package. */
   cli?: string;
 }
 

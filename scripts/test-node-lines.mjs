@@ -1,0 +1,58 @@
+// The second half of `npm test` (the first is the whole suite on the machine's Node): the CLI end-to-end
+// test files on each other supported LTS line, Node 22 and 24, installed from the npm registry into a cache
+// folder on first use (scripts/node-lines.mjs). The tests start the CLI with process.execPath, so running
+// node:test under Node 22 runs fsapi under Node 22. Nothing is rebuilt: dist/ is plain JavaScript, and the
+// packages the tests load are the ones `npm ci` installed.
+//
+// The registry must be reachable the first time; a failed install is a failed `npm test`, with the reason.
+// Outside CI, FSAPI_SKIP_NODE_LINES=1 skips these runs (say, offline); CI (CI=true) always runs them.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { nodeBinary, otherNodeLines } from './node-lines.mjs';
+
+/**
+ * Files that run bin/fsapi.cjs as a subprocess, one or more per group of commands, chosen to cover what
+ * differs between Node lines (start-up and the compile cache, HTTP, terminals and prompts, the simulator's
+ * store, files and locks, the package) while keeping `.ci/run` well under 10 minutes.
+ */
+export const cliTestFiles = [
+  'test/launcher.test.ts',
+  'test/package.test.ts',
+  'test/account-banks-enquiry.test.ts',
+  'test/transfer.test.ts',
+  'test/transfer-faults.test.ts',
+  'test/transfer-tty.test.ts',
+  'test/tx-list.test.ts',
+  'test/clients-list.test.ts',
+  'test/simulator-commands.test.ts',
+  'test/webhook-listen.test.ts',
+];
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const machineLine = process.versions.node.split('.')[0];
+
+if (process.env.FSAPI_SKIP_NODE_LINES && !process.env.CI) {
+  console.log(`Node ${otherNodeLines.join(' and ')}: skipped (FSAPI_SKIP_NODE_LINES is set); CI runs them`);
+  process.exit(0);
+}
+
+const failed = [];
+for (const line of otherNodeLines) {
+  if (line === machineLine) continue; // the whole suite just ran on it
+  let binary;
+  try {
+    binary = await nodeBinary(line);
+  } catch (error) {
+    console.error(`error: ${error.message}`);
+    console.error('hint: the npm registry must be reachable once to install it (npm config get registry); outside CI, FSAPI_SKIP_NODE_LINES=1 skips these runs');
+    process.exit(1);
+  }
+  const version = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`\nCLI end-to-end tests on Node ${version} (${cliTestFiles.length} files)`);
+  const run = spawnSync(binary, ['--import', 'tsx', '--test', '--test-concurrency=2', ...cliTestFiles], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) failed.push(`Node ${version} (exit ${run.status ?? run.signal})`);
+}
+if (failed.length > 0) {
+  console.error(`error: the CLI end-to-end tests failed on ${failed.join(', ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,118 @@
+// bin/fsapi.cjs turns on Node's compile cache where it exists (Node >= 22.1) and requires dist/cli.cjs;
+// the command tree requires dist/engine.cjs only once a command runs. The cache is only ever an
+// optimisation: a damaged one must change nothing, and nothing may be written next to the installed files.
+// Runs copies of bin/ and dist/ as an installed package would lay them out.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { homePool, repoRoot, runCli } from './helpers/cli.js';
+
+// @types/node describes Node 20, which has no enableCompileCache.
+const hasCompileCache = typeof (await import('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** Name, size and modification time of every file of a folder. */
+function snapshot(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((name) => {
+      const stats = statSync(path.join(dir, name));
+      return `${name} ${stats.size} ${stats.mtimeMs}`;
+    });
+}
+
+/** Every file below a folder (the compile cache keeps one file per compiled script). */
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(path.join(dir, name)).isFile());
+  } catch {
+    return [];
+  }
+}
+
+describe('the launcher', () => {
+  const homes = homePool();
+  const copies: string[] = [];
+  after(() => {
+    homes.cleanup();
+    for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  });
+
+  /** A copy of bin/ and dist/ (what the package ships); returns the copy's launcher. */
+  function copyPackage({ withDist = true } = {}): { root: string; launcher: string } {
+    const root = mkdtempSync(path.join(tmpdir(), 'fsapi-package-'));
+    copies.push(root);
+    cpSync(path.join(repoRoot, 'bin'), path.join(root, 'bin'), { recursive: true });
+    if (withDist) cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true });
+    return { root, launcher: path.join(root, 'bin', 'fsapi.cjs') };
+  }
+
+  async function runAccount(launcher: string, env: Record<string, string>): Promise<void> {
+    const result = await runCli(['account', '--json'], { cli: launcher, env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(JSON.parse(result.stdout).accountNumber, /^\d{10}$/);
+  }
+
+  it('answers --help without the engine bundle, so --help loads no command code', async () => {
+    const { root, launcher } = copyPackage();
+    unlinkSync(path.join(root, 'dist', 'engine.cjs'));
+    const result = await runCli(['--help'], { cli: launcher, env: homes.home().env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Usage: fsapi /);
+  });
+
+  it('runs a command and writes nothing next to the installed files', async () => {
+    const { root, launcher } = copyPackage();
+    const before = snapshot(root);
+    const home = homes.home();
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: path.join(home.root, 'compile-cache') });
+    assert.deepEqual(snapshot(root), before);
+  });
+
+  it(`keeps compiled code in Node's compile cache folder${hasCompileCache ? '' : ' (not on this Node: none is written)'}`, async () => {
+    const { launcher } = copyPackage();
+    const home = homes.home();
+    const cacheDir = path.join(home.root, 'compile-cache');
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
+    // One entry per bundle at least (the launcher, cli.cjs, engine.cjs); none on a Node without the cache.
+    if (hasCompileCache) assert.ok(filesIn(cacheDir).length >= 2, `cache entries: ${filesIn(cacheDir).join(', ')}`);
+    else assert.deepEqual(filesIn(cacheDir), []);
+  });
+
+  it('runs the same with a damaged compile cache, and with one it cannot write', async () => {
+    const { launcher } = copyPackage();
+    const home = homes.home();
+    const cacheDir = path.join(home.root, 'compile-cache');
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
+    const entries = filesIn(cacheDir);
+    for (const [i, name] of entries.entries()) {
+      const file = path.join(cacheDir, name);
+      // Garbage, a cut-short entry, and an entry with a flipped byte in its header.
+      if (i % 3 === 0) writeFileSync(file, 'not a compile cache\n');
+      else if (i % 3 === 1) writeFileSync(file, readFileSync(file).subarray(0, 40));
+      else writeFileSync(file, Buffer.from(readFileSync(file).map((byte, at) => (at === 4 ? byte ^ 0xff : byte))));
+    }
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
+    // A cache folder that cannot be made (a file stands where it should be) only costs the compile.
+    const blocked = path.join(home.root, 'blocked');
+    writeFileSync(blocked, '');
+    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: path.join(blocked, 'cache') });
+  });
+
+  it('says in one line how to build when dist/ is missing, with no stack trace', async () => {
+    const { root, launcher } = copyPackage({ withDist: false });
+    mkdirSync(path.join(root, 'dist'));
+    const result = await runCli(['account'], { cli: launcher, env: homes.home().env });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, 'error: fsapi is not built (no dist/cli.cjs)\nhint: run npm run build in the fsapi folder\n');
+  });
+
+  it('builds bundles that hold no import(), which would load the ES module loader', () => {
+    for (const name of ['cli', 'engine']) {
+      assert.doesNotMatch(readFileSync(path.join(repoRoot, 'dist', `${name}.cjs`), 'utf8'), /import\(/, name);
+    }
+  });
+});
