@@ -29,6 +29,8 @@ export interface IO {
   colorStderr: boolean;
   /** Terminal width for tables, when stdout is a terminal. */
   columns: number | undefined;
+  /** Terminal width of stderr, for the tables a command shows before asking (batch summary). */
+  stderrColumns?: number | undefined;
   /** Writes data to stdout. */
   out(text: string): void;
   /** Writes one line of talk (progress, warnings, notes) to stderr. */

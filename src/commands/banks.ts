@@ -13,8 +13,8 @@ export default async function banks(ctx: Context, input: CommandInput): Promise<
     ctx,
     [
       { header: 'CODE', cell: (bank) => bank.institutionCode },
-      { header: 'NAME', cell: (bank) => bank.institutionName },
-      { header: 'CATEGORY', cell: (bank) => bank.category },
+      { header: 'NAME', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
+      { header: 'CATEGORY', cell: (bank) => bank.category, priority: 1, flex: true },
     ],
     shown,
     shown,

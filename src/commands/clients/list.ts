@@ -11,13 +11,13 @@ import { streamPages } from '../../ui/stream.js';
 
 const columns: Column<ClientListItem>[] = [
   { header: 'NUMBER', cell: (client) => client.accountNumber },
-  { header: 'NAME', cell: clientName },
-  { header: 'TYPE', cell: (client) => client.accountType },
-  { header: 'TIER', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right' },
-  { header: 'EMAIL', cell: (client) => client.emailAddress },
-  { header: 'PHONE', cell: (client) => client.mobileNumber },
+  { header: 'NAME', cell: clientName, flex: true, minWidth: 16 },
+  { header: 'TYPE', cell: (client) => client.accountType, priority: 2 },
+  { header: 'TIER', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right', priority: 5 },
+  { header: 'EMAIL', cell: (client) => client.emailAddress, priority: 4, flex: true, minWidth: 16 },
+  { header: 'PHONE', cell: (client) => client.mobileNumber, priority: 3 },
   // The list sends seconds where other endpoints send milliseconds; timeCell reads both.
-  { header: 'CREATED', cell: (client) => timeCell(client.createdAt) },
+  { header: 'CREATED', cell: (client) => timeCell(client.createdAt), priority: 1 },
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
