@@ -2,7 +2,7 @@
 // (src/engine.ts, every command's code) only when it runs, so `fsapi --help` loads this file alone and
 // starts about as fast as node.
 // src/cli.ts runs it; scripts/gen-docs.ts walks it to write docs/commands.md.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
 
@@ -13,13 +13,23 @@ export const program = new Command('fsapi')
   .option('--json', 'print machine-readable JSON on stdout and nothing else there')
   .option('--no-color', 'no ANSI colours (also NO_COLOR)')
   .addOption(new Option('--verbose', 'one stderr line per HTTP request, secrets redacted').env('FSAPI_VERBOSE'))
-  .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)').env('FSAPI_TIMEOUT'))
+  .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default: 30)').env('FSAPI_TIMEOUT'))
   .addOption(new Option('--base-url <url>', "override the profile's base address").env('FSAPI_BASE_URL'))
   .showSuggestionAfterError(true)
+  // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
+  .configureOutput({ outputError: (text, write) => write(commanderErrorInOneVoice(text)) })
   // With an action of its own (the overview) the root gets no implicit `help` command; people expect
   // `fsapi help [command]`.
   .helpCommand(true)
-  .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+  .configureHelp({
+    showGlobalOptions: true,
+    sortSubcommands: false,
+    // Each option once: a command's own option (auth login --base-url) hides the global one of that name.
+    visibleGlobalOptions(this: Help, command: Command) {
+      const own = new Set(command.options.map((option) => option.long));
+      return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => !own.has(option.long));
+    },
+  })
   .allowExcessArguments(true)
   .action(async (...actionArgs: unknown[]) => {
     // With an action of its own the root would take a mistyped command as an argument; hand it back to
@@ -27,6 +37,22 @@ export const program = new Command('fsapi')
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     await lazy('overview')(...actionArgs);
   });
+
+/**
+ * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
+ * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
+ */
+export function commanderErrorInOneVoice(text: string): string {
+  const lines = text.trim().split('\n');
+  const message = lines[0]!.replace(/^error: /i, '');
+  const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
+  const hint = suggestion
+    ? `did you mean ${suggestion[1]}?`
+    : /unknown command/.test(message)
+      ? 'fsapi --help lists the commands'
+      : "add --help to the command to see its usage";
+  return `error: ${message}\nhint: ${hint}\n`;
+}
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
 function lazy(key: keyof typeof commands) {
@@ -38,7 +64,13 @@ function lazy(key: keyof typeof commands) {
   };
 }
 
-const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** Every example line of every help text, in order: test/help-examples.test.ts runs them on the simulator. */
+export const helpExamples: string[] = [];
+
+const examples = (...lines: string[]) => {
+  helpExamples.push(...lines);
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+};
 
 program.addHelpText('after', examples(
   'fsapi account',
@@ -62,22 +94,22 @@ auth
   ))
   .action(lazy('auth/login'));
 auth.command('status').description('show the profile, base address and token expiry')
-  .addHelpText('after', examples('fsapi auth status', 'fsapi --profile live auth status --json'))
+  .addHelpText('after', examples('fsapi auth status', 'fsapi auth status --json'))
   .action(lazy('auth/status'));
 auth.command('logout').description('forget the stored token and credentials of the profile')
-  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile live auth logout'))
+  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile old-sandbox auth logout'))
   .action(lazy('auth/logout'));
 auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
-  .addHelpText('after', examples('curl -H "Authorization: Bearer $(fsapi auth token)" "$BASE/v1/account"'))
+  .addHelpText('after', examples('FSAPI_TOKEN=$(fsapi auth token) fsapi account'))
   .action(lazy('auth/token'));
 
 const profile = program.command('profile').description('list, choose and remove saved profiles')
-  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use sandbox'));
+  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use local'));
 profile.command('list').description('list saved profiles; the default is marked')
   .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
   .action(lazy('profile/list'));
 profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
-  .addHelpText('after', examples('fsapi profile use sandbox', 'fsapi profile use local'))
+  .addHelpText('after', examples('fsapi profile use local'))
   .action(lazy('profile/use'));
 profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
   .addHelpText('after', examples('fsapi profile remove old-sandbox'))
@@ -98,7 +130,7 @@ program.command('enquiry').argument('<accountNumber>', '10-digit account number'
 
 // ---- transfers ---------------------------------------------------------------------------------------
 const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
-  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-57ERTC9C000060'));
+  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-EXAMPLES000001'));
 transfer.command('send').argument('<accountNumber>', '10-digit account number of the receiver')
   .description('verify the receiver, confirm, and send one transfer exactly once')
   .requiredOption('--bank <code|name>', "receiver's bank: 6-digit code or part of the name")
@@ -117,7 +149,7 @@ transfer.command('send').argument('<accountNumber>', '10-digit account number of
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
   .option('--wait', 'poll until it is successful (at most 5 minutes)')
-  .addHelpText('after', examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --json'))
+  .addHelpText('after', examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --json'))
   .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
@@ -133,7 +165,7 @@ transfer.command('log').description('the local journal of money-moving requests,
   .action(lazy('transfer/log'));
 
 program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
-  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq ACME-57ERTC9C000060 --json'))
+  .addHelpText('after', examples('fsapi tsq ACME-EXAMPLES000001', 'fsapi tsq ACME-EXAMPLES000001 --json'))
   .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
@@ -171,7 +203,7 @@ create.command('corporate').description('create a corporate client account (asks
 
 // ---- transactions ------------------------------------------------------------------------------------
 const tx = program.command('tx').description('transactions: inflows and outflows')
-  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-57ERTC9C000060'));
+  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-EXAMPLES000001'));
 tx.command('list').description('list transactions, newest first')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'transactions per page, 1 to 100')
@@ -184,7 +216,7 @@ tx.command('list').description('list transactions, newest first')
   .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
   .action(lazy('tx/list'));
 tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
-  .addHelpText('after', examples('fsapi tx get ACME-57ERTC9C000060', 'fsapi tx get ACME-57ERTC9C000060 --json | jq .status'))
+  .addHelpText('after', examples('fsapi tx get ACME-EXAMPLES000001', 'fsapi tx get ACME-EXAMPLES000001 --json | jq .status'))
   .action(lazy('tx/get'));
 
 // ---- notifications -----------------------------------------------------------------------------------
@@ -199,7 +231,7 @@ webhook.command('listen').description('receive notifications, verify each by ref
   .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
   .action(lazy('webhook/listen'));
 webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
-  .addHelpText('after', examples('fsapi webhook verify event.json', 'pbpaste | fsapi webhook verify -'))
+  .addHelpText('after', examples('fsapi webhook verify event.json', 'fsapi webhook verify - < event.json'))
   .action(lazy('webhook/verify'));
 
 // ---- simulator ---------------------------------------------------------------------------------------
@@ -270,3 +302,21 @@ program.command('__complete', { hidden: true })
     const { answerCompletion } = await import('./completion/callback.js');
     process.stdout.write(answerCompletion(program, { line: options.line, words }, process.env));
   });
+
+// A group without a sub-command (`fsapi transfer`) shows its help on stdout and succeeds, as --help does;
+// a mistyped sub-command is still commander's unknown-command error with its "did you mean".
+// Defaults are shown as numbers (`default: 1440`), not as the strings commander keeps them as.
+(function finishTree(command: Command) {
+  if (command !== program && command.commands.length > 0) {
+    command.action(() => {
+      if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
+      command.outputHelp();
+    });
+  }
+  for (const option of command.options) {
+    if (typeof option.defaultValue === 'string' && /^[0-9]+$/.test(option.defaultValue)) option.defaultValueDescription ??= option.defaultValue;
+  }
+  // A word too many (`fsapi tx list extra`) is a mistake to point out, not to ignore.
+  if (command !== program && command.commands.length === 0 && command.name() !== '__complete') command.allowExcessArguments(false);
+  for (const sub of command.commands) finishTree(sub);
+})(program);
