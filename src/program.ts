@@ -123,27 +123,28 @@ program.command('banks').argument('[search]', 'part of a bank name or code').des
   .option('--refresh', 'fetch the list again instead of using the cache')
   .addHelpText('after', examples('fsapi banks gtb', 'fsapi banks --refresh --json | jq length'))
   .action(lazy('banks'));
-program.command('enquiry').argument('<accountNumber>', '10-digit account number').description('verify the account holder name at a bank')
-  .requiredOption('--bank <code|name>', '6-digit institution code or part of the bank name')
+program.command('enquiry').argument('[accountNumber]', '10-digit account number (asked for at a terminal)').description('verify the account holder name at a bank')
+  .option('--bank <code|name>', '6-digit institution code, brand name (GTBank, OPay) or part of the bank name')
   .addHelpText('after', examples('fsapi enquiry 0123456789 --bank 000013', 'fsapi enquiry 0123456789 --bank "access" --json'))
   .action(lazy('enquiry'));
 
 // ---- transfers ---------------------------------------------------------------------------------------
 const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
   .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-EXAMPLES000001'));
-transfer.command('send').argument('<accountNumber>', '10-digit account number of the receiver')
-  .description('verify the receiver, confirm, and send one transfer exactly once')
-  .requiredOption('--bank <code|name>', "receiver's bank: 6-digit code or part of the name")
-  .requiredOption('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
-  .requiredOption('--narration <text>', 'transfer description')
+transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
+  .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
+  .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
+  .option('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
+  .option('--narration <text>', 'transfer description')
   .option('--reference <ref>', 'your reference; must start with the business prefix (PREFIX-...)')
   .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
   .option('--expect-name <name>', 'refuse unless the verified account name matches this')
-  .option('--yes', 'do not ask for confirmation')
+  .option('-y, --yes', 'do not ask for confirmation')
   .option('--wait', 'wait until the transfer is successful (at most 5 minutes)')
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
   .addHelpText('after', examples(
-    'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
+    'fsapi transfer send',
+    'fsapi transfer send 0123456789 --bank gtbank --amount 15,000 --narration "Invoice 42"',
     'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
   ))
   .action(lazy('transfer/send'));
@@ -154,7 +155,7 @@ transfer.command('status').argument('<reference>', 'transfer reference').descrip
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
   .option('--dry-run', 'verify and show the summary, send nothing')
-  .option('--yes', 'do not ask for confirmation')
+  .option('-y, --yes', 'do not ask for confirmation')
   .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
   .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
   .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
@@ -251,7 +252,7 @@ simulator.command('serve').description('serve the simulator over HTTP')
   .action(lazy('simulator/serve'));
 simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
   .description('make an inflow to a client account and send its notification')
-  .requiredOption('--amount <naira>', 'amount received')
+  .option('--amount <naira>', 'amount received (required)')
   .option('--webhook-url <url>', 'POST the notification here (local profile)')
   .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
   .action(lazy('simulator/collect'));
