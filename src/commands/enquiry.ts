@@ -1,5 +1,6 @@
 // fsapi enquiry [accountNumber] [--bank <code|name>]: who holds this account? (POST /v1/transfer/name-enquiry)
 // What is missing is asked for at a terminal (a searchable bank picker), or named in one exit-2 error.
+import { namingRefusal } from '../core/refusals.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { resolveBank } from '../core/banks.js';
@@ -17,7 +18,11 @@ export default async function enquiry(ctx: Context, input: CommandInput): Promis
   const accountNumber = parseAccountNumber(given.accountNumber ?? '');
   const bank = await resolveBank(ctx, given.bank ?? '');
   const api = await ctx.api();
-  const result = await api.nameEnquiry(bank.institutionCode, accountNumber);
+  const result = await namingRefusal(
+    () => api.nameEnquiry(bank.institutionCode, accountNumber),
+    `${bank.institutionName} (${bank.institutionCode}) did not confirm account ${accountNumber}`,
+    'check the account number and the bank; fsapi banks <name> lists the banks',
+  );
   printRecord(
     ctx,
     [

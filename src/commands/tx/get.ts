@@ -1,5 +1,6 @@
 // fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
 // label/value view on a terminal.
+import { namingRefusal } from '../../core/refusals.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
@@ -9,7 +10,11 @@ import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js
 export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {
   const reference = parseReferenceArgument(input.args[0], 'reference');
   const api = await ctx.api();
-  const tx = await api.getTransaction(reference);
+  const tx = await namingRefusal(
+    () => api.getTransaction(reference),
+    `no transaction with reference ${reference}`,
+    'check the reference; fsapi tx list shows recent ones',
+  );
   printRecord(
     ctx,
     [
