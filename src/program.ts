@@ -121,7 +121,8 @@ program.command('account').description('show the primary business account and it
   .action(lazy('account'));
 program.command('banks').argument('[search]', 'part of a bank name or code').description('list banks and their institution codes (cached 24 h)')
   .option('--refresh', 'fetch the list again instead of using the cache')
-  .addHelpText('after', examples('fsapi banks gtb', 'fsapi banks --refresh --json | jq length'))
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi banks gtbank', 'fsapi banks --refresh --json | jq length', 'fsapi banks --csv > banks.csv'))
   .action(lazy('banks'));
 program.command('enquiry').argument('[accountNumber]', '10-digit account number (asked for at a terminal)').description('verify the account holder name at a bank')
   .option('--bank <code|name>', '6-digit institution code, brand name (GTBank, OPay) or part of the bank name')
@@ -161,8 +162,10 @@ transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,na
   .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
   .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
   .action(lazy('transfer/batch'));
-transfer.command('log').description('the local journal of money-moving requests, last state of each')
-  .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
+  .option('--refresh', 'look up the transfers of this profile that were still pending, first')
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
   .action(lazy('transfer/log'));
 
 program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
@@ -178,8 +181,9 @@ clients.command('list').description('list client accounts')
   .option('--status <status>', 'account status')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'accounts per page, 1 to 100')
-  .option('--all', 'every page, streamed')
-  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length'))
+  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length', 'fsapi clients list --all --csv > clients.csv'))
   .action(lazy('clients/list'));
 clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
   .addHelpText('after', examples('fsapi clients get 9900000011'))
@@ -208,7 +212,7 @@ const tx = program.command('tx').description('transactions: inflows and outflows
 tx.command('list').description('list transactions, newest first')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'transactions per page, 1 to 100')
-  .option('--all', 'every page, streamed')
+  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
   .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
   .option('--status <status>', 'only this status, e.g. successful or pending')
   .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')

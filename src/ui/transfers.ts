@@ -62,7 +62,7 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
     ['To account', to.account],
     ['To bank', to.bank],
     ['Narration', result.description],
-    ['Completed', timeCell(result.completedAt)],
+    ['Completed', completedCell(result.status, result.completedAt)],
     ['Message', message ?? ''],
   ];
   printRecord(ctx, fields, result);
@@ -87,9 +87,18 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord): 
     ['To bank', to.bank],
     ['Narration', transaction.description],
     ['Created', timeCell(transaction.createdAt)],
-    ['Completed', timeCell(transaction.completedAt)],
+    ['Completed', completedCell(transaction.status, transaction.completedAt)],
   ];
   printRecord(ctx, fields, transaction);
+}
+
+/**
+ * When a transfer completed. A pending one has not, whatever time the API puts there (it may send the
+ * creation time): "not yet" on a terminal, empty when piped.
+ */
+export function completedCell(status: string | null | undefined, completedAt: number | null | undefined): Cell {
+  if ((status ?? '').toLowerCase() === 'pending') return { text: 'not yet (pending)', plain: '' };
+  return timeCell(completedAt);
 }
 
 /** A journal time (ISO 8601) as a table/TSV cell. */

@@ -8,6 +8,7 @@ import { DEFAULT_CLIENT_PAGE_LIMIT, MAX_CLIENT_PAGE_LIMIT, clientName, clientPag
 import { parseIntegerOption } from '../../core/validate.js';
 import { createRowStream, outputMode, printJson, printList, timeCell, type Column } from '../../ui/output.js';
 import { streamPages } from '../../ui/stream.js';
+import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 
 const columns: Column<ClientListItem>[] = [
   { header: 'NUMBER', cell: (client) => client.accountNumber },
@@ -24,20 +25,24 @@ const columns: Column<ClientListItem>[] = [
 export const longRunning = (input: CommandInput) => input.options.all === true;
 
 export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
+  const csv = input.options.csv === true;
+  refuseCsvWithJson(ctx, csv);
   const listing = parseListing(input.options);
   const pages = clientPages(ctx, listing);
 
   if (!listing.all) {
     const { value: page } = await pages.next();
     const rows = page?.rows ?? [];
-    if (outputMode(ctx) === 'json') printJson(ctx, rows);
+    if (csv) await printCsv(ctx, columns, rows);
+    else if (outputMode(ctx) === 'json') printJson(ctx, rows);
     else printList(ctx, columns, rows);
     if (page && ctx.io.stderrIsTTY && page.received >= (listing.limit ?? DEFAULT_CLIENT_PAGE_LIMIT)) {
       ctx.io.note(`more on --page ${listing.page + 1}, or use --all`);
     }
     return;
   }
-  await streamPages(ctx, pages, createRowStream(ctx, columns), { noun: 'client accounts', progress: true });
+  const sink = csv ? await createCsvSink(ctx, columns) : createRowStream(ctx, columns);
+  await streamPages(ctx, pages, sink, { noun: 'client accounts', progress: true });
 }
 
 function parseListing(options: Record<string, unknown>): ClientListing {

@@ -1,6 +1,7 @@
 // fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
 // label/value view on a terminal.
 import { namingRefusal } from '../../core/refusals.js';
+import { completedCell } from '../../ui/transfers.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
@@ -32,7 +33,7 @@ export default async function txGet(ctx: Context, input: CommandInput): Promise<
       ['Session ID', tx.sessionId],
       ['Reversed', tx.reversedFlag === 0 ? 'no' : 'yes'],
       ['Created', timeCell(tx.createdAt)],
-      ['Completed', timeCell(tx.completedAt)],
+      ['Completed', completedCell(tx.status, tx.completedAt)],
     ],
     tx,
   );
