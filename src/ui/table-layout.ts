@@ -52,7 +52,7 @@ export function fitColumns(columns: readonly ColumnSpace[], available: number, g
       const priority = columns[index]!.priority ?? 0;
       if (priority > 0 && (drop === -1 || priority >= (columns[drop]!.priority ?? 0))) drop = index;
     }
-    if (drop === -1) break;
+    if (drop === -1 || shown.length === 1) break;
     shown.splice(shown.indexOf(drop), 1);
   }
 

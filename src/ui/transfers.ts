@@ -6,6 +6,7 @@ import type { PreparedTransfer } from '../core/transfer.js';
 import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
 import { colors, moneyCell, printRecord, statusCell, timeCell, type Cell } from './output.js';
+import { wrapText } from './table-layout.js';
 
 /**
  * The summary shown before the confirmation, on stderr: the verified name, where the money goes, how
@@ -17,7 +18,10 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   if (scope.env === 'production') ctx.io.note(c.bgRed.white.bold(' PRODUCTION ') + c.red(' real money moves from this account'));
   const rows: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
-    ['To', `${c.bold(transfer.accountName)}  ${c.dim('(verified by name enquiry)')}`],
+    // A long name gets the marker on the next line, so the line stays within 80 columns.
+    ...((transfer.accountName.length > 30
+      ? [['To', c.bold(transfer.accountName)], ['', c.dim('(verified by name enquiry)')]]
+      : [['To', `${c.bold(transfer.accountName)}  ${c.dim('(verified by name enquiry)')}`]]) as Array<[string, string]>),
     ['Account', transfer.accountNumber],
     ['Bank', `${transfer.bankName} (${transfer.bankCode})`],
     ['Amount', c.bold(formatNaira(transfer.amountKobo))],
@@ -28,7 +32,13 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   rows.push(['Environment', `${scope.env === 'production' ? c.red.bold('production') : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
   const width = Math.max(...rows.map(([label]) => label.length));
   ctx.io.note(c.bold('Transfer'));
-  for (const [label, value] of rows) ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${value}`);
+  // Long plain values (a narration, a business name) continue under themselves, within the terminal.
+  const valueWidth = Math.max(20, (ctx.io.stderrColumns ?? 80) - width - 4);
+  for (const [label, value] of rows) {
+    // eslint-disable-next-line no-control-regex
+    const parts = /\u001b\[/.test(value) ? [value] : wrapText(value, valueWidth);
+    parts.forEach((part, i) => ctx.io.note(`  ${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${part}`));
+  }
 }
 
 /** The duplicate guard's warning: what was already sent, when, and how it ended. */

@@ -49,7 +49,7 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   }
   const stale = rows.filter(mayStillChange);
   if (stale.length > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
-    ctx.io.note(`statuses are the last ones fsapi saw; ${stale.length} may have changed since: fsapi transfer log --refresh looks them up`);
+    ctx.io.note(`STATUS is as last seen; fsapi transfer log --refresh looks up ${stale.length} pending`);
   }
 }
 
