@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 const pool = homePool();
 after(() => pool.cleanup());
@@ -160,5 +161,27 @@ describe('one voice for errors', () => {
     const batch = await runCli(['transfer', 'batch', '--help'], { env: home.env });
     assert.match(batch.stdout, /-y, --yes/);
     assert.match(batch.stdout, /\(default: 4\)/);
+  });
+});
+
+describe('auth login at a terminal', () => {
+  let setup: TransferSetup | undefined;
+  afterEach(async () => {
+    await setup?.close();
+    setup = undefined;
+  });
+
+  it('asks for the environment when only --base-url is given, instead of refusing', async () => {
+    setup = await setUpTransfers();
+    const home = pool.home();
+    const env = { ...home.env, ...SIMULATOR_LOGIN_ENV };
+    const asked = await runCli(['auth', 'login', '--profile', 'acme-test', '--base-url', setup.server.url], { env, tty: true, timeoutMs: 90_000, keys: ['\r'] });
+    const screen = stripAnsi(asked.stdout);
+    assert.equal(asked.code, 0, screen);
+    assert.match(screen, /Which environment do you want to log in to\?/);
+    assert.match(screen, /Logged in to sandbox \(.*\) as profile "acme-test"/);
+    const refused = await runCli(['auth', 'login', '--profile', 'other', '--base-url', setup.server.url], { env });
+    assert.equal(refused.code, 2, 'without a terminal it is still exit 2');
+    assert.match(refused.stderr, /which environment is profile "other" for\?/);
   });
 });
