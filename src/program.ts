@@ -165,7 +165,7 @@ transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,na
 transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
   .option('--refresh', 'look up the transfers of this profile that were still pending, first')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+  .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
   .action(lazy('transfer/log'));
 
 program.command('tsq').argument('<transactionId>', 'transaction id or reference').description('transfer status query (requery)')
@@ -236,7 +236,7 @@ webhook.command('listen').description('receive notifications, verify each by ref
   .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
   .action(lazy('webhook/listen'));
 webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
-  .addHelpText('after', examples('fsapi webhook verify event.json', 'fsapi webhook verify - < event.json'))
+  .addHelpText('after', examples('fsapi webhook verify event.json', 'cat event.json | fsapi webhook verify -'))
   .action(lazy('webhook/verify'));
 
 // ---- simulator ---------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       { header: 'ACCOUNT' },
       { header: 'BANK', priority: 1, flex: true },
       { header: 'AMOUNT', align: 'right', priority: 2 },
-      { header: 'VERIFIED NAME', flex: true },
+      { header: 'VERIFIED NAME', flex: true, minWidth: 20 },
       { header: 'PROBLEM', flex: true, minWidth: 24 },
     ],
     failures.map(({ row, verifiedName, reason }) => [
@@ -106,11 +106,12 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
       ctx,
       [
         { header: 'LINE', align: 'right' },
-        { header: 'VERIFIED NAME', flex: true },
+        // The name is what the person confirms: it keeps room before the bank and narration do.
+        { header: 'VERIFIED NAME', flex: true, minWidth: 26 },
         { header: 'ACCOUNT' },
-        { header: 'BANK', priority: 2, flex: true },
+        { header: 'BANK', priority: 1, flex: true },
         { header: 'AMOUNT', align: 'right' },
-        { header: 'NARRATION', priority: 1, flex: true },
+        { header: 'NARRATION', priority: 2, flex: true, minWidth: 12 },
         { header: 'REFERENCE', priority: 3 },
       ],
       plan.toSend.map((row) => [
@@ -148,7 +149,7 @@ export function printBatchResults(ctx: Context, results: readonly RowResult[]): 
     [
       { header: 'LINE', cell: (r) => String(r.line), align: 'right' },
       { header: 'ACCOUNT', cell: (r) => r.accountNumber, priority: 2 },
-      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 12 },
+      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 20 },
       { header: 'BANK', cell: (r) => r.bankName, priority: 3, flex: true },
       { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
       { header: 'REFERENCE', cell: (r) => r.reference },
