@@ -173,8 +173,10 @@ describe('transfer status and log', () => {
     assert.equal(data.reference, sent.reference);
     assert.equal(data.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
-    // The first lookup (pending) and the end of the wait (successful) are both recorded.
-    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked', 'status-checked']);
+    // Every lookup is recorded: the first (pending, unless a slow machine let it settle already) and the
+    // end of the wait (successful).
+    assert.deepEqual(lines.slice(0, 3).map((l) => l.type), ['intent', 'accepted', 'status-checked']);
+    assert.ok(lines.length <= 4 && lines.slice(2).every((l) => l.type === 'status-checked'), JSON.stringify(lines));
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.run(['transfer', 'status', sent.reference]);
