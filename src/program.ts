@@ -74,7 +74,7 @@ const examples = (...lines: string[]) => {
 
 program.addHelpText('after', examples(
   'fsapi account',
-  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"',
+  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent',
   'fsapi auth login --profile sandbox',
 ));
 
@@ -131,7 +131,7 @@ program.command('enquiry').argument('[accountNumber]', '10-digit account number 
 
 // ---- transfers ---------------------------------------------------------------------------------------
 const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
-  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-EXAMPLES000001'));
+  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi transfer status ACME-EXAMPLES000001'));
 transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
   .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
   .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
@@ -145,8 +145,8 @@ transfer.command('send').argument('[accountNumber]', '10-digit account number of
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
   .addHelpText('after', examples(
     'fsapi transfer send',
-    'fsapi transfer send 0123456789 --bank gtbank --amount 15,000 --narration "Invoice 42"',
-    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
+    'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
+    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
   ))
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
@@ -218,7 +218,7 @@ tx.command('list').description('list transactions, newest first')
   .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
   .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
+  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
   .action(lazy('tx/list'));
 tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
   .addHelpText('after', examples('fsapi tx get ACME-EXAMPLES000001', 'fsapi tx get ACME-EXAMPLES000001 --json | jq .status'))
@@ -252,7 +252,7 @@ simulator.command('serve').description('serve the simulator over HTTP')
   .option('--seed-transactions <n>', 'size of the seeded transaction history')
   .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
   .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
-  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/'))
+  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --fault drop --webhook-url http://127.0.0.1:8787/'))
   .action(lazy('simulator/serve'));
 simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
   .description('make an inflow to a client account and send its notification')
