@@ -29,6 +29,8 @@ export interface IO {
   colorStderr: boolean;
   /** Terminal width for tables, when stdout is a terminal. */
   columns: number | undefined;
+  /** Terminal width of stderr, for the tables a command shows before asking (batch summary). */
+  stderrColumns?: number | undefined;
   /** Writes data to stdout. */
   out(text: string): void;
   /** Writes one line of talk (progress, warnings, notes) to stderr. */
@@ -47,6 +49,8 @@ export interface Prompt {
   select<T>(message: string, choices: ReadonlyArray<{ name: string; value: T; description?: string }>): Promise<T>;
   input(message: string, options?: { defaultValue?: string; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string): Promise<string>;
+  /** A list filtered as the person types; `source` gives the choices for what is typed so far. */
+  search<T>(message: string, source: (term: string) => ReadonlyArray<{ name: string; value: T; description?: string }>): Promise<T>;
 }
 
 export interface Paths {

@@ -18,7 +18,7 @@ export async function main(program: Command): Promise<void> {
   });
   forEachCommand(program, (command) => command.exitOverride());
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync(helpCommandAsFlag(process.argv));
   } catch (error) {
     process.exitCode = reportError(error, process.argv.includes('--verbose') || process.env.FSAPI_VERBOSE === '1');
   }
@@ -26,6 +26,20 @@ export async function main(program: Command): Promise<void> {
   // process for another ~100 ms; exit as soon as what was written has been handed to the OS.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit();
+}
+
+// Global options that take a value: the word after them is not a command.
+const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--base-url']);
+
+/**
+ * `fsapi help transfer send` as `fsapi transfer send --help`: commander's help command looks only one
+ * level down, so `help <group> <sub>` would show the group's help.
+ */
+export function helpCommandAsFlag(argv: readonly string[]): string[] {
+  let i = 2;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
+  if (argv[i] !== 'help' || argv.length <= i + 2 || argv[i + 1]!.startsWith('-')) return [...argv];
+  return [...argv.slice(0, i), ...argv.slice(i + 1), '--help'];
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {

@@ -2,7 +2,7 @@
 // (src/engine.ts, every command's code) only when it runs, so `fsapi --help` loads this file alone and
 // starts about as fast as node.
 // src/cli.ts runs it; scripts/gen-docs.ts walks it to write docs/commands.md.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
 
@@ -13,13 +13,23 @@ export const program = new Command('fsapi')
   .option('--json', 'print machine-readable JSON on stdout and nothing else there')
   .option('--no-color', 'no ANSI colours (also NO_COLOR)')
   .addOption(new Option('--verbose', 'one stderr line per HTTP request, secrets redacted').env('FSAPI_VERBOSE'))
-  .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)').env('FSAPI_TIMEOUT'))
+  .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default: 30)').env('FSAPI_TIMEOUT'))
   .addOption(new Option('--base-url <url>', "override the profile's base address").env('FSAPI_BASE_URL'))
   .showSuggestionAfterError(true)
+  // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
+  .configureOutput({ outputError: (text, write) => write(commanderErrorInOneVoice(text)) })
   // With an action of its own (the overview) the root gets no implicit `help` command; people expect
   // `fsapi help [command]`.
   .helpCommand(true)
-  .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+  .configureHelp({
+    showGlobalOptions: true,
+    sortSubcommands: false,
+    // Each option once: a command's own option (auth login --base-url) hides the global one of that name.
+    visibleGlobalOptions(this: Help, command: Command) {
+      const own = new Set(command.options.map((option) => option.long));
+      return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => !own.has(option.long));
+    },
+  })
   .allowExcessArguments(true)
   .action(async (...actionArgs: unknown[]) => {
     // With an action of its own the root would take a mistyped command as an argument; hand it back to
@@ -27,6 +37,22 @@ export const program = new Command('fsapi')
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     await lazy('overview')(...actionArgs);
   });
+
+/**
+ * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
+ * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
+ */
+export function commanderErrorInOneVoice(text: string): string {
+  const lines = text.trim().split('\n');
+  const message = lines[0]!.replace(/^error: /i, '');
+  const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
+  const hint = suggestion
+    ? `did you mean ${suggestion[1]}?`
+    : /unknown command/.test(message)
+      ? 'fsapi --help lists the commands'
+      : "add --help to the command to see its usage";
+  return `error: ${message}\nhint: ${hint}\n`;
+}
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
 function lazy(key: keyof typeof commands) {
@@ -38,7 +64,13 @@ function lazy(key: keyof typeof commands) {
   };
 }
 
-const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** Every example line of every help text, in order: test/help-examples.test.ts runs them on the simulator. */
+export const helpExamples: string[] = [];
+
+const examples = (...lines: string[]) => {
+  helpExamples.push(...lines);
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+};
 
 /** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
 const TRANSFER_EXIT_CODES = `
@@ -52,7 +84,7 @@ Exit codes:
 
 program.addHelpText('after', examples(
   'fsapi account',
-  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"',
+  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent',
   'fsapi auth login --profile sandbox',
 ));
 
@@ -73,22 +105,22 @@ auth
   ))
   .action(lazy('auth/login'));
 auth.command('status').description('show the profile, base address and token expiry')
-  .addHelpText('after', examples('fsapi auth status', 'fsapi --profile live auth status --json'))
+  .addHelpText('after', examples('fsapi auth status', 'fsapi auth status --json'))
   .action(lazy('auth/status'));
 auth.command('logout').description('forget the stored token and credentials of the profile')
-  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile live auth logout'))
+  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile old-sandbox auth logout'))
   .action(lazy('auth/logout'));
 auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
-  .addHelpText('after', examples('curl -H "Authorization: Bearer $(fsapi auth token)" "$BASE/v1/account"'))
+  .addHelpText('after', examples('FSAPI_TOKEN=$(fsapi auth token) fsapi account'))
   .action(lazy('auth/token'));
 
 const profile = program.command('profile').description('list, choose and remove saved profiles')
-  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use sandbox'));
+  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use local'));
 profile.command('list').description('list saved profiles; the default is marked')
   .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
   .action(lazy('profile/list'));
 profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
-  .addHelpText('after', examples('fsapi profile use sandbox', 'fsapi profile use local'))
+  .addHelpText('after', examples('fsapi profile use local'))
   .action(lazy('profile/use'));
 profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
   .addHelpText('after', examples('fsapi profile remove old-sandbox'))
@@ -100,53 +132,57 @@ program.command('account').description('show the primary business account and it
   .action(lazy('account'));
 program.command('banks').argument('[search]', 'part of a bank name or code').description('list banks and their institution codes (cached 24 h)')
   .option('--refresh', 'fetch the list again instead of using the cache')
-  .addHelpText('after', examples('fsapi banks gtb', 'fsapi banks --refresh --json | jq length'))
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi banks gtbank', 'fsapi banks --refresh --json | jq length', 'fsapi banks --csv > banks.csv'))
   .action(lazy('banks'));
-program.command('enquiry').argument('<accountNumber>', '10-digit account number').description('verify the account holder name at a bank')
-  .requiredOption('--bank <code|name>', '6-digit institution code or part of the bank name')
+program.command('enquiry').argument('[accountNumber]', '10-digit account number (asked for at a terminal)').description('verify the account holder name at a bank')
+  .option('--bank <code|name>', '6-digit institution code, brand name (GTBank, OPay) or part of the bank name')
   .addHelpText('after', examples('fsapi enquiry 0123456789 --bank 000013', 'fsapi enquiry 0123456789 --bank "access" --json'))
   .action(lazy('enquiry'));
 
 // ---- transfers ---------------------------------------------------------------------------------------
 const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
-  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration "Invoice 7"', 'fsapi transfer status ACME-57ERTC9C000060'));
-transfer.command('send').argument('<accountNumber>', '10-digit account number of the receiver')
-  .description('verify the receiver, confirm, and send one transfer exactly once')
-  .requiredOption('--bank <code|name>', "receiver's bank: 6-digit code or part of the name")
-  .requiredOption('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
-  .requiredOption('--narration <text>', 'transfer description, one line of plain text')
+  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi transfer status ACME-EXAMPLES000001'));
+transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
+  .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
+  .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
+  .option('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
+  .option('--narration <text>', 'transfer description, one line of plain text')
   .option('--reference <ref>', 'your reference, PREFIX-... with the business prefix (upper-cased when the prefix is not)')
   .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
   .option('--expect-name <name>', 'refuse unless the verified account name matches this')
-  .option('--yes', 'do not ask for confirmation')
+  .option('-y, --yes', 'do not ask for confirmation')
   .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
   .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
   .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
   .addHelpText('after', TRANSFER_EXIT_CODES + examples(
-    'fsapi transfer send 0123456789 --bank gtb --amount 15,000 --narration "Invoice 42"',
-    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent --expect-name "Ada Obi" --yes --json',
+    'fsapi transfer send',
+    'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
+    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
   ))
   .action(lazy('transfer/send'));
 transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
   .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
   .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
-  .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-57ERTC9C000060', 'fsapi transfer status ACME-57ERTC9C000060 --wait --wait-timeout 600 --json'))
+  .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
   .action(lazy('transfer/status'));
 transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
   .description('verify and pay every row of a CSV file, once; safe to run again')
   .option('--dry-run', 'verify and show the summary, send nothing')
-  .option('--yes', 'do not ask for confirmation')
+  .option('-y, --yes', 'do not ask for confirmation')
   .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
   .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
   .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
   .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
   .action(lazy('transfer/batch'));
-transfer.command('log').description('the local journal of money-moving requests, last state of each')
-  .addHelpText('after', examples('fsapi transfer log', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
+  .option('--refresh', 'look up the transfers of this profile that were still pending, first')
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
   .action(lazy('transfer/log'));
 
 program.command('tsq').argument('<transactionId>', "the transfer's reference, or the session id of its answer").description('transfer status query (requery)')
-  .addHelpText('after', examples('fsapi tsq ACME-57ERTC9C000060', 'fsapi tsq 000023261122212707000000615076 --json'))
+  .addHelpText('after', examples('fsapi tsq ACME-EXAMPLES000001', 'fsapi tsq ACME-EXAMPLES000001 --json'))
   .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
@@ -158,8 +194,9 @@ clients.command('list').description('list client accounts')
   .option('--status <status>', 'account status')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'accounts per page, 1 to 100')
-  .option('--all', 'every page, streamed')
-  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length'))
+  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length', 'fsapi clients list --all --csv > clients.csv'))
   .action(lazy('clients/list'));
 clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
   .addHelpText('after', examples('fsapi clients get 9900000011'))
@@ -184,20 +221,20 @@ create.command('corporate').description('create a corporate client account (asks
 
 // ---- transactions ------------------------------------------------------------------------------------
 const tx = program.command('tx').description('transactions: inflows and outflows')
-  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-57ERTC9C000060'));
+  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-EXAMPLES000001'));
 tx.command('list').description('list transactions, newest first')
   .option('--page <n>', 'page number, from 1')
   .option('--limit <n>', 'transactions per page, 1 to 100')
-  .option('--all', 'every page, streamed')
+  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
   .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
   .option('--status <status>', 'only this status, e.g. successful or pending')
   .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
   .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > october.csv', 'fsapi tx list --all --json | jq length'))
+  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
   .action(lazy('tx/list'));
 tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
-  .addHelpText('after', examples('fsapi tx get ACME-57ERTC9C000060', 'fsapi tx get ACME-57ERTC9C000060 --json | jq .status'))
+  .addHelpText('after', examples('fsapi tx get ACME-EXAMPLES000001', 'fsapi tx get ACME-EXAMPLES000001 --json | jq .status'))
   .action(lazy('tx/get'));
 
 // ---- notifications -----------------------------------------------------------------------------------
@@ -212,7 +249,7 @@ webhook.command('listen').description('receive notifications, verify each by ref
   .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
   .action(lazy('webhook/listen'));
 webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
-  .addHelpText('after', examples('fsapi webhook verify event.json', 'pbpaste | fsapi webhook verify -'))
+  .addHelpText('after', examples('fsapi webhook verify event.json', 'cat event.json | fsapi webhook verify -'))
   .action(lazy('webhook/verify'));
 
 // ---- simulator ---------------------------------------------------------------------------------------
@@ -235,7 +272,7 @@ simulator.command('serve').description('serve the simulator over HTTP')
   .action(lazy('simulator/serve'));
 simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
   .description('make an inflow to a client account and send its notification')
-  .requiredOption('--amount <naira>', 'amount received')
+  .option('--amount <naira>', 'amount received (required)')
   .option('--webhook-url <url>', 'POST the notification here (local profile)')
   .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
   .action(lazy('simulator/collect'));
@@ -287,3 +324,21 @@ program.command('__complete', { hidden: true })
     const { answerCompletion } = await import('./completion/callback.js');
     process.stdout.write(answerCompletion(program, { line: options.line, words }, process.env));
   });
+
+// A group without a sub-command (`fsapi transfer`) shows its help on stdout and succeeds, as --help does;
+// a mistyped sub-command is still commander's unknown-command error with its "did you mean".
+// Defaults are shown as numbers (`default: 1440`), not as the strings commander keeps them as.
+(function finishTree(command: Command) {
+  if (command !== program && command.commands.length > 0) {
+    command.action(() => {
+      if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
+      command.outputHelp();
+    });
+  }
+  for (const option of command.options) {
+    if (typeof option.defaultValue === 'string' && /^[0-9]+$/.test(option.defaultValue)) option.defaultValueDescription ??= option.defaultValue;
+  }
+  // A word too many (`fsapi tx list extra`) is a mistake to point out, not to ignore.
+  if (command !== program && command.commands.length === 0 && command.name() !== '__complete') command.allowExcessArguments(false);
+  for (const sub of command.commands) finishTree(sub);
+})(program);

@@ -16,7 +16,9 @@ import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
-  const ctx = createContext(command.optsWithGlobals(), process.env);
+  // Which global values came from the environment, so an error about one names the variable.
+  const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
+  const ctx = createContext(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
   const input: CommandInput = { args, options: command.opts() };
   const longRunning = typeof module.longRunning === 'function' ? module.longRunning(input) : module.longRunning;
@@ -35,14 +37,28 @@ function keepYoungGenerationSmall(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
-export function parseGlobals(raw: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): GlobalOptions {
+export function parseGlobals(
+  raw: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  fromEnv: ReadonlySet<string> = new Set(),
+): GlobalOptions {
   const timeoutText = raw.timeout === undefined ? '30' : String(raw.timeout);
   const timeoutSeconds = Number(timeoutText);
   if (!/^\d+(\.\d+)?$/.test(timeoutText.trim()) || !(timeoutSeconds > 0) || timeoutSeconds > 3600) {
-    throw new UsageError(`--timeout must be a positive number of seconds (at most 3600), not ${JSON.stringify(timeoutText)}`);
+    throw new UsageError(
+      `${fromEnv.has('timeout') ? 'FSAPI_TIMEOUT' : '--timeout'} must be a positive number of seconds (at most 3600), not ${JSON.stringify(timeoutText)}`,
+      fromEnv.has('timeout') ? 'fix or unset FSAPI_TIMEOUT in the environment' : undefined,
+    );
   }
   let baseUrl: string | undefined;
-  if (raw.baseUrl !== undefined && raw.baseUrl !== '') baseUrl = checkBaseUrl(String(raw.baseUrl));
+  if (raw.baseUrl !== undefined && raw.baseUrl !== '') {
+    try {
+      baseUrl = checkBaseUrl(String(raw.baseUrl));
+    } catch (error) {
+      if (!(error instanceof UsageError) || !fromEnv.has('baseUrl')) throw error;
+      throw new UsageError(`FSAPI_BASE_URL: ${error.message}`, 'fix or unset FSAPI_BASE_URL in the environment');
+    }
+  }
   const forceColor = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
   const noColor = raw.color === false || env.NO_COLOR !== undefined;
   const verbose = raw.verbose === true || raw.verbose === '1' || raw.verbose === 'true';
@@ -70,8 +86,12 @@ export function checkBaseUrl(text: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-export function createContext(rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): Context {
-  const globals = parseGlobals(rawGlobals, env);
+export function createContext(
+  rawGlobals: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  fromEnv: ReadonlySet<string> = new Set(),
+): Context {
+  const globals = parseGlobals(rawGlobals, env, fromEnv);
   const io = createNodeIO(globals, env);
   const paths = resolvePaths(env);
   let profiles: ReturnType<Context['profiles']> | undefined;
@@ -85,7 +105,12 @@ export function createContext(rawGlobals: Record<string, unknown>, env: Readonly
     clock: systemClock,
     prompt: createPrompt(io),
     profiles: () => (profiles ??= Promise.resolve().then(() => openProfileStore(paths.configDir))),
-    profile: () => (profile ??= resolveProfile(ctx)),
+    profile: () =>
+      (profile ??= resolveProfile(ctx).catch((error: unknown) => {
+        // "no profile named x" when x came from FSAPI_PROFILE: the person may not know it is set.
+        if (!(error instanceof UsageError) || !fromEnv.has('profile')) throw error;
+        throw new UsageError(`FSAPI_PROFILE: ${error.message}`, `unset FSAPI_PROFILE or set it to a saved profile; ${error.hint ?? ''}`.replace(/; $/, ''));
+      })),
     api: () => (api ??= createApi(ctx)),
   };
   return ctx;

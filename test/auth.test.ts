@@ -383,7 +383,7 @@ describe('profiles', () => {
     );
     const tty = await runCli(['profile', 'list'], { env: h.env, tty: true });
     assert.equal(tty.code, 0);
-    assert.match(stripAnsi(tty.stdout), /\*\s*│\s*sandbox/);
+    assert.match(stripAnsi(tty.stdout), /^\*\s+sandbox/m);
     assert.ok(!tty.stdout.includes(String(readProfiles(h).profiles?.sandbox?.token)));
   });
 

@@ -94,7 +94,7 @@ describe('fsapi help', () => {
     const transfer = await runCli(['help', 'transfer'], { env: home.env });
     assert.equal(transfer.code, 0, transfer.stderr);
     assert.match(transfer.stdout, /^Usage: fsapi transfer \[options\] \[command\]/);
-    assert.match(transfer.stdout, /^ {2}send \[options\] <accountNumber>/m);
+    assert.match(transfer.stdout, /^ {2}send \[options\] \[accountNumber\]/m);
     assert.equal(existsSync(home.configDir), false);
     assert.equal(existsSync(home.dataDir), false);
   });

@@ -2,20 +2,25 @@
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { loadBanks, searchBanks } from '../core/banks.js';
-import { printList } from '../ui/output.js';
+import { printList, type Column } from '../ui/output.js';
+import { printCsv, refuseCsvWithJson } from '../ui/csv.js';
 import type { Bank } from '../api/schemas.js';
 
 export default async function banks(ctx: Context, input: CommandInput): Promise<void> {
   const [search] = input.args;
+  const csv = input.options.csv === true;
+  refuseCsvWithJson(ctx, csv);
   const all = await loadBanks(ctx, { refresh: input.options.refresh === true });
   const shown = search === undefined ? all : searchBanks(all, search);
+  const columns: Column<Bank>[] = [
+      { header: 'CODE', cell: (bank) => bank.institutionCode },
+      { header: 'NAME', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
+      { header: 'CATEGORY', cell: (bank) => bank.category, priority: 1, flex: true },
+  ];
+  if (csv) return printCsv(ctx, columns, shown);
   printList<Bank>(
     ctx,
-    [
-      { header: 'CODE', cell: (bank) => bank.institutionCode },
-      { header: 'NAME', cell: (bank) => bank.institutionName },
-      { header: 'CATEGORY', cell: (bank) => bank.category },
-    ],
+    columns,
     shown,
     shown,
     search === undefined ? 'the bank list is empty' : `no bank matches ${JSON.stringify(search)}`,

@@ -1,15 +1,28 @@
-// fsapi enquiry <accountNumber> --bank <code|name>: who holds this account? (POST /v1/transfer/name-enquiry)
+// fsapi enquiry [accountNumber] [--bank <code|name>]: who holds this account? (POST /v1/transfer/name-enquiry)
+// What is missing is asked for at a terminal (a searchable bank picker), or named in one exit-2 error.
+import { namingRefusal } from '../core/refusals.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { resolveBank } from '../core/banks.js';
 import { parseAccountNumber } from '../core/validate.js';
 import { printRecord } from '../ui/output.js';
+import { askForMissing } from '../ui/ask-transfer.js';
 
 export default async function enquiry(ctx: Context, input: CommandInput): Promise<void> {
-  const accountNumber = parseAccountNumber(input.args[0] ?? '');
-  const bank = await resolveBank(ctx, String(input.options.bank ?? ''));
+  const given = await askForMissing(
+    ctx,
+    { accountNumber: input.args[0], bank: input.options.bank === undefined ? undefined : String(input.options.bank), amount: undefined, narration: undefined },
+    ['accountNumber', 'bank'],
+    'fsapi enquiry <accountNumber> --bank <code|name>',
+  );
+  const accountNumber = parseAccountNumber(given.accountNumber ?? '');
+  const bank = await resolveBank(ctx, given.bank ?? '');
   const api = await ctx.api();
-  const result = await api.nameEnquiry(bank.institutionCode, accountNumber);
+  const result = await namingRefusal(
+    () => api.nameEnquiry(bank.institutionCode, accountNumber),
+    `${bank.institutionName} (${bank.institutionCode}) did not confirm account ${accountNumber}`,
+    'check the account number and the bank; fsapi banks <name> lists the banks',
+  );
   printRecord(
     ctx,
     [

@@ -2,28 +2,20 @@
 // colour, then the feedback code and its description. What goes in `transactionId` is not settled: public
 // integrations pass the transfer's reference (most) or the session id of its answer, so fsapi sends what
 // it is given, unchanged, and on a refusal suggests the other one (docs/transactions.md).
+import { namingRefusal } from '../core/refusals.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { ApiError, TransportError } from '../errors.js';
 import { parseReferenceArgument } from '../core/transactions.js';
 import { printRecord, statusCell } from '../ui/output.js';
 
 export default async function tsq(ctx: Context, input: CommandInput): Promise<void> {
   const transactionId = parseReferenceArgument(input.args[0], 'transaction id');
   const api = await ctx.api();
-  let result: Awaited<ReturnType<typeof api.transferRequery>>;
-  try {
-    result = await api.transferRequery(transactionId);
-  } catch (error) {
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      throw new ApiError(error.message, {
-        status: error.status,
-        apiMessage: error.apiMessage,
-        hint: `tsq takes the transfer's reference or the session id of its answer; fsapi tx get ${transactionId} shows the session id, and fsapi transfer status ${transactionId} the status by reference`,
-      });
-    }
-    throw error;
-  }
+  const result = await namingRefusal(
+    () => api.transferRequery(transactionId),
+    `no transfer with id or reference ${transactionId}`,
+    `tsq takes the transfer's reference or the session id of its answer; fsapi tx get ${transactionId} shows the session id, and fsapi transfer status ${transactionId} the status by reference`,
+  );
   printRecord(
     ctx,
     [

@@ -7,6 +7,7 @@ import type { Bank } from '../api/schemas.js';
 import * as z from 'zod/mini';
 import { bank as bankSchema } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
+import { aliasesOf, banksForAlias } from './bank-aliases.js';
 
 export const BANK_CACHE_MS = 24 * 60 * 60 * 1000;
 
@@ -62,20 +63,28 @@ function initials(name: string): string {
     .join('');
 }
 
-/** Banks whose name contains the search (punctuation and case ignored), or whose initials are it (gtb, uba). */
+/**
+ * Banks a search names: the bank of an exact alias first (GTBank, OPay, FBN: src/core/bank-aliases.ts),
+ * then those whose name contains the search (punctuation and case ignored), whose initials are it
+ * (gtb, uba), or one of whose aliases starts with it.
+ */
 export function searchBanks(banks: readonly Bank[], search: string): Bank[] {
   const query = normalise(search);
   if (query === '') return [...banks];
   const compactQuery = query.replaceAll(' ', '');
-  return banks.filter((bank) => {
+  const aliased = banksForAlias(banks, search);
+  const matching = banks.filter((bank) => {
+    if (aliased.includes(bank)) return false;
     const name = normalise(bank.institutionName);
     return (
       bank.institutionCode === search.trim() ||
       name.includes(query) ||
       name.replaceAll(' ', '').includes(compactQuery) ||
-      initials(bank.institutionName).startsWith(compactQuery)
+      initials(bank.institutionName).startsWith(compactQuery) ||
+      aliasesOf(bank).some((alias) => normalise(alias).replaceAll(' ', '').startsWith(compactQuery))
     );
   });
+  return [...aliased, ...matching];
 }
 
 /**
@@ -92,8 +101,10 @@ export async function resolveBank(ctx: Context, query: string): Promise<Bank> {
     if (!found) throw new UsageError(`no bank has the institution code ${trimmed}`, 'fsapi banks <name> finds the code');
     return found;
   }
+  // An exact name, then an exact alias (GTBank, OPay, FBN), win over partial matches.
   const exact = banks.filter((bank) => normalise(bank.institutionName) === normalise(trimmed));
-  const matches = exact.length === 1 ? exact : searchBanks(banks, trimmed);
+  const aliased = banksForAlias(banks, trimmed);
+  const matches = exact.length === 1 ? exact : aliased.length > 0 ? aliased : searchBanks(banks, trimmed);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) throw new UsageError(`no bank matches ${JSON.stringify(trimmed)}`, 'fsapi banks lists every bank and its code');
   if (ctx.prompt.interactive) {

@@ -53,6 +53,17 @@ export class BadRowsError extends UsageError {
  * one BadRowsError; a file with no header, a missing column or no rows is a UsageError naming the problem.
  */
 export function parseBatchFile(content: Buffer, name: string): BatchFile {
+  const { file, problems } = readBatchRows(content, name);
+  if (problems.length > 0) throw badRows(name, problems);
+  return file;
+}
+
+/**
+ * The file's good rows and its bad ones with their lines, so that `transfer batch` can go on to check
+ * the good rows' banks and names and report every problem of the file in one run. A file that cannot be
+ * read as a batch at all (no header, a missing column, no rows) is still a UsageError at once.
+ */
+export function readBatchRows(content: Buffer, name: string): { file: BatchFile; problems: RowProblem[] } {
   const contentHash = createHash('sha256').update(content).digest();
   const problems: RowProblem[] = [];
   const records = readRecords(content, problems);
@@ -91,16 +102,16 @@ export function parseBatchFile(content: Buffer, name: string): BatchFile {
     }
     rows.push(result);
   }
-  if (problems.length > 0) throw badRows(name, problems);
-  return { name, contentHash, rows };
+  return { file: { name, contentHash, rows }, problems: [...problems].sort((a, b) => a.line - b.line) };
 }
 
-function badRows(name: string, problems: RowProblem[]): BadRowsError {
+/** One error for every bad row of a file (`also` names further trouble counted elsewhere, e.g. name checks). */
+export function badRows(name: string, problems: readonly RowProblem[], also = ''): BadRowsError {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   const count = new Set(sorted.map((problem) => problem.line)).size;
   return new BadRowsError(
     sorted,
-    `${name}: ${count} bad row${count === 1 ? '' : 's'}; nothing was sent`,
+    `${name}: ${count} bad row${count === 1 ? '' : 's'}${also}; nothing was sent`,
     'fix the rows listed above and run the same command again',
   );
 }

@@ -129,6 +129,8 @@ export interface BatchPlan {
   settled: RowResult[];
   /** Rows whose name check failed: nothing may be sent while there are any. */
   nameFailures: NameCheckFailure[];
+  /** Rows whose bank or reference the API's data shows to be bad (unknown or ambiguous bank, prefix). */
+  badRows: RowProblem[];
   /** Rows to send that look already paid under another reference: held unless allowed. */
   possibleDuplicates: PossibleDuplicate[];
   /** The sum of the rows to send. */
@@ -146,8 +148,9 @@ export interface PlanOptions {
 
 /**
  * Everything up to the summary: after it, only the confirmation stands between the plan and the money.
- * Throws BadRowsError (exit 2) for rows the API's data shows to be bad: a reference without the business
- * prefix or already used for another transfer, a bank that is unknown or ambiguous.
+ * Rows the API's data shows to be bad (a reference without the business prefix, a bank that is unknown
+ * or ambiguous) come back in `badRows`, and failed name checks in `nameFailures`, so one run reports them
+ * all; a reference already used for another transfer throws BadRowsError (exit 2).
  */
 export async function planBatch(ctx: Context, file: BatchFile, options: PlanOptions): Promise<BatchPlan> {
   const api = await ctx.api();
@@ -160,7 +163,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const availableKobo = parseApiAmount(account.availableBalance);
   const scope = await transferScope(ctx);
 
-  const rows = await resolveRows(ctx, file, source.prefix);
+  const { rows, problems: badRows } = await resolveRows(ctx, file, source.prefix);
   const journal = openJournal(ctx);
   const { records, warnings } = await journal.read();
   for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
@@ -205,6 +208,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     toSend,
     settled,
     nameFailures,
+    badRows,
     possibleDuplicates,
     totalKobo: sumKobo(toSend.map((row) => row.amountKobo)),
   };
@@ -222,7 +226,8 @@ export function checkBalance(plan: BatchPlan): void {
 
 // ---- references and banks ---------------------------------------------------------------------------------
 
-async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promise<ResolvedRow[]> {
+/** The rows with their reference and bank; rows whose bank or reference is bad come back as problems. */
+async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promise<{ rows: ResolvedRow[]; problems: RowProblem[] }> {
   const problems: RowProblem[] = [];
   // Resolved once per distinct `bank` cell, against the cached list, and never by asking: without a
   // terminal resolveBank refuses an ambiguous name with the candidates, which makes it a bad row.
@@ -265,11 +270,7 @@ async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promi
     }
     rows.push({ ...row, reference, bank });
   }
-  if (problems.length > 0) {
-    const count = problems.length;
-    throw new BadRowsError(problems, `${file.name}: ${count} bad row${count === 1 ? '' : 's'}; nothing was sent`, 'fix the rows listed above and run the same command again');
-  }
-  return rows;
+  return { rows, problems };
 }
 
 // ---- what earlier runs did ------------------------------------------------------------------------------

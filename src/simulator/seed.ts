@@ -108,6 +108,18 @@ const EXTERNAL_BANKS = BANKS.filter((bank) => bank.institutionCode !== BUSINESS.
 /** Seeded references end in the row id (at least six digits): `ACME-XXXXXXXX000123`, `COL-XXXXXXXX000124`. */
 const SEEDED_REFERENCE = /^(?:ACME|COL)-[A-Z2-9]{8}(\d{6,})$/;
 
+/**
+ * The two oldest rows keep the same readable references whatever the seed, so the examples in `--help`
+ * (`fsapi tx get ACME-EXAMPLES000001`) run as shown on every fresh simulator: row 1 is a transfer, row 2
+ * a collection.
+ */
+export const EXAMPLE_TRANSFER_REFERENCE = `${BUSINESS.referencePrefix}-EXAMPLES000001`;
+export const EXAMPLE_COLLECTION_REFERENCE = 'COL-EXAMPLES000002';
+const exampleToken = (id: number, random: Random) => {
+  const drawn = token(random, 8); // drawn anyway, so the rows after these stay as they were
+  return id <= 2 ? 'EXAMPLES' : drawn;
+};
+
 const histories = new Map<string, SeedHistory>();
 
 /** The seeded history for these parameters (one per process and parameters, for its row cache). */
@@ -175,12 +187,13 @@ function seedRow(seed: number, id: number, start: number, slot: number): StoredT
     bankCode: bank.institutionCode,
     bankName: bank.institutionName,
   };
-  if (random.next() < 0.55) {
+  const collection = random.next() < 0.55;
+  if (id === 2 || (id !== 1 && collection)) {
     const amountKobo = random.int(10, 5000) * 5000; // ₦500 .. ₦250,000 in steps of ₦50
     return {
       id,
       kind: 'collection',
-      reference: `COL-${token(random, 8)}${String(id).padStart(6, '0')}`,
+      reference: `COL-${exampleToken(id, random)}${String(id).padStart(6, '0')}`,
       sessionId: sessionIdFor(bank.institutionCode, at, id, random),
       amountKobo,
       chargeKobo: collectionFeeKobo(amountKobo),
@@ -196,7 +209,7 @@ function seedRow(seed: number, id: number, start: number, slot: number): StoredT
   return {
     id,
     kind: 'transfer',
-    reference: `${BUSINESS.referencePrefix}-${token(random, 8)}${String(id).padStart(6, '0')}`,
+    reference: `${BUSINESS.referencePrefix}-${exampleToken(id, random)}${String(id).padStart(6, '0')}`,
     sessionId: sessionIdFor(BUSINESS.bankCode, at, id, random),
     amountKobo,
     chargeKobo: transferChargeKobo(amountKobo),

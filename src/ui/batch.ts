@@ -7,24 +7,33 @@ import type { RowProblem } from '../core/batch-file.js';
 import type { BatchPlan, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
 import { reportEntry, tally } from '../core/batch-report.js';
 import { formatNaira, sumKobo } from '../core/money.js';
-import { colors, koboCell, printList, statusCell } from './output.js';
+import { colors, koboCell, printList, renderStderrTable, statusCell, type Column } from './output.js';
 import { terminalText, tsvField } from './sanitize.js';
 
-/** Lines of talk on stderr as a table (terminal) or tab-separated lines (piped). */
-function writeStderrTable(ctx: Context, headers: string[], rows: Array<Array<{ text: string; plain: string }>>, align: Array<'left' | 'right'> = []): void {
+/** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
+interface StderrColumn {
+  header: string;
+  align?: 'left' | 'right';
+  priority?: number;
+  flex?: boolean;
+  minWidth?: number;
+}
+
+/**
+ * Lines of talk on stderr as a list fitted to the terminal (no rule between rows, so a 20-row batch keeps
+ * its header on the screen), or tab-separated lines when piped.
+ */
+function writeStderrTable(ctx: Context, columns: StderrColumn[], rows: Array<Array<{ text: string; plain: string }>>): void {
   if (!ctx.io.stderrIsTTY) {
-    ctx.io.note(headers.join('\t'));
+    ctx.io.note(columns.map((column) => column.header).join('\t'));
     for (const row of rows) ctx.io.note(row.map((cell) => tsvField(cell.plain)).join('\t'));
     return;
   }
-  const c = colors(ctx, 'stderr');
-  const table = new Table({
-    head: headers.map((header) => c.bold(header)),
-    style: { head: [], border: ctx.io.colorStderr ? ['grey'] : [] },
-    colAligns: headers.map((_, i) => align[i] ?? 'left'),
-  });
-  for (const row of rows) table.push(row.map((cell) => cell.text));
-  ctx.io.note(table.toString());
+  const tableColumns: Column<Array<{ text: string; plain: string }>>[] = columns.map((column, index) => ({
+    ...column,
+    cell: (row) => row[index]!,
+  }));
+  ctx.io.note(renderStderrTable(Table, ctx, tableColumns, rows));
 }
 
 /** A cell of data (names, narrations, messages from the API or the file): safe for the terminal. */
@@ -40,7 +49,14 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
   ctx.io.note(c.bold(`${failures.length} row${failures.length === 1 ? '' : 's'} failed the name check:`));
   writeStderrTable(
     ctx,
-    ['LINE', 'ACCOUNT', 'BANK', 'AMOUNT', 'VERIFIED NAME', 'PROBLEM'],
+    [
+      { header: 'LINE', align: 'right' },
+      { header: 'ACCOUNT' },
+      { header: 'BANK', priority: 1, flex: true },
+      { header: 'AMOUNT', align: 'right', priority: 2 },
+      { header: 'VERIFIED NAME', flex: true, minWidth: 20 },
+      { header: 'PROBLEM', flex: true, minWidth: 24 },
+    ],
     failures.map(({ row, verifiedName, reason }) => [
       plain(String(row.line)),
       plain(row.accountNumber),
@@ -49,7 +65,6 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       plain(verifiedName ?? ''),
       { text: c.red(terminalText(reason)), plain: reason },
     ]),
-    ['right', 'left', 'left', 'right'],
   );
 }
 
@@ -58,7 +73,15 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
   ctx.io.note(c.bold(`${duplicates.length} row${duplicates.length === 1 ? ' looks' : 's look'} already paid under another reference (same account, bank and amount in the last 24 hours):`));
   writeStderrTable(
     ctx,
-    ['LINE', 'ACCOUNT', 'NAME', 'AMOUNT', 'EARLIER REFERENCE', 'SENT', 'STATE'],
+    [
+      { header: 'LINE', align: 'right' },
+      { header: 'ACCOUNT' },
+      { header: 'NAME', flex: true },
+      { header: 'AMOUNT', align: 'right' },
+      { header: 'EARLIER REFERENCE' },
+      { header: 'SENT', priority: 1 },
+      { header: 'STATE', priority: 2 },
+    ],
     duplicates.map(({ row, earlier }) => [
       plain(String(row.line)),
       plain(row.accountNumber),
@@ -68,7 +91,6 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
       plain(earlier.sentAt),
       plain(`${earlier.state}${earlier.origin ? ` (${earlier.origin})` : ''}`),
     ]),
-    ['right', 'left', 'left', 'right'],
   );
 }
 
@@ -84,7 +106,16 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   if (plan.toSend.length > 0) {
     writeStderrTable(
       ctx,
-      ['LINE', 'VERIFIED NAME', 'ACCOUNT', 'BANK', 'AMOUNT', 'NARRATION', 'REFERENCE'],
+      [
+        { header: 'LINE', align: 'right' },
+        // The name is what the person confirms: it keeps room before the bank and narration do.
+        { header: 'VERIFIED NAME', flex: true, minWidth: 26 },
+        { header: 'ACCOUNT' },
+        { header: 'BANK', priority: 1, flex: true },
+        { header: 'AMOUNT', align: 'right' },
+        { header: 'NARRATION', priority: 2, flex: true, minWidth: 12 },
+        { header: 'REFERENCE', priority: 3 },
+      ],
       plan.toSend.map((row) => [
         plain(String(row.line)),
         { text: c.bold(terminalText(row.accountName)), plain: row.accountName },
@@ -94,7 +125,6 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
         plain(row.narration),
         plain(row.reference),
       ]),
-      ['right', 'left', 'left', 'left', 'right'],
     );
     for (const row of plan.toSend) if (row.again) ctx.io.note(`${c.yellow(`line ${row.line}:`)} sent again with the same reference: ${row.again}`);
   }
@@ -120,13 +150,13 @@ export function printBatchResults(ctx: Context, results: readonly RowResult[]): 
     ctx,
     [
       { header: 'LINE', cell: (r) => String(r.line), align: 'right' },
-      { header: 'ACCOUNT', cell: (r) => r.accountNumber },
-      { header: 'NAME', cell: (r) => r.verifiedName },
-      { header: 'BANK', cell: (r) => r.bankName },
+      { header: 'ACCOUNT', cell: (r) => r.accountNumber, priority: 2 },
+      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 20 },
+      { header: 'BANK', cell: (r) => r.bankName, priority: 3, flex: true },
       { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
       { header: 'REFERENCE', cell: (r) => r.reference },
       { header: 'STATUS', cell: (r) => statusCell(r.status) },
-      { header: 'MESSAGE', cell: (r) => r.message },
+      { header: 'MESSAGE', cell: (r) => r.message, priority: 1, flex: true },
     ],
     results,
     results.map(reportEntry),

@@ -21,6 +21,7 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
     colorStdout: allowed(stdoutIsTTY) && !globals.json,
     colorStderr: allowed(stderrIsTTY),
     columns: stdoutIsTTY ? process.stdout.columns : undefined,
+    stderrColumns: stderrIsTTY ? process.stderr.columns : undefined,
     out: (text) => {
       process.stdout.write(text);
     },

@@ -10,6 +10,7 @@ import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
 import { shownText } from '../core/shown.js';
 import { epochToDate, formatDateTime } from '../core/time.js';
 import { terminalText, tsvField } from './sanitize.js';
+import { fitColumns, wrapText, type TableFit } from './table-layout.js';
 
 export { shownText };
 
@@ -43,6 +44,12 @@ export interface Column<Row> {
   header: string;
   cell: (row: Row) => Cell | ShownValue;
   align?: 'left' | 'right';
+  /** On a narrow terminal, higher numbers drop out first; 0 (default) is always shown (src/ui/table-layout.ts). */
+  priority?: number;
+  /** Long values may be cut with `…` to fit the terminal (names, descriptions; never references or amounts). */
+  flex?: boolean;
+  /** The narrowest a flex column gets before low-priority columns drop out. */
+  minWidth?: number;
 }
 
 // Every cell passes here: API values are shown as text (src/core/shown.ts: null blank, numbers as given);
@@ -142,9 +149,14 @@ export function printRecord(ctx: Context, fields: ReadonlyArray<readonly [label:
   }
   const c = colors(ctx);
   const width = Math.max(...fields.map(([label]) => label.length));
+  // A long value continues on the next lines under itself, not under the label, and never past the edge.
+  const valueWidth = Math.max(20, (ctx.io.columns ?? 80) - width - 2);
   const lines = fields.map(([label, value]) => {
     const cell = toCell(value);
-    return `${c.dim(label.padEnd(width))}  ${cell.style ? cell.style(cell.text, c) : cell.text}`;
+    const parts = visibleLength(cell.text) === cell.text.length ? wrapText(cell.text, valueWidth) : [cell.text];
+    return parts
+      .map((part, i) => `${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${cell.style ? cell.style(part, c) : part}`)
+      .join('\n');
   });
   ctx.io.out(`${lines.join('\n')}\n`);
 }
@@ -160,16 +172,18 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
   let started = false;
   let count = 0;
   let widths: number[] = [];
+  let shown: Column<Row>[] = columns;
 
   const start = (firstRows: readonly Row[]) => {
     started = true;
     if (mode === 'json') ctx.io.out('[');
     if (mode === 'tsv') ctx.io.out(tsvLine(columns.map((column) => column.header)));
     if (mode === 'table') {
-      widths = columns.map((column) =>
-        Math.min(40, Math.max(column.header.length, ...firstRows.map((row) => visibleLength(toCell(column.cell(row)).text)))),
-      );
-      ctx.io.out(`${columns.map((column, i) => c.bold(pad(column.header, widths[i]!, column.align))).join('  ')}\n`);
+      // Fitted to the first batch; a later, longer value is cut to the width its column got.
+      const fit = fitTable(ctx, columns, firstRows.map((row) => columns.map((column) => oneLine(toCell(column.cell(row)).text))));
+      shown = fit.shown.map((index) => columns[index]!);
+      widths = fit.widths;
+      ctx.io.out(`${shown.map((column, i) => c.bold(pad(truncate(column.header, widths[i]!), widths[i]!, column.align))).join('  ').trimEnd()}\n`);
     }
   };
 
@@ -189,13 +203,14 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
       for (const row of rows) {
         if (mode === 'tsv') chunk += tsvLine(columns.map((column) => toCell(column.cell(row)).plain));
         else {
-          chunk += `${columns
+          chunk += `${shown
             .map((column, i) => {
               const cell = toCell(column.cell(row));
-              const text = pad(truncate(cell.text, widths[i]!), widths[i]!, column.align);
+              const text = pad(truncate(oneLine(cell.text), widths[i]!), widths[i]!, column.align);
               return cell.style ? cell.style(text, c) : text;
             })
-            .join('  ')}\n`;
+            .join('  ')
+            .trimEnd()}\n`;
         }
         count += 1;
       }
@@ -210,25 +225,86 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
   };
 }
 
+/**
+ * A list on a terminal: a bold header line and one line per row, columns two spaces apart, no borders
+ * and no rule between rows, fitted to the terminal's width (src/ui/table-layout.ts): low-priority columns
+ * drop out and long names end in `…` rather than wrap. Dropped columns are named on stderr.
+ */
 export function renderTable<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[]): string {
   if (!Table) throw new Error('renderTable() needs prepareTables() first');
-  const c = colors(ctx);
-  const table = new Table({
-    head: columns.map((column) => c.bold(column.header)),
-    style: { head: [], border: ctx.io.colorStdout ? ['grey'] : [] },
-    colAligns: columns.map((column) => column.align ?? 'left'),
-    wordWrap: true,
+  return drawTable(Table, ctx, columns, rows, 'stdout');
+}
+
+/** The same list layout for talk on stderr (a summary before a confirmation), fitted to stderr's width. */
+export function renderStderrTable<Row>(TableClass: typeof TableConstructor, ctx: Context, columns: Column<Row>[], rows: readonly Row[]): string {
+  return drawTable(TableClass, ctx, columns, rows, 'stderr');
+}
+
+function drawTable<Row>(
+  TableClass: typeof TableConstructor,
+  ctx: Context,
+  columns: Column<Row>[],
+  rows: readonly Row[],
+  stream: 'stdout' | 'stderr',
+): string {
+  const c = colors(ctx, stream);
+  const cells = rows.map((row) => columns.map((column) => toCell(column.cell(row))));
+  const width = stream === 'stdout' ? ctx.io.columns : ctx.io.stderrColumns;
+  const fit = fitTable(ctx, columns, cells.map((row) => row.map((cell) => oneLine(cell.text))), width);
+  const table = new TableClass({
+    head: fit.shown.map((index) => c.bold(columns[index]!.header)),
+    chars: BORDERLESS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    colAligns: fit.shown.map((index) => columns[index]!.align ?? 'left'),
+    colWidths: fit.widths,
+    wordWrap: false,
+    truncate: '…',
   });
-  for (const row of rows) {
+  for (const row of cells) {
     table.push(
-      columns.map((column) => {
-        const cell = toCell(column.cell(row));
-        return cell.style ? cell.style(cell.text, c) : cell.text;
+      fit.shown.map((index) => {
+        const cell = row[index]!;
+        const text = oneLine(cell.text);
+        return cell.style ? cell.style(text, c) : text;
       }),
     );
   }
-  return table.toString();
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
 }
+
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+};
+
+/** The layout of a list at this terminal's width (80 when unknown); names the columns left out on stderr. */
+function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: ReadonlyArray<readonly string[]>, width = ctx.io.columns): TableFit {
+  const fit = fitColumns(
+    columns.map((column, index) => ({
+      natural: Math.max(visibleLength(column.header), ...texts.map((row) => visibleLength(row[index]!))),
+      header: visibleLength(column.header),
+      priority: column.priority,
+      flex: column.flex,
+      minWidth: column.minWidth,
+    })),
+    Math.max(20, width ?? 80),
+  );
+  if (fit.shown.length < columns.length && texts.length > 0) {
+    const hidden = columns.filter((_, index) => !fit.shown.includes(index)).map((column) => column.header);
+    const note = `not shown at this width: ${hidden.join(', ')} (a wider terminal, or --json, shows them)`;
+    const c = colors(ctx, 'stderr');
+    for (const line of wrapText(note, Math.max(20, ctx.io.stderrColumns ?? width ?? 80))) ctx.io.note(c.dim(line));
+  }
+  return fit;
+}
+
+/** A cell on one line: a line break inside a value would break the table's rows. */
+const oneLine = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
 function tsvLine(values: readonly string[]): string {
   // Tabs and newlines inside a value would break the columns: escaped as \t and \n (src/ui/sanitize.ts).
@@ -236,10 +312,10 @@ function tsvLine(values: readonly string[]): string {
 }
 
 // eslint-disable-next-line no-control-regex
-const visibleLength = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '').length;
+const visibleLength = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 
 function truncate(text: string, width: number): string {
-  return visibleLength(text) <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+  return visibleLength(text) <= width ? text : `${[...text].slice(0, Math.max(0, width - 1)).join('')}…`;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right' = 'left'): string {

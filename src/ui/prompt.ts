@@ -26,5 +26,7 @@ export function createPrompt(io: IO): Prompt {
       ask((p) => p.input({ message, default: options?.defaultValue, validate: options?.validate }, context())),
     // No mask character: not even the length of a secret shows on the screen.
     password: (message) => ask((p) => p.password({ message }, context())),
+    search: (message, source) =>
+      ask((p) => p.search({ message, pageSize: 10, source: (term) => source(term ?? '').map((choice) => ({ ...choice })) }, context())),
   };
 }

@@ -7,6 +7,7 @@ import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from './sanitize.js';
+import { wrapText } from './table-layout.js';
 
 /**
  * The summary shown before the confirmation, on stderr: the verified name, where the money goes, how
@@ -19,7 +20,10 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   const rows: Array<[string, string]> = [
     // Names come from the API: shown as text, never obeyed by the terminal (src/ui/sanitize.ts).
     ['From', `${terminalText(source.accountName)} (${terminalText(source.accountNumber)})`],
-    ['To', `${c.bold(terminalText(transfer.accountName))}  ${c.dim('(verified by name enquiry)')}`],
+    // A long name gets the marker on the next line, so the line stays within 80 columns.
+    ...((transfer.accountName.length > 30
+      ? [['To', c.bold(terminalText(transfer.accountName))], ['', c.dim('(verified by name enquiry)')]]
+      : [['To', `${c.bold(terminalText(transfer.accountName))}  ${c.dim('(verified by name enquiry)')}`]]) as Array<[string, string]>),
     ['Account', transfer.accountNumber],
     ['Bank', `${terminalText(transfer.bankName)} (${transfer.bankCode})`],
     ['Amount', c.bold(formatNaira(transfer.amountKobo))],
@@ -30,7 +34,13 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   rows.push(['Environment', `${scope.env === 'production' ? c.red.bold('production') : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
   const width = Math.max(...rows.map(([label]) => label.length));
   ctx.io.note(c.bold('Transfer'));
-  for (const [label, value] of rows) ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${value}`);
+  // Long plain values (a narration, a business name) continue under themselves, within the terminal.
+  const valueWidth = Math.max(20, (ctx.io.stderrColumns ?? 80) - width - 4);
+  for (const [label, value] of rows) {
+    // eslint-disable-next-line no-control-regex
+    const parts = /\u001b\[/.test(value) ? [value] : wrapText(value, valueWidth);
+    parts.forEach((part, i) => ctx.io.note(`  ${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${part}`));
+  }
 }
 
 /** The duplicate guard's warning: what was already sent, when, and how it ended. */
@@ -63,7 +73,7 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
     ['To account', to.account],
     ['To bank', to.bank],
     ['Narration', result.description],
-    ['Completed', timeCell(result.completedAt)],
+    ['Completed', completedCell(result.status, result.completedAt)],
     ['Message', message ?? ''],
   ];
   printRecord(ctx, fields, result);
@@ -88,9 +98,18 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord): 
     ['To bank', to.bank],
     ['Narration', transaction.description],
     ['Created', timeCell(transaction.createdAt)],
-    ['Completed', timeCell(transaction.completedAt)],
+    ['Completed', completedCell(transaction.status, transaction.completedAt)],
   ];
   printRecord(ctx, fields, transaction);
+}
+
+/**
+ * When a transfer completed. A pending one has not, whatever time the API puts there (it may send the
+ * creation time): "not yet" on a terminal, empty when piped.
+ */
+export function completedCell(status: string | null | undefined, completedAt: number | string | null | undefined): Cell {
+  if ((status ?? '').toLowerCase() === 'pending') return { text: 'not yet (pending)', plain: '' };
+  return timeCell(completedAt);
 }
 
 /** A journal time (ISO 8601) as a table/TSV cell. */

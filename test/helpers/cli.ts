@@ -26,6 +26,8 @@ export interface RunOptions {
   cwd?: string;
   /** The script node runs instead of bin/fsapi.cjs, e.g. the launcher of a copy of the package. */
   cli?: string;
+  /** Width of the pseudo-terminal (tty only); 160 unless given. */
+  columns?: number;
 }
 
 /** A fresh pair of config and data dirs; call cleanup() in an after() hook. */
@@ -104,9 +106,9 @@ const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
  * typed into the terminal also reaches the shell, and a shell like dash dies of it (exit 130)
  * instead of reporting how the CLI ended.
  */
-export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot, cli = cliPath) {
+export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot, cli = cliPath, columns = 160) {
   const command = [process.execPath, cli, ...args].map(shellQuote).join(' ');
-  return spawn('script', ['-qfec', `stty cols 160 rows 50; exec ${command}`, '/dev/null'], {
+  return spawn('script', ['-qfec', `stty cols ${columns} rows 50; exec ${command}`, '/dev/null'], {
     cwd,
     env: childEnv({ TERM: 'xterm-256color', ...env, SHELL: '/bin/sh' }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -119,7 +121,7 @@ export function spawnCliInTerminal(args: string[], env: Record<string, string | 
  */
 function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCliInTerminal(args, options.env, options.cwd, options.cli);
+    const child = spawnCliInTerminal(args, options.env, options.cwd, options.cli, options.columns);
     let screen = '';
     let stderr = '';
     const keys = [...(options.keys ?? [])];

@@ -41,6 +41,8 @@ export default async function login(ctx: Context, input: CommandInput): Promise<
     throw new UsageError(`the profile name "local" is kept for the simulator`, `choose another name: fsapi auth login --profile NAME --env ${env} ...`);
   }
   env ??= existing?.env ?? defaultEnvironmentFor(name);
+  // A new profile with a base URL but no --env: a person at a terminal is asked, not refused.
+  if (env === undefined && ctx.prompt.interactive) env = await askEnvironment(ctx, { remote: true });
   if (env === undefined) {
     throw new UsageError(`which environment is profile "${name}" for?`, `add --env sandbox or --env production`);
   }
@@ -86,11 +88,12 @@ function defaultEnvironmentFor(name: string): Environment | undefined {
   return undefined;
 }
 
-async function askEnvironment(ctx: Context): Promise<Environment> {
+async function askEnvironment(ctx: Context, options: { remote?: boolean } = {}): Promise<Environment> {
   return ctx.prompt.select<Environment>('Which environment do you want to log in to?', [
     { name: 'sandbox', value: 'sandbox', description: 'test environment of the API' },
     { name: 'production', value: 'production', description: 'real money' },
-    { name: 'local simulator', value: 'local', description: 'built into fsapi; no real money moves' },
+    // With a base URL given, the built-in simulator is not what is meant.
+    ...(options.remote ? [] : [{ name: 'local simulator', value: 'local' as Environment, description: 'built into fsapi; no real money moves' }]),
   ]);
 }
 

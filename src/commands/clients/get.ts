@@ -1,4 +1,5 @@
 // fsapi clients get <accountNumber>: GET /v1/client-enquiry/{accountNumber}, one client account.
+import { namingRefusal } from '../../core/refusals.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { parseAccountNumber } from '../../core/validate.js';
@@ -7,7 +8,11 @@ import { printRecord } from '../../ui/output.js';
 export default async function clientsGet(ctx: Context, input: CommandInput): Promise<void> {
   const accountNumber = parseAccountNumber(input.args[0] ?? '', 'client account number');
   const api = await ctx.api();
-  const client = await api.getClient(accountNumber);
+  const client = await namingRefusal(
+    () => api.getClient(accountNumber),
+    `no client account ${accountNumber}`,
+    'fsapi clients list shows the client accounts',
+  );
   printRecord(
     ctx,
     [

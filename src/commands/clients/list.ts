@@ -8,36 +8,41 @@ import { DEFAULT_CLIENT_PAGE_LIMIT, MAX_CLIENT_PAGE_LIMIT, clientName, clientPag
 import { parseIntegerOption } from '../../core/validate.js';
 import { createRowStream, outputMode, printJson, printList, timeCell, type Column } from '../../ui/output.js';
 import { streamPages } from '../../ui/stream.js';
+import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 
 const columns: Column<ClientListItem>[] = [
   { header: 'NUMBER', cell: (client) => client.accountNumber },
-  { header: 'NAME', cell: clientName },
-  { header: 'TYPE', cell: (client) => client.accountType },
-  { header: 'TIER', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right' },
-  { header: 'EMAIL', cell: (client) => client.emailAddress },
-  { header: 'PHONE', cell: (client) => client.mobileNumber },
+  { header: 'NAME', cell: clientName, flex: true, minWidth: 16 },
+  { header: 'TYPE', cell: (client) => client.accountType, priority: 2 },
+  { header: 'TIER', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right', priority: 5 },
+  { header: 'EMAIL', cell: (client) => client.emailAddress, priority: 4, flex: true, minWidth: 16 },
+  { header: 'PHONE', cell: (client) => client.mobileNumber, priority: 3 },
   // The list sends seconds where other endpoints send milliseconds; timeCell reads both.
-  { header: 'CREATED', cell: (client) => timeCell(client.createdAt) },
+  { header: 'CREATED', cell: (client) => timeCell(client.createdAt), priority: 1 },
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
 export const longRunning = (input: CommandInput) => input.options.all === true;
 
 export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
+  const csv = input.options.csv === true;
+  refuseCsvWithJson(ctx, csv);
   const listing = parseListing(input.options);
   const pages = clientPages(ctx, listing);
 
   if (!listing.all) {
     const { value: page } = await pages.next();
     const rows = page?.rows ?? [];
-    if (outputMode(ctx) === 'json') printJson(ctx, rows);
+    if (csv) await printCsv(ctx, columns, rows);
+    else if (outputMode(ctx) === 'json') printJson(ctx, rows);
     else printList(ctx, columns, rows);
     if (page && ctx.io.stderrIsTTY && page.received >= (listing.limit ?? DEFAULT_CLIENT_PAGE_LIMIT)) {
       ctx.io.note(`more on --page ${listing.page + 1}, or use --all`);
     }
     return;
   }
-  await streamPages(ctx, pages, createRowStream(ctx, columns), { noun: 'client accounts', progress: true });
+  const sink = csv ? await createCsvSink(ctx, columns) : createRowStream(ctx, columns);
+  await streamPages(ctx, pages, sink, { noun: 'client accounts', progress: true });
 }
 
 function parseListing(options: Record<string, unknown>): ClientListing {

@@ -21,8 +21,8 @@ export default async function list(ctx: Context, _input: CommandInput): Promise<
       { header: 'Default', cell: (row) => (row.default ? { text: '*', plain: 'yes', style: (t, c) => c.green(t) } : { text: '', plain: 'no' }) },
       { header: 'Name', cell: (row) => row.profile },
       { header: 'Environment', cell: (row) => row.env },
-      { header: 'Base URL', cell: (row) => baseUrlCell(row) },
-      { header: 'Token', cell: (row) => tokenCell(row) },
+      { header: 'Base URL', cell: (row) => baseUrlCell(row), flex: true, minWidth: 16 },
+      { header: 'Token', cell: (row) => tokenCell(row), flex: true, minWidth: 16 },
     ],
     rows,
   );

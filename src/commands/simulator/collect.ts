@@ -13,6 +13,7 @@ import { checkWebhookUrl } from './serve.js';
 export default async function collect(ctx: Context, input: CommandInput): Promise<void> {
   const accountNumber = (input.args[0] ?? '').trim();
   if (!/^\d{10}$/.test(accountNumber)) throw new UsageError(`account number ${JSON.stringify(accountNumber)} must be 10 digits`);
+  if (input.options.amount === undefined) throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
   let amountKobo: Kobo;
   try {
     amountKobo = parseNairaInput(String(input.options.amount ?? ''));

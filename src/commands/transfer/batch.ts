@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
-import { BadRowsError, parseBatchFile, type BatchFile } from '../../core/batch-file.js';
+import { BadRowsError, badRows, readBatchRows, type BatchFile, type RowProblem } from '../../core/batch-file.js';
 import {
   checkBalance,
   DEFAULT_CONCURRENCY,
@@ -51,14 +51,19 @@ export default async function batch(ctx: Context, input: CommandInput): Promise<
   }
   const reportPath = dryRun ? undefined : await checkReportPath(fileName, input.options.report);
 
-  // 2. The whole file, validated row by row: any bad row is exit 2 with every bad row listed.
+  // 2. The whole file, validated row by row. Bad rows are kept to report with the banks and names of
+  //    the good ones (step 4): every problem of the file in one run, nothing sent while there is any.
   const content = await readBatchFile(fileName);
-  const file = await showingBadRows(ctx, () => parseBatchFile(content, fileName));
+  const { file, problems: fileProblems } = await showingBadRows(ctx, () => readBatchRows(content, fileName));
+  if (file.rows.length === 0) {
+    writeBadRows(ctx, fileProblems);
+    throw badRows(fileName, fileProblems);
+  }
 
   // 3. One run of this file at a time (a dry run sends nothing and needs no lock).
   const lock = dryRun ? undefined : await lockBatch(ctx, file);
   try {
-    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath, lockLost: lock?.lost });
+    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath, lockLost: lock?.lost, fileProblems });
   } finally {
     await lock?.release();
   }
@@ -72,11 +77,21 @@ interface RunOptions {
   reportPath: string | undefined;
   /** Settles if this run's lock on the file is lost: no new row starts then. */
   lockLost: Promise<Error> | undefined;
+  /** Rows of the file that failed its own checks (format, amount, ...). */
+  fileProblems: RowProblem[];
 }
 
 async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<void> {
-  // 4. Prefix, balance, references, banks, what earlier runs did, every holder's name.
+  // 4. Prefix, balance, references, banks, what earlier runs did, every holder's name; then every bad row
+  //    of the file at once: its own format, its bank, its name check.
   const plan = await showingBadRows(ctx, () => planWithProgress(ctx, file, options.concurrency));
+  const bad = [...options.fileProblems, ...plan.badRows].sort((a, b) => a.line - b.line);
+  if (bad.length > 0) {
+    writeBadRows(ctx, bad);
+    const failures = plan.nameFailures.length;
+    if (failures > 0) writeNameFailures(ctx, plan.nameFailures);
+    throw badRows(file.name, bad, failures > 0 ? ` and ${failures} row${failures === 1 ? '' : 's'} that failed the name check` : '');
+  }
   if (plan.nameFailures.length > 0) {
     writeNameFailures(ctx, plan.nameFailures);
     throw new ApiError(`${plan.nameFailures.length} row${plan.nameFailures.length === 1 ? '' : 's'} failed the name check; nothing was sent`, {

@@ -1,32 +1,44 @@
-// fsapi transfer log: the journal of money-moving requests (src/core/journal.ts), the last known state of
-// each transfer, oldest first, for every profile. Local only: it asks the API nothing.
+// fsapi transfer log [--refresh] [--csv]: the journal of money-moving requests (src/core/journal.ts), the
+// last known state of each transfer, oldest first, for every profile. Local only, unless --refresh: then
+// the transfers of this profile whose status may still change are looked up first, and the journal
+// learns what the API says now.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { koboToDecimal } from '../../core/money.js';
-import { openJournal } from '../../core/transfer.js';
+import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
+import { FsapiError } from '../../errors.js';
 import type { TransferState } from '../../core/journal.js';
 import { colors, koboCell, printList, statusCell } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
+import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
+import type { Column } from '../../ui/output.js';
 
-export default async function log(ctx: Context, _input: CommandInput): Promise<void> {
+const columns: Column<TransferState>[] = [
+      { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
+      { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
+      { header: 'REFERENCE', cell: (t) => t.reference },
+      { header: 'ACCOUNT', cell: (t) => t.accountNumber, priority: 2 },
+      { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 12 },
+      { header: 'BANK', cell: (t) => t.bankName, priority: 3, flex: true },
+      { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
+      { header: 'STATE', cell: (t) => statusCell(t.state) },
+  // The API's status as last seen by fsapi (at sending, or by a later lookup): not necessarily today's.
+  { header: 'STATUS', cell: (t) => statusCell(t.status), priority: 1 },
+  { header: 'MESSAGE', cell: (t) => t.message ?? '', priority: 5, flex: true },
+];
+
+export default async function log(ctx: Context, input: CommandInput): Promise<void> {
+  const csv = input.options.csv === true;
+  refuseCsvWithJson(ctx, csv);
   const journal = openJournal(ctx);
+  if (input.options.refresh === true) await refreshPending(ctx, journal);
   const { transfers, warnings } = await journal.transfers();
   for (const warning of warnings) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
+  if (csv) return printCsv(ctx, columns, rows);
   printList<TransferState>(
     ctx,
-    [
-      { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
-      { header: 'PROFILE', cell: (t) => t.profile },
-      { header: 'REFERENCE', cell: (t) => t.reference },
-      { header: 'ACCOUNT', cell: (t) => t.accountNumber },
-      { header: 'NAME', cell: (t) => t.accountName },
-      { header: 'BANK', cell: (t) => t.bankName },
-      { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
-      { header: 'STATE', cell: (t) => statusCell(t.state) },
-      { header: 'STATUS', cell: (t) => statusCell(t.status) },
-      { header: 'MESSAGE', cell: (t) => t.message ?? '' },
-    ],
+    columns,
     rows,
     rows.map(toJson),
     `the journal ${journal.file} has no transfers yet`,
@@ -35,6 +47,33 @@ export default async function log(ctx: Context, _input: CommandInput): Promise<v
   if (unknown.length > 0 && !ctx.globals.json) {
     ctx.io.note(`${unknown.length} transfer${unknown.length === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
   }
+  const stale = rows.filter(mayStillChange);
+  if (stale.length > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
+    ctx.io.note(`STATUS is as last seen; fsapi transfer log --refresh looks up ${stale.length} pending`);
+  }
+}
+
+/** Sent, and its last seen status is not final: pending, or never seen. */
+const mayStillChange = (t: TransferState) => t.state !== 'rejected' && (t.status === undefined || t.status.toLowerCase() === 'pending');
+
+/**
+ * Looks up this profile's transfers whose status may still change; the journal records what is found.
+ * Transfers of other profiles need their own credentials: `--profile <name>` refreshes those.
+ */
+async function refreshPending(ctx: Context, journal: ReturnType<typeof openJournal>): Promise<void> {
+  const { transfers } = await journal.transfers();
+  const scope = await transferScope(ctx);
+  const mine = transfers.filter((t) => mayStillChange(t) && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+  const others = transfers.filter((t) => mayStillChange(t) && !mine.includes(t)).length;
+  for (const transfer of mine) {
+    try {
+      await checkTransferStatus(ctx, journal, scope, transfer.reference);
+    } catch (error) {
+      if (!(error instanceof FsapiError) || error.exitCode === 3) throw error;
+      ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${transfer.reference}: ${error.message}`);
+    }
+  }
+  if (others > 0) ctx.io.note(`${others} pending transfer${others === 1 ? '' : 's'} of other profiles not looked up: add --profile <name> for those`);
 }
 
 /** The journal's own JSON (not an API object): one object per transfer, amounts as decimal text and kobo. */

@@ -1,6 +1,7 @@
-// fsapi transfer send <accountNumber> --bank --amount --narration [...]: pay one person, exactly once.
-// The contract's nine steps, top to bottom: validate -> resolve and verify -> summary -> duplicate guard
-// -> confirm -> send once through the journal (src/core/transfer.ts) -> report, and --wait.
+// fsapi transfer send [accountNumber] [--bank --amount --narration ...]: pay one person, exactly once.
+// The contract's nine steps, top to bottom: what is missing asked for at a terminal -> validate ->
+// resolve and verify -> summary -> duplicate guard -> confirm -> send once through the journal
+// (src/core/transfer.ts) -> report, and --wait.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
@@ -21,12 +22,20 @@ import {
 import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors } from '../../ui/output.js';
+import { askForMissing } from '../../ui/ask-transfer.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
 
 export default async function send(ctx: Context, input: CommandInput): Promise<void> {
-  // 1. Everything that needs no request, including whether anyone can answer the confirmation.
-  const request = parseSendRequest(input.args[0], input.options);
+  // 1. What the command line left out, asked for at a terminal (all of it named at once without one);
+  //    then everything that needs no request, including whether anyone can answer the confirmation.
+  const given = await askForMissing(
+    ctx,
+    { accountNumber: input.args[0], bank: optionText(input.options.bank), amount: optionText(input.options.amount), narration: optionText(input.options.narration) },
+    ['accountNumber', 'bank', 'amount', 'narration'],
+    'fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>',
+  );
+  const request = parseSendRequest(given.accountNumber, { ...input.options, bank: given.bank, amount: given.amount, narration: given.narration });
   const yes = input.options.yes === true;
   const wait = input.options.wait === true;
   const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
@@ -109,6 +118,8 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
   }
 }
+
+const optionText = (value: unknown) => (value === undefined ? undefined : String(value));
 
 /** Step 9: the same amount to the same account in the last 10 minutes asks again (or needs --allow-duplicate). */
 async function guardAgainstDuplicate(ctx: Context, duplicates: readonly TransferState[], allowDuplicate: boolean): Promise<void> {

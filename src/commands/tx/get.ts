@@ -1,5 +1,7 @@
 // fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
 // label/value view on a terminal.
+import { namingRefusal } from '../../core/refusals.js';
+import { completedCell } from '../../ui/transfers.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
@@ -9,7 +11,11 @@ import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../u
 export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {
   const reference = parseReferenceArgument(input.args[0], 'reference');
   const api = await ctx.api();
-  const tx = await api.getTransaction(reference);
+  const tx = await namingRefusal(
+    () => api.getTransaction(reference),
+    `no transaction with reference ${reference}`,
+    'check the reference; fsapi tx list shows recent ones',
+  );
   printRecord(
     ctx,
     [
@@ -27,7 +33,7 @@ export default async function txGet(ctx: Context, input: CommandInput): Promise<
       ['Session ID', tx.sessionId],
       ['Reversed', reversedText(tx.reversedFlag)],
       ['Created', timeCell(tx.createdAt)],
-      ['Completed', timeCell(tx.completedAt)],
+      ['Completed', completedCell(tx.status, tx.completedAt)],
     ],
     tx,
   );

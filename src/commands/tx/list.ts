@@ -23,12 +23,12 @@ import { streamPages, type RowSink } from '../../ui/stream.js';
 const transactionColumns: Column<TransactionRecord>[] = [
   { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
   { header: 'REFERENCE', cell: (tx) => tx.reference },
-  { header: 'TYPE', cell: (tx) => ({ text: tx.type, plain: tx.type, style: tx.type === 'credit' ? (t, c) => c.green(t) : undefined }) },
+  { header: 'TYPE', cell: (tx) => ({ text: tx.type, plain: tx.type, style: tx.type === 'credit' ? (t, c) => c.green(t) : undefined }), priority: 2 },
   { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
-  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right' },
-  { header: 'COUNTERPARTY', cell: counterpartyLabel },
+  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right', priority: 3 },
+  { header: 'COUNTERPARTY', cell: counterpartyLabel, priority: 1, flex: true },
   { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
-  { header: 'DESCRIPTION', cell: (tx) => tx.description },
+  { header: 'DESCRIPTION', cell: (tx) => tx.description, priority: 4, flex: true },
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */

@@ -1,0 +1,101 @@
+// Guided input for `transfer send` and `enquiry`: what the command line left out is asked for at a
+// terminal (account number, a searchable bank picker, amount, narration), each answer checked as it is
+// typed with the same rules as the flags. Without a terminal, everything missing is named in one exit-2
+// error: a script learns all of it in one run, and nothing waits for an answer.
+import type { Context } from '../context.js';
+import type { Bank } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+import { aliasesOf, BANK_ALIASES } from '../core/bank-aliases.js';
+import { loadBanks, searchBanks } from '../core/banks.js';
+import { AmountError, parseNairaInput } from '../core/money.js';
+import { MAX_NARRATION_LENGTH } from '../core/transfer.js';
+
+export type AskedField = 'accountNumber' | 'bank' | 'amount' | 'narration';
+
+export interface TransferFields {
+  accountNumber: string | undefined;
+  bank: string | undefined;
+  amount: string | undefined;
+  narration: string | undefined;
+}
+
+const describe: Record<AskedField, string> = {
+  accountNumber: 'the account number',
+  bank: '--bank',
+  amount: '--amount',
+  narration: '--narration',
+};
+
+/**
+ * `fields` with every one of `wanted` that is missing asked for (at a terminal) or named in one
+ * UsageError (without one). Given values are left as they are: the command validates them as before.
+ */
+export async function askForMissing(
+  ctx: Context,
+  fields: TransferFields,
+  wanted: readonly AskedField[],
+  usage: string,
+): Promise<TransferFields> {
+  const missing = wanted.filter((field) => fields[field] === undefined);
+  if (missing.length === 0) return fields;
+  if (!ctx.prompt.interactive) {
+    const names = missing.map((field) => describe[field]);
+    const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+    throw new UsageError(`missing ${list}; nothing was sent`, `give ${missing.length === 1 ? 'it' : 'them'} on the command line (${usage}), or run it at a terminal to be asked`);
+  }
+  const answers = { ...fields };
+  for (const field of missing) answers[field] = await ask(ctx, field);
+  return answers;
+}
+
+async function ask(ctx: Context, field: AskedField): Promise<string> {
+  switch (field) {
+    case 'accountNumber':
+      return (
+        await ctx.prompt.input('Account number (10 digits):', {
+          validate: (value) => (/^[0-9]{10}$/.test(value.trim()) ? true : 'an account number is exactly 10 digits'),
+        })
+      ).trim();
+    case 'bank':
+      return (await pickBank(ctx)).institutionCode;
+    case 'amount':
+      return (
+        await ctx.prompt.input('Amount in naira (e.g. 1500 or 1,500.50):', {
+          validate: (value) => {
+            try {
+              parseNairaInput(value);
+              return true;
+            } catch (error) {
+              if (error instanceof AmountError) return error.message;
+              throw error;
+            }
+          },
+        })
+      ).trim();
+    case 'narration':
+      return (
+        await ctx.prompt.input('Narration (what the transfer is for):', {
+          validate: (value) => {
+            const text = value.trim();
+            if (text === '') return 'say what the transfer is for, e.g. Invoice 42';
+            if (text.length > MAX_NARRATION_LENGTH) return `at most ${MAX_NARRATION_LENGTH} characters (this is ${text.length})`;
+            return true;
+          },
+        })
+      ).trim();
+  }
+}
+
+/** The bank picker: type a code, part of a name, or a brand name (GTBank, OPay); common banks come first. */
+export async function pickBank(ctx: Context): Promise<Bank> {
+  const banks = await loadBanks(ctx);
+  const common = BANK_ALIASES.map((entry) => banks.find((bank) => bank.institutionCode === entry.code)).filter((bank): bank is Bank => bank !== undefined);
+  const ordered = [...common, ...banks.filter((bank) => !common.includes(bank))];
+  return ctx.prompt.search('Bank (type a name, brand or code):', (term) =>
+    (term.trim() === '' ? ordered : searchBanks(banks, term)).map((bank) => ({
+      name: `${bank.institutionName} (${bank.institutionCode})`,
+      value: bank,
+      description: aliasesOf(bank).length > 0 ? `also: ${aliasesOf(bank).slice(0, 3).join(', ')}` : undefined,
+    })),
+  );
+}

@@ -1,0 +1,106 @@
+// Fitting a table to the terminal's width. Pure arithmetic on column widths, no terminal: src/ui/output.ts
+// measures the cells and draws; this decides which columns are shown and how wide each one is.
+//
+// The rules, in order, until the table fits:
+//   1. every column starts at its natural width (its widest cell or header);
+//   2. while even the narrowest layout is too wide, the column of the highest `priority` number drops
+//      out (priority 0, the default, never drops: a reference or an amount must not disappear);
+//   3. `flex` columns (names, descriptions) are narrowed, widest first, down to their minimum; their cells
+//      end in `…`;
+//   4. if the essential columns alone are still too wide (a very narrow terminal), every column is
+//      narrowed, widest first: a cut cell is better than a line that wraps mid-cell.
+
+export interface ColumnSpace {
+  /** The widest cell, header included, in terminal columns. */
+  natural: number;
+  /** The header's width: a flex column is not narrowed below it unless nothing else fits. */
+  header: number;
+  /** 0 (default): always shown. Higher numbers drop out first when the terminal is narrow. */
+  priority?: number;
+  /** May be cut with `…` to make room. */
+  flex?: boolean;
+  /** The narrowest a flex column gets before columns drop (default 8, or the header if wider). */
+  minWidth?: number;
+}
+
+export interface TableFit {
+  /** Indexes of the columns shown, in their original order. */
+  shown: number[];
+  /** Widths of the shown columns, in the same order as `shown`. */
+  widths: number[];
+}
+
+/** The narrowest any column gets, even on an absurdly narrow terminal: one character and the `…`. */
+const NARROWEST = 2;
+
+/**
+ * Which columns fit in `available` terminal columns and at what width. `gap` is the space between two
+ * columns (lists use two spaces and no borders).
+ */
+export function fitColumns(columns: readonly ColumnSpace[], available: number, gap = 2): TableFit {
+  const minimum = (column: ColumnSpace) =>
+    column.flex ? Math.min(column.natural, Math.max(column.minWidth ?? 8, column.header)) : column.natural;
+  const totalOf = (indexes: readonly number[], width: (index: number) => number) =>
+    indexes.reduce((sum, index) => sum + width(index), 0) + gap * Math.max(0, indexes.length - 1);
+
+  // 2. Drop columns, highest priority number first (the rightmost of equals), while even the narrowest
+  //    layout of what is left is too wide.
+  const shown = columns.map((_, index) => index);
+  while (totalOf(shown, (index) => minimum(columns[index]!)) > available) {
+    let drop = -1;
+    for (const index of shown) {
+      const priority = columns[index]!.priority ?? 0;
+      if (priority > 0 && (drop === -1 || priority >= (columns[drop]!.priority ?? 0))) drop = index;
+    }
+    if (drop === -1 || shown.length === 1) break;
+    shown.splice(shown.indexOf(drop), 1);
+  }
+
+  // 1, 3, 4. Natural widths, then narrow flex columns, then anything, widest first.
+  const widths = shown.map((index) => columns[index]!.natural);
+  let excess = totalOf(shown, (index) => widths[shown.indexOf(index)]!) - available;
+  const narrow = (canNarrow: (position: number) => boolean) => {
+    while (excess > 0) {
+      let widest = -1;
+      widths.forEach((width, position) => {
+        if (canNarrow(position) && (widest === -1 || width > widths[widest]!)) widest = position;
+      });
+      if (widest === -1) return;
+      widths[widest]! -= 1;
+      excess -= 1;
+    }
+  };
+  narrow((position) => {
+    const column = columns[shown[position]!]!;
+    return column.flex === true && widths[position]! > minimum(column);
+  });
+  narrow((position) => widths[position]! > NARROWEST);
+  return { shown, widths };
+}
+
+/**
+ * A value wrapped to `width` columns at spaces (a word longer than the width is cut into pieces), for
+ * record views whose long values continue under themselves instead of under the label.
+ */
+export function wrapText(text: string, width: number): string[] {
+  if (width < 1 || text.length <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/ +/)) {
+    let rest = word;
+    while (rest.length > width) {
+      if (line) lines.push(line);
+      line = '';
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    if (line === '') line = rest;
+    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
+    else {
+      lines.push(line);
+      line = rest;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}

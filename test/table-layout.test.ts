@@ -1,0 +1,113 @@
+// Tables that fit the terminal: the fitting arithmetic (src/ui/table-layout.ts) on its own, then the real
+// CLI on a pseudo-terminal 80, 100 and 160 columns wide, where no line may be longer than the terminal.
+// Piped output keeps every column.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { fitColumns, wrapText, type ColumnSpace } from '../src/ui/table-layout.js';
+import { homePool, runCli, stripAnsi } from './helpers/cli.js';
+
+const widthOf = (widths: number[], gap = 2) => widths.reduce((sum, width) => sum + width, 0) + gap * Math.max(0, widths.length - 1);
+
+describe('fitColumns', () => {
+  const tx: ColumnSpace[] = [
+    { natural: 16, header: 4 }, // DATE
+    { natural: 19, header: 9 }, // REFERENCE
+    { natural: 6, header: 4, priority: 2 }, // TYPE
+    { natural: 12, header: 6 }, // AMOUNT
+    { natural: 8, header: 6, priority: 3 }, // CHARGE
+    { natural: 45, header: 12, priority: 1, flex: true }, // COUNTERPARTY
+    { natural: 10, header: 6 }, // STATUS
+    { natural: 30, header: 11, priority: 4, flex: true }, // DESCRIPTION
+  ];
+
+  it('keeps every column at its natural width when there is room', () => {
+    const fit = fitColumns(tx, 200);
+    assert.deepEqual(fit.shown, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(fit.widths, tx.map((column) => column.natural));
+  });
+
+  it('drops the highest priority numbers first and narrows flex columns, never the essential ones', () => {
+    const fit = fitColumns(tx, 80);
+    assert.deepEqual(fit.shown, [0, 1, 3, 5, 6], 'TYPE, CHARGE and DESCRIPTION drop out at 80');
+    assert.ok(widthOf(fit.widths) <= 80);
+    assert.equal(fit.widths[1], 19, 'the reference is never cut');
+    assert.equal(fit.widths[2], 12, 'the amount is never cut');
+    const at100 = fitColumns(tx, 100);
+    assert.deepEqual(at100.shown, [0, 1, 2, 3, 4, 5, 6], 'only DESCRIPTION drops at 100');
+    assert.ok(widthOf(at100.widths) <= 100);
+  });
+
+  it('fits any table into any width from 20 columns on', () => {
+    const column = fc.record({
+      natural: fc.integer({ min: 1, max: 80 }),
+      header: fc.integer({ min: 1, max: 12 }),
+      priority: fc.integer({ min: 0, max: 5 }),
+      flex: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(column, { minLength: 1, maxLength: 10 }), fc.integer({ min: 20, max: 300 }), (columns, available) => {
+        const fit = fitColumns(columns.map((c) => ({ ...c, natural: Math.max(c.natural, c.header) })), available);
+        assert.ok(fit.shown.length >= 1);
+        // Essential columns are never dropped.
+        columns.forEach((c, index) => {
+          if (c.priority === 0) assert.ok(fit.shown.includes(index));
+        });
+        if (widthOf(fit.widths) > available) {
+          // Only possible when even two characters per shown essential column do not fit.
+          assert.ok(fit.widths.every((width) => width <= 2));
+        }
+      }),
+    );
+  });
+
+  it('wraps record values at spaces, cutting only words longer than the line', () => {
+    assert.deepEqual(wrapText('Transfer from ADEYEMI BABATUNDE TEMITOPE', 20), ['Transfer from', 'ADEYEMI BABATUNDE', 'TEMITOPE']);
+    assert.deepEqual(wrapText('short', 20), ['short']);
+    assert.deepEqual(wrapText('x'.repeat(25), 10), ['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+  });
+});
+
+describe('tables on a terminal', () => {
+  const pool = homePool();
+  after(() => pool.cleanup());
+
+  const longest = (screen: string) => Math.max(...stripAnsi(screen).split('\n').map((line) => [...line.replace(/\r$/, '')].length));
+
+  for (const columns of [80, 100, 160]) {
+    it(`no line is longer than ${columns} columns`, async () => {
+      const home = pool.home();
+      const screens: string[] = [];
+      for (const args of [
+        ['tx', 'list', '--limit', '30'],
+        ['clients', 'list'],
+        ['banks'],
+        ['transfer', 'send', '0123456789', '--bank', 'gtbank', '--amount', '1500', '--narration', 'A narration long enough to need more than one line at eighty columns', '--yes'],
+        ['transfer', 'log'],
+        ['tx', 'get', 'COL-EXAMPLES000002'],
+        ['account'],
+      ]) {
+        const result = await runCli(args, { env: home.env, tty: true, columns, timeoutMs: 60_000 });
+        assert.equal(result.code, 0, `${args.join(' ')}: ${result.stdout}`);
+        screens.push(result.stdout);
+        assert.ok(longest(result.stdout) <= columns, `${args.join(' ')} at ${columns} columns:\n${stripAnsi(result.stdout)}`);
+      }
+      const txList = stripAnsi(screens[0]!);
+      assert.match(txList, /^DATE +REFERENCE/m, 'the header is there');
+      assert.doesNotMatch(txList, /[─│┼]/, 'no rules between rows');
+      if (columns === 80) {
+        assert.match(txList, /not shown at this width: TYPE, CHARGE, DESCRIPTION/);
+        assert.match(txList, /…/, 'long counterparties are cut with …');
+      }
+      if (columns === 160) assert.doesNotMatch(txList, /not shown at this width/);
+    });
+  }
+
+  it('piped output keeps every column, uncut', async () => {
+    const home = pool.home();
+    const piped = await runCli(['tx', 'list', '--limit', '5'], { env: home.env });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(piped.stdout.split('\n')[0], 'DATE\tREFERENCE\tTYPE\tAMOUNT\tCHARGE\tCOUNTERPARTY\tSTATUS\tDESCRIPTION');
+    assert.doesNotMatch(piped.stdout, /…/);
+  });
+});
