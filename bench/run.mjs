@@ -7,6 +7,7 @@ const suites = [
   ['./startup.mjs', 'benchStartup'],
   ['./tx-list.mjs', 'benchTxList'],
   ['./batch.mjs', 'benchBatch'],
+  ['./backoffice.mjs', 'benchBackoffice'],
 ];
 for (const [file, name] of suites) {
   if (!existsSync(new URL(file, import.meta.url))) continue;
