@@ -20,6 +20,7 @@ import {
 import { parsePeriod, periodPages, type Period } from '../core/ledger.js';
 import { parseAccountNumber } from '../core/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
+import { withProgress } from '../ui/page-progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
@@ -55,8 +56,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
   const names = clientNames(ctx);
   names.catch(() => undefined); // awaited below; a failure must not surface as unhandled meanwhile
   const tally = createCollectionsTally();
-  const streamed = await streamPages(ctx, periodPages(ctx, period), { write: (rows) => tally.add(rows), end: () => undefined }, { noun: 'transactions', progress: true });
-  if (streamed.readerClosed) return;
+  for await (const page of withProgress(ctx, periodPages(ctx, period), 'transactions')) tally.add(page.rows);
   const groups = tally.result(await names);
 
   if (csv) {

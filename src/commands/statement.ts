@@ -17,7 +17,7 @@ import {
 } from '../core/statement.js';
 import { bar } from '../ui/bars.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
-import { streamPages } from '../ui/stream.js';
+import { withProgress } from '../ui/page-progress.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
@@ -28,8 +28,7 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
 
   const tally = createStatementTally(period);
-  const streamed = await streamPages(ctx, periodPages(ctx, period), { write: (rows) => tally.add(rows), end: () => undefined }, { noun: 'transactions', progress: true });
-  if (streamed.readerClosed) return;
+  for await (const page of withProgress(ctx, periodPages(ctx, period), 'transactions')) tally.add(page.rows);
   const result = tally.result();
 
   if (csv) {
