@@ -52,9 +52,12 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
   const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
   if (account !== undefined) return oneAccount(ctx, period, account, csv);
 
-  // The names are asked for while the transactions page; the client list is small next to them.
-  const names = clientNames(ctx);
-  names.catch(() => undefined); // awaited below; a failure must not surface as unhandled meanwhile
+  // The names are asked for while the transactions page; the client list is small next to them. Without
+  // it the totals are still right: each account keeps the name its transactions carry.
+  const names = clientNames(ctx).catch((error: unknown) => {
+    ctx.io.note(`warning: could not read the client list for account names (${error instanceof Error ? error.message : String(error)})`);
+    return new Map<string, string>();
+  });
   const tally = createCollectionsTally();
   for await (const page of withProgress(ctx, periodPages(ctx, period), 'transactions')) tally.add(page.rows);
   const groups = tally.result(await names);

@@ -71,8 +71,12 @@ export async function reconcile(
 ): Promise<Reconciliation> {
   const { transfers, warnings } = await journal.transfers();
   const ours = new Map<string, TransferState>();
+  // Every reference this scope ever journalled: a debit listed in the period but journalled just before
+  // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
+  const known = new Set<string>();
   for (const transfer of transfers) {
     if (transfer.profile !== scope.profile || transfer.baseUrl !== scope.baseUrl) continue;
+    known.add(transfer.reference);
     const sentAt = Date.parse(transfer.sentAt);
     if (!(sentAt >= period.sinceMs && sentAt < period.untilMs)) continue;
     ours.set(transfer.reference, transfer);
@@ -97,7 +101,7 @@ export async function reconcile(
       const status = statusOf(tx);
       if (ours.has(reference)) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (status === 'failed' || status === 'reversed') unsuccessful.push(tx);
-      else if (!ours.has(reference)) {
+      else if (!known.has(reference)) {
         const party = counterparty(tx);
         findings.push({
           kind: 'unjournalled-debit',
@@ -173,7 +177,7 @@ export async function reconcile(
       accountNumber: party.accountNumber,
       accountName: party.name,
       time: new Date(transactionTimeMs(tx)).toISOString(),
-      journalled: ours.has(tx.reference),
+      journalled: known.has(tx.reference),
       reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
     });
   }
