@@ -20,6 +20,7 @@ import {
 import { parsePeriod, periodPages, type Period } from '../core/ledger.js';
 import { parseAccountNumber } from '../core/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
+import { createCsvSink, writeCsv } from '../ui/csv.js';
 import { withProgress } from '../ui/page-progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
 
@@ -63,8 +64,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
   const groups = tally.result(await names);
 
   if (csv) {
-    const { stringify } = await import('csv-stringify/sync');
-    ctx.io.out(stringify(groups.map(collectionsCsvRow), { header: true, columns: [...COLLECTIONS_CSV_COLUMNS] }));
+    await writeCsv(ctx, COLLECTIONS_CSV_COLUMNS, groups, collectionsCsvRow);
     return;
   }
   printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
@@ -77,7 +77,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
 
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
 async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
-  const sink = csv ? await csvSink(ctx) : createRowStream(ctx, inflowColumns);
+  const sink = csv ? await createCsvSink(ctx, INFLOW_CSV_COLUMNS, inflowCsvRow) : createRowStream(ctx, inflowColumns);
   const forAccount: RowSink<TransactionRecord> = {
     write(rows) {
       // Only non-empty batches: a terminal table fixes its column widths from the first one it gets.
@@ -87,20 +87,4 @@ async function oneAccount(ctx: Context, period: Period, account: string, csv: bo
     end: () => sink.end(),
   };
   await streamPages(ctx, periodPages(ctx, period), forAccount, { noun: 'transactions', progress: true });
-}
-
-async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
-  const { stringify } = await import('csv-stringify/sync');
-  let headerWritten = false;
-  return {
-    write(rows) {
-      if (rows.length === 0) return;
-      ctx.io.out(stringify(rows.map(inflowCsvRow), { header: !headerWritten, columns: [...INFLOW_CSV_COLUMNS] }));
-      headerWritten = true;
-    },
-    end() {
-      if (!headerWritten) ctx.io.out(stringify([], { header: true, columns: [...INFLOW_CSV_COLUMNS] }));
-      headerWritten = true;
-    },
-  };
 }

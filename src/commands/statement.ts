@@ -16,6 +16,7 @@ import {
   type Statement,
 } from '../core/statement.js';
 import { bar } from '../ui/bars.js';
+import { writeCsv } from '../ui/csv.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
 import { withProgress } from '../ui/page-progress.js';
 
@@ -32,8 +33,7 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   const result = tally.result();
 
   if (csv) {
-    const { stringify } = await import('csv-stringify/sync');
-    ctx.io.out(stringify(result.days.map(statementCsvRow), { header: true, columns: [...STATEMENT_CSV_COLUMNS] }));
+    await writeCsv(ctx, STATEMENT_CSV_COLUMNS, result.days, statementCsvRow);
   } else if (outputMode(ctx) === 'json') {
     printJson(ctx, statementJson(result));
   } else if (outputMode(ctx) === 'tsv') {
