@@ -55,23 +55,32 @@ describe('tx watch', () => {
   after(async () => setup?.close());
   const polls = () => setup.count('GET', '/v1/transactions');
 
+  /** Makes a collection and a transfer; returns their references in that order. */
+  async function collectAndSend(amountKobo: number): Promise<[string, string]> {
+    const collection = await setup.server.simulator.collect('9900000022', amountKobo);
+    const sent = await setup.run(['--json', 'transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'watch test', '--yes', '--allow-duplicate']);
+    assert.equal(sent.code, 0, sent.stderr);
+    return [collection.reference, JSON.parse(sent.stdout).reference as string];
+  }
+
   it('prints a collection and a transfer made while it runs, once each, and nothing from before', async () => {
     const seen = polls();
-    const all = watch(setup.env, ['--interval', '1', '--json', '--count', '2']);
-    const debits = watch(setup.env, ['--interval', '1', '--json', '--type', 'debit', '--count', '1']);
-    await until(() => polls() >= seen + 2, 'both watchers to read their starting page');
-
-    const collection = await setup.server.simulator.collect('9900000022', 7_500_00);
-    const sent = await setup.run(['--json', 'transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'watch test', '--yes']);
-    assert.equal(sent.code, 0, sent.stderr);
-    const transferRef = JSON.parse(sent.stdout).reference as string;
-
-    assert.equal(await all.exited, 0, all.stderr());
-    assert.equal(await debits.exited, 0, debits.stderr());
-    const lines = all.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as { reference: string; type: string; amount: string });
-    assert.deepEqual(lines.map((tx) => [tx.reference, tx.type]), [[collection.reference, 'credit'], [transferRef, 'debit']]);
+    const watcher = watch(setup.env, ['--interval', '1', '--json', '--count', '2']);
+    await until(() => polls() > seen, 'the watcher to read its starting page');
+    const [collectionRef, transferRef] = await collectAndSend(7_500_00);
+    assert.equal(await watcher.exited, 0, watcher.stderr());
+    const lines = watcher.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as { reference: string; type: string; amount: string });
+    assert.deepEqual(lines.map((tx) => [tx.reference, tx.type]), [[collectionRef, 'credit'], [transferRef, 'debit']]);
     assert.equal(lines[0]!.amount, '7500.00');
-    assert.deepEqual(debits.stdout().trimEnd().split('\n').map((line) => JSON.parse(line).reference), [transferRef]);
+  });
+
+  it('--type debit shows the transfer and not the collection', async () => {
+    const seen = polls();
+    const watcher = watch(setup.env, ['--interval', '1', '--json', '--type', 'debit', '--count', '1']);
+    await until(() => polls() > seen, 'the watcher to read its starting page');
+    const [, transferRef] = await collectAndSend(3_000_00);
+    assert.equal(await watcher.exited, 0, watcher.stderr());
+    assert.deepEqual(watcher.stdout().trimEnd().split('\n').map((line) => JSON.parse(line).reference), [transferRef]);
   });
 
   it('Ctrl-C ends it cleanly (exit 0) and a quiet account prints nothing: no replay at the start', async () => {
