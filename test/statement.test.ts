@@ -9,7 +9,7 @@ import { openBooks, type Books } from './tx-support.js';
 
 let books: Books;
 before(async () => {
-  books = await openBooks({ seedTransactions: 400 });
+  books = await openBooks({ seedTransactions: 250 });
 });
 after(async () => books?.stop());
 

@@ -173,8 +173,14 @@ describe('transfer status and log', () => {
     assert.equal(data.reference, sent.reference);
     assert.equal(data.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
-    // The first lookup (pending) and the end of the wait (successful) are both recorded.
-    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked', 'status-checked']);
+    // The first lookup (pending) and the end of the wait (successful) are both recorded; on a busy machine
+    // the transfer can have settled (1 s) before the first lookup, which is then the only one.
+    const types = lines.map((l) => l.type);
+    assert.ok(
+      JSON.stringify(types) === JSON.stringify(['intent', 'accepted', 'status-checked', 'status-checked']) ||
+        (JSON.stringify(types) === JSON.stringify(['intent', 'accepted', 'status-checked']) && lines[2]!.status === 'successful'),
+      JSON.stringify(types),
+    );
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.run(['transfer', 'status', sent.reference]);
