@@ -17,8 +17,7 @@ let books: Books;
 let all: TransactionRecord[];
 
 before(async () => {
-  // The new transfer stays pending for the whole file: `all` is read once, and a status that changed
-  // between that read and a later export would fail the comparison on a slow machine.
+  // The new transfer stays pending for the whole file: a slow run must not see it settle between two reads.
   books = await openBooks({ seedTransactions: 40, settleSeconds: 3600 });
   const bank = BANKS.find((candidate) => candidate.institutionCode !== BUSINESS.bankCode)!;
   const sent = await books.post('/v1/transfer', { beneficiaryBankCode: bank.institutionCode, beneficiaryAccountNumber: '0123456789', narration: NARRATION, amount: 1234.5 });
