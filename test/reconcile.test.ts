@@ -152,7 +152,7 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
     const api = await ctx.api();
     const [reversedRow, failedRow] = await Promise.all(refs.map((ref) => api.getTransaction(ref)));
     // As the real API is reported to send them: statuses in another case, a reversal as its own credit.
-    const reversal: TransactionRecord = { ...reversedRow!, reference: `R-${reversedRow!.reference}`, type: 'credit', status: 'successful', createdAt: reversedRow!.createdAt + 1 };
+    const reversal: TransactionRecord = { ...reversedRow!, reference: `R-${reversedRow!.reference}`, type: 'credit', status: 'successful', createdAt: Date.now() };
     const rows = [reversal, { ...reversedRow!, status: 'Reversed' }, { ...failedRow!, status: 'FAILED' }];
     const pages = (async function* () {
       yield { page: 1, rows, received: rows.length };

@@ -44,9 +44,9 @@ export async function clientNames(ctx: Context): Promise<Map<string, string>> {
     firstPage: 1,
     limit: 100,
     fetchPage: (page, limit) => api.listClients({ page, limit }),
-    key: (client) => client.accountNumber,
+    key: (client) => String(client.accountNumber ?? ''),
   });
-  for await (const { rows } of pages) for (const client of rows) names.set(client.accountNumber, clientName(client));
+  for await (const { rows } of pages) for (const client of rows) names.set(String(client.accountNumber ?? ''), clientName(client));
   return names;
 }
 
