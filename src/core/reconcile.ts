@@ -8,7 +8,7 @@
 //                      finds it: it never arrived, do not assume it was paid
 //   unjournalled-debit a debit the journal does not know: sent by another tool or person
 //   failed / reversed  a transfer that did not reach the payee, with its reversal credit (R-<reference>)
-//                      when the bank booked one
+//                      when the bank booked one (from the list, else looked up by that reference)
 //   amount-differs     the API's amount is not the journalled one
 //   totals-differ      the journal's total for the period is not the API's for the same transfers
 //
@@ -16,7 +16,7 @@
 // streamed (src/core/ledger.ts), so a long period costs pages of time, not memory.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import { ApiError, TransportError } from '../errors.js';
+import { ApiError, AuthError, TransportError } from '../errors.js';
 import type { Journal, TransferState } from './journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
 import { koboToDecimal } from './money.js';
@@ -167,6 +167,19 @@ export async function reconcile(
     if (found.amountKobo !== transfer.amountKobo) findings.push({ kind: 'amount-differs', reference: transfer.reference, journalKobo: transfer.amountKobo, apiKobo: found.amountKobo });
   }
 
+  // A reversal credit the list did not show (some services keep it out of the list) is looked up by its
+  // reference, R-<reference>: one lookup per failed or reversed transfer, which are few.
+  for (const tx of unsuccessful) {
+    if (reversals.has(tx.reference)) continue;
+    try {
+      const credit = await api.getTransaction(`R-${tx.reference}`);
+      if (reversedReference(credit) === tx.reference) reversals.set(tx.reference, credit);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      const notFound = error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500;
+      if (!notFound) warnings.push(`could not look up the reversal credit R-${tx.reference}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   for (const tx of unsuccessful) {
     const reversal = reversals.get(tx.reference);
     const party = counterparty(tx);
