@@ -30,7 +30,7 @@ function restoreTz(previous: string | undefined): void {
 }
 
 describe('statement tally with loose rows', () => {
-  it('counts in kobo, reads text and nulls, leaves failed and unknown types out, keeps reversals', () => {
+  it('counts in kobo, reads text and nulls, leaves out failed and reversed transfers, reversal credits and unknown types', () => {
     const previous = process.env.TZ;
     process.env.TZ = 'UTC';
     try {
@@ -46,14 +46,14 @@ describe('statement tally with loose rows', () => {
         row({ type: 'debit', amount: null, charge: '10.75', status: 'pending', createdAt: Date.UTC(2026, 10, 17, 23, 59) }),
       ]);
       const statement = tally.result();
-      assert.deepEqual(statement.skipped, { failed: 1, otherType: 1 });
+      assert.deepEqual(statement.skipped, { failed: 3, otherType: 1 });
       const json = statementJson(statement);
-      assert.deepEqual(json.credits, { count: 3, total: '1300.30' });
-      assert.deepEqual(json.debits, { count: 2, total: '300.00' });
-      assert.equal(json.charges, '26.50');
+      assert.deepEqual(json.credits, { count: 2, total: '1000.30' });
+      assert.deepEqual(json.debits, { count: 1, total: '0.00' });
+      assert.equal(json.charges, '15.75');
       assert.equal(json.stampDuty, '50.00');
-      assert.equal(json.net, '923.80'); // 1300.30 - 300.00 - 26.50 - 50.00
-      assert.deepEqual(json.days.map((day) => [day.date, day.net]), [['2026-11-17', '-10.75'], ['2026-11-18', '934.55']]);
+      assert.equal(json.net, '934.55'); // 1000.30 - 0.00 - 15.75 - 50.00
+      assert.deepEqual(json.days.map((day) => [day.date, day.net]), [['2026-11-17', '-10.75'], ['2026-11-18', '945.30']]);
     } finally {
       restoreTz(previous);
     }

@@ -41,7 +41,7 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   } else {
     ctx.io.out(renderStatement(ctx, result));
   }
-  if (result.skipped.failed > 0) ctx.io.note(`${result.skipped.failed} failed transfer(s) in the period moved no money and are not counted`);
+  if (result.skipped.failed > 0) ctx.io.note(`${result.skipped.failed} failed or reversed transfer(s) and reversal credit(s) in the period moved no money in the end and are not counted`);
   if (result.skipped.otherType > 0) ctx.io.note(`${result.skipped.otherType} transaction(s) neither credit nor debit are not counted`);
 }
 

@@ -8,14 +8,14 @@
 import type { Context } from '../context.js';
 import type { ClientListItem, TransactionRecord } from '../api/schemas.js';
 import { clientName } from './clients.js';
-import { directionOf, koboOf, movedMoney, reversedReference } from './ledger.js';
+import { directionOf, koboOf, movedMoney } from './ledger.js';
 import { koboToDecimal } from './money.js';
 import { fetchPages } from './paging.js';
 import { transactionTimeMs } from './transactions.js';
 
 /** Whether the row is money received from a payer (see the header). */
 export function isInflow(tx: TransactionRecord): boolean {
-  return directionOf(tx) === 'credit' && movedMoney(tx) && reversedReference(tx) === undefined;
+  return directionOf(tx) === 'credit' && movedMoney(tx); // movedMoney leaves reversal credits out too
 }
 
 /** The account that received an inflow. */

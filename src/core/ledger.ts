@@ -30,12 +30,14 @@ export function koboOf(value: unknown): Kobo {
 }
 
 /**
- * Whether the row moved money. A `failed` transfer moved nothing. A `reversed` one did leave and came
- * back as its own `R-<reference>` credit, so both count and cancel out; pending ones have left the
- * available balance already.
+ * Whether the row moved money in the end. A `failed` transfer moved nothing. A `reversed` one left and came
+ * back as its own `R-<reference>` credit, which some services list and some do not: so the reversed debit
+ * and any reversal credit are both left out, which nets the same either way. Pending transfers count:
+ * they have left the available balance already.
  */
 export function movedMoney(tx: TransactionRecord): boolean {
-  return statusOf(tx) !== 'failed';
+  const status = statusOf(tx);
+  return status !== 'failed' && status !== 'reversed' && reversedReference(tx) === undefined;
 }
 
 const REVERSAL_PREFIX = 'R-';

@@ -9,8 +9,9 @@
 //   charges  = sum of `charge` of every row (collection fees and transfer fees)
 //   stampDuty= sum of `stampDuty` of every row (null counts as nothing)
 //   net      = credits - debits - charges - stampDuty: the change of the balance over the period
-// Failed transfers moved nothing and are left out; reversed ones count with their reversal credits
-// (src/core/ledger.ts). Rows of a type other than credit or debit are counted apart (`skipped`).
+// Failed transfers moved nothing and are left out; so are reversed ones and their reversal credits, which
+// cancel out (src/core/ledger.ts). Those rows and rows of a type other than credit or debit are counted
+// apart (`skipped`).
 import type { TransactionRecord } from '../api/schemas.js';
 import { koboToDecimal } from './money.js';
 import { dayOf, daysOf, directionOf, koboOf, localDay, movedMoney, type Period } from './ledger.js';
@@ -33,7 +34,7 @@ export interface Statement extends Totals {
   until: string;
   /** One entry per day of the period, oldest first, days without transactions included. */
   days: DayTotals[];
-  /** Rows not counted: failed transfers, and types other than credit or debit. */
+  /** Rows not counted: failed and reversed transfers with their reversal credits, and types other than credit or debit. */
   skipped: { failed: number; otherType: number };
 }
 
