@@ -21,6 +21,8 @@ const scripts = [
   { name: 'tx-list', everyLine: false },
   { name: 'batch', everyLine: false },
   { name: 'simulator', everyLine: false },
+  { name: 'backoffice', everyLine: false },
+  { name: 'claim', everyLine: false },
   { name: 'node20-compile-cache', everyLine: false },
 ];
 

@@ -313,6 +313,47 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
   .action(lazy('completion'));
 
 
+// ---- the back office: statement, collections, reconciliation, live watch --------------------------------
+program.command('statement').description('credits, debits, charges and stamp duty over a period, one row a day')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net')
+  .addHelpText('after', examples(
+    'fsapi statement',
+    'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
+    'fsapi statement --json | jq -r .net',
+  ))
+  .action(lazy('statement'));
+program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
+  .description('inflows by receiving client (virtual) account: count, total, first and last payment')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples(
+    'fsapi collections',
+    'fsapi collections --since 2026-11-01 --csv > collections.csv',
+    'fsapi collections 9900000011 --json | jq length',
+  ))
+  .action(lazy('collections'));
+program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days ago')
+  .addHelpText('after', examples(
+    'fsapi reconcile',
+    'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
+  ))
+  .action(lazy('reconcile'));
+tx.command('watch').description('print new transactions as they appear (Ctrl-C stops)')
+  .option('--interval <seconds>', 'seconds between polls, 1 to 3600', '5')
+  .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
+  .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD or ISO date-time)')
+  .option('--count <n>', 'stop after printing this many transactions')
+  .addHelpText('after', examples(
+    'fsapi tx watch --type credit',
+    'fsapi tx watch --interval 2 --json | jq -r .reference',
+    'fsapi tx watch --since 2026-11-22 --count 5',
+  ))
+  .action(lazy('tx/watch'));
+
 // The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
 // the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
 // network or creates anything.

@@ -30,7 +30,7 @@ before(async () => {
   assert.equal(made.status, 200, JSON.stringify(made.body));
   created = made.body.data;
   all = await readAll<ClientListItem>(books, LIST);
-  assert.equal(all.length, 7, 'six seeded accounts and the new one');
+  assert.equal(all.length, 11, 'ten seeded accounts and the new one');
 });
 after(async () => books?.stop());
 
@@ -93,24 +93,24 @@ describe('clients list', () => {
     assert.ok(rows.every((client) => client.accountType === 'corporate'));
   });
 
-  it('--all reads to an empty page (7 accounts, 7 a page) and to a short page (3 a page)', async () => {
+  it('--all reads to an empty page (11 accounts, 11 a page) and to a short page (3 a page)', async () => {
     books.clearRequests();
-    const exact = await books.run(['--json', 'clients', 'list', '--all', '--limit', '7']);
+    const exact = await books.run(['--json', 'clients', 'list', '--all', '--limit', '11']);
     assert.equal(exact.code, 0, exact.stderr);
     assert.deepEqual(JSON.parse(exact.stdout), all);
-    assert.deepEqual(pagesAsked(), ['1/7', '2/7']);
+    assert.deepEqual(pagesAsked(), ['1/11', '2/11']);
 
     books.clearRequests();
     const short = await books.run(['clients', 'list', '--all', '--limit', '3']);
     assert.equal(short.code, 0, short.stderr);
     assert.deepEqual(short.stdout.trimEnd().split('\n').slice(1).map((line) => line.split('\t')[0]), all.map((client) => client.accountNumber));
-    assert.deepEqual(pagesAsked(), ['1/3', '2/3', '3/3']);
+    assert.deepEqual(pagesAsked(), ['1/3', '2/3', '3/3', '4/3']);
   });
 
   it('--all on a terminal shows progress on stderr', async () => {
     const result = await books.run(['clients', 'list', '--all', '--limit', '2'], { tty: true });
     assert.equal(result.code, 0, result.stdout);
-    assert.match(stripAnsi(result.stdout), /fetched 7 client accounts \(page 4\)/);
+    assert.match(stripAnsi(result.stdout), /fetched 11 client accounts \(page 6\)/);
   });
 
   const bad: Array<[string[], RegExp]> = [

@@ -482,7 +482,7 @@ describe('clients', () => {
 
   it('lists clients newest first with camelCase names, second timestamps and filters', async () => {
     const all = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients')).body).data;
-    assert.equal(all.length, 8, 'six seeded and two created');
+    assert.equal(all.length, 12, 'ten seeded and two created');
     assert.equal(all[0]!.accountName, 'Eze Ventures Ltd');
     assert.equal(all[1]!.firstName, 'Ngozi');
     assert.equal(all[1]!.lastName, 'Eze');
@@ -491,7 +491,7 @@ describe('clients', () => {
     const corporates = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?accountType=corporate')).body).data;
     assert.ok(corporates.length >= 2 && corporates.every((c) => c.accountType === 'corporate' && c.firstName === null && c.rcNumber !== null));
     const individuals = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?accountType=individual&validityType=permanent&status=active')).body).data;
-    assert.equal(individuals.length + corporates.length, 8);
+    assert.equal(individuals.length + corporates.length, 12);
     const none = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?status=inactive')).body).data;
     assert.deepEqual(none, []);
     const second = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?page=2&limit=3')).body).data;

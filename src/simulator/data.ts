@@ -25,7 +25,7 @@ export const BUSINESS = {
 
 /** Seconds after which a new transfer turns from pending to successful, unless told otherwise. */
 export const DEFAULT_SETTLE_SECONDS = 5;
-export const DEFAULT_SEED_TRANSACTIONS = 60;
+export const DEFAULT_SEED_TRANSACTIONS = 200;
 export const DEFAULT_SEED = 20240607;
 export const MAX_TOKEN_VALIDITY_MINUTES = 2880;
 export const DEFAULT_PAGE_LIMIT = 20;

@@ -1,7 +1,7 @@
-// The seeded world: a handful of client accounts and a history of inflows and outflows over the 90 days
-// before the state was created. Everything here is derived from (seed, count, createdAt), which the state
-// file stores instead of the rows, so a 20,000-row history costs nothing to persist; rows are computed
-// when a request needs them.
+// The seeded world: ten client accounts (individual and corporate) and a history of inflows and outflows
+// over the 90 days before the state was created, busiest in the last week. Everything here is derived
+// from (seed, count, createdAt), which the state file stores instead of the rows, so a 20,000-row history
+// costs nothing to persist; rows are computed when a request needs them.
 import { BANKS, BUSINESS, accountHolderName, collectionFeeKobo, stampDutyKobo, transferChargeKobo } from './data.js';
 import { createRandom, hash32, token, type Random } from './random.js';
 import type { Counterparty, StoredClient, StoredTransaction } from './types.js';
@@ -54,11 +54,15 @@ const SEED_CLIENTS: readonly SeedClientSpec[] = [
   { accountType: 'individual', firstname: 'Funmilayo', lastname: 'Adeyemi', middlename: 'Yetunde', gender: 'female', dateOfBirth: '1995/01/30', address: '3 Ring Road, Ibadan', email: 'funmi.adeyemi@example.com', phone: '08121234504' },
   { accountType: 'corporate', businessName: 'Northwind Logistics Nigeria Ltd', rcNumber: '987321', incorporationDate: '2015-07-21T00:00:00.000Z', dateOfBirth: '03/02/1975', address: 'Plot 5, Trans-Amadi, Port Harcourt', email: 'finance@northwind.example.com', phone: '07031234505' },
   { accountType: 'individual', firstname: 'Emeka', lastname: 'Nwosu', middlename: 'Obinna', gender: 'male', dateOfBirth: '1990/08/08', address: '11 Ogui Road, Enugu', email: 'emeka.nwosu@example.com', phone: '09031234506' },
+  { accountType: 'corporate', businessName: 'Sahel Agro Ventures Ltd', rcNumber: '1620457', incorporationDate: '2019-10-14T00:00:00.000Z', dateOfBirth: '21/09/1983', address: '9 Zoo Road, Kano', email: 'payments@sahelagro.example.com', phone: '08051234507' },
+  { accountType: 'individual', firstname: 'Aisha', lastname: 'Danjuma', middlename: 'Halima', gender: 'female', dateOfBirth: '1997/06/12', address: '5 Gana Street, Maitama, Abuja', email: 'aisha.danjuma@example.com', phone: '08141234508' },
+  { accountType: 'corporate', businessName: 'Lagoon Pharmacy Limited', rcNumber: '734219', incorporationDate: '2012-02-27T00:00:00.000Z', dateOfBirth: '08/11/1970', address: '31 Broad Street, Lagos Island', email: 'accounts@lagoonpharmacy.example.com', phone: '08021234509' },
+  { accountType: 'individual', firstname: 'Tunde', lastname: 'Balogun', middlename: 'Olamide', gender: 'male', dateOfBirth: '1985/02/19', address: '18 Awolowo Road, Ikoyi, Lagos', email: 'tunde.balogun@example.com', phone: '07061234510' },
 ];
 
 export const SEED_CLIENT_COUNT = SEED_CLIENTS.length;
 
-/** The seeded client accounts, oldest first (ids 1..6). */
+/** The seeded client accounts, oldest first (ids 1..10). */
 export function seedClients(stateId: string, createdAt: number): StoredClient[] {
   return SEED_CLIENTS.map((spec, index) => {
     const id = index + 1;
@@ -137,13 +141,13 @@ export function seedHistory(seed: number, count: number, createdAt: number): See
 function createHistory(seed: number, count: number, createdAt: number): SeedHistory {
   const start = createdAt - HISTORY_DAYS * DAY_MS;
   // The last five minutes stay empty, so every seeded transfer has settled when the state is created.
-  const slot = (HISTORY_DAYS * DAY_MS - 300_000) / Math.max(count, 1);
+  const span = HISTORY_DAYS * DAY_MS - 300_000;
   const cache = new Map<number, StoredTransaction>();
   const row = (id: number): StoredTransaction => {
     let tx = cache.get(id);
     if (!tx) {
       if (cache.size > 5000) cache.clear();
-      tx = seedRow(seed, id, start, slot);
+      tx = seedRow(seed, id, count, start, span);
       cache.set(id, tx);
     }
     return tx;
@@ -175,10 +179,24 @@ function createHistory(seed: number, count: number, createdAt: number): SeedHist
   };
 }
 
+/**
+ * Where in the history (0 = its start, 1 = its end) the row at `position` (0..1, by id) falls. The last
+ * week is busier than the weeks before, as a finance team's "this week" should be: the newest
+ * RECENT_SHARE of the rows fall in the last RECENT_DAYS days, the rest spread evenly before them. The
+ * mapping only grows, so times still grow with the id.
+ */
+const RECENT_DAYS = 7;
+const RECENT_SHARE = 0.4;
+function historyPoint(position: number): number {
+  const recentStart = (HISTORY_DAYS - RECENT_DAYS) / HISTORY_DAYS;
+  const split = 1 - RECENT_SHARE;
+  return position < split ? (position / split) * recentStart : recentStart + ((position - split) / RECENT_SHARE) * (1 - recentStart);
+}
+
 /** One seeded transaction, from a random stream of its own (seed and id), at a random point of its time slot. */
-function seedRow(seed: number, id: number, start: number, slot: number): StoredTransaction {
+function seedRow(seed: number, id: number, count: number, start: number, span: number): StoredTransaction {
   const random = createRandom(hash32(`${seed}:${id}`));
-  const at = Math.floor(start + (id - 1 + random.next() * 0.9) * slot);
+  const at = Math.floor(start + historyPoint((id - 1 + random.next() * 0.9) / Math.max(count, 1)) * span);
   const bank = random.pick(EXTERNAL_BANKS);
   const partyNumber = random.digits(10).replace(/0000$|1111$/, '4321');
   const counterparty: Counterparty = {

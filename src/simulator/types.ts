@@ -16,7 +16,7 @@ export interface SimulatorOptions {
   settleSeconds?: number;
   /** Delay added to every answer, in milliseconds. */
   latencyMs?: number;
-  /** Size of the seeded transaction history (default 60). Used when the state is created. */
+  /** Size of the seeded transaction history (default 200). Used when the state is created. */
   seedTransactions?: number;
   /** Cap on token lifetimes, whatever validityTime asks for. */
   tokenValiditySeconds?: number;

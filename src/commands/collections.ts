@@ -1,0 +1,90 @@
+// fsapi collections [accountNumber]: inflows grouped by the receiving client (virtual) account over a
+// period, or with an account number that account's inflows one by one. Streams the transaction list
+// (src/core/collections.ts); account names come from the client list, read once for the run.
+import type { Context } from '../context.js';
+import type { CommandInput } from './types.js';
+import type { TransactionRecord } from '../api/schemas.js';
+import { UsageError } from '../errors.js';
+import {
+  COLLECTIONS_CSV_COLUMNS,
+  INFLOW_CSV_COLUMNS,
+  clientNames,
+  collectionsCsvRow,
+  collectionsJson,
+  createCollectionsTally,
+  inflowCsvRow,
+  isInflow,
+  receivingAccount,
+  type AccountCollections,
+} from '../core/collections.js';
+import { parsePeriod, periodPages, type Period } from '../core/ledger.js';
+import { parseAccountNumber } from '../core/validate.js';
+import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
+import { createCsvSink, writeCsv } from '../ui/csv-records.js';
+import { withProgress } from '../ui/page-progress.js';
+import { streamPages, type RowSink } from '../ui/stream.js';
+
+/** A long period is many pages: see CommandModule.longRunning. */
+export const longRunning = true;
+
+const summaryColumns: Column<AccountCollections>[] = [
+  { header: 'ACCOUNT', cell: (group) => group.accountNumber },
+  { header: 'NAME', cell: (group) => group.accountName },
+  { header: 'COUNT', cell: (group) => String(group.count), align: 'right' },
+  { header: 'TOTAL', cell: (group) => koboCell(group.totalKobo), align: 'right' },
+  { header: 'FIRST', cell: (group) => timeCell(group.firstMs) },
+  { header: 'LAST', cell: (group) => timeCell(group.lastMs) },
+];
+
+const inflowColumns: Column<TransactionRecord>[] = [
+  { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
+  { header: 'REFERENCE', cell: (tx) => tx.reference },
+  { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
+  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right' },
+  { header: 'STAMP DUTY', cell: (tx) => moneyCell(tx.stampDuty), align: 'right' },
+  { header: 'PAYER', cell: (tx) => [tx.sourceAccountName, tx.sourceBankName].map((part) => String(part ?? '').trim()).filter(Boolean).join(', ') },
+  { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
+];
+
+export default async function collections(ctx: Context, input: CommandInput): Promise<void> {
+  const csv = input.options.csv === true;
+  if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
+  const account = input.args[0] === undefined ? undefined : parseAccountNumber(input.args[0], 'the client account number');
+  const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
+  if (account !== undefined) return oneAccount(ctx, period, account, csv);
+
+  // The names are asked for while the transactions page; the client list is small next to them. Without
+  // it the totals are still right: each account keeps the name its transactions carry.
+  const names = clientNames(ctx).catch((error: unknown) => {
+    ctx.io.note(`warning: could not read the client list for account names (${error instanceof Error ? error.message : String(error)})`);
+    return new Map<string, string>();
+  });
+  const tally = createCollectionsTally();
+  for await (const page of withProgress(ctx, periodPages(ctx, period), 'transactions')) tally.add(page.rows);
+  const groups = tally.result(await names);
+
+  if (csv) {
+    await writeCsv(ctx, COLLECTIONS_CSV_COLUMNS, groups, collectionsCsvRow);
+    return;
+  }
+  printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
+  if (outputMode(ctx) === 'table' && groups.length > 0) {
+    const count = groups.reduce((sum, group) => sum + group.count, 0);
+    const total = groups.reduce((sum, group) => sum + group.totalKobo, 0);
+    ctx.io.note(`${count} inflow${count === 1 ? '' : 's'} to ${groups.length} account${groups.length === 1 ? '' : 's'}, ${koboCell(total).text} in all`);
+  }
+}
+
+/** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
+async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
+  const sink = csv ? await createCsvSink(ctx, INFLOW_CSV_COLUMNS, inflowCsvRow) : createRowStream(ctx, inflowColumns);
+  const forAccount: RowSink<TransactionRecord> = {
+    write(rows) {
+      // Only non-empty batches: a terminal table fixes its column widths from the first one it gets.
+      const mine = rows.filter((tx) => isInflow(tx) && receivingAccount(tx) === account);
+      if (mine.length > 0) sink.write(mine);
+    },
+    end: () => sink.end(),
+  };
+  await streamPages(ctx, periodPages(ctx, period), forAccount, { noun: 'transactions', progress: true });
+}

@@ -1,0 +1,102 @@
+// fsapi reconcile [--since DATE]: the journal of transfers sent from here against the API over a period
+// (src/core/reconcile.ts). Settles what the journal did not know yet, then reports what needs attention.
+// Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input.
+import type { Context } from '../context.js';
+import type { CommandInput } from './types.js';
+import { ExitCode, FsapiError } from '../errors.js';
+import { localDay, parsePeriod, periodPages } from '../core/ledger.js';
+import { formatNaira, koboToDecimal } from '../core/money.js';
+import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../core/reconcile.js';
+import { openJournal, transferScope } from '../core/transfer.js';
+import { colors, outputMode, printJson } from '../ui/output.js';
+import { withProgress } from '../ui/page-progress.js';
+
+/** A long period is many pages: see CommandModule.longRunning. */
+export const longRunning = true;
+
+export default async function reconcileCommand(ctx: Context, input: CommandInput): Promise<void> {
+  const period = parsePeriod(input.options.since, undefined, ctx.clock.now());
+  const journal = openJournal(ctx);
+  const scope = await transferScope(ctx);
+
+  const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
+  for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
+
+  if (outputMode(ctx) === 'json') printJson(ctx, reconciliationJson(result));
+  else ctx.io.out(renderReport(ctx, result));
+
+  const attention = result.findings.filter(needsAttention).length;
+  if (attention > 0) {
+    throw new FsapiError(`${attention} finding${attention === 1 ? ' needs' : 's need'} attention`, {
+      exitCode: ExitCode.failed,
+      hint: 'fsapi transfer status <reference> looks one transfer up; fsapi transfer log shows the journal',
+    });
+  }
+}
+
+function reconciliationJson(result: Reconciliation) {
+  return {
+    since: new Date(result.period.sinceMs).toISOString(),
+    until: new Date(result.period.untilMs).toISOString(),
+    journal: { count: result.journal.count, total: koboToDecimal(result.journal.totalKobo) },
+    api: { count: result.api.count, total: koboToDecimal(result.api.totalKobo), debits: result.apiDebits },
+    agrees: !result.findings.some(needsAttention),
+    findings: result.findings.map(findingJson),
+  };
+}
+
+/** The terminal and piped view: one line of totals, then one line per finding, grouped by kind. */
+function renderReport(ctx: Context, result: Reconciliation): string {
+  const c = colors(ctx);
+  const lines = [
+    `Reconciliation ${localDay(result.period.sinceMs)} to ${localDay(result.period.untilMs - 1)}: ` +
+      `journal ${result.journal.count} transfer(s) ${formatNaira(result.journal.totalKobo)}, ` +
+      `API ${result.api.count} of them ${formatNaira(result.api.totalKobo)} (${result.apiDebits} debit(s) listed)`,
+  ];
+  if (result.findings.length === 0) {
+    lines.push(c.green('everything agrees'));
+    return `${lines.join('\n')}\n`;
+  }
+  let kind: string | undefined;
+  for (const finding of result.findings) {
+    if (finding.kind !== kind) {
+      kind = finding.kind;
+      lines.push('', (needsAttention(finding) ? c.yellow : c.green)(`${HEADINGS[finding.kind]}:`));
+    }
+    lines.push(`  ${describe(finding)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const HEADINGS: Record<Finding['kind'], string> = {
+  settled: 'settled now (the journal was updated)',
+  'missing-from-api': 'journalled but not found at the API (do not assume they were paid)',
+  failed: 'failed transfers',
+  reversed: 'reversed transfers',
+  'amount-differs': 'amounts that differ',
+  'still-pending': 'still pending',
+  'unjournalled-debit': 'debits the journal does not know (sent by another tool or person)',
+  'totals-differ': 'totals that differ',
+};
+
+function describe(finding: Finding): string {
+  switch (finding.kind) {
+    case 'settled':
+      return `${finding.reference}  was ${finding.was}, now ${finding.status}`;
+    case 'still-pending':
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${finding.sentAt}`;
+    case 'missing-from-api':
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${finding.sentAt} (${finding.journalState})`;
+    case 'unjournalled-debit':
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}, ${finding.bankName}  ${finding.time}  ${finding.status}`;
+    case 'failed':
+    case 'reversed': {
+      const reversal = finding.reversal ? `reversal ${finding.reversal.reference} ${formatNaira(finding.reversal.amountKobo)}` : 'no reversal credit found';
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  ${finding.time}  ${reversal}${finding.journalled ? '' : '  (not in the journal)'}`;
+    }
+    case 'amount-differs':
+      return `${finding.reference}  journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}`;
+    case 'totals-differ':
+      return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(finding.apiKobo - finding.journalKobo)}`;
+  }
+}

@@ -1,0 +1,98 @@
+// fsapi tx watch: prints each new transaction once, as it appears, until Ctrl-C (src/core/watch.ts).
+// A terminal gets one readable line per transaction; piped, tab-separated lines under one header; with
+// --json one JSON object per line (NDJSON), the API's record as it came. Talk goes to stderr.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import type { TransactionRecord } from '../../api/schemas.js';
+import { parseDateOption } from '../../core/dates.js';
+import { directionOf, type Direction } from '../../core/ledger.js';
+import { counterpartyLabel, toExportRow } from '../../core/transactions.js';
+import { parseIntegerOption } from '../../core/validate.js';
+import { watchTransactions } from '../../core/watch.js';
+import { colors, moneyCell, outputMode, statusCell, timeCell } from '../../ui/output.js';
+
+/** It runs until stopped: see CommandModule.longRunning. */
+export const longRunning = true;
+
+export default async function txWatch(ctx: Context, input: CommandInput): Promise<void> {
+  const intervalSeconds = parseIntegerOption(input.options.interval ?? '5', '--interval', 1, 3600)!;
+  const maxCount = parseIntegerOption(input.options.count, '--count', 1, 1_000_000);
+  const sinceMs = input.options.since === undefined ? undefined : parseDateOption(String(input.options.since), '--since').startMs;
+  const type = input.options.type === undefined ? undefined : (String(input.options.type) as Direction);
+
+  const stop = new AbortController();
+  const stopOnSignal = onStopSignal(() => stop.abort());
+  const print = createPrinter(ctx);
+  const c = colors(ctx, 'stderr');
+  if (ctx.io.stderrIsTTY) ctx.io.note(c.dim(`watching for new ${type ?? 'transaction'}s every ${intervalSeconds} s; press Ctrl+C to stop`));
+  try {
+    const summary = await watchTransactions(ctx, {
+      intervalMs: intervalSeconds * 1000,
+      type,
+      sinceMs,
+      maxCount,
+      signal: stop.signal,
+      show: print,
+      onRetry: (message, delayMs) => ctx.io.note(`${c.yellow('warning:')} polling failed: ${message}; trying again in ${Math.round(delayMs / 1000)} s`),
+      onRecovered: () => ctx.io.note('polling works again'),
+      onGap: (message) => ctx.io.note(`${c.yellow('warning:')} ${message}`),
+    });
+    if (summary.reason === 'stopped' && ctx.io.stderrIsTTY) ctx.io.note(`stopped; ${summary.shown} transaction${summary.shown === 1 ? '' : 's'} shown`);
+  } finally {
+    stopOnSignal();
+  }
+}
+
+/** One line per transaction in the output mode of the run. */
+function createPrinter(ctx: Context): (tx: TransactionRecord) => void {
+  const mode = outputMode(ctx);
+  if (mode === 'json') return (tx) => ctx.io.out(`${JSON.stringify(tx)}\n`);
+  if (mode === 'tsv') {
+    let headerWritten = false;
+    return (tx) => {
+      const row = toExportRow(tx);
+      if (!headerWritten) ctx.io.out(`${Object.keys(row).join('\t')}\n`);
+      headerWritten = true;
+      ctx.io.out(`${Object.values(row).map((value) => value.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`);
+    };
+  }
+  const c = colors(ctx);
+  return (tx) => {
+    const credit = directionOf(tx) === 'credit';
+    const amount = moneyCell(tx.amount).text.padStart(16);
+    const status = statusCell(tx.status);
+    const party = `${credit ? 'from' : 'to'} ${counterpartyLabel(tx)}`;
+    const line = [
+      timeCell(tx.createdAt).text,
+      credit ? c.green('IN ') : c.red('OUT'),
+      credit ? c.green(amount) : amount,
+      party,
+      c.dim(tx.reference),
+      status.style ? status.style(status.text, c) : status.text,
+    ].join('  ');
+    ctx.io.out(`${line}\n`);
+  };
+}
+
+/**
+ * Calls `stop` on the first SIGINT or SIGTERM; a second one ends the process at once. The one place this
+ * command touches `process`: signals have no stand-in in the context. Returns the undo.
+ */
+function onStopSignal(stop: () => void): () => void {
+  const force = () => process.exit(130);
+  const onSignal = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', force);
+    process.off('SIGTERM', force);
+  };
+}

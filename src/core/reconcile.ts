@@ -1,0 +1,223 @@
+// fsapi reconcile: the journal of transfers sent from here (src/core/journal.ts) against the bank's
+// transaction list over a period. Like `diff`, it reports only what needs a person's attention:
+//
+//   settled            a journalled transfer whose outcome was unknown or pending, now known from the
+//                      API; the journal learns it (the only finding that needs nothing more)
+//   still-pending      the API still says pending
+//   missing-from-api   journalled as sent (not refused), but neither the list nor a lookup by reference
+//                      finds it: it never arrived, do not assume it was paid
+//   unjournalled-debit a debit the journal does not know: sent by another tool or person
+//   failed / reversed  a transfer that did not reach the payee, with its reversal credit (R-<reference>)
+//                      when the bank booked one (from the list, else looked up by that reference)
+//   amount-differs     the API's amount is not the journalled one
+//   totals-differ      the journal's total for the period is not the API's for the same transfers
+//
+// Memory: the journal's transfers of the period and the findings are held; the transaction list is
+// streamed (src/core/ledger.ts), so a long period costs pages of time, not memory.
+import type { Context } from '../context.js';
+import type { TransactionRecord } from '../api/schemas.js';
+import { ApiError, AuthError, TransportError } from '../errors.js';
+import type { Journal, TransferState } from './journal.js';
+import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
+import { koboToDecimal } from './money.js';
+import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
+import { recordStatusSeen, type TransferScope } from './transfer.js';
+
+export type Finding =
+  | { kind: 'settled'; reference: string; was: string; status: string }
+  | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
+  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string }
+  | { kind: 'unjournalled-debit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; bankName: string; time: string; status: string }
+  | { kind: 'failed' | 'reversed'; reference: string; amountKobo: number; accountNumber: string; accountName: string; time: string; journalled: boolean; reversal: { reference: string; amountKobo: number } | null }
+  | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
+  | { kind: 'totals-differ'; journalKobo: number; apiKobo: number };
+
+export type FindingKind = Finding['kind'];
+
+/** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the rest. */
+const KIND_ORDER: readonly FindingKind[] = ['settled', 'missing-from-api', 'failed', 'reversed', 'amount-differs', 'still-pending', 'unjournalled-debit', 'totals-differ'];
+
+export interface Reconciliation {
+  period: Period;
+  /** Journalled transfers of the period (refused ones left out: nothing moved) and their total. */
+  journal: { count: number; totalKobo: number };
+  /** The API's amounts for those same transfers, as found. */
+  api: { count: number; totalKobo: number };
+  /** API debits of the period, all of them. */
+  apiDebits: number;
+  findings: Finding[];
+  warnings: string[];
+}
+
+export function needsAttention(finding: Finding): boolean {
+  return finding.kind !== 'settled';
+}
+
+interface Seen {
+  tx: TransactionRecord;
+  amountKobo: number;
+}
+
+/**
+ * Reconciles the journal of this scope with the API over the period. `pages` is the period's transaction
+ * list (src/core/ledger.ts periodPages), passed in so the caller can show progress as it streams.
+ */
+export async function reconcile(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  period: Period,
+  pages: AsyncIterable<TransactionPage>,
+): Promise<Reconciliation> {
+  const { transfers, warnings } = await journal.transfers();
+  const ours = new Map<string, TransferState>();
+  // Every reference this scope ever journalled: a debit listed in the period but journalled just before
+  // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
+  const known = new Set<string>();
+  for (const transfer of transfers) {
+    if (transfer.profile !== scope.profile || transfer.baseUrl !== scope.baseUrl) continue;
+    known.add(transfer.reference);
+    const sentAt = Date.parse(transfer.sentAt);
+    if (!(sentAt >= period.sinceMs && sentAt < period.untilMs)) continue;
+    ours.set(transfer.reference, transfer);
+  }
+
+  const findings: Finding[] = [];
+  const seen = new Map<string, Seen>();
+  const reversals = new Map<string, TransactionRecord>();
+  const unsuccessful: TransactionRecord[] = [];
+  let apiDebits = 0;
+
+  for await (const page of pages) {
+    for (const tx of page.rows) {
+      const reversed = reversedReference(tx);
+      if (reversed !== undefined) {
+        reversals.set(reversed, tx);
+        continue;
+      }
+      if (directionOf(tx) !== 'debit') continue;
+      apiDebits += 1;
+      const reference = String(tx.reference ?? '');
+      const status = statusOf(tx);
+      if (ours.has(reference)) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
+      if (status === 'failed' || status === 'reversed') unsuccessful.push(tx);
+      else if (!known.has(reference)) {
+        const party = counterparty(tx);
+        findings.push({
+          kind: 'unjournalled-debit',
+          reference,
+          amountKobo: koboOf(tx.amount),
+          accountNumber: party.accountNumber,
+          accountName: party.name,
+          bankName: party.bank,
+          time: new Date(transactionTimeMs(tx)).toISOString(),
+          status: String(tx.status ?? ''),
+        });
+      }
+    }
+  }
+
+  // Our transfers the listing did not show (sent just before --since, or dated oddly): one lookup each.
+  const api = await ctx.api();
+  for (const transfer of ours.values()) {
+    if (seen.has(transfer.reference) || transfer.state === 'rejected') continue;
+    try {
+      const tx = await api.getTransaction(transfer.reference);
+      seen.set(transfer.reference, { tx, amountKobo: koboOf(tx.amount) });
+      const status = statusOf(tx);
+      if (status === 'failed' || status === 'reversed') unsuccessful.push(tx);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error instanceof TransportError || error.status === undefined || error.status < 400 || error.status >= 500) throw error;
+      if (transfer.state === 'unknown') {
+        await journal.append({ type: 'status-checked', reference: transfer.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString(), found: false });
+      }
+      findings.push({
+        kind: 'missing-from-api',
+        reference: transfer.reference,
+        amountKobo: transfer.amountKobo,
+        accountNumber: transfer.accountNumber,
+        accountName: transfer.accountName,
+        sentAt: transfer.sentAt,
+        journalState: transfer.state,
+      });
+    }
+  }
+
+  // What the API says about each of ours: settle the journal, compare amounts.
+  let journalTotal = 0;
+  let journalCount = 0;
+  let apiTotal = 0;
+  let apiCount = 0;
+  for (const transfer of ours.values()) {
+    if (transfer.state === 'rejected' && !seen.has(transfer.reference)) continue;
+    journalCount += 1;
+    journalTotal += transfer.amountKobo;
+    const found = seen.get(transfer.reference);
+    if (!found) continue;
+    apiCount += 1;
+    apiTotal += found.amountKobo;
+    const status = statusOf(found.tx);
+    const journalStatus = (transfer.status ?? '').toLowerCase();
+    if (transfer.state === 'unknown' || transfer.state === 'rejected' || journalStatus !== status) {
+      await recordStatusSeen(ctx, journal, scope, transfer, found.tx);
+      // Failed and reversed ones are reported as such below; the journal has learned their status all the same.
+      if (status === 'successful') findings.push({ kind: 'settled', reference: transfer.reference, was: transfer.state === 'accepted' ? journalStatus || 'accepted' : transfer.state, status: String(found.tx.status) });
+    }
+    if (status === 'pending') findings.push({ kind: 'still-pending', reference: transfer.reference, amountKobo: transfer.amountKobo, sentAt: transfer.sentAt });
+    if (found.amountKobo !== transfer.amountKobo) findings.push({ kind: 'amount-differs', reference: transfer.reference, journalKobo: transfer.amountKobo, apiKobo: found.amountKobo });
+  }
+
+  // A reversal credit the list did not show (some services keep it out of the list) is looked up by its
+  // reference, R-<reference>: one lookup per failed or reversed transfer, which are few.
+  for (const tx of unsuccessful) {
+    if (reversals.has(tx.reference)) continue;
+    try {
+      const credit = await api.getTransaction(`R-${tx.reference}`);
+      if (reversedReference(credit) === tx.reference) reversals.set(tx.reference, credit);
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      const notFound = error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500;
+      if (!notFound) warnings.push(`could not look up the reversal credit R-${tx.reference}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  for (const tx of unsuccessful) {
+    const reversal = reversals.get(tx.reference);
+    const party = counterparty(tx);
+    findings.push({
+      kind: statusOf(tx) === 'failed' ? 'failed' : 'reversed',
+      reference: tx.reference,
+      amountKobo: koboOf(tx.amount),
+      accountNumber: party.accountNumber,
+      accountName: party.name,
+      time: new Date(transactionTimeMs(tx)).toISOString(),
+      journalled: known.has(tx.reference),
+      reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
+    });
+  }
+
+  if (journalTotal !== apiTotal) findings.push({ kind: 'totals-differ', journalKobo: journalTotal, apiKobo: apiTotal });
+  findings.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  return { period, journal: { count: journalCount, totalKobo: journalTotal }, api: { count: apiCount, totalKobo: apiTotal }, apiDebits, findings, warnings };
+}
+
+/** A finding in `--json`: amounts as two-decimal text, like every total fsapi prints. */
+export function findingJson(finding: Finding): Record<string, unknown> {
+  switch (finding.kind) {
+    case 'amount-differs':
+    case 'totals-differ': {
+      const { journalKobo, apiKobo, ...rest } = finding;
+      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(apiKobo - journalKobo) };
+    }
+    case 'settled':
+      return { ...finding };
+    case 'failed':
+    case 'reversed': {
+      const { amountKobo, reversal, ...rest } = finding;
+      return { ...rest, amount: koboToDecimal(amountKobo), reversal: reversal ? { reference: reversal.reference, amount: koboToDecimal(reversal.amountKobo) } : null };
+    }
+    default: {
+      const { amountKobo, ...rest } = finding;
+      return { ...rest, amount: koboToDecimal(amountKobo) };
+    }
+  }
+}

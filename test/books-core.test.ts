@@ -1,0 +1,107 @@
+// The tallies behind statement and collections (src/core/statement.ts, collections.ts, ledger.ts) fed
+// the loose rows the real API is reported to send: null amounts, numbers as text, statuses in other
+// cases, failed transfers, reversal credits R-<reference>, a type never seen before, a virtual account
+// as a number. Plus the default period and days across a daylight-saving change.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { TransactionRecord } from '../src/api/schemas.js';
+import { collectionsJson, createCollectionsTally } from '../src/core/collections.js';
+import { daysOf, parsePeriod } from '../src/core/ledger.js';
+import { createStatementTally, statementJson } from '../src/core/statement.js';
+
+const base = Date.UTC(2026, 10, 18, 12, 0, 0);
+let id = 0;
+function row(fields: Partial<Record<keyof TransactionRecord, unknown>>): TransactionRecord {
+  id += 1;
+  return {
+    id, userId: 1, accountId: null, netAmount: 0, amount: '0.00', charge: '0.00', stampDuty: null, details: {},
+    description: '', destinationAccountNumber: '9900000011', destinationAccountName: 'ON THE ROW', destinationBankCode: '000023',
+    destinationBankName: 'Providus Bank', sourceAccountNumber: '', sourceAccountName: '', sourceBankCode: '', sourceBankName: '',
+    reference: `REF-${id}`, transactionTypeName: 'collection', category: 'collection', utilityType: null, sessionId: '',
+    status: 'successful', reversedFlag: 0, type: 'credit', completedAt: null, createdAt: base, updatedAt: base,
+    ...fields,
+  } as TransactionRecord;
+}
+
+/** process.env.TZ = undefined would set the text "undefined": remove it instead. */
+function restoreTz(previous: string | undefined): void {
+  if (previous === undefined) delete process.env.TZ;
+  else process.env.TZ = previous;
+}
+
+describe('statement tally with loose rows', () => {
+  it('counts in kobo, reads text and nulls, leaves out failed and reversed transfers, reversal credits and unknown types', () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'UTC';
+    try {
+      const period = { sinceMs: Date.UTC(2026, 10, 17), untilMs: Date.UTC(2026, 10, 19) };
+      const tally = createStatementTally(period);
+      tally.add([
+        row({ type: 'CREDIT', amount: '1000.10', charge: 5, stampDuty: '50' }),
+        row({ type: 'credit', amount: 0.2, charge: null, stampDuty: null, status: 'SUCCESSFUL' }),
+        row({ type: 'Debit', amount: '300.00', charge: '10.75', status: 'Reversed', reference: 'ACME-1' }),
+        row({ type: 'credit', amount: '300.00', charge: '0.00', reference: 'R-ACME-1' }),
+        row({ type: 'debit', amount: '999.00', charge: '10.75', status: 'FAILED' }),
+        row({ type: 'fee', amount: '1.00' }),
+        row({ type: 'debit', amount: null, charge: '10.75', status: 'pending', createdAt: Date.UTC(2026, 10, 17, 23, 59) }),
+      ]);
+      const statement = tally.result();
+      assert.deepEqual(statement.skipped, { failed: 3, otherType: 1 });
+      const json = statementJson(statement);
+      assert.deepEqual(json.credits, { count: 2, total: '1000.30' });
+      assert.deepEqual(json.debits, { count: 1, total: '0.00' });
+      assert.equal(json.charges, '15.75');
+      assert.equal(json.stampDuty, '50.00');
+      assert.equal(json.net, '934.55'); // 1000.30 - 0.00 - 15.75 - 50.00
+      assert.deepEqual(json.days.map((day) => [day.date, day.net]), [['2026-11-17', '-10.75'], ['2026-11-18', '945.30']]);
+    } finally {
+      restoreTz(previous);
+    }
+  });
+});
+
+describe('collections tally with loose rows', () => {
+  it('groups by details.virtualAccount (text or number), else the destination; skips reversals, failures and debits', () => {
+    const tally = createCollectionsTally();
+    tally.add([
+      row({ amount: '100.00', details: { virtualAccount: 9900000022 }, createdAt: base + 2 }),
+      row({ amount: 50, details: { virtualAccount: '9900000022' }, createdAt: base + 1 }),
+      row({ amount: '70.00', details: null, destinationAccountNumber: '9900000033', destinationAccountName: 'NAME ON THE ROW' }),
+      row({ amount: '999.00', reference: 'R-ACME-9', destinationAccountNumber: '1100084217' }),
+      row({ amount: '999.00', status: 'Failed' }),
+      row({ amount: '999.00', type: 'debit' }),
+    ]);
+    const groups = tally.result(new Map([['9900000022', 'Ibrahim Musa Bello']])).map(collectionsJson);
+    assert.deepEqual(groups, [
+      { accountNumber: '9900000022', accountName: 'Ibrahim Musa Bello', count: 2, total: '150.00', first: new Date(base + 1).toISOString(), last: new Date(base + 2).toISOString() },
+      { accountNumber: '9900000033', accountName: 'NAME ON THE ROW', count: 1, total: '70.00', first: new Date(base).toISOString(), last: new Date(base).toISOString() },
+    ]);
+  });
+});
+
+describe('periods', () => {
+  it('without --since: the seven local days ending today, or ending on --until', () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'Africa/Lagos';
+    try {
+      const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos
+      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23']);
+      assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now)).slice(0, 2), ['2026-09-27', '2026-09-28']);
+      assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now), /after --until/);
+    } finally {
+      restoreTz(previous);
+    }
+  });
+
+  it('one row per calendar day across a daylight-saving change', () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'Europe/London';
+    try {
+      const period = parsePeriod('2026-10-24', '2026-10-26', Date.UTC(2026, 10, 1));
+      assert.deepEqual(daysOf(period), ['2026-10-24', '2026-10-25', '2026-10-26']);
+      assert.equal(period.untilMs - period.sinceMs, 73 * 3_600_000, 'the day the clocks go back has 25 hours');
+    } finally {
+      restoreTz(previous);
+    }
+  });
+});

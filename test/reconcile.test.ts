@@ -1,0 +1,168 @@
+// fsapi reconcile against a served simulator whose clock the test moves: one journal entry of each
+// finding (settled, still pending, missing from the API, a debit the journal does not know, an amount
+// and a total that differ) is exit 1 with each finding in --json; a clean journal is exit 0. Failed and
+// reversed transfers, which the simulator does not make, go through src/core/reconcile.ts with the
+// listing injected (rows the simulator made, their status changed, and a reversal credit R-<reference>).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Journal, journalPath } from '../src/core/journal.js';
+import { reconcile, type Finding } from '../src/core/reconcile.js';
+import { transferScope } from '../src/core/transfer.js';
+import type { TransactionRecord } from '../src/api/schemas.js';
+import { createContext } from '../src/runtime.js';
+import { stripAnsi } from './helpers/cli.js';
+import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+
+const send = (setup: TransferSetup, account: string, amount: string, extra: string[] = []) =>
+  setup.run(['--json', 'transfer', 'send', account, '--bank', '000013', '--amount', amount, '--narration', 'reconcile test', '--yes', ...extra]);
+
+function rawTransfer(setup: TransferSetup, body: Record<string, unknown>) {
+  return setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'sent by hand', ...body })]);
+}
+
+/** The scope the journal records carry for this setup's profile. */
+function scopeOf(setup: TransferSetup): { profile: string; baseUrl: string } {
+  const record = JSON.parse(setup.journalLines()[0]!) as { profile: string; baseUrl: string };
+  return { profile: record.profile, baseUrl: record.baseUrl };
+}
+
+function intent(scope: { profile: string; baseUrl: string }, reference: string, amountKobo: number) {
+  return {
+    type: 'intent' as const,
+    reference,
+    ...scope,
+    time: new Date().toISOString(),
+    env: 'sandbox',
+    request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'x', amount: amountKobo / 100, reference },
+    amountKobo,
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'ADEYEMI FUNMILAYO YETUNDE',
+  };
+}
+
+describe('reconcile: one finding of each kind', () => {
+  let setup: TransferSetup;
+  let clock = Date.now();
+  const since = new Date(clock - 1000).toISOString();
+  before(async () => {
+    setup = await setUpTransfers({ seedTransactions: 30, settleSeconds: 60, now: () => clock });
+  });
+  after(async () => setup?.close());
+
+  it('settles what it can, reports the rest, exit 1; --json gives each finding a kind', async () => {
+    const settles = await send(setup, '0123456789', '1000');
+    assert.equal(settles.code, 0, settles.stderr);
+    const settlingRef = JSON.parse(settles.stdout).reference as string;
+    const pendingForever = await send(setup, '3333331111', '700');
+    assert.equal(pendingForever.code, 0, pendingForever.stderr);
+    const pendingRef = JSON.parse(pendingForever.stdout).reference as string;
+
+    const byHand = await rawTransfer(setup, { amount: 450, reference: 'ACME-BYHAND0001' });
+    assert.equal(byHand.code, 0, byHand.stderr);
+    const differs = await rawTransfer(setup, { amount: 300, reference: 'ACME-DIFFERS0001' });
+    assert.equal(differs.code, 0, differs.stderr);
+
+    const scope = scopeOf(setup);
+    const journal = new Journal(journalPath(setup.home.dataDir));
+    await journal.append(intent(scope, 'ACME-NEVERARRIVED1', 99_00));
+    await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
+    await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
+    clock += 61_000; // the first transfer is successful now; the one to ...1111 never is
+
+    const result = await setup.run(['--json', 'reconcile', '--since', since]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /findings need attention/);
+    const report = JSON.parse(result.stdout);
+    const findings = report.findings as Array<Record<string, unknown>>;
+    const of = (kind: string) => findings.filter((finding) => finding.kind === kind);
+
+    assert.deepEqual(of('settled').map((f) => [f.reference, f.was, f.status]), [[settlingRef, 'pending', 'successful']]);
+    assert.deepEqual(of('still-pending').map((f) => [f.reference, f.amount]), [[pendingRef, '700.00']]);
+    assert.deepEqual(of('missing-from-api').map((f) => [f.reference, f.amount, f.journalState]), [['ACME-NEVERARRIVED1', '99.00', 'unknown']]);
+    assert.deepEqual(of('unjournalled-debit').map((f) => [f.reference, f.amount, f.accountNumber]), [['ACME-BYHAND0001', '450.00', '2222222222']]);
+    assert.deepEqual(of('amount-differs').map((f) => [f.reference, f.journalAmount, f.apiAmount]), [['ACME-DIFFERS0001', '310.00', '300.00']]);
+    assert.deepEqual(of('totals-differ').map((f) => [f.journalAmount, f.apiAmount, f.difference]), [['2109.00', '2000.00', '-109.00']]);
+    assert.equal(report.agrees, false);
+    assert.deepEqual(report.journal, { count: 4, total: '2109.00' });
+
+    // The journal learned what the API said: the first transfer is successful there now.
+    const log = JSON.parse((await setup.run(['--json', 'transfer', 'log'])).stdout) as Array<Record<string, unknown>>;
+    assert.equal(log.find((t) => t.reference === settlingRef)!.status, 'successful');
+    const lines = setup.journalLines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.ok(lines.some((r) => r.type === 'status-checked' && r.reference === 'ACME-NEVERARRIVED1' && r.found === false));
+
+    // On a terminal: a heading per kind, the references under it.
+    const screen = await setup.run(['reconcile', '--since', since], { tty: true });
+    assert.equal(screen.code, 1);
+    const text = stripAnsi(screen.stdout);
+    assert.match(text, /debits the journal does not know[^\n]*\n\s+ACME-BYHAND0001/);
+    assert.match(text, /journalled but not found at the API[^\n]*\n\s+ACME-NEVERARRIVED1/);
+    assert.doesNotMatch(text, new RegExp(`settled now[^\\n]*\\n\\s+${settlingRef}`), 'settled once, then it agrees');
+  });
+
+  it('refuses a bad --since with exit 2, nothing sent', async () => {
+    const before = setup.server.simulator.requests().length;
+    const result = await setup.run(['reconcile', '--since', '2026-02-30']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /not a calendar date/);
+    assert.equal(setup.server.simulator.requests().length, before);
+  });
+});
+
+describe('reconcile: a clean journal', () => {
+  let setup: TransferSetup;
+  let clock = Date.now();
+  before(async () => {
+    setup = await setUpTransfers({ seedTransactions: 0, settleSeconds: 60, now: () => clock });
+  });
+  after(async () => setup?.close());
+
+  it('exit 0 when everything agrees, after settling what was pending', async () => {
+    const sent = await send(setup, '0123456789', '2500');
+    assert.equal(sent.code, 0, sent.stderr);
+    clock += 61_000;
+    const first = await setup.run(['--json', 'reconcile']);
+    assert.equal(first.code, 0, first.stderr);
+    const report = JSON.parse(first.stdout);
+    assert.equal(report.agrees, true);
+    assert.deepEqual(report.findings.map((f: { kind: string }) => f.kind), ['settled']);
+    assert.deepEqual([report.journal, report.api.total], [{ count: 1, total: '2500.00' }, '2500.00']);
+
+    const again = await setup.run(['reconcile']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /everything agrees/);
+  });
+});
+
+describe('reconcile core: failed and reversed transfers with their reversal credits', () => {
+  let setup: TransferSetup;
+  before(async () => {
+    setup = await setUpTransfers({ seedTransactions: 0, settleSeconds: 1 });
+  });
+  after(async () => setup?.close());
+
+  it('reports both, with the R-<reference> credit of the reversed one and none for the failed one', async () => {
+    const refs: string[] = [];
+    for (const amount of ['1200', '800']) {
+      const sent = await send(setup, '0123456789', amount);
+      assert.equal(sent.code, 0, sent.stderr);
+      refs.push(JSON.parse(sent.stdout).reference);
+    }
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const api = await ctx.api();
+    const [reversedRow, failedRow] = await Promise.all(refs.map((ref) => api.getTransaction(ref)));
+    // As the real API is reported to send them: statuses in another case, a reversal as its own credit.
+    const reversal: TransactionRecord = { ...reversedRow!, reference: `R-${reversedRow!.reference}`, type: 'credit', status: 'successful', createdAt: Date.now() };
+    const rows = [reversal, { ...reversedRow!, status: 'Reversed' }, { ...failedRow!, status: 'FAILED' }];
+    const pages = (async function* () {
+      yield { page: 1, rows, received: rows.length };
+    })();
+    const now = Date.now();
+    const result = await reconcile(ctx, new Journal(journalPath(setup.home.dataDir)), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
+    const pick = (kind: Finding['kind']) => result.findings.filter((f) => f.kind === kind);
+    assert.deepEqual(pick('reversed').map((f) => f.kind === 'reversed' && [f.reference, f.journalled, f.reversal]), [[refs[0], true, { reference: `R-${refs[0]}`, amountKobo: 1200_00 }]]);
+    assert.deepEqual(pick('failed').map((f) => f.kind === 'failed' && [f.reference, f.journalled, f.reversal]), [[refs[1], true, null]]);
+    assert.deepEqual(pick('unjournalled-debit'), [], 'a reversal credit is not a debit, and failed ones are reported as failed');
+    assert.deepEqual(pick('totals-differ'), []);
+  });
+});
