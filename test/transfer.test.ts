@@ -173,8 +173,11 @@ describe('transfer status and log', () => {
     assert.equal(data.reference, sent.reference);
     assert.equal(data.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
-    // The first lookup (pending) and the end of the wait (successful) are both recorded.
-    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked', 'status-checked']);
+    // The first lookup and, when it was still pending, the end of the wait are both recorded. On a loaded
+    // machine the transfer (settling after 1 s) may already be successful at the first lookup.
+    const types = lines.map((l) => l.type);
+    assert.deepEqual(types.slice(0, 3), ['intent', 'accepted', 'status-checked']);
+    assert.ok(types.length <= 4 && types.slice(3).every((type) => type === 'status-checked'), types.join(','));
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.run(['transfer', 'status', sent.reference]);
