@@ -162,7 +162,8 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     for (let i = 0; i < HOSTILE_TEXTS.length; i += 1) {
       const result = await run(['tx', 'get', `ACME-NOSUCHREF${i}`]);
       assert.equal(result.code, 1);
-      const line = /^error: the API refused the request \(HTTP 400\): (.*)$/m.exec(result.stderr)?.[1];
+      // The refusal names what was asked for, then the API's own words: `error: no transaction ... (HTTP 400: <message>)`.
+      const line = /^error: .*\(HTTP 400: (.*)\)$/m.exec(result.stderr)?.[1];
       assert.ok(line !== undefined, result.stderr);
       seen.add(line);
       assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI, JSON.stringify(result.stderr));

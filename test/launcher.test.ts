@@ -3,7 +3,7 @@
 // optimisation: a damaged one must change nothing, and nothing may be written next to the installed files.
 // Runs copies of bin/ and dist/ as an installed package would lay them out.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -41,8 +41,13 @@ describe('the launcher', () => {
 
   /** A copy of bin/ and dist/ (what the package ships); returns the copy's launcher. */
   function copyPackage({ withDist = true } = {}): { root: string; launcher: string } {
-    const root = mkdtempSync(path.join(tmpdir(), 'fsapi-package-'));
-    copies.push(root);
+    const outer = mkdtempSync(path.join(tmpdir(), 'fsapi-package-'));
+    copies.push(outer);
+    // The embedded database engine stays a dependency beside the package, as an install puts it: Node finds
+    // it in the folder above (only better-sqlite3 on Node 20 needs it).
+    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(outer, 'node_modules'), 'dir');
+    const root = path.join(outer, 'fsapi');
+    mkdirSync(root);
     cpSync(path.join(repoRoot, 'bin'), path.join(root, 'bin'), { recursive: true });
     if (withDist) cpSync(path.join(repoRoot, 'dist'), path.join(root, 'dist'), { recursive: true });
     return { root, launcher: path.join(root, 'bin', 'fsapi.cjs') };

@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { envelope, primaryAccount, tokenResponse, transactionRecord } from '../src/api/schemas.js';
 import { CorruptFileError } from '../src/errors.js';
 import { createSimulator, openLocalSimulator, SIMULATOR_CREDENTIALS } from '../src/simulator/index.js';
+import { DEFAULT_SEED_TRANSACTIONS } from '../src/simulator/data.js';
 import { openDatabase } from '../src/simulator/sqlite.js';
 import type { Simulator } from '../src/simulator/types.js';
 import { makeHome, runCli } from './helpers/cli.js';
@@ -212,7 +213,7 @@ describe('the business name', () => {
     // Reopened without the option: the business stays.
     const reopened = createSimulator({ stateFile: file });
     const rows = envelope(z.array(transactionRecord)).parse((await call(reopened, token, 'GET', '/v1/transactions?limit=100')).body).data;
-    const seededTransfer = rows.find((row) => row.type === 'debit' && row.id <= 60)!;
+    const seededTransfer = rows.find((row) => row.type === 'debit' && row.id <= DEFAULT_SEED_TRANSACTIONS)!;
     assert.match(seededTransfer.reference, /^JUMPA-/);
     assert.equal(seededTransfer.sourceAccountName, 'Jumpa Technologies Ltd');
     assert.equal((await call(reopened, token, 'GET', `/v1/transactions/reference/${seededTransfer.reference}`)).status, 200);

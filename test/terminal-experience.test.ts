@@ -131,7 +131,7 @@ describe('one voice for errors', () => {
       // A mistyped option is named even when a required value is also missing.
       [['simulator', 'collect', '9900000011', '--amout', '5'], {}, 2, "error: unknown option '--amout'\nhint: did you mean --amount?\n"],
       [['tx', 'list', '--all', '--page', '2'], {}, 2, "error: option '--all' cannot be used with option '--page <n>'\nhint: add --help to the command to see its usage\n"],
-      [['clients', 'get', '9900000099'], {}, 1, 'error: no client account 9900000099 (HTTP 400: Request Unsuccessful)\nhint: fsapi clients list shows the client accounts\n'],
+      [['clients', 'get', '9900000999'], {}, 1, 'error: no client account 9900000999 (HTTP 400: Request Unsuccessful)\nhint: fsapi clients list shows the client accounts\n'],
       [['tx', 'get', 'ACME-NOPE'], {}, 1, 'error: no transaction with reference ACME-NOPE (HTTP 400: Request Un-Successful)\nhint: check the reference; fsapi tx list shows recent ones\n'],
       [['account'], { FSAPI_TIMEOUT: 'soon' }, 2, 'error: FSAPI_TIMEOUT must be a positive number of seconds (at most 3600), not "soon"\nhint: fix or unset FSAPI_TIMEOUT in the environment\n'],
       [['account'], { FSAPI_BASE_URL: 'nowhere' }, 2, 'error: FSAPI_BASE_URL: base URL "nowhere" is not a URL\nhint: fix or unset FSAPI_BASE_URL in the environment\n'],
@@ -157,7 +157,8 @@ describe('one voice for errors', () => {
     assert.equal(group.stderr, '');
     const login = await runCli(['auth', 'login', '--help'], { env: home.env });
     assert.match(login.stdout, /\(default: 1440\)/);
-    assert.equal(login.stdout.match(/--base-url/g)?.length, 1 + (login.stdout.match(/\$ .*--base-url/g)?.length ?? 0));
+    // Listed once among the options (the global --base-url is hidden here); the text and examples may name it.
+    assert.equal(login.stdout.match(/^\s+--base-url <url>/gm)?.length, 1);
     const batch = await runCli(['transfer', 'batch', '--help'], { env: home.env });
     assert.match(batch.stdout, /-y, --yes/);
     assert.match(batch.stdout, /\(default: 4\)/);

@@ -1,6 +1,7 @@
 // fsapi reconcile [--since DATE]: the journal of transfers sent from here against the API over a period
 // (src/core/reconcile.ts). Settles what the journal did not know yet, then reports what needs attention.
 // Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input.
+import { terminalText } from '../ui/sanitize.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { ExitCode, FsapiError } from '../errors.js';
@@ -63,7 +64,8 @@ function renderReport(ctx: Context, result: Reconciliation): string {
       kind = finding.kind;
       lines.push('', (needsAttention(finding) ? c.yellow : c.green)(`${HEADINGS[finding.kind]}:`));
     }
-    lines.push(`  ${describe(finding)}`);
+    // References and names come from the API and the journal: text, never terminal commands.
+    lines.push(`  ${terminalText(describe(finding))}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -45,7 +45,9 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   if (result.skipped.otherType > 0) ctx.io.note(`${result.skipped.otherType} transaction(s) neither credit nor debit are not counted`);
 }
 
-const BAR_WIDTH = 20;
+/** The widest a bar gets; on a narrow terminal the bars shrink first, and go when under MIN_BAR_WIDTH. */
+const MAX_BAR_WIDTH = 20;
+const MIN_BAR_WIDTH = 4;
 
 /** The terminal view: the period's totals, then one line a day with bars of what came in and went out. */
 function renderStatement(ctx: Context, s: Statement): string {
@@ -70,13 +72,20 @@ function renderStatement(ctx: Context, s: Statement): string {
   const maxDay = Math.max(0, ...s.days.flatMap((day) => [day.credits.totalKobo, day.debits.totalKobo]));
   const inWidth = Math.max(2, ...s.days.map((day) => formatNaira(day.credits.totalKobo).length));
   const outWidth = Math.max(3, ...s.days.map((day) => formatNaira(day.debits.totalKobo).length));
-  lines.push(c.dim(`${'DATE'.padEnd(10)}  ${'IN'.padStart(inWidth)}  ${''.padEnd(BAR_WIDTH)}  ${'OUT'.padStart(outWidth)}  ${''.padEnd(BAR_WIDTH)}  NET`));
+  const netWidth = Math.max(3, ...s.days.map((day) => formatNaira(netKobo(day)).length));
+  // The day lines fit the terminal: the figures keep their width, the two bars share what is left.
+  const fixed = 10 + 2 + inWidth + 2 + outWidth + 2 + netWidth + 2 * 2;
+  const spare = Math.floor(((ctx.io.columns ?? 80) - fixed) / 2);
+  const barWidth = Math.min(MAX_BAR_WIDTH, spare);
+  const withBars = barWidth >= MIN_BAR_WIDTH;
+  const barColumn = (text: string) => (withBars ? `${text.padEnd(barWidth)}  ` : '');
+  lines.push(c.dim(`${'DATE'.padEnd(10)}  ${'IN'.padStart(inWidth)}  ${barColumn('')}${'OUT'.padStart(outWidth)}  ${barColumn('')}${'NET'.padStart(netWidth)}`));
   for (const day of s.days) {
-    const inBar = bar(day.credits.totalKobo, maxDay, BAR_WIDTH);
-    const outBar = bar(day.debits.totalKobo, maxDay, BAR_WIDTH);
+    const inBar = withBars ? c.green(barColumn(bar(day.credits.totalKobo, maxDay, barWidth))) : '';
+    const outBar = withBars ? c.red(barColumn(bar(day.debits.totalKobo, maxDay, barWidth))) : '';
     lines.push(
-      `${day.date}  ${formatNaira(day.credits.totalKobo).padStart(inWidth)}  ${c.green(inBar.padEnd(BAR_WIDTH))}  ` +
-        `${formatNaira(day.debits.totalKobo).padStart(outWidth)}  ${c.red(outBar.padEnd(BAR_WIDTH))}  ${formatNaira(netKobo(day))}`,
+      `${day.date}  ${formatNaira(day.credits.totalKobo).padStart(inWidth)}  ${inBar}` +
+        `${formatNaira(day.debits.totalKobo).padStart(outWidth)}  ${outBar}${formatNaira(netKobo(day)).padStart(netWidth)}`,
     );
   }
   return `${lines.join('\n')}\n`;

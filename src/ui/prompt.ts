@@ -2,6 +2,7 @@
 // exit 2 so a script never hangs waiting for an answer; Ctrl-C at a prompt is a cancellation (exit 4).
 import type { IO, Prompt } from '../context.js';
 import { CancelledError, UsageError } from '../errors.js';
+import { terminalText } from './sanitize.js';
 
 export function createPrompt(io: IO): Prompt {
   const interactive = io.stdinIsTTY && io.stderrIsTTY;
@@ -18,15 +19,24 @@ export function createPrompt(io: IO): Prompt {
     }
   }
 
+  // Questions and choices often quote the API (the verified name, a bank's name): shown as text, never as
+  // terminal commands (src/ui/sanitize.ts).
+  const safeChoices = <C extends { name?: string; description?: string }>(choices: readonly C[]) =>
+    choices.map((choice) => ({
+      ...choice,
+      ...(choice.name === undefined ? {} : { name: terminalText(choice.name) }),
+      ...(choice.description === undefined ? {} : { description: terminalText(choice.description) }),
+    }));
+
   return {
     interactive,
-    confirm: (message, options) => ask((p) => p.confirm({ message, default: options?.defaultValue ?? false }, context())),
-    select: (message, choices) => ask((p) => p.select({ message, choices: choices.map((c) => ({ ...c })) }, context())),
+    confirm: (message, options) => ask((p) => p.confirm({ message: terminalText(message), default: options?.defaultValue ?? false }, context())),
+    select: (message, choices) => ask((p) => p.select({ message: terminalText(message), choices: safeChoices(choices) }, context())),
     input: (message, options) =>
-      ask((p) => p.input({ message, default: options?.defaultValue, validate: options?.validate }, context())),
+      ask((p) => p.input({ message: terminalText(message), default: options?.defaultValue, validate: options?.validate }, context())),
     // No mask character: not even the length of a secret shows on the screen.
-    password: (message) => ask((p) => p.password({ message }, context())),
+    password: (message) => ask((p) => p.password({ message: terminalText(message) }, context())),
     search: (message, source) =>
-      ask((p) => p.search({ message, pageSize: 10, source: (term) => source(term ?? '').map((choice) => ({ ...choice })) }, context())),
+      ask((p) => p.search({ message: terminalText(message), pageSize: 10, source: (term) => safeChoices(source(term ?? '')) }, context())),
   };
 }

@@ -1,6 +1,7 @@
 // fsapi tx watch: prints each new transaction once, as it appears, until Ctrl-C (src/core/watch.ts).
 // A terminal gets one readable line per transaction; piped, tab-separated lines under one header; with
 // --json one JSON object per line (NDJSON), the API's record as it came. Talk goes to stderr.
+import { terminalText, tsvField } from '../../ui/sanitize.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
@@ -53,7 +54,7 @@ function createPrinter(ctx: Context): (tx: TransactionRecord) => void {
       const row = toExportRow(tx);
       if (!headerWritten) ctx.io.out(`${Object.keys(row).join('\t')}\n`);
       headerWritten = true;
-      ctx.io.out(`${Object.values(row).map((value) => value.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`);
+      ctx.io.out(`${Object.values(row).map(tsvField).join('\t')}\n`);
     };
   }
   const c = colors(ctx);
@@ -66,8 +67,8 @@ function createPrinter(ctx: Context): (tx: TransactionRecord) => void {
       timeCell(tx.createdAt).text,
       credit ? c.green('IN ') : c.red('OUT'),
       credit ? c.green(amount) : amount,
-      party,
-      c.dim(tx.reference),
+      terminalText(party),
+      c.dim(terminalText(tx.reference)),
       status.style ? status.style(status.text, c) : status.text,
     ].join('  ');
     ctx.io.out(`${line}\n`);
