@@ -20,8 +20,9 @@ describe('fsapi with no arguments, on a machine where it never ran', () => {
     assert.match(result.stdout, /the built-in simulator \(profile local\).*no real money moves/);
     assert.match(result.stdout, /^ {2}fsapi account\b/m);
     assert.match(result.stdout, /^ {2}fsapi tx list\b/m);
-    assert.match(result.stdout, /^ {2}fsapi transfer send 0123456789 --bank gtb/m);
-    assert.match(result.stdout, /fsapi auth login --profile sandbox/);
+    assert.match(result.stdout, /^ {2}fsapi transfer send {6}asks who/m);
+    assert.match(result.stdout, /^ {2}fsapi statement /m);
+    assert.match(result.stdout, /fsapi auth login --env sandbox/);
     assert.match(result.stdout, /fsapi --help/);
     assert.ok(result.stdout.split('\n').length <= 20, 'short');
   });

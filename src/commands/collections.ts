@@ -29,20 +29,22 @@ export const longRunning = true;
 
 const summaryColumns: Column<AccountCollections>[] = [
   { header: 'ACCOUNT', cell: (group) => group.accountNumber },
-  { header: 'NAME', cell: (group) => group.accountName },
+  // On a narrow terminal the name is cut before anything else, then FIRST and LAST drop out whole: a
+  // time cut in the middle reads as a different time (src/ui/table-layout.ts).
+  { header: 'NAME', cell: (group) => group.accountName, flex: true, minWidth: 16 },
   { header: 'COUNT', cell: (group) => String(group.count), align: 'right' },
   { header: 'TOTAL', cell: (group) => koboCell(group.totalKobo), align: 'right' },
-  { header: 'FIRST', cell: (group) => timeCell(group.firstMs) },
-  { header: 'LAST', cell: (group) => timeCell(group.lastMs) },
+  { header: 'FIRST', cell: (group) => timeCell(group.firstMs), priority: 2 },
+  { header: 'LAST', cell: (group) => timeCell(group.lastMs), priority: 1 },
 ];
 
 const inflowColumns: Column<TransactionRecord>[] = [
   { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
   { header: 'REFERENCE', cell: (tx) => tx.reference },
   { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
-  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right' },
-  { header: 'STAMP DUTY', cell: (tx) => moneyCell(tx.stampDuty), align: 'right' },
-  { header: 'PAYER', cell: (tx) => [tx.sourceAccountName, tx.sourceBankName].map((part) => String(part ?? '').trim()).filter(Boolean).join(', ') },
+  { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right', priority: 2 },
+  { header: 'STAMP DUTY', cell: (tx) => moneyCell(tx.stampDuty), align: 'right', priority: 3 },
+  { header: 'PAYER', cell: (tx) => [tx.sourceAccountName, tx.sourceBankName].map((part) => String(part ?? '').trim()).filter(Boolean).join(', '), flex: true, minWidth: 16 },
   { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
 ];
 

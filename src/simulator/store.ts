@@ -12,7 +12,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { acquireFileLock } from '../core/lock.js';
 import { referencePrefix } from '../core/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
@@ -191,17 +191,9 @@ async function fileKind(file: string): Promise<'missing' | 'empty' | 'sqlite' | 
  * leaves the JSON as it was, and the next start imports it again.
  */
 async function importLegacy(source: string, target: string, parameters: SeedParameters, log: (line: string) => void): Promise<void> {
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(target, {
-      realpath: false,
-      lockfilePath: `${target}.import.lock`,
-      stale: 10_000,
-      retries: { retries: 60, factor: 1.2, minTimeout: 5, maxTimeout: 300, randomize: true },
-    });
-  } catch (error) {
-    throw new FsapiError(`simulator state ${target} is being imported by another process`, { exitCode: ExitCode.failed, hint: 'try again in a moment', cause: error });
-  }
+  // The one lock mechanism of fsapi (src/core/lock.ts), on `<target>.import.lock`.
+  const lock = await acquireFileLock(`${target}.import`, { waitMs: 30_000, what: `the import of the simulator state ${target}` });
+  const release = () => lock.release();
   try {
     // Another process may have finished the import while this one waited.
     const inPlace = source === target;
