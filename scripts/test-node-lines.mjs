@@ -26,6 +26,9 @@ export const cliTestFiles = [
   'test/clients-list.test.ts',
   'test/simulator-commands.test.ts',
   'test/webhook-listen.test.ts',
+  // The simulator's store runs on node:sqlite here (better-sqlite3 on Node 20), and the locks between processes.
+  'test/simulator-store.test.ts',
+  'test/concurrency.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));
