@@ -405,26 +405,6 @@ async function settleEarlierAttempt(
   row: ResolvedRow,
   earlier: Journalled,
 ): Promise<EarlierDecision> {
-  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
-    // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
-    return {
-      kind: 'settled',
-      result: {
-        line: row.line,
-        accountNumber: row.accountNumber,
-        bankName: row.bank.institutionName,
-        bankCode: row.bank.institutionCode,
-        amountKobo: row.amountKobo,
-        verifiedName: earlier.accountName,
-        reference: row.reference,
-        chargeKobo: undefined,
-        status: 'unknown',
-        apiStatus: undefined,
-        message: `being sent by another fsapi process (pid ${earlier.pid}); not sent again: run the same file again once it has finished`,
-      },
-    };
-  }
-  const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, row.reference, earlier.intentAt) : await lookUpOnce(ctx, row.reference);
   const base = {
     line: row.line,
     accountNumber: row.accountNumber,
@@ -435,6 +415,19 @@ async function settleEarlierAttempt(
     reference: row.reference,
     chargeKobo: undefined,
   };
+  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
+    // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
+    return {
+      kind: 'settled',
+      result: {
+        ...base,
+        status: 'unknown',
+        apiStatus: undefined,
+        message: `being sent by another fsapi process (pid ${earlier.pid}); not sent again: run the same file again once it has finished`,
+      },
+    };
+  }
+  const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, row.reference, earlier.intentAt) : await lookUpOnce(ctx, row.reference);
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
