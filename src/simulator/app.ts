@@ -71,6 +71,8 @@ export interface AppControls {
   setFault(mode: FaultMode | undefined): void;
   fault(): FaultMode | undefined;
   collect(accountNumber: string, amountKobo: number, webhookUrl?: string): Promise<CollectionNotification>;
+  /** Told of each transfer the simulator took (realistic mode notifies it as a `payout` event). */
+  transferred?(data: Record<string, unknown> & { reference: string }): void;
   reset(): Promise<void>;
 }
 
@@ -178,6 +180,7 @@ export function buildApp(controls: AppControls): Hono {
   app.post('/v1/transfer', async (c) => {
     const body = parseBody(transferRequest, await readJson(c));
     const outcome = await store.update((doc) => makeTransfer(doc, body, now(), controls.settleSeconds()));
+    controls.transferred?.(outcome.data);
     return c.json(transferResponse.parse({ success: true, message: TRANSFER_MESSAGE, data: outcome.data, beneficiary: outcome.beneficiary }));
   });
 

@@ -18,6 +18,21 @@ export type { FaultMode, RequestLogEntry, Simulator, SimulatorOptions } from './
 export { SimulatorRefusal } from './world.js';
 export { deliverNotification, type DeliveryResult } from './webhook.js';
 
+/** A `payout` event for a transfer the simulator took (realistic mode; docs/simulator.md). */
+export function payoutNotification(data: Record<string, unknown> & { reference: string }, now: number): Record<string, unknown> & { reference: string } {
+  return {
+    event: 'payout',
+    reference: data.reference,
+    amount: data.amount,
+    destinationAccountNumber: data.destinationAccountNumber,
+    destinationBankCode: data.destinationBankCode,
+    sessionId: data.sessionId,
+    status: data.status,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** The request log keeps this many entries, oldest dropped first. */
 const REQUEST_LOG_LIMIT = 10_000;
 
@@ -72,8 +87,18 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     return notification;
   };
 
+  // Realistic mode: the real API sends notifications of kinds other than `collection` (public integrations
+  // see payouts and reversals; the names are not settled). Each transfer the simulator takes is notified as
+  // a `payout`, so a receiver meets an event it must not take for a verified inflow.
+  const transferred = (data: Record<string, unknown> & { reference: string }) => {
+    if (options.realistic !== true || !options.webhookUrl) return;
+    const delivery = deliverNotification(options.webhookUrl, payoutNotification(data, now()), { log }).finally(() => deliveries.delete(delivery));
+    deliveries.add(delivery);
+  };
+
   const app = buildApp({
     store,
+    transferred,
     realistic: options.realistic === true,
     now,
     settleSeconds: () => options.settleSeconds ?? DEFAULT_SETTLE_SECONDS,

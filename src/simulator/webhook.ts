@@ -1,4 +1,4 @@
-// Delivers a collection notification to a webhook URL: a JSON POST, a bounded number of tries with
+// Delivers a notification (a collection, or in realistic mode a payout) to a webhook URL: a JSON POST, a bounded number of tries with
 // exponential backoff, failures reported through `log`, never thrown (a receiver that is down must not
 // take the simulator down with it).
 import type { CollectionNotification } from '../api/schemas.js';
@@ -22,7 +22,7 @@ export interface DeliveryResult {
   error?: string;
 }
 
-export async function deliverNotification(url: string, notification: CollectionNotification, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export async function deliverNotification(url: string, notification: CollectionNotification | (Record<string, unknown> & { reference: string }), options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const tries = Math.max(1, options.tries ?? 3);
   const backoffMs = options.backoffMs ?? 500;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
