@@ -18,7 +18,6 @@
 // holder can stop before it writes anything that relied on being alone.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { ExitCode, FsapiError } from '../errors.js';
 
 /** A lock not refreshed for this long is stale (its holder died). Refreshed every LOCK_STALE_MS / 4. */
@@ -85,6 +84,9 @@ export async function acquireFileLock(file: string, options: AcquireOptions = {}
       onLost(error);
     },
   };
+  // Loaded on first use: reading the profiles or the journal needs no lock, and proper-lockfile (with
+  // graceful-fs) costs several ms of every command's start-up.
+  const { default: lockfile } = await import('proper-lockfile');
   const deadline = Date.now() + waitMs;
   let pause = 5;
   for (;;) {
