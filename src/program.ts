@@ -76,9 +76,11 @@ const examples = (...lines: string[]) => {
 const TRANSFER_EXIT_CODES = `
 Exit codes:
   0  successful (or, without --wait, accepted / still pending)
-  1  refused, failed or reversed (the reversal R-<reference> is looked up and shown)
-  2  invalid input; nothing was sent          4  cancelled; nothing was sent
-  3  authentication needed or failed          5  sent, outcome unknown: do not resend
+  1  refused, failed or reversed (its reversal R-<reference> is looked up)
+  2  invalid input; nothing was sent
+  3  authentication needed or failed
+  4  cancelled; nothing was sent
+  5  sent, outcome unknown: do not resend
   6  --wait ended while still pending: it may still succeed; check again later
 `;
 
@@ -98,7 +100,7 @@ auth
   .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
   .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
   .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
-  .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET, else asked (the secret\nhidden); never from a flag. Without --base-url the environment\'s known address is used and named.\n' + examples(
+  .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET,\nelse asked (the secret hidden); never from a flag. Without --base-url the\nenvironment\'s known address is used and named.\n' + examples(
     'fsapi auth login --env sandbox',
     'fsapi auth login --profile live --env production --save-credentials',
     'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
