@@ -20,7 +20,7 @@ import {
 import { parsePeriod, periodPages, type Period } from '../core/ledger.js';
 import { parseAccountNumber } from '../core/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
-import { createCsvSink, writeCsv } from '../ui/csv-records.js';
+import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
 import { withProgress } from '../ui/page-progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
 
@@ -66,7 +66,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
   const groups = tally.result(await names);
 
   if (csv) {
-    await writeCsv(ctx, COLLECTIONS_CSV_COLUMNS, groups, collectionsCsvRow);
+    await printCsv(ctx, recordColumns(COLLECTIONS_CSV_COLUMNS), groups.map(collectionsCsvRow));
     return;
   }
   printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
@@ -79,7 +79,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
 
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
 async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
-  const sink = csv ? await createCsvSink(ctx, INFLOW_CSV_COLUMNS, inflowCsvRow) : createRowStream(ctx, inflowColumns);
+  const sink: RowSink<TransactionRecord> = csv ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS)), inflowCsvRow) : createRowStream(ctx, inflowColumns);
   const forAccount: RowSink<TransactionRecord> = {
     write(rows) {
       // Only non-empty batches: a terminal table fixes its column widths from the first one it gets.
@@ -89,4 +89,9 @@ async function oneAccount(ctx: Context, period: Period, account: string, csv: bo
     end: () => sink.end(),
   };
   await streamPages(ctx, periodPages(ctx, period), forAccount, { noun: 'transactions', progress: true });
+}
+
+/** A sink of transactions that writes each as its CSV record. */
+function asRecords<R>(sink: RowSink<R>, toRecord: (tx: TransactionRecord) => R): RowSink<TransactionRecord> {
+  return { write: (rows) => sink.write(rows.map(toRecord)), end: () => sink.end() };
 }

@@ -16,7 +16,7 @@ import {
   type Statement,
 } from '../core/statement.js';
 import { bar } from '../ui/bars.js';
-import { writeCsv } from '../ui/csv-records.js';
+import { printCsv, recordColumns } from '../ui/csv.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
 import { withProgress } from '../ui/page-progress.js';
 
@@ -33,11 +33,11 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   const result = tally.result();
 
   if (csv) {
-    await writeCsv(ctx, STATEMENT_CSV_COLUMNS, result.days, statementCsvRow);
+    await printCsv(ctx, recordColumns(STATEMENT_CSV_COLUMNS), result.days.map(statementCsvRow));
   } else if (outputMode(ctx) === 'json') {
     printJson(ctx, statementJson(result));
   } else if (outputMode(ctx) === 'tsv') {
-    printList(ctx, STATEMENT_CSV_COLUMNS.map((header) => ({ header, cell: (row: ReturnType<typeof statementCsvRow>) => row[header] })), result.days.map(statementCsvRow));
+    printList(ctx, recordColumns(STATEMENT_CSV_COLUMNS), result.days.map(statementCsvRow));
   } else {
     ctx.io.out(renderStatement(ctx, result));
   }

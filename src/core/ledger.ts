@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { parseDateRange, type DateRange } from './dates.js';
 import { parseApiAmount, type Kobo } from './money.js';
+import { REVERSAL_PREFIX, statusKind } from './transfer-outcome.js';
 import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
 
 export type Direction = 'credit' | 'debit';
@@ -36,11 +37,10 @@ export function koboOf(value: unknown): Kobo {
  * they have left the available balance already.
  */
 export function movedMoney(tx: TransactionRecord): boolean {
-  const status = statusOf(tx);
-  return status !== 'failed' && status !== 'reversed' && reversedReference(tx) === undefined;
+  // Final and not successful (failed, reversed, any other such status: src/core/transfer-outcome.ts).
+  const kind = statusKind(tx.status);
+  return kind !== 'final' && reversedReference(tx) === undefined;
 }
-
-const REVERSAL_PREFIX = 'R-';
 
 /** The reference of the transfer a reversal credit gives back, or undefined for any other row. */
 export function reversedReference(tx: TransactionRecord): string | undefined {

@@ -7,8 +7,8 @@
 // A batch shares one AdaptiveLimit among its rows: each 429 halves how many transfers may be in flight
 // (down to one), and a run of successes lets it grow back, so a batch slows down instead of failing rows.
 import type { Context } from '../context.js';
-import { AuthError } from '../errors.js';
 import type { Journal } from './journal.js';
+import { lookUpOnce } from './lookup.js';
 import { executeTransfer, recordStatusSeen, type ExecuteOptions, type TransferOutcome, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
 /** At most this many sends of one transfer while the API keeps answering 429. */
@@ -103,27 +103,16 @@ export async function sendRespectingRateLimit(
     options.onRateLimited?.(waitMs, attempt, concurrency);
     // The lookup first (it waits through 429s itself), then the wait: so the resend does not come right
     // behind the lookup, inside the same window of the limit.
-    const found = await lookUpAfterRateLimit(ctx, transfer.reference);
+    // The 429 already said the transfer was not taken; the lookup guards against an API that took it anyway.
+    // When the lookup itself cannot be made, the 429 stands, and the resend carries the same reference,
+    // which the API refuses if it has it.
+    const lookup = await lookUpOnce(ctx, transfer.reference);
+    const found = lookup.kind === 'found' ? lookup.transaction : undefined;
     if (found) {
       await recordStatusSeen(ctx, journal, scope, { reference: transfer.reference, state: 'rejected' }, found);
       limit?.succeeded();
       return { kind: 'reconciled', reference: transfer.reference, status: found.status, transaction: found, lostBecause: 'the API answered 429 (rate limited), yet the lookup found it' };
     }
     await ctx.clock.sleep(waitMs);
-  }
-}
-
-/**
- * The transfer by reference, or undefined when it is not there. The 429 already said the transfer was not
- * taken; the lookup guards against an API that took it anyway. When the lookup itself cannot be made,
- * the 429 stands, and the resend carries the same reference, which the API refuses if it has it.
- */
-async function lookUpAfterRateLimit(ctx: Context, reference: string) {
-  const api = await ctx.api();
-  try {
-    return await api.getTransaction(reference);
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    return undefined;
   }
 }

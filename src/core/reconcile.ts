@@ -16,12 +16,13 @@
 // streamed (src/core/ledger.ts), so a long period costs pages of time, not memory.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import { ApiError, AuthError, TransportError } from '../errors.js';
 import type { Journal, TransferState } from './journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
+import { isRefusal } from './lookup.js';
 import { koboToDecimal } from './money.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { recordStatusSeen, type TransferScope } from './transfer.js';
+import { findReversal, statusKind } from './transfer-outcome.js';
 
 export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
@@ -100,7 +101,7 @@ export async function reconcile(
       const reference = String(tx.reference ?? '');
       const status = statusOf(tx);
       if (ours.has(reference)) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
-      if (status === 'failed' || status === 'reversed') unsuccessful.push(tx);
+      if (statusKind(status) === 'final') unsuccessful.push(tx);
       else if (!known.has(reference)) {
         const party = counterparty(tx);
         findings.push({
@@ -124,10 +125,9 @@ export async function reconcile(
     try {
       const tx = await api.getTransaction(transfer.reference);
       seen.set(transfer.reference, { tx, amountKobo: koboOf(tx.amount) });
-      const status = statusOf(tx);
-      if (status === 'failed' || status === 'reversed') unsuccessful.push(tx);
+      if (statusKind(tx.status) === 'final') unsuccessful.push(tx);
     } catch (error) {
-      if (!(error instanceof ApiError) || error instanceof TransportError || error.status === undefined || error.status < 400 || error.status >= 500) throw error;
+      if (!isRefusal(error)) throw error;
       if (transfer.state === 'unknown') {
         await journal.append({ type: 'status-checked', reference: transfer.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString(), found: false });
       }
@@ -171,20 +171,16 @@ export async function reconcile(
   // reference, R-<reference>: one lookup per failed or reversed transfer, which are few.
   for (const tx of unsuccessful) {
     if (reversals.has(tx.reference)) continue;
-    try {
-      const credit = await api.getTransaction(`R-${tx.reference}`);
-      if (reversedReference(credit) === tx.reference) reversals.set(tx.reference, credit);
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      const notFound = error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500;
-      if (!notFound) warnings.push(`could not look up the reversal credit R-${tx.reference}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const found = await findReversal(ctx, tx.reference);
+    if (found.state === 'found' && reversedReference(found.transaction) === tx.reference) reversals.set(tx.reference, found.transaction);
+    if (found.state === 'unknown') warnings.push(`could not look up the reversal credit ${found.reference}: ${found.detail}`);
   }
   for (const tx of unsuccessful) {
     const reversal = reversals.get(tx.reference);
     const party = counterparty(tx);
     findings.push({
-      kind: statusOf(tx) === 'failed' ? 'failed' : 'reversed',
+      // Any final status that is not a success (src/core/transfer-outcome.ts): reversed, else failed.
+      kind: statusOf(tx) === 'reversed' ? 'reversed' : 'failed',
       reference: tx.reference,
       amountKobo: koboOf(tx.amount),
       accountNumber: party.accountNumber,

@@ -2,7 +2,8 @@
 // not exist with a bare "Request Un-Successful" (HTTP 400); "no client account 9900000099" and a next step
 // say what happened and what to do. Only refusals are renamed: a transport failure (no answer, 5xx) or an
 // authentication problem keeps its own message and exit code.
-import { ApiError, TransportError } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { isRefusal } from './lookup.js';
 
 /**
  * Runs `lookup`; a refusal becomes `error: <what> (HTTP <status>: <the API's message>)` with `hint`.
@@ -12,9 +13,7 @@ export async function namingRefusal<T>(lookup: () => Promise<T>, what: string, h
   try {
     return await lookup();
   } catch (error) {
-    if (!(error instanceof ApiError) || error instanceof TransportError || error.status === undefined) throw error;
-    // A 429 is a rate limit, not a refusal of the thing asked for (src/api/http.ts waits for it).
-    if (error.status < 400 || error.status >= 500 || error.status === 429) throw error;
+    if (!isRefusal(error)) throw error;
     const detail = error.apiMessage ? `HTTP ${error.status}: ${error.apiMessage}` : `HTTP ${error.status}`;
     throw new ApiError(`${what} (${detail})`, { status: error.status, apiMessage: error.apiMessage, hint, cause: error });
   }

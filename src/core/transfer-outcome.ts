@@ -10,7 +10,8 @@
 // money came back.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import { ApiError, AuthError, TransportError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { lookUpOnce } from './lookup.js';
 
 export type StatusKind = 'successful' | 'pending' | 'final';
 
@@ -52,7 +53,9 @@ export function describeWait(ms: number): string {
 
 // ---- reversals -------------------------------------------------------------------------------------------
 
-export const reversalReference = (reference: string) => `R-${reference}`;
+/** Public integrations book a reversal as a separate credit under `R-<reference>`. */
+export const REVERSAL_PREFIX = 'R-';
+export const reversalReference = (reference: string) => `${REVERSAL_PREFIX}${reference}`;
 
 export type ReversalLookup =
   | { state: 'found'; reference: string; transaction: TransactionRecord }
@@ -63,14 +66,8 @@ export type ReversalLookup =
 /** Looks up the reversal credit `R-<reference>` of a failed or reversed transfer (one GET). */
 export async function findReversal(ctx: Context, reference: string): Promise<ReversalLookup> {
   const reversal = reversalReference(reference);
-  const api = await ctx.api();
-  try {
-    return { state: 'found', reference: reversal, transaction: await api.getTransaction(reversal) };
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
-      return { state: 'none', reference: reversal };
-    }
-    return { state: 'unknown', reference: reversal, detail: error instanceof Error ? error.message : String(error) };
-  }
+  const lookup = await lookUpOnce(ctx, reversal);
+  if (lookup.kind === 'found') return { state: 'found', reference: reversal, transaction: lookup.transaction };
+  if (lookup.kind === 'absent') return { state: 'none', reference: reversal };
+  return { state: 'unknown', reference: reversal, detail: lookup.detail };
 }

@@ -19,6 +19,7 @@ import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
 import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
 import { LockBusyError, LockLostError } from './lock.js';
+import { isRefusal, lookUpOnce } from './lookup.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
@@ -133,7 +134,7 @@ export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber:
   try {
     result = await api.nameEnquiry(bank.institutionCode, accountNumber);
   } catch (error) {
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+    if (isRefusal(error)) {
       throw new ApiError(
         `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); nothing was sent`,
         { status: error.status, apiMessage: error.apiMessage, hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)' },
@@ -397,21 +398,7 @@ export function reconcileSchedule(env: Readonly<Record<string, string | undefine
   return parts.map(Number);
 }
 
-export type SingleLookup = { kind: 'found'; transaction: TransactionRecord } | { kind: 'absent' } | { kind: 'failed'; detail: string };
-
-/** One GET /v1/transactions/reference/{ref}: found, definitely absent (a 4xx answer), or no answer. */
-export async function lookUpOnce(ctx: Context, reference: string): Promise<SingleLookup> {
-  const api = await ctx.api();
-  try {
-    return { kind: 'found', transaction: await api.getTransaction(reference) };
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
-      return { kind: 'absent' };
-    }
-    return { kind: 'failed', detail: error instanceof Error ? error.message : String(error) };
-  }
-}
+export { lookUpOnce, type SingleLookup } from './lookup.js';
 
 export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
 
@@ -441,7 +428,7 @@ export async function lookUpReference(
         break; // asking again with the same refusal cannot help
       }
       if (error instanceof TransportError) last = error.message;
-      else if (error instanceof ApiError && error.status !== undefined && error.status >= 400 && error.status < 500) last = 'not found';
+      else if (isRefusal(error)) last = 'not found';
       else last = error instanceof Error ? error.message : String(error);
     }
   }
@@ -476,7 +463,7 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
   try {
     transaction = await api.getTransaction(reference);
   } catch (error) {
-    if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+    if (isRefusal(error)) {
       if (journalled) await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp(), found: false });
       throw new ApiError(`no transaction with reference ${reference} was found (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''})`, {
         status: error.status,

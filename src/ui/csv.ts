@@ -14,6 +14,11 @@ const plainOf = (value: ReturnType<Column<unknown>['cell']>) =>
   csvCell(value !== null && typeof value === 'object' ? value.plain : shownText(value));
 const csvHeader = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 
+/** Columns that read a record by its keys, for rows already made into named fields (`credit_total`, ...). */
+export function recordColumns<K extends string>(names: readonly K[]): Column<Record<K, string>>[] {
+  return names.map((name) => ({ header: name, cell: (record) => record[name] }));
+}
+
 /** --csv and --json both ask for stdout: one of them. */
 export function refuseCsvWithJson(ctx: Context, csv: boolean): void {
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
