@@ -157,7 +157,7 @@ export function renderCommandReference(root: Command): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { program } = await import('../src/program.js');
-  writeFileSync(docsPath, renderCommandReference(program));
+  const { defineEveryCommand } = await import('../src/program.js');
+  writeFileSync(docsPath, renderCommandReference(defineEveryCommand()));
   process.stderr.write(`wrote ${path.relative(process.cwd(), docsPath)}\n`);
 }

@@ -1,7 +1,9 @@
 // Builds the commander tree (names, options, help text) and nothing else. Each action loads the engine
 // (src/engine.ts, every command's code) only when it runs, so `fsapi --help` loads this file alone and
 // starts about as fast as node.
-// src/cli.ts runs it; scripts/gen-docs.ts walks it to write docs/commands.md.
+// A group's sub-commands (`transfer send`, `transfer status`, ...) are defined when a run enters the group:
+// building every command's options took about 2 ms of every start, and a run uses one (bench/startup.mjs).
+// src/cli.ts runs it; scripts/gen-docs.ts, completion and the tests walk it whole after defineEveryCommand().
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
@@ -64,6 +66,63 @@ function lazy(key: keyof typeof commands) {
   };
 }
 
+// ---- groups, defined when entered ---------------------------------------------------------------------
+
+/** The definition of each group's sub-commands that has not run yet. */
+const undefinedGroups = new Map<Command, (group: Command) => void>();
+
+/**
+ * A command group (`fsapi transfer`): its name, description and examples now, its sub-commands from
+ * `define` the first time a run enters it. Alone (`fsapi transfer`) it shows its help and succeeds, as
+ * --help does; a mistyped sub-command is commander's unknown-command error with its "did you mean".
+ */
+function group(name: string, description: string, exampleLines: string[], define: (group: Command) => void): Command {
+  const command = program.command(name).description(description).addHelpText('after', examples(...exampleLines));
+  undefinedGroups.set(command, define);
+  // `fsapi help transfer` shows the group's help without entering it: its help lists the sub-commands.
+  command.on('beforeHelp', () => defineSubcommands(command));
+  return showsHelpAlone(command);
+}
+
+function showsHelpAlone(command: Command): Command {
+  return command.action(() => {
+    if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
+    command.outputHelp();
+  });
+}
+
+/** Defines the sub-commands of `command` if it is a group not yet defined; a no-op otherwise. */
+export function defineSubcommands(command: Command): void {
+  const define = undefinedGroups.get(command);
+  if (!define) return;
+  undefinedGroups.delete(command);
+  define(command);
+  for (const sub of command.commands) finishSubtree(sub);
+}
+
+/** The whole tree, every group defined: for what walks it (docs, completion, tests). */
+export function defineEveryCommand(): Command {
+  for (const command of [...undefinedGroups.keys()]) defineSubcommands(command);
+  return program;
+}
+
+// Entering a group (`fsapi transfer send`, `fsapi transfer --help`, `fsapi help transfer`) defines it first.
+program.hook('preSubcommand', (_root, sub) => defineSubcommands(sub));
+
+/**
+ * Settings every command of a group gets once defined: defaults shown as numbers (`default: 1440`), not as
+ * the strings commander keeps them as; a word too many (`fsapi tx list extra`) is a mistake to point out,
+ * not to ignore; a nested group (`clients create`) shows its help alone.
+ */
+function finishSubtree(command: Command): void {
+  for (const option of command.options) {
+    if (typeof option.defaultValue === 'string' && /^[0-9]+$/.test(option.defaultValue)) option.defaultValueDescription ??= option.defaultValue;
+  }
+  if (command.commands.length > 0) showsHelpAlone(command);
+  else command.allowExcessArguments(false);
+  for (const sub of command.commands) finishSubtree(sub);
+}
+
 /** Every example line of every help text, in order: test/help-examples.test.ts runs them on the simulator. */
 export const helpExamples: string[] = [];
 
@@ -91,42 +150,42 @@ program.addHelpText('after', examples(
 ));
 
 // ---- auth and profiles -------------------------------------------------------------------------------
-const auth = program.command('auth').description('log in, check and remove stored tokens')
-  .addHelpText('after', examples('fsapi auth login --profile sandbox', 'fsapi auth status'));
-auth
-  .command('login')
-  .description('get a token with your consumer key and secret and save it in the profile')
-  .addOption(new Option('--env <env>', 'API environment').choices(['sandbox', 'production']))
-  .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
-  .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
-  .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
-  .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET,\nelse asked (the secret hidden); never from a flag. Without --base-url the\nenvironment\'s known address is used and named.\n' + examples(
-    'fsapi auth login --env sandbox',
-    'fsapi auth login --profile live --env production --save-credentials',
-    'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
-  ))
-  .action(lazy('auth/login'));
-auth.command('status').description('show the profile, base address and token expiry')
-  .addHelpText('after', examples('fsapi auth status', 'fsapi auth status --json'))
-  .action(lazy('auth/status'));
-auth.command('logout').description('forget the stored token and credentials of the profile')
-  .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile old-sandbox auth logout'))
-  .action(lazy('auth/logout'));
-auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
-  .addHelpText('after', examples('FSAPI_TOKEN=$(fsapi auth token) fsapi account'))
-  .action(lazy('auth/token'));
+group('auth', 'log in, check and remove stored tokens', ['fsapi auth login --profile sandbox', 'fsapi auth status'], (auth) => {
+  auth
+    .command('login')
+    .description('get a token with your consumer key and secret and save it in the profile')
+    .addOption(new Option('--env <env>', 'API environment').choices(['sandbox', 'production']))
+    .option('--base-url <url>', 'base address of the API for this profile (default: the environment\'s known address)')
+    .option('--validity <minutes>', 'token lifetime in minutes, at most 2880', '1440')
+    .option('--save-credentials', 'keep the key and secret (mode 0600) so expired tokens renew silently')
+    .addHelpText('after', '\nThe key and secret are read from FSAPI_CONSUMER_KEY and FSAPI_CONSUMER_SECRET,\nelse asked (the secret hidden); never from a flag. Without --base-url the\nenvironment\'s known address is used and named.\n' + examples(
+      'fsapi auth login --env sandbox',
+      'fsapi auth login --profile live --env production --save-credentials',
+      'fsapi auth login --env sandbox --base-url https://sandbox-baas-api.bellmonie.com',
+    ))
+    .action(lazy('auth/login'));
+  auth.command('status').description('show the profile, base address and token expiry')
+    .addHelpText('after', examples('fsapi auth status', 'fsapi auth status --json'))
+    .action(lazy('auth/status'));
+  auth.command('logout').description('forget the stored token and credentials of the profile')
+    .addHelpText('after', examples('fsapi auth logout', 'fsapi --profile old-sandbox auth logout'))
+    .action(lazy('auth/logout'));
+  auth.command('token').description('print the current bearer token (for scripts; renewed if expired)')
+    .addHelpText('after', examples('FSAPI_TOKEN=$(fsapi auth token) fsapi account'))
+    .action(lazy('auth/token'));
+});
 
-const profile = program.command('profile').description('list, choose and remove saved profiles')
-  .addHelpText('after', examples('fsapi profile list', 'fsapi profile use local'));
-profile.command('list').description('list saved profiles; the default is marked')
-  .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
-  .action(lazy('profile/list'));
-profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
-  .addHelpText('after', examples('fsapi profile use local'))
-  .action(lazy('profile/use'));
-profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
-  .addHelpText('after', examples('fsapi profile remove old-sandbox'))
-  .action(lazy('profile/remove'));
+group('profile', 'list, choose and remove saved profiles', ['fsapi profile list', 'fsapi profile use local'], (profile) => {
+  profile.command('list').description('list saved profiles; the default is marked')
+    .addHelpText('after', examples('fsapi profile list', 'fsapi profile list --json | jq -r ".[].profile"'))
+    .action(lazy('profile/list'));
+  profile.command('use').argument('<name>', 'profile name').description('make a profile the default')
+    .addHelpText('after', examples('fsapi profile use local'))
+    .action(lazy('profile/use'));
+  profile.command('remove').argument('<name>', 'profile name').description('delete a profile and its token')
+    .addHelpText('after', examples('fsapi profile remove old-sandbox'))
+    .action(lazy('profile/remove'));
+});
 
 // ---- account, banks, enquiry -------------------------------------------------------------------------
 program.command('account').description('show the primary business account and its balances')
@@ -143,145 +202,156 @@ program.command('enquiry').argument('[accountNumber]', '10-digit account number 
   .action(lazy('enquiry'));
 
 // ---- transfers ---------------------------------------------------------------------------------------
-const transfer = program.command('transfer').description('send money, check transfers, pay a CSV batch')
-  .addHelpText('after', examples('fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi transfer status ACME-EXAMPLES000001'));
-transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
-  .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
-  .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
-  .option('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
-  .option('--narration <text>', 'transfer description, one line of plain text')
-  .option('--reference <ref>', 'your reference, PREFIX-... with the business prefix (upper-cased when the prefix is not)')
-  .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
-  .option('--expect-name <name>', 'refuse unless the verified account name matches this')
-  .option('-y, --yes', 'do not ask for confirmation')
-  .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
-  .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
-  .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
-  .addHelpText('after', TRANSFER_EXIT_CODES + examples(
-    'fsapi transfer send',
-    'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
-    'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
-  ))
-  .action(lazy('transfer/send'));
-transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
-  .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
-  .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
-  .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
-  .action(lazy('transfer/status'));
-transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
-  .description('verify and pay every row of a CSV file, once; safe to run again')
-  .option('--dry-run', 'verify and show the summary, send nothing')
-  .option('-y, --yes', 'do not ask for confirmation')
-  .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
-  .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
-  .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
-  .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
-  .action(lazy('transfer/batch'));
-transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
-  .option('--refresh', 'look up the transfers of this profile that were still pending, first')
-  .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
-  .action(lazy('transfer/log'));
+group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi transfer status ACME-EXAMPLES000001'], (transfer) => {
+  transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
+    .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
+    .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
+    .option('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
+    .option('--narration <text>', 'transfer description, one line of plain text')
+    .option('--reference <ref>', 'your reference, PREFIX-... with the business prefix (upper-cased when the prefix is not)')
+    .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
+    .option('--expect-name <name>', 'refuse unless the verified account name matches this')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
+    .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
+    .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
+    .addHelpText('after', TRANSFER_EXIT_CODES + examples(
+      'fsapi transfer send',
+      'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
+      'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
+    ))
+    .action(lazy('transfer/send'));
+  transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
+    .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
+    .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
+    .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
+    .action(lazy('transfer/status'));
+  transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
+    .description('verify and pay every row of a CSV file, once; safe to run again')
+    .option('--dry-run', 'verify and show the summary, send nothing')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
+    .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
+    .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
+    .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
+    .action(lazy('transfer/batch'));
+  transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
+    .option('--refresh', 'look up the transfers of this profile that were still pending, first')
+    .option('--csv', 'CSV on stdout (for spreadsheets)')
+    .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+    .action(lazy('transfer/log'));
+});
 
 program.command('tsq').argument('<transactionId>', "the transfer's reference, or the session id of its answer").description('transfer status query (requery)')
   .addHelpText('after', examples('fsapi tsq ACME-EXAMPLES000001', 'fsapi tsq ACME-EXAMPLES000001 --json'))
   .action(lazy('tsq'));
 
 // ---- client accounts ---------------------------------------------------------------------------------
-const clients = program.command('clients').description('client (virtual) accounts')
-  .addHelpText('after', examples('fsapi clients list --type corporate', 'fsapi clients get 9900000011'));
-clients.command('list').description('list client accounts')
-  .addOption(new Option('--type <type>', 'account type').choices(['individual', 'corporate']))
-  .option('--validity-type <type>', 'validity type, e.g. permanent')
-  .option('--status <status>', 'account status')
-  .option('--page <n>', 'page number, from 1')
-  .option('--limit <n>', 'accounts per page, 1 to 100')
-  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
-  .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length', 'fsapi clients list --all --csv > clients.csv'))
-  .action(lazy('clients/list'));
-clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
-  .addHelpText('after', examples('fsapi clients get 9900000011'))
-  .action(lazy('clients/get'));
-const create = clients.command('create').description('create a client account')
-  .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create corporate'));
-create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
-  .option('--firstname <name>').option('--lastname <name>').option('--middlename <name>')
-  .option('--phone-number <phone>').option('--email-address <email>').option('--address <address>')
-  .option('--bvn <11 digits>').option('--nin <11 digits>')
-  .addOption(new Option('--gender <gender>').choices(['male', 'female']))
-  .option('--date-of-birth <YYYY-MM-DD>').option('--metadata <json>', 'JSON object kept with the account')
-  .addHelpText('after', examples('fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01'))
-  .action(lazy('clients/create-individual'));
-create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal)')
-  .option('--rc-number <number>').option('--business-name <name>').option('--email-address <email>')
-  .option('--phone-number <phone>').option('--address <address>').option('--bvn <11 digits>')
-  .option('--incorporation-date <YYYY-MM-DD>').option('--date-of-birth <YYYY-MM-DD>')
-  .option('--metadata <json>', 'JSON object kept with the account')
-  .addHelpText('after', examples('fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31'))
-  .action(lazy('clients/create-corporate'));
+group('clients', 'client (virtual) accounts', ['fsapi clients list --type corporate', 'fsapi clients get 9900000011'], (clients) => {
+  clients.command('list').description('list client accounts')
+    .addOption(new Option('--type <type>', 'account type').choices(['individual', 'corporate']))
+    .option('--validity-type <type>', 'validity type, e.g. permanent')
+    .option('--status <status>', 'account status')
+    .option('--page <n>', 'page number, from 1')
+    .option('--limit <n>', 'accounts per page, 1 to 100')
+    .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
+    .option('--csv', 'CSV on stdout (for spreadsheets)')
+    .addHelpText('after', examples('fsapi clients list --type individual', 'fsapi clients list --all --json | jq length', 'fsapi clients list --all --csv > clients.csv'))
+    .action(lazy('clients/list'));
+  clients.command('get').argument('<accountNumber>', 'client account number').description('look a client account up')
+    .addHelpText('after', examples('fsapi clients get 9900000011'))
+    .action(lazy('clients/get'));
+  const create = clients.command('create').description('create a client account')
+    .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create corporate'));
+  create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
+    .option('--firstname <name>').option('--lastname <name>').option('--middlename <name>')
+    .option('--phone-number <phone>').option('--email-address <email>').option('--address <address>')
+    .option('--bvn <11 digits>').option('--nin <11 digits>')
+    .addOption(new Option('--gender <gender>').choices(['male', 'female']))
+    .option('--date-of-birth <YYYY-MM-DD>').option('--metadata <json>', 'JSON object kept with the account')
+    .addHelpText('after', examples('fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01'))
+    .action(lazy('clients/create-individual'));
+  create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal)')
+    .option('--rc-number <number>').option('--business-name <name>').option('--email-address <email>')
+    .option('--phone-number <phone>').option('--address <address>').option('--bvn <11 digits>')
+    .option('--incorporation-date <YYYY-MM-DD>').option('--date-of-birth <YYYY-MM-DD>')
+    .option('--metadata <json>', 'JSON object kept with the account')
+    .addHelpText('after', examples('fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31'))
+    .action(lazy('clients/create-corporate'));
+});
 
 // ---- transactions ------------------------------------------------------------------------------------
-const tx = program.command('tx').description('transactions: inflows and outflows')
-  .addHelpText('after', examples('fsapi tx list --limit 10', 'fsapi tx get ACME-EXAMPLES000001'));
-tx.command('list').description('list transactions, newest first')
-  .option('--page <n>', 'page number, from 1')
-  .option('--limit <n>', 'transactions per page, 1 to 100')
-  .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
-  .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
-  .option('--status <status>', 'only this status, e.g. successful or pending')
-  .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
-  .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
-  .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
-  .action(lazy('tx/list'));
-tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
-  .addHelpText('after', examples('fsapi tx get ACME-EXAMPLES000001', 'fsapi tx get ACME-EXAMPLES000001 --json | jq .status'))
-  .action(lazy('tx/get'));
+group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', 'fsapi tx get ACME-EXAMPLES000001'], (tx) => {
+  tx.command('list').description('list transactions, newest first')
+    .option('--page <n>', 'page number, from 1')
+    .option('--limit <n>', 'transactions per page, 1 to 100')
+    .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
+    .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
+    .option('--status <status>', 'only this status, e.g. successful or pending')
+    .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
+    .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
+    .option('--csv', 'CSV on stdout (for spreadsheets)')
+    .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
+    .action(lazy('tx/list'));
+  tx.command('get').argument('<reference>', 'transaction reference').description('one transaction by reference')
+    .addHelpText('after', examples('fsapi tx get ACME-EXAMPLES000001', 'fsapi tx get ACME-EXAMPLES000001 --json | jq .status'))
+    .action(lazy('tx/get'));
+  tx.command('watch').description('print new transactions as they appear (Ctrl-C stops)')
+    .option('--interval <seconds>', 'seconds between polls, 1 to 3600', '5')
+    .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
+    .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD or ISO date-time)')
+    .option('--count <n>', 'stop after printing this many transactions')
+    .addHelpText('after', examples(
+      'fsapi tx watch --type credit',
+      'fsapi tx watch --interval 2 --json | jq -r .reference',
+      'fsapi tx watch --since 2026-11-22 --count 5',
+    ))
+    .action(lazy('tx/watch'));
+});
 
 // ---- notifications -----------------------------------------------------------------------------------
-const webhook = program.command('webhook').description('receive and verify payment notifications')
-  .addHelpText('after', examples('fsapi webhook listen --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook verify event.json'));
-webhook.command('listen').description('receive notifications, verify each by reference, forward verified ones')
-  .option('--port <n>', 'port to listen on', '8787')
-  .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--path <path>', 'URL path notifications are posted to', '/')
-  .option('--forward-to <url>', 'POST verified events to this URL')
-  .option('--no-verify', 'do not look references up (events are shown as unverified and not forwarded)')
-  .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
-  .action(lazy('webhook/listen'));
-webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
-  .addHelpText('after', examples('fsapi webhook verify event.json', 'cat event.json | fsapi webhook verify -'))
-  .action(lazy('webhook/verify'));
+group('webhook', 'receive and verify payment notifications', ['fsapi webhook listen --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook verify event.json'], (webhook) => {
+  webhook.command('listen').description('receive notifications, verify each by reference, forward verified ones')
+    .option('--port <n>', 'port to listen on', '8787')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'URL path notifications are posted to', '/')
+    .option('--forward-to <url>', 'POST verified events to this URL')
+    .option('--no-verify', 'do not look references up (events are shown as unverified and not forwarded)')
+    .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
+    .action(lazy('webhook/listen'));
+  webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
+    .addHelpText('after', examples('fsapi webhook verify event.json', 'cat event.json | fsapi webhook verify -'))
+    .action(lazy('webhook/verify'));
+});
 
 // ---- simulator ---------------------------------------------------------------------------------------
-const simulator = program.command('simulator').description('the built-in API simulator: no real money moves')
-  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator collect 9900000011 --amount 25000'));
-simulator.command('serve').description('serve the simulator over HTTP')
-  .option('--port <n>', 'port (0 picks a free one)', '4010')
-  .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .option('--state <file>', 'SQLite state file, created when missing (default: a fresh in-memory state)')
-  .option('--business-name <name>', 'business that owns the account; its first word is the reference prefix (default: ACME TRADING LIMITED)')
-  .option('--webhook-url <url>', 'POST collection notifications here')
-  .option('--settle-seconds <n>', 'seconds before a pending transfer turns successful', '5')
-  .option('--latency-ms <n>', 'delay added to every answer', '0')
-  .option('--seed-transactions <n>', 'size of the seeded transaction history')
-  .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
-  .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
-  .option('--realistic', 'answer the way the real API varies: nulls, numbers as text, other cases')
-  .option('--rate-limit <n>', 'answer 429 to requests beyond n a second (not carried out)')
-  .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/', 'fsapi simulator serve --realistic --rate-limit 5'))
-  .action(lazy('simulator/serve'));
-simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
-  .description('make an inflow to a client account and send its notification')
-  .option('--amount <naira>', 'amount received (required)')
-  .option('--webhook-url <url>', 'POST the notification here (local profile)')
-  .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
-  .action(lazy('simulator/collect'));
-simulator.command('reset').description('forget the local simulator state and start again from the seed')
-  .option('--business-name <name>', 'business of the fresh state; its first word is the reference prefix (default: the current one)')
-  .addHelpText('after', examples('fsapi simulator reset', "fsapi simulator reset --business-name 'JUMPA TECHNOLOGIES LTD'"))
-  .action(lazy('simulator/reset'));
+group('simulator', 'the built-in API simulator: no real money moves', ['fsapi simulator serve --port 4010', 'fsapi simulator collect 9900000011 --amount 25000'], (simulator) => {
+  simulator.command('serve').description('serve the simulator over HTTP')
+    .option('--port <n>', 'port (0 picks a free one)', '4010')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--state <file>', 'SQLite state file, created when missing (default: a fresh in-memory state)')
+    .option('--business-name <name>', 'business that owns the account; its first word is the reference prefix (default: ACME TRADING LIMITED)')
+    .option('--webhook-url <url>', 'POST collection notifications here')
+    .option('--settle-seconds <n>', 'seconds before a pending transfer turns successful', '5')
+    .option('--latency-ms <n>', 'delay added to every answer', '0')
+    .option('--seed-transactions <n>', 'size of the seeded transaction history')
+    .option('--token-validity-seconds <n>', 'cap on token lifetime, to exercise renewal')
+    .addOption(new Option('--fault <mode>', 'misbehave after committing transfers').choices(['drop', 'bad-gateway', 'stall', 'html']))
+    .option('--realistic', 'answer the way the real API varies: nulls, numbers as text, other cases')
+    .option('--rate-limit <n>', 'answer 429 to requests beyond n a second (not carried out)')
+    .addHelpText('after', examples('fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/', 'fsapi simulator serve --realistic --rate-limit 5'))
+    .action(lazy('simulator/serve'));
+  simulator.command('collect').argument('<accountNumber>', 'client account that receives the money')
+    .description('make an inflow to a client account and send its notification')
+    .option('--amount <naira>', 'amount received (required)')
+    .option('--webhook-url <url>', 'POST the notification here (local profile)')
+    .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
+    .action(lazy('simulator/collect'));
+  simulator.command('reset').description('forget the local simulator state and start again from the seed')
+    .option('--business-name <name>', 'business of the fresh state; its first word is the reference prefix (default: the current one)')
+    .addHelpText('after', examples('fsapi simulator reset', "fsapi simulator reset --business-name 'JUMPA TECHNOLOGIES LTD'"))
+    .action(lazy('simulator/reset'));
+});
 
 // ---- reach -------------------------------------------------------------------------------------------
 program.command('api').argument('<method>', 'GET, POST, PUT, PATCH or DELETE').argument('<path>', 'path below the base address, e.g. /v1/account')
@@ -344,17 +414,6 @@ program.command('reconcile').description('the journal of transfers sent from her
     'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
   ))
   .action(lazy('reconcile'));
-tx.command('watch').description('print new transactions as they appear (Ctrl-C stops)')
-  .option('--interval <seconds>', 'seconds between polls, 1 to 3600', '5')
-  .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
-  .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD or ISO date-time)')
-  .option('--count <n>', 'stop after printing this many transactions')
-  .addHelpText('after', examples(
-    'fsapi tx watch --type credit',
-    'fsapi tx watch --interval 2 --json | jq -r .reference',
-    'fsapi tx watch --since 2026-11-22 --count 5',
-  ))
-  .action(lazy('tx/watch'));
 
 // The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
 // the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
@@ -365,23 +424,10 @@ program.command('__complete', { hidden: true })
   .option('--line <text>', 'bash: the command line up to the cursor')
   .action(async (words: string[], options: { line?: string }) => {
     const { answerCompletion } = await import('./completion/callback.js');
-    process.stdout.write(answerCompletion(program, { line: options.line, words }, process.env));
+    process.stdout.write(answerCompletion(defineEveryCommand(), { line: options.line, words }, process.env));
   });
 
-// A group without a sub-command (`fsapi transfer`) shows its help on stdout and succeeds, as --help does;
-// a mistyped sub-command is still commander's unknown-command error with its "did you mean".
-// Defaults are shown as numbers (`default: 1440`), not as the strings commander keeps them as.
-(function finishTree(command: Command) {
-  if (command !== program && command.commands.length > 0) {
-    command.action(() => {
-      if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
-      command.outputHelp();
-    });
-  }
-  for (const option of command.options) {
-    if (typeof option.defaultValue === 'string' && /^[0-9]+$/.test(option.defaultValue)) option.defaultValueDescription ??= option.defaultValue;
-  }
-  // A word too many (`fsapi tx list extra`) is a mistake to point out, not to ignore.
-  if (command !== program && command.commands.length === 0 && command.name() !== '__complete') command.allowExcessArguments(false);
-  for (const sub of command.commands) finishTree(sub);
-})(program);
+// The root's own commands get the settings every group's get when it is defined (finishSubtree).
+for (const command of program.commands) {
+  if (!undefinedGroups.has(command) && command.name() !== '__complete') finishSubtree(command);
+}

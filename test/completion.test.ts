@@ -9,9 +9,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
-import { program } from '../src/program.js';
+import { defineEveryCommand } from '../src/program.js';
 import { complete, type CompletionSources } from '../src/completion/engine.js';
 import { splitCommandLine } from '../src/completion/callback.js';
+
+const program = defineEveryCommand();
 
 let setup: TransferSetup;
 

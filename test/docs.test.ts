@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Command, Option } from 'commander';
-import { program } from '../src/program.js';
+import { defineEveryCommand } from '../src/program.js';
 import { allCommands, commandPath, docsPath, examplesOf, renderCommandReference, visibleSubcommands } from '../scripts/gen-docs.js';
 import { splitCommandLine } from '../src/completion/callback.js';
 import { runCli } from './helpers/cli.js';
+
+const program = defineEveryCommand();
 
 describe('docs/commands.md', () => {
   it('is what `npm run docs` generates from the command tree now', () => {

@@ -7,7 +7,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { helpExamples } from '../src/program.js';
+import { defineEveryCommand, helpExamples } from '../src/program.js';
+
+// Every group defined, so that every help text, and so every example, exists.
+defineEveryCommand();
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { cliPath, makeHome, runCli } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';

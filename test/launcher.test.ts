@@ -116,8 +116,19 @@ describe('the launcher', () => {
   });
 
   it('builds bundles that hold no import(), which would load the ES module loader', () => {
-    for (const name of ['cli', 'engine']) {
-      assert.doesNotMatch(readFileSync(path.join(repoRoot, 'dist', `${name}.cjs`), 'utf8'), /import\(/, name);
+    const vendored = readdirSync(path.join(repoRoot, 'dist', 'vendor')).filter((name) => name.endsWith('.cjs'));
+    assert.ok(vendored.length >= 5, `vendor bundles: ${vendored.join(', ')}`);
+    for (const name of ['cli.cjs', 'engine.cjs', ...vendored.map((file) => `vendor/${file}`)]) {
+      assert.doesNotMatch(readFileSync(path.join(repoRoot, 'dist', name), 'utf8'), /import\(/, name);
+    }
+  });
+
+  it('leaves the libraries only some commands use out of the engine bundle, loaded when first needed', () => {
+    const engine = readFileSync(path.join(repoRoot, 'dist', 'engine.cjs'), 'utf8');
+    for (const library of ['@inquirer/prompts', 'ora', 'cli-table3', 'conf', 'csv-parse', 'csv-stringify', 'hono', 'proper-lockfile']) {
+      const file = `vendor/${library.replace('@inquirer/prompts', 'inquirer-prompts')}.cjs`;
+      assert.ok(engine.includes(`require("./${file}")`), `engine.cjs requires ./${file}`);
+      assert.ok(!engine.includes(`node_modules/${library}/`), `engine.cjs holds no copy of ${library}`);
     }
   });
 });

@@ -101,7 +101,7 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
 export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   const c = colors(ctx, 'stderr');
   const { scope, source } = plan;
-  if (scope.env === 'production') ctx.io.note(c.bgRed.white.bold(' PRODUCTION ') + c.red(' real money moves from this account'));
+  if (scope.env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
   ctx.io.note(c.bold(`Batch ${plan.file.name}: ${plan.file.rows.length} row${plan.file.rows.length === 1 ? '' : 's'}`));
   if (plan.toSend.length > 0) {
     writeStderrTable(
@@ -135,7 +135,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   }
   const labels: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
-    ['Environment', `${scope.env === 'production' ? c.red.bold('production') : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`],
+    ['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`],
     ['To send', `${plan.toSend.length} transfer${plan.toSend.length === 1 ? '' : 's'}, total ${c.bold(formatNaira(plan.totalKobo))}`],
     ...(plan.toSend.length > 0 ? [['Charges', 'set by the API per transfer; shown in the totals after sending'] as [string, string]] : []),
     ['Available', `${formatNaira(plan.availableKobo)}${plan.totalKobo > plan.availableKobo ? c.red('  (less than the total)') : ''}`],

@@ -3,13 +3,13 @@
 //   stdout piped      -> the same columns as tab-separated lines under one header line, plain values
 //                        (money as 1234.56, times as ISO 8601) so scripts can cut and sort them;
 //   --json            -> the API's data exactly as it came, pretty-printed.
-import { Chalk, type ChalkInstance } from 'chalk';
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
 import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
 import { shownText } from '../core/shown.js';
 import { epochToDate, formatDateTime } from '../core/time.js';
 import { terminalText, tsvField } from './sanitize.js';
+import { styles, type Styles } from './style.js';
 import { fitColumns, wrapText, type TableFit } from './table-layout.js';
 
 export { shownText };
@@ -34,7 +34,7 @@ export function outputMode(ctx: Context): OutputMode {
 export interface Cell {
   text: string;
   plain: string;
-  style?: (text: string, c: ChalkInstance) => string;
+  style?: (text: string, c: Styles) => string;
 }
 
 /** A value as the API gave it: text, a number, a boolean, or nothing (shown blank). */
@@ -61,9 +61,9 @@ const toCell = (value: Cell | ShownValue): Cell => {
 };
 
 
-export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): ChalkInstance {
-  const enabled = stream === 'stdout' ? ctx.io.colorStdout : ctx.io.colorStderr;
-  return new Chalk({ level: enabled ? 1 : 0 });
+/** The styles for one stream: colour only where src/ui/io.ts decided that stream shows it. */
+export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Styles {
+  return styles(stream === 'stdout' ? ctx.io.colorStdout : ctx.io.colorStderr);
 }
 
 // ---- cells -------------------------------------------------------------------------------------------
@@ -93,7 +93,7 @@ export function timeCell(value: number | string | null | undefined): Cell {
   return { text: formatDateTime(value), plain: date.toISOString() };
 }
 
-const statusStyles: Record<string, (text: string, c: ChalkInstance) => string> = {
+const statusStyles: Record<string, (text: string, c: Styles) => string> = {
   successful: (t, c) => c.green(t),
   success: (t, c) => c.green(t),
   verified: (t, c) => c.green(t),

@@ -16,7 +16,7 @@ import { wrapText } from './table-layout.js';
 export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): void {
   const c = colors(ctx, 'stderr');
   const { transfer, source, scope } = prepared;
-  if (scope.env === 'production') ctx.io.note(c.bgRed.white.bold(' PRODUCTION ') + c.red(' real money moves from this account'));
+  if (scope.env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
   const rows: Array<[string, string]> = [
     // Names come from the API: shown as text, never obeyed by the terminal (src/ui/sanitize.ts).
     ['From', `${terminalText(source.accountName)} (${terminalText(source.accountNumber)})`],
@@ -31,7 +31,7 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   ];
   if (transfer.senderName !== undefined) rows.push(['Sender name', transfer.senderName]);
   rows.push(['Reference', transfer.reference]);
-  rows.push(['Environment', `${scope.env === 'production' ? c.red.bold('production') : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
+  rows.push(['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
   const width = Math.max(...rows.map(([label]) => label.length));
   ctx.io.note(c.bold('Transfer'));
   // Long plain values (a narration, a business name) continue under themselves, within the terminal.

@@ -5,7 +5,7 @@
 //   --json     NDJSON, one object per line:
 //              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded};
 //              `amount` is null for an event of another kind than collection.
-import type { ChalkInstance } from 'chalk';
+import type { Styles } from './style.js';
 import type { Context } from '../context.js';
 import type { ShownEvent } from '../core/event-processor.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
@@ -29,7 +29,7 @@ export function eventJson(event: ShownEvent) {
   };
 }
 
-export function stateStyle(state: string, c: ChalkInstance): string {
+export function stateStyle(state: string, c: Styles): string {
   switch (state) {
     case 'verified':
       return c.green(state);
@@ -81,7 +81,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
 }
 
 /** What a person needs after the state: where a verified event went, or why it is not trusted. */
-function explain(event: ShownEvent, c: ChalkInstance): string {
+function explain(event: ShownEvent, c: Styles): string {
   if (event.state === 'verified') {
     if (event.forwarded) return c.green('forwarded');
     if (event.forwardProblem) return c.red(`forward failed: ${terminalText(event.forwardProblem)}`);
