@@ -17,7 +17,10 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
     },
     stdoutIsTTY,
     stderrIsTTY,
-    stdinIsTTY: process.getBuiltinModule('node:tty').isatty(0),
+    // Asked only by prompts: node:tty is not loaded otherwise when stdout and stderr are not terminals.
+    get stdinIsTTY() {
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     colorStdout: allowed(stdoutIsTTY) && !globals.json,
     colorStderr: allowed(stderrIsTTY),
     columns: stdoutIsTTY ? process.stdout.columns : undefined,

@@ -5,7 +5,8 @@ import { CancelledError, UsageError } from '../errors.js';
 import { terminalText } from './sanitize.js';
 
 export function createPrompt(io: IO): Prompt {
-  const interactive = io.stdinIsTTY && io.stderrIsTTY;
+  // stderr first: when it is no terminal, stdin is not asked (src/ui/io.ts loads node:tty for that).
+  const interactive = io.stderrIsTTY && io.stdinIsTTY;
   const context = () => ({ input: io.stdin, output: io.stderr, clearPromptOnDone: false });
 
   async function ask<T>(run: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
