@@ -38,6 +38,8 @@ export interface HttpRequest {
   searchParams?: URLSearchParams;
   json?: unknown;
   headers?: Record<string, string>;
+  /** Called when the request has been handed to the OS (each try): the caller can prepare while the API works. */
+  onSent?: () => void;
 }
 
 /** Header names in lower case. */
@@ -66,6 +68,8 @@ export interface WireRequest {
   headers: Record<string, string>;
   body: Buffer | undefined;
   signal: AbortSignal;
+  /** See HttpRequest.onSent. */
+  onSent?: () => void;
 }
 
 export interface WireAnswer {
@@ -158,7 +162,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
         body = Buffer.from(JSON.stringify(request.json));
         headers['content-type'] = 'application/json';
       }
-      const wire = { method: request.method, url, headers, body };
+      const wire = { method: request.method, url, headers, body, onSent: request.onSent };
       const target = `${request.method} ${url.pathname}${url.search}`;
       const tries = request.method === 'GET' ? 1 + GET_RETRIES : 1;
       const waitsWhenLimited = movesNoMoney(request);
@@ -236,7 +240,8 @@ function noteRateLimit(ctx: Context, line: string): void {
 
 /** A Transport over a fetch function: the in-process simulator's. */
 function fetchTransport(fetchFunction: (request: Request) => Promise<Response>): Transport {
-  return async ({ method, url, headers, body, signal }) => {
+  return async ({ method, url, headers, body, signal, onSent }) => {
+    onSent?.(); // in process: nothing to wait for
     const response = await fetchFunction(new Request(url, { method, headers, body: body && new Uint8Array(body), signal, redirect: 'manual' }));
     const answerBody = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: Object.fromEntries(response.headers), body: answerBody };

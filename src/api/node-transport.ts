@@ -74,6 +74,8 @@ export const nodeTransport: Transport = async (request: WireRequest): Promise<Wi
     }
     signal.addEventListener('abort', onAbort, { once: true });
     outgoing.on('error', (error) => finish(() => reject(refusal ?? error)));
+    // 'finish': the whole request has been handed to the socket, the connection made.
+    if (request.onSent) outgoing.once('finish', request.onSent);
     outgoing.end(request.body);
   });
 };

@@ -44,6 +44,9 @@ export const errorBody = z.lazy(() => z.looseObject({
 }));
 export type ErrorBody = z.infer<typeof errorBody>;
 
+/** A list answer's data (src/api/client.ts reaches zod only through this module). */
+export const listOf = <T extends z.ZodMiniType>(item: T) => z.array(item);
+
 export function envelope<T extends z.ZodMiniType>(data: T) {
   return z.looseObject({ success: z.literal(true), message: z.optional(z.string()), data });
 }

@@ -2,7 +2,6 @@
 // line (the --verbose line shows method, path and status only).
 import { AuthError, ApiError } from '../errors.js';
 import type { Credentials } from '../auth/credentials.js';
-import { tokenResponse } from './schemas.js';
 import { parseAnswer } from './answers.js';
 import type { Http } from './http.js';
 
@@ -30,6 +29,8 @@ export async function generateToken(http: Http, credentials: Credentials, validi
   });
   let parsed;
   try {
+    // Loaded here, not with this module: zod stays off the path of a run with a cached token (src/api/client.ts).
+    const { tokenResponse } = await import('./schemas.js');
     parsed = parseAnswer(answer, http.host, tokenResponse);
   } catch (error) {
     // A refusal of the credentials themselves is an authentication failure (exit 3), with the API's words.

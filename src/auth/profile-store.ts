@@ -1,8 +1,10 @@
 // Profiles and their tokens, in <configDir>/profiles.json, written with conf (atomic writes, file mode
 // 0600) in a directory kept at 0700: the file holds bearer tokens and, with --save-credentials, the
 // consumer secret. It is read on every API command, so reading is one stat, one chmod at most and one
-// small JSON read checked with zod. conf (with node:assert, node:crypto and its helpers) is imported only
-// when something is written: loading it cost every command about 10 ms (bench/startup.mjs).
+// small JSON read, checked by hand (checkStoredFile): this is fsapi's own file, not an API shape, and not
+// loading zod before the request is sent lets zod start while the API answers (src/api/client.ts). conf
+// (with node:assert, node:crypto and its helpers) is imported only when something is written: loading it
+// cost every command about 10 ms (bench/startup.mjs).
 //
 // Writes lock the file (`profiles.json.lock`, src/core/lock.ts), read it again and change only their own
 // part, so two fsapi processes writing at once (logins, a renewal in a long batch, `profile use`) both
@@ -14,7 +16,6 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
-import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { withFileLock } from '../core/lock.js';
 import type { Environment, Profile, ProfileStore } from './types.js';
@@ -22,22 +23,27 @@ import type { Environment, Profile, ProfileStore } from './types.js';
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 
-const storedProfile = z.looseObject({
-  env: z.enum(['local', 'sandbox', 'production']),
-  baseUrl: z.optional(z.string()),
-  token: z.optional(z.string()),
-  tokenExpiresAt: z.optional(z.number()),
-  validityMinutes: z.optional(z.number()),
-  consumerKey: z.optional(z.string()),
-  consumerSecret: z.optional(z.string()),
-});
-type StoredProfile = z.infer<typeof storedProfile>;
+/** A profile as stored. Fields fsapi does not know are kept as they are when the file is written again. */
+interface StoredProfile {
+  env: Environment;
+  baseUrl?: string;
+  token?: string;
+  tokenExpiresAt?: number;
+  validityMinutes?: number;
+  consumerKey?: string;
+  consumerSecret?: string;
+  [other: string]: unknown;
+}
 
-const storedFile = z.looseObject({
-  default: z.optional(z.string()),
-  profiles: z.optional(z.record(z.string(), storedProfile)),
-});
-type StoredFile = z.infer<typeof storedFile>;
+interface StoredFile {
+  default?: string;
+  profiles?: Record<string, StoredProfile>;
+  [other: string]: unknown;
+}
+
+const ENVIRONMENTS: readonly string[] = ['local', 'sandbox', 'production'];
+const TEXT_FIELDS = ['baseUrl', 'token', 'consumerKey', 'consumerSecret'] as const;
+const NUMBER_FIELDS = ['tokenExpiresAt', 'validityMinutes'] as const;
 
 /** Profile names people type: letters, digits, dot, dash, underscore; no leading punctuation. */
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -74,13 +80,9 @@ export function openProfileStore(configDir: string): ProfileStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw corrupt(filePath, error);
     }
-    const parsed = storedFile.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-      throw new CorruptFileError(filePath, `not a profiles file (${where}${issue?.message ?? 'invalid'})`);
-    }
-    return parsed.data;
+    const problem = checkStoredFile(raw);
+    if (problem !== undefined) throw new CorruptFileError(filePath, `not a profiles file (${problem})`);
+    return raw as StoredFile;
   };
   /**
    * The only way anything is written: under the file's lock (src/core/lock.ts), the file read again and
@@ -137,10 +139,34 @@ export function openProfileStore(configDir: string): ProfileStore {
   };
 }
 
+/** What is wrong with a parsed profiles file (`profiles.live.env: ...`), or undefined when nothing is. */
+export function checkStoredFile(raw: unknown): string | undefined {
+  if (!isPlainObject(raw)) return 'expected an object';
+  if (raw.default !== undefined && typeof raw.default !== 'string') return 'default: expected text';
+  if (raw.profiles === undefined) return undefined;
+  if (!isPlainObject(raw.profiles)) return 'profiles: expected an object';
+  for (const [name, stored] of Object.entries(raw.profiles)) {
+    const where = `profiles.${name}`;
+    if (!isPlainObject(stored)) return `${where}: expected an object`;
+    if (typeof stored.env !== 'string' || !ENVIRONMENTS.includes(stored.env)) return `${where}.env: expected one of ${ENVIRONMENTS.join(', ')}`;
+    for (const field of TEXT_FIELDS) {
+      if (stored[field] !== undefined && typeof stored[field] !== 'string') return `${where}.${field}: expected text`;
+    }
+    for (const field of NUMBER_FIELDS) {
+      if (stored[field] !== undefined && (typeof stored[field] !== 'number' || !Number.isFinite(stored[field]))) return `${where}.${field}: expected a number`;
+    }
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function toProfile(name: string, stored: StoredProfile): Profile {
   return {
     name,
-    env: stored.env as Environment,
+    env: stored.env,
     baseUrl: stored.baseUrl,
     token: stored.token,
     tokenExpiresAt: stored.tokenExpiresAt,
