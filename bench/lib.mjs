@@ -19,6 +19,7 @@ export function runOnce(command, args, { env = process.env, stdout = 'ignore', i
     const child = spawn(file, argv, { env, stdio: [input === undefined ? 'ignore' : 'pipe', stdout, 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout?.resume(); // stdout: 'pipe' is read and dropped, as a pager or a script would read it
     if (input !== undefined) child.stdin.end(input);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -61,6 +61,8 @@ export async function benchStartup({ rounds = 15 } = {}) {
     const subjects = [
       { name: 'node -e 0 (baseline)', command: process.execPath, args: ['-e', '0'], options: { env } },
       { name: 'fsapi --help', command: process.execPath, args: [cli, '--help'], options: { env }, target: targets.help },
+      // stdout above is /dev/null; into a pipe (`fsapi --help | less`) no stream needs making (src/write-now.ts).
+      { name: 'fsapi --help, stdout a pipe', command: process.execPath, args: [cli, '--help'], options: { env, stdout: 'pipe' } },
       { name: 'fsapi account --json (local, in-process simulator)', command: process.execPath, args: [cli, 'account', '--json'], options: { env } },
       {
         name: 'fsapi account --json (simulator serve, cached token)',

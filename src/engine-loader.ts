@@ -6,6 +6,11 @@ export type Engine = typeof import('./engine.js');
 
 let loaded: Promise<Engine> | undefined;
 
+/** Whether a command's action started (and so may have written through process.stdout and stderr). */
+export function engineWasLoaded(): boolean {
+  return loaded !== undefined;
+}
+
 /** The engine, loaded once per run however often it is asked for. */
 export function loadEngine(): Promise<Engine> {
   return (loaded ??= import('./engine.js'));

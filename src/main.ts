@@ -2,7 +2,9 @@
 // code. Kept tiny: it is on the start-up path of every command, `--help` included.
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
+import { engineWasLoaded } from './engine-loader.js';
 import { terminalText } from './ui/sanitize.js';
+import { handedToNodeStreams } from './write-now.js';
 
 // The exit codes of src/errors.ts, repeated here so that `fsapi --help` does not load that module: every
 // file the start-up path loads costs time (see bench/startup.mjs). test/main.test.ts keeps them equal.
@@ -11,20 +13,19 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 export async function main(program: Command): Promise<void> {
-  // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
   forEachCommand(program, (command) => command.exitOverride());
+  let streamsUsed = false;
   try {
     await program.parseAsync(helpCommandAsFlag(process.argv));
   } catch (error) {
     process.exitCode = reportError(error, process.argv.includes('--verbose') || process.env.FSAPI_VERBOSE === '1');
+    streamsUsed = !isCommanderError(error);
   }
-  // The command is finished. fetch keeps its idle keep-alive connection open, which would hold the
-  // process for another ~100 ms; exit as soon as what was written has been handed to the OS.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // The command is finished. A keep-alive connection would hold the process for another ~100 ms; exit as
+  // soon as what was written has been handed to the OS. Help, the version and usage errors were written
+  // straight to the file descriptors (src/write-now.ts): then there is no stream to wait for, and making
+  // one here would cost what writing that way saved.
+  if (streamsUsed || engineWasLoaded() || handedToNodeStreams()) await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit();
 }
 

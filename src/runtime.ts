@@ -16,6 +16,11 @@ import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
+  // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   // Which global values came from the environment, so an error about one names the variable.
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
   const ctx = createContext(command.optsWithGlobals(), process.env, fromEnv);
