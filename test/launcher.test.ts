@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
-import { homePool, repoRoot, runCli } from './helpers/cli.js';
+import { cliPath, homePool, repoRoot, runCli } from './helpers/cli.js';
 
 // @types/node describes Node 20, which has no enableCompileCache.
 const hasCompileCache = typeof (await import('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -104,6 +105,25 @@ describe('the launcher', () => {
     const blocked = path.join(home.root, 'blocked');
     writeFileSync(blocked, '');
     await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: path.join(blocked, 'cache') });
+  });
+
+  it('writes help into a pipe without making a stream, and takes a reader that leaves early quietly', () => {
+    const home = homes.home();
+    const preload = path.join(home.root, 'report-streams.cjs');
+    // At exit, whether Node loaded its stream modules (making process.stdout does; src/write-now.ts avoids it).
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, 'stream loaded: ' + process.moduleLoadList.includes('NativeModule stream') + '\\n'));\n");
+    for (const args of [['--help'], ['transfer', '--help'], ['--version'], ['tx', 'lsit']]) {
+      const result = spawnSync(process.execPath, ['--require', preload, cliPath, ...args], { env: home.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      assert.equal(result.status, args[1] === 'lsit' ? 2 : 0, result.stderr);
+      assert.match(result.stderr, /stream loaded: false\n$/, args.join(' '));
+      if (args[0] === '--help') assert.match(result.stdout, /^Usage: fsapi [\s\S]*\$ fsapi auth login --profile sandbox\n\n$/);
+    }
+    // `| true` leaves without reading: whether the help was written before or after it left, no error.
+    const shellEnv: Record<string, string> = { ...home.env };
+    delete shellEnv.BASH_ENV; // no start-up file of this machine's shell
+    const early = spawnSync('bash', ['--noprofile', '--norc', '-c', `"${process.execPath}" "${cliPath}" --help | true; echo "exit \${PIPESTATUS[0]}"`], { env: shellEnv, encoding: 'utf8' });
+    assert.equal(early.stdout, 'exit 0\n');
+    assert.equal(early.stderr, '');
   });
 
   it('says in one line how to build when dist/ is missing, with no stack trace', async () => {
