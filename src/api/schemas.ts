@@ -44,11 +44,28 @@ export const errorBody = z.lazy(() => z.looseObject({
 }));
 export type ErrorBody = z.infer<typeof errorBody>;
 
-/** A list answer's data (src/api/client.ts reaches zod only through this module). */
-export const listOf = <T extends z.ZodMiniType>(item: T) => z.array(item);
-
-export function envelope<T extends z.ZodMiniType>(data: T) {
+function buildEnvelope<T extends z.ZodMiniType>(data: T) {
   return z.looseObject({ success: z.literal(true), message: z.optional(z.string()), data });
+}
+
+// One envelope per data shape, and one list per item shape, made on first use and kept: zod compiles a
+// parser for each object schema the first time it parses with it, so an envelope made per request was
+// compiled per request (a transfer batch of 1,000 rows made 2,000 of them, all garbage).
+const envelopes = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+const lists = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+
+/** The answer's envelope around `data`: `{ success: true, message?, data }`. */
+export function envelope<T extends z.ZodMiniType>(data: T): ReturnType<typeof buildEnvelope<T>> {
+  let built = envelopes.get(data) as ReturnType<typeof buildEnvelope<T>> | undefined;
+  if (!built) envelopes.set(data, (built = buildEnvelope(data)));
+  return built;
+}
+
+/** A list answer's data (src/api/client.ts reaches zod only through this module). */
+export function listOf<T extends z.ZodMiniType>(item: T): z.ZodMiniArray<T> {
+  let built = lists.get(item) as z.ZodMiniArray<T> | undefined;
+  if (!built) lists.set(item, (built = z.array(item)));
+  return built;
 }
 
 // ---- 2.1 token --------------------------------------------------------------------------------------

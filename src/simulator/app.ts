@@ -11,6 +11,7 @@ import {
   corporateClient,
   corporateClientRequest,
   envelope,
+  listOf,
   individualClient,
   individualClientRequest,
   nameEnquiryRequest,
@@ -157,7 +158,7 @@ export function buildApp(controls: AppControls): Hono {
       status: c.req.query('status') || undefined,
     };
     const data = await store.read((doc) => clientsPage(doc, filter, page, limit));
-    return c.json(envelope(z.array(clientListItem)).parse({ success: true, data }));
+    return c.json(envelope(listOf(clientListItem)).parse({ success: true, data }));
   });
 
   app.get('/v1/client-enquiry/:accountNumber', async (c) => {
@@ -167,7 +168,7 @@ export function buildApp(controls: AppControls): Hono {
 
   // ---- 4.7 / 4.8 banks and name enquiry ------------------------------------------------------------
   app.get('/v1/transfer/banks', (c) =>
-    c.json(envelope(z.array(bank)).parse({ success: true, message: 'Banks retrieved successfully', data: BANKS })),
+    c.json(envelope(listOf(bank)).parse({ success: true, message: 'Banks retrieved successfully', data: BANKS })),
   );
 
   app.post('/v1/transfer/name-enquiry', async (c) => {
@@ -207,7 +208,7 @@ export function buildApp(controls: AppControls): Hono {
   app.get('/v1/transactions', async (c) => {
     const { page, limit } = pageQuery(c);
     const data = await store.read((doc) => transactionsPage(doc, page, limit, now()));
-    return c.json(envelope(z.array(transactionRecord)).parse({ success: true, data }));
+    return c.json(envelope(listOf(transactionRecord)).parse({ success: true, data }));
   });
 
   // ---- simulator-only admin routes (no token needed; not part of the API) --------------------------
