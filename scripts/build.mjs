@@ -3,11 +3,11 @@
 // - dist/engine.cjs: the code of every command (src/engine.ts), required once a command's action starts;
 // - dist/vendor/*.cjs: the libraries only some commands use (prompts, spinner, tables, CSV, the simulator's
 //   HTTP server, conf, the lock), each required the first time its command needs it. Node reads and
-//   deserialises a whole bundle when it loads it: left in dist/engine.cjs, these 300 KB cost every command
-//   about 2 ms (bench/startup.mjs). They hold only third-party code, never a module of src/, so no module of
+//   deserialises a whole bundle when it loads it: left in dist/engine.cjs, these 400 KB cost every command
+//   about 3 ms (bench/startup.mjs). They hold only third-party code, never a module of src/, so no module of
 //   fsapi exists twice.
 // CommonJS because an ES module would make Node set up its ES module loader, about a sixth of its start-up.
-// Both are written to a fresh folder and swapped in by rename, so a CLI that runs while a build happens
+// All are written to a fresh folder and swapped in by rename, so a CLI that runs while a build happens
 // never sees a half-written dist/, nor a cli.cjs of one build with the engine.cjs of another.
 import { build } from 'esbuild';
 import { readFile, rename, rm } from 'node:fs/promises';
@@ -81,41 +81,40 @@ const engineLeftOut = {
   },
 };
 
-// Each library left out of dist/engine.cjs: the import fsapi writes, the vendor file that holds it, and what
-// that file's module.exports is. The engine's bundle reads a required file as Node does (module.exports is the
-// default export, its properties the named ones), so a library fsapi imports by its default export exports
-// that default, and one imported by name exports its namespace.
-const vendored = {
-  '@inquirer/prompts': { file: 'inquirer-prompts', exports: "require('@inquirer/prompts')" },
-  ora: { file: 'ora', exports: "require('ora').default" },
-  'cli-table3': { file: 'cli-table3', exports: "require('cli-table3')" },
-  conf: { file: 'conf', exports: "require('conf').default" },
-  'csv-parse/sync': { file: 'csv-parse', exports: "require('csv-parse/sync')" },
-  'csv-stringify/sync': { file: 'csv-stringify', exports: "require('csv-stringify/sync')" },
+// Each file of dist/vendor/: the imports fsapi writes that it serves, and its module.exports. The engine's
+// bundle reads a required file as Node does (module.exports is the default export, its properties the named
+// ones), so a library fsapi imports by its default export exports that default, and one imported by name
+// exports its namespace.
+const vendorFiles = {
+  'inquirer-prompts': { imports: ['@inquirer/prompts'], exports: "require('@inquirer/prompts')" },
+  ora: { imports: ['ora'], exports: "require('ora').default" },
+  'cli-table3': { imports: ['cli-table3'], exports: "require('cli-table3')" },
+  conf: { imports: ['conf'], exports: "require('conf').default" },
+  'csv-parse': { imports: ['csv-parse/sync'], exports: "require('csv-parse/sync')" },
+  'csv-stringify': { imports: ['csv-stringify/sync'], exports: "require('csv-stringify/sync')" },
   // One file for both: @hono/node-server works with hono's classes, which must not exist twice.
-  hono: { file: 'hono', exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }" },
-  '@hono/node-server': { file: 'hono', exports: undefined },
-  'proper-lockfile': { file: 'proper-lockfile', exports: "require('proper-lockfile')" },
+  hono: { imports: ['hono', '@hono/node-server'], exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }" },
+  'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
 };
+const vendorFileOf = new Map(Object.entries(vendorFiles).flatMap(([file, { imports }]) => imports.map((name) => [name, file])));
 
 // In the code of src/, an import of a vendored library becomes a require of its file in dist/vendor/.
 const vendoredLeftOut = {
   name: 'vendored-left-out',
   setup(build) {
     build.onResolve({ filter: /^[@a-z]/ }, (args) => {
-      const library = vendored[args.path];
-      if (!library || args.importer.includes('node_modules')) return undefined;
-      return { path: `./vendor/${library.file}.cjs`, external: true };
+      const file = vendorFileOf.get(args.path);
+      if (!file || args.importer.includes('node_modules')) return undefined;
+      return { path: `./vendor/${file}.cjs`, external: true };
     });
   },
 };
 
-const vendorFiles = [...new Set(Object.values(vendored).filter((library) => library.exports).map((library) => library.file))];
 const bundles = [
   { entry: 'src/cli.ts', name: 'cli', plugins: [engineLeftOut] },
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut] },
-  ...vendorFiles.map((file) => ({
-    stdin: { contents: `module.exports = ${Object.values(vendored).find((library) => library.file === file && library.exports).exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
+  ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
+    stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
   })),
 ];

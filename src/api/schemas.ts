@@ -48,25 +48,25 @@ function buildEnvelope<T extends z.ZodMiniType>(data: T) {
   return z.looseObject({ success: z.literal(true), message: z.optional(z.string()), data });
 }
 
-// One envelope per data shape, and one list per item shape, made on first use and kept: zod compiles a
-// parser for each object schema the first time it parses with it, so an envelope made per request was
-// compiled per request (a transfer batch of 1,000 rows made 2,000 of them, all garbage).
-const envelopes = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
-const lists = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+/**
+ * `build(schema)` made once per schema and kept: zod compiles a parser for each object schema the first time
+ * it parses with it, so an envelope made per request was compiled per request (a transfer batch of 1,000
+ * rows made 2,000 of them, all garbage).
+ */
+function onePerSchema<B extends (schema: z.ZodMiniType) => z.ZodMiniType>(build: B): B {
+  const built = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+  return ((schema: z.ZodMiniType) => {
+    let kept = built.get(schema);
+    if (!kept) built.set(schema, (kept = build(schema)));
+    return kept;
+  }) as B;
+}
 
 /** The answer's envelope around `data`: `{ success: true, message?, data }`. */
-export function envelope<T extends z.ZodMiniType>(data: T): ReturnType<typeof buildEnvelope<T>> {
-  let built = envelopes.get(data) as ReturnType<typeof buildEnvelope<T>> | undefined;
-  if (!built) envelopes.set(data, (built = buildEnvelope(data)));
-  return built;
-}
+export const envelope = onePerSchema(buildEnvelope);
 
 /** A list answer's data (src/api/client.ts reaches zod only through this module). */
-export function listOf<T extends z.ZodMiniType>(item: T): z.ZodMiniArray<T> {
-  let built = lists.get(item) as z.ZodMiniArray<T> | undefined;
-  if (!built) lists.set(item, (built = z.array(item)));
-  return built;
-}
+export const listOf = onePerSchema(<T extends z.ZodMiniType>(item: T) => z.array(item));
 
 // ---- 2.1 token --------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type Conf from 'conf';
 import { CorruptFileError } from '../errors.js';
 import { withFileLock } from '../core/lock.js';
+import { isRecord } from '../core/is-record.js';
 import type { Environment, Profile, ProfileStore } from './types.js';
 
 const PRIVATE_DIR_MODE = 0o700;
@@ -141,13 +142,13 @@ export function openProfileStore(configDir: string): ProfileStore {
 
 /** What is wrong with a parsed profiles file (`profiles.live.env: ...`), or undefined when nothing is. */
 export function checkStoredFile(raw: unknown): string | undefined {
-  if (!isPlainObject(raw)) return 'expected an object';
+  if (!isRecord(raw)) return 'expected an object';
   if (raw.default !== undefined && typeof raw.default !== 'string') return 'default: expected text';
   if (raw.profiles === undefined) return undefined;
-  if (!isPlainObject(raw.profiles)) return 'profiles: expected an object';
+  if (!isRecord(raw.profiles)) return 'profiles: expected an object';
   for (const [name, stored] of Object.entries(raw.profiles)) {
     const where = `profiles.${name}`;
-    if (!isPlainObject(stored)) return `${where}: expected an object`;
+    if (!isRecord(stored)) return `${where}: expected an object`;
     if (typeof stored.env !== 'string' || !ENVIRONMENTS.includes(stored.env)) return `${where}.env: expected one of ${ENVIRONMENTS.join(', ')}`;
     for (const field of TEXT_FIELDS) {
       if (stored[field] !== undefined && typeof stored[field] !== 'string') return `${where}.${field}: expected text`;
@@ -157,10 +158,6 @@ export function checkStoredFile(raw: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toProfile(name: string, stored: StoredProfile): Profile {

@@ -13,6 +13,7 @@ import type { CommandInput } from './types.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
 import { terminalText } from '../ui/sanitize.js';
+import { isRecord } from '../core/is-record.js';
 import type { RawResponse } from '../api/types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -60,10 +61,10 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
   printBody(ctx, response.body);
 
   const target = `${request.method} ${request.path}`;
-  const refused = isObject(response.body) && response.body.success === false;
+  const refused = isRecord(response.body) && response.body.success === false;
   if (response.status >= 200 && response.status < 300 && !refused) return;
   if (isTransfer && response.status >= 500) throw outcomeUnknown(request, `the API failed (HTTP ${response.status})`);
-  const message = isObject(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
+  const message = isRecord(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
   const what = response.status >= 200 && response.status < 300 ? `the API refused ${target} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${target}`;
   throw new ApiError(`${what}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
 }
@@ -157,7 +158,7 @@ function checkNumbersSurvive(value: unknown): void {
     return;
   }
   if (Array.isArray(value)) value.forEach(checkNumbersSurvive);
-  else if (isObject(value)) Object.values(value).forEach(checkNumbersSurvive);
+  else if (isRecord(value)) Object.values(value).forEach(checkNumbersSurvive);
 }
 
 async function readStdin(ctx: Context): Promise<string> {
@@ -184,7 +185,7 @@ function isTransferPath(path: string): boolean {
 }
 
 function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {
-  const reference = isObject(request.json) && typeof request.json.reference === 'string' ? request.json.reference : undefined;
+  const reference = isRecord(request.json) && typeof request.json.reference === 'string' ? request.json.reference : undefined;
   return new FsapiError(`the transfer was sent and its outcome is unknown: ${detail}`, {
     exitCode: ExitCode.outcomeUnknown,
     hint: reference
@@ -224,6 +225,3 @@ function colorJson(ctx: Context, json: string): string {
   });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -4,6 +4,7 @@
 // and a missing or unreadable file is simply "nothing saved".
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRecord } from '../core/is-record.js';
 
 export interface SavedProfile {
   name: string;
@@ -19,9 +20,6 @@ export interface SavedProfiles {
   /** Set when profiles.json exists but cannot be read; completion ignores it, the overview mentions it. */
   problem: string | undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function readSavedProfiles(configDir: string): SavedProfiles {
   const file = path.join(configDir, 'profiles.json');
