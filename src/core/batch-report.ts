@@ -79,21 +79,38 @@ export function writeReportSync(file: string, results: readonly RowResult[]): vo
 
 export interface Tally {
   total: number;
-  accepted: number;
+  /** Rows whose money moved or is moving: successful and pending (never failed or reversed ones). */
+  paid: number;
+  successful: number;
+  pending: number;
+  failed: number;
+  reversed: number;
   refused: number;
+  /** Unknown outcomes, and rows another live fsapi process is sending. */
   unknown: number;
   notSent: number;
 }
 
 export function tally(results: readonly RowResult[]): Tally {
-  const count = (status: RowResult['status']) => results.filter((result) => result.status === status).length;
-  return { total: results.length, accepted: count('accepted'), refused: count('refused'), unknown: count('unknown'), notSent: count('not-sent') };
+  const count = (...statuses: Array<RowResult['status']>) => results.filter((result) => statuses.includes(result.status)).length;
+  return {
+    total: results.length,
+    paid: count('successful', 'pending'),
+    successful: count('successful'),
+    pending: count('pending'),
+    failed: count('failed'),
+    reversed: count('reversed'),
+    refused: count('refused'),
+    unknown: count('unknown', 'in flight'),
+    notSent: count('not-sent'),
+  };
 }
 
 /**
  * The run's exit, as the contract orders it: 5 when some outcome is unknown (do not resend), 3 when
- * authentication failed midway, 1 when some row was refused or not sent (an interrupted run is not a
- * success), 0 (undefined) when every row was accepted.
+ * authentication failed midway, 1 when some row was refused, failed, reversed (in this run or an earlier
+ * one) or not sent (an interrupted run is not a success), 0 (undefined) when every row is pending or
+ * successful.
  */
 export function batchError(results: readonly RowResult[], options: { authFailed: boolean; reportPath: string | undefined }): FsapiError | undefined {
   const t = tally(results);
@@ -105,15 +122,22 @@ export function batchError(results: readonly RowResult[], options: { authFailed:
     });
   }
   if (options.authFailed) {
-    return new AuthError(`authentication failed during the batch: ${t.accepted} accepted, ${t.notSent} not sent${where}`, 'run fsapi auth login, then the same command again: it sends only the rows not sent');
+    return new AuthError(`authentication failed during the batch: ${t.paid} sent, ${t.notSent} not sent${where}`, 'run fsapi auth login, then the same command again: it sends only the rows not sent');
   }
-  if (t.refused > 0 || t.notSent > 0) {
-    const parts = [t.refused > 0 ? `${t.refused} refused` : '', t.notSent > 0 ? `${t.notSent} not sent` : ''].filter(Boolean).join(', ');
-    return new FsapiError(`${parts} of ${t.total} transfers (${t.accepted} accepted)${where}`, {
+  if (t.refused > 0 || t.notSent > 0 || t.failed > 0 || t.reversed > 0) {
+    const parts = [
+      t.failed > 0 ? `${t.failed} failed` : '',
+      t.reversed > 0 ? `${t.reversed} reversed` : '',
+      t.refused > 0 ? `${t.refused} refused` : '',
+      t.notSent > 0 ? `${t.notSent} not sent` : '',
+    ].filter(Boolean).join(', ');
+    return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful)${where}`, {
       exitCode: ExitCode.failed,
       hint: t.notSent > 0
         ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
-        : 'refused rows moved no money; fix what their message says and run the same command again',
+        : t.failed > 0 || t.reversed > 0
+          ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
+          : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
     });
   }
   return undefined;

@@ -13,8 +13,11 @@
 // Exactly once across runs: a row's reference is derived from the file's bytes and its line (or given
 // in the file), and written to the journal before its POST. A later run of the same file finds each
 // reference in the journal and looks it up instead of sending it:
-//   found by the lookup                       paid: reported, not sent again
-//   accepted earlier, not found (yet)         paid: the API took it; not sent again
+//   found by the lookup                       its current outcome (pending, successful, failed,
+//                                             reversed): reported, not sent again
+//   accepted earlier, not found (yet)         the outcome last seen: the API took it; not sent again
+//   a lookup answering another transaction    not found, and not absent either (src/core/lookup.ts):
+//                                             reported as unknown, never as paid, not sent again
 //   unknown earlier (the answer was lost and
 //   the reconciliation found nothing)         still unknown: not sent again (exit 5, as `transfer send`)
 //   refused earlier, not found                nothing moved: sent again, same reference
@@ -38,6 +41,7 @@ import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, ty
 import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
+import { outcomeOfStatus, type Outcome } from './transfer-outcome.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -48,6 +52,7 @@ import {
   verifyAccountName,
   type SingleLookup,
   type SourceAccount,
+  type TransferIntent,
   type TransferOutcome,
   type TransferScope,
   type VerifiedTransfer,
@@ -63,13 +68,15 @@ const ENQUIRY_ATTEMPTS = 3;
 // ---- results -------------------------------------------------------------------------------------------
 
 /**
- * How a row ended, in the report:
- * - `accepted`: the API took the transfer (now or in an earlier run; found by lookup counts)
+ * How a row ended, in the report: its outcome (src/core/transfer-outcome.ts), now or as an earlier run's
+ * transfer stands today:
+ * - `pending`, `successful`, `failed`, `reversed`: the API took the transfer; its status says the rest
  * - `refused`: the API refused it; nothing moved
  * - `unknown`: sent, outcome unknown: do not resend; `fsapi transfer status <reference>`
+ * - `in flight`: another fsapi process is sending it right now
  * - `not-sent`: never sent (the run was interrupted or stopped before it)
  */
-export type RowStatus = 'accepted' | 'refused' | 'unknown' | 'not-sent';
+export type RowStatus = Outcome | 'not-sent';
 
 export interface RowResult {
   line: number;
@@ -86,6 +93,8 @@ export interface RowResult {
   apiStatus: string | undefined;
   /** The charge the API reported for it, when known. */
   chargeKobo: Kobo | undefined;
+  /** Sent by an earlier run of the file (looked up now), not by this one. */
+  earlier: boolean;
 }
 
 // ---- the plan -------------------------------------------------------------------------------------------
@@ -377,7 +386,7 @@ type Lookup = SingleLookup;
  * The lookups after an intent without outcome: the reconciliation schedule (FSAPI_RECONCILE_SCHEDULE_MS),
  * less the time already passed since the intent, so a run resumed much later looks up once.
  */
-async function lookUpAfterIntent(ctx: Context, reference: string, intentAt: number): Promise<Lookup> {
+async function lookUpAfterIntent(ctx: Context, intent: TransferIntent, intentAt: number): Promise<Lookup> {
   const schedule = reconcileSchedule(ctx.env);
   const elapsed = Number.isFinite(intentAt) ? Math.max(0, ctx.clock.now() - intentAt) : Infinity;
   const delays: number[] = [];
@@ -390,7 +399,7 @@ async function lookUpAfterIntent(ctx: Context, reference: string, intentAt: numb
   let last: Lookup = { kind: 'failed', detail: 'no lookup was made' };
   for (const delay of delays) {
     if (delay > 0) await ctx.clock.sleep(delay);
-    last = await lookUpOnce(ctx, reference);
+    last = await lookUpOnce(ctx, intent);
     if (last.kind === 'found') return last;
   }
   return last;
@@ -414,6 +423,7 @@ async function settleEarlierAttempt(
     verifiedName: earlier.accountName,
     reference: row.reference,
     chargeKobo: undefined,
+    earlier: true,
   };
   if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
     // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
@@ -421,39 +431,45 @@ async function settleEarlierAttempt(
       kind: 'settled',
       result: {
         ...base,
-        status: 'unknown',
+        status: 'in flight',
         apiStatus: undefined,
         message: `being sent by another fsapi process (pid ${earlier.pid}); not sent again: run the same file again once it has finished`,
       },
     };
   }
-  const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, row.reference, earlier.intentAt) : await lookUpOnce(ctx, row.reference);
+  // Checked against the row: a record of another transfer is no proof this row was paid (src/core/lookup.ts).
+  const intent = { reference: row.reference, amountKobo: row.amountKobo, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode };
+  const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, intent, earlier.intentAt) : await lookUpOnce(ctx, intent);
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
+    const outcome = outcomeOfStatus(lookup.transaction.status);
     return {
       kind: 'settled',
       result: {
         ...base,
-        status: 'accepted',
+        status: outcome,
         apiStatus: lookup.transaction.status,
         chargeKobo: chargeOf(lookup.transaction.charge),
-        message: `sent by an earlier run; not sent again (lookup: ${lookup.transaction.status})`,
+        message: `sent by an earlier run; not sent again; now ${outcome}${outcome === 'failed' || outcome === 'reversed' ? ': the payee was not paid; check the reversal (fsapi transfer status ' + row.reference + ')' : ''}`,
       },
     };
   }
+  const lookupSaid = lookup.kind === 'absent' ? 'does not find it yet' : lookup.kind === 'failed' ? `failed: ${lookup.detail}` : `did not find it: ${lookup.detail}`;
   switch (earlier.last) {
     case 'accepted':
-    case 'reconciled':
+    case 'reconciled': {
+      const outcome = outcomeOfStatus(earlier.status ?? 'pending');
       return {
         kind: 'settled',
         result: {
           ...base,
-          status: 'accepted',
+          status: outcome,
           apiStatus: earlier.status,
-          message: `accepted in an earlier run; not sent again (the lookup ${lookup.kind === 'absent' ? 'does not find it yet' : `failed: ${lookup.detail}`})`,
+          message: `sent by an earlier run (${outcome} when last seen); not sent again (the lookup ${lookupSaid})`,
         },
       };
+    }
     case 'unknown':
       return {
         kind: 'settled',
@@ -461,7 +477,7 @@ async function settleEarlierAttempt(
           ...base,
           status: 'unknown',
           apiStatus: undefined,
-          message: `outcome unknown since an earlier run (${earlier.message ?? 'no answer'}); not sent again: ${lookup.kind === 'absent' ? 'still not found' : `lookup failed: ${lookup.detail}`}; run fsapi transfer status ${row.reference}`,
+          message: `outcome unknown since an earlier run (${earlier.message ?? 'no answer'}); not sent again: ${lookup.kind === 'absent' ? 'still not found' : `the lookup ${lookupSaid}`}; run fsapi transfer status ${row.reference}`,
         },
       };
     case 'rejected':
@@ -476,7 +492,7 @@ async function settleEarlierAttempt(
           ...base,
           status: 'unknown',
           apiStatus: undefined,
-          message: `tried by an earlier run; the lookup failed (${lookup.detail}), so it was not sent again; run the same file again later`,
+          message: `tried by an earlier run; the lookup ${lookupSaid}, so it was not sent again; run the same file again later`,
         },
       };
   }
@@ -659,6 +675,7 @@ function rowColumns(row: VerifiedRow) {
     amountKobo: row.amountKobo,
     verifiedName: row.accountName,
     reference: row.reference,
+    earlier: false,
   };
 }
 
@@ -666,11 +683,11 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
   const base = rowColumns(row);
   switch (outcome.kind) {
     case 'accepted':
-      return { ...base, status: 'accepted', apiStatus: outcome.status, chargeKobo: chargeOf(outcome.result.charge), message: `${outcome.status}: ${outcome.message}` };
+      return { ...base, status: outcomeOfStatus(outcome.status), apiStatus: outcome.status, chargeKobo: chargeOf(outcome.result.charge), message: `${outcome.status}: ${outcome.message}` };
     case 'reconciled':
       return {
         ...base,
-        status: 'accepted',
+        status: outcomeOfStatus(outcome.status),
         apiStatus: outcome.status,
         chargeKobo: chargeOf(outcome.transaction.charge),
         message: `the answer was lost (${outcome.lostBecause}); the lookup by reference found it (${outcome.status}); not sent again`,

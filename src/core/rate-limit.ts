@@ -106,7 +106,7 @@ export async function sendRespectingRateLimit(
     // The 429 already said the transfer was not taken; the lookup guards against an API that took it anyway.
     // When the lookup itself cannot be made, the 429 stands, and the resend carries the same reference,
     // which the API refuses if it has it.
-    const lookup = await lookUpOnce(ctx, transfer.reference);
+    const lookup = await lookUpOnce(ctx, { reference: transfer.reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode });
     const found = lookup.kind === 'found' ? lookup.transaction : undefined;
     if (found) {
       await recordStatusSeen(ctx, journal, scope, { reference: transfer.reference, state: 'rejected' }, found);

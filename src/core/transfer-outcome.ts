@@ -28,6 +28,38 @@ export function statusKind(status: string | null | undefined): StatusKind {
   return 'final';
 }
 
+// ---- the outcome vocabulary ------------------------------------------------------------------------------
+
+/**
+ * What a transfer is, in the words every command shows (../shared/cli-contract.md, "Outcomes"). "Accepted"
+ * is how the API answered a POST, not an outcome: an accepted transfer is pending, successful, failed or
+ * reversed, as its status says.
+ */
+export type Outcome = 'in flight' | 'pending' | 'successful' | 'failed' | 'reversed' | 'refused' | 'unknown';
+
+const REVERSED: ReadonlySet<string> = new Set(['reversed', 'reversal', 'refunded']);
+
+/** The outcome an API status means: successful, pending, reversed, else failed (any other final word). */
+export function outcomeOfStatus(status: string | null | undefined): 'pending' | 'successful' | 'failed' | 'reversed' {
+  const kind = statusKind(status);
+  if (kind !== 'final') return kind;
+  return REVERSED.has(String(status ?? '').trim().toLowerCase()) ? 'reversed' : 'failed';
+}
+
+/**
+ * The outcome of a journalled transfer: refused, unknown (no known answer), or what its last seen status
+ * says. `inFlight`: its intent has no answer yet and the process that wrote it is still running.
+ */
+export function outcomeOfJournalled(t: { state: string; status: string | undefined }, inFlight = false): Outcome {
+  if (t.state === 'rejected') return 'refused';
+  if (t.state === 'unknown') return inFlight ? 'in flight' : 'unknown';
+  // Accepted or found by lookup: a transfer the API took with no status seen is pending until one is.
+  return outcomeOfStatus(t.status ?? 'pending');
+}
+
+/** Outcomes that mean the money did not reach the payee: a run that has any exits 1. */
+export const isUnsuccessfulOutcome = (outcome: string): boolean => outcome === 'failed' || outcome === 'reversed' || outcome === 'refused';
+
 // ---- --wait-timeout ------------------------------------------------------------------------------------
 
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
@@ -66,7 +98,7 @@ export type ReversalLookup =
 /** Looks up the reversal credit `R-<reference>` of a failed or reversed transfer (one GET). */
 export async function findReversal(ctx: Context, reference: string): Promise<ReversalLookup> {
   const reversal = reversalReference(reference);
-  const lookup = await lookUpOnce(ctx, reversal);
+  const lookup = await lookUpOnce(ctx, { reference: reversal });
   if (lookup.kind === 'found') return { state: 'found', reference: reversal, transaction: lookup.transaction };
   if (lookup.kind === 'absent') return { state: 'none', reference: reversal };
   return { state: 'unknown', reference: reversal, detail: lookup.detail };

@@ -14,12 +14,12 @@
 import type { Context } from '../context.js';
 import type { TransactionRecord, TransferRequest, TransferResult } from '../api/schemas.js';
 import type { Bank } from '../api/schemas.js';
-import { ApiError, AuthError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
+import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
 import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
 import { LockBusyError, LockLostError } from './lock.js';
-import { isRefusal, lookUpOnce } from './lookup.js';
+import { checkObservation, isRefusal, lookUpOnce, type TransferIntent } from './lookup.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
@@ -302,13 +302,19 @@ export async function executeTransfer(
     });
   }
 
+  const intent: TransferIntent = { reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode };
   let lostBecause: string;
   try {
     const response = await api.sendTransfer(body);
-    const status = response.data.status;
-    const message = shownText(response.message);
-    await record({ type: 'accepted', ...stamp(), status, message });
-    return { kind: 'accepted', reference, status, message, result: response.data };
+    const verdict = checkObservation(intent, response.data);
+    if (verdict.matches) {
+      const status = response.data.status;
+      const message = shownText(response.message);
+      await record({ type: 'accepted', ...stamp(), status, message });
+      return { kind: 'accepted', reference, status, message, result: response.data };
+    }
+    // An answer about another transfer says nothing about this one: settled by looking our own reference up.
+    lostBecause = `the answer to the transfer was not about it: ${verdict.detail}`;
   } catch (error) {
     if (wasRefused(error)) {
       const httpStatus = error instanceof ApiError ? error.status : undefined;
@@ -316,14 +322,14 @@ export async function executeTransfer(
       if (rules.earlierAttempts > 0 && !(error instanceof AuthError)) {
         // A resend refused: perhaps because an earlier attempt went through after all and the API will
         // not take the reference twice. Only a lookup can say that no money moved.
-        const lookup = await lookUpOnce(ctx, reference);
+        const lookup = await lookUpOnce(ctx, intent);
         if (lookup.kind === 'found') {
           await record({ type: 'reconciled', ...stamp(), status: lookup.transaction.status });
           const lostBecause = `the API refused the resend (${message}), but an earlier attempt had gone through`;
           return { kind: 'reconciled', reference, status: lookup.transaction.status, transaction: lookup.transaction, lostBecause };
         }
-        if (lookup.kind === 'failed') {
-          const detail = `the API refused the resend (${message}) and the lookup of the earlier attempt failed (${lookup.detail})`;
+        if (lookup.kind === 'failed' || lookup.kind === 'mismatch') {
+          const detail = `the API refused the resend (${message}) and the lookup of the earlier attempt ${lookup.kind === 'failed' ? `failed (${lookup.detail})` : `did not find it (${lookup.detail})`}`;
           await record({ type: 'unknown', ...stamp(), error: detail });
           return { kind: 'unknown', reference, detail };
         }
@@ -338,7 +344,7 @@ export async function executeTransfer(
   await record({ type: 'unknown', ...stamp(), error: lostBecause });
   await options.onUnknown?.(lostBecause);
   const schedule = options.schedule ?? reconcileSchedule(ctx.env);
-  const lookup = await lookUpReference(ctx, reference, schedule, options.onLookup);
+  const lookup = await lookUpReference(ctx, intent, schedule, options.onLookup);
   if (lookup.found) {
     const status = lookup.found.status;
     await record({ type: 'reconciled', ...stamp(), status });
@@ -398,21 +404,30 @@ export function reconcileSchedule(env: Readonly<Record<string, string | undefine
   return parts.map(Number);
 }
 
-export { lookUpOnce, type SingleLookup } from './lookup.js';
+export { lookUpOnce, type SingleLookup, type TransferIntent } from './lookup.js';
+
+/** What a journalled transfer was meant to be, for checking what the API says of it (src/core/lookup.ts). */
+export function intentOf(t: Pick<TransferState, 'reference' | 'amountKobo' | 'accountNumber' | 'bankCode'>): TransferIntent {
+  return { reference: t.reference, amountKobo: t.amountKobo, accountNumber: t.accountNumber, bankCode: t.bankCode };
+}
 
 export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
 
 /**
  * Looks a reference up (GET /v1/transactions/reference/{ref}) after each delay of the schedule until it
- * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again".
+ * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again"; a
+ * record that does not match the intent (src/core/lookup.ts) is not this transfer: asked again too, and
+ * named in the detail when nothing better was found.
  */
 export async function lookUpReference(
   ctx: Context,
-  reference: string,
+  target: string | TransferIntent,
   schedule: readonly number[],
   onLookup?: (attempt: number, of: number) => void | Promise<void>,
 ): Promise<LookupResult> {
   const api = await ctx.api();
+  const intent = typeof target === 'string' ? { reference: target } : target;
+  const { reference } = intent;
   let last = 'no lookup was made';
   let waited = 0;
   for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
@@ -421,7 +436,10 @@ export async function lookUpReference(
     waited += delay;
     await onLookup?.(attempt, schedule.length);
     try {
-      return { found: await api.getTransaction(reference) };
+      const transaction = await api.getTransaction(reference);
+      const verdict = checkObservation(intent, transaction);
+      if (verdict.matches) return { found: transaction };
+      last = `not found: the lookup was answered, but ${verdict.detail}`;
     } catch (error) {
       if (error instanceof AuthError) {
         last = `the lookup was refused: ${error.message}`;
@@ -475,6 +493,15 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
     }
     throw error;
   }
+  const verdict = checkObservation(journalled ? intentOf(journalled) : { reference }, transaction);
+  if (!verdict.matches) {
+    // Not this transfer's record: what happened to ours is still not known. Nothing is journalled.
+    const detail = `the lookup of ${reference} was answered, but ${verdict.detail}; it is not taken as this transfer's outcome`;
+    if (journalled && journalled.state !== 'rejected') throw new OutcomeUnknownError(reference, detail);
+    throw new ApiError(`no transaction with reference ${reference} was found: ${detail}`, {
+      hint: 'check the reference; fsapi transfer log lists the ones sent from here',
+    });
+  }
   if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction);
   return { transaction, journalled };
 }
@@ -517,9 +544,17 @@ export interface WaitResult {
 export async function waitForSettlement(
   ctx: Context,
   reference: string,
-  options: { timeoutMs?: number; intervalMs?: number; onStatus?: (status: string) => void; initial?: TransactionRecord } = {},
+  options: {
+    timeoutMs?: number;
+    intervalMs?: number;
+    onStatus?: (status: string) => void;
+    initial?: TransactionRecord;
+    /** What the transfer was meant to be: a record that does not match it counts as a failed lookup. */
+    intent?: TransferIntent;
+  } = {},
 ): Promise<WaitResult> {
   const api = await ctx.api();
+  const intent = options.intent ?? { reference };
   const timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
   const intervalMs = options.intervalMs ?? WAIT_INTERVAL_MS;
   const deadline = ctx.clock.now() + timeoutMs;
@@ -538,8 +573,12 @@ export async function waitForSettlement(
     if (left <= 0 || poll >= maxPolls) break;
     if (transaction || poll > 0) await ctx.clock.sleep(Math.min(intervalMs, left));
     try {
-      transaction = await api.getTransaction(reference);
-      lastError = undefined;
+      const seen = await api.getTransaction(reference);
+      const verdict = checkObservation(intent, seen);
+      if (verdict.matches) {
+        transaction = seen;
+        lastError = undefined;
+      } else lastError = `the lookup was answered, but ${verdict.detail}`;
     } catch (error) {
       if (error instanceof AuthError) throw error;
       lastError = error instanceof Error ? error.message : String(error);

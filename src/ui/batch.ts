@@ -7,7 +7,7 @@ import type { RowProblem } from '../core/batch-file.js';
 import type { BatchPlan, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
 import { reportEntry, tally } from '../core/batch-report.js';
 import { formatNaira, sumKobo } from '../core/money.js';
-import { colors, koboCell, printList, renderStderrTable, statusCell, type Column } from './output.js';
+import { colors, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from './sanitize.js';
 
 /** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
@@ -23,13 +23,13 @@ interface StderrColumn {
  * Lines of talk on stderr as a list fitted to the terminal (no rule between rows, so a 20-row batch keeps
  * its header on the screen), or tab-separated lines when piped.
  */
-function writeStderrTable(ctx: Context, columns: StderrColumn[], rows: Array<Array<{ text: string; plain: string }>>): void {
+function writeStderrTable(ctx: Context, columns: StderrColumn[], rows: Array<Array<Cell>>): void {
   if (!ctx.io.stderrIsTTY) {
     ctx.io.note(columns.map((column) => column.header).join('\t'));
     for (const row of rows) ctx.io.note(row.map((cell) => tsvField(cell.plain)).join('\t'));
     return;
   }
-  const tableColumns: Column<Array<{ text: string; plain: string }>>[] = columns.map((column, index) => ({
+  const tableColumns: Column<Array<Cell>>[] = columns.map((column, index) => ({
     ...column,
     cell: (row) => row[index]!,
   }));
@@ -63,7 +63,9 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       plain(row.bank.institutionName),
       koboCell(row.amountKobo),
       plain(verifiedName ?? ''),
-      { text: c.red(terminalText(reason)), plain: reason },
+      // Sanitised here, styled when drawn: a style applied before the table's own sanitising would lose its
+      // escape codes to U+FFFD and count as width (src/ui/output.ts, toCell).
+      { text: terminalText(reason), plain: reason, style: (t, s) => s.red(t) },
     ]),
   );
 }
@@ -118,7 +120,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
       ],
       plan.toSend.map((row) => [
         plain(String(row.line)),
-        { text: c.bold(terminalText(row.accountName)), plain: row.accountName },
+        { text: terminalText(row.accountName), plain: row.accountName, style: (t, s) => s.bold(t) },
         plain(row.accountNumber),
         plain(row.bank.institutionName),
         koboCell(row.amountKobo),
@@ -129,9 +131,8 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
     for (const row of plan.toSend) if (row.again) ctx.io.note(`${c.yellow(`line ${row.line}:`)} sent again with the same reference: ${row.again}`);
   }
   if (plan.settled.length > 0) {
-    const t = tally(plan.settled);
-    const parts = [t.accepted ? `${t.accepted} paid` : '', t.unknown ? c.yellow(`${t.unknown} with an unknown outcome`) : ''].filter(Boolean).join(', ');
-    ctx.io.note(`${plan.settled.length} row${plan.settled.length === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${parts}`);
+    // Each one's outcome as the lookup found it now: a failed or reversed row is never called paid.
+    ctx.io.note(`${plan.settled.length} row${plan.settled.length === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${outcomeCounts(ctx, plan.settled)}`);
   }
   const labels: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
@@ -151,31 +152,56 @@ export function printBatchResults(ctx: Context, results: readonly RowResult[]): 
     [
       { header: 'LINE', cell: (r) => String(r.line), align: 'right' },
       { header: 'ACCOUNT', cell: (r) => r.accountNumber, priority: 2 },
-      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 20 },
+      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 12 },
       { header: 'BANK', cell: (r) => r.bankName, priority: 3, flex: true },
       { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
-      { header: 'REFERENCE', cell: (r) => r.reference },
-      { header: 'STATUS', cell: (r) => statusCell(r.status) },
-      { header: 'MESSAGE', cell: (r) => r.message, priority: 1, flex: true },
+      { header: 'REFERENCE', cell: (r) => r.reference, priority: 4 },
+      // The outcome is the answer: never dropped for width (names, banks and references go first).
+      { header: 'OUTCOME', cell: (r) => statusCell(r.status) },
+      { header: 'SENT', cell: (r) => (r.status === 'not-sent' ? '' : r.earlier ? 'earlier run' : 'now'), priority: 1 },
+      { header: 'MESSAGE', cell: (r) => r.message, priority: 5, flex: true },
     ],
     results,
     results.map(reportEntry),
   );
 }
 
-/** The closing line on stderr: counts, the money that moved, the charges the API reported. */
-export function writeBatchTotals(ctx: Context, results: readonly RowResult[], reportPath: string | undefined): void {
+const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = ['successful', 'pending', 'failed', 'reversed', 'refused', 'unknown', 'in flight', 'not-sent'];
+
+/** "2 successful, 1 failed": how many rows have each outcome, in a fixed order, coloured by meaning. */
+function outcomeCounts(ctx: Context, results: readonly RowResult[]): string {
   const c = colors(ctx, 'stderr');
-  const t = tally(results);
-  const accepted = results.filter((r) => r.status === 'accepted');
-  const amount = sumKobo(accepted.map((r) => r.amountKobo));
-  const charges = accepted.filter((r) => r.chargeKobo !== undefined);
-  const chargeText = charges.length === 0 ? '' : ` + charges ${formatNaira(sumKobo(charges.map((r) => r.chargeKobo!)))}${charges.length < accepted.length ? ` (known for ${charges.length})` : ''}`;
-  const parts = [
-    c.green(`${t.accepted} accepted`) + ` (${formatNaira(amount)}${chargeText})`,
-    t.refused ? c.red(`${t.refused} refused`) : '',
-    t.unknown ? c.yellow(`${t.unknown} unknown`) : '',
-    t.notSent ? c.yellow(`${t.notSent} not sent`) : '',
-  ].filter(Boolean);
-  ctx.io.note(`${parts.join(', ')} of ${t.total}${reportPath ? `; report: ${reportPath}` : ''}`);
+  const paint: Partial<Record<RowResult['status'], (text: string) => string>> = {
+    successful: c.green, pending: c.yellow, failed: c.red, reversed: c.red, refused: c.red, unknown: c.yellow, 'in flight': c.yellow, 'not-sent': c.yellow,
+  };
+  return OUTCOME_ORDER.map((status) => {
+    const count = results.filter((r) => r.status === status).length;
+    if (count === 0) return '';
+    const text = `${count} ${status === 'not-sent' ? 'not sent' : status}`;
+    return (paint[status] ?? ((t: string) => t))(text);
+  })
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Pending and successful rows: the money they moved (failed and reversed rows paid nobody) and the charges. */
+function paidTotal(results: readonly RowResult[]): string {
+  const paid = results.filter((r) => r.status === 'successful' || r.status === 'pending');
+  if (paid.length === 0) return '';
+  const amount = sumKobo(paid.map((r) => r.amountKobo));
+  const charges = paid.filter((r) => r.chargeKobo !== undefined);
+  const chargeText = charges.length === 0 ? '' : ` + charges ${formatNaira(sumKobo(charges.map((r) => r.chargeKobo!)))}${charges.length < paid.length ? ` (known for ${charges.length})` : ''}`;
+  return ` (${formatNaira(amount)}${chargeText} paid or on its way)`;
+}
+
+/**
+ * The closing lines on stderr: what this run sent and what earlier runs had sent, each by outcome, with
+ * the money that moved; a failed or reversed row is never counted as paid.
+ */
+export function writeBatchTotals(ctx: Context, results: readonly RowResult[], reportPath: string | undefined): void {
+  const now = results.filter((r) => !r.earlier);
+  const earlier = results.filter((r) => r.earlier);
+  if (now.length > 0) ctx.io.note(`sent now: ${outcomeCounts(ctx, now)}${paidTotal(now)}`);
+  if (earlier.length > 0) ctx.io.note(`sent by earlier runs: ${outcomeCounts(ctx, earlier)}${paidTotal(earlier)}`);
+  ctx.io.note(`${tally(results).total} row${results.length === 1 ? '' : 's'}${reportPath ? `; report: ${reportPath}` : ''}`);
 }
