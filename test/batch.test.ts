@@ -83,6 +83,14 @@ function spawnCli(s: TransferSetup, args: string[], env: Record<string, string> 
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
+/** The outcomes of a row whose money moved or is moving (src/core/transfer-outcome.ts). */
+const isPaid = (status: string | undefined) => status === 'pending' || status === 'successful';
+
+/** The lines left on a terminal: what follows the last carriage return of each (progress bars redraw). */
+const visibleLines = (screen: string) => screen.split('\n').map((line) => line.split('\r').at(-1)!);
+/** The lines of a table: its header and its rows (a line number first). */
+const tableLines = (screen: string) => visibleLines(screen).filter((line) => /^ *(LINE +|\d+ +\d{10})/.test(line));
+
 const journalTypes = (s: TransferSetup) => s.journalLines().map((line) => (JSON.parse(line) as { type: string }).type);
 
 describe('transfer batch: paying a file, once', () => {
@@ -98,7 +106,7 @@ describe('transfer batch: paying a file, once', () => {
     const report = readReport(`${file}.report.csv`);
     assert.equal(report.length, 200);
     assert.deepEqual(json.map((r) => [String(r.line), r.reference, r.status]), report.map((r) => [r.line, r.reference, r.status]));
-    assert.ok(report.every((r) => r.status === 'accepted'));
+    assert.ok(report.every((r) => isPaid(r.status)));
     assert.equal(report[0]!.line, '2');
     assert.equal(report[0]!.amount, '1000.00');
     assert.match(report[0]!.reference, /^ACME-[0-9A-HJKMNP-TV-Z]{16}$/);
@@ -107,7 +115,8 @@ describe('transfer batch: paying a file, once', () => {
     const counts = await transactionsWith(s, references);
     assert.equal(counts.size, 200, 'every reference is a transaction');
     assert.ok([...counts.values()].every((n) => n === 1), 'and only one');
-    assert.match(first.stderr, /200 accepted \(₦[\d,.]+ \+ charges ₦[\d,.]+\) of 200/);
+    assert.match(first.stderr, /^sent now: 200 (pending|successful) \(₦[\d,.]+ \+ charges ₦[\d,.]+ paid or on its way\)$/m);
+    assert.doesNotMatch(first.stderr, /accepted/);
 
     const again = await s.run(batch(file, '--yes', '--concurrency', '8', '--json'), { timeoutMs: 60_000 });
     assert.equal(again.code, 0, again.stderr);
@@ -115,7 +124,7 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(requestsTo(s, 'POST', '/v1/transfer/name-enquiry'), 200, 'rows already paid are not verified again');
     const second = JSON.parse(again.stdout) as ReportLine[];
     assert.deepEqual(second.map((r) => r.reference), references);
-    assert.ok(second.every((r) => r.status === 'accepted' && /sent by an earlier run; not sent again/.test(r.message)));
+    assert.ok(second.every((r) => isPaid(r.status) && /sent by an earlier run; not sent again/.test(r.message)));
     assert.match(again.stderr, /200 rows were sent by an earlier run and looked up, not sent again/);
 
     const log = await journalLog(s);
@@ -144,7 +153,7 @@ describe('transfer batch: paying a file, once', () => {
     assert.match(resumed.stderr, /were sent by an earlier run and looked up, not sent again/);
     const report = readReport(`${file}.report.csv`);
     assert.equal(report.length, 200);
-    assert.ok(report.every((r) => r.status === 'accepted'), 'every row accepted');
+    assert.ok(report.every((r) => isPaid(r.status)), 'every row accepted');
     const counts = await transactionsWith(s, report.map((r) => r.reference));
     assert.equal(counts.size, 200);
     assert.ok([...counts.values()].every((n) => n === 1), 'every row paid once');
@@ -166,7 +175,7 @@ describe('transfer batch: paying a file, once', () => {
     assert.match(stderr, /not sent of 40/);
     const report = readReport(`${file}.report.csv`);
     assert.equal(report.length, 40);
-    const accepted = report.filter((r) => r.status === 'accepted');
+    const accepted = report.filter((r) => isPaid(r.status));
     const notSent = report.filter((r) => r.status === 'not-sent');
     assert.equal(accepted.length + notSent.length, 40, 'no row left unknown: those in flight finished');
     assert.ok(notSent.length > 0 && accepted.length >= 6);
@@ -177,7 +186,7 @@ describe('transfer batch: paying a file, once', () => {
     const rest = await s.run(batch(file, '--yes', '--concurrency', '2'), { timeoutMs: 60_000 });
     assert.equal(rest.code, 0, rest.stderr);
     assert.equal(s.posts(), 40);
-    assert.ok(readReport(`${file}.report.csv`).every((r) => r.status === 'accepted'));
+    assert.ok(readReport(`${file}.report.csv`).every((r) => isPaid(r.status)));
   });
 
   it('a second Ctrl-C quits at once: rows in flight are unknown (exit 5); the next run finds them and sends the rest', async () => {
@@ -201,7 +210,7 @@ describe('transfer batch: paying a file, once', () => {
     const rest = await s.run(batch(file, '--yes', '--concurrency', '2'), { env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,100,200' } });
     assert.equal(rest.code, 0, rest.stderr);
     assert.equal(s.posts(), 6, 'the two in flight were found, not resent');
-    assert.ok(readReport(`${file}.report.csv`).every((r) => r.status === 'accepted'));
+    assert.ok(readReport(`${file}.report.csv`).every((r) => isPaid(r.status)));
   });
 
   it('resuming: accepted rows are looked up, unknown ones stay unknown (exit 5), refused and interrupted ones are sent again', async () => {
@@ -242,8 +251,8 @@ describe('transfer batch: paying a file, once', () => {
     const byLine = new Map((JSON.parse(result.stdout) as ReportLine[]).map((r) => [Number(r.line), r]));
     assert.equal(byLine.get(2)!.status, 'unknown');
     assert.match(byLine.get(2)!.message, /outcome unknown since an earlier run \(timed out\); not sent again/);
-    for (const line of [3, 4, 5]) assert.equal(byLine.get(line)!.status, 'accepted', `line ${line}`);
-    assert.equal(byLine.get(6)!.status, 'accepted');
+    for (const line of [3, 4, 5]) assert.ok(isPaid(byLine.get(line)!.status), `line ${line}`);
+    assert.ok(isPaid(byLine.get(6)!.status));
     assert.match(byLine.get(6)!.message, /sent by an earlier run; not sent again/);
     assert.match(result.stderr, /line 3: sent again with the same reference: interrupted earlier/);
     assert.match(result.stderr, /line 4: sent again with the same reference: refused earlier \(insufficient balance\)/);
@@ -259,7 +268,7 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(s.posts(), 5, 'one POST per row');
     const report = JSON.parse(result.stdout) as ReportLine[];
-    assert.ok(report.every((r) => r.status === 'accepted' && /the answer was lost .*the lookup by reference found it/.test(r.message)));
+    assert.ok(report.every((r) => isPaid(r.status) && /the answer was lost .*the lookup by reference found it/.test(r.message)));
     assert.match(result.stderr, /warning: line \d+: no answer to the transfer/);
   });
 
@@ -269,14 +278,14 @@ describe('transfer batch: paying a file, once', () => {
     const file = writeCsv(s, 'refused.csv', `${HEADER}\n0123456789,gtb,100,first\n0123456781,gtb,"4,999,890.00",second\n`);
     const result = await s.run(batch(file, '--yes', '--concurrency', '1'));
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, /1 refused of 2 transfers \(1 accepted\)/);
+    assert.match(result.stderr, /1 refused of 2 transfers \(1 pending or successful\)/);
     const report = readReport(`${file}.report.csv`);
-    assert.deepEqual(report.map((r) => r.status), ['accepted', 'refused']);
+    assert.deepEqual(report.map((r) => (isPaid(r.status) ? 'paid' : r.status)), ['paid', 'refused']);
     // Piped stdout: the results as TSV, one header line.
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    assert.equal(header, 'LINE\tACCOUNT\tNAME\tBANK\tAMOUNT\tREFERENCE\tSTATUS\tMESSAGE');
+    assert.equal(header, 'LINE\tACCOUNT\tNAME\tBANK\tAMOUNT\tREFERENCE\tOUTCOME\tSENT\tMESSAGE');
     assert.deepEqual(lines.map((line) => line.split('\t').slice(0, 7)), [
-      ['2', '0123456789', 'OKAFOR CHIAMAKA ADAEZE', 'Guaranty Trust Bank', '100.00', report[0]!.reference, 'accepted'],
+      ['2', '0123456789', 'OKAFOR CHIAMAKA ADAEZE', 'Guaranty Trust Bank', '100.00', report[0]!.reference, report[0]!.status],
       ['3', '0123456781', 'EZE EMEKA SANI', 'Guaranty Trust Bank', '4999890.00', report[1]!.reference, 'refused'],
     ]);
     assert.match(report[1]!.message, /^HTTP 400: Request Un-?Successful/);
@@ -286,10 +295,61 @@ describe('transfer batch: paying a file, once', () => {
     // now the balance check sees that it cannot be paid.
     const again = await s.run(batch(file, '--yes', '--concurrency', '1'));
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /1 row was sent by an earlier run and looked up, not sent again: 1 paid/);
+    assert.match(again.stderr, /1 row was sent by an earlier run and looked up, not sent again: 1 (pending|successful)$/m);
     assert.match(again.stderr, /the batch totals ₦4,999,890\.00 but the available balance is ₦4,999,889\.25; nothing was sent/);
     assert.equal(s.posts(), 2);
   });
+});
+
+describe('transfer batch: failed and reversed rows are never paid', () => {
+  it('a re-run reports each earlier row as it stands now: failed and reversed are not paid, exit 1', async () => {
+    const s = await start({ settleSeconds: 1 });
+    // 4040 fails when it would settle, 5050 is reversed (docs/simulator.md); 0057 succeeds.
+    const file = writeCsv(s, 'mixed.csv', `${HEADER}\n3000000057,gtb,1000,ok\n3000004040,gtb,1000,fails\n3000005050,gtb,1000,reversed\n`);
+    const first = await s.run(batch(file, '--yes', '--concurrency', '1'));
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /^sent now: 3 pending \(₦3,000\.00 \+ charges ₦[\d,.]+ paid or on its way\)$/m);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+
+    const again = await s.run(batch(file, '--yes', '--concurrency', '1'));
+    assert.equal(again.code, 1, again.stderr);
+    assert.equal(s.posts(), 3, 'nothing sent again');
+    assert.match(again.stderr, /3 rows were sent by an earlier run and looked up, not sent again: 1 successful, 1 failed, 1 reversed$/m);
+    assert.match(again.stderr, /^sent by earlier runs: 1 successful, 1 failed, 1 reversed \(₦1,000\.00 \+ charges ₦[\d,.]+ paid or on its way\)$/m);
+    assert.doesNotMatch(again.stderr, /sent now|accepted|\bpaid\b(?! or on its way)/);
+    assert.match(again.stderr, /^error: 1 failed, 1 reversed of 3 transfers \(1 pending or successful\)/m);
+    const report = readReport(`${file}.report.csv`);
+    assert.deepEqual(report.map((r) => r.status), ['successful', 'failed', 'reversed']);
+    // Piped: the outcome and whether this run sent it, in their own columns.
+    const lines = again.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    assert.deepEqual(lines.slice(1).map((cells) => [cells[6], cells[7]]), [['successful', 'earlier run'], ['failed', 'earlier run'], ['reversed', 'earlier run']]);
+
+    // At an 80-column terminal the outcome column stays; names and banks go first.
+    const narrow = await s.run(batch(file, '--yes'), { tty: true, columns: 80, env: { FORCE_COLOR: '1' } });
+    const screen = stripAnsi(narrow.stdout);
+    assert.equal(narrow.code, 1, screen);
+    assert.match(screen, /OUTCOME/);
+    for (const outcome of ['successful', 'failed', 'reversed']) assert.match(screen, new RegExp(`^ +\\d .*${outcome}`, 'm'));
+    for (const line of tableLines(screen)) assert.ok([...line].length <= 80, `within 80 columns: ${line}`);
+  });
+});
+
+describe('transfer batch: the confirmation table in colour', () => {
+  for (const columns of [80, 120]) {
+    it(`at ${columns} columns with colour on, verified names are whole and no escape code is shown as text`, async () => {
+      const s = await start();
+      const file = writeCsv(s, 'colour.csv', `${HEADER}\n0123456789,gtb,100,first\n0123456781,gtb,200,second\n`);
+      const result = await s.run(batch(file), { tty: true, columns, keys: ['n', '\r'], env: { FORCE_COLOR: '1' } });
+      assert.equal(result.code, 4, stripAnsi(result.stdout));
+      assert.doesNotMatch(result.stdout, /\uFFFD/, 'no escape code replaced by U+FFFD');
+      assert.match(result.stdout, /\u001b\[1mOKAFOR CHIAMAKA ADAEZE\u001b\[22m/, 'the name is bold and whole');
+      const screen = stripAnsi(result.stdout);
+      assert.match(screen, /EZE EMEKA SANI/);
+      assert.ok(tableLines(screen).length >= 3, screen);
+      for (const line of tableLines(screen)) assert.ok([...line].length <= columns, `within ${columns} columns: ${line}`);
+      assert.equal(s.posts(), 0);
+    });
+  }
 });
 
 describe('transfer batch: nothing is sent unless every row can be', () => {
@@ -467,8 +527,9 @@ describe('transfer batch: at a terminal', () => {
     assert.equal(result.code, 0, screen);
     assert.match(screen, /LINE +VERIFIED NAME/);
     assert.match(screen, /Send 3 transfers totalling ₦3,003\.21\? \(y\/N\)/);
-    assert.match(screen, /sending\s+\[█+\] 3\/3\s+accepted 3/);
-    assert.match(screen, /3 accepted \(₦3,003\.21 \+ charges ₦32\.25\) of 3; report: /);
+    assert.match(screen, /sending\s+\[█+\] 3\/3\s+(pending|successful) 3/);
+    assert.match(screen, /sent now: 3 (pending|successful) \(₦3,003\.21 \+ charges ₦32\.25 paid or on its way\)/);
+    assert.match(screen, /3 rows; report: /);
     assert.equal(s.posts(), 3);
   });
 

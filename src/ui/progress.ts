@@ -1,7 +1,7 @@
 // A progress bar on stderr, for work a person watches row by row (a batch's name enquiries and
 // transfers). Only on a terminal: piped stderr gets the notes and no bar, never carriage returns.
 //
-//   sending   [███████████░░░░░░░░░░░░░] 120/200  accepted 118  refused 2  12s
+//   sending   [███████████░░░░░░░░░░░░░] 120/200  successful 118  refused 2  12s
 //
 // Lines written through note() appear above the bar, which is redrawn under them. Redraws are at most
 // every 100 ms (plus a tick each second for the clock), so a fast run does not flood the terminal.
@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { colors } from './output.js';
 
 export interface Progress {
-  /** One more item done; `outcome` is counted and shown next to the bar (e.g. accepted, refused). */
+  /** One more item done; `outcome` is counted and shown next to the bar (e.g. successful, refused). */
   tick(outcome?: string): void;
   /** A line of talk above the bar (on a terminal), or just the line (piped). */
   note(line: string): void;
@@ -43,11 +43,14 @@ export function startProgress(ctx: Context, label: string, total: number): Progr
     drawn = false;
   };
   const styleOf: Record<string, (text: string) => string> = {
-    accepted: c.green,
+    successful: c.green,
+    pending: c.yellow,
     verified: c.green,
     refused: c.red,
     failed: c.red,
+    reversed: c.red,
     unknown: c.yellow,
+    'in flight': c.yellow,
   };
   const draw = () => {
     if (stopped) return;

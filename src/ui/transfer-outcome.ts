@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { ApiError, StillPendingError } from '../errors.js';
 import { formatNaira, parseApiAmount } from '../core/money.js';
 import { formatDateTime } from '../core/time.js';
-import { findReversal, statusKind, type ReversalLookup } from '../core/transfer-outcome.js';
+import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../core/transfer-outcome.js';
 import { colors } from './output.js';
 
 export interface EndOfTransfer {
@@ -25,17 +25,23 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
     if (end.waited) throw new StillPendingError(end.reference, end.reason ?? `still ${end.status || 'pending'}`);
     return;
   }
-  writeReversal(ctx, await findReversal(ctx, end.reference));
+  writeReversal(ctx, await findReversal(ctx, end.reference), outcomeOfStatus(end.status));
   throw new ApiError(`transfer ${end.reference} ended as ${end.status}; it did not succeed`, {
     hint: `check the reversal before paying again; a new attempt needs a new reference (fsapi tx get ${end.reference})`,
   });
 }
 
 /** One stderr line: the reversal credit with its amount and time, or that none was found. */
-export function writeReversal(ctx: Context, lookup: ReversalLookup): void {
+export function writeReversal(ctx: Context, lookup: ReversalLookup, outcome: 'failed' | 'reversed' | 'pending' | 'successful' = 'reversed'): void {
   const c = colors(ctx, 'stderr');
   if (lookup.state === 'none') {
-    ctx.io.note(`${c.yellow('reversal:')} none found (no transaction ${lookup.reference}); the money may not have come back yet`);
+    // A failed transfer gives its money back to the balance without a credit of its own (the simulator's
+    // 4040 accounts do the same, docs/simulator.md); a reversal is booked as R-<reference>.
+    ctx.io.note(
+      outcome === 'failed'
+        ? `${c.yellow('reversal:')} no credit ${lookup.reference}: a failed transfer's money returns to the available balance without one; fsapi account shows it`
+        : `${c.yellow('reversal:')} none found (no transaction ${lookup.reference}); the money may not have come back yet`,
+    );
     return;
   }
   if (lookup.state === 'unknown') {
