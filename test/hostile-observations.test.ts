@@ -1,0 +1,153 @@
+// A hostile API never gets a transfer reported paid: every observation of a transfer (the POST's answer, a
+// lookup by reference, `transfer status`, a batch and its re-run) is checked against what was meant to be
+// sent (src/core/lookup.ts). Run as the built CLI through a proxy (test/fixtures/hostile-api.ts) in front of
+// the served simulator, over real HTTP on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { checkObservation } from '../src/core/lookup.js';
+import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
+import { makeHome, runCli, type Home } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
+
+interface Setup {
+  simulator: RunningSimulator;
+  proxy: HostileApi;
+  home: Home;
+  /** A second home logged in to the simulator itself, to ask it what it holds. */
+  direct: Home;
+  run(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
+  /** POST /v1/transfer requests that reached the simulator. */
+  posts(): number;
+  /** Whether the simulator holds a transaction with this reference (asked directly, not through the proxy). */
+  holds(reference: string): Promise<boolean>;
+}
+
+let setup: Setup | undefined;
+afterEach(async () => {
+  await setup?.proxy.close();
+  await setup?.simulator.close();
+  setup?.home.cleanup();
+  setup?.direct.cleanup();
+  setup = undefined;
+});
+
+async function start(): Promise<Setup> {
+  const simulator = await startSimulatorServer({ port: 0, settleSeconds: 1 });
+  const proxy = await startHostileApi(simulator.url);
+  const home = makeHome();
+  await logInToSimulator(home.env, proxy.url);
+  const direct = makeHome();
+  await logInToSimulator(direct.env, simulator.url);
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { timeoutMs: 60_000, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } });
+  setup = {
+    simulator,
+    proxy,
+    home,
+    direct,
+    run,
+    posts: () => simulator.simulator.requests().filter((r) => r.method === 'POST' && r.path === '/v1/transfer').length,
+    holds: async (reference) => {
+      const found = await runCli(['tx', 'get', reference, '--json'], { env: direct.env });
+      return found.code === 0;
+    },
+  };
+  return setup;
+}
+
+const log = async (s: Setup) => JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; state: string; accountNumber: string }>;
+
+describe('checkObservation: one check for every observation of a transfer', () => {
+  const intent = { reference: 'ACME-ABC', amountKobo: 120000, accountNumber: '0123456781', bankCode: '000013' };
+  const record = { reference: 'acme-abc', amount: '1200.00', destinationAccountNumber: '0123456781', destinationBankCode: '000013' };
+  it('matches its own record: reference without regard to case, amount in kobo, account, bank', () => {
+    assert.deepEqual(checkObservation(intent, record), { matches: true });
+    assert.deepEqual(checkObservation(intent, { ...record, amount: 1200 }), { matches: true });
+    assert.deepEqual(checkObservation(intent, { ...record, destinationBankCode: undefined }), { matches: true }, 'a record without a bank code');
+  });
+  it('names what differs and what came back', () => {
+    const other = checkObservation(intent, { reference: 'ACME-OTHER', amount: '5000', destinationAccountNumber: '0123456789', destinationBankCode: '000013' });
+    assert.equal(other.matches, false);
+    assert.match(!other.matches ? other.detail : '', /reference ACME-OTHER, ₦5,000\.00 to account 0123456789 .*the reference, amount, account differ/);
+    for (const changed of [{ amount: '1200.01' }, { destinationAccountNumber: '0123456780' }, { destinationBankCode: '000004' }, { amount: 'lots' }, { destinationAccountNumber: undefined }]) {
+      assert.equal(checkObservation(intent, { ...record, ...changed }).matches, false, JSON.stringify(changed));
+    }
+  });
+});
+
+describe('a proxy that drops the POST and answers every lookup with another transaction', () => {
+  it('transfer send: exit 5, the other transaction named, never "went through"; status says the same', async () => {
+    const s = await start();
+    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-1', '--yes']);
+    assert.equal(other.code, 0, other.stderr);
+    Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-1' });
+
+    const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes']);
+    assert.equal(sent.code, 5, sent.stderr);
+    assert.match(sent.stderr, /named another transaction \(reference ACME-OTHER-1, ₦5,000\.00 to account 0123456789/);
+    assert.doesNotMatch(sent.stderr, /went through|successful/);
+    assert.equal(sent.stdout, '');
+    const mine = (await log(s)).find((t) => t.accountNumber === '0123456781')!;
+    assert.equal(mine.state, 'unknown');
+    assert.equal(s.posts(), 1, 'the proxy passed on only the honest transfer');
+    assert.equal(await s.holds(mine.reference), false, 'the API holds no such transfer');
+
+    const status = await s.run(['transfer', 'status', mine.reference]);
+    assert.equal(status.code, 5, status.stderr);
+    assert.match(status.stderr, /ACME-OTHER-1/);
+    assert.equal(status.stdout, '');
+    assert.equal((await log(s)).find((t) => t.reference === mine.reference)!.state, 'unknown', 'the journal learnt nothing false');
+  });
+
+  it('transfer batch and its re-run: every row unknown (exit 5), none paid, nothing sent twice', async () => {
+    const s = await start();
+    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-2', '--yes']);
+    assert.equal(other.code, 0, other.stderr);
+    Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-2' });
+    const file = path.join(s.home.root, 'pay.csv');
+    writeFileSync(file, 'account_number,bank,amount,narration\n0123456781,gtb,100,one\n0123456782,gtb,200,two\n');
+
+    for (const run of ['first', 'again']) {
+      const result = await s.run(['transfer', 'batch', file, '--yes', '--concurrency', '1']);
+      assert.equal(result.code, 5, `${run}: ${result.stderr}`);
+      const report = parse(readFileSync(`${file}.report.csv`), { columns: true }) as Array<{ status: string; message: string }>;
+      assert.deepEqual(report.map((r) => r.status), ['unknown', 'unknown'], run);
+      assert.ok(report.every((r) => /ACME-OTHER-2/.test(r.message)), `${run}: the other transaction is named`);
+      assert.doesNotMatch(result.stderr, /successful|pending|paid or on its way|accepted/, run);
+    }
+    assert.equal(s.posts(), 1, 'no row reached the API, and no row was sent twice by the proxy');
+  });
+});
+
+describe('a proxy that rewrites the answer to the POST', () => {
+  const rewrite = (data: Record<string, unknown>) => ({ ...data, reference: 'ACME-SOMEONE-ELSE', amount: '999999.00', destinationAccountNumber: '9999999999' });
+
+  it('the mismatch is reported and settled by a lookup of fsapi\'s own reference', async () => {
+    const s = await start();
+    s.proxy.options.rewriteTransferAnswer = rewrite;
+    const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes', '--json']);
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.match(sent.stderr, /the answer to the transfer was not about it: it named another transaction \(reference ACME-SOMEONE-ELSE, ₦999,999\.00 to account 9999999999/);
+    const record = JSON.parse(sent.stdout) as { reference: string; destinationAccountNumber: string; amount: unknown };
+    assert.equal(record.destinationAccountNumber, '0123456781', 'the looked-up record of our own reference');
+    const mine = (await log(s)).find((t) => t.reference === record.reference)!;
+    assert.equal(mine.state, 'reconciled');
+    assert.equal(s.posts(), 1);
+  });
+
+  it('with lookups answered by another transaction too: exit 5, never paid', async () => {
+    const s = await start();
+    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-3', '--yes']);
+    assert.equal(other.code, 0, other.stderr);
+    Object.assign(s.proxy.options, { rewriteTransferAnswer: rewrite, lookupsAnswerWith: 'ACME-OTHER-3' });
+    const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes']);
+    assert.equal(sent.code, 5, sent.stderr);
+    assert.match(sent.stderr, /ACME-SOMEONE-ELSE/);
+    assert.match(sent.stderr, /do not resend/);
+    assert.equal(sent.stdout, '');
+  });
+});
