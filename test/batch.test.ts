@@ -268,7 +268,7 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal(s.posts(), 5, 'one POST per row');
     const report = JSON.parse(result.stdout) as ReportLine[];
-    assert.ok(report.every((r) => isPaid(r.status) && /the answer was lost .*the lookup by reference found it/.test(r.message)));
+    assert.ok(report.every((r) => isPaid(r.status) && /no answer to the transfer .*the lookup by reference found it/.test(r.message)));
     assert.match(result.stderr, /warning: line \d+: no answer to the transfer/);
   });
 

@@ -690,7 +690,7 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
         status: outcomeOfStatus(outcome.status),
         apiStatus: outcome.status,
         chargeKobo: chargeOf(outcome.transaction.charge),
-        message: `the answer was lost (${outcome.lostBecause}); the lookup by reference found it (${outcome.status}); not sent again`,
+        message: `${outcome.lostBecause}; the lookup by reference found it (${outcome.status}); not sent again`,
       };
     case 'rejected':
       return {

@@ -375,7 +375,7 @@ function wasRefused(error: unknown): error is FsapiError {
 
 function describeFailure(error: unknown): string {
   // TransportError messages already say what happened ("no answer from api.example.ng within 30 s").
-  return error instanceof Error ? error.message : String(error);
+  return `no answer to the transfer (${error instanceof Error ? error.message : String(error)})`;
 }
 
 /** Journals an outcome; a failure to do so is reported but never hides the outcome itself. */

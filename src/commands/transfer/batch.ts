@@ -261,7 +261,7 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
         if (result.status === 'refused' && !ctx.io.stderrIsTTY) ctx.io.note(`line ${result.line}: refused: ${result.message}`);
       },
       onUnknown: (row, detail) => {
-        progress.note(`${c.yellow('warning:')} line ${row.line}: no answer to the transfer (${detail}); not resending, looking ${row.reference} up instead`);
+        progress.note(`${c.yellow('warning:')} line ${row.line}: ${detail}; not resending, looking ${row.reference} up instead`);
       },
       onRateLimited: (row, waitMs, concurrency) => {
         // Not a failure: the API did not take it; it is sent again, under the same reference, after a lookup.

@@ -19,7 +19,7 @@ import {
   waitForSettlement,
   type PreparedTransfer,
 } from '../../core/transfer.js';
-import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
@@ -73,7 +73,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       ctx.io.note(`rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`);
     },
     onUnknown: (detail) => {
-      ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} no answer to the transfer (${detail}); not resending, looking ${prepared.transfer.reference} up instead`);
+      ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${detail}; not resending, looking ${prepared.transfer.reference} up instead`);
     },
     onLookup: async (attempt, of) => {
       const text = `looking up ${prepared.transfer.reference} (${attempt}/${of})`;
@@ -105,9 +105,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
     case 'unknown':
       throw new OutcomeUnknownError(outcome.reference, outcome.detail);
     case 'reconciled':
-      ctx.io.note(
-        `the answer to the transfer was lost (${outcome.lostBecause}), but the lookup by reference found it: ${outcome.reference} went through (${outcome.status}); it was not sent again`,
-      );
+      ctx.io.note(`${outcome.lostBecause}; the lookup by reference found ${outcome.reference}: ${foundSays(outcome.status)}; it was not sent again`);
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
       if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
       printTransaction(ctx, outcome.transaction);
@@ -117,6 +115,12 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       printTransferResult(ctx, outcome.result, outcome.message);
       return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
   }
+}
+
+/** What a transfer found by lookup is, in the outcome's words: failed and reversed never "went through". */
+function foundSays(status: string): string {
+  const outcome = outcomeOfStatus(status);
+  return outcome === 'pending' || outcome === 'successful' ? `it went through (${outcome})` : `the API has it, and it ${outcome}`;
 }
 
 const optionText = (value: unknown) => (value === undefined ? undefined : String(value));
