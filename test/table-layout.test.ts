@@ -98,6 +98,11 @@ describe('tables on a terminal', () => {
       if (columns === 80) {
         assert.match(txList, /not shown at this width: TYPE, CHARGE, DESCRIPTION/);
         assert.match(txList, /…/, 'long counterparties are cut with …');
+        // TYPE is dropped, but the direction stays on every amount, and the status column stays.
+        assert.match(txList, /^\S+ \S+ +\S+ +\+₦[\d,.]+ .*successful$/m, 'an inflow is signed +');
+        assert.match(txList, /^\S+ \S+ +\S+ +-₦[\d,.]+ .*successful$/m, 'an outflow is signed -');
+        const log = stripAnsi(screens[4]!);
+        assert.match(log, /OUTCOME/, 'transfer log keeps the outcome at 80 columns');
       }
       if (columns === 160) assert.doesNotMatch(txList, /not shown at this width/);
     });

@@ -216,11 +216,11 @@ describe('transfer status and log', () => {
   it('log: TSV with a PROFILE column, a table on a terminal, and an empty journal', async () => {
     const empty = await setup.run(['transfer', 'log']);
     assert.equal(empty.code, 0);
-    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tSTATE\tSTATUS\tMESSAGE\n');
+    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\n');
     await setup.run(send('--yes'));
     const tsv = await setup.run(['transfer', 'log']);
     const [, row] = tsv.stdout.trimEnd().split('\n');
-    assert.match(row!, /\tsim\tACME-\w+\t0123456789\tOKAFOR CHIAMAKA ADAEZE\tGuaranty Trust Bank\t1500\.50\taccepted\tpending\t/);
+    assert.match(row!, /\tsim\tACME-\w+\t0123456789\tOKAFOR CHIAMAKA ADAEZE\tGuaranty Trust Bank\t1500\.50\tpending\tpending\t/);
     const tty = await setup.run(['transfer', 'log'], { tty: true });
     assert.equal(tty.code, 0);
     assert.match(tty.stdout, /₦1,500\.50/);

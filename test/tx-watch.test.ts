@@ -103,6 +103,19 @@ describe('tx watch', () => {
     assert.deepEqual(lines.slice(1).map((line) => line.split('\t')[1]), oldestFirst.slice(0, 3).map((tx) => tx.reference));
   });
 
+  it('a pending transfer is shown again when it settles', async () => {
+    const seen = polls();
+    const watcher = watch(setup.env, ['--interval', '1', '--json', '--type', 'debit']);
+    await until(() => polls() > seen, 'the watcher to read its starting page');
+    const [, transferRef] = await collectAndSend(1_000_00);
+    const ofTransfer = () =>
+      watcher.stdout().trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { reference: string; status: string }).filter((tx) => tx.reference === transferRef);
+    await until(() => ofTransfer().length >= 2, 'the transfer shown pending, then settled');
+    watcher.signal('SIGINT');
+    assert.equal(await watcher.exited, 0, watcher.stderr());
+    assert.deepEqual(ofTransfer().map((tx) => tx.status), ['pending', 'successful']);
+  });
+
   it('refuses --interval 0 and a bad --since with exit 2 before polling', async () => {
     for (const args of [['--interval', '0'], ['--since', 'yesterday'], ['--count', '0']]) {
       const seen = polls();

@@ -6,8 +6,10 @@
 //   that time are shown first, oldest first, then the watch goes on.
 // - More than a page can arrive between two polls: the next pages are read until one holds a row seen
 //   before (at most MAX_CATCH_UP_PAGES, then the rest is said to be skipped).
-// - Each transaction is printed once, when its reference first appears; later status changes are not
-//   repeated (fsapi transfer status follows one transfer).
+// - Each transaction is printed when its reference first appears. One shown as pending is printed again,
+//   through `showUpdate`, when a later poll sees it on the newest page with another status (it settled,
+//   failed or was reversed); one that leaves the newest page still pending is no longer followed
+//   (fsapi transfer status follows one transfer).
 // - Polling errors other than a refused login are retried with a doubling delay (up to a minute) and
 //   reported through onRetry; the watch itself never ends on its own unless `maxCount` is reached.
 // - Memory: the references of recent rows only (the newest RECENT_LIMIT), not the history.
@@ -16,11 +18,14 @@ import type { TransactionRecord } from '../api/schemas.js';
 import { AuthError, UsageError } from '../errors.js';
 import { directionOf, type Direction } from './ledger.js';
 import { transactionPages } from './transactions.js';
+import { statusKind } from './transfer-outcome.js';
 
 export const WATCH_PAGE_LIMIT = 50;
 export const MAX_CATCH_UP_PAGES = 20;
 export const MAX_RETRY_DELAY_MS = 60_000;
 const RECENT_LIMIT = 5_000;
+/** Pending rows followed for a change of status: the newest ones. */
+const PENDING_LIMIT = 1_000;
 
 export interface WatchOptions {
   intervalMs: number;
@@ -31,6 +36,8 @@ export interface WatchOptions {
   maxCount?: number;
   signal: AbortSignal;
   show(tx: TransactionRecord): void;
+  /** A row shown as pending now has another status. */
+  showUpdate?(tx: TransactionRecord, was: string): void;
   /** A poll failed; the next try is in `delayMs`. */
   onRetry(message: string, delayMs: number): void;
   /** The poll after failures worked again. */
@@ -51,6 +58,8 @@ class Stopped extends Error {}
 export async function watchTransactions(ctx: Context, options: WatchOptions): Promise<WatchSummary> {
   const api = await ctx.api();
   const recent = new Map<string, true>();
+  /** Shown rows still pending, by reference: their status when last shown. */
+  const pending = new Map<string, string>();
   const summary: WatchSummary = { shown: 0, polls: 0, reason: 'stopped' };
   const remember = (tx: TransactionRecord) => {
     recent.delete(tx.reference);
@@ -84,6 +93,10 @@ export async function watchTransactions(ctx: Context, options: WatchOptions): Pr
   const show = (tx: TransactionRecord): boolean => {
     if (options.type !== undefined && directionOf(tx) !== options.type) return false;
     options.show(tx);
+    if (statusKind(tx.status) === 'pending') {
+      pending.set(tx.reference, String(tx.status ?? ''));
+      if (pending.size > PENDING_LIMIT) pending.delete(pending.keys().next().value!);
+    }
     summary.shown += 1;
     return options.maxCount !== undefined && summary.shown >= options.maxCount;
   };
@@ -94,6 +107,14 @@ export async function watchTransactions(ctx: Context, options: WatchOptions): Pr
     const fresh: TransactionRecord[] = [];
     for (let page = 1; page <= MAX_CATCH_UP_PAGES; page += 1) {
       const rows = await unlessStopped(api.listTransactions({ page, limit: WATCH_PAGE_LIMIT }));
+      // A pending row shown before whose status changed: shown again, once per change.
+      for (const tx of rows) {
+        const was = pending.get(tx.reference);
+        if (was === undefined || !recent.has(tx.reference) || String(tx.status ?? '') === was) continue;
+        if (statusKind(tx.status) === 'pending') pending.set(tx.reference, String(tx.status ?? ''));
+        else pending.delete(tx.reference);
+        options.showUpdate?.(tx, was);
+      }
       const newOnes = rows.filter((tx) => !recent.has(tx.reference));
       fresh.push(...newOnes);
       if (recent.size === 0 || newOnes.length < rows.length || rows.length < WATCH_PAGE_LIMIT) return fresh;

@@ -7,22 +7,28 @@ import type { CommandInput } from '../types.js';
 import { koboToDecimal } from '../../core/money.js';
 import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
 import { FsapiError } from '../../errors.js';
-import type { TransferState } from '../../core/journal.js';
+import { TransferFold, type TransferState } from '../../core/journal.js';
+import { isInFlight } from '../../core/claim.js';
+import { outcomeOfJournalled, type Outcome } from '../../core/transfer-outcome.js';
 import { colors, koboCell, printList, statusCell } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import type { Column } from '../../ui/output.js';
 
-const columns: Column<TransferState>[] = [
-      { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
-      { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
-      { header: 'REFERENCE', cell: (t) => t.reference },
-      { header: 'ACCOUNT', cell: (t) => t.accountNumber, priority: 2 },
-      { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 12 },
-      { header: 'BANK', cell: (t) => t.bankName, priority: 3, flex: true },
-      { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
-      { header: 'STATE', cell: (t) => statusCell(t.state) },
-  // The API's status as last seen by fsapi (at sending, or by a later lookup): not necessarily today's.
+/** A journalled transfer with its outcome in the one vocabulary (src/core/transfer-outcome.ts). */
+type LoggedTransfer = TransferState & { outcome: Outcome };
+
+const columns: Column<LoggedTransfer>[] = [
+  { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
+  { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
+  { header: 'REFERENCE', cell: (t) => t.reference },
+  { header: 'ACCOUNT', cell: (t) => t.accountNumber, priority: 2 },
+  { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 8 },
+  { header: 'BANK', cell: (t) => t.bankName, priority: 3, flex: true },
+  { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
+  // The outcome as last seen by fsapi (at sending, or by a later lookup): never dropped for width.
+  { header: 'OUTCOME', cell: (t) => statusCell(t.outcome) },
+  // The API's own word for it, as last seen: not necessarily today's.
   { header: 'STATUS', cell: (t) => statusCell(t.status), priority: 1 },
   { header: 'MESSAGE', cell: (t) => t.message ?? '', priority: 5, flex: true },
 ];
@@ -32,18 +38,27 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   refuseCsvWithJson(ctx, csv);
   const journal = openJournal(ctx);
   if (input.options.refresh === true) await refreshPending(ctx, journal);
-  const { transfers, warnings } = await journal.transfers();
+  const { records, warnings } = await journal.read();
   for (const warning of warnings) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
-  const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
+  const fold = new TransferFold();
+  for (const record of records) fold.add(record);
+  const rows: LoggedTransfer[] = fold
+    .transfers()
+    .map((t) => {
+      // An intent without an answer whose writer still runs is in flight, not unknown.
+      const attempts = fold.attempts(t);
+      return { ...t, outcome: outcomeOfJournalled(t, t.state === 'unknown' && attempts !== undefined && !attempts.answered && isInFlight(attempts)) };
+    })
+    .sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
   if (csv) return printCsv(ctx, columns, rows);
-  printList<TransferState>(
+  printList<LoggedTransfer>(
     ctx,
     columns,
     rows,
     rows.map(toJson),
     `the journal ${journal.file} has no transfers yet`,
   );
-  const unknown = rows.filter((t) => t.state === 'unknown');
+  const unknown = rows.filter((t) => t.outcome === 'unknown');
   if (unknown.length > 0 && !ctx.globals.json) {
     ctx.io.note(`${unknown.length} transfer${unknown.length === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
   }
@@ -77,7 +92,7 @@ async function refreshPending(ctx: Context, journal: ReturnType<typeof openJourn
 }
 
 /** The journal's own JSON (not an API object): one object per transfer, amounts as decimal text and kobo. */
-function toJson(t: TransferState) {
+function toJson(t: LoggedTransfer) {
   return {
     sentAt: t.sentAt,
     updatedAt: t.updatedAt,
@@ -94,6 +109,8 @@ function toJson(t: TransferState) {
     narration: t.narration,
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
+    outcome: t.outcome,
+    /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
     state: t.state,
     status: t.status ?? null,
     message: t.message ?? null,

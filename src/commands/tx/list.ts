@@ -16,7 +16,8 @@ import {
   type TransactionListing,
 } from '../../core/transactions.js';
 import { parseIntegerOption } from '../../core/validate.js';
-import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../../ui/output.js';
+import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Cell, type Column } from '../../ui/output.js';
+import { directionOf } from '../../core/ledger.js';
 import { csvRecord } from '../../ui/sanitize.js';
 import { streamPages, type RowSink } from '../../ui/stream.js';
 
@@ -24,12 +25,23 @@ const transactionColumns: Column<TransactionRecord>[] = [
   { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
   { header: 'REFERENCE', cell: (tx) => tx.reference },
   { header: 'TYPE', cell: (tx) => ({ text: tx.type, plain: tx.type, style: tx.type === 'credit' ? (t, c) => c.green(t) : undefined }), priority: 2 },
-  { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
+  { header: 'AMOUNT', cell: signedAmount, align: 'right' },
   { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right', priority: 3 },
   { header: 'COUNTERPARTY', cell: counterpartyLabel, priority: 1, flex: true },
   { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
   { header: 'DESCRIPTION', cell: (tx) => tx.description, priority: 4, flex: true },
 ];
+
+/**
+ * The amount with its direction on a terminal: `+₦207,950.00` in, `-₦485,300.00` out, so an inflow and an
+ * outflow never look alike when TYPE is dropped for width. Piped, the amount stays as the API's number.
+ */
+function signedAmount(tx: TransactionRecord): Cell {
+  const cell = moneyCell(tx.amount);
+  const direction = directionOf(tx);
+  if (cell.text === '' || direction === undefined) return cell;
+  return { ...cell, text: `${direction === 'credit' ? '+' : '-'}${cell.text}`, style: direction === 'credit' ? (t, c) => c.green(t) : undefined };
+}
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
 export const longRunning = (input: CommandInput) => input.options.all === true;

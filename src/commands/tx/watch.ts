@@ -33,7 +33,9 @@ export default async function txWatch(ctx: Context, input: CommandInput): Promis
       sinceMs,
       maxCount,
       signal: stop.signal,
-      show: print,
+      show: (tx) => print(tx),
+      // A pending row that settled (or failed, or was reversed) is shown again with its new status.
+      showUpdate: (tx, was) => print(tx, was),
       onRetry: (message, delayMs) => ctx.io.note(`${c.yellow('warning:')} polling failed: ${message}; trying again in ${Math.round(delayMs / 1000)} s`),
       onRecovered: () => ctx.io.note('polling works again'),
       onGap: (message) => ctx.io.note(`${c.yellow('warning:')} ${message}`),
@@ -44,8 +46,11 @@ export default async function txWatch(ctx: Context, input: CommandInput): Promis
   }
 }
 
-/** One line per transaction in the output mode of the run. */
-function createPrinter(ctx: Context): (tx: TransactionRecord) => void {
+/**
+ * One line per transaction in the output mode of the run; `was` (the status it was shown with before)
+ * marks a line that updates a pending row.
+ */
+function createPrinter(ctx: Context): (tx: TransactionRecord, was?: string) => void {
   const mode = outputMode(ctx);
   if (mode === 'json') return (tx) => ctx.io.out(`${JSON.stringify(tx)}\n`);
   if (mode === 'tsv') {
@@ -58,19 +63,28 @@ function createPrinter(ctx: Context): (tx: TransactionRecord) => void {
     };
   }
   const c = colors(ctx);
-  return (tx) => {
+  return (tx, was) => {
     const credit = directionOf(tx) === 'credit';
     const amount = moneyCell(tx.amount).text.padStart(16);
     const status = statusCell(tx.status);
-    const party = `${credit ? 'from' : 'to'} ${counterpartyLabel(tx)}`;
+    const statusText = terminalText(status.text).padEnd(10);
+    const reference = terminalText(tx.reference);
+    // Direction, amount and status first: a narrow terminal cuts the counterparty, never the answer.
+    const fixed = [timeCell(tx.createdAt).text, credit ? 'IN ' : 'OUT', amount, statusText, reference];
+    const room = Math.max(0, (ctx.io.columns ?? 80) - fixed.reduce((sum, part) => sum + [...part].length + 2, 0));
+    const partyText = was === undefined ? `${credit ? 'from' : 'to'} ${counterpartyLabel(tx)}` : `(was ${was})`;
+    const party = terminalText(partyText);
+    const cut = [...party].length <= room ? party : room > 1 ? `${[...party].slice(0, room - 1).join('')}…` : '';
     const line = [
-      timeCell(tx.createdAt).text,
+      fixed[0],
       credit ? c.green('IN ') : c.red('OUT'),
       credit ? c.green(amount) : amount,
-      terminalText(party),
-      c.dim(terminalText(tx.reference)),
-      status.style ? status.style(status.text, c) : status.text,
-    ].join('  ');
+      status.style ? status.style(statusText, c) : statusText,
+      c.dim(reference),
+      cut,
+    ]
+      .join('  ')
+      .trimEnd();
     ctx.io.out(`${line}\n`);
   };
 }
