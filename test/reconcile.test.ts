@@ -26,14 +26,15 @@ function scopeOf(setup: TransferSetup): { profile: string; baseUrl: string } {
   return { profile: record.profile, baseUrl: record.baseUrl };
 }
 
-function intent(scope: { profile: string; baseUrl: string }, reference: string, amountKobo: number) {
+function intent(scope: { profile: string; baseUrl: string }, reference: string, amountKobo: number, minutesAgo = 0, account = '2222222222', pid?: number) {
   return {
     type: 'intent' as const,
     reference,
     ...scope,
-    time: new Date().toISOString(),
+    time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
     env: 'sandbox',
-    request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'x', amount: amountKobo / 100, reference },
+    ...(pid === undefined ? {} : { pid }),
+    request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: account, narration: 'x', amount: amountKobo / 100, reference },
     amountKobo,
     bankName: 'Guaranty Trust Bank',
     accountName: 'ADEYEMI FUNMILAYO YETUNDE',
@@ -43,7 +44,7 @@ function intent(scope: { profile: string; baseUrl: string }, reference: string, 
 describe('reconcile: one finding of each kind', () => {
   let setup: TransferSetup;
   let clock = Date.now();
-  const since = new Date(clock - 1000).toISOString();
+  const since = new Date(clock - 8 * 60_000).toISOString();
   before(async () => {
     setup = await setUpTransfers({ seedTransactions: 30, settleSeconds: 60, now: () => clock });
   });
@@ -57,6 +58,10 @@ describe('reconcile: one finding of each kind', () => {
     assert.equal(pendingForever.code, 0, pendingForever.stderr);
     const pendingRef = JSON.parse(pendingForever.stdout).reference as string;
 
+    // Pending beyond the API's 5-minute settlement window: sent (by hand, journalled as) 6 minutes ago.
+    const late = await rawTransfer(setup, { amount: 650, reference: 'ACME-LATE0001', beneficiaryAccountNumber: '4444441111' });
+    assert.equal(late.code, 0, late.stderr);
+
     const byHand = await rawTransfer(setup, { amount: 450, reference: 'ACME-BYHAND0001' });
     assert.equal(byHand.code, 0, byHand.stderr);
     const differs = await rawTransfer(setup, { amount: 300, reference: 'ACME-DIFFERS0001' });
@@ -64,7 +69,12 @@ describe('reconcile: one finding of each kind', () => {
 
     const scope = scopeOf(setup);
     const journal = new Journal(journalPath(setup.home.dataDir));
-    await journal.append(intent(scope, 'ACME-NEVERARRIVED1', 99_00));
+    await journal.append(intent(scope, 'ACME-NEVERARRIVED1', 99_00, 6));
+    await journal.append(intent(scope, 'ACME-LATE0001', 650_00, 6, '4444441111'));
+    await journal.append({ type: 'accepted', reference: 'ACME-LATE0001', ...scope, time: new Date().toISOString(), status: 'pending', message: 'ok' });
+    // On its way: written a moment ago, or 6 minutes ago by a process still running. Neither is missing.
+    await journal.append(intent(scope, 'ACME-ONITSWAY01', 50_00));
+    await journal.append(intent(scope, 'ACME-STILLSENDING', 60_00, 6, '2222222222', process.pid));
     await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
     clock += 61_000; // the first transfer is successful now; the one to ...1111 never is
@@ -77,19 +87,23 @@ describe('reconcile: one finding of each kind', () => {
     const of = (kind: string) => findings.filter((finding) => finding.kind === kind);
 
     assert.deepEqual(of('settled').map((f) => [f.reference, f.was, f.status]), [[settlingRef, 'pending', 'successful']]);
-    assert.deepEqual(of('still-pending').map((f) => [f.reference, f.amount]), [[pendingRef, '700.00']]);
+    assert.deepEqual(of('still-pending').map((f) => [f.reference, f.amount]), [['ACME-LATE0001', '650.00']]);
+    assert.deepEqual(of('in-transit').map((f) => f.reference).sort(), [pendingRef, 'ACME-ONITSWAY01', 'ACME-STILLSENDING'].sort());
+    assert.match(String(of('in-transit').find((f) => f.reference === 'ACME-STILLSENDING')!.why), new RegExp(`running fsapi process \\(pid ${process.pid}\\)`));
     assert.deepEqual(of('missing-from-api').map((f) => [f.reference, f.amount, f.journalState]), [['ACME-NEVERARRIVED1', '99.00', 'unknown']]);
     assert.deepEqual(of('unjournalled-debit').map((f) => [f.reference, f.amount, f.accountNumber]), [['ACME-BYHAND0001', '450.00', '2222222222']]);
     assert.deepEqual(of('amount-differs').map((f) => [f.reference, f.journalAmount, f.apiAmount]), [['ACME-DIFFERS0001', '310.00', '300.00']]);
-    assert.deepEqual(of('totals-differ').map((f) => [f.journalAmount, f.apiAmount, f.difference]), [['2109.00', '2000.00', '-109.00']]);
+    assert.deepEqual(of('totals-differ').map((f) => [f.journalAmount, f.apiAmount, f.difference]), [['2759.00', '2650.00', '-109.00']]);
     assert.equal(report.agrees, false);
-    assert.deepEqual(report.journal, { count: 4, total: '2109.00' });
+    assert.deepEqual(report.journal, { count: 5, total: '2759.00' });
+    assert.match(String(report.since), /Z$/, '--json keeps ISO UTC');
 
     // The journal learned what the API said: the first transfer is successful there now.
     const log = JSON.parse((await setup.run(['--json', 'transfer', 'log'])).stdout) as Array<Record<string, unknown>>;
     assert.equal(log.find((t) => t.reference === settlingRef)!.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.ok(lines.some((r) => r.type === 'status-checked' && r.reference === 'ACME-NEVERARRIVED1' && r.found === false));
+    assert.ok(!lines.some((r) => r.type === 'status-checked' && (r.reference === 'ACME-ONITSWAY01' || r.reference === 'ACME-STILLSENDING')), 'nothing journalled for those in transit');
 
     // On a terminal: a heading per kind, the references under it.
     const screen = await setup.run(['reconcile', '--since', since], { tty: true });
@@ -97,6 +111,8 @@ describe('reconcile: one finding of each kind', () => {
     const text = stripAnsi(screen.stdout);
     assert.match(text, /debits the journal does not know[^\n]*\n\s+ACME-BYHAND0001/);
     assert.match(text, /journalled but not found at the API[^\n]*\n\s+ACME-NEVERARRIVED1/);
+    assert.match(text, /in transit[^\n]*\n(\s+ACME-\S+ .*\n)*\s+ACME-ONITSWAY01 /);
+    assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT/, 'times in local form on a terminal');
     assert.doesNotMatch(text, new RegExp(`settled now[^\\n]*\\n\\s+${settlingRef}`), 'settled once, then it agrees');
   });
 
@@ -120,6 +136,10 @@ describe('reconcile: a clean journal', () => {
   it('exit 0 when everything agrees, after settling what was pending', async () => {
     const sent = await send(setup, '0123456789', '2500');
     assert.equal(sent.code, 0, sent.stderr);
+    // Right after a send: the pending transfer is in transit, nothing to fix (exit 0).
+    const now = await setup.run(['--json', 'reconcile']);
+    assert.equal(now.code, 0, now.stderr);
+    assert.deepEqual(JSON.parse(now.stdout).findings.map((f: { kind: string }) => f.kind), ['in-transit']);
     clock += 61_000;
     const first = await setup.run(['--json', 'reconcile']);
     assert.equal(first.code, 0, first.stderr);

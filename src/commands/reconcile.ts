@@ -5,7 +5,9 @@ import { terminalText } from '../ui/sanitize.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { ExitCode, FsapiError } from '../errors.js';
-import { localDay, parsePeriod, periodPages } from '../core/ledger.js';
+import { localDay, parsePeriod, periodPages, type Period } from '../core/ledger.js';
+import { formatDateTime } from '../core/time.js';
+import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../core/reconcile.js';
 import { openJournal, transferScope } from '../core/transfer.js';
@@ -16,9 +18,11 @@ import { withProgress } from '../ui/page-progress.js';
 export const longRunning = true;
 
 export default async function reconcileCommand(ctx: Context, input: CommandInput): Promise<void> {
-  const period = parsePeriod(input.options.since, undefined, ctx.clock.now());
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
+  // Without --since: from this profile's first journalled transfer. Debits before it are not the journal's
+  // to know, so they are no finding; --since reaches further back.
+  const period = input.options.since !== undefined ? parsePeriod(input.options.since, undefined, ctx.clock.now()) : await sinceFirstTransfer(ctx, journal, scope);
 
   const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
@@ -33,6 +37,20 @@ export default async function reconcileCommand(ctx: Context, input: CommandInput
       hint: 'fsapi transfer status <reference> looks one transfer up; fsapi transfer log shows the journal',
     });
   }
+}
+
+async function sinceFirstTransfer(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Promise<Period> {
+  const now = ctx.clock.now();
+  const { untilMs } = parsePeriod(undefined, undefined, now);
+  const { transfers } = await journal.transfers();
+  let first = now;
+  for (const t of transfers) {
+    if (t.profile !== scope.profile || t.baseUrl !== scope.baseUrl) continue;
+    const sentAt = Date.parse(t.sentAt);
+    if (sentAt < first) first = sentAt;
+  }
+  if (first === now) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
+  return { sinceMs: first, untilMs };
 }
 
 function reconciliationJson(result: Reconciliation) {
@@ -50,7 +68,7 @@ function reconciliationJson(result: Reconciliation) {
 function renderReport(ctx: Context, result: Reconciliation): string {
   const c = colors(ctx);
   const lines = [
-    `Reconciliation ${localDay(result.period.sinceMs)} to ${localDay(result.period.untilMs - 1)}: ` +
+    `Reconciliation ${formatDateTime(result.period.sinceMs)} to ${localDay(result.period.untilMs - 1)}: ` +
       `journal ${result.journal.count} transfer(s) ${formatNaira(result.journal.totalKobo)}, ` +
       `API ${result.api.count} of them ${formatNaira(result.api.totalKobo)} (${result.apiDebits} debit(s) listed)`,
   ];
@@ -72,6 +90,7 @@ function renderReport(ctx: Context, result: Reconciliation): string {
 
 const HEADINGS: Record<Finding['kind'], string> = {
   settled: 'settled now (the journal was updated)',
+  'in-transit': 'in transit (on their way: nothing to do yet; do not pay them again)',
   'missing-from-api': 'journalled but not found at the API (do not assume they were paid)',
   failed: 'failed transfers',
   reversed: 'reversed transfers',
@@ -85,20 +104,28 @@ function describe(finding: Finding): string {
   switch (finding.kind) {
     case 'settled':
       return `${finding.reference}  was ${finding.was}, now ${finding.status}`;
+    case 'in-transit':
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${finding.why})`;
     case 'still-pending':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${finding.sentAt}`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${local(finding.sentAt)}`;
     case 'missing-from-api':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${finding.sentAt} (${finding.journalState})`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${outcomeOfJournalled({ state: finding.journalState, status: undefined })})${finding.detail ? `; ${finding.detail}` : ''}`;
     case 'unjournalled-debit':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}, ${finding.bankName}  ${finding.time}  ${finding.status}`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}, ${finding.bankName}  ${local(finding.time)}  ${finding.status}`;
     case 'failed':
     case 'reversed': {
       const reversal = finding.reversal ? `reversal ${finding.reversal.reference} ${formatNaira(finding.reversal.amountKobo)}` : 'no reversal credit found';
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  ${finding.time}  ${reversal}${finding.journalled ? '' : '  (not in the journal)'}`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  ${local(finding.time)}  ${reversal}${finding.journalled ? '' : '  (not in the journal)'}`;
     }
     case 'amount-differs':
       return `${finding.reference}  journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}`;
     case 'totals-differ':
       return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(finding.apiKobo - finding.journalKobo)}`;
   }
+}
+
+/** An ISO time from the journal or the API, in local time for the terminal (--json keeps ISO UTC). */
+function local(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? formatDateTime(ms) : iso;
 }

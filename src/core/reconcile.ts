@@ -3,9 +3,13 @@
 //
 //   settled            a journalled transfer whose outcome was unknown or pending, now known from the
 //                      API; the journal learns it (the only finding that needs nothing more)
-//   still-pending      the API still says pending
+//   in-transit         not a finding: a transfer whose intent was written by a process still running,
+//                      or less than SETTLEMENT_WINDOW_MS ago (the API settles within 5 minutes), not found
+//                      yet or still pending. Shown, never counted as missing, never exit 1
+//   still-pending      the API still says pending, after the settlement window
 //   missing-from-api   journalled as sent (not refused), but neither the list nor a lookup by reference
-//                      finds it: it never arrived, do not assume it was paid
+//                      finds it (a record of another transaction counts as not found, src/core/lookup.ts):
+//                      it never arrived, do not assume it was paid
 //   unjournalled-debit a debit the journal does not know: sent by another tool or person
 //   failed / reversed  a transfer that did not reach the payee, with its reversal credit (R-<reference>)
 //                      when the bank booked one (from the list, else looked up by that reference)
@@ -15,19 +19,26 @@
 // Memory: the journal's transfers of the period and the findings are held; the transaction list is
 // streamed (src/core/ledger.ts), so a long period costs pages of time, not memory.
 import type { Context } from '../context.js';
+import { ApiError } from '../errors.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import type { Journal, TransferState } from './journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
-import { isRefusal } from './lookup.js';
+import { isInFlight } from './claim.js';
+import { TransferFold } from './journal.js';
+import { checkObservation, lookUpOnce } from './lookup.js';
 import { koboToDecimal } from './money.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
-import { recordStatusSeen, type TransferScope } from './transfer.js';
+import { intentOf, recordStatusSeen, type TransferScope } from './transfer.js';
 import { findReversal, statusKind } from './transfer-outcome.js';
+
+/** The API settles a transfer within 5 minutes (../shared/api-spec.md): younger ones are still on their way. */
+export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
 
 export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
+  | { kind: 'in-transit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; why: string }
   | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
-  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string }
+  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string; detail?: string }
   | { kind: 'unjournalled-debit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; bankName: string; time: string; status: string }
   | { kind: 'failed' | 'reversed'; reference: string; amountKobo: number; accountNumber: string; accountName: string; time: string; journalled: boolean; reversal: { reference: string; amountKobo: number } | null }
   | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
@@ -36,7 +47,7 @@ export type Finding =
 export type FindingKind = Finding['kind'];
 
 /** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the rest. */
-const KIND_ORDER: readonly FindingKind[] = ['settled', 'missing-from-api', 'failed', 'reversed', 'amount-differs', 'still-pending', 'unjournalled-debit', 'totals-differ'];
+const KIND_ORDER: readonly FindingKind[] = ['settled', 'in-transit', 'missing-from-api', 'failed', 'reversed', 'amount-differs', 'still-pending', 'unjournalled-debit', 'totals-differ'];
 
 export interface Reconciliation {
   period: Period;
@@ -51,7 +62,7 @@ export interface Reconciliation {
 }
 
 export function needsAttention(finding: Finding): boolean {
-  return finding.kind !== 'settled';
+  return finding.kind !== 'settled' && finding.kind !== 'in-transit';
 }
 
 interface Seen {
@@ -70,7 +81,30 @@ export async function reconcile(
   period: Period,
   pages: AsyncIterable<TransactionPage>,
 ): Promise<Reconciliation> {
-  const { transfers, warnings } = await journal.transfers();
+  const { records, warnings } = await journal.read();
+  const fold = new TransferFold();
+  for (const record of records) fold.add(record);
+  const transfers = fold.transfers();
+  const now = ctx.clock.now();
+  /** Why a transfer is still on its way (its writer runs, or it is younger than the window), or undefined. */
+  const inTransit = (transfer: TransferState): string | undefined => {
+    const attempts = fold.attempts(transfer);
+    if (transfer.state === 'unknown' && attempts && !attempts.answered && isInFlight(attempts)) return `being sent by a running fsapi process (pid ${attempts.lastPid})`;
+    const sentAt = Date.parse(attempts?.lastIntentAt ?? transfer.sentAt);
+    if (now - sentAt < SETTLEMENT_WINDOW_MS) return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago; the API settles within ${SETTLEMENT_WINDOW_MS / 60_000} minutes`;
+    return undefined;
+  };
+  const transitFinding = (transfer: TransferState, why: string): Finding => ({
+    kind: 'in-transit',
+    reference: transfer.reference,
+    amountKobo: transfer.amountKobo,
+    accountNumber: transfer.accountNumber,
+    accountName: transfer.accountName,
+    sentAt: transfer.sentAt,
+    why,
+  });
+  /** References of ours on their way and not found: out of both totals, they are not a difference. */
+  const notYet = new Set<string>();
   const ours = new Map<string, TransferState>();
   // Every reference this scope ever journalled: a debit listed in the period but journalled just before
   // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
@@ -100,7 +134,10 @@ export async function reconcile(
       apiDebits += 1;
       const reference = String(tx.reference ?? '');
       const status = statusOf(tx);
-      if (ours.has(reference)) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
+      const mine = ours.get(reference);
+      // A listed row counts as ours only when it is the transfer we sent (account and bank); its amount is
+      // compared below, where a difference is a finding of its own.
+      if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
       else if (!known.has(reference)) {
         const party = counterparty(tx);
@@ -118,16 +155,27 @@ export async function reconcile(
     }
   }
 
-  // Our transfers the listing did not show (sent just before --since, or dated oddly): one lookup each.
-  const api = await ctx.api();
+  // Our transfers the listing did not show (sent just before --since, or dated oddly): one lookup each,
+  // its record checked against what was sent (src/core/lookup.ts).
   for (const transfer of ours.values()) {
     if (seen.has(transfer.reference) || transfer.state === 'rejected') continue;
-    try {
-      const tx = await api.getTransaction(transfer.reference);
+    const lookup = await lookUpOnce(ctx, intentOf(transfer));
+    if (lookup.kind === 'failed') throw new ApiError(`could not look ${transfer.reference} up: ${lookup.detail}`);
+    // Our transfer with another amount is still ours: found, and its amount reported as differing below.
+    const onlyAmountDiffers = lookup.kind === 'mismatch' && checkObservation(intentOf(transfer), { ...lookup.transaction, amount: koboToDecimal(transfer.amountKobo) }).matches;
+    if (lookup.kind === 'found' || onlyAmountDiffers) {
+      // Found (an amount that differs is reported as such below).
+      const tx = lookup.transaction;
       seen.set(transfer.reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(tx.status) === 'final') unsuccessful.push(tx);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    } else {
+      const transit = inTransit(transfer);
+      if (transit !== undefined) {
+        // On its way: nothing to report, nothing to journal.
+        notYet.add(transfer.reference);
+        findings.push(transitFinding(transfer, transit));
+        continue;
+      }
       if (transfer.state === 'unknown') {
         await journal.append({ type: 'status-checked', reference: transfer.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString(), found: false });
       }
@@ -139,6 +187,7 @@ export async function reconcile(
         accountName: transfer.accountName,
         sentAt: transfer.sentAt,
         journalState: transfer.state,
+        ...(lookup.kind === 'mismatch' ? { detail: lookup.detail } : {}),
       });
     }
   }
@@ -150,6 +199,7 @@ export async function reconcile(
   let apiCount = 0;
   for (const transfer of ours.values()) {
     if (transfer.state === 'rejected' && !seen.has(transfer.reference)) continue;
+    if (notYet.has(transfer.reference)) continue;
     journalCount += 1;
     journalTotal += transfer.amountKobo;
     const found = seen.get(transfer.reference);
@@ -163,7 +213,11 @@ export async function reconcile(
       // Failed and reversed ones are reported as such below; the journal has learned their status all the same.
       if (status === 'successful') findings.push({ kind: 'settled', reference: transfer.reference, was: transfer.state === 'accepted' ? journalStatus || 'accepted' : transfer.state, status: String(found.tx.status) });
     }
-    if (status === 'pending') findings.push({ kind: 'still-pending', reference: transfer.reference, amountKobo: transfer.amountKobo, sentAt: transfer.sentAt });
+    if (status === 'pending') {
+      const transit = inTransit(transfer);
+      if (transit !== undefined) findings.push(transitFinding(transfer, transit));
+      else findings.push({ kind: 'still-pending', reference: transfer.reference, amountKobo: transfer.amountKobo, sentAt: transfer.sentAt });
+    }
     if (found.amountKobo !== transfer.amountKobo) findings.push({ kind: 'amount-differs', reference: transfer.reference, journalKobo: transfer.amountKobo, apiKobo: found.amountKobo });
   }
 
