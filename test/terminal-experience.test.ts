@@ -35,6 +35,10 @@ describe('guided transfer send at a terminal', () => {
     assert.match(screen, /Guaranty Trust Bank \(000013\)/);
     assert.match(screen, /amount "1e3" is not a number of naira/);
     assert.match(screen, /OKAFOR CHIAMAKA ADAEZE\s+\(verified by name enquiry\)/);
+    // The name enquiry ran as soon as account and bank were known: its answer comes before the amount is asked.
+    const verified = screen.indexOf('✔ 0123456789 at Guaranty Trust Bank: OKAFOR CHIAMAKA ADAEZE');
+    assert.ok(verified >= 0 && verified < screen.indexOf('Amount in naira'), screen);
+    assert.match(screen, /Available\s+₦[\d,.]+/, 'the confirmation shows the available balance');
     assert.match(screen, /Send ₦1,500\.50 to OKAFOR CHIAMAKA ADAEZE\?/);
     const sent = await journal(home.env);
     assert.equal(sent.length, 1);
@@ -56,6 +60,16 @@ describe('guided transfer send at a terminal', () => {
     assert.match(stripAnsi(declined.stdout), /cancelled; nothing was sent/);
     const interrupted = await runCli(['transfer', 'send'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['0123456789\r', '\u0003'] });
     assert.equal(interrupted.code, 4, stripAnsi(interrupted.stdout));
+    assert.deepEqual(await journal(home.env), []);
+  });
+
+  it('a wrong account is found before the amount is asked: exit 1, nothing sent', async () => {
+    const home = pool.home();
+    const result = await runCli(['transfer', 'send'], { env: home.env, tty: true, columns: 80, timeoutMs: 90_000, keys: ['0123450000\r', 'gtbank', '\r'] });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 1, screen);
+    assert.match(screen, /the name enquiry for account 0123450000 at Guaranty Trust Bank was refused/);
+    assert.doesNotMatch(screen, /Amount in naira/);
     assert.deepEqual(await journal(home.env), []);
   });
 

@@ -16,6 +16,28 @@ afterEach(async () => {
   await setup.close();
 });
 
+describe('transfer send: the balance and the API\'s refusals', () => {
+  it('an amount above the available balance is refused before anything is sent (exit 1); the summary shows the balance', async () => {
+    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '90,000,000', '--narration', 'too much', '--yes']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Available\s+₦[\d,.]+ +\(less than the amount\)/);
+    assert.match(result.stderr, /^error: ₦90,000,000\.00 is more than the available balance of ₦[\d,.]+; nothing was sent$/m);
+    assert.equal(setup.posts(), 0);
+    assert.deepEqual(setup.journalLines(), []);
+  });
+
+  it('a refusal by the API names the likely causes', async () => {
+    // The whole balance: it fits, but its charge does not, so the API refuses it.
+    const account = await setup.run(['account', '--json']);
+    const available = String((JSON.parse(account.stdout) as { availableBalance: unknown }).availableBalance);
+    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', available, '--narration', 'all of it', '--yes']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /^error: the API refused transfer ACME-\w+ \(HTTP 400\)/m);
+    assert.match(result.stderr, /^hint: no money moved; .*available balance .*limit .*destination account/m);
+    assert.equal(setup.posts(), 1);
+  });
+});
+
 describe('transfer send: the happy path', () => {
   it('--yes --json sends once and prints the API data with reference and status', async () => {
     const result = await setup.run(send('--yes', '--json'));

@@ -20,7 +20,7 @@ import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type Clai
 import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
 import { LockBusyError, LockLostError } from './lock.js';
 import { checkObservation, isRefusal, lookUpOnce, type TransferIntent } from './lookup.js';
-import { koboToApiNumber, type Kobo } from './money.js';
+import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
@@ -117,6 +117,8 @@ export interface VerifiedTransfer {
 export interface SourceAccount {
   accountName: string;
   accountNumber: string;
+  /** The available balance when it was read, if the API's answer had a readable one. */
+  availableKobo?: Kobo | undefined;
   /** The first word of the business name: every reference starts with `PREFIX-`. */
   prefix: string;
 }
@@ -124,7 +126,13 @@ export interface SourceAccount {
 /** The business account money leaves from (GET /v1/account), and the reference prefix it implies. */
 export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
   const account = await (await ctx.api()).getAccount();
-  return { accountName: account.accountName, accountNumber: shownText(account.accountNumber), prefix: referencePrefix(account.accountName) };
+  let availableKobo: Kobo | undefined;
+  try {
+    availableKobo = parseApiAmount(account.availableBalance);
+  } catch {
+    availableKobo = undefined; // shown as unknown; the API refuses an amount above it anyway
+  }
+  return { accountName: account.accountName, accountNumber: shownText(account.accountNumber), prefix: referencePrefix(account.accountName), availableKobo };
 }
 
 /** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
@@ -165,6 +173,22 @@ export class NameMismatchError extends FsapiError {
   }
 }
 
+/** A name enquiry made before the rest of the transfer was known. */
+export interface EarlyEnquiry {
+  accountNumber: string;
+  bankQuery: string;
+  bank: Bank;
+  accountName: string;
+}
+
+/** The name enquiry as soon as the account and bank are known (before the amount is asked). */
+export async function enquireEarly(ctx: Context, accountNumber: string, bankQuery: string, expectName: string | undefined): Promise<EarlyEnquiry> {
+  const account = parseAccountNumber(accountNumber);
+  const bank = await resolveBank(ctx, bankQuery);
+  const accountName = await verifyAccountName(ctx, bank, account, expectName);
+  return { accountNumber: account, bankQuery, bank, accountName };
+}
+
 export interface PreparedTransfer {
   transfer: VerifiedTransfer;
   source: SourceAccount;
@@ -180,7 +204,13 @@ export interface PreparedTransfer {
  * Steps 2, 3, 5 and 9 of the contract: everything up to the confirmation. The reference is made here, so
  * the person confirming sees the reference that will be sent and looked up.
  */
-export async function prepareTransfer(ctx: Context, request: SendRequest, journal: Journal): Promise<PreparedTransfer> {
+export async function prepareTransfer(
+  ctx: Context,
+  request: SendRequest,
+  journal: Journal,
+  /** The bank and verified name already learnt for this account and bank query (the guided send asks early). */
+  early?: EarlyEnquiry,
+): Promise<PreparedTransfer> {
   const source = await sourceAccount(ctx);
   let reference: string;
   if (request.reference !== undefined) {
@@ -203,8 +233,9 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }
-  const bank = await resolveBank(ctx, request.bankQuery);
-  const accountName = await verifyAccountName(ctx, bank, request.accountNumber, request.expectName);
+  const reuse = early !== undefined && early.accountNumber === request.accountNumber && early.bankQuery === request.bankQuery;
+  const bank = reuse ? early.bank : await resolveBank(ctx, request.bankQuery);
+  const accountName = reuse ? early.accountName : await verifyAccountName(ctx, bank, request.accountNumber, request.expectName);
   const transfer: VerifiedTransfer = {
     reference,
     accountNumber: request.accountNumber,
@@ -217,6 +248,19 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
   };
   const duplicates = findDuplicates(transfers, { ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
+}
+
+/**
+ * An amount above the available balance would only be refused by the API: refused here, before the
+ * confirmation, exit 1, nothing sent. (Charges come on top; the API still has the last word.)
+ */
+export function checkAvailable(prepared: PreparedTransfer): void {
+  const available = prepared.source.availableKobo;
+  const amount = prepared.transfer.amountKobo;
+  if (available === undefined || amount <= available) return;
+  throw new ApiError(`${formatNaira(amount)} is more than the available balance of ${formatNaira(available)}; nothing was sent`, {
+    hint: 'fund the account or send less (the charge comes on top of the amount); fsapi account shows the balance',
+  });
 }
 
 // ---- sending: once ------------------------------------------------------------------------------------

@@ -35,6 +35,11 @@ export async function askForMissing(
   fields: TransferFields,
   wanted: readonly AskedField[],
   usage: string,
+  /**
+   * Called once the account number and the bank are known and something is still to be asked: the guided
+   * send runs the name enquiry here, so a wrong account is found before the amount and narration are typed.
+   */
+  onAccountKnown?: (fields: TransferFields) => Promise<void>,
 ): Promise<TransferFields> {
   const missing = wanted.filter((field) => fields[field] === undefined);
   if (missing.length === 0) return fields;
@@ -44,7 +49,14 @@ export async function askForMissing(
     throw new UsageError(`missing ${list}; nothing was sent`, `give ${missing.length === 1 ? 'it' : 'them'} on the command line (${usage}), or run it at a terminal to be asked`);
   }
   const answers = { ...fields };
-  for (const field of missing) answers[field] = await ask(ctx, field);
+  let told = false;
+  for (const field of missing) {
+    if (!told && onAccountKnown && answers.accountNumber !== undefined && answers.bank !== undefined) {
+      told = true;
+      await onAccountKnown(answers);
+    }
+    answers[field] = await ask(ctx, field);
+  }
   return answers;
 }
 

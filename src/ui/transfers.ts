@@ -27,6 +27,9 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
     ['Account', transfer.accountNumber],
     ['Bank', `${terminalText(transfer.bankName)} (${transfer.bankCode})`],
     ['Amount', c.bold(formatNaira(transfer.amountKobo))],
+    ...(source.availableKobo === undefined
+      ? []
+      : ([['Available', `${formatNaira(source.availableKobo)}${transfer.amountKobo > source.availableKobo ? c.red('  (less than the amount)') : ''}`]] as Array<[string, string]>)),
     ['Narration', transfer.narration],
   ];
   if (transfer.senderName !== undefined) rows.push(['Sender name', transfer.senderName]);

@@ -12,7 +12,10 @@ import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingE
 import { formatNaira } from '../../core/money.js';
 import { sendRespectingRateLimit } from '../../core/rate-limit.js';
 import {
+  checkAvailable,
+  enquireEarly,
   openJournal,
+  type EarlyEnquiry,
   parseSendRequest,
   prepareTransfer,
   recordStatusSeen,
@@ -23,17 +26,25 @@ import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/tran
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
+import { terminalText } from '../../ui/sanitize.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
 
 export default async function send(ctx: Context, input: CommandInput): Promise<void> {
   // 1. What the command line left out, asked for at a terminal (all of it named at once without one);
   //    then everything that needs no request, including whether anyone can answer the confirmation.
+  //    Guided: the name enquiry runs as soon as the account and bank are known, before the amount is asked.
+  let early: EarlyEnquiry | undefined;
   const given = await askForMissing(
     ctx,
     { accountNumber: input.args[0], bank: optionText(input.options.bank), amount: optionText(input.options.amount), narration: optionText(input.options.narration) },
     ['accountNumber', 'bank', 'amount', 'narration'],
     'fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>',
+    async (known) => {
+      early = await enquireEarly(ctx, known.accountNumber!, known.bank!, optionText(input.options.expectName)?.trim() || undefined);
+      const c = colors(ctx, 'stderr');
+      ctx.io.note(`${c.green('✔')} ${early.accountNumber} at ${terminalText(early.bank.institutionName)}: ${c.bold(terminalText(early.accountName))} ${c.dim('(verified by name enquiry)')}`);
+    },
   );
   const request = parseSendRequest(given.accountNumber, { ...input.options, bank: given.bank, amount: given.amount, narration: given.narration });
   const yes = input.options.yes === true;
@@ -46,8 +57,9 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
 
   // 2, 3, 5. The business prefix and the reference, the bank, the name enquiry, --expect-name.
   const journal = openJournal(ctx);
-  const prepared = await prepareTransfer(ctx, request, journal);
+  const prepared = await prepareTransfer(ctx, request, journal, early);
   writeTransferSummary(ctx, prepared);
+  checkAvailable(prepared);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.
   await guardAgainstDuplicate(ctx, prepared.duplicates, allowDuplicate);
@@ -100,7 +112,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       if (outcome.error instanceof AuthError) throw outcome.error;
       throw new ApiError(
         `the API refused transfer ${outcome.reference}${outcome.httpStatus ? ` (HTTP ${outcome.httpStatus})` : ''}: ${outcome.message}`,
-        { status: outcome.httpStatus, apiMessage: outcome.message, hint: 'no money moved; fix what the message says and send again' },
+        { status: outcome.httpStatus, apiMessage: outcome.message, hint: refusalHint(outcome.message) },
       );
     case 'unknown':
       throw new OutcomeUnknownError(outcome.reference, outcome.detail);
@@ -121,6 +133,15 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
 function foundSays(status: string): string {
   const outcome = outcomeOfStatus(status);
   return outcome === 'pending' || outcome === 'successful' ? `it went through (${outcome})` : `the API has it, and it ${outcome}`;
+}
+
+/**
+ * The API's refusals say little ("Request Un-Successful"): the hint names the usual causes, so the person
+ * knows where to look. No money moved either way.
+ */
+function refusalHint(message: string): string {
+  const reason = message.trim() === '' || /un-?successful/i.test(message) ? 'the API gave no reason; ' : '';
+  return `no money moved; ${reason}the usual causes: the available balance (fsapi account) is below the amount plus its charge, a limit on the account was reached, or the destination account cannot receive it (fsapi enquiry checks it)`;
 }
 
 const optionText = (value: unknown) => (value === undefined ? undefined : String(value));
