@@ -146,7 +146,7 @@ const examples = (...lines: string[]) => {
 /** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
 const TRANSFER_EXIT_CODES = `
 Exit codes:
-  0  successful (or, without --wait, accepted / still pending)
+  0  successful (or, without --wait, pending)
   1  refused, failed or reversed (its reversal R-<reference> is looked up)
   2  invalid input; nothing was sent
   3  authentication needed or failed

@@ -24,7 +24,7 @@ import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from './money
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
-import { describeWait, statusKind } from './transfer-outcome.js';
+import { describeWait, outcomeOfJournalled, statusKind } from './transfer-outcome.js';
 import { shownText } from './shown.js';
 
 export const MAX_NARRATION_LENGTH = 100;
@@ -229,7 +229,7 @@ export async function prepareTransfer(
   const earlierAttempts = records.filter((r) => r.type === 'intent' && claimKey(r) === own).length;
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
-      `reference ${reference} was already used on ${reused.sentAt} (${reused.state}); a reference pays once`,
+      `reference ${reference} was already used on ${reused.sentAt} (${outcomeOfJournalled(reused)}); a reference pays once`,
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }

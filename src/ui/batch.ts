@@ -7,6 +7,7 @@ import type { RowProblem } from '../core/batch-file.js';
 import type { BatchPlan, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
 import { reportEntry, tally } from '../core/batch-report.js';
 import { formatNaira, sumKobo } from '../core/money.js';
+import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { colors, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from './sanitize.js';
 
@@ -82,7 +83,7 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
       { header: 'AMOUNT', align: 'right' },
       { header: 'EARLIER REFERENCE' },
       { header: 'SENT', priority: 1 },
-      { header: 'STATE', priority: 2 },
+      { header: 'OUTCOME', priority: 2 },
     ],
     duplicates.map(({ row, earlier }) => [
       plain(String(row.line)),
@@ -91,7 +92,7 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
       koboCell(row.amountKobo),
       plain(earlier.reference),
       plain(earlier.sentAt),
-      plain(`${earlier.state}${earlier.origin ? ` (${earlier.origin})` : ''}`),
+      plain(`${outcomeOfJournalled(earlier)}${earlier.origin ? ` (${earlier.origin})` : ''}`),
     ]),
   );
 }

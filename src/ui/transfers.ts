@@ -5,6 +5,7 @@ import type { TransactionRecord, TransferResult } from '../api/schemas.js';
 import type { PreparedTransfer } from '../core/transfer.js';
 import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
+import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from './sanitize.js';
 import { wrapText } from './table-layout.js';
@@ -54,7 +55,7 @@ export function writeDuplicateWarning(ctx: Context, duplicates: readonly Transfe
     const when = minutes === 0 ? 'less than a minute ago' : `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
     ctx.io.note(
       `${c.yellow('warning:')} ${formatNaira(earlier.amountKobo)} to ${earlier.accountNumber} at ${earlier.bankName} was already sent ${when} ` +
-        `(${earlier.reference}, ${earlier.state}${earlier.status ? `, ${earlier.status}` : ''})`,
+        `(${earlier.reference}, ${outcomeOfJournalled(earlier)})`,
     );
   }
 }

@@ -174,15 +174,18 @@ async function waitAndPrint(
 ): Promise<void> {
   const { reference } = prepared.transfer;
   const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(timeoutMs)})`);
+  const { transfer } = prepared;
   const result = await waitForSettlement(ctx, reference, {
     initial,
     timeoutMs,
+    // Every status seen is checked against what was sent: another transaction's record is no settlement.
+    intent: { reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode },
     onStatus: (status) => spinner.update(`waiting for ${reference}: ${status}`),
   }).finally(() => spinner.stop());
   if (!result.transaction) {
-    // It was accepted; only its later status is unknown. Show the answer we have and say why.
+    // The API took it; only its later status is unknown. Show the answer we have and say why.
     printWithoutLookup();
-    throw new StillPendingError(reference, `accepted, but ${result.reason}`);
+    throw new StillPendingError(reference, `pending (the API took it), but ${result.reason}`);
   }
   await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
   printTransaction(ctx, result.transaction);

@@ -3,8 +3,8 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
-import { checkTransferStatus, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../core/transfer.js';
-import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../core/transfer.js';
+import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
@@ -19,7 +19,9 @@ export default async function status(ctx: Context, input: CommandInput): Promise
   const scope = await transferScope(ctx);
   const { transaction: found, journalled } = await checkTransferStatus(ctx, journal, scope, reference);
   if (journalled?.state === 'unknown') {
-    ctx.io.note(`${reference} had no known outcome in the journal; the API has it, so it went through (journal: reconciled)`);
+    const outcome = outcomeOfStatus(found.status);
+    const says = outcome === 'pending' || outcome === 'successful' ? `so it went through (${outcome})` : `and it ${outcome}`;
+    ctx.io.note(`${reference} had no known outcome in the journal; the API has it, ${says} (journal: reconciled)`);
   }
 
   let transaction = found;
@@ -28,6 +30,7 @@ export default async function status(ctx: Context, input: CommandInput): Promise
     const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(waitTimeoutMs)})`);
     const result = await waitForSettlement(ctx, reference, {
       initial: found,
+      intent: journalled ? intentOf(journalled) : undefined,
       timeoutMs: waitTimeoutMs,
       onStatus: (current) => spinner.update(`waiting for ${reference}: ${current}`),
     }).finally(() => spinner.stop());
