@@ -36,7 +36,7 @@ describe('guided transfer send at a terminal', () => {
     assert.match(screen, /amount "1e3" is not a number of naira/);
     assert.match(screen, /OKAFOR CHIAMAKA ADAEZE\s+\(verified by name enquiry\)/);
     // The name enquiry ran as soon as account and bank were known: its answer comes before the amount is asked.
-    const verified = screen.indexOf('✔ 0123456789 at Guaranty Trust Bank: OKAFOR CHIAMAKA ADAEZE');
+    const verified = screen.indexOf('✔ Account holder: OKAFOR CHIAMAKA ADAEZE (verified by name enquiry)');
     assert.ok(verified >= 0 && verified < screen.indexOf('Amount in naira'), screen);
     assert.match(screen, /Available\s+₦[\d,.]+/, 'the confirmation shows the available balance');
     assert.match(screen, /Send ₦1,500\.50 to OKAFOR CHIAMAKA ADAEZE\?/);

@@ -105,7 +105,7 @@ function describe(finding: Finding): string {
     case 'settled':
       return `${finding.reference}  was ${finding.was}, now ${finding.status}`;
     case 'in-transit':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${finding.why})`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  ${finding.why.startsWith('sent ') ? finding.why : `sent ${local(finding.sentAt)}, ${finding.why}`}`;
     case 'still-pending':
       return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${local(finding.sentAt)}`;
     case 'missing-from-api':

@@ -91,7 +91,7 @@ export async function reconcile(
     const attempts = fold.attempts(transfer);
     if (transfer.state === 'unknown' && attempts && !attempts.answered && isInFlight(attempts)) return `being sent by a running fsapi process (pid ${attempts.lastPid})`;
     const sentAt = Date.parse(attempts?.lastIntentAt ?? transfer.sentAt);
-    if (now - sentAt < SETTLEMENT_WINDOW_MS) return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago; the API settles within ${SETTLEMENT_WINDOW_MS / 60_000} minutes`;
+    if (now - sentAt < SETTLEMENT_WINDOW_MS) return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago, settles within ${SETTLEMENT_WINDOW_MS / 60_000} min`;
     return undefined;
   };
   const transitFinding = (transfer: TransferState, why: string): Finding => ({

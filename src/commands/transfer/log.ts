@@ -64,7 +64,7 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   }
   const stale = rows.filter(mayStillChange);
   if (stale.length > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
-    ctx.io.note(`STATUS is as last seen; fsapi transfer log --refresh looks up ${stale.length} pending`);
+    ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${stale.length} pending`);
   }
 }
 

@@ -43,7 +43,10 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
     async (known) => {
       early = await enquireEarly(ctx, known.accountNumber!, known.bank!, optionText(input.options.expectName)?.trim() || undefined);
       const c = colors(ctx, 'stderr');
-      ctx.io.note(`${c.green('✔')} ${early.accountNumber} at ${terminalText(early.bank.institutionName)}: ${c.bold(terminalText(early.accountName))} ${c.dim('(verified by name enquiry)')}`);
+      const name = terminalText(early.accountName);
+      // The marker goes on its own line when the name is long, so the line stays within 80 columns.
+      const marker = c.dim('(verified by name enquiry)');
+      ctx.io.note(`${c.green('✔')} Account holder: ${c.bold(name)}${name.length > 30 ? `\n  ${marker}` : ` ${marker}`}`);
     },
   );
   const request = parseSendRequest(given.accountNumber, { ...input.options, bank: given.bank, amount: given.amount, narration: given.narration });
