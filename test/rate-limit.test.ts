@@ -44,7 +44,7 @@ describe('rate limits', () => {
 
     const rows = parse(readFileSync(report), { columns: true }) as Array<{ reference: string; status: string }>;
     assert.equal(rows.length, 30);
-    assert.deepEqual(new Set(rows.map((row) => row.status)), new Set(['accepted']));
+    assert.ok(rows.every((row) => row.status === 'pending' || row.status === 'successful'), rows.map((row) => row.status).join(' '));
     // The request log: the limit was hit, and exactly one transfer was taken per row.
     assert.ok(s.server.simulator.requests().some((r) => r.status === 429), 'the rate limit was never hit');
     assert.equal(answered(s, 'POST', '/v1/transfer', 200), 30);
