@@ -89,7 +89,7 @@ const isPaid = (status: string | undefined) => status === 'pending' || status ==
 /** The lines left on a terminal: what follows the last carriage return of each (progress bars redraw). */
 const visibleLines = (screen: string) => screen.split('\n').map((line) => line.split('\r').at(-1)!);
 /** The lines of a table: its header and its rows (a line number first). */
-const tableLines = (screen: string) => visibleLines(screen).filter((line) => /^ *(LINE +|\d+ +\d{10})/.test(line));
+const tableLines = (screen: string) => visibleLines(screen).filter((line) => /^ *(LINE {2}|\d+ {2}[A-Z0-9])/.test(line));
 
 const journalTypes = (s: TransferSetup) => s.journalLines().map((line) => (JSON.parse(line) as { type: string }).type);
 
