@@ -100,16 +100,20 @@ describe('failed and reversed transfers, --wait and its limit', () => {
   }
 
   it('a transfer that fails: --wait shows failed, finds no reversal, exits 1; the journal and tx list --status know it', async () => {
+    const available = async () => String((JSON.parse((await s.run(['account', '--json'])).stdout) as { availableBalance: unknown }).availableBalance);
+    const before = await available();
     const result = await sendAndWait('0123454040', '--json');
     assert.equal(result.code, 1, result.stderr);
     const record = JSON.parse(result.stdout) as { reference: string; status: string };
     assert.equal(record.status.toLowerCase(), 'failed');
-    assert.match(result.stderr, new RegExp(`reversal: none found \\(no transaction R-${record.reference}\\)`));
+    // What fsapi says about the money and what the simulator did with it agree: it is back, with no credit.
+    assert.match(result.stderr, new RegExp(`reversal: no credit R-${record.reference}: a failed transfer's money returns to the available balance without one`));
+    assert.equal(await available(), before, 'the money is back in the available balance');
     assert.match(result.stderr, new RegExp(`^error: transfer ${record.reference} ended as failed; it did not succeed`, 'im'));
 
     const status = await s.run(['transfer', 'status', record.reference]);
     assert.equal(status.code, 1, status.stderr);
-    assert.match(status.stderr, /reversal: none found/);
+    assert.match(status.stderr, /reversal: no credit R-/);
 
     const log = JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; status: string | null }>;
     assert.equal(log.find((t) => t.reference === record.reference)?.status?.toLowerCase(), 'failed');
