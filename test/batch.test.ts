@@ -334,6 +334,35 @@ describe('transfer batch: failed and reversed rows are never paid', () => {
   });
 });
 
+describe('transfer batch: a row another process is sending', () => {
+  it('is in flight: not looked up, not sent, exit 5', async () => {
+    const s = await start();
+    const content = `${HEADER}\n0123456789,gtb,100,one\n0123456781,gtb,200,two\n`;
+    const file = writeCsv(s, 'inflight.csv', content);
+    const reference = derivedReference('ACME', createHash('sha256').update(content).digest(), 2);
+    // An intent without an answer, written by a process that is still running (this test's).
+    await Journal.inDataDir(s.home.dataDir).append({
+      type: 'intent',
+      profile: 'sim',
+      baseUrl: s.server.url,
+      reference,
+      time: new Date().toISOString(),
+      env: 'sandbox',
+      request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', narration: 'one', amount: 100, reference },
+      amountKobo: 100_00,
+      bankName: 'Guaranty Trust Bank',
+      accountName: 'OKAFOR CHIAMAKA ADAEZE',
+      pid: process.pid,
+    });
+    const result = await s.run(batch(file, '--yes', '--json'));
+    assert.equal(result.code, 5, result.stderr);
+    const report = JSON.parse(result.stdout) as ReportLine[];
+    assert.deepEqual(report.map((r) => r.status).map((status, i) => (i === 1 && isPaid(status) ? 'paid' : status)), ['in flight', 'paid']);
+    assert.match(report[0]!.message, new RegExp(`being sent by another fsapi process \\(pid ${process.pid}\\)`));
+    assert.equal(s.posts(), 1, 'only the other row');
+  });
+});
+
 describe('transfer batch: the confirmation table in colour', () => {
   for (const columns of [80, 120]) {
     it(`at ${columns} columns with colour on, verified names are whole and no escape code is shown as text`, async () => {

@@ -83,7 +83,7 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
       { header: 'AMOUNT', align: 'right' },
       { header: 'EARLIER REFERENCE' },
       { header: 'SENT', priority: 1 },
-      { header: 'OUTCOME', priority: 2 },
+      { header: 'OUTCOME' },
     ],
     duplicates.map(({ row, earlier }) => [
       plain(String(row.line)),
