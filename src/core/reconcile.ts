@@ -21,15 +21,13 @@
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import type { Journal, TransferState } from './journal.js';
+import type { Journal } from './journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
-import { isInFlight } from './claim.js';
-import { TransferFold } from './journal.js';
 import { checkObservation, lookUpOnce } from './lookup.js';
 import { koboToDecimal } from './money.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { intentOf, recordStatusSeen, type TransferScope } from './transfer.js';
-import { findReversal, statusKind } from './transfer-outcome.js';
+import { findReversal, journalledTransfers, statusKind, type JournalledTransfer } from './transfer-outcome.js';
 
 /** The API settles a transfer within 5 minutes (../shared/api-spec.md): younger ones are still on their way. */
 export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
@@ -81,20 +79,16 @@ export async function reconcile(
   period: Period,
   pages: AsyncIterable<TransactionPage>,
 ): Promise<Reconciliation> {
-  const { records, warnings } = await journal.read();
-  const fold = new TransferFold();
-  for (const record of records) fold.add(record);
-  const transfers = fold.transfers();
+  const { transfers, warnings } = await journalledTransfers(journal);
   const now = ctx.clock.now();
   /** Why a transfer is still on its way (its writer runs, or it is younger than the window), or undefined. */
-  const inTransit = (transfer: TransferState): string | undefined => {
-    const attempts = fold.attempts(transfer);
-    if (transfer.state === 'unknown' && attempts && !attempts.answered && isInFlight(attempts)) return `being sent by a running fsapi process (pid ${attempts.lastPid})`;
-    const sentAt = Date.parse(attempts?.lastIntentAt ?? transfer.sentAt);
+  const inTransit = (transfer: JournalledTransfer): string | undefined => {
+    if (transfer.writerRunning) return `being sent by a running fsapi process (pid ${transfer.writerPid})`;
+    const sentAt = Date.parse(transfer.lastIntentAt);
     if (now - sentAt < SETTLEMENT_WINDOW_MS) return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago, settles within ${SETTLEMENT_WINDOW_MS / 60_000} min`;
     return undefined;
   };
-  const transitFinding = (transfer: TransferState, why: string): Finding => ({
+  const transitFinding = (transfer: JournalledTransfer, why: string): Finding => ({
     kind: 'in-transit',
     reference: transfer.reference,
     amountKobo: transfer.amountKobo,
@@ -105,7 +99,7 @@ export async function reconcile(
   });
   /** References of ours on their way and not found: out of both totals, they are not a difference. */
   const notYet = new Set<string>();
-  const ours = new Map<string, TransferState>();
+  const ours = new Map<string, JournalledTransfer>();
   // Every reference this scope ever journalled: a debit listed in the period but journalled just before
   // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
   const known = new Set<string>();

@@ -12,6 +12,8 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { lookUpOnce } from './lookup.js';
+import { isInFlight } from './claim.js';
+import { TransferFold, type Journal, type TransferState } from './journal.js';
 
 export type StatusKind = 'successful' | 'pending' | 'final';
 
@@ -55,6 +57,33 @@ export function outcomeOfJournalled(t: { state: string; status: string | undefin
   if (t.state === 'unknown') return inFlight ? 'in flight' : 'unknown';
   // Accepted or found by lookup: a transfer the API took with no status seen is pending until one is.
   return outcomeOfStatus(t.status ?? 'pending');
+}
+
+/** A journalled transfer with its outcome, and whether the process that wrote its last intent still sends it. */
+export type JournalledTransfer = TransferState & {
+  outcome: Outcome;
+  /** An intent without an answer whose process still runs: the POST may be on its way right now. */
+  writerRunning: boolean;
+  /** The pid of the last intent's writer, when recorded. */
+  writerPid: number | undefined;
+  /** When the last intent was written (a resend after a refusal is a new one). */
+  lastIntentAt: string;
+};
+
+/**
+ * Every journalled transfer with its outcome, oldest intent first: the one place that turns the journal's
+ * records into what `transfer log` and `reconcile` show.
+ */
+export async function journalledTransfers(journal: Journal): Promise<{ transfers: JournalledTransfer[]; warnings: string[] }> {
+  const { records, warnings } = await journal.read();
+  const fold = new TransferFold();
+  for (const record of records) fold.add(record);
+  const transfers = fold.transfers().map((t): JournalledTransfer => {
+    const attempts = fold.attempts(t);
+    const writerRunning = t.state === 'unknown' && attempts !== undefined && !attempts.answered && isInFlight(attempts);
+    return { ...t, outcome: outcomeOfJournalled(t, writerRunning), writerRunning, writerPid: attempts?.lastPid, lastIntentAt: attempts?.lastIntentAt ?? t.sentAt };
+  });
+  return { transfers, warnings };
 }
 
 /** Outcomes that mean the money did not reach the payee: a run that has any exits 1. */

@@ -7,16 +7,15 @@ import type { CommandInput } from '../types.js';
 import { koboToDecimal } from '../../core/money.js';
 import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
 import { FsapiError } from '../../errors.js';
-import { TransferFold, type TransferState } from '../../core/journal.js';
-import { isInFlight } from '../../core/claim.js';
-import { outcomeOfJournalled, type Outcome } from '../../core/transfer-outcome.js';
+import type { TransferState } from '../../core/journal.js';
+import { journalledTransfers, type JournalledTransfer } from '../../core/transfer-outcome.js';
 import { colors, koboCell, printList, statusCell } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import type { Column } from '../../ui/output.js';
 
 /** A journalled transfer with its outcome in the one vocabulary (src/core/transfer-outcome.ts). */
-type LoggedTransfer = TransferState & { outcome: Outcome };
+type LoggedTransfer = JournalledTransfer;
 
 const columns: Column<LoggedTransfer>[] = [
   { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
@@ -38,18 +37,10 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   refuseCsvWithJson(ctx, csv);
   const journal = openJournal(ctx);
   if (input.options.refresh === true) await refreshPending(ctx, journal);
-  const { records, warnings } = await journal.read();
+  const { transfers, warnings } = await journalledTransfers(journal);
   for (const warning of warnings) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
-  const fold = new TransferFold();
-  for (const record of records) fold.add(record);
-  const rows: LoggedTransfer[] = fold
-    .transfers()
-    .map((t) => {
-      // An intent without an answer whose writer still runs is in flight, not unknown.
-      const attempts = fold.attempts(t);
-      return { ...t, outcome: outcomeOfJournalled(t, t.state === 'unknown' && attempts !== undefined && !attempts.answered && isInFlight(attempts)) };
-    })
-    .sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
+  // An intent without an answer whose writer still runs is in flight, not unknown.
+  const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
   if (csv) return printCsv(ctx, columns, rows);
   printList<LoggedTransfer>(
     ctx,
