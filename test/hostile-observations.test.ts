@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { checkObservation } from '../src/core/lookup.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
-import { makeHome, runCli, type Home } from './helpers/cli.js';
+import { cliPath, makeHome, repoRoot, runCli, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 interface Setup {
@@ -151,3 +152,43 @@ describe('a proxy that rewrites the answer to the POST', () => {
     assert.equal(sent.stdout, '');
   });
 });
+
+describe('reconcile while a transfer is on its way', () => {
+  it('an intent whose POST is still out is in transit: shown, not missing, exit 0, nothing journalled', async () => {
+    const s = await start();
+    s.proxy.options.holdTransfers = true;
+    const child = spawn(process.execPath, [cliPath, 'transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'on its way', '--yes', '--timeout', '60'], {
+      cwd: repoRoot,
+      env: { ...cleanEnv(), ...s.home.env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    try {
+      // The intent is written before the POST; the proxy holds the POST.
+      const deadline = Date.now() + 30_000;
+      while (!(await log(s)).some((t) => t.accountNumber === '0123456781')) {
+        assert.ok(Date.now() < deadline, 'the intent was never written');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const result = await s.run(['--json', 'reconcile']);
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout) as { agrees: boolean; findings: Array<{ kind: string; why: string }> };
+      assert.equal(report.agrees, true);
+      assert.deepEqual(report.findings.map((f) => f.kind), ['in-transit']);
+      assert.match(report.findings[0]!.why, new RegExp(`being sent by a running fsapi process \\(pid ${child.pid}\\)`));
+      const mine = (await log(s)).find((t) => t.accountNumber === '0123456781') as { state: string; outcome?: string };
+      assert.equal(mine.state, 'unknown', 'reconcile journalled nothing');
+      assert.equal(mine.outcome, 'in flight');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
+
+/** The environment without the runner's FSAPI_ settings. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('FSAPI_') && key !== 'FORCE_COLOR') env[key] = value;
+  return env;
+}
