@@ -73,6 +73,20 @@ describe('guided transfer send at a terminal', () => {
     assert.deepEqual(await journal(home.env), []);
   });
 
+  it('--expect-name is still checked against the name found early: a mismatch is exit 1, nothing sent', async () => {
+    const home = pool.home();
+    const result = await runCli(['transfer', 'send', '--narration', 'Rent', '--expect-name', 'Bello Ibrahim'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: ['0123456789\r', 'gtbank', '\r', '2500\r'],
+    });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 1, screen);
+    assert.match(screen, /belongs to "OKAFOR CHIAMAKA ADAEZE", not "Bello Ibrahim"; nothing was sent/);
+    assert.deepEqual(await journal(home.env), []);
+  });
+
   it('enquiry asks for the bank it lacks', async () => {
     const home = pool.home();
     const result = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['fbn', '\r'] });

@@ -181,11 +181,14 @@ export interface EarlyEnquiry {
   accountName: string;
 }
 
-/** The name enquiry as soon as the account and bank are known (before the amount is asked). */
-export async function enquireEarly(ctx: Context, accountNumber: string, bankQuery: string, expectName: string | undefined): Promise<EarlyEnquiry> {
+/**
+ * The name enquiry as soon as the account and bank are known (before the amount is asked). --expect-name is
+ * compared later, in prepareTransfer, once every option has passed its checks.
+ */
+export async function enquireEarly(ctx: Context, accountNumber: string, bankQuery: string): Promise<EarlyEnquiry> {
   const account = parseAccountNumber(accountNumber);
   const bank = await resolveBank(ctx, bankQuery);
-  const accountName = await verifyAccountName(ctx, bank, account, expectName);
+  const accountName = await verifyAccountName(ctx, bank, account, undefined);
   return { accountNumber: account, bankQuery, bank, accountName };
 }
 
@@ -236,6 +239,10 @@ export async function prepareTransfer(
   const reuse = early !== undefined && early.accountNumber === request.accountNumber && early.bankQuery === request.bankQuery;
   const bank = reuse ? early.bank : await resolveBank(ctx, request.bankQuery);
   const accountName = reuse ? early.accountName : await verifyAccountName(ctx, bank, request.accountNumber, request.expectName);
+  // The early enquiry ran before the options were checked: --expect-name is compared here, as always.
+  if (reuse && request.expectName !== undefined && !namesMatch(accountName, request.expectName)) {
+    throw new NameMismatchError(accountName, request.expectName, request.accountNumber, bank);
+  }
   const transfer: VerifiedTransfer = {
     reference,
     accountNumber: request.accountNumber,

@@ -41,7 +41,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
     ['accountNumber', 'bank', 'amount', 'narration'],
     'fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>',
     async (known) => {
-      early = await enquireEarly(ctx, known.accountNumber!, known.bank!, optionText(input.options.expectName)?.trim() || undefined);
+      early = await enquireEarly(ctx, known.accountNumber!, known.bank!);
       const c = colors(ctx, 'stderr');
       const name = terminalText(early.accountName);
       // The marker goes on its own line when the name is long, so the line stays within 80 columns.
