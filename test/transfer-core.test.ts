@@ -20,8 +20,28 @@ import {
   type VerifiedTransfer,
 } from '../src/core/transfer.js';
 import { UsageError } from '../src/errors.js';
+import { outcomeOfJournalled, outcomeOfStatus } from '../src/core/transfer-outcome.js';
 import { ReferenceTakenError } from '../src/core/claim.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+
+describe('outcomes: one vocabulary', () => {
+  it('reads API statuses without case; an unknown final word is failed, never successful', () => {
+    const cases: Array<[string | undefined, string]> = [
+      ['pending', 'pending'], ['PROCESSING', 'pending'], [undefined, 'pending'], ['', 'pending'],
+      ['successful', 'successful'], ['SUCCESS', 'successful'], ['Completed', 'successful'],
+      ['failed', 'failed'], ['Declined', 'failed'], ['REVERSED', 'reversed'], ['reversal', 'reversed'],
+    ];
+    for (const [status, outcome] of cases) assert.equal(outcomeOfStatus(status), outcome, String(status));
+  });
+  it('turns the journal states into outcomes: refused, unknown or in flight, else the status last seen', () => {
+    assert.equal(outcomeOfJournalled({ state: 'rejected', status: undefined }), 'refused');
+    assert.equal(outcomeOfJournalled({ state: 'unknown', status: undefined }), 'unknown');
+    assert.equal(outcomeOfJournalled({ state: 'unknown', status: undefined }, true), 'in flight');
+    assert.equal(outcomeOfJournalled({ state: 'accepted', status: undefined }), 'pending');
+    assert.equal(outcomeOfJournalled({ state: 'accepted', status: 'Successful' }), 'successful');
+    assert.equal(outcomeOfJournalled({ state: 'reconciled', status: 'reversed' }), 'reversed');
+  });
+});
 
 describe('names: --expect-name comparison', () => {
   it('ignores case, spacing, punctuation and accents; keeps words and their order', () => {
