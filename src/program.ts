@@ -250,7 +250,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
   transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
     .option('--refresh', 'look up the transfers of this profile that were still pending, first')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
-    .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+    .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
     .action(lazy('transfer/log'));
 });
 

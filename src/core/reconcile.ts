@@ -205,7 +205,7 @@ export async function reconcile(
     if (transfer.state === 'unknown' || transfer.state === 'rejected' || journalStatus !== status) {
       await recordStatusSeen(ctx, journal, scope, transfer, found.tx);
       // Failed and reversed ones are reported as such below; the journal has learned their status all the same.
-      if (status === 'successful') findings.push({ kind: 'settled', reference: transfer.reference, was: transfer.state === 'accepted' ? journalStatus || 'accepted' : transfer.state, status: String(found.tx.status) });
+      if (status === 'successful') findings.push({ kind: 'settled', reference: transfer.reference, was: transfer.outcome, status: String(found.tx.status) });
     }
     if (status === 'pending') {
       const transit = inTransit(transfer);
