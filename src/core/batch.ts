@@ -38,6 +38,7 @@ import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, ty
 import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
+import { PolicyLimitError } from './policy.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -622,8 +623,8 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
           stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
         }
       } catch (error) {
-        if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError) {
-          // Another process got there first: this row is not this run's to send.
+        if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
+          // Another process got there first (or took the rest of the day's maximum): not this run's to send.
           result = notSent(row, `not sent: ${error.message.replace(/; (a reference pays once, so )?nothing was sent$/, '')}`);
           results.set(row.line, result);
           options.onRowDone?.(result);
