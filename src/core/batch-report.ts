@@ -5,7 +5,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { AuthError, ExitCode, FsapiError } from '../errors.js';
+import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { koboToDecimal } from './money.js';
 import { csvCell } from '../ui/sanitize.js';
 import type { RowResult } from './batch.js';
@@ -83,11 +83,12 @@ export interface Tally {
   refused: number;
   unknown: number;
   notSent: number;
+  held: number;
 }
 
 export function tally(results: readonly RowResult[]): Tally {
   const count = (status: RowResult['status']) => results.filter((result) => result.status === status).length;
-  return { total: results.length, accepted: count('accepted'), refused: count('refused'), unknown: count('unknown'), notSent: count('not-sent') };
+  return { total: results.length, accepted: count('accepted'), refused: count('refused'), unknown: count('unknown'), notSent: count('not-sent'), held: count('held') };
 }
 
 /**
@@ -109,12 +110,16 @@ export function batchError(results: readonly RowResult[], options: { authFailed:
   }
   if (t.refused > 0 || t.notSent > 0) {
     const parts = [t.refused > 0 ? `${t.refused} refused` : '', t.notSent > 0 ? `${t.notSent} not sent` : ''].filter(Boolean).join(', ');
-    return new FsapiError(`${parts} of ${t.total} transfers (${t.accepted} accepted)${where}`, {
+    return new FsapiError(`${parts} of ${t.total} transfers (${t.accepted} accepted${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}`, {
       exitCode: ExitCode.failed,
       hint: t.notSent > 0
         ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
         : 'refused rows moved no money; fix what their message says and run the same command again',
     });
+  }
+  if (t.held > 0) {
+    const request = /request (AP-[0-9A-Z]+)/.exec(results.find((r) => r.status === 'held')?.message ?? '')?.[1] ?? '<id>';
+    return new HeldForApprovalError(request, `${t.held} of ${t.total} transfers held for approval by the payment policy (${t.accepted} accepted)${where}`);
   }
   return undefined;
 }

@@ -69,8 +69,9 @@ const ENQUIRY_ATTEMPTS = 3;
  * - `refused`: the API refused it; nothing moved
  * - `unknown`: sent, outcome unknown: do not resend; `fsapi transfer status <reference>`
  * - `not-sent`: never sent (the run was interrupted or stopped before it)
+ * - `held`: held for approval by the payment policy (src/core/batch-policy.ts); nothing sent
  */
-export type RowStatus = 'accepted' | 'refused' | 'unknown' | 'not-sent';
+export type RowStatus = 'accepted' | 'refused' | 'unknown' | 'not-sent' | 'held';
 
 export interface RowResult {
   line: number;

@@ -176,6 +176,7 @@ export function writeBatchTotals(ctx: Context, results: readonly RowResult[], re
     t.refused ? c.red(`${t.refused} refused`) : '',
     t.unknown ? c.yellow(`${t.unknown} unknown`) : '',
     t.notSent ? c.yellow(`${t.notSent} not sent`) : '',
+    t.held ? c.yellow(`${t.held} held for approval`) : '',
   ].filter(Boolean);
   ctx.io.note(`${parts.join(', ')} of ${t.total}${reportPath ? `; report: ${reportPath}` : ''}`);
 }
