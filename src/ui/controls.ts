@@ -3,8 +3,9 @@
 import type { Context } from '../context.js';
 import type { ApprovalRequest, HeldTransfer, Payee, Policy } from '../store/controls.js';
 import { formatNaira, sumKobo, type Kobo } from '../core/money.js';
-import { colors, koboCell, printList, printRecord, statusCell, type Column } from './output.js';
+import { colors, koboCell, printList, printRecord, statusCell, type Cell, type Column } from './output.js';
 import { terminalText } from './sanitize.js';
+import { formatDateTime } from '../core/time.js';
 import { isoTimeCell } from './transfers.js';
 
 export const payeeColumns: Column<Payee>[] = [
@@ -31,15 +32,15 @@ export function printPayee(ctx: Context, payee: Payee): void {
   );
 }
 
-const limitText = (kobo: number | undefined) => (kobo === undefined ? 'none' : formatNaira(kobo));
+const limitCell = (kobo: number | undefined): Cell => (kobo === undefined ? { text: 'none', plain: '' } : koboCell(kobo));
 
-/** The policy's lines, as a person reads them: [label, value]. */
-export function policyLines(policy: Policy | undefined): Array<[string, string]> {
+/** The policy's lines, as a person reads them (and as TSV writes them: amounts plain, no limit empty). */
+export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
   return [
-    ['Max per transfer', limitText(policy?.maxPerTransferKobo)],
-    ['Max per day', limitText(policy?.maxPerDayKobo)],
-    ['Approval above', limitText(policy?.approvalAboveKobo)],
-    ['Payees only', policy?.payeesOnly ? 'yes' : 'no'],
+    ['Max per transfer', limitCell(policy?.maxPerTransferKobo)],
+    ['Max per day', limitCell(policy?.maxPerDayKobo)],
+    ['Approval above', limitCell(policy?.approvalAboveKobo)],
+    ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
   ];
 }
 
@@ -62,8 +63,9 @@ export function writePolicyChange(ctx: Context, profile: string, before: Policy 
   ctx.io.note(c.bold(`Payment policy of profile "${profile}"`));
   const width = Math.max(...old.map(([label]) => label.length));
   old.forEach(([label, value], i) => {
-    const changed = value !== next[i]![1];
-    ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${changed ? `${value} -> ${c.bold(next[i]![1])}` : `${value} (unchanged)`}`);
+    const after = next[i]![1].text;
+    const changed = value.text !== after;
+    ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${changed ? `${value.text} -> ${c.bold(after)}` : `${value.text} (unchanged)`}`);
   });
 }
 
@@ -114,11 +116,13 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
 export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env: string): void {
   const c = colors(ctx, 'stderr');
   if (env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
-  ctx.io.note(c.bold(`Request ${request.id}`) + c.dim(` held ${request.createdAt} by ${request.createdBy} (${request.origin})`));
+  ctx.io.note(c.bold(`Request ${request.id}`) + c.dim(` held ${formatDateTime(Date.parse(request.createdAt))} by ${request.createdBy} (${request.origin})`));
   for (const t of request.transfers) {
-    ctx.io.note(`  ${c.bold(formatNaira(t.amountKobo))} to ${c.bold(terminalText(t.accountName))}  ${t.accountNumber} at ${terminalText(t.bankName)} (${t.bankCode})`);
-    ctx.io.note(`    ${c.dim('narration')} ${terminalText(t.narration)}  ${c.dim('reference')} ${t.reference}`);
-    ctx.io.note(`    ${c.dim('held:')} ${t.reasons.join('; ')}`);
+    ctx.io.note(`  ${c.bold(formatNaira(t.amountKobo))} to ${c.bold(terminalText(t.accountName))}`);
+    ctx.io.note(`    ${c.dim('account  ')} ${t.accountNumber} at ${terminalText(t.bankName)} (${t.bankCode})`);
+    ctx.io.note(`    ${c.dim('narration')} ${terminalText(t.narration)}`);
+    ctx.io.note(`    ${c.dim('reference')} ${t.reference}`);
+    ctx.io.note(`    ${c.dim('held     ')} ${t.reasons.join('; ')}`);
   }
-  ctx.io.note(`  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; each holder's name was verified again just now`);
+  ctx.io.note(`  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; names verified again just now`);
 }
