@@ -231,7 +231,6 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--to <alias>', 'a saved payee (fsapi payees list) instead of the account number and --bank; its name is checked again')
     .addHelpText('after', TRANSFER_EXIT_CODES + examples(
       'fsapi transfer send',
-      'fsapi transfer send --to landlord --amount 150000 --narration "Rent December"',
       'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
       'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
     ))
@@ -263,8 +262,8 @@ group('payees', 'saved payees: accounts verified once, checked again at every se
     .description('save an account under an alias, its holder verified by name enquiry')
     .option('--bank <code|name>', "the payee's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
     .option('--expect-name <name>', 'refuse unless the verified account name matches this')
-    .addHelpText('after', '\nUnder a payees-only policy, adding a payee needs a terminal and the consumer secret.\n' + examples(
-      'fsapi payees add landlord 0123456789 --bank gtbank',
+    .addHelpText('after', '\nPay a saved payee with fsapi transfer send --to <alias>: its name is checked again.\nUnder a payees-only policy, adding a payee needs a terminal and the consumer secret.\n' + examples(
+      'fsapi payees add supplier 0123456789 --bank gtbank',
       'fsapi payees add ada 0123456789 --bank 000013 --expect-name "Okafor Chiamaka Adaeze"',
     ))
     .action(lazy('payees/add'));
