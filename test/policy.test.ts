@@ -99,6 +99,11 @@ describe('the policy at send time', () => {
     assert.match(result.stderr, /₦60,000\.00 is over the per-transfer maximum of ₦50,000\.00/);
     assert.match(result.stderr, /₦70,000\.00 is left of today's maximum of ₦100,000\.00/);
     assert.equal(setup.posts(), 1);
+    // fsapi's raw door is shut too while there is a policy.
+    const raw = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}']);
+    assert.equal(raw.code, 2, raw.stderr);
+    assert.match(raw.stderr, /payment policy/);
+    assert.equal(setup.posts(), 1);
   });
 
   it('over the daily maximum: exit 1, nothing sent, naming what was sent and what is left', async () => {
