@@ -162,6 +162,23 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
 );
 `;
 
+/**
+ * The base address as one account has it, however it was typed: `HTTP://Host:4010/` and `http://host:4010`
+ * are one account, so another spelling of --base-url cannot step round its policy.
+ */
+function base(scope: ControlScope): string {
+  return normalBaseUrl(scope.baseUrl);
+}
+
+export function normalBaseUrl(baseUrl: string): string {
+  if (!/^https?:\/\//i.test(baseUrl)) return baseUrl; // `local`: the in-process simulator
+  try {
+    return new URL(baseUrl).href.replace(/\/+$/, '');
+  } catch {
+    return baseUrl;
+  }
+}
+
 // Crockford's base32 (no I, L, O, U): an id a person reads out and types.
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -243,11 +260,11 @@ export class ControlsStore {
   // ---- payees ------------------------------------------------------------------------------------------
 
   payees(scope: ControlScope): Payee[] {
-    return this.all('SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, scope.baseUrl).map(toPayee);
+    return this.all('SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope)).map(toPayee);
   }
 
   payee(scope: ControlScope, alias: string): Payee | undefined {
-    const row = this.get('SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, scope.baseUrl, alias.toLowerCase());
+    const row = this.get('SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
     return row ? toPayee(row) : undefined;
   }
 
@@ -257,20 +274,20 @@ export class ControlsStore {
       if (this.payee(scope, payee.alias)) return false;
       this.run(
         'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        scope.profile, scope.baseUrl, payee.alias.toLowerCase(), payee.alias, payee.accountNumber, payee.bankCode, payee.bankName, payee.accountName, payee.addedAt, payee.addedBy,
+        scope.profile, base(scope), payee.alias.toLowerCase(), payee.alias, payee.accountNumber, payee.bankCode, payee.bankName, payee.accountName, payee.addedAt, payee.addedBy,
       );
       return true;
     });
   }
 
   removePayee(scope: ControlScope, alias: string): boolean {
-    return this.run('DELETE FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, scope.baseUrl, alias.toLowerCase()) > 0;
+    return this.run('DELETE FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase()) > 0;
   }
 
   // ---- policy ------------------------------------------------------------------------------------------
 
   policy(scope: ControlScope): Policy | undefined {
-    const row = this.get('SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, scope.baseUrl);
+    const row = this.get('SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
     if (!row) return undefined;
     return {
       maxPerTransferKobo: optionalNumber(row.max_per_transfer_kobo),
@@ -285,14 +302,14 @@ export class ControlsStore {
   /** Replaces the policy (undefined: none), and records who changed it to what. */
   setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): void {
     this.transaction(() => {
-      this.run('DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, scope.baseUrl);
+      this.run('DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (policy) {
         this.run(
           'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          scope.profile, scope.baseUrl, policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, at, by,
+          scope.profile, base(scope), policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, at, by,
         );
       }
-      this.run('INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)', scope.profile, scope.baseUrl, JSON.stringify(policy ?? null), at, by);
+      this.run('INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)', scope.profile, base(scope), JSON.stringify(policy ?? null), at, by);
     });
   }
 
@@ -312,7 +329,7 @@ export class ControlsStore {
       while (this.get('SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
       this.run(
         "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'held')",
-        id, scope.profile, scope.baseUrl, scope.env, at, by, origin,
+        id, scope.profile, base(scope), scope.env, at, by, origin,
       );
       transfers.forEach((t, position) => {
         this.run(
@@ -330,7 +347,7 @@ export class ControlsStore {
       `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
         WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
         ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
-      reference.toUpperCase(), scope.profile, scope.baseUrl,
+      reference.toUpperCase(), scope.profile, base(scope),
     );
     return row ? this.request(scope, String(row.id)) : undefined;
   }
@@ -341,13 +358,13 @@ export class ControlsStore {
   }
 
   request(scope: ControlScope, id: string): ApprovalRequest | undefined {
-    const row = this.get('SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, scope.baseUrl);
+    const row = this.get('SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
     return row ? this.withDetails(row) : undefined;
   }
 
   /** Every request of this account, newest first. */
   requests(scope: ControlScope): ApprovalRequest[] {
-    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, scope.baseUrl).map((row) => this.withDetails(row));
+    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope)).map((row) => this.withDetails(row));
   }
 
   /**
@@ -358,7 +375,7 @@ export class ControlsStore {
     return this.transaction(() => {
       const changed = this.run(
         "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
-        decision.decision, id, scope.profile, scope.baseUrl,
+        decision.decision, id, scope.profile, base(scope),
       );
       if (changed === 0) return false;
       this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
