@@ -97,7 +97,7 @@ export class StillPendingError extends FsapiError {
 export class HeldForApprovalError extends FsapiError {
   readonly requestId: string;
   constructor(requestId: string, message: string) {
-    super(message, { exitCode: ExitCode.heldForApproval, hint: `a person at a terminal approves it: fsapi approvals approve ${requestId} (fsapi approvals show ${requestId} shows it)` });
+    super(message, { exitCode: ExitCode.heldForApproval, hint: `a person at a terminal sends it: fsapi approvals approve ${requestId}` });
     this.requestId = requestId;
   }
 }

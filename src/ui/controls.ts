@@ -77,7 +77,7 @@ export const requestColumns: Column<ApprovalRequest>[] = [
   { header: 'CREATED', cell: (r) => isoTimeCell(r.createdAt), priority: 2 },
   { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right' },
   { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
-  { header: 'TO', cell: (r) => (r.transfers.length === 1 ? r.transfers[0]!.accountName : `${r.transfers.length} accounts`), flex: true, minWidth: 10, priority: 1 },
+  { header: 'TO', cell: (r) => (r.transfers.length === 1 ? r.transfers[0]!.accountName : `${r.transfers.length} accounts`), flex: true, minWidth: 16, priority: 1 },
   { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
 ];
 
@@ -85,7 +85,7 @@ export const heldTransferColumns: Column<HeldTransfer>[] = [
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', cell: (t) => t.accountNumber },
   { header: 'BANK', cell: (t) => t.bankName, flex: true, minWidth: 8, priority: 2 },
-  { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 10 },
+  { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 22 },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
   { header: 'WHY HELD', cell: (t) => t.reasons.join('; '), flex: true, minWidth: 10, priority: 1 },
 ];
