@@ -9,6 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
+import { openDatabase } from '../src/simulator/sqlite.js';
 
 let setup: TransferSetup | undefined;
 afterEach(async () => {
@@ -23,6 +24,16 @@ const send = (amount: string, ...more: string[]) => ['transfer', 'send', '012345
 async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
   const result = await s.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`] });
   assert.equal(result.code, 0, stripAnsi(result.stdout));
+}
+
+/** Changes the saved records behind fsapi's back, as a changed world would (a holder who is someone else now). */
+function changeSaved(s: TransferSetup, sql: string): void {
+  const db = openDatabase(path.join(s.home.dataDir, 'fsapi.db'));
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
 }
 
 async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amountKobo: number; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
@@ -45,6 +56,14 @@ describe('payees', () => {
     assert.equal(setup.posts(), 1);
     // The name was asked again at the send.
     assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 2);
+
+    // The holder changed since the payee was saved (here: the saved name made different): nothing is sent.
+    changeSaved(setup, "UPDATE payees SET account_name = 'ADEBAYO TUNDE' WHERE alias = 'landlord'");
+    const changed = await setup.run(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    assert.equal(changed.code, 1, changed.stderr);
+    assert.match(changed.stderr, /belongs to "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE"; nothing was sent/);
+    assert.equal(setup.posts(), 1);
+    changeSaved(setup, "UPDATE payees SET account_name = 'OKAFOR CHIAMAKA ADAEZE' WHERE alias = 'landlord'");
 
     const unknown = await setup.run(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(unknown.code, 2);
@@ -132,6 +151,12 @@ describe('the policy at send time', () => {
     const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
     assert.equal(request.transfers[0]!.reference, reference);
     assert.equal(request.transfers[0]!.amountKobo, 2_500_000);
+    // With --json the held request's record is on stdout, for scripts and agents.
+    const json = await setup.run(['--json', ...send('30000')]);
+    assert.equal(json.code, 7, json.stderr);
+    const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
+    assert.equal(printed.status, 'held');
+    assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
     // Below the threshold goes.
     assert.equal((await setup.run(send('20000'))).code, 0);
     assert.equal(setup.posts(), 1);
@@ -175,6 +200,15 @@ describe('approvals approve', () => {
     const [request] = await requests(setup);
     const id = request!.id;
     const reference = request!.transfers[0]!.reference;
+
+    // A holder who changed since the hold: nothing is approved, and the secret is not even asked.
+    changeSaved(setup, "UPDATE approval_transfers SET account_name = 'ADEBAYO TUNDE'");
+    const changed = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(changed.code, 1, stripAnsi(changed.stdout));
+    assert.match(stripAnsi(changed.stdout), /is now "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE".*nothing was approved/s);
+    assert.doesNotMatch(stripAnsi(changed.stdout), /Consumer secret/);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+    changeSaved(setup, "UPDATE approval_transfers SET account_name = 'OKAFOR CHIAMAKA ADAEZE'");
 
     // The right secret in the environment does not stand in for the typed one.
     const wrong = await setup.run(['approvals', 'approve', id], { tty: true, keys: ['sim-consumer-secreT\r'], env: { FSAPI_CONSUMER_SECRET: SECRET } });

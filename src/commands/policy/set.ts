@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { controlScope, withStore } from '../../core/payees.js';
+import { controlScope, listPayees, withStore } from '../../core/payees.js';
 import { nowIso, osUser, readPolicy } from '../../core/policy.js';
 import { parseAmountOption } from '../../core/validate.js';
 import type { Policy } from '../../store/controls.js';
@@ -49,6 +49,9 @@ export default async function set(ctx: Context, input: CommandInput): Promise<vo
   }
   if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
     ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');
+  }
+  if (after?.payeesOnly && listPayees(ctx, scope).length === 0) {
+    ctx.io.note('note: no payees are saved yet: under payees-only every transfer will be held (fsapi payees add)');
   }
   writePolicyChange(ctx, scope.profile, before, after);
   await proveConsumerSecret(ctx, 'makes this change');
