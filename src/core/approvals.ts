@@ -8,7 +8,7 @@ import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.j
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
 import { resolveBank } from './banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from './claim.js';
-import { DUPLICATE_WINDOW_MS, type TransferState } from './journal.js';
+import { DUPLICATE_WINDOW_MS, findDuplicates, type TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentToday } from './policy.js';
 import { sendRespectingRateLimit } from './rate-limit.js';
@@ -68,10 +68,32 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
   }
 }
 
+/**
+ * Transfers of the same amount to the same account in the last 10 minutes (the duplicate guard's window),
+ * for the review: the person sees them before typing the secret, and typing it agrees to them.
+ */
+export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferState[]> {
+  const { transfers: journalled } = await openJournal(ctx).transfers();
+  const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
+  const found = new Map<string, TransferState>();
+  for (const held of transfers) {
+    for (const t of findDuplicates(journalled, { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo }, ctx.clock.now())) {
+      if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
+    }
+  }
+  return [...found.values()];
+}
+
 /** Sends the approved transfers one after the other; never throws for one transfer's fate. */
-export async function sendApproved(ctx: Context, scope: TransferScope, request: ApprovalRequest, transfers: readonly HeldTransfer[]): Promise<ApprovedResult[]> {
+export async function sendApproved(
+  ctx: Context,
+  scope: TransferScope,
+  request: ApprovalRequest,
+  transfers: readonly HeldTransfer[],
+  agreedDuplicates: readonly TransferState[] = [],
+): Promise<ApprovedResult[]> {
   const journal = openJournal(ctx);
-  const ownReferences = new Set(request.transfers.map((t) => t.reference.toUpperCase()));
+  const ownReferences = new Set([...request.transfers, ...agreedDuplicates].map((t) => t.reference.toUpperCase()));
   const results: ApprovedResult[] = [];
   for (const held of transfers) {
     const base = { reference: held.reference, accountName: held.accountName, amountKobo: held.amountKobo };

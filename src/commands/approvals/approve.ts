@@ -7,7 +7,8 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { approvalError, checkBeforeApproval, sendApproved, unsentTransfers, type ApprovedResult } from '../../core/approvals.js';
+import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../core/approvals.js';
+import { writeDuplicateWarning } from '../../ui/transfers.js';
 import { controlScope, withStore } from '../../core/payees.js';
 import { nowIso, osUser } from '../../core/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
@@ -35,6 +36,9 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
 
   await checkBeforeApproval(ctx, scope, toSend);
   writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env);
+  // Sent to the same account, the same amount, in the last 10 minutes: shown; typing the secret agrees.
+  const duplicates = await recentDuplicates(ctx, scope, toSend);
+  writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   await proveConsumerSecret(ctx, 'approves and sends it');
 
   if (request.status === 'held') {
@@ -47,7 +51,7 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 
-  const results = await sendApproved(ctx, scope, request, toSend);
+  const results = await sendApproved(ctx, scope, request, toSend, duplicates);
   const columns: Column<ApprovedResult>[] = [
     { header: 'REFERENCE', cell: (r) => r.reference },
     { header: 'NAME', cell: (r) => r.accountName, flex: true, minWidth: 10 },
