@@ -10,7 +10,7 @@
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, UsageError } from '../errors.js';
 import { openDatabase, type SqlDatabase, type SqlRow, type SqlValue } from '../simulator/sqlite.js';
@@ -207,7 +207,10 @@ export class ControlsStore {
     let db: SqlDatabase;
     try {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const created = !existsSync(file);
       db = openDatabase(file);
+      // Private like the journal: SQLite gives its -wal and -shm files the database file's mode.
+      if (created) chmodSync(file, 0o600);
     } catch (error) {
       throw new CorruptFileError(file, (error as Error).message);
     }
