@@ -21,9 +21,8 @@ import {
 } from '../../core/transfer.js';
 import { describeWait, parseWaitTimeout } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
-import { colors } from '../../ui/output.js';
+import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
-import { printJson } from '../../ui/output.js';
 import { controlScope, findPayee, parseAlias } from '../../core/payees.js';
 import { applyPolicy, heldError, holdForApproval, requestJson } from '../../core/policy.js';
 import type { Payee } from '../../store/controls.js';
