@@ -251,6 +251,24 @@ describe('approvals approve', () => {
   });
 });
 
+describe('approving within the hard limits', () => {
+  it('a held transfer that would now pass the daily maximum is not approved, and the secret is not asked', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000', '--max-per-day', '10000');
+    assert.equal((await setup.run(send('9000'))).code, 7);
+    assert.equal((await setup.run(send('900'))).code, 0);
+    assert.equal((await setup.run(send('900', '--allow-duplicate'))).code, 0);
+    const [request] = await requests(setup);
+    const result = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 1, screen);
+    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 was sent today.*₦8,200\.00 is left; nothing was approved/s);
+    assert.doesNotMatch(screen, /Consumer secret/);
+    assert.equal(setup.posts(), 2);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+  });
+});
+
 describe('the daily maximum across processes', () => {
   it('three concurrent sends that together pass it never all go', async () => {
     setup = await setUpTransfers({ latencyMs: 150 });
