@@ -3,14 +3,14 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { controlScope } from '../../core/payees.js';
 import { requestJson } from '../../core/policy.js';
-import { ControlsStore } from '../../store/controls.js';
+import { ControlsStore, type ApprovalRequest } from '../../store/controls.js';
 import { printList } from '../../ui/output.js';
 import { requestColumns } from '../../ui/controls.js';
 
 export default async function list(ctx: Context, input: CommandInput): Promise<void> {
   const scope = await controlScope(ctx);
   const store = ControlsStore.openIfExists(ctx.paths.dataDir);
-  let requests = [];
+  let requests: ApprovalRequest[] = [];
   try {
     requests = store?.requests(scope) ?? [];
   } finally {
