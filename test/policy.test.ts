@@ -173,6 +173,10 @@ describe('the policy at send time', () => {
     // Without a terminal no new payee can be added under payees-only: an agent cannot widen the list.
     const add = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb']);
     assert.equal(add.code, 2, add.stderr);
+    // A person at a terminal with the secret can.
+    const person = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb'], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(person.code, 0, stripAnsi(person.stdout));
+    assert.equal((JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout) as unknown[]).length, 2);
     assert.equal((await setup.run(['transfer', 'send', '--to', 'ada', '--amount', '100', '--narration', 'x', '-y'])).code, 0);
     // The same account typed out is a payee too (its verified name is still the saved one).
     assert.equal((await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '101', '--narration', 'x', '-y'])).code, 0);
@@ -248,6 +252,28 @@ describe('approvals approve', () => {
     const afterReject = await setup.run(['approvals', 'approve', newest.id], { tty: true, keys: [`${SECRET}\r`] });
     assert.equal(afterReject.code, 1);
     assert.equal(setup.posts(), 1);
+  });
+});
+
+describe('an approval stopped before its transfers left', () => {
+  it('approving again sends only what the journal has never seen, once; --off removes the policy', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    // As if the process died right after recording the decision.
+    changeSaved(setup, `UPDATE approval_requests SET status = 'approved' WHERE id = '${request!.id}'`);
+    const resumed = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(resumed.code, 0, stripAnsi(resumed.stdout));
+    assert.match(stripAnsi(resumed.stdout), /approved earlier but 1 of its transfers never left/);
+    assert.equal(setup.posts(), 1);
+    const again = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(again.code, 0);
+    assert.equal(setup.posts(), 1);
+
+    await setPolicy(setup, '--off');
+    assert.equal((await setup.run(send('5000', '--allow-duplicate'))).code, 0);
+    assert.equal(setup.posts(), 2);
   });
 });
 
