@@ -267,6 +267,7 @@ describe('an approval stopped before its transfers left', () => {
     assert.equal(resumed.code, 0, stripAnsi(resumed.stdout));
     assert.match(stripAnsi(resumed.stdout), /approved earlier but 1 of its transfers never left/);
     assert.equal(setup.posts(), 1);
+    assert.equal((await requests(setup))[0]!.decisions.length, 1, 'the person who finished it is recorded');
     const again = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
     assert.equal(again.code, 0);
     assert.equal(setup.posts(), 1);

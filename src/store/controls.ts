@@ -386,6 +386,16 @@ export class ControlsStore {
     });
   }
 
+  /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
+  recordDecision(scope: ControlScope, id: string, decision: Decision): void {
+    this.transaction(() => {
+      if (!this.get("SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'", id, scope.profile, base(scope))) {
+        throw new UsageError(`request ${id} is not approved`);
+      }
+      this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
+    });
+  }
+
   private withDetails(row: SqlRow): ApprovalRequest {
     const id = String(row.id);
     const transfers = this.all('SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id).map((t) => ({

@@ -48,6 +48,8 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
     }
     ctx.io.note(`approved ${id} (by ${osUser()}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
+    const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
+    withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason }));
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 
