@@ -29,6 +29,8 @@ export const cliTestFiles = [
   // The simulator's store runs on node:sqlite here (better-sqlite3 on Node 20), and the locks between processes.
   'test/simulator-store.test.ts',
   'test/concurrency.test.ts',
+  // Payees, policy and approvals keep their records in <dataDir>/fsapi.db: node:sqlite here, better-sqlite3 on 20.
+  'test/policy.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));

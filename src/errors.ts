@@ -9,6 +9,7 @@ export const ExitCode = {
   cancelled: 4,
   outcomeUnknown: 5,
   stillPending: 6,
+  heldForApproval: 7,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -89,6 +90,15 @@ export class StillPendingError extends FsapiError {
       hint: `it may still succeed; check again later: fsapi transfer status ${reference} --wait`,
     });
     this.reference = reference;
+  }
+}
+
+/** Held by the profile's payment policy: nothing was sent; a person approves it at a terminal. Exit 7. */
+export class HeldForApprovalError extends FsapiError {
+  readonly requestId: string;
+  constructor(requestId: string, message: string) {
+    super(message, { exitCode: ExitCode.heldForApproval, hint: `a person at a terminal sends it: fsapi approvals approve ${requestId}` });
+    this.requestId = requestId;
   }
 }
 

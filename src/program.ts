@@ -153,6 +153,7 @@ Exit codes:
   4  cancelled; nothing was sent
   5  sent, outcome unknown: do not resend
   6  --wait ended while still pending: it may still succeed; check again later
+  7  held for approval by the payment policy; nothing was sent
 `;
 
 program.addHelpText('after', examples(
@@ -227,6 +228,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
     .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
     .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
+    .option('--to <alias>', 'a saved payee (fsapi payees list) instead of the account number and --bank; its name is checked again')
     .addHelpText('after', TRANSFER_EXIT_CODES + examples(
       'fsapi transfer send',
       'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
@@ -252,6 +254,62 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
     .action(lazy('transfer/log'));
+});
+
+// ---- payees, policy, approvals ---------------------------------------------------------------------------
+group('payees', 'saved payees: accounts verified once, checked again at every send', ['fsapi payees add landlord 0123456789 --bank gtbank', 'fsapi payees list'], (payees) => {
+  payees.command('add').argument('<alias>', 'name to send to, e.g. landlord').argument('<accountNumber>', '10-digit account number')
+    .description('save an account under an alias, its holder verified by name enquiry')
+    .option('--bank <code|name>', "the payee's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
+    .option('--expect-name <name>', 'refuse unless the verified account name matches this')
+    .addHelpText('after', '\nPay a saved payee with fsapi transfer send --to <alias>: its name is checked again.\nUnder a payees-only policy, adding a payee needs a terminal and the consumer secret.\n' + examples(
+      'fsapi payees add supplier 0123456789 --bank gtbank',
+      'fsapi payees add ada 0123456789 --bank 000013 --expect-name "Okafor Chiamaka Adaeze"',
+    ))
+    .action(lazy('payees/add'));
+  payees.command('list').description('list the saved payees of the profile')
+    .option('--csv', 'CSV on stdout (for spreadsheets)')
+    .addHelpText('after', examples('fsapi payees list', 'fsapi payees list --json | jq -r ".[].alias"'))
+    .action(lazy('payees/list'));
+  payees.command('remove').argument('<alias>', 'the payee to forget').description('forget a saved payee')
+    .addHelpText('after', examples('fsapi payees remove landlord'))
+    .action(lazy('payees/remove'));
+});
+
+group('policy', 'the payment policy: limits, and what waits for a person', ['fsapi policy show', 'fsapi policy set --max-per-day 500000 --approval-above 100000'], (policy) => {
+  policy.command('show').description('show the payment policy of the profile, and what is sent and left today')
+    .addHelpText('after', examples('fsapi policy show', 'fsapi policy show --json | jq .leftTodayKobo'))
+    .action(lazy('policy/show'));
+  policy.command('set').description('change the payment policy (at a terminal, with the consumer secret)')
+    .option('--max-per-transfer <naira>', 'hard limit for one transfer (none removes it)')
+    .option('--max-per-day <naira>', "hard limit for the day's transfers, every fsapi process counted (none removes it)")
+    .option('--approval-above <naira>', 'hold transfers above this for a person to approve (none removes it)')
+    .option('--payees-only', 'hold transfers to accounts that are not saved payees')
+    .option('--no-payees-only', 'pay accounts that are not saved payees without approval')
+    .option('--off', 'remove the policy: pay without limits or approvals')
+    .addHelpText('after', '\nNeeds a terminal: the change is shown, then the consumer secret of the profile is\nasked (hidden) and checked with the API; typing it is the confirmation.\n' + examples(
+      'fsapi policy set --max-per-transfer 200000 --max-per-day 1000000',
+      'fsapi policy set --approval-above 50000 --payees-only',
+      'fsapi policy set --off',
+    ))
+    .action(lazy('policy/set'));
+});
+
+group('approvals', 'transfers held by the payment policy, for a person to approve or reject', ['fsapi approvals list', 'fsapi approvals approve AP-7K3M9Q2X'], (approvals) => {
+  approvals.command('list').description('the requests waiting for approval')
+    .option('--all', 'approved and rejected requests too')
+    .addHelpText('after', examples('fsapi approvals list', 'fsapi approvals list --all --json | jq -r ".[].id"'))
+    .action(lazy('approvals/list'));
+  approvals.command('show').argument('<id>', 'request id, e.g. AP-7K3M9Q2X').description('one request: its transfers, why each was held, its decisions')
+    .addHelpText('after', examples('fsapi approvals show AP-7K3M9Q2X'))
+    .action(lazy('approvals/show'));
+  approvals.command('approve').argument('<id>', 'request id').description('send a held request (at a terminal, with the consumer secret)')
+    .addHelpText('after', '\nShows what will be sent, then asks for the consumer secret of the profile (hidden)\nand checks it with the API; typing it approves. Each transfer is sent once, under\nthe reference it was held with.\n' + TRANSFER_EXIT_CODES + examples('fsapi approvals approve AP-7K3M9Q2X'))
+    .action(lazy('approvals/approve'));
+  approvals.command('reject').argument('<id>', 'request id').description('refuse a held request: it will never be sent')
+    .option('--reason <text>', 'why, kept with the decision')
+    .addHelpText('after', examples('fsapi approvals reject AP-7K3M9Q2X --reason "wrong invoice"'))
+    .action(lazy('approvals/reject'));
 });
 
 program.command('tsq').argument('<transactionId>', "the transfer's reference, or the session id of its answer").description('transfer status query (requery)')

@@ -74,7 +74,9 @@ describe('auth login', () => {
     assert.equal(mode(h.configDir), 0o700);
     const text = readFileSync(profilesFile(h), 'utf8');
     assert.ok(!text.includes(SIMULATOR_CREDENTIALS.consumerSecret), 'secret saved without --save-credentials');
-    assert.ok(!text.includes('consumerKey'));
+    // The key is kept (not the secret): approvals and policy changes check a typed secret against it.
+    assert.equal(readProfiles(h).profiles?.sandbox?.consumerKey, SIMULATOR_CREDENTIALS.consumerKey);
+    assert.ok(!text.includes('consumerSecret'));
     assert.deepEqual(
       server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
       ['POST /v1/generate-token 200'],

@@ -99,6 +99,16 @@ describe('bash completion (the real script in a real bash)', () => {
     assert.deepEqual(setup.server.simulator.requests(), [], 'completion never calls the API');
   });
 
+  it('completes saved payee aliases after --to and payees remove, without asking the API', async () => {
+    const added = await setup.run(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
+    assert.equal(added.code, 0, added.stderr);
+    setup.server.simulator.clearRequests();
+    assert.deepEqual(bashComplete('fsapi transfer send --to la'), ['landlord']);
+    assert.deepEqual(bashComplete('fsapi payees remove '), ['landlord']);
+    assert.deepEqual(bashComplete('fsapi transfer send --to x'), []);
+    assert.deepEqual(setup.server.simulator.requests(), [], 'completion never calls the API');
+  });
+
   it('inserts the name unescaped inside a quote the user opened', () => {
     assert.deepEqual(bashComplete('fsapi enquiry 0123456789 --bank "guar'), ['Guaranty Trust Bank']);
   });

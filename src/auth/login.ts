@@ -1,5 +1,5 @@
 // Logging a profile in: one generate-token call with the given credentials, then the token, its expiry,
-// the environment and base address (and the credentials, only when asked to) saved in the profile. The
+// the environment, base address and consumer key (and the secret, only when asked to) saved in the profile. The
 // first profile logged in becomes the default.
 import type { Context } from '../context.js';
 import { createHttp } from '../api/http.js';
@@ -35,7 +35,10 @@ export async function logIn(ctx: Context, store: ProfileStore, request: LoginReq
     token: issued.token,
     tokenExpiresAt: issued.expiresAt,
     validityMinutes: request.validityMinutes,
-    ...(request.saveCredentials ? { ...request.credentials } : {}),
+    // The consumer key is kept always (it names the API account, it is not the secret): approving a held
+    // transfer or changing the payment policy checks a typed secret against it (src/auth/proof.ts).
+    consumerKey: request.credentials.consumerKey,
+    ...(request.saveCredentials ? { consumerSecret: request.credentials.consumerSecret } : {}),
   };
   // One write: the profile, and the default if there is none yet (two logins at once: one default).
   const { becameDefault } = await store.save(profile, { becomeDefaultIfNone: true });

@@ -10,6 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
+import { readPolicy } from '../core/policy.js';
+import { transferScope } from '../core/transfer.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
 import { terminalText } from '../ui/sanitize.js';
@@ -37,6 +39,13 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
     throw new UsageError(
       'fsapi api does not send POST /v1/transfer: it would skip the name check, the confirmation and the journal that stop double payments',
       'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
+    );
+  }
+  if (isTransfer && readPolicy(ctx, await transferScope(ctx))) {
+    // The payment policy binds fsapi: a raw transfer would pass round its limits and approvals.
+    throw new UsageError(
+      'this profile has a payment policy: fsapi api does not send POST /v1/transfer round it; nothing was sent',
+      'use fsapi transfer send (within the policy, or held for approval); see docs/policy.md',
     );
   }
   if (isTransfer) {

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { resolvePaths } from '../core/paths.js';
 import { complete, type Completion } from './engine.js';
-import { readCachedBanks, readSavedProfiles, type SavedProfiles } from './local-state.js';
+import { readCachedBanks, readSavedPayees, readSavedProfiles, type SavedProfiles } from './local-state.js';
 
 export interface CompletionRequest {
   /** bash: the command line up to the cursor, program name included. */
@@ -23,6 +23,7 @@ export function answerCompletion(root: Command, request: CompletionRequest, env:
   const result = complete(root, words, {
     profiles: () => [...new Set(['local', ...readSaved().profiles.map((profile) => profile.name)])].sort(),
     banks: (profile) => readCachedBanks(paths.dataDir, profile ?? (env.FSAPI_PROFILE || readSaved().defaultName || 'local')),
+    payees: (profile) => readSavedPayees(paths.dataDir, profile ?? (env.FSAPI_PROFILE || readSaved().defaultName || 'local')),
   });
   return formatCompletion(result);
 }

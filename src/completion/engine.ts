@@ -31,6 +31,8 @@ export interface CompletionSources {
   profiles(): string[];
   /** The cached bank list of a profile (undefined: the profile this run would use). */
   banks(profile: string | undefined): Array<{ code: string; name: string }>;
+  /** The saved payees of a profile (undefined: the profile this run would use): alias and verified name. */
+  payees?(profile: string | undefined): Array<{ alias: string; name: string }>;
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -210,6 +212,8 @@ function optionValues(option: Option, current: string, state: WalkState, sources
       return values(sources.profiles(), current);
     case '--bank':
       return { files: false, candidates: bankCandidates(sources.banks(state.profile), current) };
+    case '--to':
+      return payeeCandidates(sources, state.profile, current);
     default:
       // `--report <file>`, `--state <file>`: file names.
       return /<file>|\[file\]/.test(option.flags) ? files : nothing;
@@ -234,9 +238,18 @@ function argumentValues(state: WalkState, current: string, sources: CompletionSo
       return values(sources.profiles(), current);
     case 'profile remove <name>':
       return values(sources.profiles().filter((name) => name !== 'local'), current);
+    case 'payees remove <alias>':
+      return payeeCandidates(sources, state.profile, current);
     default:
       return argument.name() === 'file' ? files : nothing;
   }
+}
+
+/** Saved payee aliases that start with what is typed, each with the holder's verified name. */
+function payeeCandidates(sources: CompletionSources, profile: string | undefined, current: string): Completion {
+  const typed = current.toLowerCase();
+  const payees = sources.payees?.(profile) ?? [];
+  return { files: false, candidates: payees.filter((p) => p.alias.toLowerCase().startsWith(typed)).map((p) => ({ value: p.alias, description: p.name })) };
 }
 
 function commandPath(command: Command): string {

@@ -2,9 +2,10 @@
 // network: shell completion (run on every Tab press) and the first-run overview. The real profile store
 // (src/auth/profile-store.ts) creates and narrows the config dir when it opens; these readers only read,
 // and a missing or unreadable file is simply "nothing saved".
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../core/is-record.js';
+import { openDatabase } from '../simulator/sqlite.js';
 
 export interface SavedProfile {
   name: string;
@@ -87,5 +88,28 @@ function readBankFile(file: string): CachedBank[] | undefined {
       .map((bank) => ({ code: bank.institutionCode as string, name: bank.institutionName as string }));
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The saved payees of a profile (src/store/controls.ts), read with one query and nothing else: no table
+ * is created and nothing is written. A missing database, or one without payees yet, is "none".
+ */
+export function readSavedPayees(dataDir: string, profileName: string): Array<{ alias: string; name: string }> {
+  const file = path.join(dataDir, 'fsapi.db');
+  if (!existsSync(file)) return [];
+  try {
+    // The driver itself loads on this first open: a Tab anywhere else never loads SQLite.
+    const db = openDatabase(file);
+    try {
+      return db
+        .prepare('SELECT DISTINCT alias, account_name FROM payees WHERE profile = ? ORDER BY alias')
+        .all(profileName)
+        .map((row) => ({ alias: String(row.alias), name: String(row.account_name) }));
+    } finally {
+      db.close();
+    }
+  } catch {
+    return [];
   }
 }

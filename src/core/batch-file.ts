@@ -10,7 +10,9 @@ import { controlCharacterProblem } from './validate.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH, type SendRequest } from './transfer.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
-export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name'] as const;
+export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name', 'payee'] as const;
+/** With a `payee` column, a row may name a saved payee instead of its account number and bank. */
+const PAYEE_REPLACES: readonly Column[] = ['account_number', 'bank'];
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 export const MAX_EXPECT_NAME_LENGTH = 200;
@@ -22,6 +24,11 @@ export const MAX_ROWS = 10_000;
 export interface BatchRow extends SendRequest {
   /** The physical line of the file where the row starts (1 is the header). */
   line: number;
+  /**
+   * The saved payee the row pays (the `payee` column): its account number and bank are filled in from the
+   * payee, and its saved name becomes the row's expected name (src/core/payees.ts, resolvePayeeRows).
+   */
+  payee?: string | undefined;
 }
 
 export interface RowProblem {
@@ -215,7 +222,7 @@ function readHeader(cells: readonly string[], line: number, name: string): Map<C
     }
     columns.set(column as Column, index);
   });
-  const missing = REQUIRED_COLUMNS.filter((column) => !columns.has(column));
+  const missing = REQUIRED_COLUMNS.filter((column) => !columns.has(column) && !(columns.has('payee') && PAYEE_REPLACES.includes(column)));
   if (missing.length > 0) {
     throw new UsageError(`${name} line ${line}: the header has no ${missing.join(', ')} column${missing.length === 1 ? '' : 's'}`, hint);
   }
@@ -241,7 +248,14 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   const reasons: string[] = [];
 
   const accountNumber = cell('account_number');
-  if (!/^[0-9]{10}$/.test(accountNumber)) {
+  const payee = cell('payee');
+  if (payee !== '') {
+    // A saved payee stands for the account, the bank and the holder's name: a second source for any of
+    // them could disagree with it.
+    if (!/^[A-Za-z][A-Za-z0-9._-]{0,39}$/.test(payee)) reasons.push(`payee ${JSON.stringify(payee)} is not a payee alias`);
+    const also = (['account_number', 'bank', 'expect_name'] as const).filter((column) => cell(column) !== '');
+    if (also.length > 0) reasons.push(`payee ${payee} names the account, its bank and its holder: leave ${also.join(', ')} empty on this row`);
+  } else if (!/^[0-9]{10}$/.test(accountNumber)) {
     reasons.push(
       accountNumber === ''
         ? 'account_number is empty'
@@ -250,7 +264,7 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   }
 
   const bankQuery = cell('bank');
-  if (bankQuery === '') reasons.push('bank is empty');
+  if (bankQuery === '' && payee === '') reasons.push('bank is empty');
 
   let amountKobo: Kobo | undefined;
   try {
@@ -282,7 +296,7 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   const expectName = optionalText(cell('expect_name'), 'expect_name', MAX_EXPECT_NAME_LENGTH, reasons);
 
   if (reasons.length > 0 || amountKobo === undefined) return { reason: reasons.join('; ') };
-  return { line: record.line, accountNumber, bankQuery, amountKobo, narration, reference, senderName, expectName };
+  return { line: record.line, accountNumber, bankQuery, amountKobo, narration, reference, senderName, expectName, ...(payee !== '' ? { payee } : {}) };
 }
 
 function optionalText(text: string, column: string, max: number, reasons: string[]): string | undefined {

@@ -5,7 +5,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { AuthError, ExitCode, FsapiError } from '../errors.js';
+import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { koboToDecimal } from './money.js';
 import { csvCell } from '../ui/sanitize.js';
 import type { RowResult } from './batch.js';
@@ -89,6 +89,7 @@ export interface Tally {
   /** Unknown outcomes, and rows another live fsapi process is sending. */
   unknown: number;
   notSent: number;
+  held: number;
 }
 
 export function tally(results: readonly RowResult[]): Tally {
@@ -103,6 +104,7 @@ export function tally(results: readonly RowResult[]): Tally {
     refused: count('refused'),
     unknown: count('unknown', 'in flight'),
     notSent: count('not-sent'),
+    held: count('held'),
   };
 }
 
@@ -131,7 +133,7 @@ export function batchError(results: readonly RowResult[], options: { authFailed:
       t.refused > 0 ? `${t.refused} refused` : '',
       t.notSent > 0 ? `${t.notSent} not sent` : '',
     ].filter(Boolean).join(', ');
-    return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful)${where}`, {
+    return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}`, {
       exitCode: ExitCode.failed,
       hint: t.notSent > 0
         ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
@@ -139,6 +141,10 @@ export function batchError(results: readonly RowResult[], options: { authFailed:
           ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
           : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
     });
+  }
+  if (t.held > 0) {
+    const request = /request (AP-[0-9A-Z]+)/.exec(results.find((r) => r.status === 'held')?.message ?? '')?.[1] ?? '<id>';
+    return new HeldForApprovalError(request, `${t.held} of ${t.total} transfers held for approval by the payment policy (${t.paid} pending or successful)${where}`);
   }
   return undefined;
 }

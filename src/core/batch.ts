@@ -42,6 +42,7 @@ import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import { outcomeOfStatus, type Outcome } from './transfer-outcome.js';
+import { PolicyLimitError } from './policy.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -75,8 +76,9 @@ const ENQUIRY_ATTEMPTS = 3;
  * - `unknown`: sent, outcome unknown: do not resend; `fsapi transfer status <reference>`
  * - `in flight`: another fsapi process is sending it right now
  * - `not-sent`: never sent (the run was interrupted or stopped before it)
+ * - `held`: held for approval by the payment policy (src/core/batch-policy.ts); nothing sent
  */
-export type RowStatus = Outcome | 'not-sent';
+export type RowStatus = Outcome | 'not-sent' | 'held';
 
 export interface RowResult {
   line: number;
@@ -638,8 +640,8 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
           stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
         }
       } catch (error) {
-        if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError) {
-          // Another process got there first: this row is not this run's to send.
+        if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
+          // Another process got there first (or took the rest of the day's maximum): not this run's to send.
           result = notSent(row, `not sent: ${error.message.replace(/; (a reference pays once, so )?nothing was sent$/, '')}`);
           results.set(row.line, result);
           options.onRowDone?.(result);

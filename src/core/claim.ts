@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { claimKey, findDuplicates, type Attempts, type TransferFold, type TransferState } from './journal.js';
 import { formatNaira } from './money.js';
+import { checkDailyLimit } from './policy.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
 export const RUN_ID = randomBytes(8).toString('hex');
@@ -25,6 +26,11 @@ export interface ClaimRules {
    * agreed to, or the other rows of the same batch file. Undefined with --allow-duplicate.
    */
   duplicates: { windowMs: number; ignore: ReadonlySet<string> } | undefined;
+  /**
+   * The policy's daily maximum (src/core/policy.ts), in kobo: refused (PolicyLimitError) when today's
+   * transfers of the account, in flight ones included, plus this one would pass it.
+   */
+  dailyMaximumKobo?: number | undefined;
 }
 
 export interface ClaimCandidate {
@@ -66,7 +72,7 @@ function describeWindow(ms: number): string {
   return ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} hours` : `${Math.round(ms / 60_000)} minutes`;
 }
 
-/** Throws ReferenceTakenError or DuplicateClaimError when the claim must not be made. */
+/** Throws ReferenceTakenError, DuplicateClaimError or PolicyLimitError when the claim must not be made. */
 export function checkClaim(journal: TransferFold, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
   const attempts = journal.attempts(candidate);
   if (attempts) {
@@ -92,6 +98,7 @@ export function checkClaim(journal: TransferFold, candidate: ClaimCandidate, rul
     );
     if (found.length > 0) throw new DuplicateClaimError(found, windowMs, candidate);
   }
+  if (rules.dailyMaximumKobo !== undefined) checkDailyLimit(journal.transfers(), candidate, rules.dailyMaximumKobo, now);
 }
 
 /**

@@ -22,6 +22,7 @@ import { LockBusyError, LockLostError } from './lock.js';
 import { checkObservation, isRefusal, lookUpOnce, type TransferIntent } from './lookup.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
+import { hardLimits, PolicyLimitError } from './policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
 import { describeWait, outcomeOfJournalled, statusKind } from './transfer-outcome.js';
@@ -326,7 +327,9 @@ export async function executeTransfer(
   const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
   const record = (entry: JournalRecord) => recordOutcome(ctx, journal, entry);
 
-  const rules: ClaimRules = options.claim ?? { earlierAttempts: 0, duplicates: undefined };
+  // The policy's hard limits (src/core/policy.ts): over the per-transfer maximum throws here; the daily
+  // maximum is decided in the claim, against every process's transfers.
+  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...hardLimits(ctx, scope, transfer.amountKobo) };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   try {
     // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
@@ -345,7 +348,7 @@ export async function executeTransfer(
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
-    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof LockBusyError || error instanceof LockLostError) throw error;
+    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError || error instanceof LockBusyError || error instanceof LockLostError) throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',

@@ -167,18 +167,18 @@ export function printBatchResults(ctx: Context, results: readonly RowResult[]): 
   );
 }
 
-const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = ['successful', 'pending', 'failed', 'reversed', 'refused', 'unknown', 'in flight', 'not-sent'];
+const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = ['successful', 'pending', 'failed', 'reversed', 'refused', 'unknown', 'in flight', 'not-sent', 'held'];
 
 /** "2 successful, 1 failed": how many rows have each outcome, in a fixed order, coloured by meaning. */
 function outcomeCounts(ctx: Context, results: readonly RowResult[]): string {
   const c = colors(ctx, 'stderr');
   const paint: Partial<Record<RowResult['status'], (text: string) => string>> = {
-    successful: c.green, pending: c.yellow, failed: c.red, reversed: c.red, refused: c.red, unknown: c.yellow, 'in flight': c.yellow, 'not-sent': c.yellow,
+    successful: c.green, pending: c.yellow, failed: c.red, reversed: c.red, refused: c.red, unknown: c.yellow, 'in flight': c.yellow, 'not-sent': c.yellow, held: c.yellow,
   };
   return OUTCOME_ORDER.map((status) => {
     const count = results.filter((r) => r.status === status).length;
     if (count === 0) return '';
-    const text = `${count} ${status === 'not-sent' ? 'not sent' : status}`;
+    const text = `${count} ${status === 'not-sent' ? 'not sent' : status === 'held' ? 'held for approval' : status}`;
     return (paint[status] ?? ((t: string) => t))(text);
   })
     .filter(Boolean)

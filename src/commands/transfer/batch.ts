@@ -23,7 +23,9 @@ import {
   type RowResult,
 } from '../../core/batch.js';
 import { batchError, defaultReportPath, writeReport, writeReportSync } from '../../core/batch-report.js';
-import { formatNaira } from '../../core/money.js';
+import { formatNaira, sumKobo } from '../../core/money.js';
+import { gateBatch, holdRows, type BatchGate } from '../../core/batch-policy.js';
+import { resolvePayeeRows } from '../../core/payees.js';
 import { parseIntegerOption } from '../../core/validate.js';
 import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';
@@ -54,7 +56,11 @@ export default async function batch(ctx: Context, input: CommandInput): Promise<
   // 2. The whole file, validated row by row. Bad rows are kept to report with the banks and names of
   //    the good ones (step 4): every problem of the file in one run, nothing sent while there is any.
   const content = await readBatchFile(fileName);
-  const { file, problems: fileProblems } = await showingBadRows(ctx, () => readBatchRows(content, fileName));
+  const read = await showingBadRows(ctx, () => readBatchRows(content, fileName));
+  // Rows naming a saved payee (the `payee` column) take its account, bank and verified name.
+  const payeeRows = await resolvePayeeRows(ctx, read.file);
+  const file = payeeRows.file;
+  const fileProblems = [...read.problems, ...payeeRows.problems].sort((a, b) => a.line - b.line);
   if (file.rows.length === 0) {
     writeBadRows(ctx, fileProblems);
     throw badRows(fileName, fileProblems);
@@ -84,7 +90,7 @@ interface RunOptions {
 async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<void> {
   // 4. Prefix, balance, references, banks, what earlier runs did, every holder's name; then every bad row
   //    of the file at once: its own format, its bank, its name check.
-  const plan = await showingBadRows(ctx, () => planWithProgress(ctx, file, options.concurrency));
+  let plan = await showingBadRows(ctx, () => planWithProgress(ctx, file, options.concurrency));
   const bad = [...options.fileProblems, ...plan.badRows].sort((a, b) => a.line - b.line);
   if (bad.length > 0) {
     writeBadRows(ctx, bad);
@@ -105,12 +111,19 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     });
   }
 
+  // The payment policy (src/core/batch-policy.ts): over a hard limit nothing is sent (exit 1); rows it
+  // keeps for a person are held as one request after the confirmation, and the rest go.
+  const gate = await gateBatch(ctx, plan);
+  const all = plan;
+  plan = gate.plan;
+
   // 5. The summary, the balance, one confirmation for the whole batch.
   writeBatchSummary(ctx, plan);
+  writeHeldRows(ctx, gate);
   checkBalance(plan);
   if (options.dryRun) {
     ctx.io.note('dry run: nothing was sent');
-    if (ctx.globals.json) printBatchResults(ctx, dryRunResults(plan));
+    if (ctx.globals.json) printBatchResults(ctx, [...dryRunResults(plan), ...gate.earlier, ...gate.hold.map(({ row, reasons }) => ({ ...notSent(row, `dry run: would be held for approval (${reasons.join('; ')})`), status: 'held' as const }))].sort((a, b) => a.line - b.line));
     return;
   }
   if (plan.toSend.length > 0 && !options.yes) {
@@ -119,11 +132,13 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     if (!go) throw new CancelledError();
   }
 
+  const held = holdRows(ctx, all, gate.hold, `batch ${path.basename(file.name)}`);
+
   // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
   const sent = plan.toSend.length > 0 ? await sendWithProgress(ctx, plan, options) : { results: [], stoppedBecause: undefined, authFailed: false };
 
   // 7. The report (atomic), the results, the exit code.
-  const results = [...plan.settled, ...sent.results].sort((a, b) => a.line - b.line);
+  const results = [...plan.settled, ...gate.earlier, ...held, ...sent.results].sort((a, b) => a.line - b.line);
   await writeReport(options.reportPath!, results);
   printBatchResults(ctx, results);
   writeBatchTotals(ctx, results, options.reportPath);
@@ -275,6 +290,17 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
     process.off('SIGINT', onInterrupt);
     progress.stop();
   }
+}
+
+/** The rows the policy holds, on stderr under the summary: how many, how much, why. */
+function writeHeldRows(ctx: Context, gate: BatchGate): void {
+  const c = colors(ctx, 'stderr');
+  if (gate.hold.length > 0) {
+    const total = formatNaira(sumKobo(gate.hold.map(({ row }) => row.amountKobo)));
+    ctx.io.note(`${c.yellow('held:')} ${gate.hold.length} row${gate.hold.length === 1 ? '' : 's'} (${total}) will be held for approval as one request, not sent:`);
+    for (const { row, reasons } of gate.hold) ctx.io.note(`  line ${row.line}: ${formatNaira(row.amountKobo)} to ${row.accountName}: ${reasons.join('; ')}`);
+  }
+  for (const result of gate.earlier) ctx.io.note(`  line ${result.line}: ${result.message}`);
 }
 
 /** What --dry-run --json prints: the rows as the report would show them, none sent. */

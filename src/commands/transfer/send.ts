@@ -24,9 +24,12 @@ import {
 } from '../../core/transfer.js';
 import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
-import { colors } from '../../ui/output.js';
+import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
 import { terminalText } from '../../ui/sanitize.js';
+import { controlScope, findPayee, parseAlias } from '../../core/payees.js';
+import { applyPolicy, heldError, holdForApproval, requestJson } from '../../core/policy.js';
+import type { Payee } from '../../store/controls.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
 
@@ -34,10 +37,17 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   // 1. What the command line left out, asked for at a terminal (all of it named at once without one);
   //    then everything that needs no request, including whether anyone can answer the confirmation.
   //    Guided: the name enquiry runs as soon as the account and bank are known, before the amount is asked.
+  //    --to <alias>: a saved payee gives the account, the bank and the name the enquiry must find again.
   let early: EarlyEnquiry | undefined;
+  const payee = await payeeOf(ctx, input);
   const given = await askForMissing(
     ctx,
-    { accountNumber: input.args[0], bank: optionText(input.options.bank), amount: optionText(input.options.amount), narration: optionText(input.options.narration) },
+    {
+      accountNumber: payee?.accountNumber ?? input.args[0],
+      bank: payee?.bankCode ?? optionText(input.options.bank),
+      amount: optionText(input.options.amount),
+      narration: optionText(input.options.narration),
+    },
     ['accountNumber', 'bank', 'amount', 'narration'],
     'fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>',
     async (known) => {
@@ -49,7 +59,13 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       ctx.io.note(`${c.green('✔')} Account holder: ${c.bold(name)}${name.length > 30 ? `\n  ${marker}` : ` ${marker}`}`);
     },
   );
-  const request = parseSendRequest(given.accountNumber, { ...input.options, bank: given.bank, amount: given.amount, narration: given.narration });
+  const request = parseSendRequest(given.accountNumber, {
+    ...input.options,
+    bank: given.bank,
+    amount: given.amount,
+    narration: given.narration,
+    ...(payee ? { expectName: payee.accountName } : {}),
+  });
   const yes = input.options.yes === true;
   const wait = input.options.wait === true;
   const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
@@ -63,6 +79,9 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   const prepared = await prepareTransfer(ctx, request, journal, early);
   writeTransferSummary(ctx, prepared);
   checkAvailable(prepared);
+
+  // The payment policy (src/core/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
+  await holdUnlessAllowed(ctx, journal, prepared, payee?.alias);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.
   await guardAgainstDuplicate(ctx, prepared.duplicates, allowDuplicate);
@@ -148,6 +167,25 @@ function refusalHint(message: string): string {
 }
 
 const optionText = (value: unknown) => (value === undefined ? undefined : String(value));
+
+/** The saved payee of --to, which stands for the account number, --bank and --expect-name. */
+async function payeeOf(ctx: Context, input: CommandInput): Promise<Payee | undefined> {
+  if (input.options.to === undefined) return undefined;
+  const alias = parseAlias(input.options.to, '--to');
+  const clash = [input.args[0] !== undefined ? 'an account number' : '', input.options.bank !== undefined ? '--bank' : '', input.options.expectName !== undefined ? '--expect-name' : ''].filter(Boolean);
+  if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
+  return findPayee(ctx, await controlScope(ctx), alias);
+}
+
+/** Sends on only what the policy lets go without a person; a hold is recorded and is exit 7. */
+async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: PreparedTransfer, payee: string | undefined): Promise<void> {
+  const { transfer, scope } = prepared;
+  const verdict = await applyPolicy(ctx, journal, scope, [{ ...transfer, payee, origin: 'send' }]);
+  if (verdict.hold.length === 0) return;
+  const request = holdForApproval(ctx, scope, verdict.hold, 'send');
+  if (ctx.globals.json) printJson(ctx, requestJson(request));
+  throw heldError(request);
+}
 
 /** Step 9: the same amount to the same account in the last 10 minutes asks again (or needs --allow-duplicate). */
 async function guardAgainstDuplicate(ctx: Context, duplicates: readonly TransferState[], allowDuplicate: boolean): Promise<void> {

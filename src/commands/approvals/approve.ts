@@ -1,0 +1,67 @@
+// fsapi approvals approve <id>: a person at a terminal sends a held request.
+// Top to bottom: a terminal (else exit 2) -> the request -> every holder's name asked again and the hard
+// limits checked -> what will be sent shown -> the consumer secret typed (hidden) and checked with the API:
+// typing it is the confirmation -> the decision recorded (OS user, time) -> each transfer sent once, under
+// its held reference, through the journal (src/core/approvals.ts) -> the outcomes.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
+import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../core/approvals.js';
+import { writeDuplicateWarning } from '../../ui/transfers.js';
+import { controlScope, withStore } from '../../core/payees.js';
+import { nowIso, osUser } from '../../core/policy.js';
+import { normaliseRequestId } from '../../store/controls.js';
+import { writeApprovalReview } from '../../ui/controls.js';
+import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
+
+export default async function approve(ctx: Context, input: CommandInput): Promise<void> {
+  requireTerminal(ctx, 'approving a held transfer');
+  const id = normaliseRequestId(String(input.args[0] ?? ''));
+  const scope = await controlScope(ctx);
+  const request = withStore(ctx, (store) => store.request(scope, id));
+  if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  const last = request.decisions.at(-1);
+  if (request.status === 'rejected') {
+    throw new FsapiError(`request ${id} was rejected by ${last?.by ?? 'someone'} at ${last?.at ?? 'an earlier time'}; nothing was sent`, { exitCode: ExitCode.failed });
+  }
+
+  // Approved before: only what the journal has never seen is left (an approval stopped before sending).
+  const { unsent } = await unsentTransfers(ctx, scope, request);
+  if (request.status === 'approved' && unsent.length === 0) {
+    ctx.io.note(`request ${id} was already approved by ${last?.by ?? 'someone'} at ${last?.at ?? 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`);
+    return;
+  }
+  const toSend = request.status === 'held' ? request.transfers : unsent;
+
+  await checkBeforeApproval(ctx, scope, toSend);
+  writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env);
+  // Sent to the same account, the same amount, in the last 10 minutes: shown; typing the secret agrees.
+  const duplicates = await recentDuplicates(ctx, scope, toSend);
+  writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
+  await proveConsumerSecret(ctx, 'approves and sends it');
+
+  if (request.status === 'held') {
+    const decided = withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason: undefined }));
+    if (!decided) {
+      throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, { exitCode: ExitCode.failed, hint: `fsapi approvals show ${id}` });
+    }
+    ctx.io.note(`approved ${id} (by ${osUser()}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
+  } else {
+    const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
+    withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason }));
+    ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
+  }
+
+  const results = await sendApproved(ctx, scope, request, toSend, duplicates);
+  const columns: Column<ApprovedResult>[] = [
+    { header: 'REFERENCE', cell: (r) => r.reference },
+    { header: 'NAME', cell: (r) => r.accountName, flex: true, minWidth: 10 },
+    { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
+    { header: 'OUTCOME', cell: (r) => statusCell(r.outcome) },
+    { header: 'MESSAGE', cell: (r) => r.message, flex: true, minWidth: 10, priority: 1 },
+  ];
+  printList(ctx, columns, results);
+  const error = approvalError(request, results);
+  if (error) throw error;
+}

@@ -1,0 +1,31 @@
+// fsapi approvals reject <id> [--reason TEXT]: a held request will never be sent. Rejecting moves no
+// money, so it needs no proof; the decision is recorded with the OS user and the time.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { controlScope, withStore } from '../../core/payees.js';
+import { nowIso, osUser } from '../../core/policy.js';
+import { controlCharacterProblem } from '../../core/validate.js';
+import { normaliseRequestId } from '../../store/controls.js';
+
+export default async function reject(ctx: Context, input: CommandInput): Promise<void> {
+  const id = normaliseRequestId(String(input.args[0] ?? ''));
+  const reason = input.options.reason === undefined ? undefined : String(input.options.reason).trim();
+  if (reason !== undefined) {
+    const control = controlCharacterProblem(reason, '--reason');
+    if (control) throw new UsageError(control);
+    if (reason.length > 200) throw new UsageError(`--reason is ${reason.length} characters long; at most 200 are allowed`);
+  }
+  const scope = await controlScope(ctx);
+  const outcome = withStore(ctx, (store) => {
+    const request = store.request(scope, id);
+    if (!request) return undefined;
+    return { request, decided: store.decide(scope, id, { decision: 'rejected', by: osUser(), at: nowIso(ctx), reason: reason || undefined }) };
+  });
+  if (!outcome) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!outcome.decided) {
+    const last = outcome.request.decisions.at(-1);
+    throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${last.at})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });
+  }
+  ctx.io.note(`rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`);
+}

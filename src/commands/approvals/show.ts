@@ -1,0 +1,16 @@
+// fsapi approvals show <id>: one request, its transfers (why each was held) and every decision on it.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { UsageError } from '../../errors.js';
+import { controlScope, withStore } from '../../core/payees.js';
+import { requestJson } from '../../core/policy.js';
+import { normaliseRequestId } from '../../store/controls.js';
+import { printRequest } from '../../ui/controls.js';
+
+export default async function show(ctx: Context, input: CommandInput): Promise<void> {
+  const id = normaliseRequestId(String(input.args[0] ?? ''));
+  const scope = await controlScope(ctx);
+  const request = withStore(ctx, (store) => store.request(scope, id));
+  if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  printRequest(ctx, request, requestJson(request));
+}

@@ -1,0 +1,69 @@
+// fsapi policy set [--max-per-transfer N] [--max-per-day N] [--approval-above N] [--payees-only] [--off]
+// Changes the payment policy of the profile: options not given keep their value; `none` removes one
+// limit; --off removes the policy. A decision for a person: a terminal, the change shown, then the
+// consumer secret typed (hidden) and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { UsageError } from '../../errors.js';
+import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
+import { controlScope, listPayees, withStore } from '../../core/payees.js';
+import { nowIso, osUser, readPolicy } from '../../core/policy.js';
+import { parseAmountOption } from '../../core/validate.js';
+import type { Policy } from '../../store/controls.js';
+import { policyJson, writePolicyChange } from '../../ui/controls.js';
+import { printJson } from '../../ui/output.js';
+
+export default async function set(ctx: Context, input: CommandInput): Promise<void> {
+  const o = input.options;
+  const limits = {
+    maxPerTransferKobo: parseLimit(o.maxPerTransfer, '--max-per-transfer'),
+    maxPerDayKobo: parseLimit(o.maxPerDay, '--max-per-day'),
+    approvalAboveKobo: parseLimit(o.approvalAbove, '--approval-above'),
+  };
+  const payeesOnly = typeof o.payeesOnly === 'boolean' ? o.payeesOnly : undefined;
+  const off = o.off === true;
+  const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined;
+  if (off && anyChange) throw new UsageError('--off removes the whole policy: give it alone');
+  if (!off && !anyChange) {
+    throw new UsageError('nothing to change', 'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, or --off');
+  }
+  requireTerminal(ctx, 'changing the payment policy');
+
+  const scope = await controlScope(ctx);
+  const before = readPolicy(ctx, scope);
+  const at = nowIso(ctx);
+  const by = osUser();
+  let after: Policy | undefined;
+  if (!off) {
+    const pick = (given: number | null | undefined, old: number | undefined) => (given === undefined ? old : given === null ? undefined : given);
+    after = {
+      maxPerTransferKobo: pick(limits.maxPerTransferKobo, before?.maxPerTransferKobo),
+      maxPerDayKobo: pick(limits.maxPerDayKobo, before?.maxPerDayKobo),
+      approvalAboveKobo: pick(limits.approvalAboveKobo, before?.approvalAboveKobo),
+      payeesOnly: payeesOnly ?? before?.payeesOnly ?? false,
+      updatedAt: at,
+      updatedBy: by,
+    };
+    // A policy with nothing in it is no policy.
+    if (after.maxPerTransferKobo === undefined && after.maxPerDayKobo === undefined && after.approvalAboveKobo === undefined && !after.payeesOnly) after = undefined;
+  }
+  if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
+    ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');
+  }
+  if (after?.payeesOnly && listPayees(ctx, scope).length === 0) {
+    ctx.io.note('note: no payees are saved yet: under payees-only every transfer will be held (fsapi payees add)');
+  }
+  writePolicyChange(ctx, scope.profile, before, after);
+  await proveConsumerSecret(ctx, 'makes this change');
+  withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
+  ctx.io.note(after ? `policy of profile "${scope.profile}" changed (by ${by})` : `policy of profile "${scope.profile}" removed (by ${by}): fsapi pays without limits or approvals`);
+  if (ctx.globals.json) printJson(ctx, policyJson(after));
+}
+
+/** Naira (as --amount takes it) in kobo; `none` is null (remove the limit); undefined when not given. */
+function parseLimit(value: unknown, option: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text.toLowerCase() === 'none') return null;
+  return parseAmountOption(text, option);
+}

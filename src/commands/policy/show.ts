@@ -1,0 +1,31 @@
+// fsapi policy show: the payment policy of the profile, and what is sent and left today.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { openJournal } from '../../core/transfer.js';
+import { controlScope } from '../../core/payees.js';
+import { readPolicy, spentToday } from '../../core/policy.js';
+import { koboCell, printRecord } from '../../ui/output.js';
+import { isoTimeCell } from '../../ui/transfers.js';
+import { policyJson, policyLines } from '../../ui/controls.js';
+
+export default async function show(ctx: Context, _input: CommandInput): Promise<void> {
+  const scope = await controlScope(ctx);
+  const policy = readPolicy(ctx, scope);
+  const { transfers, warnings } = await openJournal(ctx).transfers();
+  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
+  const spent = spentToday(transfers, scope, ctx.clock.now());
+  const left = policy?.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
+  if (!policy) ctx.io.note(`profile "${scope.profile}" has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
+  printRecord(
+    ctx,
+    [
+      ['Profile', scope.profile],
+      ...policyLines(policy),
+      ['Sent today', koboCell(spent)],
+      ['Left today', left === undefined ? 'no daily maximum' : koboCell(left)],
+      ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],
+      ['Changed by', policy?.updatedBy ?? ''],
+    ],
+    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), sentTodayKobo: spent, leftTodayKobo: left ?? null },
+  );
+}

@@ -1,0 +1,223 @@
+// The payment policy of a profile (../shared/cli-contract.md, "Payees, policy and approvals"): what fsapi
+// may pay without a person, decided once by the profile's owner.
+//
+//   hard limits   max-per-transfer, max-per-day: beyond them nothing is sent (exit 1), naming the limit and
+//                 what is left today. The daily one is decided inside the journal's claim (claim.ts), under
+//                 the lock every fsapi process takes before it sends, so concurrent sends cannot all pass.
+//   holds         approval-above, payees-only: the transfer is recorded as a request and nothing is sent
+//                 (exit 7); `fsapi approvals approve <id>` at a terminal sends it, through the same journal.
+//
+// The day is the local calendar day of the machine (TZ honoured), as `statement` counts days. What counts
+// towards it: every transfer of the account journalled that day and not refused by the API (in flight,
+// unknown, pending, successful; approved held ones once they are sent), whichever process sent it.
+import { userInfo } from 'node:os';
+import type { Context } from '../context.js';
+import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
+import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
+import type { ClaimCandidate } from './claim.js';
+import type { Journal, TransferState } from './journal.js';
+import { formatNaira, sumKobo, type Kobo } from './money.js';
+import { namesMatch } from './names.js';
+
+/** The OS user running fsapi, as recorded with every decision. */
+export function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+export function nowIso(ctx: Pick<Context, 'clock'>): string {
+  return new Date(ctx.clock.now()).toISOString();
+}
+
+/** The local calendar day `now` falls in: [start, end) in epoch ms. */
+export function dayWindow(now: number): { start: number; end: number } {
+  const date = new Date(now);
+  const start = new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+  const end = new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1).getTime();
+  return { start, end };
+}
+
+/**
+ * What the account has sent today: every journalled transfer of this profile and base address whose
+ * intent was written today and that the API did not refuse. Pure: the claim calls it with the journal
+ * as it is under the lock.
+ */
+export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number): Kobo {
+  const { start, end } = dayWindow(now);
+  const baseUrl = normalBaseUrl(scope.baseUrl);
+  const today = (t: TransferState) => {
+    const at = Date.parse(t.sentAt);
+    return at >= start && at < end;
+  };
+  // The same account under another spelling of its base address counts too (parsed only when it differs).
+  const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
+  return sumKobo(transfers.filter((t) => t.state !== 'rejected' && t.profile === scope.profile && today(t) && sameAccount(t)).map((t) => t.amountKobo as Kobo));
+}
+
+/** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
+export class PolicyLimitError extends FsapiError {
+  constructor(message: string, hint: string) {
+    super(message, { exitCode: ExitCode.failed, hint });
+  }
+}
+
+const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy show, fsapi policy set';
+
+/** Throws PolicyLimitError when the candidate would take today's total past the daily maximum. */
+export function checkDailyLimit(transfers: readonly TransferState[], candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>, maxPerDayKobo: number, now: number): void {
+  const spent = spentToday(transfers, candidate, now);
+  if (spent + candidate.amountKobo <= maxPerDayKobo) return;
+  const left = Math.max(0, maxPerDayKobo - spent);
+  throw new PolicyLimitError(
+    `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
+      `${formatNaira(spent)} was sent today (transfers in flight included), ${formatNaira(left)} is left; nothing was sent`,
+    `the day's total starts again at midnight; ${CHANGE_HINT}`,
+  );
+}
+
+/** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
+export function checkPerTransferLimit(policy: Policy, amountKobo: number, profile: string, leftToday: number | undefined): void {
+  if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
+  const left = leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
+  throw new PolicyLimitError(
+    `${formatNaira(amountKobo)} is over the per-transfer maximum of ${formatNaira(policy.maxPerTransferKobo)} of profile "${profile}" (${left}); nothing was sent`,
+    CHANGE_HINT,
+  );
+}
+
+/** Why a transfer must wait for a person, or [] when the policy lets it go. */
+export function holdReasons(policy: Policy, amountKobo: number, toPayee: boolean): string[] {
+  const reasons: string[] = [];
+  if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo) reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
+  if (policy.payeesOnly && !toPayee) reasons.push('not a saved payee (the policy pays saved payees only)');
+  return reasons;
+}
+
+/** The saved payee an account is, when its verified name is still the one saved. */
+export function matchingPayee(payees: readonly Payee[], accountNumber: string, bankCode: string, verifiedName: string): Payee | undefined {
+  return payees.find((p) => p.accountNumber === accountNumber && p.bankCode === bankCode && namesMatch(verifiedName, p.accountName));
+}
+
+// One connection per data dir for the policy reads of a run: a batch reads the policy before every row's
+// claim, and opening the database each time cost about 2 ms a row. Each read still sees the latest commit.
+const readers = new Map<string, ControlsStore>();
+
+/** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
+export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefined {
+  let store = readers.get(ctx.paths.dataDir);
+  if (!store) {
+    store = ControlsStore.openIfExists(ctx.paths.dataDir);
+    if (!store) return undefined;
+    readers.set(ctx.paths.dataDir, store);
+  }
+  return store.policy(scope);
+}
+
+/**
+ * The hard limits, for `executeTransfer`: throws at once when the amount is over the per-transfer maximum,
+ * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
+ * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
+ */
+export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number): { dailyMaximumKobo: number | undefined } {
+  const policy = readPolicy(ctx, scope);
+  if (!policy) return { dailyMaximumKobo: undefined };
+  checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
+  return { dailyMaximumKobo: policy.maxPerDayKobo };
+}
+
+/** One transfer as the policy sees it before anything is sent. */
+export interface PolicyCandidate {
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  accountName: string;
+  amountKobo: number;
+  narration: string;
+  senderName: string | undefined;
+  /** The saved payee it was addressed to (`--to`, a `payee` column). */
+  payee: string | undefined;
+  origin: string | undefined;
+}
+
+export interface PolicyVerdict {
+  /** Within the policy: to send now. */
+  send: PolicyCandidate[];
+  /** To hold, each with its reasons. */
+  hold: Array<PolicyCandidate & { reasons: string[] }>;
+}
+
+/**
+ * Sorts transfers into those to send and those to hold; throws PolicyLimitError (nothing sent) when any is
+ * over the per-transfer maximum or the ones to send would pass today's maximum. The daily check here is
+ * for the person's sake (before any confirmation); the claim decides again under the lock.
+ */
+export async function applyPolicy(ctx: Context, journal: Journal, scope: ControlScope, candidates: readonly PolicyCandidate[]): Promise<PolicyVerdict> {
+  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return { send: [...candidates], hold: [] };
+  let policy: Policy | undefined;
+  let payees: Payee[];
+  try {
+    policy = store.policy(scope);
+    payees = store.payees(scope);
+  } finally {
+    store.close();
+  }
+  if (!policy) return { send: [...candidates], hold: [] };
+  const now = ctx.clock.now();
+  const { transfers } = await journal.transfers();
+  const spent = spentToday(transfers, scope, now);
+  const leftToday = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
+  for (const candidate of candidates) checkPerTransferLimit(policy, candidate.amountKobo, scope.profile, leftToday);
+  const verdict: PolicyVerdict = { send: [], hold: [] };
+  for (const candidate of candidates) {
+    const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;
+    const reasons = holdReasons(policy, candidate.amountKobo, toPayee);
+    if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
+    else verdict.send.push(candidate);
+  }
+  if (policy.maxPerDayKobo !== undefined && verdict.send.length > 0) {
+    const total = sumKobo(verdict.send.map((c) => c.amountKobo as Kobo));
+    checkDailyLimit(transfers, { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
+  }
+  return verdict;
+}
+
+/** Records transfers as one request held for approval. */
+export function holdForApproval(ctx: Context, scope: ControlScope & { env: string }, transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>, origin: string): ApprovalRequest {
+  const store = ControlsStore.open(ctx.paths.dataDir);
+  try {
+    const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
+    return store.hold(scope, held, origin, osUser(), nowIso(ctx));
+  } finally {
+    store.close();
+  }
+}
+
+/** The exit-7 error for a request just held: it names the request and how to approve it. */
+export function heldError(request: ApprovalRequest): HeldForApprovalError {
+  const count = request.transfers.length;
+  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
+  const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
+  const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
+  return new HeldForApprovalError(request.id, `held for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
+}
+
+/** A request as --json shows it. */
+export function requestJson(request: ApprovalRequest): Record<string, unknown> {
+  return {
+    id: request.id,
+    status: request.status,
+    profile: request.profile,
+    baseUrl: request.baseUrl,
+    createdAt: request.createdAt,
+    createdBy: request.createdBy,
+    origin: request.origin,
+    totalKobo: sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)),
+    transfers: request.transfers.map((t) => ({ ...t, senderName: t.senderName ?? null, payee: t.payee ?? null, origin: t.origin ?? null })),
+    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null })),
+  };
+}

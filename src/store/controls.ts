@@ -1,0 +1,462 @@
+// fsapi's own controls: saved payees, the payment policy and the requests held for approval, in the
+// SQLite database `<dataDir>/fsapi.db` (the file fsapi's local records share; the tables here are this
+// module's own, created with CREATE TABLE IF NOT EXISTS, so any opener of the file can host them).
+//
+// Everything is per account: a profile name and the API's base address (`local` for the in-process
+// simulator), as the journal keys its transfers. Every change is one transaction (BEGIN IMMEDIATE ...
+// COMMIT) and every decision on a request is a conditional UPDATE (`WHERE status = 'held'`), so two
+// people approving the same request at once cannot both win. WAL lets readers go on while one process
+// writes; busy_timeout makes a second writer wait, bounded, instead of failing.
+//
+// Never stored here: tokens, secrets, anything that could be replayed against the API.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { CorruptFileError, UsageError } from '../errors.js';
+import { openDatabase, type SqlDatabase, type SqlRow, type SqlValue } from '../simulator/sqlite.js';
+
+export const DATABASE_FILE_NAME = 'fsapi.db';
+const BUSY_TIMEOUT_MS = 10_000;
+
+export function databasePath(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE_NAME);
+}
+
+/** Which account a control belongs to: the profile and the base address its requests go to. */
+export interface ControlScope {
+  profile: string;
+  baseUrl: string;
+}
+
+export interface Payee {
+  alias: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  /** The name the name enquiry returned when the payee was added: every send must still find it. */
+  accountName: string;
+  addedAt: string;
+  addedBy: string;
+}
+
+/** Amounts in integer kobo; undefined means "no such limit". */
+export interface Policy {
+  maxPerTransferKobo: number | undefined;
+  maxPerDayKobo: number | undefined;
+  approvalAboveKobo: number | undefined;
+  payeesOnly: boolean;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** One transfer held for approval, verified by name enquiry when it was held. */
+export interface HeldTransfer {
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  accountName: string;
+  amountKobo: number;
+  narration: string;
+  senderName: string | undefined;
+  /** The saved payee it was sent to, when it was. */
+  payee: string | undefined;
+  /** What made it: `send`, or a batch file and line. */
+  origin: string | undefined;
+  /** Why it was held: "above the approval threshold of ₦50,000.00", "not a saved payee". */
+  reasons: string[];
+}
+
+export type RequestStatus = 'held' | 'approved' | 'rejected';
+
+export interface Decision {
+  decision: 'approved' | 'rejected';
+  /** The OS user who decided. */
+  by: string;
+  at: string;
+  reason: string | undefined;
+}
+
+export interface ApprovalRequest {
+  id: string;
+  profile: string;
+  baseUrl: string;
+  env: string;
+  createdAt: string;
+  createdBy: string;
+  origin: string;
+  status: RequestStatus;
+  transfers: HeldTransfer[];
+  decisions: Decision[];
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS payees (
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  alias_key TEXT NOT NULL,
+  alias TEXT NOT NULL,
+  account_number TEXT NOT NULL,
+  bank_code TEXT NOT NULL,
+  bank_name TEXT NOT NULL,
+  account_name TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  added_by TEXT NOT NULL,
+  PRIMARY KEY (profile, base_url, alias_key)
+);
+CREATE TABLE IF NOT EXISTS policies (
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  max_per_transfer_kobo INTEGER,
+  max_per_day_kobo INTEGER,
+  approval_above_kobo INTEGER,
+  payees_only INTEGER NOT NULL DEFAULT 0,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL,
+  PRIMARY KEY (profile, base_url)
+);
+CREATE TABLE IF NOT EXISTS policy_changes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  changed_by TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS approval_requests (
+  id TEXT PRIMARY KEY,
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  env TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected'))
+);
+CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
+CREATE TABLE IF NOT EXISTS approval_transfers (
+  request_id TEXT NOT NULL REFERENCES approval_requests (id),
+  position INTEGER NOT NULL,
+  reference TEXT NOT NULL,
+  reference_key TEXT NOT NULL,
+  account_number TEXT NOT NULL,
+  bank_code TEXT NOT NULL,
+  bank_name TEXT NOT NULL,
+  account_name TEXT NOT NULL,
+  amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+  narration TEXT NOT NULL,
+  sender_name TEXT,
+  payee TEXT,
+  origin TEXT,
+  reasons TEXT NOT NULL,
+  PRIMARY KEY (request_id, position)
+);
+CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
+CREATE TABLE IF NOT EXISTS approval_decisions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  request_id TEXT NOT NULL REFERENCES approval_requests (id),
+  decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+  decided_by TEXT NOT NULL,
+  decided_at TEXT NOT NULL,
+  reason TEXT
+);
+`;
+
+/**
+ * The base address as one account has it, however it was typed: `HTTP://Host:4010/` and `http://host:4010`
+ * are one account, so another spelling of --base-url cannot step round its policy.
+ */
+function base(scope: ControlScope): string {
+  return normalBaseUrl(scope.baseUrl);
+}
+
+export function normalBaseUrl(baseUrl: string): string {
+  if (!/^https?:\/\//i.test(baseUrl)) return baseUrl; // `local`: the in-process simulator
+  try {
+    return new URL(baseUrl).href.replace(/\/+$/, '');
+  } catch {
+    return baseUrl;
+  }
+}
+
+// Crockford's base32 (no I, L, O, U): an id a person reads out and types.
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function newRequestId(): string {
+  const bytes = randomBytes(8);
+  let id = '';
+  for (const byte of bytes) id += CROCKFORD[byte & 31];
+  return `AP-${id}`;
+}
+
+/** An id as typed: case and a missing `AP-` forgiven. */
+export function normaliseRequestId(text: string): string {
+  const upper = text.trim().toUpperCase();
+  return upper.startsWith('AP-') ? upper : `AP-${upper}`;
+}
+
+export class ControlsStore {
+  private constructor(
+    private readonly db: SqlDatabase,
+    readonly file: string,
+  ) {}
+
+  /** Opens (creating when missing) `<dataDir>/fsapi.db` and this module's tables. */
+  static open(dataDir: string): ControlsStore {
+    const file = databasePath(dataDir);
+    let db: SqlDatabase;
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const created = !existsSync(file);
+      db = openDatabase(file);
+      // Private like the journal: SQLite gives its -wal and -shm files the database file's mode.
+      if (created) chmodSync(file, 0o600);
+    } catch (error) {
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    try {
+      // busy_timeout first: switching to WAL needs a lock another process may hold.
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec(SCHEMA);
+    } catch (error) {
+      db.close();
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    return new ControlsStore(db, file);
+  }
+
+  /** The store when the database exists, else undefined: nothing saved means no payees, no policy. */
+  static openIfExists(dataDir: string): ControlsStore | undefined {
+    return existsSync(databasePath(dataDir)) ? ControlsStore.open(dataDir) : undefined;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs `work` in one write transaction. */
+  private transaction<T>(work: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  private all(sql: string, ...params: SqlValue[]): SqlRow[] {
+    return this.db.prepare(sql).all(...params);
+  }
+
+  private get(sql: string, ...params: SqlValue[]): SqlRow | undefined {
+    return this.db.prepare(sql).get(...params);
+  }
+
+  private run(sql: string, ...params: SqlValue[]): number {
+    return Number(this.db.prepare(sql).run(...params).changes);
+  }
+
+  // ---- payees ------------------------------------------------------------------------------------------
+
+  payees(scope: ControlScope): Payee[] {
+    return this.all('SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope)).map(toPayee);
+  }
+
+  payee(scope: ControlScope, alias: string): Payee | undefined {
+    const row = this.get('SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
+    return row ? toPayee(row) : undefined;
+  }
+
+  /** Adds a payee; false when the alias is taken (nothing changed). */
+  addPayee(scope: ControlScope, payee: Payee): boolean {
+    return this.transaction(() => {
+      if (this.payee(scope, payee.alias)) return false;
+      this.run(
+        'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        scope.profile, base(scope), payee.alias.toLowerCase(), payee.alias, payee.accountNumber, payee.bankCode, payee.bankName, payee.accountName, payee.addedAt, payee.addedBy,
+      );
+      return true;
+    });
+  }
+
+  removePayee(scope: ControlScope, alias: string): boolean {
+    return this.run('DELETE FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase()) > 0;
+  }
+
+  // ---- policy ------------------------------------------------------------------------------------------
+
+  policy(scope: ControlScope): Policy | undefined {
+    const row = this.get('SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+    if (!row) return undefined;
+    return {
+      maxPerTransferKobo: optionalNumber(row.max_per_transfer_kobo),
+      maxPerDayKobo: optionalNumber(row.max_per_day_kobo),
+      approvalAboveKobo: optionalNumber(row.approval_above_kobo),
+      payeesOnly: row.payees_only === 1,
+      updatedAt: String(row.updated_at),
+      updatedBy: String(row.updated_by),
+    };
+  }
+
+  /** Replaces the policy (undefined: none), and records who changed it to what. */
+  setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): void {
+    this.transaction(() => {
+      this.run('DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+      if (policy) {
+        this.run(
+          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          scope.profile, base(scope), policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, at, by,
+        );
+      }
+      this.run('INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)', scope.profile, base(scope), JSON.stringify(policy ?? null), at, by);
+    });
+  }
+
+  // ---- approval requests ---------------------------------------------------------------------------------
+
+  /**
+   * Records transfers held for approval as one request. A reference already held by an open (held or
+   * approved) request of the same account is refused: a reference pays once, and is held once.
+   */
+  hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, by: string, at: string): ApprovalRequest {
+    return this.transaction(() => {
+      for (const transfer of transfers) {
+        const open = this.openRequestOf(scope, transfer.reference);
+        if (open) throw new UsageError(`reference ${transfer.reference} is already held in request ${open.id} (${open.status}); nothing was sent`, `fsapi approvals show ${open.id}`);
+      }
+      let id = newRequestId();
+      while (this.get('SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
+      this.run(
+        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'held')",
+        id, scope.profile, base(scope), scope.env, at, by, origin,
+      );
+      transfers.forEach((t, position) => {
+        this.run(
+          'INSERT INTO approval_transfers (request_id, position, reference, reference_key, account_number, bank_code, bank_name, account_name, amount_kobo, narration, sender_name, payee, origin, reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          id, position, t.reference, t.reference.toUpperCase(), t.accountNumber, t.bankCode, t.bankName, t.accountName, t.amountKobo, t.narration, t.senderName ?? null, t.payee ?? null, t.origin ?? null, JSON.stringify(t.reasons),
+        );
+      });
+      return this.request(scope, id)!;
+    });
+  }
+
+  /** The request of this account holding `reference`, newest first: open ones before rejected ones. */
+  requestOfReference(scope: ControlScope, reference: string): ApprovalRequest | undefined {
+    const row = this.get(
+      `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
+        WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
+        ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
+      reference.toUpperCase(), scope.profile, base(scope),
+    );
+    return row ? this.request(scope, String(row.id)) : undefined;
+  }
+
+  private openRequestOf(scope: ControlScope, reference: string): ApprovalRequest | undefined {
+    const found = this.requestOfReference(scope, reference);
+    return found && found.status !== 'rejected' ? found : undefined;
+  }
+
+  request(scope: ControlScope, id: string): ApprovalRequest | undefined {
+    const row = this.get('SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
+    return row ? this.withDetails(row) : undefined;
+  }
+
+  /** Every request of this account, newest first. */
+  requests(scope: ControlScope): ApprovalRequest[] {
+    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope)).map((row) => this.withDetails(row));
+  }
+
+  /**
+   * Records a decision on a held request. Only a request still `held` changes: true when this call
+   * decided it, false when someone decided it first (nothing changed then).
+   */
+  decide(scope: ControlScope, id: string, decision: Decision): boolean {
+    return this.transaction(() => {
+      const changed = this.run(
+        "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
+        decision.decision, id, scope.profile, base(scope),
+      );
+      if (changed === 0) return false;
+      this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
+      return true;
+    });
+  }
+
+  /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
+  recordDecision(scope: ControlScope, id: string, decision: Decision): void {
+    this.transaction(() => {
+      if (!this.get("SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'", id, scope.profile, base(scope))) {
+        throw new UsageError(`request ${id} is not approved`);
+      }
+      this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
+    });
+  }
+
+  private withDetails(row: SqlRow): ApprovalRequest {
+    const id = String(row.id);
+    const transfers = this.all('SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id).map((t) => ({
+      reference: String(t.reference),
+      accountNumber: String(t.account_number),
+      bankCode: String(t.bank_code),
+      bankName: String(t.bank_name),
+      accountName: String(t.account_name),
+      amountKobo: Number(t.amount_kobo),
+      narration: String(t.narration),
+      senderName: optionalText(t.sender_name),
+      payee: optionalText(t.payee),
+      origin: optionalText(t.origin),
+      reasons: parseReasons(t.reasons),
+    }));
+    const decisions = this.all('SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id).map((d) => ({
+      decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
+      by: String(d.decided_by),
+      at: String(d.decided_at),
+      reason: optionalText(d.reason),
+    }));
+    return {
+      id,
+      profile: String(row.profile),
+      baseUrl: String(row.base_url),
+      env: String(row.env),
+      createdAt: String(row.created_at),
+      createdBy: String(row.created_by),
+      origin: String(row.origin),
+      status: row.status === 'approved' ? 'approved' : row.status === 'rejected' ? 'rejected' : 'held',
+      transfers,
+      decisions,
+    };
+  }
+}
+
+function toPayee(row: SqlRow): Payee {
+  return {
+    alias: String(row.alias),
+    accountNumber: String(row.account_number),
+    bankCode: String(row.bank_code),
+    bankName: String(row.bank_name),
+    accountName: String(row.account_name),
+    addedAt: String(row.added_at),
+    addedBy: String(row.added_by),
+  };
+}
+
+function optionalNumber(value: SqlValue | undefined): number | undefined {
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+function optionalText(value: SqlValue | undefined): string | undefined {
+  return value === null || value === undefined ? undefined : String(value);
+}
+
+function parseReasons(value: SqlValue | undefined): string[] {
+  try {
+    const parsed: unknown = JSON.parse(String(value));
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,128 @@
+// What the payee, policy and approval commands show: lists and records on stdout (through src/ui/output.ts,
+// so the output rules hold), and the review a person reads on stderr before typing the secret.
+import type { Context } from '../context.js';
+import type { ApprovalRequest, HeldTransfer, Payee, Policy } from '../store/controls.js';
+import { formatNaira, sumKobo, type Kobo } from '../core/money.js';
+import { colors, koboCell, printList, printRecord, statusCell, type Cell, type Column } from './output.js';
+import { terminalText } from './sanitize.js';
+import { formatDateTime } from '../core/time.js';
+import { isoTimeCell } from './transfers.js';
+
+export const payeeColumns: Column<Payee>[] = [
+  { header: 'ALIAS', cell: (p) => p.alias },
+  { header: 'ACCOUNT', cell: (p) => p.accountNumber },
+  { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
+  { header: 'BANK_CODE', cell: (p) => p.bankCode, priority: 2 },
+  { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
+  { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
+];
+
+export function printPayee(ctx: Context, payee: Payee): void {
+  printRecord(
+    ctx,
+    [
+      ['Alias', payee.alias],
+      ['Account', payee.accountNumber],
+      ['Bank', `${payee.bankName} (${payee.bankCode})`],
+      ['Verified name', payee.accountName],
+      ['Added', isoTimeCell(payee.addedAt)],
+      ['Added by', payee.addedBy],
+    ],
+    payee,
+  );
+}
+
+const limitCell = (kobo: number | undefined): Cell => (kobo === undefined ? { text: 'none', plain: '' } : koboCell(kobo));
+
+/** The policy's lines, as a person reads them (and as TSV writes them: amounts plain, no limit empty). */
+export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
+  return [
+    ['Max per transfer', limitCell(policy?.maxPerTransferKobo)],
+    ['Max per day', limitCell(policy?.maxPerDayKobo)],
+    ['Approval above', limitCell(policy?.approvalAboveKobo)],
+    ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
+  ];
+}
+
+export function policyJson(policy: Policy | undefined): Record<string, unknown> {
+  return {
+    maxPerTransferKobo: policy?.maxPerTransferKobo ?? null,
+    maxPerDayKobo: policy?.maxPerDayKobo ?? null,
+    approvalAboveKobo: policy?.approvalAboveKobo ?? null,
+    payeesOnly: policy?.payeesOnly ?? false,
+    updatedAt: policy?.updatedAt ?? null,
+    updatedBy: policy?.updatedBy ?? null,
+  };
+}
+
+/** Before and after, on stderr, for `policy set`: the person sees what typing the secret changes. */
+export function writePolicyChange(ctx: Context, profile: string, before: Policy | undefined, after: Policy | undefined): void {
+  const c = colors(ctx, 'stderr');
+  const old = policyLines(before);
+  const next = policyLines(after);
+  ctx.io.note(c.bold(`Payment policy of profile "${profile}"`));
+  const width = Math.max(...old.map(([label]) => label.length));
+  old.forEach(([label, value], i) => {
+    const after = next[i]![1].text;
+    const changed = value.text !== after;
+    ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${changed ? `${value.text} -> ${c.bold(after)}` : `${value.text} (unchanged)`}`);
+  });
+}
+
+const total = (transfers: readonly HeldTransfer[]) => sumKobo(transfers.map((t) => t.amountKobo as Kobo));
+
+export const requestColumns: Column<ApprovalRequest>[] = [
+  { header: 'ID', cell: (r) => r.id },
+  { header: 'STATUS', cell: (r) => statusCell(r.status) },
+  { header: 'CREATED', cell: (r) => isoTimeCell(r.createdAt), priority: 2 },
+  { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right' },
+  { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
+  { header: 'TO', cell: (r) => (r.transfers.length === 1 ? r.transfers[0]!.accountName : `${r.transfers.length} accounts`), flex: true, minWidth: 16, priority: 1 },
+  { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
+];
+
+export const heldTransferColumns: Column<HeldTransfer>[] = [
+  { header: 'REFERENCE', cell: (t) => t.reference },
+  { header: 'ACCOUNT', cell: (t) => t.accountNumber },
+  { header: 'BANK', cell: (t) => t.bankName, flex: true, minWidth: 8, priority: 2 },
+  { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 22 },
+  { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
+  { header: 'WHY HELD', cell: (t) => t.reasons.join('; '), flex: true, minWidth: 10, priority: 1 },
+];
+
+/** `approvals show`: the request, then its transfers, then its decisions. */
+export function printRequest(ctx: Context, request: ApprovalRequest, json: unknown): void {
+  if (ctx.globals.json) return printList(ctx, heldTransferColumns, request.transfers, json);
+  const last = request.decisions.at(-1);
+  printRecord(
+    ctx,
+    [
+      ['Request', request.id],
+      ['Status', statusCell(request.status)],
+      ['Created', isoTimeCell(request.createdAt)],
+      ['Created by', request.createdBy],
+      ['Origin', request.origin],
+      ['Transfers', request.transfers.length],
+      ['Total', koboCell(total(request.transfers))],
+      ['Decided', last ? `${last.decision} by ${last.by} at ${last.at}${last.reason ? ` (${last.reason})` : ''}` : ''],
+    ],
+    json,
+  );
+  ctx.io.out('\n');
+  printList(ctx, heldTransferColumns, request.transfers);
+}
+
+/** The review before the secret is asked for: every transfer that typing it sends, and the total. */
+export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env: string): void {
+  const c = colors(ctx, 'stderr');
+  if (env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
+  ctx.io.note(c.bold(`Request ${request.id}`) + c.dim(` held ${formatDateTime(Date.parse(request.createdAt))} by ${request.createdBy} (${request.origin})`));
+  for (const t of request.transfers) {
+    ctx.io.note(`  ${c.bold(formatNaira(t.amountKobo))} to ${c.bold(terminalText(t.accountName))}`);
+    ctx.io.note(`    ${c.dim('account  ')} ${t.accountNumber} at ${terminalText(t.bankName)} (${t.bankCode})`);
+    ctx.io.note(`    ${c.dim('narration')} ${terminalText(t.narration)}`);
+    ctx.io.note(`    ${c.dim('reference')} ${t.reference}`);
+    ctx.io.note(`    ${c.dim('held     ')} ${t.reasons.join('; ')}`);
+  }
+  ctx.io.note(`  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; names verified again just now`);
+}

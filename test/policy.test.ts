@@ -1,0 +1,343 @@
+// Saved payees, the payment policy and approvals, end to end: the CLI as a subprocess against the simulator
+// over HTTP, prompts typed into a real pseudo-terminal, the simulator's request log as the proof of what
+// was (not) sent. The profile `sim` is logged in from the environment WITHOUT --save-credentials: the
+// consumer key it keeps is what a typed secret is checked against.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { stripAnsi } from './helpers/cli.js';
+import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
+import { openDatabase } from '../src/simulator/sqlite.js';
+
+let setup: TransferSetup | undefined;
+afterEach(async () => {
+  await setup?.close();
+  setup = undefined;
+});
+
+const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
+const send = (amount: string, ...more: string[]) => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y', ...more];
+
+/** `policy set` as a person does it: at a terminal, the secret typed. */
+async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
+  const result = await s.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`] });
+  assert.equal(result.code, 0, stripAnsi(result.stdout));
+}
+
+/** Changes the saved records behind fsapi's back, as a changed world would (a holder who is someone else now). */
+function changeSaved(s: TransferSetup, sql: string): void {
+  const db = openDatabase(path.join(s.home.dataDir, 'fsapi.db'));
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amountKobo: number; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
+  const result = await s.run(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+describe('payees', () => {
+  it('add verifies the name; send --to pays it; an unknown alias is exit 2 with nothing sent', async () => {
+    setup = await setUpTransfers();
+    const added = await setup.run(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 1);
+    const listed = JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout) as Array<Record<string, string>>;
+    assert.deepEqual(listed.map((p) => [p.alias, p.accountNumber, p.bankCode, p.accountName]), [['landlord', '0123456789', '000013', 'OKAFOR CHIAMAKA ADAEZE']]);
+
+    const sent = await setup.run(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(setup.posts(), 1);
+    // The name was asked again at the send.
+    assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 2);
+
+    // The holder changed since the payee was saved (here: the saved name made different): nothing is sent.
+    changeSaved(setup, "UPDATE payees SET account_name = 'ADEBAYO TUNDE' WHERE alias = 'landlord'");
+    const changed = await setup.run(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    assert.equal(changed.code, 1, changed.stderr);
+    assert.match(changed.stderr, /belongs to "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE"; nothing was sent/);
+    assert.equal(setup.posts(), 1);
+    changeSaved(setup, "UPDATE payees SET account_name = 'OKAFOR CHIAMAKA ADAEZE' WHERE alias = 'landlord'");
+
+    const unknown = await setup.run(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no saved payee named "landlady"/);
+    const clash = await setup.run(['transfer', 'send', '0123456789', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    assert.equal(clash.code, 2);
+    assert.equal(setup.posts(), 1);
+
+    const again = await setup.run(['payees', 'add', 'LANDLORD', '0123456789', '--bank', 'gtb']);
+    assert.equal(again.code, 2, 'aliases are compared without case');
+    assert.equal((await setup.run(['payees', 'remove', 'landlord'])).code, 0);
+    assert.deepEqual(JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout), []);
+  });
+});
+
+describe('policy set', () => {
+  it('needs a terminal: exit 2 without one, even with the secret in the environment; nothing changes', async () => {
+    setup = await setUpTransfers();
+    const result = await setup.run(['policy', 'set', '--max-per-day', '1000'], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /needs a person at a terminal/);
+    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(shown.maxPerDayKobo, null);
+  });
+
+  it('shows the change, then a wrong secret changes nothing (exit 3) and the right one does', async () => {
+    setup = await setUpTransfers();
+    const wrong = await setup.run(['policy', 'set', '--max-per-day', '1000'], { tty: true, keys: ['not-the-secret\r'] });
+    const screen = stripAnsi(wrong.stdout);
+    assert.equal(wrong.code, 3, screen);
+    assert.match(screen, /Max per day\s+none -> ₦1,000\.00/);
+    assert.ok(screen.indexOf('Max per day') < screen.indexOf('Consumer secret'), 'the change is shown before the secret is asked');
+    assert.doesNotMatch(screen, /not-the-secret/, 'the secret is not echoed');
+    assert.equal(setup.count('POST', '/v1/generate-token'), 1, 'the secret was checked with the API');
+    assert.equal((JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDayKobo, null);
+
+    await setPolicy(setup, '--max-per-day', '1000', '--payees-only');
+    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(shown.maxPerDayKobo, 100_000);
+    assert.equal(shown.payeesOnly, true);
+    assert.equal(typeof shown.updatedBy, 'string');
+  });
+});
+
+describe('the policy at send time', () => {
+  it('over the per-transfer maximum: exit 1, nothing sent, naming the limit and what is left today', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-transfer', '50000', '--max-per-day', '100000');
+    assert.equal((await setup.run(send('30000'))).code, 0);
+    const result = await setup.run(send('60000'));
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /₦60,000\.00 is over the per-transfer maximum of ₦50,000\.00/);
+    assert.match(result.stderr, /₦70,000\.00 is left of today's maximum of ₦100,000\.00/);
+    assert.equal(setup.posts(), 1);
+    // fsapi's raw door is shut too while there is a policy.
+    const raw = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}']);
+    assert.equal(raw.code, 2, raw.stderr);
+    assert.match(raw.stderr, /payment policy/);
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('over the daily maximum: exit 1, nothing sent, naming what was sent and what is left', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-day', '20000');
+    assert.equal((await setup.run(send('15000'))).code, 0);
+    const result = await setup.run(send('6000', '--allow-duplicate'));
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /would pass the daily maximum of ₦20,000\.00.*₦15,000\.00 was sent today.*₦5,000\.00 is left; nothing was sent/);
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('above the approval threshold: held (exit 7), no POST, recorded under its reference, the message says how to approve', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '20000');
+    const result = await setup.run(send('25000'));
+    assert.equal(result.code, 7, result.stderr);
+    assert.equal(setup.posts(), 0);
+    assert.deepEqual(setup.journalLines(), []);
+    const [request] = await requests(setup);
+    assert.ok(request);
+    assert.equal(request.status, 'held');
+    assert.match(result.stderr, new RegExp(`held for approval as request ${request.id}.*above the approval threshold of ₦20,000\\.00; nothing was sent`));
+    assert.match(result.stderr, new RegExp(`fsapi approvals approve ${request.id}`));
+    // The reference shown in the summary is the one held.
+    const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
+    assert.equal(request.transfers[0]!.reference, reference);
+    assert.equal(request.transfers[0]!.amountKobo, 2_500_000);
+    // With --json the held request's record is on stdout, for scripts and agents.
+    const json = await setup.run(['--json', ...send('30000')]);
+    assert.equal(json.code, 7, json.stderr);
+    const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
+    assert.equal(printed.status, 'held');
+    assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
+    // Below the threshold goes.
+    assert.equal((await setup.run(send('20000'))).code, 0);
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('payees only: an account that is not a saved payee is held (exit 7, no POST); a payee is paid', async () => {
+    setup = await setUpTransfers();
+    assert.equal((await setup.run(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
+    await setPolicy(setup, '--payees-only');
+    const other = await setup.run(['transfer', 'send', '0234567891', '--bank', 'gtb', '--amount', '100', '--narration', 'x', '-y']);
+    assert.equal(other.code, 7, other.stderr);
+    assert.match(other.stderr, /not a saved payee/);
+    assert.equal(setup.posts(), 0);
+    // Without a terminal no new payee can be added under payees-only: an agent cannot widen the list.
+    const add = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb']);
+    assert.equal(add.code, 2, add.stderr);
+    // A person at a terminal with the secret can.
+    const person = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb'], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(person.code, 0, stripAnsi(person.stdout));
+    assert.equal((JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout) as unknown[]).length, 2);
+    assert.equal((await setup.run(['transfer', 'send', '--to', 'ada', '--amount', '100', '--narration', 'x', '-y'])).code, 0);
+    // The same account typed out is a payee too (its verified name is still the saved one).
+    assert.equal((await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '101', '--narration', 'x', '-y'])).code, 0);
+    assert.equal(setup.posts(), 2);
+  });
+});
+
+describe('approvals approve', () => {
+  it('without a terminal: exit 2, nothing sent, even with the secret in the environment', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    const result = await setup.run(['approvals', 'approve', request!.id], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /needs a person at a terminal/);
+    assert.equal(setup.posts(), 0);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+  });
+
+  it('a wrong secret approves nothing; the right one sends it once under its held reference; again sends nothing', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    const id = request!.id;
+    const reference = request!.transfers[0]!.reference;
+
+    // A holder who changed since the hold: nothing is approved, and the secret is not even asked.
+    changeSaved(setup, "UPDATE approval_transfers SET account_name = 'ADEBAYO TUNDE'");
+    const changed = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(changed.code, 1, stripAnsi(changed.stdout));
+    assert.match(stripAnsi(changed.stdout), /is now "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE".*nothing was approved/s);
+    assert.doesNotMatch(stripAnsi(changed.stdout), /Consumer secret/);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+    changeSaved(setup, "UPDATE approval_transfers SET account_name = 'OKAFOR CHIAMAKA ADAEZE'");
+
+    // The right secret in the environment does not stand in for the typed one.
+    const wrong = await setup.run(['approvals', 'approve', id], { tty: true, keys: ['sim-consumer-secreT\r'], env: { FSAPI_CONSUMER_SECRET: SECRET } });
+    assert.equal(wrong.code, 3, stripAnsi(wrong.stdout));
+    assert.match(stripAnsi(wrong.stdout), /did not accept that consumer secret.*nothing was changed/s);
+    assert.equal(setup.posts(), 0);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+
+    const right = await setup.run(['approvals', 'approve', id.toLowerCase()], { tty: true, keys: [`${SECRET}\r`] });
+    const screen = stripAnsi(right.stdout);
+    assert.equal(right.code, 0, screen);
+    assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
+    assert.equal(setup.posts(), 1);
+    // The API has it under the reference it was held with.
+    const found = await setup.run(['tx', 'get', reference, '--json']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal((JSON.parse(found.stdout) as { reference: string }).reference, reference);
+    const [approved] = await requests(setup);
+    assert.equal(approved!.status, 'approved');
+    assert.equal(approved!.decisions.length, 1);
+    assert.equal(approved!.decisions[0]!.decision, 'approved');
+    assert.ok(approved!.decisions[0]!.by.length > 0 && !Number.isNaN(Date.parse(approved!.decisions[0]!.at)));
+    const log = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; origin: string }>;
+    assert.deepEqual(log.map((t) => t.reference), [reference]);
+    assert.match(log[0]!.origin, new RegExp(`approval ${id}`));
+
+    const twice = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(twice.code, 0, stripAnsi(twice.stdout));
+    assert.match(stripAnsi(twice.stdout), /already approved.*nothing was sent again/);
+    assert.equal(setup.posts(), 1);
+
+    // A rejected request is never sent.
+    assert.equal((await setup.run(send('7000'))).code, 7);
+    const newest = (await requests(setup, false))[0]!;
+    const rejected = await setup.run(['approvals', 'reject', newest.id, '--reason', 'wrong invoice']);
+    assert.equal(rejected.code, 0, rejected.stderr);
+    const afterReject = await setup.run(['approvals', 'approve', newest.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(afterReject.code, 1);
+    assert.equal(setup.posts(), 1);
+  });
+});
+
+describe('an approval stopped before its transfers left', () => {
+  it('approving again sends only what the journal has never seen, once; --off removes the policy', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    // As if the process died right after recording the decision.
+    changeSaved(setup, `UPDATE approval_requests SET status = 'approved' WHERE id = '${request!.id}'`);
+    const resumed = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(resumed.code, 0, stripAnsi(resumed.stdout));
+    assert.match(stripAnsi(resumed.stdout), /approved earlier but 1 of its transfers never left/);
+    assert.equal(setup.posts(), 1);
+    assert.equal((await requests(setup))[0]!.decisions.length, 1, 'the person who finished it is recorded');
+    const again = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(again.code, 0);
+    assert.equal(setup.posts(), 1);
+
+    await setPolicy(setup, '--off');
+    assert.equal((await setup.run(send('5000', '--allow-duplicate'))).code, 0);
+    assert.equal(setup.posts(), 2);
+  });
+});
+
+describe('approving within the hard limits', () => {
+  it('a held transfer that would now pass the daily maximum is not approved, and the secret is not asked', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000', '--max-per-day', '10000');
+    assert.equal((await setup.run(send('9000'))).code, 7);
+    assert.equal((await setup.run(send('900'))).code, 0);
+    assert.equal((await setup.run(send('900', '--allow-duplicate'))).code, 0);
+    const [request] = await requests(setup);
+    const result = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 1, screen);
+    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 was sent today.*₦8,200\.00 is left; nothing was approved/s);
+    assert.doesNotMatch(screen, /Consumer secret/);
+    assert.equal(setup.posts(), 2);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+  });
+});
+
+describe('the daily maximum across processes', () => {
+  it('three concurrent sends that together pass it never all go', async () => {
+    setup = await setUpTransfers({ latencyMs: 150 });
+    await setPolicy(setup, '--max-per-day', '25000');
+    const s = setup;
+    const accounts = ['0123456789', '0234567891', '0345678912'];
+    const results = await Promise.all(accounts.map((account) => s.run(['transfer', 'send', account, '--bank', 'gtb', '--amount', '10000', '--narration', 'race', '-y'])));
+    const codes = results.map((r) => r.code).sort();
+    assert.deepEqual(codes, [0, 0, 1], results.map((r) => r.stderr).join('\n'));
+    assert.equal(setup.posts(), 2);
+    const refused = results.find((r) => r.code === 1)!;
+    assert.match(refused.stderr, /daily maximum of ₦25,000\.00.*₦20,000\.00 was sent today.*₦5,000\.00 is left/);
+  });
+});
+
+describe('transfer batch under a policy', () => {
+  it('sends the rows within it and holds the rest as one request (exit 7); a second run holds nothing again', async () => {
+    setup = await setUpTransfers();
+    assert.equal((await setup.run(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
+    await setPolicy(setup, '--approval-above', '20000');
+    const file = path.join(setup.home.root, 'pay.csv');
+    writeFileSync(file, 'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n');
+    const first = await setup.run(['transfer', 'batch', file, '--yes']);
+    assert.equal(first.code, 7, first.stderr);
+    assert.equal(setup.posts(), 2);
+    const held = await requests(setup);
+    assert.equal(held.length, 1, 'one request for the batch');
+    assert.deepEqual(held[0]!.transfers.map((t) => t.amountKobo), [2_500_000, 3_000_000]);
+    const report = readFileSync(`${file}.report.csv`, 'utf8');
+    assert.equal(report.split('\n').filter((line) => /,held,/.test(line)).length, 2, report);
+
+    const second = await setup.run(['transfer', 'batch', file, '--yes']);
+    assert.equal(second.code, 7, second.stderr);
+    assert.equal(setup.posts(), 2);
+    assert.equal((await requests(setup)).length, 1);
+
+    const approved = await setup.run(['approvals', 'approve', held[0]!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(approved.code, 0, stripAnsi(approved.stdout));
+    assert.equal(setup.posts(), 4);
+    // The file's third run finds every row paid.
+    const third = await setup.run(['transfer', 'batch', file, '--yes']);
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(setup.posts(), 4);
+  });
+});
