@@ -12,6 +12,7 @@ import { DUPLICATE_WINDOW_MS, findDuplicates, type TransferState } from './journ
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentToday } from './policy.js';
 import { sendRespectingRateLimit } from './rate-limit.js';
+import { isUnsuccessfulOutcome, outcomeOfStatus } from './transfer-outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
 /** How one approved transfer ended: an outcome word of the contract, and what happened. */
@@ -114,10 +115,10 @@ export async function sendApproved(
       });
       switch (outcome.kind) {
         case 'accepted':
-          results.push({ ...base, outcome: outcome.status, message: outcome.message });
+          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: outcome.message });
           break;
         case 'reconciled':
-          results.push({ ...base, outcome: outcome.status, message: `the answer was lost (${outcome.lostBecause}); the lookup by reference found it` });
+          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.lostBecause}; the lookup by reference found it` });
           break;
         case 'rejected':
           results.push({ ...base, outcome: 'refused', message: `${outcome.httpStatus ? `HTTP ${outcome.httpStatus}: ` : ''}${outcome.message}` });
@@ -137,14 +138,14 @@ export async function sendApproved(
   return results;
 }
 
-/** The exit of an approval that sent: 5 when an outcome is unknown, 1 when any was refused or not sent. */
+/** The exit of an approval that sent: 5 when an outcome is unknown, 1 when any was refused, failed, reversed or not sent. */
 export function approvalError(request: ApprovalRequest, results: readonly ApprovedResult[]): FsapiError | undefined {
   const unknown = results.find((r) => r.outcome === 'unknown');
   if (unknown) return new OutcomeUnknownError(unknown.reference, unknown.message);
-  const bad = results.filter((r) => r.outcome === 'refused' || r.outcome === 'not sent');
+  const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === 'not sent');
   if (bad.length === 0) return undefined;
   const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo as Kobo)));
-  return new FsapiError(`${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused or not sent (${total}); request ${request.id}`, {
+  return new FsapiError(`${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`, {
     exitCode: ExitCode.failed,
     hint: 'refused ones moved no money: the message of each says why; fsapi transfer log shows the journal',
   });
