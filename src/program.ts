@@ -300,8 +300,8 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
     .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
     .option('--status <status>', 'only this status, e.g. successful or pending')
-    .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
-    .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
+    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d, 2w, or an ISO date-time')
+    .option('--until <date>', 'up to this date (a day is inclusive): YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
     .action(lazy('tx/list'));
@@ -311,7 +311,7 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
   tx.command('watch').description('print new transactions as they appear (Ctrl-C stops)')
     .option('--interval <seconds>', 'seconds between polls, 1 to 3600', '5')
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
-    .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD or ISO date-time)')
+    .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time)')
     .option('--count <n>', 'stop after printing this many transactions')
     .addHelpText('after', examples(
       'fsapi tx watch --type credit',
@@ -399,8 +399,8 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
 
 // ---- the back office: statement, collections, reconciliation, live watch --------------------------------
 program.command('statement').description('credits, debits, charges and stamp duty over a period, one row a day')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
   .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net')
   .addHelpText('after', examples(
     'fsapi statement',
@@ -410,8 +410,8 @@ program.command('statement').description('credits, debits, charges and stamp dut
   .action(lazy('statement'));
 program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
   .description('inflows by receiving client (virtual) account: count, total, first and last payment')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
   .addHelpText('after', examples(
     'fsapi collections',
@@ -420,7 +420,7 @@ program.command('collections').argument('[accountNumber]', 'one client account: 
   ))
   .action(lazy('collections'));
 program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days ago')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
   .addHelpText('after', examples(
     'fsapi reconcile',
     'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
