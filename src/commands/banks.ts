@@ -13,9 +13,9 @@ export default async function banks(ctx: Context, input: CommandInput): Promise<
   const all = await loadBanks(ctx, { refresh: input.options.refresh === true });
   const shown = search === undefined ? all : searchBanks(all, search);
   const columns: Column<Bank>[] = [
-      { header: 'CODE', cell: (bank) => bank.institutionCode },
-      { header: 'NAME', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
-      { header: 'CATEGORY', cell: (bank) => bank.category, priority: 1, flex: true },
+      { header: 'CODE', csv: 'institution_code', cell: (bank) => bank.institutionCode },
+      { header: 'NAME', csv: 'bank_name', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
+      { header: 'CATEGORY', csv: 'category', cell: (bank) => bank.category, priority: 1, flex: true },
   ];
   if (csv) return printCsv(ctx, columns, shown);
   printList<Bank>(

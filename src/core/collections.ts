@@ -91,11 +91,11 @@ export function collectionsJson(group: AccountCollections) {
   };
 }
 
-export const COLLECTIONS_CSV_COLUMNS = ['account_number', 'account_name', 'count', 'total', 'first', 'last'] as const;
+export const COLLECTIONS_CSV_COLUMNS = ['account_number', 'account_name', 'collection_count', 'total_amount', 'first_collection_at', 'last_collection_at'] as const;
 
 export function collectionsCsvRow(group: AccountCollections): Record<(typeof COLLECTIONS_CSV_COLUMNS)[number], string> {
   const json = collectionsJson(group);
-  return { account_number: json.accountNumber, account_name: json.accountName, count: String(json.count), total: json.total, first: json.first, last: json.last };
+  return { account_number: json.accountNumber, account_name: json.accountName, collection_count: String(json.count), total_amount: json.total, first_collection_at: json.first, last_collection_at: json.last };
 }
 
 /** One account's inflows as CSV rows: what a spreadsheet needs to match payments to invoices. */

@@ -14,16 +14,16 @@ import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import type { Column } from '../../ui/output.js';
 
 const columns: Column<TransferState>[] = [
-      { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
+      { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
       { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
       { header: 'REFERENCE', cell: (t) => t.reference },
-      { header: 'ACCOUNT', cell: (t) => t.accountNumber, priority: 2 },
-      { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 12 },
-      { header: 'BANK', cell: (t) => t.bankName, priority: 3, flex: true },
+      { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 2 },
+      { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 12 },
+      { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
       { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
-      { header: 'STATE', cell: (t) => statusCell(t.state) },
+      { header: 'STATE', csv: 'outcome', cell: (t) => statusCell(t.state) },
   // The API's status as last seen by fsapi (at sending, or by a later lookup): not necessarily today's.
-  { header: 'STATUS', cell: (t) => statusCell(t.status), priority: 1 },
+  { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 1 },
   { header: 'MESSAGE', cell: (t) => t.message ?? '', priority: 5, flex: true },
 ];
 
