@@ -38,11 +38,15 @@ export const program = new Command('fsapi')
   .configureHelp({
     showGlobalOptions: true,
     sortSubcommands: false,
+    // Wrap descriptions even beside the root's long command names (commander stops wrapping below 40
+    // columns of room, which left `fsapi --help` unwrapped at 80).
+    minWidthToWrap: 24,
     // Each option once: a command's own option (auth login --base-url) hides the global one of that name.
     visibleGlobalOptions(this: Help, command: Command) {
       const own = new Set(command.options.map((option) => option.long));
       return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => !own.has(option.long));
     },
+    formatHelp: formatHelpInOrder,
   })
   .allowExcessArguments(true)
   .action(async (...actionArgs: unknown[]) => {
@@ -51,6 +55,103 @@ export const program = new Command('fsapi')
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     await lazy('overview')(...actionArgs);
   });
+
+/**
+ * A command's help in the order people read it, as gh does: usage, description, arguments, its own
+ * options, its sub-commands, the API endpoints it calls (as a bank's own CLI names them), and last the
+ * global options it inherits. The root's own options are the global ones, shown once as its options.
+ */
+function formatHelpInOrder(this: Help, command: Command, helper: Help): string {
+  helper.showGlobalOptions = false;
+  let text: string;
+  try {
+    text = Help.prototype.formatHelp.call(this, command, helper);
+  } finally {
+    helper.showGlobalOptions = true;
+  }
+  const termWidth = helper.padWidth(command, helper);
+  const section = (title: string, items: string[]) => (items.length === 0 ? '' : `\n\n${title}\n${items.join('\n')}`);
+  const calls = apiEndpoints(command);
+  const endpoints = section('API endpoints:', calls.map(([endpoint, why]) => helper.formatItem(endpoint, Math.max(termWidth, ...calls.map(([e]) => e.length)), why, helper)));
+  const globals = command.parent
+    ? section('Global Options:', helper.visibleGlobalOptions(command).map((option) => helper.formatItem(helper.optionTerm(option), termWidth, helper.optionDescription(option), helper)))
+    : '';
+  return `${text.trimEnd()}${endpoints}${globals}\n`;
+}
+
+/** The API endpoints a command calls, with what for (its help and docs/commands.md show them). */
+export function apiEndpoints(command: Command): ReadonlyArray<readonly [endpoint: string, why: string]> {
+  return ENDPOINTS[commandPath(command)] ?? [];
+}
+
+/** `transfer send` for `fsapi transfer send`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+const TRANSACTION_BY_REFERENCE = 'GET /v1/transactions/reference/{reference}';
+
+/** The endpoints each command calls (spec section 4), with what for; shown in its help. */
+const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: string]>> = {
+  'auth login': [['POST /v1/generate-token', 'a token for the consumer key and secret']],
+  'auth token': [['POST /v1/generate-token', 'a new token when the stored one expired']],
+  account: [['GET /v1/account', 'the primary account and its balances']],
+  banks: [['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old']],
+  enquiry: [
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', 'the account holder name'],
+  ],
+  'transfer send': [
+    ['GET /v1/account', 'the business name: the reference prefix'],
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', 'the verified name, before asking'],
+    ['POST /v1/transfer', 'the transfer, once, never retried blindly'],
+    [TRANSACTION_BY_REFERENCE, 'the outcome, when the answer is lost, and --wait'],
+  ],
+  'transfer status': [[TRANSACTION_BY_REFERENCE, 'the transfer, and its reversal R-<reference>']],
+  'transfer batch': [
+    ['GET /v1/account', 'the business name and the available balance'],
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', "each row's verified name"],
+    ['POST /v1/transfer', 'each row, once'],
+    [TRANSACTION_BY_REFERENCE, 'rows sent before, and lost answers'],
+  ],
+  'transfer log': [[TRANSACTION_BY_REFERENCE, 'with --refresh: transfers still pending']],
+  tsq: [['GET /v1/transfer/tsq', 'the transfer status query']],
+  'clients list': [['GET /v1/account/clients', 'the client accounts, page by page']],
+  'clients get': [['GET /v1/client-enquiry/{accountNumber}', 'one client account']],
+  'clients create individual': [
+    ['POST /v1/account/clients/individual', 'the new account'],
+    ['GET /v1/transactions', "the business's bank, shown in the result"],
+  ],
+  'clients create corporate': [
+    ['POST /v1/account/clients/corporate', 'the new account'],
+    ['GET /v1/transactions', "the business's bank, shown in the result"],
+  ],
+  'tx list': [['GET /v1/transactions', 'page by page']],
+  'tx get': [[TRANSACTION_BY_REFERENCE, 'one transaction']],
+  'tx watch': [['GET /v1/transactions', 'the first page, every --interval seconds']],
+  statement: [['GET /v1/transactions', 'the pages of the period']],
+  collections: [
+    ['GET /v1/transactions', 'the pages of the period'],
+    ['GET /v1/account/clients', 'the names of the client accounts'],
+  ],
+  reconcile: [
+    ['GET /v1/transactions', 'the pages of the period'],
+    [TRANSACTION_BY_REFERENCE, 'transfers the list does not show'],
+  ],
+  'webhook listen': [
+    [TRANSACTION_BY_REFERENCE, 'each notified transaction (spec section 6)'],
+    ['GET /v1/client-enquiry/{accountNumber}', "the credited account's externalReference"],
+  ],
+  'webhook verify': [
+    [TRANSACTION_BY_REFERENCE, 'the notified transaction (spec section 6)'],
+    ['GET /v1/client-enquiry/{accountNumber}', "the credited account's externalReference"],
+  ],
+  api: [['<METHOD> <path>', 'any endpoint, with the profile\'s token']],
+};
 
 /**
  * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
@@ -140,8 +241,36 @@ export const helpExamples: string[] = [];
 
 const examples = (...lines: string[]) => {
   helpExamples.push(...lines);
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+  return `\nExamples:\n${lines.map((line) => wrapExample(`  $ ${line}`)).join('\n')}\n`;
 };
+
+/**
+ * An example longer than 80 columns, continued on the next line with a backslash between two words (never
+ * inside quotes), so it fits a terminal and can still be pasted into a shell as it is shown.
+ */
+function wrapExample(line: string, width = 80): string {
+  const tokens = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [line];
+  // A flag stays on the line of its value: `--bank gtb`, not `--bank \` then `gtb`.
+  const words: string[] = [];
+  for (const token of tokens) {
+    const last = words.at(-1);
+    if (last !== undefined && /^--?[a-z]/i.test(last) && !last.includes(' ') && !token.startsWith('-')) words[words.length - 1] = `${last} ${token}`;
+    else words.push(token);
+  }
+  const lines: string[] = [];
+  let current = '';
+  for (const word of words) {
+    const next = current === '' ? (lines.length === 0 ? `  ${word}` : `      ${word}`) : `${current} ${word}`;
+    if (current !== '' && next.length + 2 > width) {
+      lines.push(`${current} \\`);
+      current = `      ${word}`;
+    } else {
+      current = next;
+    }
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
 
 /** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
 const TRANSFER_EXIT_CODES = `
