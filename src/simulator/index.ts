@@ -78,6 +78,8 @@ export interface ServableSimulator extends Simulator {
   ready(): Promise<void>;
   /** Closes the state's database (a later request opens it again). */
   close(): void;
+  /** A collection's notification as this simulator sends it (reshaped in realistic mode). */
+  notificationBody(notification: CollectionNotification): Record<string, unknown> & { reference: string };
 }
 
 const BAD_GATEWAY_PAGE =
@@ -107,9 +109,11 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
 
   const collect = async (accountNumber: string, amountKobo: number, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
     const notification = await store.update((doc) => makeCollection(doc, accountNumber, amountKobo, now()));
-    if (webhookUrl) send(webhookUrl, options.realistic === true ? (reshapeNotification(notification) as typeof notification) : notification);
+    if (webhookUrl) send(webhookUrl, notificationBody(notification));
     return notification;
   };
+  const notificationBody = (notification: CollectionNotification) =>
+    options.realistic === true ? { ...reshapeNotification(notification), reference: notification.reference } : notification;
   const send = (url: string, event: Record<string, unknown> & { reference: string }) => {
     const delivery = deliverNotification(url, event, { log }).finally(() => deliveries.delete(delivery));
     deliveries.add(delivery);
@@ -211,6 +215,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     ready: async () => {
       await store.read(() => undefined);
     },
+    notificationBody,
     close: () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
