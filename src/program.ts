@@ -249,6 +249,7 @@ const examples = (...lines: string[]) => {
  * inside quotes), so it fits a terminal and can still be pasted into a shell as it is shown.
  */
 function wrapExample(line: string, width = 80): string {
+  if (line.length <= width) return line;
   const tokens = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [line];
   // A flag stays on the line of its value: `--bank gtb`, not `--bank \` then `gtb`.
   const words: string[] = [];
