@@ -384,6 +384,9 @@ describe('webhook listen, end to end', () => {
         ['sessionId', { sessionId: '999999999999999999999999999999' }],
         ['status', { status: 'reversed' }],
         ['type', { type: 'debit' }],
+        // Checked against the client account (GET /v1/client-enquiry/{virtualAccount}).
+        ['externalReference', { externalReference: 'someone-elses-customer' }],
+        ['destinationCurrency', { destinationCurrency: 'USD' }],
       ];
       for (const [, change] of forgeries) assert.equal((await post(listenUrl, JSON.stringify({ ...notification, ...change }))).status, 200);
       await until('a line for each forgery', () => listener.eventsFor(notification.reference).length >= forgeries.length);
