@@ -62,21 +62,15 @@ export const program = new Command('fsapi')
  * global options it inherits. The root's own options are the global ones, shown once as its options.
  */
 function formatHelpInOrder(this: Help, command: Command, helper: Help): string {
-  helper.showGlobalOptions = false;
-  let text: string;
-  try {
-    text = Help.prototype.formatHelp.call(this, command, helper);
-  } finally {
-    helper.showGlobalOptions = true;
-  }
+  // commander's sections, separated by blank lines; its global options are moved to the end, keeping
+  // the column width commander gave every section.
+  const sections = Help.prototype.formatHelp.call(this, command, helper).trimEnd().split('\n\n');
+  const globals = sections.filter((section) => section.startsWith('Global Options:'));
   const termWidth = helper.padWidth(command, helper);
-  const section = (title: string, items: string[]) => (items.length === 0 ? '' : `\n\n${title}\n${items.join('\n')}`);
   const calls = apiEndpoints(command);
-  const endpoints = section('API endpoints:', calls.map(([endpoint, why]) => helper.formatItem(endpoint, Math.max(termWidth, ...calls.map(([e]) => e.length)), why, helper)));
-  const globals = command.parent
-    ? section('Global Options:', helper.visibleGlobalOptions(command).map((option) => helper.formatItem(helper.optionTerm(option), termWidth, helper.optionDescription(option), helper)))
-    : '';
-  return `${text.trimEnd()}${endpoints}${globals}\n`;
+  const endpointWidth = Math.max(termWidth, ...calls.map(([endpoint]) => endpoint.length));
+  const endpoints = calls.length === 0 ? [] : [['API endpoints:', ...calls.map(([endpoint, why]) => helper.formatItem(endpoint, endpointWidth, why, helper))].join('\n')];
+  return `${[...sections.filter((section) => !globals.includes(section)), ...endpoints, ...globals].join('\n\n')}\n`;
 }
 
 /** The API endpoints a command calls, with what for (its help and docs/commands.md show them). */
