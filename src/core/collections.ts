@@ -99,7 +99,7 @@ export function collectionsCsvRow(group: AccountCollections): Record<(typeof COL
 }
 
 /** One account's inflows as CSV rows: what a spreadsheet needs to match payments to invoices. */
-export const INFLOW_CSV_COLUMNS = ['date', 'reference', 'amount', 'charge', 'stamp_duty', 'net', 'payer_name', 'payer_account', 'payer_bank', 'status', 'description'] as const;
+export const INFLOW_CSV_COLUMNS = ['date', 'reference', 'amount', 'charge', 'stamp_duty', 'net', 'payer_name', 'payer_account_number', 'payer_bank_name', 'status', 'description'] as const;
 
 export function inflowCsvRow(tx: TransactionRecord): Record<(typeof INFLOW_CSV_COLUMNS)[number], string> {
   const amount = koboOf(tx.amount);
@@ -113,8 +113,8 @@ export function inflowCsvRow(tx: TransactionRecord): Record<(typeof INFLOW_CSV_C
     stamp_duty: koboToDecimal(stampDuty),
     net: koboToDecimal(amount - charge - stampDuty),
     payer_name: String(tx.sourceAccountName ?? ''),
-    payer_account: String(tx.sourceAccountNumber ?? ''),
-    payer_bank: String(tx.sourceBankName ?? ''),
+    payer_account_number: String(tx.sourceAccountNumber ?? ''),
+    payer_bank_name: String(tx.sourceBankName ?? ''),
     status: String(tx.status ?? ''),
     description: String(tx.description ?? ''),
   };
