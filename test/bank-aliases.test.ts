@@ -1,6 +1,8 @@
 // Banks by the names people use: the alias table (src/core/bank-aliases.ts) against the simulator's bank
 // list (the real NIP names and codes), and `--bank` resolving aliases before partial matches.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BANK_ALIASES, banksForAlias } from '../src/core/bank-aliases.js';
 import { didYouMean, matchBanks, searchBanks, suggestBanks } from '../src/core/banks.js';
@@ -115,5 +117,10 @@ describe('--bank with a typo', () => {
     assert.match(result.stderr, /^error: no bank matches "acess"\nhint: did you mean Access Bank\?$/m);
     const banks = await runCli(['banks', 'guarnty'], { env: home.env });
     assert.match(banks.stderr, /no bank matches "guarnty"; did you mean Guaranty Trust Bank\?/);
+    const file = path.join(home.root, 'typo.csv');
+    writeFileSync(file, 'account_number,bank,amount,narration\n0123456789,acess,100,rent\n');
+    const batch = await runCli(['transfer', 'batch', file, '--dry-run'], { env: home.env });
+    assert.equal(batch.code, 2);
+    assert.match(batch.stderr, /line 2: bank: no bank matches "acess" \(did you mean Access Bank\?\)/);
   });
 });
