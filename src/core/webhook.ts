@@ -1,9 +1,10 @@
 // Verification of a collection notification (../shared/api-spec.md section 6). The spec shows no signature
 // on notifications, so the only evidence that one is genuine is the API itself: look the notified reference
 // up (GET /v1/transactions/reference/{reference}) and compare every field the notification shares with the
-// API's record. A notification is verified only when none of them contradicts the record, and what is
-// passed on is then built from the API's answers (forwardedEvent), never the bytes that arrived. Used by `webhook
-// listen` for every event and by `webhook verify` for one saved payload.
+// API's record, then its externalReference and currency with the client account that received the money
+// (GET /v1/client-enquiry/{virtualAccount}). A notification is verified only when none of them contradicts
+// the API, and what is passed on is then built from the API's answers (forwardedEvent), never the bytes
+// that arrived. Used by `webhook listen` for every event and by `webhook verify` for one saved payload.
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
 import { shownText } from './shown.js';
