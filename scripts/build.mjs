@@ -56,6 +56,18 @@ const commanderChildProcessLazy = {
   },
 };
 
+// chalk's colour probe is replaced by "no colour" (see scripts/stubs/chalk-supports-color.mjs): fsapi passes
+// chalk its colour level, and the probe loaded node:tty on every command (measured in docs/decisions.md).
+const chalkWithoutProbe = {
+  name: 'chalk-without-probe',
+  setup(build) {
+    build.onResolve({ filter: /^#supports-color$/ }, (args) => {
+      if (!args.importer.includes(`${'node_modules'}/chalk/`)) return undefined;
+      return { path: new URL('scripts/stubs/chalk-supports-color.mjs', root).pathname };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -112,7 +124,9 @@ const vendoredLeftOut = {
 
 const bundles = [
   { entry: 'src/cli.ts', name: 'cli', plugins: [engineLeftOut] },
-  { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut] },
+  // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
+  // colours the spinner by its own default instance.
+  { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
   ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,

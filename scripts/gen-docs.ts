@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command, Help } from 'commander';
+import { apiEndpoints } from '../src/program.js';
 
 export const docsPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/commands.md');
 
@@ -31,7 +32,8 @@ export function helpTextAfter(command: Command): string {
   // Command is an EventEmitter at run time, though its type declarations do not say so.
   const emitter = command as unknown as NodeJS.EventEmitter;
   emitter.emit('afterHelp', { error: false, command, write: (chunk: string) => (text += chunk) });
-  return text;
+  // An example --help continues on the next line (` \` at 80 columns) is one line here.
+  return text.replace(/ \\\n\s+/g, ' ');
 }
 
 /** The `$ ...` lines of the Examples section of a command's --help, without the `$ `. */
@@ -111,6 +113,9 @@ function renderCommand(command: Command, depth: number): string[] {
   // --help is on every command; the global options are listed once, at the top.
   const options = help.visibleOptions(command).filter((option) => option.long !== '--help');
   if (options.length > 0) out.push(...optionTable(help, options), '');
+
+  const endpoints = apiEndpoints(command);
+  if (endpoints.length > 0) out.push('| API endpoint | For |', '|---|---|', ...endpoints.map(([endpoint, why]) => `| \`${cell(endpoint)}\` | ${cell(why)} |`), '');
 
   out.push(...afterHelpSection(command));
   return out;

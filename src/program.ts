@@ -38,11 +38,15 @@ export const program = new Command('fsapi')
   .configureHelp({
     showGlobalOptions: true,
     sortSubcommands: false,
+    // Wrap descriptions even beside the root's long command names (commander stops wrapping below 40
+    // columns of room, which left `fsapi --help` unwrapped at 80).
+    minWidthToWrap: 24,
     // Each option once: a command's own option (auth login --base-url) hides the global one of that name.
     visibleGlobalOptions(this: Help, command: Command) {
       const own = new Set(command.options.map((option) => option.long));
       return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => !own.has(option.long));
     },
+    formatHelp: formatHelpInOrder,
   })
   .allowExcessArguments(true)
   .action(async (...actionArgs: unknown[]) => {
@@ -51,6 +55,109 @@ export const program = new Command('fsapi')
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     await lazy('overview')(...actionArgs);
   });
+
+/**
+ * A command's help in the order people read it, as gh does: usage, description, arguments, its own
+ * options, its sub-commands, the API endpoints it calls (as a bank's own CLI names them), and last the
+ * global options it inherits. The root's own options are the global ones, shown once as its options.
+ */
+function formatHelpInOrder(this: Help, command: Command, helper: Help): string {
+  // commander's sections, separated by blank lines; its global options are moved to the end, keeping
+  // the column width commander gave every section.
+  const sections = Help.prototype.formatHelp.call(this, command, helper).trimEnd().split('\n\n');
+  const globals = sections.filter((section) => section.startsWith('Global Options:'));
+  const termWidth = helper.padWidth(command, helper);
+  const calls = apiEndpoints(command);
+  const endpointWidth = Math.max(termWidth, ...calls.map(([endpoint]) => endpoint.length));
+  const endpoints = calls.length === 0 ? [] : [['API endpoints:', ...calls.map(([endpoint, why]) => helper.formatItem(endpoint, endpointWidth, why, helper))].join('\n')];
+  return `${[...sections.filter((section) => !globals.includes(section)), ...endpoints, ...globals].join('\n\n')}\n`;
+}
+
+/** The API endpoints a command calls, with what for (its help and docs/commands.md show them). */
+export function apiEndpoints(command: Command): ReadonlyArray<readonly [endpoint: string, why: string]> {
+  return ENDPOINTS[commandPath(command)] ?? [];
+}
+
+/** `transfer send` for `fsapi transfer send`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+const TRANSACTION_BY_REFERENCE = 'GET /v1/transactions/reference/{reference}';
+
+/** The endpoints each command calls (spec section 4), with what for; shown in its help. */
+const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: string]>> = {
+  'auth login': [['POST /v1/generate-token', 'a token for the consumer key and secret']],
+  'auth token': [['POST /v1/generate-token', 'a new token when the stored one expired']],
+  account: [['GET /v1/account', 'the primary account and its balances']],
+  banks: [['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old']],
+  enquiry: [
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', 'the account holder name'],
+  ],
+  'transfer send': [
+    ['GET /v1/account', 'the business name: the reference prefix'],
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', 'the verified name, before asking'],
+    ['POST /v1/transfer', 'the transfer, once, never retried blindly'],
+    [TRANSACTION_BY_REFERENCE, 'the outcome, when the answer is lost, and --wait'],
+  ],
+  'transfer status': [[TRANSACTION_BY_REFERENCE, 'the transfer, and its reversal R-<reference>']],
+  'transfer batch': [
+    ['GET /v1/account', 'the business name and the available balance'],
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', "each row's verified name"],
+    ['POST /v1/transfer', 'each row, once'],
+    [TRANSACTION_BY_REFERENCE, 'rows sent before, and lost answers'],
+  ],
+  'transfer log': [[TRANSACTION_BY_REFERENCE, 'with --refresh: transfers still pending']],
+  tsq: [['GET /v1/transfer/tsq', 'the transfer status query']],
+  'clients list': [['GET /v1/account/clients', 'the client accounts, page by page']],
+  'clients get': [['GET /v1/client-enquiry/{accountNumber}', 'one client account']],
+  'clients create individual': [
+    ['POST /v1/account/clients/individual', 'the new account'],
+    ['GET /v1/transactions', "the business's bank, shown in the result"],
+  ],
+  'clients create corporate': [
+    ['POST /v1/account/clients/corporate', 'the new account'],
+    ['GET /v1/transactions', "the business's bank, shown in the result"],
+  ],
+  'tx list': [['GET /v1/transactions', 'page by page']],
+  'tx get': [[TRANSACTION_BY_REFERENCE, 'one transaction']],
+  'tx watch': [['GET /v1/transactions', 'the first page, every --interval seconds']],
+  statement: [['GET /v1/transactions', 'the pages of the period']],
+  collections: [
+    ['GET /v1/transactions', 'the pages of the period'],
+    ['GET /v1/account/clients', 'the names of the client accounts'],
+  ],
+  reconcile: [
+    ['GET /v1/transactions', 'the pages of the period'],
+    [TRANSACTION_BY_REFERENCE, 'transfers the list does not show'],
+  ],
+  'webhook listen': [
+    [TRANSACTION_BY_REFERENCE, 'each notified transaction (spec section 6)'],
+    ['GET /v1/client-enquiry/{accountNumber}', "the credited account's externalReference"],
+  ],
+  'webhook verify': [
+    [TRANSACTION_BY_REFERENCE, 'the notified transaction (spec section 6)'],
+    ['GET /v1/client-enquiry/{accountNumber}', "the credited account's externalReference"],
+  ],
+  api: [['<METHOD> <path>', 'any endpoint, with the profile\'s token']],
+  'payees add': [
+    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
+    ['POST /v1/transfer/name-enquiry', 'the verified name kept with the payee'],
+    ['POST /v1/generate-token', 'under payees-only: the typed consumer secret, checked'],
+  ],
+  'policy set': [['POST /v1/generate-token', 'the typed consumer secret, checked (no token is kept)']],
+  'approvals approve': [
+    ['POST /v1/generate-token', 'the typed consumer secret, checked (no token is kept)'],
+    ['POST /v1/transfer/name-enquiry', 'each held payee\'s name, checked again'],
+    ['POST /v1/transfer', 'each held transfer, once, under its held reference'],
+    [TRANSACTION_BY_REFERENCE, 'lost answers'],
+  ],
+};
 
 /**
  * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
@@ -140,8 +247,37 @@ export const helpExamples: string[] = [];
 
 const examples = (...lines: string[]) => {
   helpExamples.push(...lines);
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+  return `\nExamples:\n${lines.map((line) => wrapExample(`  $ ${line}`)).join('\n')}\n`;
 };
+
+/**
+ * An example longer than 80 columns, continued on the next line with a backslash between two words (never
+ * inside quotes), so it fits a terminal and can still be pasted into a shell as it is shown.
+ */
+function wrapExample(line: string, width = 80): string {
+  if (line.length <= width) return line;
+  const tokens = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [line];
+  // A flag stays on the line of its value: `--bank gtb`, not `--bank \` then `gtb`.
+  const words: string[] = [];
+  for (const token of tokens) {
+    const last = words.at(-1);
+    if (last !== undefined && /^--?[a-z]/i.test(last) && !last.includes(' ') && !token.startsWith('-')) words[words.length - 1] = `${last} ${token}`;
+    else words.push(token);
+  }
+  const lines: string[] = [];
+  let current = '';
+  for (const word of words) {
+    const next = current === '' ? (lines.length === 0 ? `  ${word}` : `      ${word}`) : `${current} ${word}`;
+    if (current !== '' && next.length + 2 > width) {
+      lines.push(`${current} \\`);
+      current = `      ${word}`;
+    } else {
+      current = next;
+    }
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
 
 /** The exit codes scripts read after a transfer (docs/scripting.md has the full table). */
 const TRANSFER_EXIT_CODES = `
@@ -333,20 +469,33 @@ group('clients', 'client (virtual) accounts', ['fsapi clients list --type corpor
     .action(lazy('clients/get'));
   const create = clients.command('create').description('create a client account')
     .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create corporate'));
-  create.command('individual').description('create an individual client account (asks for missing fields on a terminal)')
-    .option('--firstname <name>').option('--lastname <name>').option('--middlename <name>')
-    .option('--phone-number <phone>').option('--email-address <email>').option('--address <address>')
-    .option('--bvn <11 digits>').option('--nin <11 digits>')
-    .addOption(new Option('--gender <gender>').choices(['male', 'female']))
-    .option('--date-of-birth <YYYY-MM-DD>').option('--metadata <json>', 'JSON object kept with the account')
-    .addHelpText('after', examples('fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01'))
+  create.command('individual').description('create an individual client account (asks for missing fields on a terminal, then for a review)')
+    .option('--firstname <name>', 'first name (required)')
+    .option('--lastname <name>', 'last name (required)')
+    .option('--middlename <name>', 'middle name')
+    .option('--phone-number <phone>', 'Nigerian mobile number, 08031234567 or +2348031234567 (required)')
+    .option('--email-address <email>', 'e-mail address (required)')
+    .option('--address <address>', 'home address (required)')
+    .option('--bvn <11 digits>', 'Bank Verification Number (required)')
+    .option('--nin <11 digits>', 'National Identification Number')
+    .addOption(new Option('--gender <gender>', 'male or female (required)').choices(['male', 'female']))
+    .option('--date-of-birth <YYYY-MM-DD>', 'date of birth (required)')
+    .option('--metadata <json>', 'JSON object kept with the account, e.g. {"customerId":"42"}')
+    .option('-y, --yes', 'create it without the review')
+    .addHelpText('after', examples('fsapi clients create individual', 'fsapi clients create individual --firstname Ada --lastname Obi --phone-number 08031234567 --email-address ada@example.com --address "1 Marina, Lagos" --bvn 22212345678 --gender female --date-of-birth 1990-04-01 --yes'))
     .action(lazy('clients/create-individual'));
-  create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal)')
-    .option('--rc-number <number>').option('--business-name <name>').option('--email-address <email>')
-    .option('--phone-number <phone>').option('--address <address>').option('--bvn <11 digits>')
-    .option('--incorporation-date <YYYY-MM-DD>').option('--date-of-birth <YYYY-MM-DD>')
-    .option('--metadata <json>', 'JSON object kept with the account')
-    .addHelpText('after', examples('fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31'))
+  create.command('corporate').description('create a corporate client account (asks for missing fields on a terminal, then for a review)')
+    .option('--rc-number <number>', 'company registration number, 1234567 or RC1234567 (required)')
+    .option('--business-name <name>', 'registered business name (required)')
+    .option('--email-address <email>', 'business e-mail address (required)')
+    .option('--phone-number <phone>', 'Nigerian mobile number, 08031234567 or +2348031234567 (required)')
+    .option('--address <address>', 'business address')
+    .option('--bvn <11 digits>', "a director's Bank Verification Number (required)")
+    .option('--incorporation-date <YYYY-MM-DD>', 'date of incorporation (required)')
+    .option('--date-of-birth <YYYY-MM-DD>', "the director's date of birth (required)")
+    .option('--metadata <json>', 'JSON object kept with the account, e.g. {"customerId":"42"}')
+    .option('-y, --yes', 'create it without the review')
+    .addHelpText('after', examples('fsapi clients create corporate', 'fsapi clients create corporate --rc-number 1234567 --business-name "Kola Foods Ltd" --email-address ops@kola.ng --phone-number 08031234567 --bvn 22212345678 --incorporation-date 2015-06-01 --date-of-birth 1980-01-31 --yes'))
     .action(lazy('clients/create-corporate'));
 });
 
@@ -358,8 +507,8 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
     .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
     .option('--status <status>', 'only this status, e.g. successful or pending')
-    .option('--since <date>', 'from this date (YYYY-MM-DD or ISO date-time)')
-    .option('--until <date>', 'up to this date (YYYY-MM-DD is inclusive)')
+    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d, 2w, or an ISO date-time')
+    .option('--until <date>', 'up to this date (a day is inclusive): YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
     .action(lazy('tx/list'));
@@ -369,7 +518,7 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
   tx.command('watch').description('print new transactions as they appear (Ctrl-C stops)')
     .option('--interval <seconds>', 'seconds between polls, 1 to 3600', '5')
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
-    .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD or ISO date-time)')
+    .option('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time)')
     .option('--count <n>', 'stop after printing this many transactions')
     .addHelpText('after', examples(
       'fsapi tx watch --type credit',
@@ -457,8 +606,8 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
 
 // ---- the back office: statement, collections, reconciliation, live watch --------------------------------
 program.command('statement').description('credits, debits, charges and stamp duty over a period, one row a day')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
   .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net')
   .addHelpText('after', examples(
     'fsapi statement',
@@ -468,8 +617,8 @@ program.command('statement').description('credits, debits, charges and stamp dut
   .action(lazy('statement'));
 program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
   .description('inflows by receiving client (virtual) account: count, total, first and last payment')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
   .option('--csv', 'CSV on stdout (for spreadsheets)')
   .addHelpText('after', examples(
     'fsapi collections',
@@ -478,7 +627,7 @@ program.command('collections').argument('[accountNumber]', 'one client account: 
   ))
   .action(lazy('collections'));
 program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days ago')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
   .addHelpText('after', examples(
     'fsapi reconcile',
     'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',

@@ -179,7 +179,7 @@ describe('enquiry', () => {
     ['letters in the account number', ['enquiry', '01234abcde', '--bank', '000013'], /account number must be 10 digits/],
     ['a bank that matches nothing', ['enquiry', '0123456789', '--bank', 'zzz'], /no bank matches "zzz"/],
     ['an unknown 6-digit code', ['enquiry', '0123456789', '--bank', '999999'], /no bank has the institution code 999999/],
-    ['an ambiguous bank name without a terminal', ['enquiry', '0123456789', '--bank', 'first'], /"first" matches 2 banks: 000003 First City Monument Bank; 000016 First Bank of Nigeria/],
+    ['an ambiguous bank name without a terminal', ['enquiry', '0123456789', '--bank', 'first'], /"first" matches 2 banks: 000016 First Bank of Nigeria; 000003 First City Monument Bank/],
     ['an unknown option', ['enquiry', '0123456789', '--bank', '000013', '--bnak', 'x'], /unknown option '--bnak'/],
   ] as const) {
     it(`exits 2 on ${label} and sends no name enquiry`, async () => {
@@ -194,12 +194,13 @@ describe('enquiry', () => {
 
   it('lets a person pick among ambiguous banks on a terminal', async () => {
     server.simulator.clearRequests();
-    // The list shows First City Monument Bank first; arrow down picks First Bank of Nigeria.
+    // The list shows First Bank of Nigeria first (a common bank whose name begins with the word, as the
+    // guided picker orders it); arrow down picks First City Monument Bank.
     const result = await runCli(['enquiry', '0123456789', '--bank', 'first'], { env: env(), tty: true, keys: ['\u001b[B', '\r'] });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /More than one bank matches "first"/);
-    assert.match(screen, /Bank code\s+000016/);
+    assert.match(screen, /Bank code\s+000003/);
     const enquiries = requestsTo('/v1/transfer/name-enquiry');
     assert.equal(enquiries.length, 1);
   });

@@ -1,9 +1,11 @@
 // Banks by the names people use: the alias table (src/core/bank-aliases.ts) against the simulator's bank
 // list (the real NIP names and codes), and `--bank` resolving aliases before partial matches.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BANK_ALIASES, banksForAlias } from '../src/core/bank-aliases.js';
-import { searchBanks } from '../src/core/banks.js';
+import { didYouMean, matchBanks, searchBanks, suggestBanks } from '../src/core/banks.js';
 import { BANKS } from '../src/simulator/data.js';
 import { homePool, runCli } from './helpers/cli.js';
 
@@ -79,5 +81,46 @@ describe('--bank with an alias', () => {
     const generic = await runCli(['enquiry', '0123456789', '--bank', 'bank'], { env: home.env });
     assert.equal(generic.code, 2);
     assert.match(generic.stderr, /^error: "bank" matches \d+ banks: /m);
+  });
+});
+
+describe('typos and one reading of a word', () => {
+  it('suggests the bank a mistyped name or alias is closest to, and nothing for noise', () => {
+    const names = (word: string) => suggestBanks(BANKS, word).map((bank) => bank.institutionName);
+    assert.equal(names('acess')[0], 'Access Bank');
+    assert.equal(names('guarnty')[0], 'Guaranty Trust Bank');
+    assert.equal(names('zenit')[0], 'Zenith Bank');
+    assert.equal(names('moneipoint')[0], 'Moniepoint Microfinance Bank', 'a swap of two letters is one edit');
+    assert.deepEqual(names('xq'), [], 'too short to guess');
+    assert.deepEqual(names('qwertyuiop'), []);
+    assert.equal(didYouMean(BANKS, 'acess'), 'did you mean Access Bank?');
+  });
+
+  it('ranks the banks a word names the same way for --bank and the picker: First Bank before FCMB', () => {
+    const first = matchBanks(BANKS, 'first').map((bank) => bank.institutionCode);
+    assert.ok(first.length >= 2, 'first is still ambiguous');
+    assert.equal(first[0], '000016');
+    assert.ok(first.includes('000003'));
+    assert.deepEqual(matchBanks(BANKS, 'gtbank').map((bank) => bank.institutionCode), ['000013']);
+    assert.deepEqual(matchBanks(BANKS, '000014').map((bank) => bank.institutionName), ['Access Bank']);
+  });
+});
+
+describe('--bank with a typo', () => {
+  const pool = homePool();
+  after(() => pool.cleanup());
+
+  it('is exit 2 with "did you mean", nothing sent; fsapi banks says the same', async () => {
+    const home = pool.home();
+    const result = await runCli(['enquiry', '0123456789', '--bank', 'acess'], { env: home.env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^error: no bank matches "acess"\nhint: did you mean Access Bank\?$/m);
+    const banks = await runCli(['banks', 'guarnty'], { env: home.env });
+    assert.match(banks.stderr, /no bank matches "guarnty"; did you mean Guaranty Trust Bank\?/);
+    const file = path.join(home.root, 'typo.csv');
+    writeFileSync(file, 'account_number,bank,amount,narration\n0123456789,acess,100,rent\n');
+    const batch = await runCli(['transfer', 'batch', file, '--dry-run'], { env: home.env });
+    assert.equal(batch.code, 2);
+    assert.match(batch.stderr, /line 2: bank: no bank matches "acess" \(did you mean Access Bank\?\)/);
   });
 });

@@ -10,12 +10,12 @@ const individual = [
   '--firstname', 'Ada', '--lastname', 'Obi', '--middlename', 'Chioma',
   '--phone-number', '+234 803 123 4567', '--email-address', 'ada@example.com', '--address', '1 Marina, Lagos',
   '--bvn', '22212345678', '--nin', '12345678901', '--gender', 'female', '--date-of-birth', '1990-04-01',
-  '--metadata', '{"customerId":"42"}',
+  '--metadata', '{"customerId":"42"}', '--yes',
 ];
 const corporate = [
   'clients', 'create', 'corporate',
   '--rc-number', 'RC 1234567', '--business-name', 'Kola Foods Ltd', '--email-address', 'ops@kola.ng',
-  '--phone-number', '08031234567', '--bvn', '22212345678', '--incorporation-date', '2015/06/01', '--date-of-birth', '1980-01-31',
+  '--phone-number', '08031234567', '--bvn', '22212345678', '--incorporation-date', '2015/06/01', '--date-of-birth', '1980-01-31', '--yes',
 ];
 /** The args without one flag and its value. */
 const without = (args: string[], ...flags: string[]) => args.filter((arg, i) => !flags.includes(arg) && !flags.includes(args[i - 1] ?? ''));
@@ -73,8 +73,30 @@ describe('clients create individual', () => {
     const result = await setup.run(individual);
     assert.equal(result.code, 0, result.stderr);
     const [header, row] = result.stdout.trimEnd().split('\n');
-    assert.match(header!, /^Account number\tAccount name\t/);
-    assert.match(row!, /^[0-9]{10}\tAda Chioma Obi\tindividual\t/);
+    assert.match(header!, /^Account number\tAccount name\tType\tBank\t/);
+    assert.match(row!, /^[0-9]{10}\tAda Chioma Obi\tindividual\tProvidus Bank \(000023\)\t/);
+  });
+
+  it('without a terminal and without --yes: exit 2, nothing sent', async () => {
+    const result = await setup.run(without(individual, '--yes'));
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^error: there is no terminal to review this client account on; nothing was sent\nhint: .*--yes/m);
+    assert.equal(creates(), 0);
+  });
+
+  it('at a terminal, shows what will be sent and asks (default No): Enter creates nothing (exit 4), y creates it once', { timeout: 60_000 }, async () => {
+    const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: ['\r'], timeoutMs: 45_000 });
+    const screen = stripAnsi(declined.stdout);
+    assert.equal(declined.code, 4, screen);
+    for (const shown of [/Individual client account/, /First name\s+Ada/, /Middle name\s+Chioma/, /BVN\s+22212345678/, /Date of birth\s+1990\/04\/01/, /Phone number\s+08031234567/]) {
+      assert.match(screen, shown);
+    }
+    assert.match(screen, /Create this individual client account\? \(y\/N\)/);
+    assert.equal(creates(), 0);
+    const accepted = await setup.run(without(individual, '--yes'), { tty: true, keys: ['y\r'], timeoutMs: 45_000 });
+    assert.equal(accepted.code, 0, stripAnsi(accepted.stdout));
+    assert.match(stripAnsi(accepted.stdout), /Bank\s+Providus Bank \(000023\)/);
+    assert.equal(creates(), 1);
   });
 
   it('without a terminal, every missing flag is listed in one message: exit 2, no POST', async () => {
@@ -106,9 +128,9 @@ describe('clients create individual', () => {
 
   it('on a terminal, asks for each missing required field, validating as it goes', { timeout: 60_000 }, async () => {
     const backspaces = '\u007f'.repeat(12);
-    const result = await setup.run(without(individual, '--address', '--gender', '--date-of-birth', '--middlename'), {
+    const result = await setup.run(without(individual, '--address', '--gender', '--date-of-birth', '--middlename', '--yes'), {
       tty: true,
-      keys: ['1 Marina, Lagos', '\r', '\u001b[B', '\r', '2999-01-01', '\r', backspaces, '1990-04-01', '\r'],
+      keys: ['1 Marina, Lagos', '\r', '\u001b[B', '\r', '2999-01-01', '\r', backspaces, '1990-04-01', '\r', 'y\r'],
       timeoutMs: 45_000,
     });
     const screen = stripAnsi(result.stdout);

@@ -74,6 +74,14 @@ describe('clients list', () => {
     });
   });
 
+  it('--csv names its columns for what they hold: account_number, account_name, ...', async () => {
+    const result = await books.run(['clients', 'list', '--all', '--csv']);
+    assert.equal(result.code, 0, result.stderr);
+    const [header, ...lines] = result.stdout.trimEnd().split('\n');
+    assert.equal(header, 'account_number,account_name,account_type,account_tier,email_address,mobile_number,created_at');
+    assert.ok(lines.some((line) => line.startsWith(`${created.accountNumber},Ngozi Eze,individual,`)), lines.join('\n'));
+  });
+
   it('prints the API list exactly with --json', async () => {
     const result = await books.run(['--json', 'clients', 'list']);
     assert.equal(result.code, 0, result.stderr);

@@ -108,10 +108,10 @@ describe('collections', () => {
       books.run(['--json', 'collections', '--since', SINCE]),
     ]);
     assert.equal(csv.code, 0, csv.stderr);
-    assert.equal(csv.stdout.split('\n')[0], 'account_number,account_name,count,total,first,last');
+    assert.equal(csv.stdout.split('\n')[0], 'account_number,account_name,collection_count,total_amount,first_collection_at,last_collection_at');
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
     const groups = JSON.parse(json.stdout) as Group[];
-    assert.deepEqual(records.map((r) => [r.account_number, r.account_name, Number(r.count), r.total, r.first, r.last]), groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]));
+    assert.deepEqual(records.map((r) => [r.account_number, r.account_name, Number(r.collection_count), r.total_amount, r.first_collection_at, r.last_collection_at]), groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]));
 
     const screen = await books.run(['collections', '--since', SINCE], { tty: true });
     assert.equal(screen.code, 0, screen.stdout);

@@ -54,8 +54,10 @@ describe('examples in --help', () => {
   it('the examples are the last thing --help prints', async () => {
     const result = await runCli(['transfer', 'send', '--help']);
     assert.equal(result.code, 0);
-    const lines = result.stdout.trimEnd().split('\n');
+    // An example longer than 80 columns continues on the next line after ` \`.
+    const lines = result.stdout.trimEnd().replace(/ \\\n\s+/g, ' ').split('\n');
     assert.match(lines.at(-1)!, /^\s+\$ fsapi transfer send /);
+    assert.ok(result.stdout.split('\n').every((line) => line.length <= 80), 'every line fits 80 columns');
     assert.ok(lines.includes('Examples:'));
   });
 });
@@ -138,3 +140,33 @@ function isAncestor(ancestor: Command, command: Command): boolean {
   for (let at: Command | null = command.parent; at; at = at.parent) if (at === ancestor) return true;
   return false;
 }
+
+describe('help that fits and reads in order', () => {
+  it('fsapi --help fits 80 columns when piped, and wraps between words', async () => {
+    const result = await runCli(['--help']);
+    assert.equal(result.code, 0);
+    const lines = result.stdout.split('\n');
+    assert.ok(lines.every((line) => line.length <= 80), lines.filter((line) => line.length > 80).join('\n'));
+    assert.match(result.stdout, /collections \[options\] \[accountNumber\]\s+inflows by receiving client \(virtual\)\n\s{20,}account/);
+  });
+
+  it("a group's help: its own options, then its commands, then the global options", async () => {
+    const result = await runCli(['transfer', '--help']);
+    const at = (heading: string) => result.stdout.indexOf(`\n${heading}\n`);
+    assert.ok(at('Options:') > 0 && at('Options:') < at('Commands:') && at('Commands:') < at('Global Options:'), result.stdout);
+    assert.ok(at('Global Options:') < at('Examples:'));
+  });
+
+  it("each command's help names the API endpoints it calls", async () => {
+    for (const [args, endpoints] of [
+      [['account'], ['GET /v1/account']],
+      [['transfer', 'send'], ['POST /v1/transfer/name-enquiry', 'POST /v1/transfer', 'GET /v1/transactions/reference/{reference}']],
+      [['clients', 'create', 'individual'], ['POST /v1/account/clients/individual']],
+      [['webhook', 'listen'], ['GET /v1/transactions/reference/{reference}', 'GET /v1/client-enquiry/{accountNumber}']],
+    ] as const) {
+      const result = await runCli([...args, '--help']);
+      const section = result.stdout.slice(result.stdout.indexOf('API endpoints:'), result.stdout.indexOf('Global Options:'));
+      for (const endpoint of endpoints) assert.ok(section.includes(endpoint), `${args.join(' ')}: ${endpoint}`);
+    }
+  });
+});

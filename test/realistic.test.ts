@@ -85,12 +85,25 @@ describe('every list and record command against the realistic simulator', () => 
     assert.ok(successful.some((row) => row.status !== 'successful'), 'the filter ignored case');
   });
 
-  it('the name enquiry answers only accountName, and a transfer verified by it goes through', async () => {
+  it('the name enquiry answers only what integrations read (name, number, bank), and a transfer verified by it goes through', async () => {
     const json = await s.run(['enquiry', '2222222222', '--bank', '000013', '--json']);
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout), { accountName: 'ADEYEMI FUNMILAYO YETUNDE' });
+    assert.deepEqual(JSON.parse(json.stdout), { accountName: 'ADEYEMI FUNMILAYO YETUNDE', accountNumber: '2222222222', bank: 'Guaranty Trust Bank' });
     const send = await s.run(['transfer', 'send', '2222222222', '--bank', '000013', '--amount', '700', '--narration', 'x', '--expect-name', 'Adeyemi Funmilayo Yetunde', '--yes']);
     assert.equal(send.code, 0, send.stderr);
+  });
+});
+
+describe('bank list in realistic mode', () => {
+  it('every bank field stays text, as an integration that trims them needs', async () => {
+    const banks = (await rawData('/v1/transfer/banks')) as Array<Record<string, unknown>>;
+    assert.ok(banks.length > 10);
+    for (const bank of banks) {
+      for (const field of ['institutionCode', 'institutionName', 'category']) {
+        assert.equal(typeof bank[field], 'string', `${String(bank.institutionName)}.${field}`);
+        (bank[field] as string).trim();
+      }
+    }
   });
 });
 

@@ -1,8 +1,10 @@
-// fsapi's terminal styles (src/ui/style.ts) behave as chalk did at its basic level, which tables, notes
-// and the PRODUCTION marker were written against.
+// fsapi's terminal styles (src/ui/style.ts): chalk at its basic level, which tables, notes and the
+// PRODUCTION marker were written against; and colours forced on a pipe stay colours, never U+FFFD (styles
+// are applied after the sanitiser, not before).
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { styles } from '../src/ui/style.js';
+import { homePool, runCli } from './helpers/cli.js';
 
 const ESC = '\u001b[';
 
@@ -27,6 +29,28 @@ describe('terminal styles', () => {
     assert.equal(plain.enabled, false);
     for (const paint of [plain.bold, plain.dim, plain.red, plain.green, plain.yellow, plain.magenta, plain.cyan, plain.alarm]) {
       assert.equal(paint('text\n'), 'text\n');
+    }
+  });
+});
+
+describe('FORCE_COLOR=1 through the CLI', () => {
+  const pool = homePool();
+  after(() => pool.cleanup());
+
+  it('colours tables and notes, and no escape code is turned into U+FFFD', async () => {
+    const home = pool.home();
+    const env = { ...home.env, FORCE_COLOR: '1' };
+    for (const [args, tty] of [
+      [['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--yes'], false],
+      [['tx', 'list', '--limit', '5'], true],
+      [['transfer', 'log'], true],
+      [['clients', 'list'], true],
+    ] as const) {
+      const result = await runCli([...args], { env, tty });
+      assert.equal(result.code, 0, result.stderr);
+      const all = result.stdout + result.stderr;
+      assert.match(all, /\u001b\[3[0-9]m/, `${args.join(' ')}: coloured`);
+      assert.doesNotMatch(all, /\uFFFD/, `${args.join(' ')}: no U+FFFD`);
     }
   });
 });

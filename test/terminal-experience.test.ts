@@ -87,6 +87,17 @@ describe('guided transfer send at a terminal', () => {
     assert.deepEqual(await journal(home.env), []);
   });
 
+  it('the picker reads a word as --bank does (first + Enter is First Bank), and offers the bank a typo means', async () => {
+    const home = pool.home();
+    const first = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['first', '\r'] });
+    assert.equal(first.code, 0, stripAnsi(first.stdout));
+    assert.match(stripAnsi(first.stdout), /Bank code\s+000016/);
+    const typo = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['acess', '\r'] });
+    assert.equal(typo.code, 0, stripAnsi(typo.stdout));
+    assert.match(stripAnsi(typo.stdout), /did you mean this one\?/);
+    assert.match(stripAnsi(typo.stdout), /Bank code\s+000014/);
+  });
+
   it('enquiry asks for the bank it lacks', async () => {
     const home = pool.home();
     const result = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['fbn', '\r'] });

@@ -26,7 +26,7 @@ describe('parseDateOption', () => {
     assert.equal(parseDateOption('2026-10-01T08:30', '--until').startMs, new Date(2026, 9, 1, 8, 30).getTime());
   });
 
-  for (const bad of ['', 'yesterday', '2026-02-30', '2026-13-01', '2026-1-5', '31/10/2026', '2026-10-01T24:00', '2026-10-01T08:00+15:00', '1969-12-31', '2026-10-01T08', '1e12']) {
+  for (const bad of ['', 'the day before', '2026-02-30', '2026-13-01', '2026-1-5', '31/10/2026', '2026-10-01T24:00', '2026-10-01T08:00+15:00', '1969-12-31', '2026-10-01T08', '1e12']) {
     it(`refuses ${JSON.stringify(bad)} with a usage error`, () => {
       assert.throws(() => parseDateOption(bad, '--since'), isUsageError);
     });
@@ -57,4 +57,31 @@ describe('parseDateRange', () => {
     assert.deepEqual(parseDateRange(undefined, undefined), {});
     assert.equal(inRange(0, {}), true);
   });
+});
+
+describe('relative days', () => {
+  // 14:30 local on 10 March 2026, a Tuesday.
+  const now = new Date(2026, 2, 10, 14, 30).getTime();
+  const day = (y: number, m: number, d: number) => new Date(y, m - 1, d).getTime();
+
+  it('today, yesterday, Nd and Nw are whole local days counted back from the clock', () => {
+    assert.deepEqual(parseDateOption('today', '--since', now), { startMs: day(2026, 3, 10), endMs: day(2026, 3, 11) });
+    assert.deepEqual(parseDateOption('Yesterday', '--since', now), { startMs: day(2026, 3, 9), endMs: day(2026, 3, 10) });
+    assert.equal(parseDateOption('7d', '--since', now).startMs, day(2026, 3, 3));
+    assert.equal(parseDateOption('30d', '--since', now).startMs, day(2026, 2, 8), 'across the end of February');
+    assert.equal(parseDateOption('2w', '--since', now).startMs, day(2026, 2, 24));
+    assert.equal(parseDateOption('0d', '--since', now).startMs, day(2026, 3, 10));
+  });
+
+  it('--until yesterday includes all of yesterday; --since 7d --until today is eight days', () => {
+    assert.deepEqual(parseDateRange('7d', 'today', now), { sinceMs: day(2026, 3, 3), untilMs: day(2026, 3, 11) });
+    assert.equal(parseDateRange(undefined, 'yesterday', now).untilMs, day(2026, 3, 10));
+    assert.throws(() => parseDateRange('today', 'yesterday', now), isUsageError);
+  });
+
+  for (const bad of ['7', 'd', '-7d', '7 days', '1.5d', '7m', '10000d', 'tomorrow']) {
+    it(`refuses ${JSON.stringify(bad)}`, () => {
+      assert.throws(() => parseDateOption(bad, '--since', now), isUsageError);
+    });
+  }
 });

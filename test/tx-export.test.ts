@@ -11,7 +11,7 @@ import { BANKS, BUSINESS } from '../src/simulator/data.js';
 
 process.env.TZ = 'Africa/Lagos';
 
-const HEADER = ['date', 'reference', 'type', 'amount', 'charge', 'counterparty_name', 'counterparty_account', 'counterparty_bank', 'status', 'description'];
+const HEADER = ['date', 'reference', 'type', 'amount', 'charge', 'counterparty_name', 'counterparty_account_number', 'counterparty_bank_name', 'status', 'description'];
 const NARRATION = 'Invoice 42, "final" part';
 let books: Books;
 let all: TransactionRecord[];
@@ -39,8 +39,8 @@ function expectedRow(tx: TransactionRecord): Record<string, string> {
     amount: twoDecimals(tx.amount),
     charge: twoDecimals(tx.charge),
     counterparty_name: debit ? tx.destinationAccountName : tx.sourceAccountName,
-    counterparty_account: debit ? tx.destinationAccountNumber : tx.sourceAccountNumber,
-    counterparty_bank: debit ? tx.destinationBankName : tx.sourceBankName,
+    counterparty_account_number: debit ? tx.destinationAccountNumber : tx.sourceAccountNumber,
+    counterparty_bank_name: debit ? tx.destinationBankName : tx.sourceBankName,
     status: tx.status,
     description: tx.description,
   };
@@ -71,7 +71,7 @@ describe('tx list --csv', () => {
     const mine = records.find((record) => record.description === NARRATION);
     assert.ok(mine, 'the new transfer is in the export with its narration intact');
     assert.equal(mine.amount, '1234.50');
-    assert.equal(mine.counterparty_account, '0123456789');
+    assert.equal(mine.counterparty_account_number, '0123456789');
   });
 
   it('exports one month, as a finance person would, and only that month', async () => {

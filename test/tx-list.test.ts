@@ -191,7 +191,7 @@ describe('tx list: bad input is refused before anything is sent', () => {
     [['--limit', '0'], /--limit/],
     [['--limit', '101'], /--limit must be a whole number from 1 to 100/],
     [['--limit', '2.5'], /--limit/],
-    [['--since', 'yesterday'], /--since: cannot read "yesterday"/],
+    [['--since', 'the day before'], /--since: cannot read "the day before"/],
     [['--since', '2026-02-30'], /not a calendar date/],
     [['--until', '2026-10-01T25:00'], /--until/],
     [['--since', '2026-10-02', '--until', '2026-10-01'], /--since 2026-10-02 is after --until 2026-10-01/],

@@ -117,7 +117,7 @@ describe('tx watch', () => {
   });
 
   it('refuses --interval 0 and a bad --since with exit 2 before polling', async () => {
-    for (const args of [['--interval', '0'], ['--since', 'yesterday'], ['--count', '0']]) {
+    for (const args of [['--interval', '0'], ['--since', 'last week'], ['--count', '0']]) {
       const seen = polls();
       const result = await setup.run(['tx', 'watch', ...args]);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);

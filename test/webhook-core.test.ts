@@ -22,8 +22,8 @@ import {
   LISTEN_POLICY,
   parseNotification,
   VERIFY_ONCE_POLICY,
-  VERIFIED_FIELDS,
-  verifiedFacts,
+  forwardedEvent,
+  NOTIFICATION_FIELDS,
   verifyNotification,
   type Verification,
 } from '../src/core/webhook.js';
@@ -249,28 +249,93 @@ describe('compareWithTransaction: a forged notification with each shared field c
   });
 });
 
-describe('verifiedFacts', () => {
-  test('every verified field comes from the record, not the notification; the rest is set apart as unverified', () => {
-    const forgedExtras = notification({ remarks: '=HYPERLINK("x")', externalReference: 'EXT-9', sourceAccountName: 'ada obi' });
-    const facts = verifiedFacts(forgedExtras, transaction({ netAmount: '24900.5', charge: 49.5, stampDuty: null, sourceAccountName: 'ADA OBI' }));
-    assert.deepEqual(facts, {
+describe('forwardedEvent', () => {
+  const account = (overrides: Record<string, unknown> = {}) =>
+    ({ accountName: 'KOLA FOODS / ADA', accountNumber: '9900000011', externalReference: 'EXT-API', currency: 'NGN', ...overrides }) as never;
+
+  test('every section-6 field at the top level; the API\'s values where it gave one, the rest named unverified', () => {
+    const forgedExtras = notification({ remarks: '=HYPERLINK("x")', externalReference: 'EXT-9', sourceAccountName: 'ada obi', updatedAt: 5 });
+    const { body, unverified } = forwardedEvent(forgedExtras, transaction({ netAmount: '24900.5', charge: 49.5, stampDuty: null, sourceAccountName: 'ADA OBI', updatedAt: 1_767_225_700_000 }));
+    assert.deepEqual(body, {
       event: 'collection',
       reference: 'COL-0001',
       virtualAccount: '9900000011',
+      externalReference: 'EXT-9',
       amountReceived: '25000.00',
-      netAmount: 24900.5,
       transactionFee: 49.5,
-      stampDuty: 0,
+      netAmount: 24900.5,
+      stampDuty: 50,
       sessionId: 'S1',
+      sourceCurrency: 'NGN',
       sourceAccountNumber: '0123456789',
       sourceAccountName: 'ADA OBI',
       sourceBankCode: '000013',
       sourceBankName: 'GTBank',
+      remarks: '=HYPERLINK("x")',
+      destinationCurrency: 'NGN',
       status: 'successful',
       createdAt: 1_767_225_600_000,
-      unverified: { externalReference: 'EXT-9', remarks: '=HYPERLINK("x")', sourceCurrency: 'NGN', destinationCurrency: 'NGN' },
+      updatedAt: 1_767_225_700_000,
     });
-    assert.deepEqual(Object.keys(facts).filter((key) => key !== 'unverified'), [...VERIFIED_FIELDS]);
+    assert.deepEqual(Object.keys(body), [...NOTIFICATION_FIELDS], 'in the order of section 6');
+    // No client account answer, no stamp duty on the record: those are the notification's.
+    assert.deepEqual(unverified, ['externalReference', 'stampDuty', 'sourceCurrency', 'remarks', 'destinationCurrency']);
+  });
+
+  test('the client account supplies externalReference and the destination currency; a field nobody gives is empty', () => {
+    const { body, unverified } = forwardedEvent(
+      notification({ externalReference: null as never, destinationCurrency: undefined, sessionId: 'S-FROM-NOTE', sourceCurrency: null as never }),
+      transaction({ sessionId: '' }),
+      account(),
+    );
+    assert.equal(body.externalReference, 'EXT-API');
+    assert.equal(body.destinationCurrency, 'NGN');
+    assert.equal(body.sessionId, 'S-FROM-NOTE', 'the record left it empty: the notification\'s value, unchecked');
+    assert.equal(body.sourceCurrency, '');
+    assert.deepEqual(unverified, ['sessionId', 'sourceCurrency', 'remarks']);
+  });
+});
+
+describe('verifyNotification and the client account', () => {
+  function apiWith(client: Record<string, unknown> | Error) {
+    const calls: string[] = [];
+    const api = {
+      baseUrl: 'http://api.test',
+      async getTransaction() {
+        return transaction();
+      },
+      async getClient(accountNumber: string) {
+        calls.push(accountNumber);
+        if (client instanceof Error) throw client;
+        return client as never;
+      },
+    };
+    return { api, calls };
+  }
+
+  test('an externalReference or currency the client account contradicts is a mismatch', async () => {
+    const { api, calls } = apiWith({ accountNumber: '9900000011', externalReference: 'EXT-1', currency: 'NGN' });
+    const clock = recordingClock();
+    const good = await verifyNotification({ api, clock }, notification(), VERIFY_ONCE_POLICY);
+    assert.equal(good.state, 'verified');
+    assert.equal(good.account?.externalReference, 'EXT-1');
+    assert.deepEqual(calls, ['9900000011']);
+    const forged = await verifyNotification({ api, clock }, notification({ externalReference: 'EXT-OTHER' }), VERIFY_ONCE_POLICY);
+    assert.deepEqual([forged.state, forged.field], ['mismatch', 'externalReference']);
+    const currency = await verifyNotification({ api, clock }, notification({ destinationCurrency: 'USD' }), VERIFY_ONCE_POLICY);
+    assert.deepEqual([currency.state, currency.field], ['mismatch', 'destinationCurrency']);
+  });
+
+  test('a client account the API cannot show contradicts nothing: verified, its fields unchecked', async () => {
+    const { api, calls } = apiWith(new ApiError('the API refused the request (HTTP 400): Request Unsuccessful', { status: 400 }));
+    const result = await verifyNotification({ api, clock: recordingClock() }, notification(), LISTEN_POLICY);
+    assert.equal(result.state, 'verified');
+    assert.equal(result.account, undefined);
+    assert.equal(calls.length, 1, 'an unknown account is not asked again');
+    const unreachable = apiWith(new TransportError('network', 'cannot reach api.test'));
+    const clock = recordingClock();
+    assert.equal((await verifyNotification({ api: unreachable.api, clock }, notification(), LISTEN_POLICY)).state, 'verified');
+    assert.equal(unreachable.calls.length, 3, 'an unreachable API is tried as often as the transaction lookup');
   });
 });
 
@@ -348,6 +413,7 @@ describe('EventProcessor', () => {
     const log = EventLogWriter.open(eventLogPath(dir));
     const shown: ShownEvent[] = [];
     const forwarded: string[] = [];
+    const unverified: Array<readonly string[]> = [];
     const warnings: string[] = [];
     const verifyCalls: string[] = [];
     const app = { up: options.forwardOk !== false };
@@ -365,8 +431,9 @@ describe('EventProcessor', () => {
                 options.verdicts?.[n.reference] ?? { state: 'verified', detail: 'ok', transaction: transaction({ reference: n.reference }) }
               );
             },
-      forward: async (body): Promise<ForwardResult> => {
+      forward: async (body, fields): Promise<ForwardResult> => {
         forwarded.push(Buffer.from(body).toString('utf8'));
+        unverified.push(fields);
         return app.up ? { ok: true, status: 200, tries: 1 } : { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)' };
       },
       show: (event) => shown.push(event),
@@ -379,7 +446,7 @@ describe('EventProcessor', () => {
       log.append(record);
       processor.accept(record, { kind: 'collection', reference: n.reference, notification: n, amount: 2_500_000 as Kobo });
     };
-    return { dir, log, processor, shown, forwarded, warnings, verifyCalls, deliver, app };
+    return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app };
   }
 
   async function records(dir: string): Promise<EventRecord[]> {
@@ -461,6 +528,11 @@ describe('EventProcessor', () => {
     assert.deepEqual(await second.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line'))), []);
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
+    assert.deepEqual(
+      second.unverified[0],
+      NOTIFICATION_FIELDS.filter((field) => !['event', 'reference', 'virtualAccount', 'amountReceived', 'status'].includes(field)),
+      'a later run names every field but the five verification rests on as unchecked',
+    );
     second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
     await second.processor.drain(5000);
     second.log.close();
@@ -548,7 +620,9 @@ describe('EventProcessor', () => {
     const forwarded = JSON.parse(run.forwarded[0]!) as Record<string, unknown>;
     assert.equal(forwarded.sourceAccountName, 'ADA OBI');
     assert.equal(forwarded.transactionFee, 75);
-    assert.deepEqual(forwarded.unverified, { externalReference: 'EXT-1', remarks: 'pay me twice', sourceCurrency: 'NGN', destinationCurrency: 'NGN' });
+    assert.equal(forwarded.remarks, 'pay me twice');
+    assert.equal(forwarded.externalReference, 'EXT-1');
+    assert.deepEqual(run.unverified[0], ['externalReference', 'sourceCurrency', 'remarks', 'destinationCurrency']);
   });
 
   test('a stale event is shown as stale and not forwarded', async () => {
@@ -586,6 +660,11 @@ describe('EventProcessor', () => {
     const second = setUp({ dir: first.dir });
     await second.processor.restore(readEventLog(eventLogPath(first.dir), () => assert.fail('bad line')));
     assert.equal((await second.processor.redeliver()).delivered, 1);
+    assert.deepEqual(
+      second.unverified[0],
+      NOTIFICATION_FIELDS.filter((field) => !['event', 'reference', 'virtualAccount', 'amountReceived', 'status'].includes(field)),
+      'a later run names every field but the five verification rests on as unchecked',
+    );
     second.log.close();
     assert.equal((JSON.parse(second.forwarded[0]!) as { sourceAccountName: string }).sourceAccountName, 'ADA OBI');
     assert.equal(second.forwarded[0], first.forwarded[0]);
@@ -614,12 +693,14 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
     const target = await app([503, 500, 200]);
     try {
-      const result = await forwardEvent(target.url, body, { clock: systemClock, policy: quick });
+      const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick });
       assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
       assert.equal(target.seen.length, 3);
       for (const request of target.seen) {
         assert.equal(request.body, body.toString('utf8'));
         assert.equal(request.headers['x-fsapi-verification'], 'verified');
+        assert.equal(request.headers['x-fsapi-unverified-fields'], 'remarks');
+        assert.equal(request.headers['x-fsapi-verified-fields'], NOTIFICATION_FIELDS.filter((field) => field !== 'remarks').join(','));
         assert.equal(request.headers['content-type'], 'application/json');
       }
     } finally {
@@ -631,7 +712,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     for (const status of [404, 302]) {
       const target = await app([status]);
       try {
-        const result = await forwardEvent(target.url, body, { clock: systemClock, policy: quick });
+        const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick });
         assert.equal(result.ok, false);
         assert.equal(target.seen.length, 1, `HTTP ${status} is not retried`);
         assert.match(!result.ok ? result.detail : '', new RegExp(`HTTP ${status}`));
@@ -641,7 +722,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     }
     const down = await app([500]);
     try {
-      const result = await forwardEvent(down.url, body, { clock: systemClock, policy: quick });
+      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick });
       assert.equal(result.ok, false);
       assert.equal(down.seen.length, 3);
       assert.match(!result.ok ? result.detail : '', /HTTP 500 \(after 3 tries\)/);

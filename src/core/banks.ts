@@ -7,7 +7,7 @@ import type { Bank } from '../api/schemas.js';
 import * as z from 'zod/mini';
 import { bank as bankSchema } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { aliasesOf, banksForAlias } from './bank-aliases.js';
+import { aliasesOf, BANK_ALIASES, banksForAlias } from './bank-aliases.js';
 
 export const BANK_CACHE_MS = 24 * 60 * 60 * 1000;
 
@@ -88,8 +88,78 @@ export function searchBanks(banks: readonly Bank[], search: string): Bank[] {
 }
 
 /**
- * Resolves `--bank`: a 6-digit institution code must be in the list; a name must match exactly one bank,
- * or on a terminal the user picks one. Without a terminal an ambiguous name is exit 2 with the candidates.
+ * The banks a word names, best first: the one bank whose code or whole name it is, else the bank of an
+ * exact alias (GTBank, OPay, FBN), else every bank searchBanks finds, ranked (names that begin with the
+ * word first, then common banks in the alias list's order, then the list's order). `--bank` and the
+ * guided picker both read words through this, so a word means the same bank in both.
+ */
+export function matchBanks(banks: readonly Bank[], search: string): Bank[] {
+  const trimmed = search.trim();
+  const byCode = banks.filter((bank) => bank.institutionCode === trimmed);
+  if (byCode.length > 0) return byCode;
+  const exact = banks.filter((bank) => normalise(bank.institutionName) === normalise(trimmed));
+  if (exact.length === 1) return exact;
+  const aliased = banksForAlias(banks, trimmed);
+  if (aliased.length > 0) return aliased;
+  const query = normalise(trimmed);
+  const common = (bank: Bank) => {
+    const index = BANK_ALIASES.findIndex((entry) => entry.code === bank.institutionCode);
+    return index === -1 ? BANK_ALIASES.length : index;
+  };
+  const begins = (bank: Bank) => (normalise(bank.institutionName).startsWith(query) ? 0 : 1);
+  return searchBanks(banks, trimmed)
+    .map((bank, order) => ({ bank, order }))
+    .sort((a, b) => begins(a.bank) - begins(b.bank) || common(a.bank) - common(b.bank) || a.order - b.order)
+    .map(({ bank }) => bank);
+}
+
+/**
+ * Banks a mistyped word probably means ("acess" -> Access Bank, "guarnty" -> Guaranty Trust Bank): those
+ * whose name, a word of it, or an alias is within a small edit distance of the word (one edit for
+ * short words, about one in four for longer ones; a swap of two letters counts as one). Closest first,
+ * at most three. Only ever a suggestion: a mistyped bank is never picked for the user.
+ */
+export function suggestBanks(banks: readonly Bank[], search: string): Bank[] {
+  const query = normalise(search).replaceAll(' ', '');
+  if (query.length < 3) return [];
+  const allowed = Math.max(1, Math.floor(query.length / 4));
+  const scored: Array<{ bank: Bank; distance: number }> = [];
+  for (const bank of banks) {
+    const name = normalise(bank.institutionName);
+    const candidates = [name.replaceAll(' ', ''), ...name.split(' ').filter((word) => word.length >= 3), ...aliasesOf(bank).map((alias) => normalise(alias).replaceAll(' ', ''))];
+    const distance = Math.min(...candidates.map((candidate) => editDistance(query, candidate)));
+    if (distance <= allowed) scored.push({ bank, distance });
+  }
+  return scored.sort((a, b) => a.distance - b.distance).slice(0, 3).map(({ bank }) => bank);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Math.abs(a.length - b.length);
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** "did you mean Access Bank?" (or two or three names), for a word that matched no bank. */
+export function didYouMean(banks: readonly Bank[], search: string): string | undefined {
+  const suggestions = suggestBanks(banks, search).map((bank) => bank.institutionName);
+  if (suggestions.length === 0) return undefined;
+  const names = suggestions.length === 1 ? suggestions[0] : `${suggestions.slice(0, -1).join(', ')} or ${suggestions.at(-1)}`;
+  return `did you mean ${names}?`;
+}
+
+/**
+ * Resolves `--bank`: a 6-digit institution code must be in the list; a name must match exactly one bank
+ * (matchBanks), or on a terminal the user picks one. Without a terminal an ambiguous name is exit 2 with
+ * the candidates. A word that matches none is exit 2, with the banks it may be a typo of.
  */
 export async function resolveBank(ctx: Context, query: string): Promise<Bank> {
   const trimmed = query.trim();
@@ -101,12 +171,11 @@ export async function resolveBank(ctx: Context, query: string): Promise<Bank> {
     if (!found) throw new UsageError(`no bank has the institution code ${trimmed}`, 'fsapi banks <name> finds the code');
     return found;
   }
-  // An exact name, then an exact alias (GTBank, OPay, FBN), win over partial matches.
-  const exact = banks.filter((bank) => normalise(bank.institutionName) === normalise(trimmed));
-  const aliased = banksForAlias(banks, trimmed);
-  const matches = exact.length === 1 ? exact : aliased.length > 0 ? aliased : searchBanks(banks, trimmed);
+  const matches = matchBanks(banks, trimmed);
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new UsageError(`no bank matches ${JSON.stringify(trimmed)}`, 'fsapi banks lists every bank and its code');
+  if (matches.length === 0) {
+    throw new UsageError(`no bank matches ${JSON.stringify(trimmed)}`, didYouMean(banks, trimmed) ?? 'fsapi banks lists every bank and its code');
+  }
   if (ctx.prompt.interactive) {
     return ctx.prompt.select(
       `More than one bank matches "${trimmed}". Which one?`,

@@ -253,7 +253,9 @@ async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promi
       banks.set(key, await resolveBank(quiet, row.bankQuery));
     } catch (error) {
       if (!(error instanceof FsapiError) || error.exitCode !== ExitCode.usage) throw error;
-      banks.set(key, `bank: ${error.message.replace(/^--bank /, '')}`);
+      // A typo's suggestion goes with it: "no bank matches "acess" (did you mean Access Bank?)".
+      const suggestion = error.hint?.startsWith('did you mean') ? ` (${error.hint})` : '';
+      banks.set(key, `bank: ${error.message.replace(/^--bank /, '')}${suggestion}`);
     }
   }
   const rows: ResolvedRow[] = [];

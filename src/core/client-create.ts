@@ -13,7 +13,8 @@
 // - --metadata is a JSON object (not an array or a scalar) of at most 10,000 characters.
 import type { Context } from '../context.js';
 import type { CorporateClientRequest, IndividualClientRequest } from '../api/schemas.js';
-import { UsageError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
+import { shownText } from './shown.js';
 
 /** A field's text is wrong: the message says why, without the flag name (the caller adds it). */
 export class FieldError extends Error {}
@@ -233,4 +234,55 @@ export async function collectIndividualClient(ctx: Context, options: Record<stri
 
 export async function collectCorporateClient(ctx: Context, options: Record<string, unknown>): Promise<CorporateClientRequest> {
   return (await collectFields(ctx, CORPORATE_FIELDS, options)) as CorporateClientRequest;
+}
+
+// ---- review and the account's bank ---------------------------------------------------------------------
+
+/** The fields as a person checks them before the account is made: label and the value to be sent. */
+export function reviewRows(specs: readonly FieldSpec[], body: Record<string, unknown>): Array<[string, string]> {
+  return specs
+    .filter((spec) => body[spec.key] !== undefined)
+    .map((spec) => [spec.label.replace(/\s*\(.*\)$/, ''), typeof body[spec.key] === 'object' ? JSON.stringify(body[spec.key]) : String(body[spec.key])]);
+}
+
+/**
+ * Whether anyone can answer the review: --yes skips it; without a terminal and without --yes it is exit 2
+ * before anything is sent (the same rule as a transfer's confirmation).
+ */
+export function requireReviewer(ctx: Context, yes: boolean): void {
+  if (!yes && !ctx.prompt.interactive) {
+    throw new UsageError('there is no terminal to review this client account on; nothing was sent', 'check the details and add --yes to create it without asking');
+  }
+}
+
+/** The review's question, default No; No is exit 4 with nothing sent. */
+export async function confirmCreate(ctx: Context, what: string): Promise<void> {
+  if (!(await ctx.prompt.confirm(`Create this ${what} client account?`, { defaultValue: false }))) throw new CancelledError();
+}
+
+/**
+ * The bank a client account receives money at: the business's own bank, since client accounts are
+ * opened under the primary account (spec 1). No endpoint names it, so it is read from the latest
+ * transactions, whose own side carries the bank (a credit's destination, a debit's source). Undefined
+ * when no transaction names it yet, or the list cannot be read: the account was made either way.
+ */
+export async function clientAccountBank(ctx: Context): Promise<{ name: string; code: string } | undefined> {
+  try {
+    const api = await ctx.api();
+    for (const tx of await api.listTransactions({ page: 1, limit: 10 })) {
+      const credit = String(tx.type ?? '').toLowerCase() === 'credit';
+      const name = shownText(credit ? tx.destinationBankName : tx.sourceBankName).trim();
+      const code = shownText(credit ? tx.destinationBankCode : tx.sourceBankCode).trim();
+      if (name !== '') return { name, code };
+    }
+  } catch {
+    // Only a label for the result; the account exists.
+  }
+  return undefined;
+}
+
+/** "Bell Microfinance Bank (090672)", or a plain note when no transaction names the bank yet. */
+export function bankLabel(bank: { name: string; code: string } | undefined): string {
+  if (!bank) return "the business's own bank (no transaction names it yet)";
+  return bank.code === '' ? bank.name : `${bank.name} (${bank.code})`;
 }

@@ -4,6 +4,11 @@
 // Time zone: a bare date (YYYY-MM-DD) is a whole day in the LOCAL time zone of the machine (TZ is
 // honoured), because that is the day a person means and the day the table's DATE column shows. A
 // date-time without an offset is local too (as in ECMAScript); one with `Z` or `+01:00` is exact.
+//
+// Relative days, read against the injected clock's now: `today`, `yesterday`, `Nd` (the local day N days
+// before today: `7d`, `30d`) and `Nw` (7N days before: `2w`). Each is a whole local day, like a bare date,
+// so `--since 7d` is the seven days before today and today itself, and `--until yesterday` includes all
+// of yesterday.
 import { UsageError } from '../errors.js';
 
 export interface DateRange {
@@ -17,7 +22,12 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-const HINT = 'give a date as YYYY-MM-DD (a whole local day) or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
+const RELATIVE = /^(?:(today)|(yesterday)|(\d{1,4})([dw]))$/i;
+
+/** The furthest back a relative day may reach: about 27 years, more than any statement needs. */
+const MAX_RELATIVE_DAYS = 9999;
+
+const HINT = 'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w, or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
 
 interface Parsed {
   /** Start of the named instant (or of the day, for a bare date), epoch ms. */
@@ -26,9 +36,20 @@ interface Parsed {
   endMs: number;
 }
 
-/** Parses one --since/--until value; throws UsageError (exit 2) for anything it cannot read exactly. */
-export function parseDateOption(text: string, option: string): Parsed {
+/**
+ * Parses one --since/--until value; throws UsageError (exit 2) for anything it cannot read exactly.
+ * `now` (epoch ms, from the context's clock) anchors the relative days.
+ */
+export function parseDateOption(text: string, option: string, now: number = Date.now()): Parsed {
   const value = text.trim();
+  const relative = RELATIVE.exec(value);
+  if (relative) {
+    const count = relative[1] ? 0 : relative[2] ? 1 : Number(relative[3]) * (relative[4]!.toLowerCase() === 'w' ? 7 : 1);
+    if (count > MAX_RELATIVE_DAYS) throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
+    const today = new Date(now);
+    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - count);
+    return { startMs: start.getTime(), endMs: new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1).getTime() };
+  }
   const dateOnly = DATE_ONLY.exec(value);
   if (dateOnly) {
     const [year, month, day] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
@@ -61,10 +82,10 @@ export function parseDateOption(text: string, option: string): Parsed {
  * --since and --until together. `--until` with a bare date includes that whole day; with a date-time it
  * includes that instant. `--since` later than `--until` is an error, not an empty list.
  */
-export function parseDateRange(since: unknown, until: unknown): DateRange {
+export function parseDateRange(since: unknown, until: unknown, now: number = Date.now()): DateRange {
   const range: DateRange = {};
-  if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since').startMs;
-  if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until').endMs;
+  if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since', now).startMs;
+  if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until', now).endMs;
   if (range.sinceMs !== undefined && range.untilMs !== undefined && range.sinceMs >= range.untilMs) {
     throw new UsageError(`--since ${String(since)} is after --until ${String(until)}`, 'swap them, or widen the range');
   }

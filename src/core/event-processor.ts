@@ -12,20 +12,23 @@
 // Every other delivery is verified again, even with bytes seen before: a forged or early copy that ended
 // mismatch, not-found or pending can never stop the genuine event from being verified and forwarded.
 //
-// What is forwarded. Never the bytes that arrived: the verified facts, built from the API's record
-// (verifiedFacts in webhook.ts), with the header that lists which fields those are.
+// What is forwarded. Never the bytes that arrived: the event in the notification's own shape, each value
+// the API's where it could be learnt (forwardedEvent in webhook.ts), with headers that say which values
+// are the API's and which are the notification's own.
 //
 // Delivery. A verified event whose forward fails (the app down longer than the forwarder's own 3 tries) is
 // recorded as undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls
 // every minute and at start, tries it again, also in a later run, until the app takes it. Events of one
-// reference still go one at a time.
+// reference still go one at a time. A later run has the body but not the list of fields that could not be
+// checked (events.jsonl keeps only the body), so it names every field but ALWAYS_CHECKED_FIELDS as
+// unchecked: it claims less than was verified, never more.
 import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
 import type { EventLogWriter, EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './event-log.js';
 import type { ForwardResult } from './forwarder.js';
 import type { Kobo } from './money.js';
-import { verifiedFacts, type IncomingEvent, type Verification } from './webhook.js';
+import { ALWAYS_CHECKED_FIELDS, forwardedEvent, NOTIFICATION_FIELDS, type IncomingEvent, type Verification } from './webhook.js';
 import type { ReceivedNotification } from '../api/schemas.js';
 import { shownText } from './shown.js';
 
@@ -52,7 +55,7 @@ export interface ProcessorDeps {
   /** Undefined under --no-verify: events are `unverified` and never forwarded. */
   verify: ((notification: ReceivedNotification, signal: AbortSignal) => Promise<Verification>) | undefined;
   /** Undefined without --forward-to. */
-  forward: ((body: Uint8Array, signal: AbortSignal) => Promise<ForwardResult>) | undefined;
+  forward: ((body: Uint8Array, unverified: readonly string[], signal: AbortSignal) => Promise<ForwardResult>) | undefined;
   show(event: ShownEvent): void;
   /** A line of talk for stderr. */
   warn(line: string): void;
@@ -131,6 +134,9 @@ export function createLimiter(max: number) {
   };
 }
 
+/** What a forward kept from an earlier run names as unchecked (see the head of this file). */
+const UNCHECKED_AFTER_RESTART = NOTIFICATION_FIELDS.filter((field) => !ALWAYS_CHECKED_FIELDS.includes(field));
+
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -145,7 +151,7 @@ export class EventProcessor {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
   /** Verified events whose forward failed, by id, oldest first, with the body to forward. */
-  private readonly undelivered = new Map<string, { reference: string; body: string }>();
+  private readonly undelivered = new Map<string, { reference: string; body: string; unverified: readonly string[] }>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
@@ -180,7 +186,9 @@ export class EventProcessor {
       open.delete(record.id);
       this.remember(record.reference, original?.sha256, record.state);
       if (record.forwarded) this.undelivered.delete(record.id);
-      else if (record.undelivered && record.forwardBody !== undefined) this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody });
+      else if (record.undelivered && record.forwardBody !== undefined) {
+        this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody, unverified: UNCHECKED_AFTER_RESTART });
+      }
     }
     return [...open.values()];
   }
@@ -205,7 +213,7 @@ export class EventProcessor {
             this.enqueue(waiting.reference, async () => {
               try {
                 if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
-                const result = await forward(Buffer.from(waiting.body, 'utf8'), this.stop.signal);
+                const result = await forward(Buffer.from(waiting.body, 'utf8'), waiting.unverified, this.stop.signal);
                 if (!result.ok) {
                   lastProblem = result.detail;
                   return;
@@ -302,8 +310,9 @@ export class EventProcessor {
     let forwardBody: string | undefined;
     let forwardProblem: string | null = null;
     if (state === 'verified' && this.deps.forward && verification?.transaction) {
-      forwardBody = JSON.stringify(verifiedFacts(notification, verification.transaction));
-      const result = await this.deps.forward(Buffer.from(forwardBody, 'utf8'), this.stop.signal);
+      const forwarding = forwardedEvent(notification, verification.transaction, verification.account);
+      forwardBody = JSON.stringify(forwarding.body);
+      const result = await this.deps.forward(Buffer.from(forwardBody, 'utf8'), forwarding.unverified, this.stop.signal);
       if (this.stop.signal.aborted && !result.ok) return;
       forwarded = result.ok;
       if (result.ok) {
@@ -311,7 +320,7 @@ export class EventProcessor {
         detail = `${detail}; forwarded (HTTP ${result.status})`;
       } else {
         this.tally.forwardFailed += 1;
-        this.undelivered.set(record.id, { reference: record.reference, body: forwardBody });
+        this.undelivered.set(record.id, { reference: record.reference, body: forwardBody, unverified: forwarding.unverified });
         forwardProblem = result.detail;
         detail = `${detail}; forward failed: ${result.detail}; kept to try again`;
         this.deps.warn(`forward of ${record.reference} failed: ${result.detail}; kept, and tried again every minute`);

@@ -1,13 +1,16 @@
-// Forwarding a verified event to the developer's app (`webhook listen --forward-to URL`): the verified
-// facts (built from the API's record by the caller, never the bytes that arrived), `Content-Type:
-// application/json`, `X-Fsapi-Verification: verified`, and `X-Fsapi-Verified-Fields` naming the body's
-// fields whose values the API confirmed. Only verified events are ever forwarded (the caller's contract).
+// Forwarding a verified event to the developer's app (`webhook listen --forward-to URL`): the event in the
+// notification's own shape (built by the caller from the API's answers, never the bytes that arrived),
+// `Content-Type: application/json`, `X-Fsapi-Verification: verified`, `X-Fsapi-Verified-Fields` naming
+// the fields whose values are the API's, and `X-Fsapi-Unverified-Fields` naming the ones fsapi could not
+// check (the notification's own values; empty when there are none). Only verified events are ever
+// forwarded (the caller's contract).
 import type { Clock } from '../context.js';
 import { UsageError } from '../errors.js';
-import { VERIFIED_FIELDS } from './webhook.js';
+import { NOTIFICATION_FIELDS } from './webhook.js';
 
 export const VERIFICATION_HEADER = 'X-Fsapi-Verification';
 export const VERIFIED_FIELDS_HEADER = 'X-Fsapi-Verified-Fields';
+export const UNVERIFIED_FIELDS_HEADER = 'X-Fsapi-Unverified-Fields';
 
 export interface ForwardPolicy {
   /** Waits between tries; their count + 1 is the number of tries. */
@@ -43,9 +46,11 @@ export function parseForwardTarget(text: string): URL {
 export async function forwardEvent(
   target: URL,
   body: Uint8Array,
+  unverified: readonly string[],
   deps: { clock: Clock; policy?: ForwardPolicy; signal?: AbortSignal },
 ): Promise<ForwardResult> {
   const policy = deps.policy ?? FORWARD_POLICY;
+  const verified = NOTIFICATION_FIELDS.filter((field) => !unverified.includes(field));
   const tries = policy.retryDelaysMs.length + 1;
   let detail = '';
   for (let attempt = 1; attempt <= tries; attempt += 1) {
@@ -57,7 +62,8 @@ export async function forwardEvent(
         headers: {
           'Content-Type': 'application/json',
           [VERIFICATION_HEADER]: 'verified',
-          [VERIFIED_FIELDS_HEADER]: VERIFIED_FIELDS.join(','),
+          [VERIFIED_FIELDS_HEADER]: verified.join(','),
+          [UNVERIFIED_FIELDS_HEADER]: unverified.join(','),
           'User-Agent': 'fsapi-webhook-listen',
         },
         // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.

@@ -75,7 +75,7 @@ export const DEFAULT_PERIOD_DAYS = 7;
  * without --until up to now (the end of today, so nothing made during the run is cut off).
  */
 export function parsePeriod(since: unknown, until: unknown, now: number, defaultDays = DEFAULT_PERIOD_DAYS): Period {
-  const range: DateRange = parseDateRange(since, until); // exit 2 for unreadable dates or since after until
+  const range: DateRange = parseDateRange(since, until, now); // exit 2 for unreadable dates or since after until
   const today = new Date(now);
   const endOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime();
   const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);

@@ -112,8 +112,8 @@ export const EXPORT_COLUMNS = [
   'amount',
   'charge',
   'counterparty_name',
-  'counterparty_account',
-  'counterparty_bank',
+  'counterparty_account_number',
+  'counterparty_bank_name',
   'status',
   'description',
 ] as const;
@@ -130,8 +130,8 @@ export function toExportRow(tx: TransactionRecord): ExportRow {
     amount: koboToDecimal(parseApiAmount(tx.amount)),
     charge: exportAmount(tx.charge),
     counterparty_name: party.name,
-    counterparty_account: party.accountNumber,
-    counterparty_bank: party.bank,
+    counterparty_account_number: party.accountNumber,
+    counterparty_bank_name: party.bank,
     status: tx.status,
     description: shownText(tx.description),
   };

@@ -1,14 +1,15 @@
 // Verification of a collection notification (../shared/api-spec.md section 6). The spec shows no signature
 // on notifications, so the only evidence that one is genuine is the API itself: look the notified reference
 // up (GET /v1/transactions/reference/{reference}) and compare every field the notification shares with the
-// API's record. A notification is verified only when none of them contradicts the record, and what is
-// passed on is then built from the record (verifiedFacts), never the bytes that arrived. Used by `webhook
-// listen` for every event and by `webhook verify` for one saved payload.
+// API's record, then its externalReference and currency with the client account that received the money
+// (GET /v1/client-enquiry/{virtualAccount}). A notification is verified only when none of them contradicts
+// the API, and what is passed on is then built from the API's answers (forwardedEvent), never the bytes
+// that arrived. Used by `webhook listen` for every event and by `webhook verify` for one saved payload.
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
 import { shownText } from './shown.js';
 import type { Api } from '../api/types.js';
-import { receivedNotification, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
+import { receivedNotification, type ClientEnquiry, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
 import type { Clock } from '../context.js';
 import { ApiError, AuthError, TransportError } from '../errors.js';
 import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, parseApiAmount, type Kobo } from './money.js';
@@ -35,6 +36,8 @@ export interface Verification {
   detail: string;
   /** The transaction as the API returned it, when the lookup answered. */
   transaction?: TransactionRecord;
+  /** For a verified event: the client account that received it, when the API's enquiry answered. */
+  account?: ClientEnquiry;
 }
 
 // ---- reading a notification ---------------------------------------------------------------------------
@@ -225,65 +228,123 @@ function readAmount(value: unknown): Kobo | undefined {
 
 // ---- what is passed on ----------------------------------------------------------------------------------
 
-/**
- * The fields of a forwarded event whose values come from the API's record, as the
- * `X-Fsapi-Verified-Fields` header lists them. Everything under `unverified` is the notification's own
- * text, which the record does not carry.
- */
-export const VERIFIED_FIELDS = [
+/** The fields of a collection notification, in the order of the spec's section 6. */
+export const NOTIFICATION_FIELDS = [
   'event',
   'reference',
   'virtualAccount',
+  'externalReference',
   'amountReceived',
-  'netAmount',
   'transactionFee',
+  'netAmount',
   'stampDuty',
   'sessionId',
+  'sourceCurrency',
   'sourceAccountNumber',
   'sourceAccountName',
   'sourceBankCode',
   'sourceBankName',
+  'remarks',
+  'destinationCurrency',
   'status',
   'createdAt',
+  'updatedAt',
 ] as const;
-
-/** Notification fields the API's record does not hold: passed on under `unverified`, as sent. */
-const UNVERIFIED_FIELDS = ['externalReference', 'remarks', 'sourceCurrency', 'destinationCurrency'] as const;
+export type NotificationField = (typeof NOTIFICATION_FIELDS)[number];
 
 /**
- * The body forwarded for a verified event: the section-6 shape (so an app written against the spec reads
- * it as it would the API's notification), every value in VERIFIED_FIELDS taken from the API's record, and
- * the fields the record cannot confirm set apart under `unverified`. Amounts are exact: text with two
- * decimals for `amountReceived`, JSON numbers of at most two decimals for the others, as in the spec.
- * `createdAt` is epoch milliseconds.
+ * The fields a verified event always takes from the API's record: verification fails without them. A
+ * forward kept from an earlier run (whose list of unchecked fields was not kept with it) counts every
+ * other field as unchecked, which claims less, never more.
  */
-export function verifiedFacts(notification: ReceivedNotification, transaction: TransactionRecord): Record<string, unknown> {
-  const amount = (value: unknown) => {
-    const kobo = readAmount(value);
-    return kobo === undefined ? null : koboToApiNumber(kobo);
+export const ALWAYS_CHECKED_FIELDS: readonly NotificationField[] = ['event', 'reference', 'virtualAccount', 'amountReceived', 'status'];
+
+export interface ForwardedEvent {
+  /** The section-6 shape: every field at the top level. */
+  body: Record<NotificationField, unknown>;
+  /** Fields whose value is the notification's own (or empty), because the API could not confirm it. */
+  unverified: NotificationField[];
+}
+
+/**
+ * The body forwarded for a verified event, in the notification's own shape (section 6) so a handler
+ * written against the spec reads every field where it expects it. Each value is the API's where fsapi
+ * learnt it: from the transaction record (GET /v1/transactions/reference/{reference}) and, for
+ * `externalReference` and `destinationCurrency`, from the client account (GET /v1/client-enquiry/
+ * {virtualAccount}); otherwise the notification's, and the field is listed in `unverified` (the forward's
+ * X-Fsapi-Unverified-Fields header). Nothing here can contradict the API: verification already refused
+ * a notification whose field disagrees with what the API says. Amounts are exact: text with two decimals
+ * for `amountReceived`, JSON numbers of at most two decimals for the others; times are epoch milliseconds.
+ * A text field nobody gave is `""`, an amount nobody gave `0`, a time `null`.
+ */
+export function forwardedEvent(notification: ReceivedNotification, transaction: TransactionRecord, account?: ClientEnquiry): ForwardedEvent {
+  const unverified: NotificationField[] = [];
+  const text = (field: NotificationField, fromApi: unknown): string => {
+    const truth = said(shownText(fromApi));
+    if (truth !== undefined) return truth;
+    unverified.push(field);
+    return said((notification as Record<string, string | null | undefined>)[field] ?? undefined) ?? '';
   };
-  const unverified: Record<string, string> = {};
-  for (const field of UNVERIFIED_FIELDS) {
-    const value = notification[field];
-    if (value !== undefined && value !== null) unverified[field] = value;
-  }
-  return {
+  const amount = (field: NotificationField, fromApi: unknown): number => {
+    const truth = readAmount(fromApi);
+    if (truth !== undefined) return koboToApiNumber(truth);
+    unverified.push(field);
+    return koboToApiNumber(readAmount(notification[field as 'netAmount']) ?? (0 as Kobo));
+  };
+  const time = (field: 'createdAt' | 'updatedAt', fromApi: unknown): number | null => {
+    const truth = epochToDate(fromApi as number | string | null | undefined);
+    if (truth) return truth.getTime();
+    unverified.push(field);
+    return epochToDate(notification[field])?.getTime() ?? null;
+  };
+  const body: Record<NotificationField, unknown> = {
     event: 'collection',
     reference: transaction.reference,
-    virtualAccount: transaction.destinationAccountNumber,
+    virtualAccount: shownText(transaction.destinationAccountNumber),
+    externalReference: text('externalReference', account?.externalReference),
     amountReceived: koboToDecimal(parseApiAmount(transaction.amount)),
-    netAmount: amount(transaction.netAmount),
-    transactionFee: amount(transaction.charge),
-    stampDuty: amount(transaction.stampDuty) ?? 0,
-    sessionId: transaction.sessionId ?? '',
-    sourceAccountNumber: transaction.sourceAccountNumber ?? '',
-    sourceAccountName: transaction.sourceAccountName ?? '',
-    sourceBankCode: transaction.sourceBankCode ?? '',
-    sourceBankName: transaction.sourceBankName ?? '',
+    transactionFee: amount('transactionFee', transaction.charge),
+    netAmount: amount('netAmount', transaction.netAmount),
+    stampDuty: amount('stampDuty', transaction.stampDuty),
+    sessionId: text('sessionId', transaction.sessionId),
+    // Neither the record nor the client account says in which currency the payer paid.
+    sourceCurrency: text('sourceCurrency', undefined),
+    sourceAccountNumber: text('sourceAccountNumber', transaction.sourceAccountNumber),
+    sourceAccountName: text('sourceAccountName', transaction.sourceAccountName),
+    sourceBankCode: text('sourceBankCode', transaction.sourceBankCode),
+    sourceBankName: text('sourceBankName', transaction.sourceBankName),
+    // Nothing shows that the record's `description` is the payer's remark on an inflow, so the
+    // notification's remark is passed on as said.
+    remarks: text('remarks', undefined),
+    destinationCurrency: text('destinationCurrency', account?.currency),
     status: String(transaction.status ?? '').toLowerCase(),
-    createdAt: epochToDate(transaction.createdAt)?.getTime() ?? null,
-    unverified,
+    createdAt: time('createdAt', transaction.createdAt),
+    updatedAt: time('updatedAt', transaction.updatedAt),
   };
+  return { body, unverified: NOTIFICATION_FIELDS.filter((field) => unverified.includes(field)) };
+}
+
+/**
+ * What the client account (GET /v1/client-enquiry/{virtualAccount}) says against the notification, for a
+ * notification the transaction record already verified: its `externalReference` exactly and its currency
+ * (as `destinationCurrency`, ignoring case), whenever both sides give one. Pure.
+ */
+export function compareWithAccount(notification: ReceivedNotification, account: ClientEnquiry, transaction: TransactionRecord): Verification | undefined {
+  const checks = [
+    ['externalReference', said(notification.externalReference), said(shownText(account.externalReference)), (a: string, b: string) => a === b],
+    ['destinationCurrency', said(notification.destinationCurrency), said(shownText(account.currency)), (a: string, b: string) => a.toUpperCase() === b.toUpperCase()],
+  ] as const;
+  for (const [field, claim, truth, same] of checks) {
+    if (claim === undefined || truth === undefined || same(claim, truth)) continue;
+    return {
+      state: 'mismatch',
+      field,
+      transaction,
+      account,
+      detail: `notified ${field} ${JSON.stringify(claim.slice(0, 60))}, but client account ${notification.virtualAccount} says ${JSON.stringify(truth.slice(0, 60))}`,
+    };
+  }
+  return undefined;
 }
 
 // ---- looking the reference up -------------------------------------------------------------------------
@@ -310,8 +371,11 @@ export const LISTEN_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendin
 export const VERIFY_ONCE_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [], throwAuthErrors: true };
 
 export interface VerifyDeps {
-  /** Only the lookup is needed (the listener hands in one that bounds lookups in flight). */
-  api: Pick<Api, 'baseUrl' | 'getTransaction'>;
+  /**
+   * Only the lookups are needed (the listener hands in ones that bound lookups in flight). Without
+   * getClient the client account is not asked, and its fields stay unchecked.
+   */
+  api: Pick<Api, 'baseUrl' | 'getTransaction'> & Partial<Pick<Api, 'getClient'>>;
   clock: Clock;
 }
 
@@ -333,6 +397,7 @@ export async function verifyNotification(
     const lookup = await lookUp(deps, notification.reference, policy, signal);
     if ('state' in lookup) return lookup;
     const verdict = compareWithTransaction(notification, lookup.transaction, { now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
+    if (verdict.state === 'verified') return withAccount(deps, notification, verdict, policy, signal);
     if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
       if (verdict.state === 'pending' && pendingChecks > 0) {
         return { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` };
@@ -344,6 +409,34 @@ export async function verifyNotification(
     }
     pendingChecks += 1;
   }
+}
+
+/**
+ * A verified event, checked against its client account too: a field the account contradicts makes it a
+ * mismatch. An account the API cannot show (unknown, unreachable, credentials refused) contradicts
+ * nothing; its fields are then passed on as unchecked.
+ */
+async function withAccount(
+  deps: VerifyDeps,
+  notification: ReceivedNotification,
+  verdict: Verification,
+  policy: VerifyPolicy,
+  signal: AbortSignal | undefined,
+): Promise<Verification> {
+  const getClient = deps.api.getClient;
+  if (!getClient) return verdict;
+  const tries = policy.retryDelaysMs.length + 1;
+  for (let attempt = 1; attempt <= tries; attempt += 1) {
+    try {
+      const account = await getClient(notification.virtualAccount);
+      return compareWithAccount(notification, account, verdict.transaction!) ?? { ...verdict, account };
+    } catch (error) {
+      const retryable = error instanceof TransportError || (error instanceof ApiError && error.status !== 400 && error.status !== 404 && !(error instanceof AuthError));
+      if (!retryable) return verdict;
+    }
+    if (attempt < tries && !(await sleep(deps.clock, policy.retryDelaysMs[attempt - 1]!, signal))) return verdict;
+  }
+  return verdict;
 }
 
 async function lookUp(

@@ -139,13 +139,13 @@ export function buildApp(controls: AppControls): Hono {
 
   // ---- 4.2 / 4.3 / 4.4 / 4.5 clients ---------------------------------------------------------------
   app.post('/v1/account/clients/individual', async (c) => {
-    const body = parseBody(individualClientRequest, await readJson(c));
+    const body = parseApiBody(individualClientRequest, await readJson(c));
     const data = await store.update((doc) => createIndividualClient(doc, body, now()));
     return c.json(envelope(individualClient).parse({ success: true, data }));
   });
 
   app.post('/v1/account/clients/corporate', async (c) => {
-    const body = parseBody(corporateClientRequest, await readJson(c));
+    const body = parseApiBody(corporateClientRequest, await readJson(c));
     const data = await store.update((doc) => createCorporateClient(doc, body, now()));
     return c.json(envelope(corporateClient).parse({ success: true, data }));
   });
@@ -172,14 +172,14 @@ export function buildApp(controls: AppControls): Hono {
   );
 
   app.post('/v1/transfer/name-enquiry', async (c) => {
-    const body = parseBody(nameEnquiryRequest, await readJson(c));
+    const body = parseApiBody(nameEnquiryRequest, await readJson(c));
     const data = await store.read((doc) => nameEnquiry(doc, body.bankCode, body.accountNumber, now()));
     return c.json(envelope(nameEnquiryResult).parse({ success: true, message: 'Account name retrieved successfully', data }));
   });
 
   // ---- 4.9 / 4.10 / 4.11 / 4.12 transfers and transactions -----------------------------------------
   app.post('/v1/transfer', async (c) => {
-    const body = parseBody(transferRequest, await readJson(c));
+    const body = parseApiBody(transferRequest, await readJson(c));
     const outcome = await store.update((doc) => makeTransfer(doc, body, now(), controls.settleSeconds()));
     controls.transferred?.(outcome.data);
     return c.json(transferResponse.parse({ success: true, message: TRANSFER_MESSAGE, data: outcome.data, beneficiary: outcome.beneficiary }));
@@ -254,6 +254,16 @@ async function readJson(c: HonoContext): Promise<unknown> {
   } catch {
     throw new SimulatorRefusal('the request body is not valid JSON');
   }
+}
+
+/**
+ * Reads a request body with the spec's schema. A top-level `null` is "not given", as real clients send an
+ * optional field they have no value for (one public integration sends `middlename: null`): an optional
+ * field is then absent, and a required one is refused as missing, as it would be if left out.
+ */
+function parseApiBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
+  const given = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null)) : value;
+  return parseBody(schema, given);
 }
 
 function parseBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {

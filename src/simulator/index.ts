@@ -6,11 +6,12 @@ import path from 'node:path';
 import type { CollectionNotification } from '../api/schemas.js';
 import { CorruptFileError, UsageError } from '../errors.js';
 import { buildApp } from './app.js';
-import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS } from './data.js';
+import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS, FAILS_LATER_SUFFIX, PENDING_FOREVER_SUFFIX, REVERSED_LATER_SUFFIX } from './data.js';
 import { createFileStore, createMemoryStore, removeDatabase, type StateStore } from './store.js';
 import { FAULT_MODES, type FaultMode, type RequestLogEntry, type Simulator, type SimulatorOptions } from './types.js';
 import { deliverNotification } from './webhook.js';
-import { makeCollection } from './world.js';
+import { reshapeNotification } from './realistic.js';
+import { makeCollection, REVERSAL_PREFIX } from './world.js';
 
 export { SIMULATOR_CREDENTIALS, BANKS, BUSINESS, KNOWN_ACCOUNT_NAMES, transferChargeKobo } from './data.js';
 export { FAULT_MODES } from './types.js';
@@ -18,8 +19,16 @@ export type { FaultMode, RequestLogEntry, Simulator, SimulatorOptions } from './
 export { SimulatorRefusal } from './world.js';
 export { deliverNotification, type DeliveryResult } from './webhook.js';
 
-/** A `payout` event for a transfer the simulator took (realistic mode; docs/simulator.md). */
-export function payoutNotification(data: Record<string, unknown> & { reference: string }, now: number): Record<string, unknown> & { reference: string } {
+/**
+ * A `payout` event for a transfer the simulator took (realistic mode; docs/simulator.md): `pending` when
+ * taken, then its final status when it settles, with `failureReason` when it failed. Public integrations
+ * route `payout*` events and read the status from `status` and the failure from `failureReason`.
+ */
+export function payoutNotification(
+  data: Record<string, unknown> & { reference: string },
+  now: number,
+  status: unknown = data.status,
+): Record<string, unknown> & { reference: string } {
   return {
     event: 'payout',
     reference: data.reference,
@@ -27,7 +36,25 @@ export function payoutNotification(data: Record<string, unknown> & { reference: 
     destinationAccountNumber: data.destinationAccountNumber,
     destinationBankCode: data.destinationBankCode,
     sessionId: data.sessionId,
-    status: data.status,
+    status,
+    ...(status === 'failed' ? { failureReason: 'Beneficiary bank not available' } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A `reversal` event: the money of a reversed transfer back, under `R-<reference>` as public integrations
+ * see a reversal arrive (the same reference `GET /v1/transactions/reference/R-<reference>` finds).
+ */
+export function reversalNotification(data: Record<string, unknown> & { reference: string }, now: number): Record<string, unknown> & { reference: string } {
+  return {
+    event: 'reversal',
+    reference: `${REVERSAL_PREFIX}${data.reference}`,
+    originalReference: data.reference,
+    amount: data.amount,
+    sessionId: data.sessionId,
+    status: 'successful',
     createdAt: now,
     updatedAt: now,
   };
@@ -51,6 +78,8 @@ export interface ServableSimulator extends Simulator {
   ready(): Promise<void>;
   /** Closes the state's database (a later request opens it again). */
   close(): void;
+  /** A collection's notification as this simulator sends it (reshaped in realistic mode). */
+  notificationBody(notification: CollectionNotification): Record<string, unknown> & { reference: string };
 }
 
 const BAD_GATEWAY_PAGE =
@@ -80,20 +109,38 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
 
   const collect = async (accountNumber: string, amountKobo: number, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
     const notification = await store.update((doc) => makeCollection(doc, accountNumber, amountKobo, now()));
-    if (webhookUrl) {
-      const delivery = deliverNotification(webhookUrl, notification, { log }).finally(() => deliveries.delete(delivery));
-      deliveries.add(delivery);
-    }
+    if (webhookUrl) send(webhookUrl, notificationBody(notification));
     return notification;
   };
+  const notificationBody = (notification: CollectionNotification) =>
+    options.realistic === true ? { ...reshapeNotification(notification), reference: notification.reference } : notification;
+  const send = (url: string, event: Record<string, unknown> & { reference: string }) => {
+    const delivery = deliverNotification(url, event, { log }).finally(() => deliveries.delete(delivery));
+    deliveries.add(delivery);
+  };
+  /** Events due when transfers settle; cleared when the simulator closes. */
+  const timers = new Set<ReturnType<typeof setTimeout>>();
 
   // Realistic mode: the real API sends notifications of kinds other than `collection` (public integrations
-  // see payouts and reversals; the names are not settled). Each transfer the simulator takes is notified as
-  // a `payout`, so a receiver meets an event it must not take for a verified inflow.
+  // route payout, transfer and reversal events; the names are not settled). Each transfer the simulator
+  // takes is notified as a `payout` (pending), again when it settles (successful or failed), and a
+  // reversed one also as a `reversal` of `R-<reference>`, so a receiver meets events it must not take for a
+  // verified inflow.
   const transferred = (data: Record<string, unknown> & { reference: string }) => {
-    if (options.realistic !== true || !options.webhookUrl) return;
-    const delivery = deliverNotification(options.webhookUrl, payoutNotification(data, now()), { log }).finally(() => deliveries.delete(delivery));
-    deliveries.add(delivery);
+    const url = options.webhookUrl;
+    if (options.realistic !== true || !url) return;
+    send(url, payoutNotification(data, now()));
+    const account = String(data.destinationAccountNumber ?? '');
+    if (account.endsWith(PENDING_FOREVER_SUFFIX)) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const failed = account.endsWith(FAILS_LATER_SUFFIX);
+      const reversed = account.endsWith(REVERSED_LATER_SUFFIX);
+      send(url, payoutNotification(data, now(), failed ? 'failed' : reversed ? 'reversed' : 'successful'));
+      if (reversed) send(url, reversalNotification(data, now()));
+    }, Math.round((options.settleSeconds ?? DEFAULT_SETTLE_SECONDS) * 1000));
+    timer.unref();
+    timers.add(timer);
   };
 
   const app = buildApp({
@@ -168,7 +215,12 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     ready: async () => {
       await store.read(() => undefined);
     },
-    close: () => store.close(),
+    notificationBody,
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      store.close();
+    },
     handle,
     fetch: (input, init) => handle(input instanceof Request ? input : new Request(input, init)),
     requests: () => [...requestLog],

@@ -6,7 +6,11 @@
 //     puts each field to null in turn;
 //   - numbers as text and text as numbers (ids, tiers, amounts, times, account numbers with no leading zero);
 //   - statuses in another case (`SUCCESSFUL`, `Pending`);
-//   - a name enquiry that answers only `accountName`.
+//   - a name enquiry that answers only what integrations read: `accountName`, `accountNumber`, `bank`;
+//   - notifications with `amountReceived` as `"1000.0"` and `virtualAccount` as a number, and events of
+//     other kinds (payout, reversal) besides collections (reshapeNotification).
+// Bank fields stay text: an integration calls `.trim()` on a bank's code, name and category, and nothing
+// shows the real API sends them otherwise. Every variation and its evidence is in docs/simulator.md.
 // Fields fsapi acts on keep a usable value (a reference, a status in some case, an amount as number or
 // text, the name a name enquiry verifies, the business name, the available balance), and the fields a
 // collection's verification compares (type, account, amount, reversedFlag) are left as they are.
@@ -68,11 +72,12 @@ export function reshapeAnswer(method: string, path: string, body: unknown): unkn
   if (method === 'GET' && path === '/v1/transactions' && Array.isArray(data)) return { ...body, data: data.map(reshapeTransaction) };
   if (method === 'GET' && path.startsWith('/v1/transactions/reference/') && isObject(data)) return { ...body, data: reshapeTransaction(data) };
   if (method === 'POST' && path === '/v1/transfer' && isObject(data)) return { ...body, data: reshapeTransferResult(data) };
-  if (method === 'POST' && path === '/v1/transfer/name-enquiry' && isObject(data)) return { ...body, data: { accountName: data.accountName } };
+  if (method === 'POST' && path === '/v1/transfer/name-enquiry' && isObject(data)) {
+    return { ...body, data: { accountName: data.accountName, accountNumber: data.accountNumber, bank: data.bank } };
+  }
   if (method === 'GET' && path === '/v1/account' && isObject(data)) return { ...body, data: reshapeAccount(data) };
   if (method === 'GET' && path === '/v1/account/clients' && Array.isArray(data)) return { ...body, data: data.map(reshapeClient) };
   if (method === 'GET' && path.startsWith('/v1/client-enquiry/') && isObject(data)) return { ...body, data: reshapeClientEnquiry(data) };
-  if (method === 'GET' && path === '/v1/transfer/banks' && Array.isArray(data)) return { ...body, data: data.map(reshapeBank) };
   if (method === 'GET' && path === '/v1/transfer/tsq' && isObject(data)) return { ...body, data: { ...data, feedbackDescription: null } };
   if (method === 'POST' && path.startsWith('/v1/account/clients/') && isObject(data)) return { ...body, data: reshapeCreatedClient(data) };
   return body;
@@ -155,11 +160,20 @@ function reshapeClientEnquiry(data: Json): Json {
   return { ...data, accountTier: flip(data.accountTier), nubanAccountNumber: null, mobileNumber: null, customAccountNumber: flip(data.customAccountNumber) };
 }
 
-function reshapeBank(row: unknown, index: number): unknown {
-  if (!isObject(row)) return row;
-  return index % 2 === 0 ? { ...row, category: flip(row.category) } : row;
-}
-
 function reshapeCreatedClient(data: Json): Json {
   return { ...data, id: String(data.id), metadata: null, middlename: null, validityType: null, createdAt: String(data.createdAt) };
+}
+
+/**
+ * A collection notification as public integrations show the real service sending it: `amountReceived`
+ * as text with one decimal where that loses nothing (`"1000.0"`), `virtualAccount` as a JSON number when
+ * it has no leading zero. Every other field is the spec's.
+ */
+export function reshapeNotification<T extends { amountReceived: unknown; virtualAccount: unknown }>(notification: T): Json {
+  const out: Json = { ...notification };
+  const amount = String(notification.amountReceived);
+  if (/^\d+\.\d0$/.test(amount)) out.amountReceived = amount.slice(0, -1);
+  else if (/^\d+$/.test(amount)) out.amountReceived = `${amount}.0`;
+  if (typeof notification.virtualAccount === 'string' && /^[1-9]\d{0,14}$/.test(notification.virtualAccount)) out.virtualAccount = Number(notification.virtualAccount);
+  return out;
 }

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Bank } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { aliasesOf, BANK_ALIASES } from '../core/bank-aliases.js';
-import { loadBanks, searchBanks } from '../core/banks.js';
+import { loadBanks, matchBanks, suggestBanks } from '../core/banks.js';
 import { AmountError, parseNairaInput } from '../core/money.js';
 import { MAX_NARRATION_LENGTH } from '../core/transfer.js';
 
@@ -98,16 +98,28 @@ async function ask(ctx: Context, field: AskedField): Promise<string> {
   }
 }
 
-/** The bank picker: type a code, part of a name, or a brand name (GTBank, OPay); common banks come first. */
+/**
+ * The bank picker: type a code, part of a name, or a brand name (GTBank, OPay); common banks come first.
+ * A word lists the banks `--bank` would take it for (matchBanks), in the same order, so Enter on a word
+ * picks what `--bank <word>` means; a word that matches none lists the banks it may be a typo of.
+ */
 export async function pickBank(ctx: Context): Promise<Bank> {
   const banks = await loadBanks(ctx);
   const common = BANK_ALIASES.map((entry) => banks.find((bank) => bank.institutionCode === entry.code)).filter((bank): bank is Bank => bank !== undefined);
   const ordered = [...common, ...banks.filter((bank) => !common.includes(bank))];
-  return ctx.prompt.search('Bank (type a name, brand or code):', (term) =>
-    (term.trim() === '' ? ordered : searchBanks(banks, term)).map((bank) => ({
-      name: `${bank.institutionName} (${bank.institutionCode})`,
-      value: bank,
-      description: aliasesOf(bank).length > 0 ? `also: ${aliasesOf(bank).slice(0, 3).join(', ')}` : undefined,
-    })),
-  );
+  return ctx.prompt.search('Bank (type a name, brand or code):', (term) => {
+    if (term.trim() === '') return ordered.map((bank) => choice(bank));
+    const matches = matchBanks(banks, term);
+    if (matches.length > 0) return matches.map((bank) => choice(bank));
+    return suggestBanks(banks, term).map((bank) => choice(bank, `no bank matches "${term.trim()}": did you mean this one?`));
+  });
+}
+
+function choice(bank: Bank, description?: string) {
+  const aliases = aliasesOf(bank);
+  return {
+    name: `${bank.institutionName} (${bank.institutionCode})`,
+    value: bank,
+    description: description ?? (aliases.length > 0 ? `also: ${aliases.slice(0, 3).join(', ')}` : undefined),
+  };
 }

@@ -1,7 +1,8 @@
 // CSV on stdout for the lists finance staff open in a spreadsheet (`--csv`): the same columns as the
 // table, each value as it is written when piped (money as 1234.56, times as ISO 8601 UTC), through
 // csv-stringify so commas, quotes and line breaks inside values are quoted properly. Headers are the
-// column names in snake case (`account_number`), as spreadsheets and scripts expect.
+// columns' CSV names, else their headers in snake case: names that say what they hold
+// (`account_number`, not `number`), as spreadsheets and scripts expect.
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { shownText, type Column } from './output.js';
@@ -27,7 +28,7 @@ export function refuseCsvWithJson(ctx: Context, csv: boolean): void {
 /** A CSV writer: the header with the first write (or at the end, for an empty list), then rows as they come. */
 export async function createCsvSink<Row>(ctx: Context, columns: readonly Column<Row>[]): Promise<RowSink<Row>> {
   const { stringify } = await import('csv-stringify/sync');
-  const header = columns.map((column) => csvHeader(column.header));
+  const header = columns.map((column) => column.csv ?? csvHeader(column.header));
   let headerWritten = false;
   const write = (rows: readonly Row[]) => {
     const records = rows.map((row) => columns.map((column) => plainOf(column.cell(row) as ReturnType<Column<unknown>['cell']>)));

@@ -42,6 +42,8 @@ export type ShownValue = string | number | boolean | null | undefined;
 
 export interface Column<Row> {
   header: string;
+  /** The column's name in a CSV file, when the table's short header would not say what it holds (`account_number` for NUMBER). */
+  csv?: string;
   cell: (row: Row) => Cell | ShownValue;
   align?: 'left' | 'right';
   /** On a narrow terminal, higher numbers drop out first; 0 (default) is always shown (src/ui/table-layout.ts). */

@@ -1,20 +1,37 @@
-// fsapi clients create corporate [--rc-number ... --business-name ... --metadata JSON]:
-// POST /v1/account/clients/corporate. Missing required fields are asked for on a terminal.
+// fsapi clients create corporate [--rc-number ... --business-name ... --metadata JSON] [-y]:
+// POST /v1/account/clients/corporate. Missing required fields are asked for on a terminal; then the details
+// are shown for review (default No; --yes skips it; no terminal and no --yes is exit 2, nothing sent).
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { collectCorporateClient } from '../../core/client-create.js';
+import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../core/client-create.js';
 import { printRecord, timeCell } from '../../ui/output.js';
+import { writeClientReview } from '../../ui/client-review.js';
 
 export default async function createCorporate(ctx: Context, input: CommandInput): Promise<void> {
+  // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
+  const yes = input.options.yes === true;
   const body = await collectCorporateClient(ctx, input.options);
+  requireReviewer(ctx, yes);
+
+  // 2. The review: what will be sent, and where.
   const api = await ctx.api();
+  if (!yes) {
+    const profile = await ctx.profile();
+    const where = `${profile.env} (profile ${profile.name}${api.baseUrl === 'local' ? '' : `, ${api.baseUrl}`})`;
+    writeClientReview(ctx, 'Corporate client account', reviewRows(CORPORATE_FIELDS, body), where);
+    await confirmCreate(ctx, 'corporate');
+  }
+
+  // 3. One POST; then the bank the new account receives money at, for the person reading the result.
   const client = await api.createCorporateClient(body);
+  const bank = ctx.globals.json ? undefined : await clientAccountBank(ctx);
   printRecord(
     ctx,
     [
       ['Account number', client.accountNumber],
       ['Account name', client.accountName],
       ['Type', client.accountType],
+      ['Bank', bankLabel(bank)],
       ['RC number', client.rcNumber],
       ['Incorporated', client.incorporationDate],
       ['External reference', client.externalReference],

@@ -1,20 +1,37 @@
-// fsapi clients create individual [--firstname ... --date-of-birth YYYY-MM-DD ... --metadata JSON]:
-// POST /v1/account/clients/individual. Missing required fields are asked for on a terminal.
+// fsapi clients create individual [--firstname ... --date-of-birth YYYY-MM-DD ... --metadata JSON] [-y]:
+// POST /v1/account/clients/individual. Missing required fields are asked for on a terminal; then the details
+// are shown for review (default No; --yes skips it; no terminal and no --yes is exit 2, nothing sent).
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { collectIndividualClient } from '../../core/client-create.js';
+import { bankLabel, clientAccountBank, collectIndividualClient, confirmCreate, INDIVIDUAL_FIELDS, requireReviewer, reviewRows } from '../../core/client-create.js';
 import { printRecord, timeCell } from '../../ui/output.js';
+import { writeClientReview } from '../../ui/client-review.js';
 
 export default async function createIndividual(ctx: Context, input: CommandInput): Promise<void> {
+  // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
+  const yes = input.options.yes === true;
   const body = await collectIndividualClient(ctx, input.options);
+  requireReviewer(ctx, yes);
+
+  // 2. The review: what will be sent, and where.
   const api = await ctx.api();
+  if (!yes) {
+    const profile = await ctx.profile();
+    const where = `${profile.env} (profile ${profile.name}${api.baseUrl === 'local' ? '' : `, ${api.baseUrl}`})`;
+    writeClientReview(ctx, 'Individual client account', reviewRows(INDIVIDUAL_FIELDS, body), where);
+    await confirmCreate(ctx, 'individual');
+  }
+
+  // 3. One POST; then the bank the new account receives money at, for the person reading the result.
   const client = await api.createIndividualClient(body);
+  const bank = ctx.globals.json ? undefined : await clientAccountBank(ctx);
   printRecord(
     ctx,
     [
       ['Account number', client.accountNumber],
       ['Account name', client.accountName],
       ['Type', client.accountType],
+      ['Bank', bankLabel(bank)],
       ['External reference', client.externalReference],
       ['Phone', client.mobileNumber],
       ['E-mail', client.emailAddress],

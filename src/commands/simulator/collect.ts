@@ -60,14 +60,16 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   ]);
   noteLocalSimulator(ctx);
   let notification: CollectionNotification;
+  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
   try {
-    notification = await openLocalSimulator(ctx.paths.dataDir, ctx.env).collect(accountNumber, amountKobo);
+    notification = await simulator.collect(accountNumber, amountKobo);
   } catch (error) {
     if (error instanceof SimulatorRefusal) throw new ApiError(`the simulator refused the collection: ${error.reason}`, { hint: 'list the client accounts with fsapi clients list' });
     throw error;
   }
   if (webhookUrl) {
-    const result = await deliverNotification(webhookUrl, notification, { log: (line) => ctx.io.note(line) });
+    // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.
+    const result = await deliverNotification(webhookUrl, simulator.notificationBody(notification), { log: (line) => ctx.io.note(line) });
     if (!result.delivered) {
       printNotification(ctx, notification);
       throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {

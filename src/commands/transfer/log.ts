@@ -18,17 +18,17 @@ import type { Column } from '../../ui/output.js';
 type LoggedTransfer = JournalledTransfer;
 
 const columns: Column<LoggedTransfer>[] = [
-  { header: 'TIME', cell: (t) => isoTimeCell(t.sentAt) },
+  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
   { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
   { header: 'REFERENCE', cell: (t) => t.reference },
-  { header: 'ACCOUNT', cell: (t) => t.accountNumber, priority: 2 },
-  { header: 'NAME', cell: (t) => t.accountName, flex: true, minWidth: 8 },
-  { header: 'BANK', cell: (t) => t.bankName, priority: 3, flex: true },
+  { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 2 },
+  { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
+  { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
   // The outcome as last seen by fsapi (at sending, or by a later lookup): never dropped for width.
-  { header: 'OUTCOME', cell: (t) => statusCell(t.outcome) },
+  { header: 'OUTCOME', csv: 'outcome', cell: (t) => statusCell(t.outcome) },
   // The API's own word for it, as last seen: not necessarily today's.
-  { header: 'STATUS', cell: (t) => statusCell(t.status), priority: 1 },
+  { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 1 },
   { header: 'MESSAGE', cell: (t) => t.message ?? '', priority: 5, flex: true },
 ];
 

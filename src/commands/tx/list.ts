@@ -81,7 +81,7 @@ function parseListing(ctx: Context, options: Record<string, unknown>): Transacti
     if (status === '') throw new UsageError('--status is empty', 'give a status such as successful or pending');
   }
   const type = options.type === undefined ? undefined : String(options.type);
-  const range = parseDateRange(options.since, options.until);
+  const range = parseDateRange(options.since, options.until, ctx.clock.now());
   return { page, limit, all: options.all === true, filter: { type, status, range } };
 }
 

@@ -18,7 +18,7 @@ export const longRunning = true;
 export default async function txWatch(ctx: Context, input: CommandInput): Promise<void> {
   const intervalSeconds = parseIntegerOption(input.options.interval ?? '5', '--interval', 1, 3600)!;
   const maxCount = parseIntegerOption(input.options.count, '--count', 1, 1_000_000);
-  const sinceMs = input.options.since === undefined ? undefined : parseDateOption(String(input.options.since), '--since').startMs;
+  const sinceMs = input.options.since === undefined ? undefined : parseDateOption(String(input.options.since), '--since', ctx.clock.now()).startMs;
   const type = input.options.type === undefined ? undefined : (String(input.options.type) as Direction);
 
   const stop = new AbortController();

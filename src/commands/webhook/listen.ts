@@ -44,7 +44,11 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
     verifyingAgainst = `profile ${profile.name}, ${api.baseUrl === 'local' ? 'the local simulator' : api.baseUrl}`;
     const limitLookups = createLimiter(CONCURRENCY);
     verify = (notification, signal) => {
-      const lookups = { baseUrl: api.baseUrl, getTransaction: (reference: string) => limitLookups(() => api.getTransaction(reference), signal) };
+      const lookups = {
+        baseUrl: api.baseUrl,
+        getTransaction: (reference: string) => limitLookups(() => api.getTransaction(reference), signal),
+        getClient: (accountNumber: string) => limitLookups(() => api.getClient(accountNumber), signal),
+      };
       return verifyNotification({ api: lookups, clock: ctx.clock }, notification, LISTEN_POLICY, signal);
     };
   }
@@ -53,8 +57,8 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   let forward: ProcessorDeps['forward'];
   if (target) {
     const limitForwards = createLimiter(CONCURRENCY);
-    forward = (body, signal) =>
-      limitForwards(() => forwardEvent(target, body, { clock: ctx.clock, signal }), signal).catch(
+    forward = (body, unverified, signal) =>
+      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, signal }), signal).catch(
         (): ForwardResult => ({ ok: false, tries: 0, detail: 'stopped before forwarding' }),
       );
   }

@@ -55,6 +55,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
       field: verification.field ?? null,
       detail: verification.detail,
       transaction: verification.transaction ?? null,
+      account: verification.account ?? null,
     },
   );
   if (verification.state !== 'verified') {
