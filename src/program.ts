@@ -249,8 +249,10 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .action(lazy('transfer/batch'));
   transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
     .option('--refresh', 'look up the transfers of this profile that were still pending, first')
+    .option('--limit <n>', 'only the last n transfers')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
-    .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+    .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
+    .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
     .action(lazy('transfer/log'));
 });
 

@@ -5,7 +5,7 @@
 // listing injected (rows the simulator made, their status changed, and a reversal credit R-<reference>).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Journal, journalPath } from '../src/core/journal.js';
+import { Journal } from '../src/core/journal.js';
 import { reconcile, type Finding } from '../src/core/reconcile.js';
 import { transferScope } from '../src/core/transfer.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
@@ -63,7 +63,7 @@ describe('reconcile: one finding of each kind', () => {
     assert.equal(differs.code, 0, differs.stderr);
 
     const scope = scopeOf(setup);
-    const journal = new Journal(journalPath(setup.home.dataDir));
+    const journal = new Journal(setup.home.dataDir);
     await journal.append(intent(scope, 'ACME-NEVERARRIVED1', 99_00));
     await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
@@ -158,7 +158,7 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
       yield { page: 1, rows, received: rows.length };
     })();
     const now = Date.now();
-    const result = await reconcile(ctx, new Journal(journalPath(setup.home.dataDir)), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
+    const result = await reconcile(ctx, new Journal(setup.home.dataDir), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
     const pick = (kind: Finding['kind']) => result.findings.filter((f) => f.kind === kind);
     assert.deepEqual(pick('reversed').map((f) => f.kind === 'reversed' && [f.reference, f.journalled, f.reversal]), [[refs[0], true, { reference: `R-${refs[0]}`, amountKobo: 1200_00 }]]);
     assert.deepEqual(pick('failed').map((f) => f.kind === 'failed' && [f.reference, f.journalled, f.reversal]), [[refs[1], true, null]]);

@@ -1,7 +1,6 @@
 // src/core/transfer.ts, names.ts and reference.ts called directly with an injected Context (a fake clock
 // where time matters), against the simulator over real HTTP.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Clock, Context } from '../src/context.js';
 import { createContext } from '../src/runtime.js';
@@ -21,7 +20,7 @@ import {
 } from '../src/core/transfer.js';
 import { UsageError } from '../src/errors.js';
 import { ReferenceTakenError } from '../src/core/claim.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { setUpTransfers, storeRecords, type TransferSetup } from './helpers/transfer-setup.js';
 
 describe('names: --expect-name comparison', () => {
   it('ignores case, spacing, punctuation and accents; keeps words and their order', () => {
@@ -141,7 +140,7 @@ describe('core with an injected context', () => {
 
   it('waitForSettlement gives up after 5 minutes on a transfer that stays pending (account ending 1111)', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-wait.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-wait`);
     const scope = await transferScope(ctx);
     const outcome = await executeTransfer(ctx, journal, scope, verified('ACME-CORE-WAIT', '0123451111'));
     assert.equal(outcome.kind, 'accepted');
@@ -156,14 +155,14 @@ describe('core with an injected context', () => {
 
   it('several transfers in flight in one process: one POST each, every record journalled whole', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-parallel.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-parallel`);
     const scope = await transferScope(ctx);
     setup.server.simulator.clearRequests();
     const references = Array.from({ length: 8 }, (_, i) => `ACME-CORE-PAR-${i}`);
     const outcomes = await Promise.all(references.map((reference, i) => executeTransfer(ctx, journal, scope, verified(reference, `01234567${10 + i}`), { origin: `test ${i}` })));
     assert.deepEqual(outcomes.map((o) => o.kind), Array(8).fill('accepted'));
     assert.equal(setup.posts(), 8);
-    const lines = readFileSync(journal.file, 'utf8').trimEnd().split('\n');
+    const lines = storeRecords(journal.dataDir, 'journal');
     assert.equal(lines.length, 16);
     const { transfers } = await journal.transfers();
     assert.deepEqual(transfers.map((t) => t.reference).sort(), [...references].sort());
@@ -172,7 +171,7 @@ describe('core with an injected context', () => {
 
   it('a lost answer is reconciled without a second POST; a refusal is rejected with the API message', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-faults.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-faults`);
     const scope = await transferScope(ctx);
     setup.server.simulator.clearRequests();
     setup.server.simulator.setFault('bad-gateway');

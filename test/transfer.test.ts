@@ -1,6 +1,7 @@
 // transfer send / status / log against the simulator over real HTTP, run as the built CLI.
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
@@ -227,19 +228,42 @@ describe('transfer status and log', () => {
     assert.match(tty.stdout, /PROFILE/);
   });
 
-  it('log: a torn last line is skipped with a warning; any other bad line is an error naming file and line', async () => {
+  it('log: a data dir from before the store is carried over once: journal.jsonl imported, a torn last line skipped with a warning, the file kept', async () => {
     await setup.run(send('--yes'));
-    const file = `${setup.home.dataDir}/journal.jsonl`;
-    appendFileSync(file, '{"type":"accepted","refer');
-    const torn = await setup.run(['transfer', 'log', '--json']);
+    const exported = await setup.run(['transfer', 'log', '--jsonl']);
+    assert.equal(exported.code, 0, exported.stderr);
+    const dataDir = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
+    const file = path.join(dataDir, 'journal.jsonl');
+    // The audit export is journal.jsonl's own format: an older fsapi's file is the same text.
+    writeFileSync(file, `${exported.stdout}{"type":"accepted","refer`);
+    const torn = await setup.run(['transfer', 'log', '--json'], { env: { FSAPI_DATA_DIR: dataDir } });
     assert.equal(torn.code, 0, torn.stderr);
     assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
     assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
+    const again = await setup.run(['transfer', 'log', '--jsonl'], { env: { FSAPI_DATA_DIR: dataDir } });
+    assert.equal(again.stdout, exported.stdout, 'every record carried over as it was');
+    assert.equal(again.stderr, '', 'imported once: no second warning');
+    assert.equal(readFileSync(file, 'utf8'), `${exported.stdout}{"type":"accepted","refer`);
 
-    appendFileSync(file, '\nnot json at all\n');
-    const broken = await setup.run(['transfer', 'log']);
-    assert.equal(broken.code, 1);
-    assert.match(broken.stderr, /^error: cannot read .*journal\.jsonl: line 3 is not a journal record/m);
-    assert.equal(broken.stdout, '');
+    const broken = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
+    writeFileSync(path.join(broken, 'journal.jsonl'), `not json at all\n${exported.stdout}`);
+    const refused = await setup.run(['transfer', 'log'], { env: { FSAPI_DATA_DIR: broken } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^error: cannot read .*journal\.jsonl: line 1 is not a journal record/m);
+    assert.equal(refused.stdout, '');
+  });
+
+  it('log --limit shows the last n transfers, oldest first; --jsonl refuses the other formats', async () => {
+    for (const amount of ['10', '20', '30']) assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
+    const all = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string }>;
+    assert.equal(all.length, 3);
+    const last = await setup.run(['transfer', 'log', '--json', '--limit', '2']);
+    assert.equal(last.code, 0, last.stderr);
+    assert.deepEqual((JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference), all.slice(-2).map((t) => t.reference));
+    const mixed = await setup.run(['transfer', 'log', '--jsonl', '--json']);
+    assert.equal(mixed.code, 2);
+    assert.match(mixed.stderr, /^error: --jsonl/m);
+    const zero = await setup.run(['transfer', 'log', '--limit', '0']);
+    assert.equal(zero.code, 2);
   });
 });

@@ -34,7 +34,7 @@ import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../er
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
 import { loadBanks, resolveBank } from './banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
-import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, type TransferState } from './journal.js';
+import { Journal, type TransferState } from './journal.js';
 import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
@@ -165,9 +165,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
 
   const { rows, problems: badRows } = await resolveRows(ctx, file, source.prefix);
   const journal = openJournal(ctx);
-  const { records, warnings } = await journal.read();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const journalled = scanJournal(records, scope, rows);
+  const journalled = scanJournal(journal, scope, rows);
   checkReusedReferences(file, rows, journalled);
 
   // Rows an earlier run touched: looked up, never sent blindly.
@@ -199,7 +197,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   settled.sort((a, b) => a.line - b.line);
   nameFailures.sort((a, b) => a.row.line - b.row.line);
 
-  const possibleDuplicates = findPossibleDuplicates(records, scope, rows, toSend, ctx.clock.now());
+  const possibleDuplicates = findPossibleDuplicates(journal, scope, rows, toSend, ctx.clock.now());
   return {
     file,
     source,
@@ -294,59 +292,29 @@ interface Journalled {
   message: string | undefined;
 }
 
-/** Folds the journal's records about this file's references (in this profile and base address). */
-function scanJournal(records: readonly JournalRecord[], scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
-  const wanted = new Set(rows.map((row) => row.reference.toUpperCase()));
+/** What the journal knows of this file's references (in this profile and base address), by index. */
+function scanJournal(journal: Journal, scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
   const found = new Map<string, Journalled>();
-  for (const record of records) {
-    if (record.type === 'repaired') continue;
-    if (record.profile !== scope.profile || record.baseUrl !== scope.baseUrl) continue;
-    const key = record.reference.toUpperCase();
-    if (!wanted.has(key)) continue;
-    if (record.type === 'intent') {
-      found.set(key, {
-        reference: record.reference,
-        last: 'none',
-        intentAt: Date.parse(record.time),
-        intents: (found.get(key)?.intents ?? 0) + 1,
-        pid: record.pid,
-        run: record.run,
-        accountNumber: record.request.beneficiaryAccountNumber,
-        bankCode: record.request.beneficiaryBankCode,
-        amountKobo: record.amountKobo,
-        accountName: record.accountName,
-        status: undefined,
-        message: undefined,
-      });
-      continue;
-    }
-    const entry = found.get(key);
-    if (!entry) continue;
-    switch (record.type) {
-      case 'accepted':
-        entry.last = 'accepted';
-        entry.status = record.status;
-        entry.message = record.message;
-        break;
-      case 'rejected':
-        if (entry.last !== 'accepted' && entry.last !== 'reconciled') entry.last = 'rejected';
-        entry.message = record.message;
-        break;
-      case 'unknown':
-        if (entry.last === 'none' || entry.last === 'unknown') entry.last = 'unknown';
-        entry.message = record.error;
-        break;
-      case 'reconciled':
-        entry.last = 'reconciled';
-        entry.status = record.status;
-        break;
-      case 'status-checked':
-        if (record.found) {
-          if (entry.last !== 'accepted') entry.last = 'reconciled';
-          entry.status = record.status ?? entry.status;
-        }
-        break;
-    }
+  for (const row of rows) {
+    const key = row.reference.toUpperCase();
+    const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.reference };
+    const attempts = journal.attempts(ref);
+    const state = attempts && journal.stateOf(ref);
+    if (!attempts || !state) continue;
+    found.set(key, {
+      reference: state.reference,
+      last: attempts.answered ? state.state : 'none',
+      intentAt: Date.parse(attempts.lastIntentAt),
+      intents: attempts.intents,
+      pid: attempts.lastPid,
+      run: attempts.lastRun,
+      accountNumber: state.accountNumber,
+      bankCode: state.bankCode,
+      amountKobo: state.amountKobo,
+      accountName: state.accountName,
+      status: state.status,
+      message: state.message,
+    });
   }
   return found;
 }
@@ -415,7 +383,7 @@ async function settleEarlierAttempt(
     reference: row.reference,
     chargeKobo: undefined,
   };
-  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
+  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir)) {
     // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
     return {
       kind: 'settled',
@@ -526,23 +494,19 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
  * what an edited file looks like after a partial run: its references changed with its bytes.
  */
 function findPossibleDuplicates(
-  records: readonly JournalRecord[],
+  journal: Journal,
   scope: TransferScope,
   rows: readonly ResolvedRow[],
   toSend: readonly VerifiedRow[],
   now: number,
 ): PossibleDuplicate[] {
   if (toSend.length === 0) return [];
-  const ours = new Set(rows.map((row) => transferKey({ ...scope, reference: row.reference.toUpperCase() })));
-  const others = summarise(records).filter((t) => !ours.has(transferKey({ ...t, reference: t.reference.toUpperCase() })));
+  const ours = new Set(rows.map((row) => row.reference.toUpperCase()));
   const result: PossibleDuplicate[] = [];
   for (const row of toSend) {
-    const [earlier] = findDuplicates(
-      others,
-      { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
-      now,
-      BATCH_DUPLICATE_WINDOW_MS,
-    );
+    const [earlier] = journal
+      .duplicates({ ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo }, now, BATCH_DUPLICATE_WINDOW_MS)
+      .filter((t) => !ours.has(t.reference.toUpperCase()));
     if (earlier) result.push({ row, earlier });
   }
   return result;

@@ -70,18 +70,14 @@ export async function reconcile(
   period: Period,
   pages: AsyncIterable<TransactionPage>,
 ): Promise<Reconciliation> {
-  const { transfers, warnings } = await journal.transfers();
+  // The period's transfers of this scope, by the journal's time index: the history outside it is not read.
+  const { transfers, warnings } = await journal.transfers({ scope, fromMs: period.sinceMs, toMs: period.untilMs });
   const ours = new Map<string, TransferState>();
-  // Every reference this scope ever journalled: a debit listed in the period but journalled just before
-  // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
-  const known = new Set<string>();
-  for (const transfer of transfers) {
-    if (transfer.profile !== scope.profile || transfer.baseUrl !== scope.baseUrl) continue;
-    known.add(transfer.reference);
-    const sentAt = Date.parse(transfer.sentAt);
-    if (!(sentAt >= period.sinceMs && sentAt < period.untilMs)) continue;
-    ours.set(transfer.reference, transfer);
-  }
+  for (const transfer of transfers) ours.set(transfer.reference, transfer);
+  // Any reference this scope ever journalled, looked up by index: a debit listed in the period but
+  // journalled just before it (a clock a little off, a transfer sent at midnight) is still known, not
+  // "sent by someone else".
+  const known = (reference: string) => ours.has(reference) || journal.transfer({ ...scope, reference }) !== undefined;
 
   const findings: Finding[] = [];
   const seen = new Map<string, Seen>();
@@ -102,7 +98,7 @@ export async function reconcile(
       const status = statusOf(tx);
       if (ours.has(reference)) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
-      else if (!known.has(reference)) {
+      else if (!known(reference)) {
         const party = counterparty(tx);
         findings.push({
           kind: 'unjournalled-debit',
@@ -186,7 +182,7 @@ export async function reconcile(
       accountNumber: party.accountNumber,
       accountName: party.name,
       time: new Date(transactionTimeMs(tx)).toISOString(),
-      journalled: known.has(tx.reference),
+      journalled: known(tx.reference),
       reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
     });
   }

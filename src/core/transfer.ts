@@ -17,8 +17,8 @@ import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
-import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
-import { LockBusyError, LockLostError } from './lock.js';
+import { Journal, type JournalRecord, type TransferState } from './journal.js';
+import { NotPrivateError, StoreBusyError } from '../store/database.js';
 import { isRefusal, lookUpOnce } from './lookup.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
@@ -191,12 +191,10 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
     reference = makeReference(source.prefix);
   }
   const scope = await transferScope(ctx);
-  const { records, warnings } = await journal.read();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const transfers = summarise(records);
-  const own = claimKey({ ...scope, reference });
-  const reused = transfers.find((t) => claimKey(t) === own);
-  const earlierAttempts = records.filter((r) => r.type === 'intent' && claimKey(r) === own).length;
+  // By index: what the journal knows of this reference, whatever the size of the history.
+  const claimScope = { ...scope, reference };
+  const reused = journal.stateOf(claimScope);
+  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
       `reference ${reference} was already used on ${reused.sentAt} (${reused.state}); a reference pays once`,
@@ -215,7 +213,7 @@ export async function prepareTransfer(ctx: Context, request: SendRequest, journa
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = findDuplicates(transfers, { ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
+  const duplicates = journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
 
@@ -294,7 +292,7 @@ export async function executeTransfer(
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
-    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof LockBusyError || error instanceof LockLostError) throw error;
+    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof StoreBusyError || error instanceof NotPrivateError) throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
@@ -446,9 +444,7 @@ export interface StatusCheck {
 
 /** The journalled transfer with this reference in this scope, if any (references compared as typed). */
 export async function journalledTransfer(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
-  const { transfers, warnings } = await journal.transfers();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  return transfers.find((t) => t.reference === reference && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+  return journal.transfer({ profile: scope.profile, baseUrl: scope.baseUrl, reference });
 }
 
 /**
