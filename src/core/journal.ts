@@ -193,6 +193,19 @@ export class Journal implements ClaimView {
     store.write(() => this.insert(store, parsed));
   }
 
+  /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
+  async appendMany(records: Iterable<JournalRecord>): Promise<number> {
+    const store = this.store();
+    return store.write(() => {
+      let count = 0;
+      for (const record of records) {
+        this.insert(store, journalRecord.parse(record));
+        count += 1;
+      }
+      return count;
+    });
+  }
+
   /**
    * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
    * returns without throwing: the check and the write are one transaction for every process sharing the

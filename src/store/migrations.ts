@@ -53,7 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX IF NOT EXISTS transfers_by_reference ON transfers (profile, base_url, reference);
       CREATE INDEX IF NOT EXISTS transfers_by_claim ON transfers (profile, base_url, claim_key, first_seq);
       CREATE INDEX IF NOT EXISTS transfers_by_payee ON transfers (profile, base_url, account_number, bank_code, amount_kobo, sent_ms);
-      CREATE INDEX IF NOT EXISTS transfers_by_time ON transfers (sent_ms);
+      CREATE INDEX IF NOT EXISTS transfers_by_time ON transfers (profile, base_url, sent_ms);
 
       -- webhook listen's record of each notification and what became of it (src/core/event-log.ts).
       CREATE TABLE IF NOT EXISTS events (
