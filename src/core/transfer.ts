@@ -23,7 +23,7 @@ import { isRefusal, lookUpOnce } from './lookup.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
-import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
 import { describeWait, statusKind } from './transfer-outcome.js';
 import { shownText } from './shown.js';
 
@@ -53,8 +53,8 @@ export function parseNarration(text: string): string {
   if (control) throw new UsageError(control, 'write the narration on one line, without tabs or other control characters');
   const narration = text.trim();
   if (narration === '') throw new UsageError('--narration is empty', 'say what the transfer is for, e.g. --narration "Invoice 42"');
-  if (narration.length > MAX_NARRATION_LENGTH) {
-    throw new UsageError(`--narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  if (characterCount(narration) > MAX_NARRATION_LENGTH) {
+    throw new UsageError(`--narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
   }
   return narration;
 }
@@ -65,7 +65,7 @@ function parseOptionalText(value: unknown, option: string, max: number): string 
   if (control) throw new UsageError(control);
   const text = String(value).trim();
   if (text === '') throw new UsageError(`${option} is empty`, `leave ${option} out instead`);
-  if (text.length > max) throw new UsageError(`${option} is ${text.length} characters long; at most ${max} are allowed`);
+  if (characterCount(text) > max) throw new UsageError(`${option} is ${characterCount(text)} characters long; at most ${max} are allowed`);
   return text;
 }
 
