@@ -48,7 +48,7 @@ function measure(args, env, { okCodes = [0] } = {}) {
 /** `count` rows with accounts and amounts unique to `tag`: each batch is a new file, never a resume. */
 function batchCsv(count, tag) {
   const lines = ['account_number,bank,amount,narration'];
-  for (let i = 0; i < count; i += 1) lines.push(`${String(tag).padStart(3, '0')}${String(i).padStart(5, '0')}57,gtb,${1000 + i}.${String(tag % 100).padStart(2, '0')},History ${tag} row ${i}`);
+  for (let i = 0; i < count; i += 1) lines.push(`${String(tag).padStart(3, '0')}${String(i).padStart(5, '0')}57,gtb,${10 + (i % 90)}.${String(tag % 100).padStart(2, '0')},History ${tag} row ${i}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -133,6 +133,8 @@ export interface BatchPlan {
   badRows: RowProblem[];
   /** Rows to send that look already paid under another reference: held unless allowed. */
   possibleDuplicates: PossibleDuplicate[];
+  /** Rows of this file that pay the same account, bank and amount as another of its rows: flagged. */
+  fileDuplicates: FileDuplicate[];
   /** The sum of the rows to send. */
   totalKobo: Kobo;
 }
@@ -198,6 +200,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   nameFailures.sort((a, b) => a.row.line - b.row.line);
 
   const possibleDuplicates = findPossibleDuplicates(journal, scope, rows, toSend, ctx.clock.now());
+  const fileDuplicates = findFileDuplicates(toSend);
   return {
     file,
     source,
@@ -208,6 +211,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     nameFailures,
     badRows,
     possibleDuplicates,
+    fileDuplicates,
     totalKobo: sumKobo(toSend.map((row) => row.amountKobo)),
   };
 }
@@ -510,6 +514,31 @@ function findPossibleDuplicates(
     if (earlier) result.push({ row, earlier });
   }
   return result;
+}
+
+/** Rows of one file that pay the same account at the same bank the same amount (kobo, bank code). */
+export interface FileDuplicate {
+  /** The lines, in file order: two or more. */
+  lines: number[];
+  accountNumber: string;
+  bankName: string;
+  amountKobo: Kobo;
+}
+
+/**
+ * Rows to send with the same account, bank and amount as another row of the file, compared as they will
+ * be sent: `gtb` and `000013` are one bank, `1,000` and `1000.00` one amount. A typo'd copy of a row pays
+ * twice unless someone looks: a person at the confirmation sees them; `--yes` needs --allow-duplicate.
+ */
+export function findFileDuplicates(rows: readonly VerifiedRow[]): FileDuplicate[] {
+  const groups = new Map<string, FileDuplicate>();
+  for (const row of rows) {
+    const key = `${row.accountNumber}\u0000${row.bank.institutionCode}\u0000${row.amountKobo}`;
+    const group = groups.get(key);
+    if (group) group.lines.push(row.line);
+    else groups.set(key, { lines: [row.line], accountNumber: row.accountNumber, bankName: row.bank.institutionName, amountKobo: row.amountKobo });
+  }
+  return [...groups.values()].filter((group) => group.lines.length > 1).sort((a, b) => a.lines[0]! - b.lines[0]!);
 }
 
 // ---- sending -----------------------------------------------------------------------------------------------
