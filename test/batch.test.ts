@@ -85,6 +85,28 @@ function spawnCli(s: TransferSetup, args: string[], env: Record<string, string> 
 
 const journalTypes = (s: TransferSetup) => s.journalLines().map((line) => (JSON.parse(line) as { type: string }).type);
 
+describe('transfer batch: rows of one file that repeat each other', () => {
+  it('the same account, bank and amount twice (1,000 and 1000.00, gtb and 000013): flagged; --yes needs --allow-duplicate', async () => {
+    const s = await start();
+    const file = writeCsv(s, 'twice.csv', `${HEADER}\n0123456789,gtb,"1,000",Rent\n0123456780,gtb,20,Other\n0123456789,000013,1000.00,Rent again\n`);
+    const refused = await s.run(batch(file, '--yes'));
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /2 rows of this file pay the same account, bank and amount as another of its rows/);
+    assert.match(refused.stderr, /^error: .*twice\.csv: lines 2, 4 \(₦1,000\.00 to 0123456789\) pay the same account, bank and amount; nothing was sent$/m);
+    assert.match(refused.stderr, /^hint: .*--allow-duplicate/m);
+    assert.equal(s.posts(), 0);
+    assert.deepEqual(s.journalLines(), []);
+
+    const dry = await s.run(batch(file, '--dry-run'));
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stderr, /^2, 4\t0123456789\tGuaranty Trust Bank\t1000\.00$/m);
+
+    const allowed = await s.run(batch(file, '--yes', '--allow-duplicate'));
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(s.posts(), 3);
+  });
+});
+
 describe('transfer batch: paying a file, once', () => {
   it('200 rows with latency: every row paid once; the same file again sends nothing', async () => {
     const s = await start({ latencyMs: 5 });
@@ -109,8 +131,13 @@ describe('transfer batch: paying a file, once', () => {
     assert.ok([...counts.values()].every((n) => n === 1), 'and only one');
     assert.match(first.stderr, /200 accepted \(₦[\d,.]+ \+ charges ₦[\d,.]+\) of 200/);
 
+    const recordsBefore = s.journalLines().length;
     const again = await s.run(batch(file, '--yes', '--concurrency', '8', '--json'), { timeoutMs: 60_000 });
     assert.equal(again.code, 0, again.stderr);
+    // A row whose lookup finds the status the journal holds (pending, as accepted) is nothing new and
+    // writes nothing; one that has settled since writes one record.
+    const looked = (JSON.parse(again.stdout) as ReportLine[]).map((r) => /lookup: (\w+)/.exec(r.message)?.[1]);
+    assert.equal(s.journalLines().length - recordsBefore, looked.filter((status) => status !== 'pending').length, 'a re-run writes only what it learns');
     assert.equal(s.posts(), 200, 'no new POST');
     assert.equal(requestsTo(s, 'POST', '/v1/transfer/name-enquiry'), 200, 'rows already paid are not verified again');
     const second = JSON.parse(again.stdout) as ReportLine[];

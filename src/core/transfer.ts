@@ -490,7 +490,8 @@ export async function recordStatusSeen(
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else {
+  } else if (journal.transfer(stamp)?.status !== transaction.status) {
+    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
     await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
   }
 }
