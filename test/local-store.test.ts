@@ -113,4 +113,69 @@ describe('local files are private', () => {
   });
 });
 
-void storeRecords;
+describe('every acknowledged record stays readable', () => {
+  const canMount = process.platform === 'linux' && isRoot;
+
+  it('a full disk (a small tmpfs) under webhook listen: no event is answered 200 unless it is stored; after space is freed it goes on', { skip: canMount ? false : 'needs root to mount a small tmpfs', timeout: 120_000 }, async () => {
+    const s = (setup = await setUpTransfers());
+    const mount = path.join(s.home.root, 'small-disk');
+    mkdirSync(mount);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0700', 'tmpfs', mount]);
+    if (mounted.status !== 0) return void assert.fail(`mount failed: ${mounted.stderr}`);
+    const listener = { process: undefined as ReturnType<typeof spawnWith> | undefined };
+    try {
+      const dataDir = path.join(mount, 'data');
+      const env = { FSAPI_DATA_DIR: dataDir };
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const started = spawnWith({ ...s, env: { ...s.env, ...env } }, process.execPath, [cliPath, 'webhook', 'listen', '--no-verify', '--port', String(port)]);
+      listener.process = started;
+      await until(() => started.output().stderr.includes('press Ctrl+C to stop'), 'the listener to start', 30_000);
+      const post = async (reference: string) => {
+        const body = JSON.stringify({
+          event: 'collection', reference, virtualAccount: '9900000001', externalReference: 'x'.repeat(2000), amountReceived: '100.00', transactionFee: 0, netAmount: 100,
+          stampDuty: 0, sessionId: '0'.repeat(30), sourceCurrency: 'NGN', sourceAccountNumber: '0123456789', sourceAccountName: 'PAYER', sourceBankCode: '000013',
+          sourceBankName: 'GTBank', remarks: 'disk', destinationCurrency: 'NGN', status: 'successful', createdAt: Date.now(), updatedAt: Date.now(),
+        });
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status;
+        } catch {
+          return 0;
+        }
+      };
+      assert.equal(await post('COL-DISK-FIRST'), 200);
+      // Fill what is left of the disk.
+      const filler = path.join(mount, 'filler');
+      const chunk = Buffer.alloc(16 * 1024, 1);
+      for (let i = 0; ; i += 1) {
+        try {
+          writeFileSync(`${filler}-${i}`, chunk);
+        } catch {
+          break;
+        }
+      }
+      const acknowledged = ['COL-DISK-FIRST'];
+      const refused: string[] = [];
+      for (let i = 0; i < 60 && refused.length < 3; i += 1) {
+        const reference = `COL-DISK-${String(i).padStart(4, '0')}`;
+        const status = await post(reference);
+        if (status === 200) acknowledged.push(reference);
+        else refused.push(`${reference}:${status}`);
+      }
+      assert.ok(refused.length > 0, 'the full disk refused some events');
+      assert.ok(refused.every((r) => r.endsWith(':500')), refused.join(', '));
+      // Space again: the listener goes on, nothing acknowledged is lost, nothing is glued to a fragment.
+      for (const name of readdirSync(mount)) if (name.startsWith('filler-')) spawnSync('rm', ['-f', path.join(mount, name)]);
+      assert.equal(await post('COL-DISK-AFTER'), 200);
+      acknowledged.push('COL-DISK-AFTER');
+      started.child.kill('SIGINT');
+      await started.exited;
+      const received = storeRecords(dataDir, 'events').map((line) => JSON.parse(line) as { kind: string; reference: string }).filter((r) => r.kind === 'received').map((r) => r.reference);
+      for (const reference of acknowledged) assert.ok(received.includes(reference), `${reference} was answered 200 and is stored`);
+      assert.equal(new Set(received).size, received.length, 'each stored once');
+    } finally {
+      listener.process?.child.kill('SIGKILL');
+      await listener.process?.exited;
+      spawnSync('umount', ['-l', mount]);
+    }
+  });
+});
