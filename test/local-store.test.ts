@@ -3,10 +3,14 @@
 // a full disk under the store while `webhook listen` answers events.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { cliPath, repoRoot } from './helpers/cli.js';
+import type { RowResult } from '../src/core/batch.js';
+import { writeReport, writeReportSync } from '../src/core/batch-report.js';
+import type { Kobo } from '../src/core/money.js';
 import { setUpTransfers, storeRecords, until, type TransferSetup } from './helpers/transfer-setup.js';
 
 let setup: TransferSetup | undefined;
@@ -110,6 +114,27 @@ describe('local files are private', () => {
     assert.equal(sent.code, 1, sent.stderr);
     assert.match(sent.stderr, /^error: refusing to use the data dir .*foreign: it belongs to another user \(uid 65534\)$/m);
     assert.equal(s.posts(), 0);
+  });
+});
+
+describe('the batch report is written through a temporary file nobody can plant', () => {
+  it('a symbolic link planted where the temporary file used to be (name by pid) is not followed; the report is 0600', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-report-'));
+    try {
+      const victim = path.join(dir, 'victim.txt');
+      writeFileSync(victim, 'precious\n');
+      const report = path.join(dir, 'pay.csv.report.csv');
+      symlinkSync(victim, path.join(dir, `.pay.csv.report.csv.${process.pid}.tmp`));
+      const row: RowResult = { line: 2, accountNumber: '0123456789', bankName: 'Guaranty Trust Bank', bankCode: '000013', amountKobo: 100_00 as Kobo, verifiedName: 'ADA', reference: 'ACME-R1', status: 'accepted', apiStatus: 'pending', chargeKobo: undefined, message: 'ok' };
+      await writeReport(report, [row]);
+      writeReportSync(report, [row]);
+      assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
+      assert.match(readFileSync(report, 'utf8'), /ACME-R1/);
+      assert.equal(statSync(report).mode & 0o777, 0o600);
+      assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp') && !lstatSync(path.join(dir, name)).isSymbolicLink()), [], 'no temporary file left');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
