@@ -252,7 +252,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--limit <n>', 'only the last n transfers')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
-    .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.state=="unknown")\''))
+    .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --refresh', 'fsapi transfer log --jsonl > journal-export.jsonl'))
     .action(lazy('transfer/log'));
 });
 
