@@ -9,7 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { derivedReference } from '../src/core/batch-file.js';
 import { Journal } from '../src/core/journal.js';
-import { acquireFileLock } from '../src/core/lock.js';
+import { holdProcessLock } from '../src/store/process-lock.js';
 import { cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
@@ -457,31 +457,28 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(s.posts(), 5);
   });
 
-  it('one run of a file at a time: a live lock refuses (exit 1), a stale one is taken over', async () => {
+  it('one run of a file at a time: a live run refuses the second at once (exit 1); a killed run\'s lock is gone with it', async () => {
     const s = await start();
     const content = `${HEADER}\n${rows(1).join('\n')}\n`;
     const file = writeCsv(s, 'lock.csv', content);
-    const lockTarget = path.join(s.home.dataDir, 'batches', createHash('sha256').update(content).digest('hex').slice(0, 32));
-    // Held by this test process, which keeps it fresh as a running batch would.
-    const held = await acquireFileLock(lockTarget);
+    const lockFile = path.join(s.home.dataDir, 'batches', `${createHash('sha256').update(content).digest('hex').slice(0, 32)}.held`);
+    // Held by a live process (this test's), as a running batch holds it.
+    const held = holdProcessLock(lockFile);
+    assert.ok(held);
     try {
       const locked = await s.run(batch(file, '--yes'), { timeoutMs: 60_000 });
       assert.equal(locked.code, 1, locked.stderr);
-      assert.match(locked.stderr, /is locked by another run.*waiting/);
       assert.match(locked.stderr, /^error: .*lock\.csv is being paid by another fsapi run; nothing was sent$/m);
       assert.equal(s.posts(), 0);
     } finally {
-      await held.release();
+      held.release();
     }
-    // Left by a run that was killed: not refreshed for a minute, so stale, and taken over.
-    const lockDir = `${lockTarget}.lock`;
-    mkdirSync(lockDir, { recursive: true });
-    const minuteAgo = new Date(Date.now() - 60_000);
-    utimesSync(lockDir, minuteAgo, minuteAgo);
+    // Left behind by a run that was killed: the file is there, nobody holds it; no wait, no stale time.
+    writeFileSync(lockFile, '');
     const taken = await s.run(batch(file, '--yes'));
     assert.equal(taken.code, 0, taken.stderr);
     assert.equal(s.posts(), 1);
-    assert.equal(existsSync(lockDir), false, 'released');
+    assert.equal(existsSync(lockFile), false, 'released at exit');
   });
 });
 

@@ -62,20 +62,25 @@ describe('liveness that a reused pid cannot fool', () => {
     assert.equal(s.posts(), 2, 'one POST per row in all');
   });
 
-  it('a batch stopped (SIGSTOP) past any stale time still owns its row: another run of the file does not send it; resumed, it finishes; one POST', { timeout: 90_000 }, async () => {
+  it('a batch stopped (SIGSTOP) past any stale time still owns its row: another run of it does not send it; resumed, it finishes; one POST', { timeout: 90_000 }, async () => {
     const s = (setup = await setUpTransfers());
     const file = path.join(s.home.root, 'stopped.csv');
-    writeFileSync(file, 'account_number,bank,amount,narration\n3000000357,gtb,321,Stopped\n');
+    writeFileSync(file, 'account_number,bank,amount,narration,reference\n3000000357,gtb,321,Stopped,ACME-STOPPED0001\n');
+    // The same row in other bytes: another file (its own run), the same reference.
+    const copy = path.join(s.home.root, 'stopped-copy.csv');
+    writeFileSync(copy, 'reference,account_number,bank,amount,narration\nACME-STOPPED0001,3000000357,gtb,321,Stopped\n');
     s.server.simulator.setFault('stall');
     const stopped = spawnWith(s, process.execPath, [cliPath, '--timeout', '3', 'transfer', 'batch', file, '--yes']);
     await until(() => intents(s).length === 1 && s.posts() === 1, 'the intent and its POST', 30_000);
     stopped.child.kill('SIGSTOP');
     try {
-      // Longer than any stale time fsapi ever used (10 s): the batch file's lock may be taken over, but
-      // the stopped run still holds its run lock, so its row is still being sent.
+      // Longer than any stale time fsapi ever used (10 s): the stopped run still holds its locks.
       await new Promise((resolve) => setTimeout(resolve, 11_000));
       s.server.simulator.setFault(undefined);
-      const second = await s.run(['transfer', 'batch', file, '--yes', '--json'], { timeoutMs: 60_000 });
+      const same = await s.run(['transfer', 'batch', file, '--yes']);
+      assert.equal(same.code, 1, same.stderr);
+      assert.match(same.stderr, /stopped\.csv is being paid by another fsapi run; nothing was sent/);
+      const second = await s.run(['transfer', 'batch', copy, '--yes', '--json'], { timeoutMs: 60_000 });
       const rows = JSON.parse(second.stdout || '[]') as Array<{ status: string; message: string }>;
       assert.equal(rows.length, 1, second.stderr);
       assert.equal(rows[0]!.status, 'unknown');

@@ -35,7 +35,7 @@ import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type Row
 import { loadBanks, resolveBank } from './banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
 import { Journal, type TransferState } from './journal.js';
-import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
+import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import {
@@ -702,26 +702,22 @@ export function notSent(row: VerifiedRow, message: string): RowResult {
 
 /**
  * Two runs of the same file at once would each see the other's intents without outcomes. A lock per file
- * content (`<dataDir>/batches/<hash>`, src/core/lock.ts) keeps the second one out. It is a courtesy, not
- * the guarantee: each row's claim in the journal would refuse the second run's row anyway. A lock left by
- * a run that was killed goes stale within LOCK_STALE_MS, so a run started right after a kill waits that
- * long (and says so) before it takes the lock over; a live holder keeps it fresh, and the wait then ends
- * in a refusal. If the lock is lost while held (this run stalled that long), no new row starts.
+ * content (`<dataDir>/batches/<hash>.held`) keeps the second one out, refused at once. It is a courtesy,
+ * not the guarantee: each row's claim in the journal would refuse the second run's row anyway. The lock
+ * is held by the process for as long as it runs (src/store/process-lock.ts): a run that was killed frees
+ * the file at once, and one that is stopped (Ctrl+Z) keeps it, however long it is stopped. `lost` never
+ * settles: nothing can take the lock from a live holder.
  */
 export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ release(): Promise<void>; lost: Promise<Error> }> {
-  const lockTarget = path.join(ctx.paths.dataDir, 'batches', file.contentHash.toString('hex').slice(0, 32));
-  try {
-    return await acquireFileLock(lockTarget, {
-      waitMs: LOCK_STALE_MS + 2000,
-      onWait: () => ctx.io.note(`${file.name} is locked by another run, or by one that was stopped less than ${LOCK_STALE_MS / 1000} s ago; waiting…`),
-    });
-  } catch (error) {
-    if (!(error instanceof LockBusyError)) throw error;
+  const lockFile = path.join(ctx.paths.dataDir, 'batches', `${file.contentHash.toString('hex').slice(0, 32)}.held`);
+  const lock = holdProcessLock(lockFile);
+  if (!lock) {
     throw new FsapiError(`${file.name} is being paid by another fsapi run; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'let it finish, then run the same command again to see every row',
     });
   }
+  return { release: async () => lock.release(), lost: new Promise<Error>(() => undefined) };
 }
 
 // ---- bounded concurrency -------------------------------------------------------------------------------------
