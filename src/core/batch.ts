@@ -155,6 +155,7 @@ export interface PlanOptions {
  * all; a reference already used for another transfer throws BadRowsError (exit 2).
  */
 export async function planBatch(ctx: Context, file: BatchFile, options: PlanOptions): Promise<BatchPlan> {
+  const journal = openJournal(ctx); // the data dir made private before anything is written there
   const api = await ctx.api();
   const account = await api.getAccount();
   const source: SourceAccount = {
@@ -166,7 +167,6 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const scope = await transferScope(ctx);
 
   const { rows, problems: badRows } = await resolveRows(ctx, file, source.prefix);
-  const journal = openJournal(ctx);
   const journalled = scanJournal(journal, scope, rows);
   checkReusedReferences(file, rows, journalled);
 

@@ -18,7 +18,7 @@ import { ApiError, AuthError, ExitCode, FsapiError, TransportError, UsageError }
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
-import { NotPrivateError, StoreBusyError } from '../store/database.js';
+import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { isRefusal, lookUpOnce } from './lookup.js';
 import { koboToApiNumber, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
@@ -97,7 +97,12 @@ export async function transferScope(ctx: Context): Promise<TransferScope> {
   return { profile: profile.name, env: profile.env, baseUrl: api.baseUrl };
 }
 
+/**
+ * The journal of this data dir. The data dir is made private (0700) first, before the command writes
+ * anything there (the bank list cache, the local simulator's state): see src/store/database.ts.
+ */
 export function openJournal(ctx: Context): Journal {
+  ensurePrivateDir(ctx.paths.dataDir);
   return Journal.inDataDir(ctx.paths.dataDir);
 }
 
