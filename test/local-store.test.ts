@@ -146,6 +146,42 @@ describe('the batch report is written through a temporary file nobody can plant'
 describe('every acknowledged record stays readable', () => {
   const canMount = process.platform === 'linux' && isRoot;
 
+  it('a full disk (a small tmpfs) under the journal: a send that cannot record its intent sends nothing; what was recorded before stays', { skip: canMount ? false : 'needs root to mount a small tmpfs', timeout: 120_000 }, async () => {
+    const s = (setup = await setUpTransfers());
+    const mount = path.join(s.home.root, 'small-journal-disk');
+    mkdirSync(mount);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', mount]);
+    if (mounted.status !== 0) return void assert.fail(`mount failed: ${mounted.stderr}`);
+    try {
+      const env = { FSAPI_DATA_DIR: path.join(mount, 'data') };
+      const send = (amount: string) => s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Disk', '--yes', '--allow-duplicate', '--json'], { env });
+      const first = await send('11');
+      assert.equal(first.code, 0, first.stderr);
+      const paid = (JSON.parse(first.stdout) as { reference: string }).reference;
+      for (let i = 0; ; i += 1) {
+        try {
+          writeFileSync(path.join(mount, `filler-${i}`), Buffer.alloc(16 * 1024, 1));
+        } catch {
+          break;
+        }
+      }
+      const postsBefore = s.posts();
+      const full = await send('12');
+      assert.equal(full.code, 1, full.stderr);
+      assert.match(full.stderr, /nothing was sent/);
+      assert.equal(s.posts(), postsBefore, 'no POST without its intent on disk');
+      for (const name of readdirSync(mount)) if (name.startsWith('filler-')) rmSync(path.join(mount, name));
+      const after = await send('13');
+      assert.equal(after.code, 0, after.stderr);
+      const log = await s.run(['transfer', 'log', '--json'], { env });
+      const references = (JSON.parse(log.stdout) as Array<{ reference: string; state: string }>).map((t) => t.reference);
+      assert.equal(references.length, 2);
+      assert.equal(references[0], paid);
+    } finally {
+      spawnSync('umount', ['-l', mount]);
+    }
+  });
+
   it('a full disk (a small tmpfs) under webhook listen: no event is answered 200 unless it is stored; after space is freed it goes on', { skip: canMount ? false : 'needs root to mount a small tmpfs', timeout: 120_000 }, async () => {
     const s = (setup = await setUpTransfers());
     const mount = path.join(s.home.root, 'small-disk');
