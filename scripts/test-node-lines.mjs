@@ -29,6 +29,8 @@ export const cliTestFiles = [
   // The simulator's store runs on node:sqlite here (better-sqlite3 on Node 20), and the locks between processes.
   'test/simulator-store.test.ts',
   'test/concurrency.test.ts',
+  // The local store (journal, event log, run locks) on node:sqlite, with real processes.
+  'test/local-store.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));
