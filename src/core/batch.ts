@@ -571,7 +571,7 @@ export interface BatchRun {
 export async function executeBatch(ctx: Context, plan: BatchPlan, options: ExecuteBatchOptions): Promise<BatchRun> {
   const journal = openJournal(ctx);
   const origin = `batch ${path.basename(plan.file.name)}`;
-  // Checked again for each row under the journal's lock (src/core/claim.ts): another run may have paid
+  // Checked again for each row in the claim's transaction (src/core/claim.ts): another run may have paid
   // the same account the same amount since the plan was made. This file's own rows never count.
   const ownReferences = new Set([...plan.toSend.map((row) => row.reference), ...plan.settled.map((row) => row.reference)].map((r) => r.toUpperCase()));
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };

@@ -243,7 +243,7 @@ export interface ExecuteOptions {
   onUnknown?: (detail: string) => void | Promise<void>;
   /** Called (and awaited) before each reconciliation lookup, 1-based. */
   onLookup?: (attempt: number, of: number) => void | Promise<void>;
-  /** What the claim checks under the journal's lock (default: a new reference, no duplicate guard). */
+  /** What the claim checks in the claim's transaction (default: a new reference, no duplicate guard). */
   claim?: ClaimRules;
 }
 
