@@ -1,12 +1,18 @@
-// One process of bench/claim.mjs: writes `count` intents to the journal at argv[2], each either by a
-// plain append (no lock, no check: what fsapi did before) or by a claim (lock, read what others wrote,
-// duplicate guard and reference check, append). Prints the elapsed milliseconds as JSON.
+// One process of bench/claim.mjs: writes `count` intents to the journal of the data dir argv[2], each
+// either by a plain append (no check) or by a claim (one IMMEDIATE transaction: duplicate guard and
+// reference check by index, then the intent). Prints the elapsed milliseconds as JSON. Mode `count`
+// prints how many intents and distinct references the journal holds instead.
 import { checkClaim } from '../src/core/claim.js';
 import { Journal, type IntentRecord } from '../src/core/journal.js';
 
-const [file, mode, countText, tag] = process.argv.slice(2);
+const [dataDir, mode, countText, tag] = process.argv.slice(2);
 const count = Number(countText);
-const journal = new Journal(file!);
+const journal = Journal.inDataDir(dataDir!);
+if (mode === 'count') {
+  const { records } = await journal.read();
+  process.stdout.write(JSON.stringify({ intents: records.filter((r) => r.type === 'intent').length, references: journal.count() }));
+  process.exit(0);
+}
 const started = performance.now();
 for (let i = 0; i < count; i += 1) {
   const reference = `BENCH-${tag}-${i}`;

@@ -1,12 +1,12 @@
-// The cost of the journal's claim (src/core/claim.ts, src/core/lock.ts): the duplicate guard and the
-// intent written as one step under the journal's lock, against the plain append fsapi used before
-// (which let N identical sends started together all pay). Each intent is fsync-ed either way.
+// The cost of the journal's claim (src/core/claim.ts): the duplicate guard and the intent written as one
+// IMMEDIATE transaction of the local store, against a plain append (which would let N identical sends
+// started together all pay). Each intent is committed (fsync-ed) either way.
 //   alone:       one process writes 400 intents
 //   contention:  4 processes write 100 intents each into one journal at the same time
 // Prints ms per intent for each, and checks that every intent arrived exactly once.
 // Run: node bench/claim.mjs (uses tsx, a dev dependency).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,20 +22,18 @@ function runWorker(file, mode, count, tag) {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out).ms) : reject(new Error(`worker exited ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker exited ${code}`))));
   });
 }
 
 async function measure(mode, processes) {
   const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-bench-claim-'));
-  const file = path.join(dir, 'journal.jsonl');
   try {
     const started = performance.now();
-    await Promise.all(Array.from({ length: processes }, (_, i) => runWorker(file, mode, TOTAL / processes, i + 1)));
+    await Promise.all(Array.from({ length: processes }, (_, i) => runWorker(dir, mode, TOTAL / processes, i + 1)));
     const wall = performance.now() - started;
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    const references = new Set(lines.map((line) => JSON.parse(line).reference));
-    if (lines.length !== TOTAL || references.size !== TOTAL) throw new Error(`${mode}: ${lines.length} lines, ${references.size} references`);
+    const { intents, references } = await runWorker(dir, 'count', 0, 0);
+    if (intents !== TOTAL || references !== TOTAL) throw new Error(`${mode}: ${intents} intents, ${references} references`);
     return wall;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -31,6 +31,8 @@ export const cliTestFiles = [
   'test/concurrency.test.ts',
   // Payees, policy and approvals keep their records in <dataDir>/fsapi.db: node:sqlite here, better-sqlite3 on 20.
   'test/policy.test.ts',
+  // The local store (journal, event log, run locks) on node:sqlite, with real processes.
+  'test/local-store.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -382,13 +382,15 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
     .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
-    .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference')
+    .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference, or another row of the file does')
     .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
     .action(lazy('transfer/batch'));
   transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
     .option('--refresh', 'look up the transfers of this profile that were still pending, first')
+    .option('--limit <n>', 'only the last n transfers')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
-    .addHelpText('after', examples('fsapi transfer log --refresh', 'fsapi transfer log --csv > transfers.csv', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
+    .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
+    .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
     .action(lazy('transfer/log'));
 });
 

@@ -79,15 +79,22 @@ describe('batch file: bad rows, each with its line and reason', () => {
       '0123456782,gtb,10,"bell\u0007",\n' +
       '0123456783,gtb,10,"ends with a newline\n",\n' +
       '0123456784,gtb,10,fine,"Acme\u001b[2J"\n' +
-      '0123456785,gtb,10,fine,Acme\n';
+      '0123456785,gtb,10,fine,Acme\n' +
+      '0123456786,gtb,10,"Invoice \u202E24",\n' +
+      '0123456787,gtb,10,fine,"Ac\u200Bme"\n' +
+      `0123456788,gtb,10,${'😀'.repeat(100)},\n` +
+      `0123456789,gtb,11,${'😀'.repeat(101)},\n`;
     const problems = problemsOf(text);
-    assert.deepEqual(problems.map((p) => p.line), [2, 4, 5, 6, 8]);
+    assert.deepEqual(problems.map((p) => p.line), [2, 4, 5, 6, 8, 10, 11, 13]);
     const reason = (line: number) => problems.find((p) => p.line === line)!.reason;
-    assert.match(reason(2), /^narration contains a newline: it must be one line of plain text$/);
+    assert.match(reason(2), /^narration contains a newline at character 4: it must be one line of plain text$/);
     assert.match(reason(4), /narration contains a tab/);
     assert.match(reason(5), /narration contains the control character U\+0007/);
     assert.match(reason(6), /narration contains a newline/);
     assert.match(reason(8), /sender_name contains an escape character/);
+    assert.match(reason(10), /^narration contains a right-to-left override \(U\+202E\) at character 9:/);
+    assert.match(reason(11), /^sender_name contains a zero-width space \(U\+200B\) at character 3:/);
+    assert.match(reason(13), /^narration is 101 characters long; at most 100 are allowed$/);
   });
 
   it('refuses duplicate references inside the file (case ignored), naming the first line', () => {

@@ -1,5 +1,6 @@
 // transfer batch, run as the built CLI against the simulator over real HTTP on 127.0.0.1: every row
 // verified, one confirmation, each row paid exactly once across runs, kills and interruptions.
+import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,7 +10,7 @@ import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { derivedReference } from '../src/core/batch-file.js';
 import { Journal } from '../src/core/journal.js';
-import { acquireFileLock } from '../src/core/lock.js';
+import { holdProcessLock } from '../src/store/process-lock.js';
 import { cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
@@ -93,6 +94,28 @@ const tableLines = (screen: string) => visibleLines(screen).filter((line) => /^ 
 
 const journalTypes = (s: TransferSetup) => s.journalLines().map((line) => (JSON.parse(line) as { type: string }).type);
 
+describe('transfer batch: rows of one file that repeat each other', () => {
+  it('the same account, bank and amount twice (1,000 and 1000.00, gtb and 000013): flagged; --yes needs --allow-duplicate', async () => {
+    const s = await start();
+    const file = writeCsv(s, 'twice.csv', `${HEADER}\n0123456789,gtb,"1,000",Rent\n0123456780,gtb,20,Other\n0123456789,000013,1000.00,Rent again\n`);
+    const refused = await s.run(batch(file, '--yes'));
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /2 rows of this file pay the same account, bank and amount as another of its rows/);
+    assert.match(refused.stderr, /^error: .*twice\.csv: lines 2, 4 \(₦1,000\.00 to 0123456789\) pay the same account, bank and amount; nothing was sent$/m);
+    assert.match(refused.stderr, /^hint: .*--allow-duplicate/m);
+    assert.equal(s.posts(), 0);
+    assert.deepEqual(s.journalLines(), []);
+
+    const dry = await s.run(batch(file, '--dry-run'));
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stderr, /^2, 4\t0123456789\tGuaranty Trust Bank\t1000\.00$/m);
+
+    const allowed = await s.run(batch(file, '--yes', '--allow-duplicate'));
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(s.posts(), 3);
+  });
+});
+
 describe('transfer batch: paying a file, once', () => {
   it('200 rows with latency: every row paid once; the same file again sends nothing', async () => {
     const s = await start({ latencyMs: 5 });
@@ -118,8 +141,13 @@ describe('transfer batch: paying a file, once', () => {
     assert.match(first.stderr, /^sent now: 200 (pending|successful) \(₦[\d,.]+ \+ charges ₦[\d,.]+ paid or on its way\)$/m);
     assert.doesNotMatch(first.stderr, /accepted/);
 
+    const recordsBefore = s.journalLines().length;
     const again = await s.run(batch(file, '--yes', '--concurrency', '8', '--json'), { timeoutMs: 60_000 });
     assert.equal(again.code, 0, again.stderr);
+    // A row whose lookup finds the status the journal holds (pending, as accepted) is nothing new and
+    // writes nothing; one that has settled since writes one record.
+    const looked = (JSON.parse(again.stdout) as ReportLine[]).map((r) => /lookup: (\w+)/.exec(r.message)?.[1]);
+    assert.equal(s.journalLines().length - recordsBefore, looked.filter((status) => status !== 'pending').length, 'a re-run writes only what it learns');
     assert.equal(s.posts(), 200, 'no new POST');
     assert.equal(requestsTo(s, 'POST', '/v1/transfer/name-enquiry'), 200, 'rows already paid are not verified again');
     const second = JSON.parse(again.stdout) as ReportLine[];
@@ -340,7 +368,9 @@ describe('transfer batch: a row another process is sending', () => {
     const content = `${HEADER}\n0123456789,gtb,100,one\n0123456781,gtb,200,two\n`;
     const file = writeCsv(s, 'inflight.csv', content);
     const reference = derivedReference('ACME', createHash('sha256').update(content).digest(), 2);
-    // An intent without an answer, written by a process that is still running (this test's).
+    // An intent without an answer, written by a process that is still running (this test's, which holds
+    // its run lock in the data dir as every sending fsapi run does).
+    holdRunLock(s.home.dataDir);
     await Journal.inDataDir(s.home.dataDir).append({
       type: 'intent',
       profile: 'sim',
@@ -353,6 +383,7 @@ describe('transfer batch: a row another process is sending', () => {
       bankName: 'Guaranty Trust Bank',
       accountName: 'OKAFOR CHIAMAKA ADAEZE',
       pid: process.pid,
+      run: RUN_ID,
     });
     const result = await s.run(batch(file, '--yes', '--json'));
     assert.equal(result.code, 5, result.stderr);
@@ -519,31 +550,28 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(s.posts(), 5);
   });
 
-  it('one run of a file at a time: a live lock refuses (exit 1), a stale one is taken over', async () => {
+  it('one run of a file at a time: a live run refuses the second at once (exit 1); a killed run\'s lock is gone with it', async () => {
     const s = await start();
     const content = `${HEADER}\n${rows(1).join('\n')}\n`;
     const file = writeCsv(s, 'lock.csv', content);
-    const lockTarget = path.join(s.home.dataDir, 'batches', createHash('sha256').update(content).digest('hex').slice(0, 32));
-    // Held by this test process, which keeps it fresh as a running batch would.
-    const held = await acquireFileLock(lockTarget);
+    const lockFile = path.join(s.home.dataDir, 'batches', `${createHash('sha256').update(content).digest('hex').slice(0, 32)}.held`);
+    // Held by a live process (this test's), as a running batch holds it.
+    const held = holdProcessLock(lockFile);
+    assert.ok(held);
     try {
       const locked = await s.run(batch(file, '--yes'), { timeoutMs: 60_000 });
       assert.equal(locked.code, 1, locked.stderr);
-      assert.match(locked.stderr, /is locked by another run.*waiting/);
       assert.match(locked.stderr, /^error: .*lock\.csv is being paid by another fsapi run; nothing was sent$/m);
       assert.equal(s.posts(), 0);
     } finally {
-      await held.release();
+      held.release();
     }
-    // Left by a run that was killed: not refreshed for a minute, so stale, and taken over.
-    const lockDir = `${lockTarget}.lock`;
-    mkdirSync(lockDir, { recursive: true });
-    const minuteAgo = new Date(Date.now() - 60_000);
-    utimesSync(lockDir, minuteAgo, minuteAgo);
+    // Left behind by a run that was killed: the file is there, nobody holds it; no wait, no stale time.
+    writeFileSync(lockFile, '');
     const taken = await s.run(batch(file, '--yes'));
     assert.equal(taken.code, 0, taken.stderr);
     assert.equal(s.posts(), 1);
-    assert.equal(existsSync(lockDir), false, 'released');
+    assert.equal(existsSync(lockFile), false, 'released at exit');
   });
 });
 

@@ -112,9 +112,9 @@ describe('a refused resend is looked up before fsapi says no money moved', () =>
     const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
     const scopeNow = await transferScope(ctx);
     // The API holds ACME-CLAIM-PAID (sent from another journal), but this journal says it was refused.
-    const elsewhere = new Journal(`${setup.home.dataDir}/elsewhere.jsonl`);
+    const elsewhere = new Journal(`${setup.home.dataDir}/elsewhere`);
     assert.equal((await executeTransfer(ctx, elsewhere, scopeNow, verified('ACME-CLAIM-PAID'))).kind, 'accepted');
-    const journal = new Journal(`${setup.home.dataDir}/claim.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/claim`);
     const stamp = { ...scopeNow, time: new Date().toISOString() };
     await journal.append({ ...intent('ACME-CLAIM-PAID', 1), ...stamp });
     await journal.append({ type: 'rejected', reference: 'ACME-CLAIM-PAID', ...stamp, message: 'refused (so it seemed)' });

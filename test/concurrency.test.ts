@@ -250,6 +250,14 @@ describe('narrations are one line of plain text', () => {
       [['--narration', 'Invoice \u001b[31m9'], /--narration contains an escape character/],
       [['--narration', 'Invoice \u0085 9'], /--narration contains the control character U\+0085/],
       [['--narration', 'ok', '--sender-name', 'Acme\u0007'], /--sender-name contains the control character U\+0007/],
+      // Invisible: what the receiver's statement shows is not what was typed.
+      [['--narration', 'Invoice \u202E24 eciovnI'], /^error: --narration contains a right-to-left override \(U\+202E\) at character 9: it must be one line of plain text$/m],
+      [['--narration', '😀\u2066Invoice'], /--narration contains a left-to-right isolate \(U\+2066\) at character 2:/],
+      [['--narration', 'Pay\u200Bment'], /--narration contains a zero-width space \(U\+200B\) at character 4:/],
+      [['--narration', 'ok', '--sender-name', 'Acme\u200F Ltd'], /--sender-name contains a right-to-left mark \(U\+200F\) at character 5:/],
+      [['--narration', 'Invoice \u061C9'], /--narration contains an Arabic letter mark \(U\+061C\)/],
+      // Characters, not UTF-16 units: 101 emoji are 101 characters.
+      [['--narration', '😀'.repeat(101)], /--narration is 101 characters long; at most 100 are allowed/],
     ];
     for (const [extra, message] of cases) {
       const args = ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '10', '--yes', ...extra];
@@ -258,5 +266,8 @@ describe('narrations are one line of plain text', () => {
       assert.match(result.stderr, message);
     }
     assert.deepEqual(s.server.simulator.requests(), [], 'nothing was asked of the API');
+    // 100 emoji are 100 characters (200 UTF-16 units): taken.
+    const emoji = await s.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '10', '--yes', '--narration', '😀'.repeat(100)]);
+    assert.equal(emoji.code, 0, emoji.stderr);
   });
 });

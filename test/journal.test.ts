@@ -1,12 +1,13 @@
-// The transfer journal (src/core/journal.ts): durable appends, concurrent writers, torn lines, states.
+// The transfer journal (src/core/journal.ts): the local store, concurrent writers, carrying over journal.jsonl, states.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findDuplicates, Journal, summarise, type JournalRecord } from '../src/core/journal.js';
+import { findDuplicates, Journal, summarise, TransferFold, type JournalRecord } from '../src/core/journal.js';
 import { CorruptFileError } from '../src/errors.js';
 import { makeHome, repoRoot } from './helpers/cli.js';
+import { storeRecords } from './helpers/transfer-setup.js';
 
 const home = makeHome();
 after(() => home.cleanup());
@@ -41,17 +42,18 @@ function intent(reference: string, time: string, overrides: Partial<{ accountNum
 }
 const at = (reference: string, time: string) => ({ reference, ...scope, time });
 
-describe('journal: writing and reading', () => {
-  it('appends records as JSON lines, mode 0600, and reads them back in order', async () => {
+describe('journal: writing and reading (the local store)', () => {
+  it('appends records to fsapi.db, mode 0600 with its WAL, and reads them back in order', async () => {
     const journal = freshJournal();
     await journal.append(intent('ACME-A1', '2026-01-01T10:00:00.000Z'));
     await journal.append({ type: 'accepted', ...at('ACME-A1', '2026-01-01T10:00:01.000Z'), status: 'pending', message: 'Transfer queued' });
-    const text = readFileSync(journal.file, 'utf8');
-    assert.equal(text.split('\n').length, 3, 'two lines, each ending in a newline');
-    assert.equal(statSync(journal.file).mode & 0o777, 0o600);
+    assert.equal(path.basename(journal.file), 'fsapi.db');
+    for (const file of [journal.file, `${journal.file}-wal`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+    assert.equal(statSync(journal.dataDir).mode & 0o777, 0o700);
     const { records, warnings } = await journal.read();
     assert.deepEqual(records.map((r) => r.type), ['intent', 'accepted']);
     assert.deepEqual(warnings, []);
+    assert.deepEqual(storeRecords(journal.dataDir, 'journal').map((line) => (JSON.parse(line) as JournalRecord).type), ['intent', 'accepted']);
   });
 
   it('a missing journal is empty, not an error', async () => {
@@ -59,7 +61,7 @@ describe('journal: writing and reading', () => {
     assert.deepEqual(await journal.read(), { records: [], warnings: [] });
   });
 
-  it('many appends in flight in one process lose nothing and keep whole lines', async () => {
+  it('many appends in flight in one process lose nothing', async () => {
     const journal = freshJournal();
     await Promise.all(Array.from({ length: 200 }, (_, i) => journal.append(intent(`ACME-P${i}`, new Date(1_700_000_000_000 + i).toISOString()))));
     const { records } = await journal.read();
@@ -67,12 +69,12 @@ describe('journal: writing and reading', () => {
     assert.equal(new Set(records.map((r) => (r.type === 'repaired' ? '' : r.reference))).size, 200);
   });
 
-  it('two processes appending at once lose no line and mix none', { timeout: 60_000 }, async () => {
+  it('two processes appending at once lose no record', { timeout: 60_000 }, async () => {
     const journal = freshJournal();
     const perWriter = 300;
     const writer = (tag: string) =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/fixtures/journal-append.ts'), journal.file, String(perWriter), tag], {
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/fixtures/journal-append.ts'), journal.dataDir, String(perWriter), tag], {
           cwd: repoRoot,
           stdio: ['ignore', 'ignore', 'inherit'],
         });
@@ -81,62 +83,94 @@ describe('journal: writing and reading', () => {
       });
     const codes = await Promise.all([writer('one'), writer('two')]);
     assert.deepEqual(codes, [0, 0]);
-    const lines = readFileSync(journal.file, 'utf8').split('\n');
-    assert.equal(lines.pop(), '', 'the file ends with a newline');
-    assert.equal(lines.length, 2 * perWriter);
-    for (const line of lines) JSON.parse(line); // every line is one whole record
     const { records, warnings } = await journal.read();
     assert.deepEqual(warnings, []);
+    assert.equal(records.length, 2 * perWriter);
     for (const tag of ['one', 'two']) {
       const mine = records.filter((r) => r.type === 'intent' && r.profile === tag);
       assert.equal(mine.length, perWriter, `all ${perWriter} records of writer ${tag}`);
     }
+    assert.equal((await journal.transfers()).transfers.length, 2 * perWriter);
+  });
+
+  it('the folded states in the store are exactly what summarise makes of the same records', async () => {
+    const journal = freshJournal();
+    // A seeded mix of intents, resends and outcomes of every kind over a few references, two profiles.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const records: JournalRecord[] = [];
+    const types = ['accepted', 'rejected', 'unknown', 'reconciled', 'status-checked'] as const;
+    for (let i = 0; i < 400; i += 1) {
+      const reference = `ACME-F${random(25)}`;
+      const profile = random(4) === 0 ? 'other' : scope.profile;
+      const time = new Date(1_767_000_000_000 + i * 1000).toISOString();
+      const type = random(3) === 0 ? 'intent' : types[random(types.length)]!;
+      const base = { reference: random(5) === 0 ? reference.toLowerCase() : reference, profile, baseUrl: scope.baseUrl, time };
+      let record: JournalRecord;
+      if (type === 'intent') record = { ...intent(base.reference, time, { profile, amountKobo: 100 * (1 + random(3)) }), pid: 100 + random(3), run: random(2) ? '0123456789abcdef' : undefined };
+      else if (type === 'accepted') record = { type, ...base, status: random(2) ? 'pending' : 'successful', message: 'ok' };
+      else if (type === 'rejected') record = { type, ...base, httpStatus: 400, message: 'no' };
+      else if (type === 'unknown') record = { type, ...base, error: 'timeout' };
+      else if (type === 'reconciled') record = { type, ...base, status: 'successful' };
+      else record = { type, ...base, found: random(2) === 0, status: random(2) ? 'successful' : undefined };
+      records.push(record);
+      await journal.append(record);
+    }
+    const expected = new TransferFold();
+    for (const record of records) expected.add(record);
+    const plain = (value: unknown) => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown));
+    assert.deepEqual(plain((await journal.transfers()).transfers), plain(expected.transfers()));
+    for (let i = 0; i < 25; i += 1) {
+      for (const profile of [scope.profile, 'other']) {
+        const ref = { profile, baseUrl: scope.baseUrl, reference: `acme-f${i}` };
+        assert.deepEqual(plain(journal.attempts(ref)), plain(expected.attempts(ref)), `attempts of ${ref.reference} (${profile})`);
+        assert.deepEqual(plain(journal.stateOf(ref)), plain(expected.stateOf(ref)), `state of ${ref.reference} (${profile})`);
+      }
+    }
+    const candidate = { ...scope, accountNumber: '0123456789', bankCode: '000013', amountKobo: 200 };
+    const now = 1_767_000_000_000 + 200_000;
+    assert.deepEqual(plain(journal.duplicates(candidate, now)), plain(findDuplicates(expected.transfers(), candidate, now)));
   });
 });
 
-describe('journal: damaged files', () => {
-  it('skips a torn last line with a warning, and the next append keeps the file readable', async () => {
-    const journal = freshJournal();
-    await journal.append(intent('ACME-T1', '2026-01-01T10:00:00.000Z'));
-    appendFileSync(journal.file, '{"type":"accepted","reference":"ACME-T1","prof'); // killed mid-write
-    const first = await journal.read();
-    assert.equal(first.records.length, 1);
-    assert.equal(first.warnings.length, 1);
-    assert.match(first.warnings[0]!, /incomplete last line 2 of .*journal\.jsonl/);
+describe('journal: carrying over journal.jsonl', () => {
+  const lines = (...records: unknown[]) => records.map((r) => `${typeof r === 'string' ? r : JSON.stringify(r)}\n`).join('');
 
-    await journal.append(intent('ACME-T2', '2026-01-01T10:01:00.000Z'));
-    const second = await journal.read();
-    assert.deepEqual(
-      second.records.filter((r) => r.type === 'intent').map((r) => (r.type === 'intent' ? r.reference : '')),
-      ['ACME-T1', 'ACME-T2'],
-    );
-    assert.equal(second.warnings.length, 1);
-    assert.match(second.warnings[0]!, /line 2 .*cut short/);
+  it('imports every record once, keeps the file, and skips a torn last line with a warning', async () => {
+    const journal = freshJournal();
+    const old = path.join(journal.dataDir, 'journal.jsonl');
+    const text = lines(intent('ACME-T1', '2026-01-01T10:00:00.000Z'), { type: 'accepted', ...at('ACME-T1', '2026-01-01T10:00:01.000Z'), status: 'pending', message: 'queued' }) + '{"type":"accepted","reference":"ACME-T2","prof';
+    writeFileSync(old, text);
+    const first = await journal.read();
+    assert.deepEqual(first.records.map((r) => r.type), ['intent', 'accepted']);
+    assert.equal(first.warnings.length, 1);
+    assert.match(first.warnings[0]!, /incomplete last line 3 of .*journal\.jsonl/);
+    assert.equal(readFileSync(old, 'utf8'), text, 'the original is left as it was');
+
+    // Once: what an old fsapi appends to the file afterwards is not read again, by this process or another.
+    appendFileSync(old, lines(intent('ACME-T3', '2026-01-01T10:02:00.000Z')));
+    await journal.append(intent('ACME-T4', '2026-01-01T10:03:00.000Z'));
+    assert.deepEqual((await Journal.inDataDir(journal.dataDir).transfers()).transfers.map((t) => t.reference), ['ACME-T1', 'ACME-T4']);
   });
 
-  it('any other unreadable line is an error naming the file and the line', async () => {
+  it('a line in the middle that is not a record stops the import, naming the file and line; nothing is half imported', async () => {
     const journal = freshJournal();
-    await journal.append(intent('ACME-C1', '2026-01-01T10:00:00.000Z'));
-    appendFileSync(journal.file, 'garbage\n');
-    await journal.append(intent('ACME-C2', '2026-01-01T10:01:00.000Z'));
+    const old = path.join(journal.dataDir, 'journal.jsonl');
+    writeFileSync(old, lines(intent('ACME-C1', '2026-01-01T10:00:00.000Z'), 'garbage', intent('ACME-C2', '2026-01-01T10:01:00.000Z')));
     await assert.rejects(journal.read(), (error: unknown) => {
       assert.ok(error instanceof CorruptFileError);
       assert.match(error.message, /journal\.jsonl/);
       assert.match(error.message, /line 2 /);
       return true;
     });
+    assert.deepEqual(storeRecords(journal.dataDir, 'journal'), []);
+    writeFileSync(old, lines(intent('ACME-C1', '2026-01-01T10:00:00.000Z'), intent('ACME-C2', '2026-01-01T10:01:00.000Z')));
+    assert.equal((await Journal.inDataDir(journal.dataDir).read()).records.length, 2);
   });
 
-  it('a JSON line that is not a valid record is an error too', async () => {
+  it('records of an unknown type (a newer fsapi) are left out', async () => {
     const journal = freshJournal();
-    writeFileSync(journal.file, `${JSON.stringify({ type: 'accepted', reference: 'X' })}\n`);
-    await assert.rejects(journal.read(), /line 1 is not a journal record/);
-  });
-
-  it('records of an unknown type (a newer fsapi) are ignored', async () => {
-    const journal = freshJournal();
-    writeFileSync(journal.file, `${JSON.stringify({ type: 'from-the-future', reference: 'X' })}\n`);
-    await journal.append(intent('ACME-F1', '2026-01-01T10:00:00.000Z'));
+    writeFileSync(path.join(journal.dataDir, 'journal.jsonl'), lines({ type: 'from-the-future', reference: 'X' }, intent('ACME-F1', '2026-01-01T10:00:00.000Z')));
     const { records, warnings } = await journal.read();
     assert.equal(records.length, 1);
     assert.deepEqual(warnings, []);

@@ -9,7 +9,7 @@ import { afterEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { openDatabase } from '../src/simulator/sqlite.js';
+import { openDatabase } from '../src/store/sqlite.js';
 
 let setup: TransferSetup | undefined;
 afterEach(async () => {

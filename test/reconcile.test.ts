@@ -5,7 +5,8 @@
 // listing injected (rows the simulator made, their status changed, and a reversal credit R-<reference>).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Journal, journalPath } from '../src/core/journal.js';
+import { Journal } from '../src/core/journal.js';
+import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 import { reconcile, type Finding } from '../src/core/reconcile.js';
 import { transferScope } from '../src/core/transfer.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
@@ -33,7 +34,7 @@ function intent(scope: { profile: string; baseUrl: string }, reference: string, 
     ...scope,
     time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
     env: 'sandbox',
-    ...(pid === undefined ? {} : { pid }),
+    ...(pid === undefined ? {} : { pid, run: RUN_ID }),
     request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: account, narration: 'x', amount: amountKobo / 100, reference },
     amountKobo,
     bankName: 'Guaranty Trust Bank',
@@ -68,12 +69,13 @@ describe('reconcile: one finding of each kind', () => {
     assert.equal(differs.code, 0, differs.stderr);
 
     const scope = scopeOf(setup);
-    const journal = new Journal(journalPath(setup.home.dataDir));
+    const journal = new Journal(setup.home.dataDir);
     await journal.append(intent(scope, 'ACME-NEVERARRIVED1', 99_00, 6));
     await journal.append(intent(scope, 'ACME-LATE0001', 650_00, 6, '4444441111'));
     await journal.append({ type: 'accepted', reference: 'ACME-LATE0001', ...scope, time: new Date().toISOString(), status: 'pending', message: 'ok' });
     // On its way: written a moment ago, or 6 minutes ago by a process still running. Neither is missing.
     await journal.append(intent(scope, 'ACME-ONITSWAY01', 50_00));
+    holdRunLock(setup.home.dataDir); // this test process is the running writer of the next intent
     await journal.append(intent(scope, 'ACME-STILLSENDING', 60_00, 6, '2222222222', process.pid));
     await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
@@ -178,7 +180,7 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
       yield { page: 1, rows, received: rows.length };
     })();
     const now = Date.now();
-    const result = await reconcile(ctx, new Journal(journalPath(setup.home.dataDir)), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
+    const result = await reconcile(ctx, new Journal(setup.home.dataDir), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
     const pick = (kind: Finding['kind']) => result.findings.filter((f) => f.kind === kind);
     assert.deepEqual(pick('reversed').map((f) => f.kind === 'reversed' && [f.reference, f.journalled, f.reversal]), [[refs[0], true, { reference: `R-${refs[0]}`, amountKobo: 1200_00 }]]);
     assert.deepEqual(pick('failed').map((f) => f.kind === 'failed' && [f.reference, f.journalled, f.reversal]), [[refs[1], true, null]]);

@@ -11,7 +11,7 @@ import { envelope, primaryAccount, tokenResponse, transactionRecord } from '../s
 import { CorruptFileError } from '../src/errors.js';
 import { createSimulator, openLocalSimulator, SIMULATOR_CREDENTIALS } from '../src/simulator/index.js';
 import { DEFAULT_SEED_TRANSACTIONS } from '../src/simulator/data.js';
-import { openDatabase } from '../src/simulator/sqlite.js';
+import { openDatabase } from '../src/store/sqlite.js';
 import type { Simulator } from '../src/simulator/types.js';
 import { makeHome, runCli } from './helpers/cli.js';
 import { callInProcess, loginInProcess, startServe } from './helpers/simulator-process.js';

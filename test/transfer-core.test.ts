@@ -1,7 +1,6 @@
 // src/core/transfer.ts, names.ts and reference.ts called directly with an injected Context (a fake clock
 // where time matters), against the simulator over real HTTP.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Clock, Context } from '../src/context.js';
 import { createContext } from '../src/runtime.js';
@@ -22,7 +21,7 @@ import {
 import { UsageError } from '../src/errors.js';
 import { outcomeOfJournalled, outcomeOfStatus } from '../src/core/transfer-outcome.js';
 import { ReferenceTakenError } from '../src/core/claim.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { setUpTransfers, storeRecords, type TransferSetup } from './helpers/transfer-setup.js';
 
 describe('outcomes: one vocabulary', () => {
   it('reads API statuses without case; an unknown final word is failed, never successful', () => {
@@ -161,7 +160,7 @@ describe('core with an injected context', () => {
 
   it('waitForSettlement gives up after 5 minutes on a transfer that stays pending (account ending 1111)', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-wait.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-wait`);
     const scope = await transferScope(ctx);
     const outcome = await executeTransfer(ctx, journal, scope, verified('ACME-CORE-WAIT', '0123451111'));
     assert.equal(outcome.kind, 'accepted');
@@ -176,14 +175,14 @@ describe('core with an injected context', () => {
 
   it('several transfers in flight in one process: one POST each, every record journalled whole', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-parallel.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-parallel`);
     const scope = await transferScope(ctx);
     setup.server.simulator.clearRequests();
     const references = Array.from({ length: 8 }, (_, i) => `ACME-CORE-PAR-${i}`);
     const outcomes = await Promise.all(references.map((reference, i) => executeTransfer(ctx, journal, scope, verified(reference, `01234567${10 + i}`), { origin: `test ${i}` })));
     assert.deepEqual(outcomes.map((o) => o.kind), Array(8).fill('accepted'));
     assert.equal(setup.posts(), 8);
-    const lines = readFileSync(journal.file, 'utf8').trimEnd().split('\n');
+    const lines = storeRecords(journal.dataDir, 'journal');
     assert.equal(lines.length, 16);
     const { transfers } = await journal.transfers();
     assert.deepEqual(transfers.map((t) => t.reference).sort(), [...references].sort());
@@ -192,7 +191,7 @@ describe('core with an injected context', () => {
 
   it('a lost answer is reconciled without a second POST; a refusal is rejected with the API message', async () => {
     freshContext();
-    const journal = new Journal(`${setup.home.dataDir}/core-faults.jsonl`);
+    const journal = new Journal(`${setup.home.dataDir}/core-faults`);
     const scope = await transferScope(ctx);
     setup.server.simulator.clearRequests();
     setup.server.simulator.setFault('bad-gateway');

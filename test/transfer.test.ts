@@ -1,6 +1,7 @@
 // transfer send / status / log against the simulator over real HTTP, run as the built CLI.
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
@@ -209,17 +210,14 @@ describe('transfer status and log', () => {
     assert.equal(data.reference, sent.reference);
     assert.equal(data.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
-    // The first lookup and the end of the wait are both recorded: one line when the transfer had already
-    // settled at the first lookup (a loaded machine), two when it was still pending.
-    const types = lines.map((l) => l.type);
-    assert.deepEqual(types.slice(0, 2), ['intent', 'accepted']);
-    assert.ok(types.length === 3 || types.length === 4, types.join(','));
-    assert.ok(types.slice(2).every((type) => type === 'status-checked'), types.join(','));
-    if (types.length === 4) assert.equal(lines[2]?.status, 'pending');
+    // Only what is new is recorded: a lookup that finds `pending` again (as the answer said) writes
+    // nothing; the end of the wait, `successful`, is one record.
+    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked']);
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.run(['transfer', 'status', sent.reference]);
     assert.match(table.stdout, /^Reference\tStatus\tType\tAmount\tCharge\tTo name/);
+    assert.equal(setup.journalLines().length, 3, 'a second look that learns nothing writes nothing');
     assert.match(table.stdout, /successful\tdebit\t1500\.50\t/);
 
     const tty = await setup.run(['transfer', 'status', sent.reference], { tty: true });
@@ -249,19 +247,42 @@ describe('transfer status and log', () => {
     assert.match(tty.stdout, /PROFILE/);
   });
 
-  it('log: a torn last line is skipped with a warning; any other bad line is an error naming file and line', async () => {
+  it('log: a data dir from before the store is carried over once: journal.jsonl imported, a torn last line skipped with a warning, the file kept', async () => {
     await setup.run(send('--yes'));
-    const file = `${setup.home.dataDir}/journal.jsonl`;
-    appendFileSync(file, '{"type":"accepted","refer');
-    const torn = await setup.run(['transfer', 'log', '--json']);
+    const exported = await setup.run(['transfer', 'log', '--jsonl']);
+    assert.equal(exported.code, 0, exported.stderr);
+    const dataDir = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
+    const file = path.join(dataDir, 'journal.jsonl');
+    // The audit export is journal.jsonl's own format: an older fsapi's file is the same text.
+    writeFileSync(file, `${exported.stdout}{"type":"accepted","refer`);
+    const torn = await setup.run(['transfer', 'log', '--json'], { env: { FSAPI_DATA_DIR: dataDir } });
     assert.equal(torn.code, 0, torn.stderr);
     assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
     assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
+    const again = await setup.run(['transfer', 'log', '--jsonl'], { env: { FSAPI_DATA_DIR: dataDir } });
+    assert.equal(again.stdout, exported.stdout, 'every record carried over as it was');
+    assert.equal(again.stderr, '', 'imported once: no second warning');
+    assert.equal(readFileSync(file, 'utf8'), `${exported.stdout}{"type":"accepted","refer`);
 
-    appendFileSync(file, '\nnot json at all\n');
-    const broken = await setup.run(['transfer', 'log']);
-    assert.equal(broken.code, 1);
-    assert.match(broken.stderr, /^error: cannot read .*journal\.jsonl: line 3 is not a journal record/m);
-    assert.equal(broken.stdout, '');
+    const broken = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
+    writeFileSync(path.join(broken, 'journal.jsonl'), `not json at all\n${exported.stdout}`);
+    const refused = await setup.run(['transfer', 'log'], { env: { FSAPI_DATA_DIR: broken } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^error: cannot read .*journal\.jsonl: line 1 is not a journal record/m);
+    assert.equal(refused.stdout, '');
+  });
+
+  it('log --limit shows the last n transfers, oldest first; --jsonl refuses the other formats', async () => {
+    for (const amount of ['10', '20', '30']) assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
+    const all = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string }>;
+    assert.equal(all.length, 3);
+    const last = await setup.run(['transfer', 'log', '--json', '--limit', '2']);
+    assert.equal(last.code, 0, last.stderr);
+    assert.deepEqual((JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference), all.slice(-2).map((t) => t.reference));
+    const mixed = await setup.run(['transfer', 'log', '--jsonl', '--json']);
+    assert.equal(mixed.code, 2);
+    assert.match(mixed.stderr, /^error: --jsonl/m);
+    const zero = await setup.run(['transfer', 'log', '--limit', '0']);
+    assert.equal(zero.code, 2);
   });
 });

@@ -83,6 +83,7 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
 
   async function renew(reason: string): Promise<string> {
     renewal ??= (async () => {
+      const replaced = current;
       const found = await renewalCredentials(profile, ctx.env);
       if (!found) throw new AuthError(reason, loginHint);
       const issued = await generateToken(http, found.credentials, profile.validityMinutes ?? DEFAULT_VALIDITY_MINUTES, ctx.clock.now);
@@ -90,12 +91,17 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       issuedInRun.set(issued.token, ctx.clock.now());
       currentExpiresAt = issued.expiresAt;
       if (persist) {
-        // Changed as it is now (another process may have logged in or renewed since this run read it),
-        // and only if it still belongs to the address this token came from.
+        // Changed as it is now (another process may have logged in, renewed, logged out or removed the
+        // profile since this run read it), and only into the profile this token replaces: the same
+        // address, still holding the token this run had and the credentials it started with. A profile
+        // removed meanwhile stays removed; a logout (token and credentials gone) stays logged out; a
+        // token another process saved meanwhile is kept. This run goes on with its token all the same.
         const token = { token: issued.token, tokenExpiresAt: issued.expiresAt, validityMinutes: issued.validityMinutes };
         await store.update(profile.name, (stored) => {
-          if (!stored) return { ...profile, baseUrl: saved?.baseUrl, ...token };
-          return sameAddress(stored.baseUrl, saved?.baseUrl ?? profile.baseUrl) ? { ...stored, ...token } : undefined;
+          if (!stored) return saved ? undefined : { ...profile, baseUrl: undefined, ...token };
+          if (!saved) return undefined; // made by another process since: not this run's
+          const same = sameAddress(stored.baseUrl, saved.baseUrl ?? profile.baseUrl) && stored.token === replaced && stored.consumerKey === saved.consumerKey;
+          return same ? { ...stored, ...token } : undefined;
         });
       }
       return issued.token;

@@ -42,13 +42,7 @@ export default async function reconcileCommand(ctx: Context, input: CommandInput
 async function sinceFirstTransfer(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Promise<Period> {
   const now = ctx.clock.now();
   const { untilMs } = parsePeriod(undefined, undefined, now);
-  const { transfers } = await journal.transfers();
-  let first = now;
-  for (const t of transfers) {
-    if (t.profile !== scope.profile || t.baseUrl !== scope.baseUrl) continue;
-    const sentAt = Date.parse(t.sentAt);
-    if (sentAt < first) first = sentAt;
-  }
+  const first = journal.firstSentMs(scope) ?? now;
   if (first === now) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
   return { sinceMs: first, untilMs };
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../core/is-record.js';
-import { openDatabase } from '../simulator/sqlite.js';
+import { openDatabase } from '../store/sqlite.js';
 
 export interface SavedProfile {
   name: string;

@@ -8,9 +8,9 @@ import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.j
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
 import { resolveBank } from './banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from './claim.js';
-import { DUPLICATE_WINDOW_MS, findDuplicates, type TransferState } from './journal.js';
+import { DUPLICATE_WINDOW_MS, type TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
-import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentToday } from './policy.js';
+import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from './rate-limit.js';
 import { isUnsuccessfulOutcome, outcomeOfStatus } from './transfer-outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from './transfer.js';
@@ -26,10 +26,11 @@ export interface ApprovedResult {
 
 /** The transfers of a request the journal has never seen (all of them, for a request just approved). */
 export async function unsentTransfers(ctx: Context, scope: ControlScope, request: ApprovalRequest): Promise<{ unsent: HeldTransfer[]; journalled: TransferState[] }> {
-  const { transfers } = await openJournal(ctx).transfers();
-  const ours = new Map(transfers.filter((t) => t.profile === scope.profile && t.baseUrl === scope.baseUrl).map((t) => [t.reference.toUpperCase(), t]));
-  const unsent = request.transfers.filter((t) => !ours.has(t.reference.toUpperCase()));
-  const journalled = request.transfers.map((t) => ours.get(t.reference.toUpperCase())).filter((t): t is TransferState => t !== undefined);
+  // Each held reference by the journal's index, not by reading the history.
+  const journal = openJournal(ctx);
+  const found = request.transfers.map((t) => [t, journal.stateOf({ ...scope, reference: t.reference })] as const);
+  const unsent = found.filter(([, state]) => state === undefined).map(([t]) => t);
+  const journalled = found.map(([, state]) => state).filter((t): t is TransferState => t !== undefined);
   return { unsent, journalled };
 }
 
@@ -53,15 +54,14 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
   }
   const policy = readPolicy(ctx, scope);
   if (!policy) return;
-  const { transfers: journalled } = await openJournal(ctx).transfers();
   const now = ctx.clock.now();
-  const spent = spentToday(journalled, scope, now);
+  const spent = spentTodayIn(openJournal(ctx), scope, now);
   const left = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
   for (const held of transfers) checkPerTransferLimit(policy, held.amountKobo, scope.profile, left);
   if (policy.maxPerDayKobo !== undefined) {
     const total = sumKobo(transfers.map((t) => t.amountKobo as Kobo));
     try {
-      checkDailyLimit(journalled, { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
+      checkDailyLimit(todaysTransfers(openJournal(ctx), scope, now), { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
     } catch (error) {
       if (error instanceof PolicyLimitError) throw new PolicyLimitError(error.message.replace(/nothing was sent$/, 'nothing was approved'), error.hint ?? '');
       throw error;
@@ -74,11 +74,11 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
  * for the review: the person sees them before typing the secret, and typing it agrees to them.
  */
 export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferState[]> {
-  const { transfers: journalled } = await openJournal(ctx).transfers();
+  const journal = openJournal(ctx);
   const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
   const found = new Map<string, TransferState>();
   for (const held of transfers) {
-    for (const t of findDuplicates(journalled, { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo }, ctx.clock.now())) {
+    for (const t of journal.duplicates({ ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo }, ctx.clock.now())) {
       if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
     }
   }

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from './money.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from './reference.js';
-import { controlCharacterProblem } from './validate.js';
+import { characterCount, controlCharacterProblem } from './validate.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH, type SendRequest } from './transfer.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
@@ -279,7 +279,7 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   const control = controlCharacterProblem(record.fields[columns.get('narration')!] ?? '', 'narration');
   if (control) reasons.push(control);
   else if (narration === '') reasons.push('narration is empty');
-  else if (narration.length > MAX_NARRATION_LENGTH) reasons.push(`narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  else if (characterCount(narration) > MAX_NARRATION_LENGTH) reasons.push(`narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
 
   let reference: string | undefined;
   const referenceCell = cell('reference');
@@ -304,7 +304,7 @@ function optionalText(text: string, column: string, max: number, reasons: string
   // expect_name is only compared (spacing ignored), never sent; sender_name reaches the receiver.
   const control = column === 'sender_name' ? controlCharacterProblem(text, column) : undefined;
   if (control) reasons.push(control);
-  if (text.length > max) reasons.push(`${column} is ${text.length} characters long; at most ${max} are allowed`);
+  if (characterCount(text) > max) reasons.push(`${column} is ${characterCount(text)} characters long; at most ${max} are allowed`);
   return text;
 }
 

@@ -1,7 +1,8 @@
 // The report of a batch run: one line per row of the file (line, account, bank, amount, verified name,
 // reference, status, message), written as CSV atomically (a temporary file, fsync-ed, then renamed over
 // the target), so a report on disk is always whole; and the exit code the run ends with.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -43,10 +44,21 @@ export function reportCsv(results: readonly RowResult[]): string {
 }
 
 /** Writes the report next to its final name, syncs it, and renames it into place. */
+/**
+ * The temporary file beside the report: a name nobody can guess, created exclusively (O_EXCL: an existing
+ * name, a planted symbolic link included, is an error and is never followed), mode 0600.
+ */
+function temporaryFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
+}
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
 export async function writeReport(file: string, results: readonly RowResult[]): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const temporary = temporaryFor(file);
+  let created = false;
   try {
-    const handle = await open(temporary, 'w', 0o600);
+    const handle = await open(temporary, EXCLUSIVE, 0o600);
+    created = true;
     try {
       await handle.writeFile(reportCsv(results), 'utf8');
       await handle.sync();
@@ -55,7 +67,7 @@ export async function writeReport(file: string, results: readonly RowResult[]): 
     }
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
+    if (created) await rm(temporary, { force: true }).catch(() => undefined);
     throw new FsapiError(`cannot write the report ${file}: ${(error as Error).message}`, {
       exitCode: ExitCode.failed,
       hint: 'the transfers above were made and are in the journal: fsapi transfer log lists them; run the same command again with --report <writable file> to get the report (it sends nothing twice)',
@@ -66,8 +78,8 @@ export async function writeReport(file: string, results: readonly RowResult[]): 
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process at once. */
 export function writeReportSync(file: string, results: readonly RowResult[]): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  const fd = openSync(temporary, 'w', 0o600);
+  const temporary = temporaryFor(file);
+  const fd = openSync(temporary, EXCLUSIVE, 0o600);
   try {
     writeSync(fd, reportCsv(results));
     fsyncSync(fd);

@@ -37,8 +37,8 @@ import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../er
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
 import { loadBanks, resolveBank } from './banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
-import { findDuplicates, Journal, summarise, transferKey, type JournalRecord, type TransferState } from './journal.js';
-import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
+import { Journal, type TransferState } from './journal.js';
+import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
 import { outcomeOfStatus, type Outcome } from './transfer-outcome.js';
@@ -144,6 +144,8 @@ export interface BatchPlan {
   badRows: RowProblem[];
   /** Rows to send that look already paid under another reference: held unless allowed. */
   possibleDuplicates: PossibleDuplicate[];
+  /** Rows of this file that pay the same account, bank and amount as another of its rows: flagged. */
+  fileDuplicates: FileDuplicate[];
   /** The sum of the rows to send. */
   totalKobo: Kobo;
 }
@@ -164,6 +166,7 @@ export interface PlanOptions {
  * all; a reference already used for another transfer throws BadRowsError (exit 2).
  */
 export async function planBatch(ctx: Context, file: BatchFile, options: PlanOptions): Promise<BatchPlan> {
+  const journal = openJournal(ctx); // the data dir made private before anything is written there
   const api = await ctx.api();
   const account = await api.getAccount();
   const source: SourceAccount = {
@@ -175,10 +178,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const scope = await transferScope(ctx);
 
   const { rows, problems: badRows } = await resolveRows(ctx, file, source.prefix);
-  const journal = openJournal(ctx);
-  const { records, warnings } = await journal.read();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const journalled = scanJournal(records, scope, rows);
+  const journalled = scanJournal(journal, scope, rows);
   checkReusedReferences(file, rows, journalled);
 
   // Rows an earlier run touched: looked up, never sent blindly.
@@ -210,7 +210,8 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   settled.sort((a, b) => a.line - b.line);
   nameFailures.sort((a, b) => a.row.line - b.row.line);
 
-  const possibleDuplicates = findPossibleDuplicates(records, scope, rows, toSend, ctx.clock.now());
+  const possibleDuplicates = findPossibleDuplicates(journal, scope, rows, toSend, ctx.clock.now());
+  const fileDuplicates = findFileDuplicates(toSend);
   return {
     file,
     source,
@@ -221,6 +222,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     nameFailures,
     badRows,
     possibleDuplicates,
+    fileDuplicates,
     totalKobo: sumKobo(toSend.map((row) => row.amountKobo)),
   };
 }
@@ -307,59 +309,29 @@ interface Journalled {
   message: string | undefined;
 }
 
-/** Folds the journal's records about this file's references (in this profile and base address). */
-function scanJournal(records: readonly JournalRecord[], scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
-  const wanted = new Set(rows.map((row) => row.reference.toUpperCase()));
+/** What the journal knows of this file's references (in this profile and base address), by index. */
+function scanJournal(journal: Journal, scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
   const found = new Map<string, Journalled>();
-  for (const record of records) {
-    if (record.type === 'repaired') continue;
-    if (record.profile !== scope.profile || record.baseUrl !== scope.baseUrl) continue;
-    const key = record.reference.toUpperCase();
-    if (!wanted.has(key)) continue;
-    if (record.type === 'intent') {
-      found.set(key, {
-        reference: record.reference,
-        last: 'none',
-        intentAt: Date.parse(record.time),
-        intents: (found.get(key)?.intents ?? 0) + 1,
-        pid: record.pid,
-        run: record.run,
-        accountNumber: record.request.beneficiaryAccountNumber,
-        bankCode: record.request.beneficiaryBankCode,
-        amountKobo: record.amountKobo,
-        accountName: record.accountName,
-        status: undefined,
-        message: undefined,
-      });
-      continue;
-    }
-    const entry = found.get(key);
-    if (!entry) continue;
-    switch (record.type) {
-      case 'accepted':
-        entry.last = 'accepted';
-        entry.status = record.status;
-        entry.message = record.message;
-        break;
-      case 'rejected':
-        if (entry.last !== 'accepted' && entry.last !== 'reconciled') entry.last = 'rejected';
-        entry.message = record.message;
-        break;
-      case 'unknown':
-        if (entry.last === 'none' || entry.last === 'unknown') entry.last = 'unknown';
-        entry.message = record.error;
-        break;
-      case 'reconciled':
-        entry.last = 'reconciled';
-        entry.status = record.status;
-        break;
-      case 'status-checked':
-        if (record.found) {
-          if (entry.last !== 'accepted') entry.last = 'reconciled';
-          entry.status = record.status ?? entry.status;
-        }
-        break;
-    }
+  for (const row of rows) {
+    const key = row.reference.toUpperCase();
+    const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.reference };
+    const attempts = journal.attempts(ref);
+    const state = attempts && journal.stateOf(ref);
+    if (!attempts || !state) continue;
+    found.set(key, {
+      reference: state.reference,
+      last: attempts.answered ? state.state : 'none',
+      intentAt: Date.parse(attempts.lastIntentAt),
+      intents: attempts.intents,
+      pid: attempts.lastPid,
+      run: attempts.lastRun,
+      accountNumber: state.accountNumber,
+      bankCode: state.bankCode,
+      amountKobo: state.amountKobo,
+      accountName: state.accountName,
+      status: state.status,
+      message: state.message,
+    });
   }
   return found;
 }
@@ -429,7 +401,7 @@ async function settleEarlierAttempt(
     chargeKobo: undefined,
     earlier: true,
   };
-  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run })) {
+  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir)) {
     // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
     return {
       kind: 'settled',
@@ -546,26 +518,47 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
  * what an edited file looks like after a partial run: its references changed with its bytes.
  */
 function findPossibleDuplicates(
-  records: readonly JournalRecord[],
+  journal: Journal,
   scope: TransferScope,
   rows: readonly ResolvedRow[],
   toSend: readonly VerifiedRow[],
   now: number,
 ): PossibleDuplicate[] {
   if (toSend.length === 0) return [];
-  const ours = new Set(rows.map((row) => transferKey({ ...scope, reference: row.reference.toUpperCase() })));
-  const others = summarise(records).filter((t) => !ours.has(transferKey({ ...t, reference: t.reference.toUpperCase() })));
+  const ours = new Set(rows.map((row) => row.reference.toUpperCase()));
   const result: PossibleDuplicate[] = [];
   for (const row of toSend) {
-    const [earlier] = findDuplicates(
-      others,
-      { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
-      now,
-      BATCH_DUPLICATE_WINDOW_MS,
-    );
+    const [earlier] = journal
+      .duplicates({ ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo }, now, BATCH_DUPLICATE_WINDOW_MS)
+      .filter((t) => !ours.has(t.reference.toUpperCase()));
     if (earlier) result.push({ row, earlier });
   }
   return result;
+}
+
+/** Rows of one file that pay the same account at the same bank the same amount (kobo, bank code). */
+export interface FileDuplicate {
+  /** The lines, in file order: two or more. */
+  lines: number[];
+  accountNumber: string;
+  bankName: string;
+  amountKobo: Kobo;
+}
+
+/**
+ * Rows to send with the same account, bank and amount as another row of the file, compared as they will
+ * be sent: `gtb` and `000013` are one bank, `1,000` and `1000.00` one amount. A typo'd copy of a row pays
+ * twice unless someone looks: a person at the confirmation sees them; `--yes` needs --allow-duplicate.
+ */
+export function findFileDuplicates(rows: readonly VerifiedRow[]): FileDuplicate[] {
+  const groups = new Map<string, FileDuplicate>();
+  for (const row of rows) {
+    const key = `${row.accountNumber}\u0000${row.bank.institutionCode}\u0000${row.amountKobo}`;
+    const group = groups.get(key);
+    if (group) group.lines.push(row.line);
+    else groups.set(key, { lines: [row.line], accountNumber: row.accountNumber, bankName: row.bank.institutionName, amountKobo: row.amountKobo });
+  }
+  return [...groups.values()].filter((group) => group.lines.length > 1).sort((a, b) => a.lines[0]! - b.lines[0]!);
 }
 
 // ---- sending -----------------------------------------------------------------------------------------------
@@ -598,7 +591,7 @@ export interface BatchRun {
 export async function executeBatch(ctx: Context, plan: BatchPlan, options: ExecuteBatchOptions): Promise<BatchRun> {
   const journal = openJournal(ctx);
   const origin = `batch ${path.basename(plan.file.name)}`;
-  // Checked again for each row under the journal's lock (src/core/claim.ts): another run may have paid
+  // Checked again for each row in the claim's transaction (src/core/claim.ts): another run may have paid
   // the same account the same amount since the plan was made. This file's own rows never count.
   const ownReferences = new Set([...plan.toSend.map((row) => row.reference), ...plan.settled.map((row) => row.reference)].map((r) => r.toUpperCase()));
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
@@ -730,26 +723,22 @@ export function notSent(row: VerifiedRow, message: string): RowResult {
 
 /**
  * Two runs of the same file at once would each see the other's intents without outcomes. A lock per file
- * content (`<dataDir>/batches/<hash>`, src/core/lock.ts) keeps the second one out. It is a courtesy, not
- * the guarantee: each row's claim in the journal would refuse the second run's row anyway. A lock left by
- * a run that was killed goes stale within LOCK_STALE_MS, so a run started right after a kill waits that
- * long (and says so) before it takes the lock over; a live holder keeps it fresh, and the wait then ends
- * in a refusal. If the lock is lost while held (this run stalled that long), no new row starts.
+ * content (`<dataDir>/batches/<hash>.held`) keeps the second one out, refused at once. It is a courtesy,
+ * not the guarantee: each row's claim in the journal would refuse the second run's row anyway. The lock
+ * is held by the process for as long as it runs (src/store/process-lock.ts): a run that was killed frees
+ * the file at once, and one that is stopped (Ctrl+Z) keeps it, however long it is stopped. `lost` never
+ * settles: nothing can take the lock from a live holder.
  */
 export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ release(): Promise<void>; lost: Promise<Error> }> {
-  const lockTarget = path.join(ctx.paths.dataDir, 'batches', file.contentHash.toString('hex').slice(0, 32));
-  try {
-    return await acquireFileLock(lockTarget, {
-      waitMs: LOCK_STALE_MS + 2000,
-      onWait: () => ctx.io.note(`${file.name} is locked by another run, or by one that was stopped less than ${LOCK_STALE_MS / 1000} s ago; waiting…`),
-    });
-  } catch (error) {
-    if (!(error instanceof LockBusyError)) throw error;
+  const lockFile = path.join(ctx.paths.dataDir, 'batches', `${file.contentHash.toString('hex').slice(0, 32)}.held`);
+  const lock = holdProcessLock(lockFile);
+  if (!lock) {
     throw new FsapiError(`${file.name} is being paid by another fsapi run; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'let it finish, then run the same command again to see every row',
     });
   }
+  return { release: async () => lock.release(), lost: new Promise<Error>(() => undefined) };
 }
 
 // ---- bounded concurrency -------------------------------------------------------------------------------------

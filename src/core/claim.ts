@@ -1,5 +1,5 @@
-// Who may send a reference, decided at the one moment that counts: under the journal's lock, right
-// before the intent is written (Journal.claim). Whatever a process saw while it verified names and asked
+// Who may send a reference, decided at the one moment that counts: in the journal's write transaction,
+// right before the intent is written (Journal.claim). Whatever a process saw while it verified names and asked
 // for confirmation may be out of date by then: another process may have sent the same reference, or the
 // same amount to the same account. So the checks are made again here, against every process's records,
 // and the intent is written only if they pass. The intent is the claim: from then on the reference is
@@ -7,15 +7,16 @@
 //
 // A reference may be sent again only when its last attempt is over and moved no money: refused by the
 // API, or written by a process that died before any answer (and the caller looked the reference up and
-// did not find it). An attempt whose writer is still running is in flight, whatever else is known.
-import { randomBytes } from 'node:crypto';
+// did not find it). An attempt whose writer is still running is in flight, whatever else is known; a
+// writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
 import { UsageError } from '../errors.js';
-import { claimKey, findDuplicates, type Attempts, type TransferFold, type TransferState } from './journal.js';
+import { runIsLive } from '../store/process-lock.js';
+import { claimKey, type Attempts, type ClaimView, type TransferState } from './journal.js';
 import { formatNaira } from './money.js';
-import { checkDailyLimit } from './policy.js';
+import { checkDailyLimit, dayWindow } from './policy.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
-export const RUN_ID = randomBytes(8).toString('hex');
+export { RUN_ID } from '../store/process-lock.js';
 
 export interface ClaimRules {
   /** How many intents of this reference the caller saw when it decided to send it: 0 for a new one. */
@@ -73,11 +74,11 @@ function describeWindow(ms: number): string {
 }
 
 /** Throws ReferenceTakenError, DuplicateClaimError or PolicyLimitError when the claim must not be made. */
-export function checkClaim(journal: TransferFold, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
+export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
   const attempts = journal.attempts(candidate);
   if (attempts) {
     const state = journal.stateOf(candidate);
-    if (!attempts.answered && isInFlight(attempts)) {
+    if (!attempts.answered && journal.inFlight(attempts)) {
       throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`);
     }
     if (attempts.answered && state?.state !== 'rejected') {
@@ -93,30 +94,21 @@ export function checkClaim(journal: TransferFold, candidate: ClaimCandidate, rul
   if (rules.duplicates) {
     const { ignore, windowMs } = rules.duplicates;
     const own = claimKey(candidate);
-    const found = findDuplicates(journal.transfers(), candidate, now, windowMs).filter(
+    const found = journal.duplicates(candidate, now, windowMs).filter(
       (t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()),
     );
     if (found.length > 0) throw new DuplicateClaimError(found, windowMs, candidate);
   }
-  if (rules.dailyMaximumKobo !== undefined) checkDailyLimit(journal.transfers(), candidate, rules.dailyMaximumKobo, now);
+  if (rules.dailyMaximumKobo !== undefined) {
+    const { start, end } = dayWindow(now);
+    checkDailyLimit(journal.sentBetween(candidate.profile, start, end), candidate, rules.dailyMaximumKobo, now);
+  }
 }
 
 /**
- * Whether the writer of an attempt without an answer is still running. Its own pid with another run id is
- * a reused pid: that writer is gone. A pid from a record older than run ids is judged by the pid alone.
+ * Whether the writer of an attempt without an answer is still running: it holds its run lock in the data
+ * dir. A reused pid holds nothing; a stopped (SIGSTOP) writer still holds it, and is still sending.
  */
-export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
-  const { lastPid, lastRun } = attempts;
-  if (lastPid === undefined) return false;
-  if (lastPid === process.pid) return lastRun === undefined || lastRun === RUN_ID;
-  return isRunning(lastPid);
-}
-
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): boolean {
+  return runIsLive(dataDir, attempts.lastRun);
 }

@@ -1,19 +1,21 @@
-// events.jsonl in the data dir: the durable record of every notification `webhook listen` accepted, and of
-// what became of it. One JSON object per line, two kinds:
+// webhook listen's record of every notification it accepted, and of what became of it: the `events`
+// table of the local store (src/store/database.ts), one row per record, two kinds:
 //   {"kind":"received","id":…,"receivedAt":…,"reference":…,"sha256":…,"body":"<the body exactly as posted>"}
-//       written and fsynced BEFORE the 200 answer, so an acknowledged event is never lost;
+//       committed (fsync-ed) BEFORE the 200 answer, so an acknowledged event is never lost;
 //   {"kind":"outcome","id":…,"at":…,"reference":…,"state":…,"field":…,"detail":…,"forwarded":…}
 //       written once the event is verified (and forwarded), or found to be a resend; a verified event the
 //       app has not taken yet also carries `"undelivered":true` and the `forwardBody` to deliver later.
-// A received line without an outcome line is an event whose processing was cut short (crash, shutdown
-// timeout); the next `webhook listen` picks it up. The file is only ever appended to, never rewritten.
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, writeSync, fstatSync } from 'node:fs';
-import { createReadStream } from 'node:fs';
+// A received record without an outcome is an event whose processing was cut short (crash, shutdown
+// timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
+// transaction: a full disk or a kill rolls back the one being written (its event is then not answered
+// 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
-import { acquireFileLock, LOCK_STALE_MS, LockBusyError } from './lock.js';
+import { openLocalStore, type LocalStore } from '../store/database.js';
+import { holdProcessLock } from '../store/process-lock.js';
 
+/** The JSON Lines event log of fsapi before the store: imported once, kept as it was. */
 export const EVENT_LOG_FILE = 'events.jsonl';
 
 /**
@@ -63,56 +65,47 @@ export function eventLogPath(dataDir: string): string {
   return path.join(dataDir, EVENT_LOG_FILE);
 }
 
-/** A lock that holds while the listener runs; `lost` settles if another process could take it over. */
+/** Holds while the listener runs; the end of the process lets go of it, however it ends. */
 export interface EventLogLock {
+  /** Never settles: this lock cannot be taken over while its holder lives. Kept for the listener's race. */
   readonly lost: Promise<Error>;
   release(): Promise<void>;
 }
 
 /**
- * Makes this process the only listener of an events log. Two listeners on one log would each forward what
- * they receive and each take up the other's unfinished events, so a second one is refused (exit 1). The
- * lock is fsapi's one file lock (src/core/lock.ts): refreshed while held, removed at exit, taken over
- * once stale when its holder died (SIGKILL, power cut).
+ * Makes this process the only listener of a data dir. Two listeners would each forward what they receive
+ * and each take up the other's unfinished events, so a second one is refused (exit 1). The lock is held
+ * for the life of the process (src/store/process-lock.ts): nothing goes stale, a dead listener frees it.
  */
-export async function lockEventLog(file: string): Promise<EventLogLock> {
-  try {
-    return await acquireFileLock(file);
-  } catch (error) {
-    if (error instanceof LockBusyError) {
-      throw new FsapiError(`another webhook listen is already using ${file}`, {
-        exitCode: ExitCode.failed,
-        hint: `stop it first, or give this one its own data dir (FSAPI_DATA_DIR); a listener that died frees it within ${LOCK_STALE_MS / 1000} s`,
-      });
-    }
-    throw error;
+export async function lockEventLog(dataDir: string): Promise<EventLogLock> {
+  const lock = holdProcessLock(path.join(dataDir, 'listen.lock'));
+  if (!lock) {
+    throw new FsapiError(`another webhook listen is already using the data dir ${dataDir}`, {
+      exitCode: ExitCode.failed,
+      hint: 'stop it first, or give this one its own data dir (FSAPI_DATA_DIR)',
+    });
   }
+  return { lost: new Promise<Error>(() => undefined), release: async () => lock.release() };
 }
 
+const PAGE = 500;
+
 /**
- * Reads every record in order. A line that is not a record (a write cut short by a crash, a hand edit)
- * is skipped and reported through `onBadLine`; the file is left as it is.
+ * Every record in the order written, a page at a time. A record that cannot be read (written by hand, or
+ * by a newer fsapi) is skipped and reported through `onBadLine` with its row number.
  */
-export async function* readEventLog(file: string, onBadLine: (lineNumber: number) => void): AsyncGenerator<EventRecord> {
-  let stream;
-  try {
-    stream = createReadStream(file, { encoding: 'utf8' });
-    await new Promise<void>((resolve, reject) => {
-      stream!.once('open', () => resolve());
-      stream!.once('error', reject);
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new CorruptFileError(file, (error as Error).message);
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNumber = 0;
-  for await (const line of lines) {
-    lineNumber += 1;
-    if (line.trim() === '') continue;
-    const record = toRecord(line);
-    if (record) yield record;
-    else onBadLine(lineNumber);
+export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: number) => void): AsyncGenerator<EventRecord> {
+  const store = eventStore(dataDir);
+  let after = 0;
+  for (;;) {
+    const rows = store.read(() => store.sql('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
+    for (const row of rows) {
+      const record = toRecord(String(row.record));
+      if (record) yield record;
+      else onBadLine(Number(row.seq));
+    }
+    if (rows.length < PAGE) return;
+    after = Number(rows[rows.length - 1]!.seq);
   }
 }
 
@@ -133,54 +126,54 @@ function toRecord(line: string): EventRecord | undefined {
   return undefined;
 }
 
-/** An append-only writer. Every append is one write of one whole line followed by fsync. */
+/** The store, with events.jsonl carried over the first time (its readable lines; the file is kept). */
+function eventStore(dataDir: string): LocalStore {
+  const store = openLocalStore(dataDir);
+  const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(EVENT_LOG_FILE) !== undefined;
+  if (store.read(done)) return store;
+  const file = eventLogPath(dataDir);
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
+  }
+  // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
+  const records = text.split('\n').map(toRecord).filter((record): record is EventRecord => record !== undefined);
+  store.write(() => {
+    if (done()) return;
+    for (const record of records) insertEvent(store, record);
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records.length, Buffer.byteLength(text));
+  });
+  return store;
+}
+
+function insertEvent(store: LocalStore, record: EventRecord): void {
+  store.sql('INSERT INTO events (kind, id, reference, record) VALUES (?, ?, ?, ?)').run(record.kind, record.id, record.reference, JSON.stringify(record));
+}
+
+/** Adds records, each committed before `append` returns. */
 export class EventLogWriter {
-  private fd: number | undefined;
+  private store: LocalStore | undefined;
 
-  private constructor(readonly file: string, fd: number) {
-    this.fd = fd;
+  private constructor(readonly file: string, store: LocalStore) {
+    this.store = store;
   }
 
-  /** Opens (creating) the log for appending, mode 0600: events name payers and accounts. */
-  static open(file: string): EventLogWriter {
-    let fd: number;
-    try {
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      fd = openSync(file, 'a+', 0o600);
-    } catch (error) {
-      throw new FsapiError(`cannot open ${file} to record events: ${(error as Error).message}`, {
-        exitCode: ExitCode.failed,
-        hint: 'the data dir must be writable (set FSAPI_DATA_DIR to use another)',
-      });
-    }
-    const writer = new EventLogWriter(file, fd);
-    // A crash in the middle of a write can leave a last line without its newline; start on a fresh line
-    // so the next record is not glued to it.
-    const size = fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writer.writeLine('');
-    }
-    return writer;
+  /** Opens the data dir's store (0700 dir, 0600 file: events name payers and accounts). */
+  static open(dataDir: string): EventLogWriter {
+    const store = eventStore(dataDir);
+    return new EventLogWriter(store.file, store);
   }
 
-  /** Appends and fsyncs one record. Throws when the disk refuses (the caller must not acknowledge then). */
+  /** Commits one record. Throws when the disk refuses (the caller must not acknowledge then). */
   append(record: EventRecord): void {
-    this.writeLine(JSON.stringify(record));
-  }
-
-  private writeLine(text: string): void {
-    if (this.fd === undefined) throw new Error(`${this.file} is closed`);
-    const bytes = Buffer.from(`${text}\n`, 'utf8');
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
-    fsyncSync(this.fd);
+    const store = this.store;
+    if (!store) throw new Error(`${this.file} is closed`);
+    store.write(() => insertEvent(store, record));
   }
 
   close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
+    this.store = undefined;
   }
 }

@@ -1,5 +1,5 @@
 // What `webhook listen` does with an event after acknowledging it: recognise resends, verify, forward,
-// record the outcome in events.jsonl, and show it. The HTTP side (src/core/listener.ts) only takes bodies
+// record the outcome in the event log (src/core/event-log.ts), and show it. The HTTP side (src/core/listener.ts) only takes bodies
 // in; this module never sees a socket.
 //
 // Resends. The sender may deliver the same event several times, and anyone may post a copy of it. Events
@@ -167,7 +167,7 @@ export class EventProcessor {
   }
 
   /**
-   * Rebuilds what earlier runs saw from the records of events.jsonl (in file order) and returns the events
+   * Rebuilds what earlier runs saw from the records of the event log (in the order written) and returns the events
    * that were received but never finished, for `accept` to take up again. A verified event left
    * undelivered by an older version (no forwardBody) is handed back to be verified again, since only the
    * received bytes would be left to forward.
@@ -240,7 +240,7 @@ export class EventProcessor {
     return this.unfinished;
   }
 
-  /** Takes an event that is already in events.jsonl. Returns at once; the work happens in the background. */
+  /** Takes an event that is already in the event log. Returns at once; the work happens in the background. */
   accept(record: ReceivedRecord, event: IncomingEvent): void {
     this.enqueue(record.reference, () => this.process(record, event));
   }
@@ -262,7 +262,7 @@ export class EventProcessor {
 
   /**
    * Waits for every accepted event to finish, at most `timeoutMs`; then cuts the rest short (they stay in
-   * events.jsonl without an outcome and are taken up by the next run). Returns how many were cut.
+   * the event log without an outcome and are taken up by the next run). Returns how many were cut.
    */
   async drain(timeoutMs: number): Promise<number> {
     if (this.unfinished > 0) {

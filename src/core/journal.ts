@@ -1,36 +1,36 @@
-// The transfer journal: `<dataDir>/journal.jsonl`, one JSON record per line, only ever appended to.
+// The transfer journal: what fsapi knows of every transfer it sent, in the local store
+// (`<dataDir>/fsapi.db`, src/store/database.ts).
 //
 // It is how fsapi keeps its promise to pay exactly once. The intent of a transfer (every field of the
 // request, under the reference fsapi made for it) is on disk before the POST leaves, and each outcome is
 // on disk as soon as it is known. A process killed in between leaves an intent without an outcome, which
 // `transfer log` shows as unknown and `transfer status` settles by looking the reference up.
 //
-// Durability and concurrency:
-// - every record is written with ONE write() on a file descriptor opened with O_APPEND, then fsync-ed
-//   (the descriptor is also readable, to check that the file ends with a whole line before appending).
-//   With O_APPEND the kernel moves to the end and writes in one step, so records from several processes
-//   (and from several transfers in flight in one process) never interleave within a line or overwrite
-//   each other. Within one process appends are also queued, so a slow disk cannot reorder them.
-// - a line cut short (a write interrupted by power loss or a full disk) is detected: at the end of the
-//   file it is skipped with a warning; the next append first ends that line and writes a `repaired`
-//   marker, so the cut line is recognised later too, instead of corrupting the record glued to it.
-// - any other unreadable line is an error naming the file and line: the journal is evidence of money
-//   sent, so fsapi never skips or rewrites it silently.
+// Two tables: `journal`, every record in the order written (the evidence; `transfer log --jsonl` exports
+// it as JSON Lines, one record a line, as journal.jsonl held it), and `transfers`, each transfer's state
+// folded from those records as each is written, indexed by reference and by payee and time. So a claim,
+// a send, a batch's planning or `transfer log --limit` reads the few rows it needs, whatever the history.
 //
-// - the decision to send is one step for every process sharing the data dir: `claim` takes the journal's
-//   lock (src/core/lock.ts), reads what other processes wrote since (only the new bytes), runs the
-//   caller's checks (the duplicate guard, who owns the reference) and appends the intent, then lets go.
-//   Outcomes are appended without the lock: they decide nothing and O_APPEND keeps them whole.
+// Durability and concurrency: each record is one SQLite transaction, committed (fsync-ed) before
+// `append` returns; a write cut short by a kill or a full disk is rolled back whole, never half kept.
+// The decision to send is one transaction for every process sharing the data dir: `claim` runs the
+// caller's checks (the duplicate guard, who owns the reference) and writes the intent between BEGIN
+// IMMEDIATE and COMMIT. Before its first intent a run takes its run lock (src/store/process-lock.ts), by
+// which others tell a live writer from a dead one.
+//
+// An existing journal.jsonl (fsapi before the store) is imported once, on first use, and left in place.
 //
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
-import { withFileLock } from './lock.js';
+import { openLocalStore, storePath, type LocalStore } from '../store/database.js';
+import { holdRunLock, RUN_ID, runIsLive } from '../store/process-lock.js';
+import type { SqlRow } from '../store/sqlite.js';
 
+/** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
 
 export function journalPath(dataDir: string): string {
@@ -135,185 +135,278 @@ type TransferRecord = Exclude<JournalRecord, { type: 'repaired' }>;
 
 const KNOWN_TYPES = new Set(['intent', 'accepted', 'rejected', 'unknown', 'reconciled', 'status-checked', 'repaired']);
 
-// ---- writing -----------------------------------------------------------------------------------------
+// ---- the journal in the store -------------------------------------------------------------------------
 
-// One queue per file in this process: appends run one after the other, in the order they were asked for.
-const queues = new Map<string, Promise<unknown>>();
+/** What a claim's checks may ask, under the claim's transaction (src/core/claim.ts). */
+export interface ClaimView {
+  /** The send attempts of a reference (compared without regard to case). */
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined;
+  /** The state of a reference (compared without regard to case). */
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined;
+  /** Whether the run that wrote an attempt without an answer is still running. */
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean;
+  /** findDuplicates over the journal, by its index. */
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): TransferState[];
+  /** The transfers of a profile (any base address) sent in [fromMs, toMs): the policy's day. */
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[];
+}
 
-export class Journal {
-  /** What this object has read of the file so far (see `latest`): bytes up to the end of a whole line. */
-  private seen: { size: number; fold: TransferFold } = { size: 0, fold: new TransferFold() };
+export interface TransferQuery {
+  /** Only the last `limit` transfers (still oldest first). */
+  limit?: number;
+  /** Only transfers sent in [fromMs, toMs). */
+  fromMs?: number;
+  toMs?: number;
+  /** Only this profile and base address. */
+  scope?: { profile: string; baseUrl: string };
+}
 
-  constructor(readonly file: string) {}
+const PAGE = 500;
+
+export class Journal implements ClaimView {
+  /** The database file the journal lives in. */
+  readonly file: string;
+  private opened: LocalStore | undefined;
+  /** What importing journal.jsonl skipped: told once, with the first transfers read by this object. */
+  private importWarnings: string[] = [];
+
+  /** The journal of the data dir `dataDir`. */
+  constructor(readonly dataDir: string) {
+    this.file = storePath(dataDir);
+  }
 
   static inDataDir(dataDir: string): Journal {
-    return new Journal(journalPath(dataDir));
+    return new Journal(dataDir);
   }
 
-  /** Appends one record and returns once it is on disk (fsync-ed). */
-  append(record: JournalRecord): Promise<void> {
-    const line = `${JSON.stringify(journalRecord.parse(record))}\n`;
-    const previous = queues.get(this.file) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.write(line));
-    queues.set(this.file, next);
-    void next.finally(() => {
-      if (queues.get(this.file) === next) queues.delete(this.file);
-    }).catch(() => undefined);
-    return next;
+  /** The store, opened on first use, with journal.jsonl carried over the first time. */
+  private store(): LocalStore {
+    if (this.opened) return this.opened;
+    const store = openLocalStore(this.dataDir);
+    this.importWarnings = importJsonl(store, journalPath(this.dataDir), (record) => this.insert(store, record));
+    this.opened = store;
+    return store;
   }
 
-  private async write(line: string): Promise<void> {
-    const dir = path.dirname(this.file);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(this.file, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o600);
-    let created = false;
-    try {
-      const { size } = await handle.stat();
-      created = size === 0;
-      let text = line;
-      if (size > 0 && !(await endsWithWholeLine(handle, size))) {
-        // The last line was cut short. End it, and say so, so a reader knows to skip it (see the header).
-        const marker: JournalRecord = { type: 'repaired', time: new Date().toISOString(), note: 'the line before was cut short by an interrupted write' };
-        text = `\n${JSON.stringify(marker)}\n${line}`;
+  /** Appends one record and returns once it is on disk. */
+  async append(record: JournalRecord): Promise<void> {
+    const parsed = journalRecord.parse(record);
+    const store = this.store();
+    store.write(() => this.insert(store, parsed));
+  }
+
+  /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
+  async appendMany(records: Iterable<JournalRecord>): Promise<number> {
+    const store = this.store();
+    return store.write(() => {
+      let count = 0;
+      for (const record of records) {
+        this.insert(store, journalRecord.parse(record));
+        count += 1;
       }
-      const buffer = Buffer.from(text, 'utf8');
-      // One write call for the whole record; a short write (disk full) is finished, and then shows as a
-      // cut line at worst, never as two records mixed.
-      let offset = 0;
-      while (offset < buffer.length) {
-        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
-        offset += bytesWritten;
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (created) await syncDirectory(dir);
+      return count;
+    });
   }
 
   /**
    * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
-   * returns without throwing: the check and the write are one step for every process sharing the file.
-   * This is the claim on a reference: nothing may be sent for it before `claim` has returned.
+   * returns without throwing: the check and the write are one transaction for every process sharing the
+   * data dir. This is the claim on a reference: nothing may be sent for it before `claim` has returned.
    */
-  async claim(intent: IntentRecord, check: (journal: TransferFold) => void): Promise<void> {
-    await withFileLock(
-      this.file,
-      async (lock) => {
-        check(await this.latest());
-        lock.assertHeld();
-        await this.append(intent);
-        try {
-          lock.assertHeld();
-        } catch (error) {
-          // Another process may have decided while this one was stalled: the intent stays unsent.
-          const { reference, profile, baseUrl } = intent;
-          const message = `not sent: ${(error as Error).message}`;
-          await this.append({ type: 'rejected', reference, profile, baseUrl, time: new Date().toISOString(), message });
-          throw error;
-        }
-      },
-      { what: `the journal ${this.file}` },
+  async claim(intent: IntentRecord, check: (journal: ClaimView) => void): Promise<void> {
+    const parsed = journalRecord.parse(intent);
+    const store = this.store();
+    holdRunLock(this.dataDir);
+    store.write(() => {
+      check(this);
+      this.insert(store, parsed);
+    });
+  }
+
+  /** Every record in the order written. Holds them all: exports use `records()`. */
+  async read(): Promise<{ records: JournalRecord[]; warnings: string[] }> {
+    return { records: [...this.records()], warnings: this.takeWarnings() };
+  }
+
+  /** Every record in the order written, a page at a time (flat memory, for exports). */
+  *records(): Generator<JournalRecord> {
+    const store = this.store();
+    let after = 0;
+    for (;;) {
+      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
+      for (const row of rows) yield JSON.parse(row.record as string) as JournalRecord;
+      if (rows.length < PAGE) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
+  async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.scope) {
+      where.push('profile = ? AND base_url = ?');
+      params.push(query.scope.profile, query.scope.baseUrl);
+    }
+    if (query.fromMs !== undefined) {
+      where.push('sent_ms >= ?');
+      params.push(query.fromMs);
+    }
+    if (query.toMs !== undefined) {
+      where.push('sent_ms < ?');
+      params.push(query.toMs);
+    }
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const store = this.store();
+    const rows = store.read(() =>
+      query.limit !== undefined
+        ? store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq DESC LIMIT ?`).all(...params, query.limit!).reverse()
+        : store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq`).all(...params),
+    );
+    return { transfers: rows.map(docOf), warnings: this.takeWarnings() };
+  }
+
+  private takeWarnings(): string[] {
+    const warnings = this.importWarnings;
+    this.importWarnings = [];
+    return warnings;
+  }
+
+  /** The transfer with exactly this reference in this scope. */
+  transfer(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    const store = this.store();
+    const row = store.read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(scope.profile, scope.baseUrl, scope.reference));
+    return row ? docOf(row) : undefined;
+  }
+
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
+    const row = this.claimRow(scope);
+    if (!row) return undefined;
+    return {
+      intents: Number(row.intents),
+      lastPid: row.last_pid === null ? undefined : Number(row.last_pid),
+      lastRun: row.last_run === null ? undefined : String(row.last_run),
+      lastIntentAt: String(row.last_intent_at),
+      answered: Number(row.answered) === 1,
+    };
+  }
+
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    return this.transfer(scope) ?? (this.claimRow(scope) ? docOf(this.claimRow(scope)!) : undefined);
+  }
+
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
+    return runIsLive(this.dataDir, attempts.lastRun);
+  }
+
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
+    const store = this.store();
+    const rows = store.read(() =>
+      store
+        .sql(
+          `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+             AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
+        )
+        .all(candidate.profile, candidate.baseUrl, candidate.accountNumber, candidate.bankCode, candidate.amountKobo, now - windowMs, now + windowMs),
+    );
+    return rows.map(docOf);
+  }
+
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
+    const store = this.store();
+    return store
+      .read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs))
+      .map(docOf);
+  }
+
+  /** When the first transfer of this scope was sent, by index; undefined when it has none. */
+  firstSentMs(scope: { profile: string; baseUrl: string }): number | undefined {
+    const store = this.store();
+    const row = store.read(() => store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl));
+    return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+  }
+
+  /** How many transfers the journal holds. */
+  count(): number {
+    const store = this.store();
+    return Number(store.read(() => store.sql('SELECT count(*) AS n FROM transfers').get())?.n ?? 0);
+  }
+
+  private claimRow(scope: { profile: string; baseUrl: string; reference: string }): SqlRow | undefined {
+    const store = this.store();
+    return store.read(() =>
+      store.sql('SELECT * FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
     );
   }
 
-  /**
-   * The journal as it is now, folded: only the bytes written since the last call are read and parsed, so
-   * a batch claiming row after row does not read the whole file each time. A line still being written by
-   * another process (no newline yet) is left for the next call.
-   */
-  private async latest(): Promise<TransferFold> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.seen = { size: 0, fold: new TransferFold() }).fold;
-      throw new CorruptFileError(this.file, (error as Error).message);
-    }
-    try {
-      const { size } = await handle.stat();
-      if (size < this.seen.size) this.seen = { size: 0, fold: new TransferFold() }; // replaced: read it all again
-      if (size > this.seen.size) {
-        const bytes = Buffer.alloc(size - this.seen.size);
-        let filled = 0;
-        while (filled < bytes.length) {
-          const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, this.seen.size + filled);
-          if (bytesRead === 0) break;
-          filled += bytesRead;
-        }
-        const end = bytes.subarray(0, filled).lastIndexOf(0x0a) + 1;
-        if (end > 0) {
-          const { records } = parseJournal(bytes.subarray(0, end).toString('utf8'), this.file);
-          for (const record of records) this.seen.fold.add(record);
-          this.seen.size += end;
-        }
+  /** Writes one record and folds it into its transfer's row: the caller holds the write transaction. */
+  private insert(store: LocalStore, record: JournalRecord): void {
+    const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
+    const { lastInsertRowid } = store
+      .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(record.type, scope.profile, scope.baseUrl, scope.reference, record.time, JSON.stringify(record));
+    if (record.type === 'repaired') return;
+    const seq = Number(lastInsertRowid);
+    const claim = store.sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(record.profile, record.baseUrl, record.reference.toUpperCase());
+    const exact = store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(record.profile, record.baseUrl, record.reference);
+    const save = (firstSeq: number, state: TransferState) =>
+      store.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state.state, JSON.stringify(state), firstSeq);
+    if (record.type === 'intent') {
+      if (exact) {
+        const state = docOf(exact);
+        reopen(state, record);
+        save(Number(exact.first_seq), state);
+      } else {
+        const state = stateFromIntent(record);
+        const sentMs = Date.parse(record.time);
+        store
+          .sql(
+            `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
+               intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
+          )
+          .run(seq, record.profile, record.baseUrl, record.reference, record.reference.toUpperCase(), Number.isFinite(sentMs) ? sentMs : null,
+            state.accountNumber, state.bankCode, state.amountKobo, state.state, record.time, JSON.stringify(state));
       }
-    } finally {
-      await handle.close();
+      const claimSeq = claim ? Number(claim.first_seq) : exact ? Number(exact.first_seq) : seq;
+      store
+        .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
+        .run(record.pid ?? null, record.run ?? null, record.time, claimSeq);
+      return;
     }
-    return this.seen.fold;
-  }
-
-  /** Every record in file order, and warnings about lines that were skipped. A missing file is empty. */
-  async read(): Promise<{ records: JournalRecord[]; warnings: string[] }> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], warnings: [] };
-      throw new CorruptFileError(this.file, (error as Error).message);
+    if (claim && record.type !== 'status-checked') store.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(Number(claim.first_seq));
+    if (exact) {
+      const state = docOf(exact);
+      apply(state, record);
+      save(Number(exact.first_seq), state);
     }
-    return parseJournal(text, this.file);
   }
+}
 
-  /** Each transfer's last known state, oldest intent first. */
-  async transfers(): Promise<{ transfers: TransferState[]; warnings: string[] }> {
-    const { records, warnings } = await this.read();
-    return { transfers: summarise(records), warnings };
-  }
+function docOf(row: SqlRow): TransferState {
+  return JSON.parse(row.doc as string) as TransferState;
 }
 
 /**
- * Whether the file ends with a whole line. A last line without its newline is either cut short by an
- * interrupted write, or for a moment another process's record still being copied in: Linux shows the size
- * of a record's first page before its last is in. So an open end is looked at again until it stops moving,
- * and only a line that stays open is called cut short (which adds a `repaired` marker).
+ * Carries a JSON Lines file of fsapi before the store into it, once: every record in one transaction,
+ * with a row in `imports` so it is never read again. The file is left as it is.
  */
-async function endsWithWholeLine(handle: FileHandle, size: number): Promise<boolean> {
-  const SETTLE_MS = 20;
-  const STILL_LOOKS = 3; // an end that has not moved for 60 ms is not being written
-  const MAX_LOOKS = 50; // a second in all
-  let seen = size;
-  let stillLooks = 0;
-  for (let look = 0; look < MAX_LOOKS; look += 1) {
-    if (await lastByteIsNewline(handle, seen)) return true;
-    if (stillLooks >= STILL_LOOKS) return false;
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const now = (await handle.stat()).size;
-    stillLooks = now === seen ? stillLooks + 1 : 0;
-    seen = now;
-  }
-  return false;
-}
-
-async function lastByteIsNewline(handle: FileHandle, size: number): Promise<boolean> {
-  const last = Buffer.alloc(1);
-  await handle.read(last, 0, 1, size - 1);
-  return last[0] === 0x0a;
-}
-
-/** Makes a new file's directory entry durable too, so a crash right after creation cannot lose the file. */
-async function syncDirectory(dir: string): Promise<void> {
+function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void): string[] {
+  const name = path.basename(file);
+  const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined;
+  if (store.read(done)) return [];
+  let text = '';
   try {
-    const handle = await open(dir, constants.O_RDONLY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some file systems refuse fsync on directories; the file itself is already synced.
+    if (statSync(file).isFile()) text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
   }
+  const { records, warnings } = parseJournal(text, file);
+  return store.write(() => {
+    if (done()) return []; // another process imported it meanwhile
+    for (const record of records) insert(record);
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, new Date().toISOString(), records.length, Buffer.byteLength(text));
+    return warnings;
+  });
 }
 
 // ---- reading -----------------------------------------------------------------------------------------
@@ -440,7 +533,7 @@ export function claimKey(scope: { profile: string; baseUrl: string; reference: s
 }
 
 /** The records folded, one at a time, into each transfer's state and each reference's attempts. */
-export class TransferFold {
+export class TransferFold implements ClaimView {
   private readonly states = new Map<string, TransferState>();
   /** The same states by claimKey: the first intent of a reference in any case. */
   private readonly statesByClaim = new Map<string, TransferState>();
@@ -460,30 +553,10 @@ export class TransferFold {
       });
       const earlier = this.states.get(key);
       if (earlier) {
-        // A resend after a refusal (the claim allows nothing else): in flight again until its own outcome.
-        if (earlier.state === 'rejected') Object.assign(earlier, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
+        reopen(earlier, record);
         return;
       }
-      const state: TransferState = {
-        reference: record.reference,
-        profile: record.profile,
-        env: record.env,
-        baseUrl: record.baseUrl,
-        sentAt: record.time,
-        updatedAt: record.time,
-        accountNumber: record.request.beneficiaryAccountNumber,
-        bankCode: record.request.beneficiaryBankCode,
-        bankName: record.bankName,
-        accountName: record.accountName,
-        amountKobo: record.amountKobo,
-        narration: record.request.narration,
-        senderName: record.request.senderName,
-        origin: record.origin,
-        state: 'unknown',
-        status: undefined,
-        message: 'no answer recorded',
-        httpStatus: undefined,
-      };
+      const state = stateFromIntent(record);
       this.states.set(key, state);
       if (!this.statesByClaim.has(claimKey(record))) this.statesByClaim.set(claimKey(record), state);
       return;
@@ -506,6 +579,51 @@ export class TransferFold {
   stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
     return this.states.get(transferKey(scope)) ?? this.statesByClaim.get(claimKey(scope));
   }
+
+  /** Records in memory have no data dir to find other runs in: only this run is known to be alive. */
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
+    return attempts.lastRun === RUN_ID;
+  }
+
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
+    return findDuplicates(this.transfers(), candidate, now, windowMs);
+  }
+
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
+    return this.transfers().filter((t) => {
+      const at = Date.parse(t.sentAt);
+      return t.profile === profile && at >= fromMs && at < toMs;
+    });
+  }
+}
+
+function stateFromIntent(record: IntentRecord): TransferState {
+  return {
+    reference: record.reference,
+    profile: record.profile,
+    env: record.env,
+    baseUrl: record.baseUrl,
+    sentAt: record.time,
+    updatedAt: record.time,
+    accountNumber: record.request.beneficiaryAccountNumber,
+    bankCode: record.request.beneficiaryBankCode,
+    bankName: record.bankName,
+    accountName: record.accountName,
+    amountKobo: record.amountKobo,
+    narration: record.request.narration,
+    senderName: record.request.senderName,
+    origin: record.origin,
+    state: 'unknown',
+    status: undefined,
+    message: 'no answer recorded',
+    httpStatus: undefined,
+  };
+}
+
+/** A second intent of a transfer: a resend after a refusal (the claim allows nothing else). */
+function reopen(state: TransferState, record: IntentRecord): void {
+  // In flight again until its own outcome.
+  if (state.state === 'rejected') Object.assign(state, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
 }
 
 function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecord>): void {
@@ -557,9 +675,17 @@ export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
  * Transfers of the same amount to the same account at the same bank, from the same profile and base
  * address, journalled within the window before `now`. Refused transfers do not count: nothing moved.
  */
+export interface DuplicateCandidate {
+  profile: string;
+  baseUrl: string;
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+}
+
 export function findDuplicates(
   transfers: readonly TransferState[],
-  candidate: { profile: string; baseUrl: string; accountNumber: string; bankCode: string; amountKobo: number },
+  candidate: DuplicateCandidate,
   now: number,
   windowMs = DUPLICATE_WINDOW_MS,
 ): TransferState[] {

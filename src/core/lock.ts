@@ -1,5 +1,6 @@
-// The one lock fsapi uses wherever two processes can meet on a file: the journal's check-and-claim, the
-// profiles file, a batch file's run, the events log of `webhook listen`.
+// The lock fsapi uses where two processes can meet on a file outside the local store: the profiles file,
+// importing an old simulator state. (The journal's claims, which runs are alive, a batch file's run and
+// `webhook listen` use the store's SQLite locks instead: src/store/process-lock.ts.)
 //
 // It is proper-lockfile's: a `<file>.lock` directory made with mkdir (atomic on every file system,
 // network ones included), whose mtime the holder refreshes every few seconds. A lock nobody has

@@ -57,6 +57,17 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
   return sumKobo(transfers.filter((t) => t.state !== 'rejected' && t.profile === scope.profile && today(t) && sameAccount(t)).map((t) => t.amountKobo as Kobo));
 }
 
+/** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
+export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number): TransferState[] {
+  const { start, end } = dayWindow(now);
+  return journal.sentBetween(scope.profile, start, end);
+}
+
+/** spentToday of the journal as it is now. */
+export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number): Kobo {
+  return spentToday(todaysTransfers(journal, scope, now), scope, now);
+}
+
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
 export class PolicyLimitError extends FsapiError {
   constructor(message: string, hint: string) {
@@ -168,8 +179,8 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
   }
   if (!policy) return { send: [...candidates], hold: [] };
   const now = ctx.clock.now();
-  const { transfers } = await journal.transfers();
-  const spent = spentToday(transfers, scope, now);
+  const today = todaysTransfers(journal, scope, now);
+  const spent = spentToday(today, scope, now);
   const leftToday = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
   for (const candidate of candidates) checkPerTransferLimit(policy, candidate.amountKobo, scope.profile, leftToday);
   const verdict: PolicyVerdict = { send: [], hold: [] };
@@ -181,7 +192,7 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
   }
   if (policy.maxPerDayKobo !== undefined && verdict.send.length > 0) {
     const total = sumKobo(verdict.send.map((c) => c.amountKobo as Kobo));
-    checkDailyLimit(transfers, { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
+    checkDailyLimit(today, { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
   }
   return verdict;
 }

@@ -79,7 +79,8 @@ export async function reconcile(
   period: Period,
   pages: AsyncIterable<TransactionPage>,
 ): Promise<Reconciliation> {
-  const { transfers, warnings } = await journalledTransfers(journal);
+  // The period's transfers of this scope, by the journal's time index: the history outside it is not read.
+  const { transfers, warnings } = await journalledTransfers(journal, { scope, fromMs: period.sinceMs, toMs: period.untilMs });
   const now = ctx.clock.now();
   /** Why a transfer is still on its way (its writer runs, or it is younger than the window), or undefined. */
   const inTransit = (transfer: JournalledTransfer): string | undefined => {
@@ -100,16 +101,11 @@ export async function reconcile(
   /** References of ours on their way and not found: out of both totals, they are not a difference. */
   const notYet = new Set<string>();
   const ours = new Map<string, JournalledTransfer>();
-  // Every reference this scope ever journalled: a debit listed in the period but journalled just before
-  // it (a clock a little off, a transfer sent at midnight) is still known, not "sent by someone else".
-  const known = new Set<string>();
-  for (const transfer of transfers) {
-    if (transfer.profile !== scope.profile || transfer.baseUrl !== scope.baseUrl) continue;
-    known.add(transfer.reference);
-    const sentAt = Date.parse(transfer.sentAt);
-    if (!(sentAt >= period.sinceMs && sentAt < period.untilMs)) continue;
-    ours.set(transfer.reference, transfer);
-  }
+  for (const transfer of transfers) ours.set(transfer.reference, transfer);
+  // Any reference this scope ever journalled, looked up by index: a debit listed in the period but
+  // journalled just before it (a clock a little off, a transfer sent at midnight) is still known, not
+  // "sent by someone else".
+  const known = (reference: string) => ours.has(reference) || journal.transfer({ ...scope, reference }) !== undefined;
 
   const findings: Finding[] = [];
   const seen = new Map<string, Seen>();
@@ -133,7 +129,7 @@ export async function reconcile(
       // compared below, where a difference is a finding of its own.
       if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
-      else if (!known.has(reference)) {
+      else if (!known(reference)) {
         const party = counterparty(tx);
         findings.push({
           kind: 'unjournalled-debit',
@@ -234,7 +230,7 @@ export async function reconcile(
       accountNumber: party.accountNumber,
       accountName: party.name,
       time: new Date(transactionTimeMs(tx)).toISOString(),
-      journalled: known.has(tx.reference),
+      journalled: known(tx.reference),
       reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
     });
   }

@@ -12,8 +12,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { lookUpOnce } from './lookup.js';
-import { isInFlight } from './claim.js';
-import { TransferFold, type Journal, type TransferState } from './journal.js';
+import type { Journal, TransferQuery, TransferState } from './journal.js';
 
 export type StatusKind = 'successful' | 'pending' | 'final';
 
@@ -74,13 +73,12 @@ export type JournalledTransfer = TransferState & {
  * Every journalled transfer with its outcome, oldest intent first: the one place that turns the journal's
  * records into what `transfer log` and `reconcile` show.
  */
-export async function journalledTransfers(journal: Journal): Promise<{ transfers: JournalledTransfer[]; warnings: string[] }> {
-  const { records, warnings } = await journal.read();
-  const fold = new TransferFold();
-  for (const record of records) fold.add(record);
-  const transfers = fold.transfers().map((t): JournalledTransfer => {
-    const attempts = fold.attempts(t);
-    const writerRunning = t.state === 'unknown' && attempts !== undefined && !attempts.answered && isInFlight(attempts);
+export async function journalledTransfers(journal: Journal, query: TransferQuery = {}): Promise<{ transfers: JournalledTransfer[]; warnings: string[] }> {
+  const { transfers: states, warnings } = await journal.transfers(query);
+  const transfers = states.map((t): JournalledTransfer => {
+    // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
+    const attempts = journal.attempts(t);
+    const writerRunning = t.state === 'unknown' && attempts !== undefined && !attempts.answered && journal.inFlight(attempts);
     return { ...t, outcome: outcomeOfJournalled(t, writerRunning), writerRunning, writerPid: attempts?.lastPid, lastIntentAt: attempts?.lastIntentAt ?? t.sentAt };
   });
   return { transfers, warnings };

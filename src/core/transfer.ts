@@ -17,14 +17,14 @@ import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
-import { claimKey, findDuplicates, Journal, summarise, type JournalRecord, type TransferState } from './journal.js';
-import { LockBusyError, LockLostError } from './lock.js';
+import { Journal, type JournalRecord, type TransferState } from './journal.js';
+import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, lookUpOnce, type TransferIntent } from './lookup.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { hardLimits, PolicyLimitError } from './policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
-import { controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
 import { describeWait, outcomeOfJournalled, statusKind } from './transfer-outcome.js';
 import { shownText } from './shown.js';
 
@@ -54,8 +54,8 @@ export function parseNarration(text: string): string {
   if (control) throw new UsageError(control, 'write the narration on one line, without tabs or other control characters');
   const narration = text.trim();
   if (narration === '') throw new UsageError('--narration is empty', 'say what the transfer is for, e.g. --narration "Invoice 42"');
-  if (narration.length > MAX_NARRATION_LENGTH) {
-    throw new UsageError(`--narration is ${narration.length} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  if (characterCount(narration) > MAX_NARRATION_LENGTH) {
+    throw new UsageError(`--narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
   }
   return narration;
 }
@@ -66,7 +66,7 @@ function parseOptionalText(value: unknown, option: string, max: number): string 
   if (control) throw new UsageError(control);
   const text = String(value).trim();
   if (text === '') throw new UsageError(`${option} is empty`, `leave ${option} out instead`);
-  if (text.length > max) throw new UsageError(`${option} is ${text.length} characters long; at most ${max} are allowed`);
+  if (characterCount(text) > max) throw new UsageError(`${option} is ${characterCount(text)} characters long; at most ${max} are allowed`);
   return text;
 }
 
@@ -98,7 +98,12 @@ export async function transferScope(ctx: Context): Promise<TransferScope> {
   return { profile: profile.name, env: profile.env, baseUrl: api.baseUrl };
 }
 
+/**
+ * The journal of this data dir. The data dir is made private (0700) first, before the command writes
+ * anything there (the bank list cache, the local simulator's state): see src/store/database.ts.
+ */
 export function openJournal(ctx: Context): Journal {
+  ensurePrivateDir(ctx.paths.dataDir);
   return Journal.inDataDir(ctx.paths.dataDir);
 }
 
@@ -225,12 +230,10 @@ export async function prepareTransfer(
     reference = makeReference(source.prefix);
   }
   const scope = await transferScope(ctx);
-  const { records, warnings } = await journal.read();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const transfers = summarise(records);
-  const own = claimKey({ ...scope, reference });
-  const reused = transfers.find((t) => claimKey(t) === own);
-  const earlierAttempts = records.filter((r) => r.type === 'intent' && claimKey(r) === own).length;
+  // By index: what the journal knows of this reference, whatever the size of the history.
+  const claimScope = { ...scope, reference };
+  const reused = journal.stateOf(claimScope);
+  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
       `reference ${reference} was already used on ${reused.sentAt} (${outcomeOfJournalled(reused)}); a reference pays once`,
@@ -254,7 +257,7 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = findDuplicates(transfers, { ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
+  const duplicates = journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
 
@@ -292,7 +295,7 @@ export interface ExecuteOptions {
   onUnknown?: (detail: string) => void | Promise<void>;
   /** Called (and awaited) before each reconciliation lookup, 1-based. */
   onLookup?: (attempt: number, of: number) => void | Promise<void>;
-  /** What the claim checks under the journal's lock (default: a new reference, no duplicate guard). */
+  /** What the claim checks in the claim's transaction (default: a new reference, no duplicate guard). */
   claim?: ClaimRules;
 }
 
@@ -348,7 +351,7 @@ export async function executeTransfer(
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
-    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError || error instanceof LockBusyError || error instanceof LockLostError) throw error;
+    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError || error instanceof StoreBusyError || error instanceof NotPrivateError) throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
@@ -518,9 +521,7 @@ export interface StatusCheck {
 
 /** The journalled transfer with this reference in this scope, if any (references compared as typed). */
 export async function journalledTransfer(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
-  const { transfers, warnings } = await journal.transfers();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  return transfers.find((t) => t.reference === reference && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
+  return journal.transfer({ profile: scope.profile, baseUrl: scope.baseUrl, reference });
 }
 
 /**
@@ -575,7 +576,8 @@ export async function recordStatusSeen(
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else {
+  } else if (journal.transfer(stamp)?.status !== transaction.status) {
+    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
     await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
   }
 }

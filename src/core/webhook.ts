@@ -21,7 +21,7 @@ export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
 
 /**
  * `webhook listen` does not forward an event whose transaction is older than this (state `stale`): an old
- * genuine notification replayed to a listener with a fresh events.jsonl would otherwise reach the app as
+ * genuine notification replayed to a listener with a fresh event log would otherwise reach the app as
  * news. 24 hours covers a sender that retries through a long outage of the listener.
  */
 export const MAX_EVENT_AGE_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-// Where the simulator's state lives: a SQLite database (src/simulator/sqlite.ts picks the driver), in a
+// Where the simulator's state lives: a SQLite database (src/store/sqlite.ts picks the driver), in a
 // file (`simulator serve --state FILE`, and the in-process `local` profile) or in memory (`simulator
 // serve` without --state). One row per transaction, client and token; one row for the state's fixed facts
 // and the balance. Every change is one database transaction (BEGIN IMMEDIATE ... COMMIT), every read one
@@ -18,7 +18,7 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
-import { openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
+import { openDatabase, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
 import type { Business, ClientFilter, SimulatorState, StoredClient, StoredTransaction } from './types.js';
 
 export interface StateStore {
@@ -613,18 +613,6 @@ function storeError(file: string | undefined, error: unknown): unknown {
     });
   }
   return error;
-}
-
-/** The primary SQLite result code of a driver error (better-sqlite3: code 'SQLITE_CORRUPT'; node:sqlite: errcode 11). */
-function sqliteCode(error: unknown): number | undefined {
-  const e = error as { code?: unknown; errcode?: unknown } | null;
-  if (typeof e?.errcode === 'number') return e.errcode & 0xff;
-  if (typeof e?.code === 'string') {
-    const named: Record<string, number> = { SQLITE_BUSY: 5, SQLITE_LOCKED: 6, SQLITE_CORRUPT: 11, SQLITE_NOTADB: 26 };
-    const base = /^SQLITE_[A-Z]+/.exec(e.code)?.[0];
-    return base ? named[base] : undefined;
-  }
-  return undefined;
 }
 
 /** Removes a database file with its WAL and shared-memory files. */

@@ -10,10 +10,11 @@
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ensurePrivateDir, ensurePrivateFile } from './database.js';
 import path from 'node:path';
 import { CorruptFileError, UsageError } from '../errors.js';
-import { openDatabase, type SqlDatabase, type SqlRow, type SqlValue } from '../simulator/sqlite.js';
+import { openDatabase, type SqlDatabase, type SqlRow, type SqlValue } from '../store/sqlite.js';
 
 export const DATABASE_FILE_NAME = 'fsapi.db';
 const BUSY_TIMEOUT_MS = 10_000;
@@ -204,13 +205,12 @@ export class ControlsStore {
   /** Opens (creating when missing) `<dataDir>/fsapi.db` and this module's tables. */
   static open(dataDir: string): ControlsStore {
     const file = databasePath(dataDir);
+    // The same private dir and file as the journal's store (src/store/database.ts): 0700 and 0600, no symlink.
+    ensurePrivateDir(dataDir);
+    ensurePrivateFile(file);
     let db: SqlDatabase;
     try {
-      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      const created = !existsSync(file);
       db = openDatabase(file);
-      // Private like the journal: SQLite gives its -wal and -shm files the database file's mode.
-      if (created) chmodSync(file, 0o600);
     } catch (error) {
       throw new CorruptFileError(file, (error as Error).message);
     }
@@ -218,6 +218,7 @@ export class ControlsStore {
       // busy_timeout first: switching to WAL needs a lock another process may hold.
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
       db.exec(SCHEMA);
     } catch (error) {
       db.close();

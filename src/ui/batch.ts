@@ -4,7 +4,7 @@
 import Table from 'cli-table3';
 import type { Context } from '../context.js';
 import type { RowProblem } from '../core/batch-file.js';
-import type { BatchPlan, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
+import type { BatchPlan, FileDuplicate, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
 import { reportEntry, tally } from '../core/batch-report.js';
 import { formatNaira, sumKobo } from '../core/money.js';
 import { outcomeOfJournalled } from '../core/transfer-outcome.js';
@@ -68,6 +68,18 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       // escape codes to U+FFFD and count as width (src/ui/output.ts, toCell).
       { text: terminalText(reason), plain: reason, style: (t, s) => s.red(t) },
     ]),
+  );
+}
+
+/** Rows of the file that pay the same account, bank and amount as another row: one line per group. */
+export function writeFileDuplicates(ctx: Context, duplicates: readonly FileDuplicate[]): void {
+  const c = colors(ctx, 'stderr');
+  const rows = duplicates.reduce((sum, group) => sum + group.lines.length, 0);
+  ctx.io.note(c.bold(c.yellow(`${rows} rows of this file pay the same account, bank and amount as another of its rows:`)));
+  writeStderrTable(
+    ctx,
+    [{ header: 'LINES' }, { header: 'ACCOUNT' }, { header: 'BANK', flex: true }, { header: 'AMOUNT', align: 'right' }],
+    duplicates.map((group) => [plain(group.lines.join(', ')), plain(group.accountNumber), plain(group.bankName), koboCell(group.amountKobo)]),
   );
 }
 

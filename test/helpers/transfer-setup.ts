@@ -1,10 +1,11 @@
 // A simulator served over real HTTP on 127.0.0.1 plus a fresh fsapi home logged in to it as profile
 // `sim` (the default), for the transfer and client-creation tests.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startSimulatorServer, type RunningSimulator } from '../../src/simulator/server.js';
 import type { SimulatorOptions } from '../../src/simulator/types.js';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { makeHome, runCli, type RunOptions, type RunResult } from './cli.js';
 import { logInToSimulator } from './simulator-login.js';
 
@@ -36,13 +37,7 @@ export async function setUpTransfers(options: SimulatorOptions = {}): Promise<Tr
     run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
     count,
     posts: () => count('POST', '/v1/transfer'),
-    journalLines: () => {
-      try {
-        return readFileSync(path.join(home.dataDir, 'journal.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
-      } catch {
-        return [];
-      }
-    },
+    journalLines: () => storeRecords(home.dataDir, 'journal'),
     close: async () => {
       await server.close();
       home.cleanup();
@@ -64,4 +59,24 @@ export async function until(check: () => boolean, what: string, timeoutMs = 15_0
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   assert.fail(`timed out waiting for ${what}`);
+}
+
+/**
+ * The records of a store table (`journal` or `events`) in the order written, each as its JSON text: what
+ * journal.jsonl and events.jsonl held line by line. Read on a connection of its own, so it sees every
+ * commit of the processes under test; empty when nothing was stored yet (and nothing is created then).
+ */
+export function storeRecords(dataDir: string, table: 'journal' | 'events'): string[] {
+  const file = path.join(dataDir, 'fsapi.db');
+  if (!existsSync(file)) return [];
+  const db = openDatabase(file);
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    return db.prepare(`SELECT record FROM ${table} ORDER BY seq`).all().map((row) => String(row.record));
+  } catch (error) {
+    if (/no such table/.test((error as Error).message)) return [];
+    throw error;
+  } finally {
+    db.close();
+  }
 }

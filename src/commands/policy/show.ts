@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { openJournal } from '../../core/transfer.js';
 import { controlScope } from '../../core/payees.js';
-import { readPolicy, spentToday } from '../../core/policy.js';
+import { readPolicy, spentTodayIn } from '../../core/policy.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { policyJson, policyLines } from '../../ui/controls.js';
@@ -11,9 +11,7 @@ import { policyJson, policyLines } from '../../ui/controls.js';
 export default async function show(ctx: Context, _input: CommandInput): Promise<void> {
   const scope = await controlScope(ctx);
   const policy = readPolicy(ctx, scope);
-  const { transfers, warnings } = await openJournal(ctx).transfers();
-  for (const warning of warnings) ctx.io.note(`warning: ${warning}`);
-  const spent = spentToday(transfers, scope, ctx.clock.now());
+  const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now());
   const left = policy?.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
   if (!policy) ctx.io.note(`profile "${scope.profile}" has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(

@@ -35,6 +35,7 @@ import {
   writeBatchSummary,
   writeBatchTotals,
   writeNameFailures,
+  writeFileDuplicates,
   writePossibleDuplicates,
 } from '../../ui/batch.js';
 
@@ -109,6 +110,16 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     throw new ApiError(`${plan.possibleDuplicates.length} row${plan.possibleDuplicates.length === 1 ? '' : 's'} may be paid already; nothing was sent`, {
       hint: 'if the file was edited after an earlier run, its references changed: remove the rows already paid (see the earlier report or fsapi transfer log); if these are new payments, add --allow-duplicate',
     });
+  }
+
+  // Rows of this file that repeat each other (same account, bank, amount): shown before the summary; a
+  // run nobody watches (--yes) needs --allow-duplicate to pay both.
+  if (plan.fileDuplicates.length > 0) {
+    writeFileDuplicates(ctx, plan.fileDuplicates);
+    if (options.yes && !options.dryRun && !options.allowDuplicate) {
+      const groups = plan.fileDuplicates.map((group) => `lines ${group.lines.join(', ')} (${formatNaira(group.amountKobo)} to ${group.accountNumber})`);
+      throw new UsageError(`${file.name}: ${groups.join('; ')} pay the same account, bank and amount; nothing was sent`, 'if every one of them is meant, add --allow-duplicate; otherwise remove the copies');
+    }
   }
 
   // The payment policy (src/core/batch-policy.ts): over a hard limit nothing is sent (exit 1); rows it

@@ -6,7 +6,8 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { koboToDecimal } from '../../core/money.js';
 import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
-import { FsapiError } from '../../errors.js';
+import { FsapiError, UsageError } from '../../errors.js';
+import { parseIntegerOption } from '../../core/validate.js';
 import type { TransferState } from '../../core/journal.js';
 import { journalledTransfers, type JournalledTransfer } from '../../core/transfer-outcome.js';
 import { colors, koboCell, printList, statusCell } from '../../ui/output.js';
@@ -34,10 +35,16 @@ const columns: Column<LoggedTransfer>[] = [
 
 export default async function log(ctx: Context, input: CommandInput): Promise<void> {
   const csv = input.options.csv === true;
+  const jsonl = input.options.jsonl === true;
   refuseCsvWithJson(ctx, csv);
+  if (jsonl && (csv || ctx.globals.json || input.options.limit !== undefined || input.options.refresh === true)) {
+    throw new UsageError('--jsonl exports every record as written: it goes with no --csv, --json, --limit or --refresh');
+  }
+  const limit = parseIntegerOption(input.options.limit, '--limit', 1, 1_000_000);
   const journal = openJournal(ctx);
+  if (jsonl) return exportRecords(ctx, journal);
   if (input.options.refresh === true) await refreshPending(ctx, journal);
-  const { transfers, warnings } = await journalledTransfers(journal);
+  const { transfers, warnings } = await journalledTransfers(journal, { limit });
   for (const warning of warnings) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   // An intent without an answer whose writer still runs is in flight, not unknown.
   const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
@@ -59,6 +66,36 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   }
 }
 
+/**
+ * The journal's records, oldest first, each the JSON object fsapi wrote (journal.jsonl's format): readable
+ * without fsapi, a page of records in memory at a time.
+ */
+async function exportRecords(ctx: Context, journal: ReturnType<typeof openJournal>): Promise<void> {
+  const stdout = ctx.io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean };
+  let closed = false;
+  stdout.on('error', () => (closed = true)); // a reader that went away (head) ends the export quietly
+  const writeOut = async (_: Context, text: string) => {
+    ctx.io.out(text);
+    if (stdout.writableNeedDrain && !closed) {
+      await new Promise((resolve) => {
+        stdout.once('drain', resolve);
+        stdout.once('close', resolve);
+        stdout.once('error', resolve);
+      });
+    }
+  };
+  let chunk = '';
+  for (const record of journal.records()) {
+    if (closed) return;
+    chunk += `${JSON.stringify(record)}\n`;
+    if (chunk.length >= 64 * 1024) {
+      await writeOut(ctx, chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') await writeOut(ctx, chunk);
+}
+
 /** Sent, and its last seen status is not final: pending, or never seen. */
 const mayStillChange = (t: TransferState) => t.state !== 'rejected' && (t.status === undefined || t.status.toLowerCase() === 'pending');
 
@@ -67,8 +104,8 @@ const mayStillChange = (t: TransferState) => t.state !== 'rejected' && (t.status
  * Transfers of other profiles need their own credentials: `--profile <name>` refreshes those.
  */
 async function refreshPending(ctx: Context, journal: ReturnType<typeof openJournal>): Promise<void> {
-  const { transfers } = await journal.transfers();
   const scope = await transferScope(ctx);
+  const { transfers } = await journal.transfers();
   const mine = transfers.filter((t) => mayStillChange(t) && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
   const others = transfers.filter((t) => mayStillChange(t) && !mine.includes(t)).length;
   for (const transfer of mine) {

@@ -1,11 +1,11 @@
 // fsapi webhook listen [--port N] [--host H] [--path P] [--forward-to URL] [--no-verify] [--json]
-// Receives the API's notifications, records each in events.jsonl before answering 200, verifies each
+// Receives the API's notifications, records each in the local store before answering 200, verifies each
 // collection by looking its reference up, shows one line per event and forwards the verified facts. See
 // docs/notifications.md.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { EventLogWriter, eventLogPath, lockEventLog, readEventLog } from '../../core/event-log.js';
+import { EventLogWriter, lockEventLog, readEventLog } from '../../core/event-log.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../core/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../core/forwarder.js';
 import { startListener, type Rejection } from '../../core/listener.js';
@@ -33,9 +33,9 @@ export const longRunning = true;
 
 export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
   const options = parseOptions(input.options);
-  const logFile = eventLogPath(ctx.paths.dataDir);
-  const lock = await lockEventLog(logFile);
-  const log = EventLogWriter.open(logFile);
+  const lock = await lockEventLog(ctx.paths.dataDir);
+  const log = EventLogWriter.open(ctx.paths.dataDir);
+  const logFile = log.file;
 
   let verifyingAgainst = '';
   let verify: ProcessorDeps['verify'];
@@ -74,7 +74,7 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   });
 
   const unfinished = await processor.restore(
-    readEventLog(logFile, (line) => ctx.io.note(`warning: ${logFile} line ${line} is not an event record; skipped (the file is left as it is)`)),
+    readEventLog(ctx.paths.dataDir, (row) => ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`)),
   );
 
   const listener = await startListener({

@@ -10,7 +10,7 @@ export type SqlValue = string | number | null;
 export type SqlRow = Record<string, SqlValue>;
 
 export interface SqlStatement {
-  run(...params: SqlValue[]): { changes: number | bigint };
+  run(...params: SqlValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(...params: SqlValue[]): SqlRow | undefined;
   all(...params: SqlValue[]): SqlRow[];
 }
@@ -52,7 +52,7 @@ function loadDriver(): NonNullable<typeof loaded> {
     // Resolved from the installed package at run time: a native addon cannot be bundled.
     BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as BetterSqliteConstructor;
   } catch (error) {
-    throw new FsapiError(`the simulator needs SQLite: Node ${process.versions.node} has no node:sqlite and better-sqlite3 did not load (${firstLine(error)})`, {
+    throw new FsapiError(`fsapi needs SQLite: Node ${process.versions.node} has no node:sqlite and better-sqlite3 did not load (${firstLine(error)})`, {
       exitCode: ExitCode.failed,
       hint: 'use Node 22.13 or later, or let npm ci install better-sqlite3 (building it needs a C++ compiler where no prebuilt binary fits)',
     });
@@ -85,4 +85,16 @@ function loadNodeSqlite(): NodeSqliteModule | undefined {
 
 function firstLine(error: unknown): string {
   return String((error as Error)?.message ?? error).split('\n')[0]!;
+}
+
+/** The primary SQLite result code of a driver error (better-sqlite3: code 'SQLITE_CORRUPT'; node:sqlite: errcode 11). */
+export function sqliteCode(error: unknown): number | undefined {
+  const e = error as { code?: unknown; errcode?: unknown } | null;
+  if (typeof e?.errcode === 'number') return e.errcode & 0xff;
+  if (typeof e?.code === 'string') {
+    const named: Record<string, number> = { SQLITE_BUSY: 5, SQLITE_LOCKED: 6, SQLITE_CORRUPT: 11, SQLITE_NOTADB: 26 };
+    const base = /^SQLITE_[A-Z]+/.exec(e.code)?.[0];
+    return base ? named[base] : undefined;
+  }
+  return undefined;
 }

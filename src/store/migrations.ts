@@ -1,0 +1,76 @@
+// The local store's schema, in steps. `PRAGMA user_version` says how many steps a database has taken;
+// opening it runs the missing ones, in order, in one transaction (src/store/database.ts). A step is only
+// ever added at the end, never edited once released: a database made by one fsapi must open in the next.
+// Each step creates with IF NOT EXISTS, so a step interrupted before its user_version was written (it
+// cannot be: the step and the version commit together) would still run again cleanly.
+//
+// A module that keeps its own tables here adds its own step at the end of the list.
+
+export interface Migration {
+  /** What the step adds, for messages. */
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'transfer journal, webhook events, imports',
+    sql: `
+      -- Every journal record, in the order written: the evidence, exported as JSON Lines by
+      -- \`transfer log --jsonl\`. Never updated, never deleted.
+      CREATE TABLE IF NOT EXISTS journal (
+        seq INTEGER PRIMARY KEY,
+        type TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        time TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS journal_by_reference ON journal (profile, base_url, reference, seq);
+
+      -- Each transfer's state, folded from the records as they are written (src/core/journal.ts), so no
+      -- command reads the history to know one transfer. first_seq orders transfers as the journal does.
+      -- The attempts columns are kept on the first transfer of a claim key (the reference in capitals).
+      CREATE TABLE IF NOT EXISTS transfers (
+        first_seq INTEGER PRIMARY KEY,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        claim_key TEXT NOT NULL,
+        sent_ms INTEGER,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        amount_kobo INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        intents INTEGER NOT NULL,
+        last_pid INTEGER,
+        last_run TEXT,
+        last_intent_at TEXT NOT NULL,
+        answered INTEGER NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS transfers_by_reference ON transfers (profile, base_url, reference);
+      CREATE INDEX IF NOT EXISTS transfers_by_claim ON transfers (profile, base_url, claim_key, first_seq);
+      CREATE INDEX IF NOT EXISTS transfers_by_payee ON transfers (profile, base_url, account_number, bank_code, amount_kobo, sent_ms);
+      CREATE INDEX IF NOT EXISTS transfers_by_time ON transfers (profile, base_url, sent_ms);
+
+      -- webhook listen's record of each notification and what became of it (src/core/event-log.ts).
+      CREATE TABLE IF NOT EXISTS events (
+        seq INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+
+      -- Files carried over from before the store (journal.jsonl, events.jsonl): each once.
+      CREATE TABLE IF NOT EXISTS imports (
+        name TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        records INTEGER NOT NULL,
+        bytes INTEGER NOT NULL
+      );
+    `,
+  },
+];
