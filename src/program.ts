@@ -398,14 +398,17 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
 
 
 // ---- the back office: statement, collections, reconciliation, live watch --------------------------------
-program.command('statement').description('credits, debits, charges and stamp duty over a period, one row a day')
+program.command('statement').description('opening and closing balance, money in and out, charges, one row a day (GET /v1/account, GET /v1/transactions)')
   .option('--since <date>', 'first day (YYYY-MM-DD, local) or ISO date-time; default: 6 days before --until')
   .option('--until <date>', 'last day (YYYY-MM-DD is inclusive) or ISO date-time; default: today')
-  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net')
+  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance')
+  .option('--transactions', 'with --csv: one row per transaction, oldest first, with the balance after it')
+  .option('--pdf <file>', 'write the statement of account as a PDF: totals, a chart of each day, every transaction')
   .addHelpText('after', examples(
     'fsapi statement',
     'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
-    'fsapi statement --json | jq -r .net',
+    'fsapi statement --since 2026-11-01 --until 2026-11-30 --pdf november.pdf',
+    'fsapi statement --json | jq -r .closingBalance',
   ))
   .action(lazy('statement'));
 program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
