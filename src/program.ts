@@ -238,6 +238,11 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
     .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
     .action(lazy('transfer/status'));
+  transfer.command('receipt').argument('<reference>', 'reference of a transfer sent from here (any case)')
+    .description('proof of a successful transfer: payee, bank, amount in figures and words, session id (GET /v1/transactions/reference/{reference})')
+    .option('--pdf <file>', 'write the receipt as a one-page PDF')
+    .addHelpText('after', examples('fsapi transfer receipt ACME-EXAMPLES000001', 'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf', 'fsapi transfer receipt ACME-EXAMPLES000001 --json'))
+    .action(lazy('transfer/receipt'));
   transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
     .description('verify and pay every row of a CSV file, once; safe to run again')
     .option('--dry-run', 'verify and show the summary, send nothing')
