@@ -131,25 +131,32 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const chargesWidth = width('CHARGES', s.days.map(dayCharges));
   const netWidth = width('NET', s.days.map((day) => netKobo(day)));
   const balanceWidth = width('BALANCE', s.days.map((day) => day.balanceKobo));
-  // The day lines fit the terminal: the figures keep their width, the two bars share what is left.
-  const fixed = 10 + 2 + inWidth + 2 + outWidth + 2 + chargesWidth + 2 + netWidth + 2 + balanceWidth + 2 * 2;
-  const spare = Math.floor(((ctx.io.columns ?? 80) - fixed) / 2);
+  // The day lines fit the terminal: the figures keep their width (one space apart when two do not fit),
+  // the two bars share what is left.
+  const columns = ctx.io.columns ?? 80;
+  const figures = 10 + inWidth + outWidth + chargesWidth + netWidth + balanceWidth;
+  const gap = figures + 5 * 2 <= columns ? '  ' : ' ';
+  const spare = Math.floor((columns - figures - 5 * gap.length - 2 * 2) / 2);
   const barWidth = Math.min(MAX_BAR_WIDTH, spare);
   const withBars = barWidth >= MIN_BAR_WIDTH;
   const barColumn = (text: string) => (withBars ? `${text.padEnd(barWidth)}  ` : '');
   lines.push(
     c.dim(
-      `${'DATE'.padEnd(10)}  ${'IN'.padStart(inWidth)}  ${barColumn('')}${'OUT'.padStart(outWidth)}  ${barColumn('')}` +
-        `${'CHARGES'.padStart(chargesWidth)}  ${'NET'.padStart(netWidth)}  ${'BALANCE'.padStart(balanceWidth)}`,
+      [`${'DATE'.padEnd(10)}`, `${'IN'.padStart(inWidth)}`, `${barColumn('')}${'OUT'.padStart(outWidth)}`, `${barColumn('')}${'CHARGES'.padStart(chargesWidth)}`, 'NET'.padStart(netWidth), 'BALANCE'.padStart(balanceWidth)].join(gap),
     ),
   );
   for (const day of s.days) {
     const inBar = withBars ? c.green(barColumn(bar(day.credits.totalKobo, maxDay, barWidth))) : '';
     const outBar = withBars ? c.red(barColumn(bar(day.debits.totalKobo, maxDay, barWidth))) : '';
     lines.push(
-      `${day.date}  ${formatNaira(day.credits.totalKobo).padStart(inWidth)}  ${inBar}` +
-        `${formatNaira(day.debits.totalKobo).padStart(outWidth)}  ${outBar}${formatNaira(dayCharges(day)).padStart(chargesWidth)}  ` +
-        `${formatNaira(netKobo(day)).padStart(netWidth)}  ${formatNaira(day.balanceKobo).padStart(balanceWidth)}`,
+      [
+        day.date,
+        formatNaira(day.credits.totalKobo).padStart(inWidth),
+        `${inBar}${formatNaira(day.debits.totalKobo).padStart(outWidth)}`,
+        `${outBar}${formatNaira(dayCharges(day)).padStart(chargesWidth)}`,
+        formatNaira(netKobo(day)).padStart(netWidth),
+        formatNaira(day.balanceKobo).padStart(balanceWidth),
+      ].join(gap),
     );
   }
   return `${lines.join('\n')}\n`;
