@@ -23,6 +23,7 @@ const scripts = [
   { name: 'simulator', everyLine: false },
   { name: 'backoffice', everyLine: false },
   { name: 'claim', everyLine: false },
+  { name: 'documents', everyLine: false },
   { name: 'node20-compile-cache', everyLine: false },
 ];
 
