@@ -50,6 +50,12 @@ async function* lines(): AsyncGenerator<StatementLine[]> {
       page.push(line);
     }
     yield page;
+    // With --expose-gc and FSAPI_BENCH_TRACE set: the live heap every 10,000 rows, to tell a leak from V8's slack.
+    if (process.env.FSAPI_BENCH_TRACE && start % 10_000 === 0 && typeof globalThis.gc === 'function') {
+      globalThis.gc();
+      const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
+      console.error(`${start} rows: heap ${(heapUsed / 1e6).toFixed(1)} MB, external ${(external / 1e6).toFixed(1)} MB, buffers ${(arrayBuffers / 1e6).toFixed(1)} MB, rss ${(rss / 1e6).toFixed(1)} MB`);
+    }
   }
 }
 

@@ -410,7 +410,6 @@ program.command('statement').description('opening and closing balance, money in 
   .option('--transactions', 'with --csv: one row per transaction, oldest first, with the balance after it')
   .option('--pdf <file>', 'write the statement of account as a PDF: totals, a chart of each day, every transaction')
   .addHelpText('after', examples(
-    'fsapi statement',
     'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
     'fsapi statement --since 2026-11-01 --until 2026-11-30 --pdf november.pdf',
     'fsapi statement --json | jq -r .closingBalance',
