@@ -8,7 +8,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { extractText, getDocumentProxy } from 'unpdf';
+import type { Context } from '../src/context.js';
+import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/core/amount-words.js';
+import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/core/statement.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 /** The text of every page of a PDF, one string a page, as a PDF reader extracts it. */
@@ -254,5 +257,64 @@ describe('statement of account', () => {
       assert.match(result.stderr, /^error: /m);
     }
     assert.equal(setup.server.simulator.requests().length, 0);
+  });
+});
+
+describe('statement: the second reading, oldest first', () => {
+  const HOUR = 3_600_000;
+  const untilMs = Date.UTC(2026, 10, 23);
+  const period = { sinceMs: untilMs - 13 * 24 * HOUR, untilMs };
+
+  /** An API whose list is `rows` (newest first), paged as the real one is. */
+  function fakeContext(rows: TransactionRecord[], balance: string): Context {
+    const api = {
+      getAccount: async () => ({ availableBalance: balance, accountName: 'ACME TRADING LIMITED', accountNumber: '1100084217' }),
+      listTransactions: async ({ page, limit }: { page: number; limit: number }) => rows.slice((page - 1) * limit, page * limit),
+    };
+    return { api: async () => api } as unknown as Context;
+  }
+  const tx = (i: number, type: 'credit' | 'debit', createdAt: number): TransactionRecord =>
+    ({ reference: `REF-${i}`, type, status: 'successful', amount: `${100 + i}.00`, charge: '1.50', stampDuty: null, createdAt, description: '' }) as unknown as TransactionRecord;
+  /** 270 rows in the period and 30 after it, newest first: three full pages of 100. */
+  const history = () => Array.from({ length: 300 }, (_, i) => tx(i, i % 4 === 0 ? 'debit' : 'credit', untilMs + 30 * HOUR - i * HOUR - 1));
+
+  async function readAll(ctx: Context, gathered: GatheredStatement) {
+    const lines: StatementLine[] = [];
+    for await (const batch of statementLines(ctx, gathered, period)) lines.push(...batch);
+    return lines;
+  }
+
+  it('hands every row of the period out once, oldest first, the balance after the last being the closing balance', async () => {
+    const rows = history();
+    const ctx = fakeContext(rows, '50000.00');
+    const gathered = await gatherStatement(ctx, period);
+    const lines = await readAll(ctx, gathered);
+    const inPeriod = rows.filter((row) => (row.createdAt as number) < untilMs);
+    assert.equal(lines.length, inPeriod.length);
+    assert.deepEqual(lines.map((line) => line.tx.reference), inPeriod.map((row) => row.reference).reverse());
+    assert.equal(lines.at(-1)!.balanceKobo, gathered.statement.closingKobo);
+    // Closing: the balance now less what the 30 rows after the period did.
+    const after = rows.filter((row) => (row.createdAt as number) >= untilMs).reduce((sum, row) => sum + (row.type === 'credit' ? 1 : -1) * kobo(row.amount) - 150, 0);
+    assert.equal(gathered.statement.closingKobo, 5_000_000 - after);
+  });
+
+  it('still adds up when new transactions arrive at the top between the readings (the last page was full)', async () => {
+    const rows = history();
+    const ctx = fakeContext(rows, '50000.00');
+    const gathered = await gatherStatement(ctx, period);
+    assert.deepEqual(gathered.pages, { first: 1, last: 3, lastFull: true });
+    rows.unshift(tx(900, 'credit', untilMs + 40 * HOUR), tx(901, 'credit', untilMs + 41 * HOUR), tx(902, 'debit', untilMs + 42 * HOUR));
+    const lines = await readAll(ctx, gathered);
+    assert.equal(lines.length, gathered.rows);
+    assert.equal(new Set(lines.map((line) => line.tx.reference)).size, lines.length);
+  });
+
+  it('refuses to finish when a row of the period changed between the readings', async () => {
+    const rows = history();
+    const ctx = fakeContext(rows, '50000.00');
+    const gathered = await gatherStatement(ctx, period);
+    const changed = rows.find((row) => (row.createdAt as number) < untilMs)!;
+    changed.status = 'failed';
+    await assert.rejects(readAll(ctx, gathered), StatementChangedError);
   });
 });

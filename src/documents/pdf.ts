@@ -86,6 +86,9 @@ export function createPdfFile(path: string, info: PdfInfo): PdfFile {
     doc,
     async drain() {
       if (failure) throw failure;
+      // pdfkit pushes its output into its readable side, which hands it on only when the event loop turns:
+      // rows that arrive without a pause (a fast API, a generated stream) would otherwise pile up there.
+      if (doc.readableLength > 0) await new Promise((resolve) => setImmediate(resolve));
       if (file.writableNeedDrain) await once(file, 'drain');
     },
     async finish() {
