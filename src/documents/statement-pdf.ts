@@ -38,7 +38,6 @@ const BOTTOM = PAGE.height - PAGE.margin;
  * the cells are padded to these widths, in characters.
  */
 const CELLS = { time: 22, details: 37, in: 15, out: 15, charges: 11, balance: 16 } as const;
-const ROW_HEIGHT = 19;
 const MONO_SIZE = 6.6;
 const FONT_SIZE = 7;
 
@@ -83,12 +82,12 @@ export async function writeStatementPdf(path: string, input: StatementPdfInput):
     let any = false;
     for await (const batch of input.lines) {
       for (const line of batch) {
-        if (y + ROW_HEIGHT > BOTTOM) {
+        const names = nameLines(doc, partyName(line));
+        if (y + 8 * (names.length + 1) + 3 > BOTTOM) {
           startPage();
           y = tableHeader(doc, PAGE.margin);
         }
-        writeLine(doc, line, y);
-        y += ROW_HEIGHT;
+        y += writeLine(doc, line, y, names);
         transactions += 1;
         any = true;
       }
@@ -236,24 +235,71 @@ export function padCell(text: string, width: number, align: 'left' | 'right'): s
   return align === 'left' ? flat + padding : padding + flat;
 }
 
-/** One transaction: time and reference, the other party and the narration, the money, the balance after. */
-function writeLine(doc: Pdf, line: StatementLine, y: number): void {
+/**
+ * The details column is set in the proportional face: DejaVu Sans Mono draws a combining mark (the tone
+ * mark over ọ̀) as a character of its own, DejaVu Sans places it over its letter. Its left edge and width
+ * follow from the monospaced cells before it.
+ */
+const MONO_ADVANCE = (1233 / 2048) * MONO_SIZE;
+const DETAILS_X = LEFT + 2 + (CELLS.time + 1) * MONO_ADVANCE;
+const DETAILS_WIDTH = CELLS.details * MONO_ADVANCE;
+
+/** The other party's name in lines of the details column: whole, over two lines when it is long. */
+export function nameLines(doc: Pdf, name: string): string[] {
+  setFont(doc, 'regular').fontSize(MONO_SIZE);
+  const lines: string[] = [];
+  for (const word of name.replace(/\s+/g, ' ').trim().split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && doc.widthOfString(`${last} ${word}`) <= DETAILS_WIDTH) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  // A name longer than two lines is cut at the end of the second, with an ellipsis.
+  return lines.length > 2 ? [lines[0]!, fit(doc, lines.slice(1).join(' '), DETAILS_WIDTH)] : lines.map((line) => fit(doc, line, DETAILS_WIDTH));
+}
+
+/** Text that fits a width at the current font: cut with an ellipsis (never inside a letter and its marks). */
+function fit(doc: Pdf, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  const clusters = text.match(/\P{M}\p{M}*/gu) ?? [];
+  let low = 0;
+  let high = clusters.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (doc.widthOfString(`${clusters.slice(0, mid).join('')}…`) <= width) low = mid;
+    else high = mid - 1;
+  }
+  return `${clusters.slice(0, low).join('').trimEnd()}…`;
+}
+
+const partyName = (line: StatementLine) => {
   const party = counterparty(line.tx);
-  const who = [party.name.trim() || party.accountNumber, party.bank].filter((part) => part.trim() !== '').join(' · ');
+  return party.name.trim() || party.accountNumber.trim() || '(no name given)';
+};
+
+/**
+ * One transaction: local time, the other party's name (whole), the money and the balance after it; under
+ * them the reference, the other party's bank and the narration. Returns the height it took.
+ */
+function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[]): number {
   const money = (kobo: number) => (kobo > 0 ? formatNaira(kobo) : '');
   const status = String(line.tx.status ?? '').toLowerCase();
   const note = line.counted ? (status === 'successful' ? '' : `${status}: `) : `${status || 'other'}, not counted: `;
-  setFont(doc, 'mono').fontSize(MONO_SIZE).fillColor(line.counted ? 'black' : GREY);
+  const bank = counterparty(line.tx).bank.trim();
+  const colour = line.counted ? 'black' : GREY;
+  setFont(doc, 'mono').fontSize(MONO_SIZE).fillColor(colour);
   doc.text(
-    tableRow([localTimeText(line.timeMs).slice(0, 16), who, money(line.inKobo), money(line.outKobo), money(line.chargesKobo), formatNaira(line.balanceKobo)]),
+    tableRow([localTimeText(line.timeMs).slice(0, 16), '', money(line.inKobo), money(line.outKobo), money(line.chargesKobo), formatNaira(line.balanceKobo)]),
     LEFT + 2,
     y,
     { lineBreak: false },
   );
-  doc.fillColor(GREY).text(tableRow([shownText(line.tx.reference), `${note}${shownText(line.tx.description)}`, '', '', '', '']).trimEnd(), LEFT + 2, y + 8, {
-    lineBreak: false,
-  });
+  doc.fillColor(GREY).text(shownText(line.tx.reference), LEFT + 2, y + 8 * names.length, { lineBreak: false });
+  setFont(doc, 'regular').fontSize(MONO_SIZE).fillColor(colour);
+  names.forEach((name, i) => doc.text(name, DETAILS_X, y + 8 * i, { lineBreak: false }));
+  const details = [bank, `${note}${shownText(line.tx.description)}`].filter((part) => part.trim() !== '').join(' · ');
+  doc.fillColor(GREY).text(fit(doc, details.replace(/\s+/g, ' ').trim(), DETAILS_WIDTH), DETAILS_X, y + 8 * names.length, { lineBreak: false });
   doc.fillColor('black');
+  return 8 * (names.length + 1) + 3;
 }
 
 function rightText(doc: Pdf, text: string, right: number, y: number, font: 'regular' | 'bold', size: number): void {
