@@ -69,9 +69,24 @@ async function writePdf(ctx: Context, gathered: GatheredStatement, period: Perio
     statement: gathered.statement,
     account: gathered.account,
     readAtMs,
-    lines: statementLines(ctx, gathered, period),
+    lines: writingProgress(ctx, statementLines(ctx, gathered, period), gathered.rows),
   });
   ctx.io.note(`wrote ${path}: ${written.transactions.toLocaleString('en-US')} transaction(s) on ${written.pages} page(s)`);
+}
+
+/** At a terminal, how far the PDF has got (a million rows take minutes); cleared at the end. */
+async function* writingProgress<T extends unknown[]>(ctx: Context, batches: AsyncIterable<T>, total: number): AsyncGenerator<T, void, undefined> {
+  if (!ctx.io.stderrIsTTY) return yield* batches;
+  let written = 0;
+  try {
+    for await (const batch of batches) {
+      yield batch;
+      written += batch.length;
+      ctx.io.stderr.write(`\r\u001b[2Kwriting the PDF: ${written.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transactions`);
+    }
+  } finally {
+    if (written > 0) ctx.io.stderr.write('\r\u001b[2K');
+  }
 }
 
 /** `--csv --transactions`: every transaction, oldest first, a page of the API at a time. */
