@@ -198,7 +198,12 @@ export async function gatherStatement(
   const api = await ctx.api();
   // The balance first: a row that lands after this read is then after it in the list too, not half-counted.
   const account: PrimaryAccount = await api.getAccount();
-  const balanceNowKobo = parseApiAmount(account.availableBalance as string | number);
+  let balanceNowKobo: number;
+  try {
+    balanceNowKobo = parseApiAmount(account.availableBalance as string | number);
+  } catch {
+    throw new ApiError(`the API's available balance ${JSON.stringify(account.availableBalance)} is not an amount; the statement's balances cannot be derived`);
+  }
   const tally = createStatementTally(period);
   let afterPeriodKobo = 0;
   let rows = 0;
