@@ -98,6 +98,9 @@ export function makeReceipt(
   };
 }
 
+/** The machine's time zone by name (`Africa/Lagos`), which the receipt's local time is in. */
+export const zoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** The receipt as labelled lines, the same on a terminal, piped and in the PDF. */
 export function receiptFields(receipt: Receipt): Array<[string, string]> {
   return [
@@ -112,7 +115,7 @@ export function receiptFields(receipt: Receipt): Array<[string, string]> {
     ['Narration', receipt.narration],
     ['Reference', receipt.reference],
     ['Session ID', receipt.sessionId || '(not given by the API)'],
-    ['Time', receipt.timeMs === undefined ? '(not given by the API)' : localTimeText(receipt.timeMs)],
+    ['Time', receipt.timeMs === undefined ? '(not given by the API)' : `${localTimeText(receipt.timeMs)} (${zoneName()})`],
     ['Charge', formatNaira(receipt.chargeKobo)],
   ];
 }
