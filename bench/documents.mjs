@@ -5,7 +5,8 @@
 // 2. Peak RSS of the statement's PDF writer at 10,000 and at 1,000,000 transactions, driven from a
 //    generated stream of rows (bench/statement-pdf-driver.ts, through tsx): the simulator cannot seed a
 //    million rows quickly, and the writer is what must stay flat. Target: 1M rows within 1.3x of 10k.
-//    The million takes minutes (pdfkit lays out each line of text: about 0.3 ms a row on an idle core).
+//    The million takes minutes (pdfkit lays out each line of text): 13 minutes on the shared two-core
+//    machine under load. `--rows 10000,100000` for a quicker look.
 // NODE_EXTRA_CA_CERTS is unset in the children (GUIDE.md: measure what users get).
 // Runnable alone: node bench/documents.mjs [--rows 10000,1000000] [--rounds N]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
