@@ -10,7 +10,7 @@
 // All are written to a fresh folder and swapped in by rename, so a CLI that runs while a build happens
 // never sees a half-written dist/, nor a cli.cjs of one build with the engine.cjs of another.
 import { build } from 'esbuild';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 
 const root = new URL('../', import.meta.url);
 const staging = new URL(`dist.build-${process.pid}/`, root);
@@ -107,7 +107,12 @@ const vendorFiles = {
   // One file for both: @hono/node-server works with hono's classes, which must not exist twice.
   hono: { imports: ['hono', '@hono/node-server'], exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }" },
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
+  // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
+  pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
 };
+
+// The fonts the PDFs embed (src/documents/pdf.ts), with their licence, copied beside the bundles.
+const fontFiles = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'LICENSE'];
 const vendorFileOf = new Map(Object.entries(vendorFiles).flatMap(([file, { imports }]) => imports.map((name) => [name, file])));
 
 // In the code of src/, an import of a vendored library becomes a require of its file in dist/vendor/.
@@ -151,6 +156,11 @@ try {
     });
     const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'utf8');
     if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which would load the ES module loader`);
+  }
+  await mkdir(new URL('fonts/', staging), { recursive: true });
+  for (const name of fontFiles) {
+    const from = new URL(`node_modules/dejavu-fonts-ttf/${name === 'LICENSE' ? '' : 'ttf/'}${name}`, root);
+    await copyFile(from, new URL(`fonts/${name}`, staging));
   }
   await rename(dist, retired).catch((error) => {
     if (error.code !== 'ENOENT') throw error;

@@ -24,6 +24,7 @@ export const commands = {
   'transfer/status': () => import('./commands/transfer/status.js'),
   'transfer/batch': () => import('./commands/transfer/batch.js'),
   'transfer/log': () => import('./commands/transfer/log.js'),
+  'transfer/receipt': () => import('./commands/transfer/receipt.js'),
   tsq: () => import('./commands/tsq.js'),
   'clients/list': () => import('./commands/clients/list.js'),
   'clients/get': () => import('./commands/clients/get.js'),

@@ -376,6 +376,11 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
     .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
     .action(lazy('transfer/status'));
+  transfer.command('receipt').argument('<reference>', 'reference of a transfer sent from here (any case)')
+    .description('proof of a successful transfer: payee, bank, amount in figures and words, session id (GET /v1/transactions/reference/{reference})')
+    .option('--pdf <file>', 'write the receipt as a one-page PDF')
+    .addHelpText('after', examples('fsapi transfer receipt ACME-EXAMPLES000001', 'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf', 'fsapi transfer receipt ACME-EXAMPLES000001 --json'))
+    .action(lazy('transfer/receipt'));
   transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
     .description('verify and pay every row of a CSV file, once; safe to run again')
     .option('--dry-run', 'verify and show the summary, send nothing')
@@ -607,14 +612,16 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
 
 
 // ---- the back office: statement, collections, reconciliation, live watch --------------------------------
-program.command('statement').description('credits, debits, charges and stamp duty over a period, one row a day')
+program.command('statement').description('opening and closing balance, money in and out, charges, one row a day')
   .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
   .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
-  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net')
+  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance')
+  .option('--transactions', 'with --csv: one row per transaction, oldest first, with the balance after it')
+  .option('--pdf <file>', 'write the statement of account as a PDF: totals, a chart of each day, every transaction')
   .addHelpText('after', examples(
-    'fsapi statement',
     'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
-    'fsapi statement --json | jq -r .net',
+    'fsapi statement --since 2026-11-01 --until 2026-11-30 --pdf november.pdf',
+    'fsapi statement --json | jq -r .closingBalance',
   ))
   .action(lazy('statement'));
 program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')

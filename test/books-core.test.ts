@@ -45,7 +45,7 @@ describe('statement tally with loose rows', () => {
         row({ type: 'fee', amount: '1.00' }),
         row({ type: 'debit', amount: null, charge: '10.75', status: 'pending', createdAt: Date.UTC(2026, 10, 17, 23, 59) }),
       ]);
-      const statement = tally.result();
+      const statement = tally.result(500_000); // ₦5,000.00 at the end of the period
       assert.deepEqual(statement.skipped, { failed: 3, otherType: 1 });
       const json = statementJson(statement);
       assert.deepEqual(json.credits, { count: 2, total: '1000.30' });
@@ -54,6 +54,10 @@ describe('statement tally with loose rows', () => {
       assert.equal(json.stampDuty, '50.00');
       assert.equal(json.net, '934.55'); // 1000.30 - 0.00 - 15.75 - 50.00
       assert.deepEqual(json.days.map((day) => [day.date, day.net]), [['2026-11-17', '-10.75'], ['2026-11-18', '945.30']]);
+      // opening = closing - net; each day's balance is the one before plus the day's net.
+      assert.equal(json.openingBalance, '4065.45');
+      assert.deepEqual(json.days.map((day) => day.balance), ['4054.70', '5000.00']);
+      assert.equal(json.closingBalance, '5000.00');
     } finally {
       restoreTz(previous);
     }

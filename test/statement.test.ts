@@ -78,7 +78,10 @@ describe('statement', () => {
       let credits = 0, creditTotal = 0, debits = 0, debitTotal = 0, charges = 0, stampDuty = 0;
       for (const day of statement.days) {
         const want = days.get(day.date)!;
+        // The day's balance is checked by test/documents.test.ts against the balance now.
+        assert.match(day.balance, /^-?\d+\.\d{2}$/);
         assert.deepEqual(day, {
+          balance: day.balance,
           date: day.date,
           credits: { count: want.credits, total: decimal(want.creditTotal) },
           debits: { count: want.debits, total: decimal(want.debitTotal) },
@@ -126,13 +129,13 @@ describe('statement', () => {
       books.run(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: 'Africa/Lagos' } }),
     ]);
     assert.equal(csv.code, 0, csv.stderr);
-    assert.equal(csv.stdout.split('\n')[0], 'date,credits,credit_total,debits,debit_total,charges,stamp_duty,net');
+    assert.equal(csv.stdout.split('\n')[0], 'date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance');
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
     const statement = JSON.parse(json.stdout);
     assert.equal(records.length, 7);
     assert.deepEqual(
-      records.map((r) => [r.date, Number(r.credits), r.credit_total, Number(r.debits), r.debit_total, r.charges, r.stamp_duty, r.net]),
-      statement.days.map((d: any) => [d.date, d.credits.count, d.credits.total, d.debits.count, d.debits.total, d.charges, d.stampDuty, d.net]),
+      records.map((r) => [r.date, Number(r.credits), r.credit_total, Number(r.debits), r.debit_total, r.charges, r.stamp_duty, r.net, r.balance]),
+      statement.days.map((d: any) => [d.date, d.credits.count, d.credits.total, d.debits.count, d.debits.total, d.charges, d.stampDuty, d.net, d.balance]),
     );
   });
 
@@ -140,7 +143,7 @@ describe('statement', () => {
     const result = await books.run(['statement'], { env: { TZ: 'Africa/Lagos' } });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
-    assert.equal(lines[0], 'date\tcredits\tcredit_total\tdebits\tdebit_total\tcharges\tstamp_duty\tnet');
+    assert.equal(lines[0], 'date\tcredits\tcredit_total\tdebits\tdebit_total\tcharges\tstamp_duty\tnet\tbalance');
     assert.equal(lines.length, 8);
     assert.equal(lines.at(-1)!.split('\t')[0], dayIn('Africa/Lagos', Date.now()));
   });
@@ -150,7 +153,8 @@ describe('statement', () => {
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /Statement \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
-    for (const label of ['Credits', 'Debits', 'Charges', 'Stamp duty', 'Net']) assert.match(screen, new RegExp(`^${label}\\s`, 'm'));
+    for (const label of ['Opening balance', 'Credits', 'Debits', 'Charges', 'Stamp duty', 'Net', 'Closing balance']) assert.match(screen, new RegExp(`^${label}\\s`, 'm'));
+    assert.match(screen, /^DATE\s+IN\s+OUT\s+CHARGES\s+NET\s+BALANCE$/m);
     assert.match(screen, /█/);
     assert.match(screen, /₦[\d,]+\.\d{2}/);
   });

@@ -79,6 +79,8 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
     ['Narration', result.description],
     ['Completed', completedCell(result.status, result.completedAt)],
     ['Message', message ?? ''],
+    // The NIP session id banks trace a transfer by, once the API gives one.
+    ...sessionField(result.sessionId),
   ];
   printRecord(ctx, fields, result);
 }
@@ -103,9 +105,16 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord): 
     ['Narration', transaction.description],
     ['Created', timeCell(transaction.createdAt)],
     ['Completed', completedCell(transaction.status, transaction.completedAt)],
+    ...sessionField(transaction.sessionId),
   ];
   printRecord(ctx, fields, transaction);
 }
+
+/** The session id as a field, or none while the API has not given one. */
+const sessionField = (sessionId: unknown): Array<readonly [string, ShownValue]> => {
+  const text = shownText(sessionId).trim();
+  return text === '' ? [] : [['Session ID', text]];
+};
 
 /**
  * When a transfer completed. A pending one has not, whatever time the API puts there (it may send the

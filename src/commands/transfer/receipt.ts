@@ -1,0 +1,60 @@
+// fsapi transfer receipt <reference> [--pdf FILE]: proof that a transfer sent from here was paid.
+// The journal says what was meant (payee verified by name enquiry, amount, account, bank); the API says
+// what happened (GET /v1/transactions/reference/{reference}). Only a successful transfer whose record
+// matches the intent gets a receipt of success: on the terminal, as --json, or as a one-page PDF.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../core/transfer.js';
+import { parseReferenceArgument } from '../../core/transactions.js';
+import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../core/receipt.js';
+import { parsePdfPath } from '../../documents/output-file.js';
+import { koboCell, printRecord } from '../../ui/output.js';
+
+/** No receipt of success: the transfer is not successful, not ours, or not what was sent. Exit 1. */
+class NoReceiptError extends FsapiError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.failed, hint });
+  }
+}
+
+export default async function receipt(ctx: Context, input: CommandInput): Promise<void> {
+  const reference = parseReferenceArgument(input.args[0], 'the reference');
+  const pdf = input.options.pdf === undefined ? undefined : parsePdfPath(input.options.pdf);
+  if (pdf !== undefined && ctx.globals.json) throw new UsageError('--pdf writes a file; it cannot be used with --json', 'run it twice');
+
+  // 1. What was meant: the journal's intent for this reference, in this profile and base address.
+  const journal = openJournal(ctx);
+  const scope = await transferScope(ctx);
+  // By the journal's index; the reference compared without regard to case.
+  const intent = journal.stateOf({ ...scope, reference });
+  if (!intent) {
+    throw new NoReceiptError(
+      `${reference} was not sent from here (profile ${scope.profile}): there is no verified payee to put on a receipt`,
+      'fsapi transfer log lists the transfers sent from here; fsapi transfer status shows any transfer by reference',
+    );
+  }
+
+  // 2. What happened: the API's record, checked against the intent.
+  const readAtMs = ctx.clock.now();
+  const { transaction } = await checkTransferStatus(ctx, journal, scope, intent.reference);
+  const mismatches = receiptIntentMismatches(intent, transaction);
+  if (mismatches.length > 0) {
+    throw new NoReceiptError(`the API's record of ${intent.reference} is not what was sent (${mismatches.join('; ')}): no receipt`, 'ask the bank about this transfer');
+  }
+  const refusal = notSuccessful(transaction);
+  if (refusal) throw new NoReceiptError(refusal);
+
+  // 3. The receipt.
+  const business = await sourceAccount(ctx);
+  const facts = makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs);
+  if (pdf !== undefined) {
+    const { writeReceiptPdf } = await import('../../documents/receipt-pdf.js');
+    await writeReceiptPdf(pdf, facts);
+    ctx.io.note(`wrote ${pdf}: receipt of ${facts.reference}`);
+    return;
+  }
+  // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
+  const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
+  printRecord(ctx, receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const), receiptJson(facts));
+}
