@@ -12,6 +12,7 @@ import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/core/amount-words.js';
 import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/core/statement.js';
+import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 /** The text of every page of a PDF, one string a page, as a PDF reader extracts it. */
@@ -104,6 +105,19 @@ describe('transfer receipt', () => {
     const [header, row] = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(row![header!.indexOf('Amount')], '5000.00');
     assert.equal(row![header!.indexOf('Session ID')], record.sessionId);
+  });
+
+  it('at a terminal: one labelled line a fact, within 80 columns', async () => {
+    const reference = await send('0123456789', '100500', true);
+    const result = await setup.run(['transfer', 'receipt', reference], { tty: true, columns: 80 });
+    assert.equal(result.code, 0, result.stdout);
+    const screen = stripAnsi(result.stdout);
+    assert.match(screen, /^Amount\s+₦100,500\.00\s*$/m);
+    assert.match(screen, /^Amount in words\s+One hundred thousand, five hundred naira only\s*$/m);
+    assert.match(screen, /^Paid to\s+OKAFOR CHIAMAKA ADAEZE\s*$/m);
+    assert.match(screen, /^Session ID\s+\d{20,}\s*$/m);
+    assert.match(screen, /^Time\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2} \(.+\)\s*$/m);
+    for (const line of screen.split(/\r?\n/)) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
   });
 
   it('gives no receipt of success for a pending, a failed or a reversed transfer, nor for one not sent from here (exit 1, no file)', async () => {

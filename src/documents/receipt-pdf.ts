@@ -29,14 +29,18 @@ export async function writeReceiptPdf(path: string, receipt: Receipt): Promise<v
 
     // The amount, large, on a tinted band with the status.
     const bandTop = doc.y + 16;
-    doc.rect(LEFT, bandTop, WIDTH, 86).fill(LIGHT);
+    // The band holds the words however many lines they take.
+    const words = amountInWords(receipt.amountKobo);
+    const wordsHeight = setFont(doc, 'regular').fontSize(10).heightOfString(words, { width: WIDTH - 28 });
+    const bandHeight = 62 + wordsHeight + 12;
+    doc.rect(LEFT, bandTop, WIDTH, bandHeight).fill(LIGHT);
     setFont(doc, 'bold').fontSize(10).fillColor(GREEN).text(receipt.status.toUpperCase(), LEFT + 14, bandTop + 12, { width: WIDTH - 28 });
     setFont(doc, 'bold').fontSize(26).fillColor('black').text(formatNaira(receipt.amountKobo), LEFT + 14, bandTop + 28, { width: WIDTH - 28 });
-    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(amountInWords(receipt.amountKobo), LEFT + 14, bandTop + 62, { width: WIDTH - 28 });
+    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(words, LEFT + 14, bandTop + 62, { width: WIDTH - 28 });
     doc.fillColor('black');
 
     // Every fact, a labelled line each; long values (a name, a narration) wrap under themselves.
-    let y = bandTop + 104;
+    let y = bandTop + bandHeight + 18;
     for (const [label, value] of receiptFields(receipt)) {
       if (label === 'Status' || label === 'Amount' || label === 'Amount in words') continue;
       setFont(doc, 'regular').fontSize(9).fillColor(GREY).text(label, LEFT, y, { width: LABEL_WIDTH });
