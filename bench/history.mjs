@@ -82,7 +82,8 @@ export async function benchHistory() {
       { name: 'reconcile (one day)', rounds: ROUNDS, args: () => ['reconcile', '--since', since()], okCodes: [0, 1] },
       {
         name: `transfer batch, ${ROWS.toLocaleString('en')} new rows`,
-        rounds: 2,
+        // Three rounds: the median of three 2,000-row runs per home holds still on a busy machine.
+        rounds: 3,
         perRow: ROWS,
         args: (home) => {
           const file = path.join(home.home, `batch-${(tag += 1)}.csv`);

@@ -259,6 +259,7 @@ describe('transfer status and log', () => {
     assert.equal(torn.code, 0, torn.stderr);
     assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
     assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
+    assert.match(torn.stderr, /^note: carrying 2 records of .*journal\.jsonl over into .*fsapi\.db \(once; the file is kept\)$/m);
     const again = await setup.run(['transfer', 'log', '--jsonl'], { env: { FSAPI_DATA_DIR: dataDir } });
     assert.equal(again.stdout, exported.stdout, 'every record carried over as it was');
     assert.equal(again.stderr, '', 'imported once: no second warning');

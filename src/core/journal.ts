@@ -171,19 +171,23 @@ export class Journal implements ClaimView {
   private importWarnings: string[] = [];
 
   /** The journal of the data dir `dataDir`. */
-  constructor(readonly dataDir: string) {
+  constructor(
+    readonly dataDir: string,
+    /** Told once when journal.jsonl is carried over (it can take a while for a long history). */
+    private readonly note: (line: string) => void = () => undefined,
+  ) {
     this.file = storePath(dataDir);
   }
 
-  static inDataDir(dataDir: string): Journal {
-    return new Journal(dataDir);
+  static inDataDir(dataDir: string, note?: (line: string) => void): Journal {
+    return new Journal(dataDir, note);
   }
 
   /** The store, opened on first use, with journal.jsonl carried over the first time. */
   private store(): LocalStore {
     if (this.opened) return this.opened;
     const store = openLocalStore(this.dataDir);
-    this.importWarnings = importJsonl(store, journalPath(this.dataDir), (record) => this.insert(store, record));
+    this.importWarnings = importJsonl(store, journalPath(this.dataDir), (record) => this.insert(store, record), this.note);
     this.opened = store;
     return store;
   }
@@ -390,7 +394,7 @@ function docOf(row: SqlRow): TransferState {
  * Carries a JSON Lines file of fsapi before the store into it, once: every record in one transaction,
  * with a row in `imports` so it is never read again. The file is left as it is.
  */
-function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void): string[] {
+function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
   const name = path.basename(file);
   const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined;
   if (store.read(done)) return [];
@@ -401,6 +405,7 @@ function importJsonl(store: LocalStore, file: string, insert: (record: JournalRe
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
   }
   const { records, warnings } = parseJournal(text, file);
+  if (records.length > 0) note(`carrying ${records.length} records of ${file} over into ${store.file} (once; the file is kept)`);
   return store.write(() => {
     if (done()) return []; // another process imported it meanwhile
     for (const record of records) insert(record);

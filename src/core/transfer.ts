@@ -104,7 +104,7 @@ export async function transferScope(ctx: Context): Promise<TransferScope> {
  */
 export function openJournal(ctx: Context): Journal {
   ensurePrivateDir(ctx.paths.dataDir);
-  return Journal.inDataDir(ctx.paths.dataDir);
+  return Journal.inDataDir(ctx.paths.dataDir, (line) => ctx.io.note(`note: ${line}`));
 }
 
 /** One transfer, verified by name enquiry and ready to send. */
