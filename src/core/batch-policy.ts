@@ -3,7 +3,7 @@
 // sent (exit 1). Rows an earlier run of the same file held are not held again: their request is named.
 import type { Context } from '../context.js';
 import { ControlsStore } from '../store/controls.js';
-import { notSent, type BatchPlan, type RowResult, type VerifiedRow } from './batch.js';
+import { notSent, transferOfRow, type BatchPlan, type RowResult, type VerifiedRow } from './batch.js';
 import { sumKobo } from './money.js';
 import { applyPolicy, holdForApproval, type PolicyCandidate } from './policy.js';
 import { openJournal } from './transfer.js';
@@ -40,14 +40,7 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
   }
   const byReference = new Map(rows.map((row) => [row.reference, row]));
   const candidates: PolicyCandidate[] = rows.map((row) => ({
-    reference: row.reference,
-    accountNumber: row.accountNumber,
-    bankCode: row.bank.institutionCode,
-    bankName: row.bank.institutionName,
-    accountName: row.accountName,
-    amountKobo: row.amountKobo,
-    narration: row.narration,
-    senderName: row.senderName,
+    ...transferOfRow(row),
     payee: row.payee,
     origin: `line ${row.line}`,
   }));
@@ -68,14 +61,7 @@ export function holdRows(ctx: Context, plan: BatchPlan, hold: BatchGate['hold'],
     ctx,
     plan.scope,
     hold.map(({ row, reasons }) => ({
-      reference: row.reference,
-      accountNumber: row.accountNumber,
-      bankCode: row.bank.institutionCode,
-      bankName: row.bank.institutionName,
-      accountName: row.accountName,
-      amountKobo: row.amountKobo,
-      narration: row.narration,
-      senderName: row.senderName,
+      ...transferOfRow(row),
       payee: row.payee,
       origin: `${origin} line ${row.line}`,
       reasons,

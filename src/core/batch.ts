@@ -116,6 +116,20 @@ export interface VerifiedRow extends ResolvedRow {
   earlierAttempts: number;
 }
 
+/** The transfer a verified row sends: its reference, payee, amount and texts. */
+export function transferOfRow(row: VerifiedRow): VerifiedTransfer {
+  return {
+    reference: row.reference,
+    accountNumber: row.accountNumber,
+    bankCode: row.bank.institutionCode,
+    bankName: row.bank.institutionName,
+    accountName: row.accountName,
+    amountKobo: row.amountKobo,
+    narration: row.narration,
+    senderName: row.senderName,
+  };
+}
+
 export interface NameCheckFailure {
   row: ResolvedRow;
   /** The name the bank returned, when the enquiry answered. */
@@ -609,16 +623,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     plan.toSend,
     options.concurrency,
     async (row) => {
-      const transfer: VerifiedTransfer = {
-        reference: row.reference,
-        accountNumber: row.accountNumber,
-        bankCode: row.bank.institutionCode,
-        bankName: row.bank.institutionName,
-        accountName: row.accountName,
-        amountKobo: row.amountKobo,
-        narration: row.narration,
-        senderName: row.senderName,
-      };
+      const transfer = transferOfRow(row);
       let result: RowResult;
       options.onRowStart?.(row);
       try {

@@ -18,6 +18,7 @@ import type { ClaimCandidate } from './claim.js';
 import type { Journal, TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
+import type { VerifiedTransfer } from './transfer.js';
 
 /** The OS user running fsapi, as recorded with every decision. */
 export function osUser(): string {
@@ -140,15 +141,8 @@ export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number
 }
 
 /** One transfer as the policy sees it before anything is sent. */
-export interface PolicyCandidate {
-  reference: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  accountName: string;
+export interface PolicyCandidate extends Omit<VerifiedTransfer, 'amountKobo'> {
   amountKobo: number;
-  narration: string;
-  senderName: string | undefined;
   /** The saved payee it was addressed to (`--to`, a `payee` column). */
   payee: string | undefined;
   origin: string | undefined;
