@@ -45,3 +45,28 @@ describe('transfer log: what a failed or reversed row says', () => {
     for (const outcome of ['successful', 'failed', 'reversed']) assert.match(screen, new RegExp(`${outcome}\\s*$`, 'm'));
   });
 });
+
+describe('transfer send: a pending answer does not read as paid', () => {
+  let s: TransferSetup;
+  before(async () => {
+    s = await setUpTransfers({ settleSeconds: 60 });
+  });
+  after(async () => s.close());
+
+  it('the API\'s words are labelled as its own, and a terminal is told how to follow the transfer', async () => {
+    const args = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '900', '--narration', 'Pending view', '--yes'];
+    const shown = await s.run(args, { tty: true, columns: 80 });
+    const screen = stripAnsi(shown.stdout);
+    assert.equal(shown.code, 0, screen);
+    assert.match(screen, /^Status +pending/m);
+    assert.match(screen, /^API message +Transfer successful/m);
+    assert.doesNotMatch(screen, /^Message /m);
+    const reference = /^Reference +(ACME-\w+)/m.exec(screen)![1];
+    assert.match(screen, new RegExp(`^pending: not settled yet; fsapi transfer status ${reference} --wait follows it until it is`, 'm'));
+
+    // Piped, the hint is left to the exit code and the record: stderr has no pending line.
+    const piped = await s.run(args.concat('--allow-duplicate'));
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.doesNotMatch(piped.stderr, /pending:/);
+  });
+});
