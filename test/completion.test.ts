@@ -67,7 +67,7 @@ describe('bash completion (the real script in a real bash)', () => {
   });
 
   it('completes the subcommands of transfer', () => {
-    assert.deepEqual(bashComplete('fsapi transfer ').sort(), ['batch', 'log', 'send', 'status']);
+    assert.deepEqual(bashComplete('fsapi transfer ').sort(), ['batch', 'log', 'receipt', 'send', 'status']);
     assert.deepEqual(bashComplete('fsapi transfer s').sort(), ['send', 'status']);
   });
 
