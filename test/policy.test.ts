@@ -341,3 +341,20 @@ describe('transfer batch under a policy', () => {
     assert.equal(setup.posts(), 4);
   });
 });
+
+describe('approvals show: the decision as a person reads it', () => {
+  it('the decision time reads like every other time at a terminal, ISO when piped', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    assert.equal((await setup.run(['approvals', 'reject', request!.id, '--reason', 'wrong invoice'])).code, 0);
+    const [decision] = (await requests(setup))[0]!.decisions;
+
+    const screen = stripAnsi((await setup.run(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
+    assert.match(screen, /^Decided +rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\)\s*$/m, screen);
+    assert.doesNotMatch(screen, /\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'no raw ISO time at a terminal');
+    const piped = await setup.run(['approvals', 'show', request!.id]);
+    assert.match(piped.stdout, new RegExp(`rejected by \\S+ at ${decision!.at.replaceAll('.', '\\.')} \\(wrong invoice\\)`));
+  });
+});
