@@ -12,7 +12,7 @@ export const payeeColumns: Column<Payee>[] = [
   { header: 'ALIAS', cell: (p) => p.alias },
   { header: 'ACCOUNT', cell: (p) => p.accountNumber },
   { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
-  { header: 'BANK_CODE', cell: (p) => p.bankCode, priority: 2 },
+  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2 },
   { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
   { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
 ];
