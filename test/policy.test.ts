@@ -356,5 +356,13 @@ describe('approvals show: the decision as a person reads it', () => {
     assert.doesNotMatch(screen, /\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'no raw ISO time at a terminal');
     const piped = await setup.run(['approvals', 'show', request!.id]);
     assert.match(piped.stdout, new RegExp(`rejected by \\S+ at ${decision!.at.replaceAll('.', '\\.')} \\(wrong invoice\\)`));
+
+    // The messages about an earlier decision give its time the same way.
+    const again = await setup.run(['approvals', 'reject', request!.id]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
+    const approve = await setup.run(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
+    assert.equal(approve.code, 1);
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing was sent/);
   });
 });
