@@ -225,6 +225,7 @@ describe('approvals approve', () => {
     const screen = stripAnsi(right.stdout);
     assert.equal(right.code, 0, screen);
     assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
+    assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, 'the API\'s words follow its status');
     assert.equal(setup.posts(), 1);
     // The API has it under the reference it was held with.
     const found = await setup.run(['tx', 'get', reference, '--json']);
