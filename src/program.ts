@@ -535,6 +535,42 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
     .action(lazy('tx/watch'));
 });
 
+// ---- the back office: statement, collections, reconciliation, live watch --------------------------------
+program.command('statement').description('opening and closing balance, money in and out, charges, one row a day')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
+  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance')
+  .option('--transactions', 'with --csv: one row per transaction, oldest first, with the balance after it')
+  .option('--pdf <file>', 'write the statement of account as a PDF: totals, a chart of each day, every transaction')
+  .addHelpText('after', examples(
+    'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
+    'fsapi statement --since 2026-11-01 --until 2026-11-30 --pdf november.pdf',
+    'fsapi statement --json | jq -r .closingBalance',
+  ))
+  .action(lazy('statement'));
+program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
+  .description('inflows by receiving client (virtual) account: count, total, first and last payment')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
+  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
+  .option('--csv', 'CSV on stdout (for spreadsheets)')
+  .addHelpText('after', examples(
+    'fsapi collections',
+    'fsapi collections --since 2026-11-01 --csv > collections.csv',
+    'fsapi collections 9900000011 --json | jq length',
+  ))
+  .action(lazy('collections'));
+program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
+  .addHelpText('after', examples(
+    'fsapi reconcile',
+    'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
+  ))
+  .action(lazy('reconcile'));
+
+// The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
+// the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
+// network or creates anything.
+
 // ---- notifications -----------------------------------------------------------------------------------
 group('webhook', 'receive and verify payment notifications', ['fsapi webhook listen --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook verify event.json'], (webhook) => {
   webhook.command('listen').description('receive notifications, verify each by reference, forward verified ones')
@@ -611,41 +647,6 @@ program.command('completion').argument('<shell>', 'bash, zsh or fish').summary('
   .action(lazy('completion'));
 
 
-// ---- the back office: statement, collections, reconciliation, live watch --------------------------------
-program.command('statement').description('opening and closing balance, money in and out, charges, one row a day')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
-  .option('--csv', 'CSV on stdout, one row a day: date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance')
-  .option('--transactions', 'with --csv: one row per transaction, oldest first, with the balance after it')
-  .option('--pdf <file>', 'write the statement of account as a PDF: totals, a chart of each day, every transaction')
-  .addHelpText('after', examples(
-    'fsapi statement --since 2026-11-01 --until 2026-11-30 --csv > november.csv',
-    'fsapi statement --since 2026-11-01 --until 2026-11-30 --pdf november.pdf',
-    'fsapi statement --json | jq -r .closingBalance',
-  ))
-  .action(lazy('statement'));
-program.command('collections').argument('[accountNumber]', 'one client account: list its inflows')
-  .description('inflows by receiving client (virtual) account: count, total, first and last payment')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days before --until')
-  .option('--until <date>', 'last day (inclusive; YYYY-MM-DD, today, yesterday, 7d) or ISO date-time; default: today')
-  .option('--csv', 'CSV on stdout (for spreadsheets)')
-  .addHelpText('after', examples(
-    'fsapi collections',
-    'fsapi collections --since 2026-11-01 --csv > collections.csv',
-    'fsapi collections 9900000011 --json | jq length',
-  ))
-  .action(lazy('collections'));
-program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
-  .addHelpText('after', examples(
-    'fsapi reconcile',
-    'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
-  ))
-  .action(lazy('reconcile'));
-
-// The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
-// the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
-// network or creates anything.
 program.command('__complete', { hidden: true })
   .description('answer a shell completion request')
   .argument('[words...]', 'the words after the program name, the last one being completed')

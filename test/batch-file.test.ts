@@ -58,7 +58,7 @@ describe('batch file: bad rows, each with its line and reason', () => {
     assert.deepEqual(problems.map((p) => p.line), [3, 4, 5, 6, 7, 8]);
     const reason = (line: number) => problems.find((p) => p.line === line)!.reason;
     assert.match(reason(3), /more than 2 decimals/);
-    assert.match(reason(4), /"-5" is not a number of naira/);
+    assert.match(reason(4), /"-5" is below zero: give the naira to send, like 5$/);
     assert.match(reason(5), /"1e3" is not a number of naira/);
     assert.match(reason(6), /amount is empty/);
     assert.match(reason(7), /not 10 digits.*leading zeros/);

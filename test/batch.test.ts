@@ -343,6 +343,7 @@ describe('transfer batch: failed and reversed rows are never paid', () => {
     assert.equal(again.code, 1, again.stderr);
     assert.equal(s.posts(), 3, 'nothing sent again');
     assert.match(again.stderr, /3 rows were sent by an earlier run and looked up, not sent again: 1 successful, 1 failed, 1 reversed$/m);
+    assert.match(again.stderr, /^ +To send +nothing: no row is new$/m);
     assert.match(again.stderr, /^sent by earlier runs: 1 successful, 1 failed, 1 reversed \(₦1,000\.00 \+ charges ₦[\d,.]+ paid or on its way\)$/m);
     assert.doesNotMatch(again.stderr, /sent now|accepted|\bpaid\b(?! or on its way)/);
     assert.match(again.stderr, /^error: 1 failed, 1 reversed of 3 transfers \(1 pending or successful\)/m);

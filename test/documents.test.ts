@@ -123,8 +123,8 @@ describe('transfer receipt', () => {
   it('gives no receipt of success for a pending, a failed or a reversed transfer, nor for one not sent from here (exit 1, no file)', async () => {
     const cases: Array<[string, RegExp]> = [
       [await send('0123451111', '100', false), /is pending: not yet paid/],
-      [await send('0123454040', '100', true), /is failed: it did not reach the payee/],
-      [await send('0123455050', '100', true), /is reversed: it did not reach the payee/],
+      [await send('0123454040', '100', true), /ended as failed: it did not reach the payee/],
+      [await send('0123455050', '100', true), /ended as reversed: it did not reach the payee/],
       ['ACME-NEVERSENT0001', /was not sent from here/],
     ];
     for (const [reference, message] of cases) {

@@ -112,6 +112,23 @@ describe('money: invalid amounts are refused', () => {
     }
   });
 
+  it('a pasted ₦ sign or a minus is refused with what to type instead', () => {
+    const message = (text: string) => {
+      try {
+        parseNairaInput(text);
+      } catch (error) {
+        assert.ok(error instanceof AmountError);
+        return error.message;
+      }
+      assert.fail(`${JSON.stringify(text)} should be refused`);
+    };
+    assert.equal(message('₦1,500.00'), 'amount "₦1,500.00": leave out the ₦ sign, like 1,500.00');
+    assert.equal(message('₦ 250'), 'amount "₦ 250": leave out the ₦ sign, like 250');
+    assert.equal(message('-5'), 'amount "-5" is below zero: give the naira to send, like 5');
+    assert.match(message('₦1e3'), /is not a number of naira/);
+    assert.match(message('--5'), /is not a number of naira/);
+  });
+
   it('exponents', () => {
     fc.assert(fc.property(integerText, fc.integer({ min: -5, max: 20 }), fc.constantFrom('e', 'E'), (int, exp, e) => refuses(`${int}${e}${exp}`)));
   });

@@ -27,6 +27,19 @@ describe('fsapi with no arguments, on a machine where it never ran', () => {
     assert.ok(result.stdout.split('\n').length <= 20, 'short');
   });
 
+  it('at an 80-column terminal, long lines wrap between words, a description under itself', async () => {
+    const result = await runCli([], { env: { ...home.env, FORCE_COLOR: '1' }, tty: true, columns: 80 });
+    assert.equal(result.code, 0, result.stdout);
+    const lines = stripAnsi(result.stdout).split(/\r?\n/);
+    for (const line of lines) assert.ok([...line].length <= 80, `wider than 80 columns: ${line}`);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    // Every word whole: the words of the wrapped screen are those of the piped overview.
+    const piped = await runCli([], { env: home.env });
+    assert.deepEqual(words(lines.join('\n')), words(piped.stdout));
+    const send = lines.findIndex((line) => /^ {2}fsapi transfer send {6}asks who/.test(line));
+    assert.ok(send >= 0 && /^ {27}\S/.test(lines[send + 1]!), `the description continues under itself:\n${lines.join('\n')}`);
+  });
+
   it('creates no config or data directory', async () => {
     await runCli([], { env: home.env });
     assert.equal(existsSync(home.configDir), false, 'config dir');

@@ -225,6 +225,7 @@ describe('approvals approve', () => {
     const screen = stripAnsi(right.stdout);
     assert.equal(right.code, 0, screen);
     assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
+    assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, 'the API\'s words follow its status');
     assert.equal(setup.posts(), 1);
     // The API has it under the reference it was held with.
     const found = await setup.run(['tx', 'get', reference, '--json']);
@@ -339,5 +340,30 @@ describe('transfer batch under a policy', () => {
     const third = await setup.run(['transfer', 'batch', file, '--yes']);
     assert.equal(third.code, 0, third.stderr);
     assert.equal(setup.posts(), 4);
+  });
+});
+
+describe('approvals show: the decision as a person reads it', () => {
+  it('the decision time reads like every other time at a terminal, ISO when piped', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    assert.equal((await setup.run(['approvals', 'reject', request!.id, '--reason', 'wrong invoice'])).code, 0);
+    const [decision] = (await requests(setup))[0]!.decisions;
+
+    const screen = stripAnsi((await setup.run(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
+    assert.match(screen, /^Decided +rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\)\s*$/m, screen);
+    assert.doesNotMatch(screen, /\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'no raw ISO time at a terminal');
+    const piped = await setup.run(['approvals', 'show', request!.id]);
+    assert.match(piped.stdout, new RegExp(`rejected by \\S+ at ${decision!.at.replaceAll('.', '\\.')} \\(wrong invoice\\)`));
+
+    // The messages about an earlier decision give its time the same way.
+    const again = await setup.run(['approvals', 'reject', request!.id]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
+    const approve = await setup.run(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
+    assert.equal(approve.code, 1);
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing was sent/);
   });
 });

@@ -10,8 +10,7 @@ import { formatDateTime } from '../core/time.js';
 export default async function overview(ctx: Context, _input: CommandInput): Promise<void> {
   const c = colors(ctx);
   const command = (text: string) => c.cyan(text);
-  ctx.io.out(
-    [
+  const lines = [
       `${c.bold('fsapi')}: bank transfers, balances, transactions and client accounts from the command line.`,
       '',
       describeActiveProfile(ctx),
@@ -27,8 +26,34 @@ export default async function overview(ctx: Context, _input: CommandInput): Prom
       '',
       `Every command: ${command('fsapi --help')}   Tab completion: ${command('source <(fsapi completion bash)')}`,
       '',
-    ].join('\n'),
-  );
+  ];
+  ctx.io.out(lines.flatMap((line) => wrapStyled(line, ctx.io.columns)).join('\n'));
+}
+
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * At a terminal, a line longer than its width is wrapped between words, not cut mid-word by the terminal;
+ * a command's description continues under itself. The colour codes count for nothing; a colour open across
+ * the break carries on, as the terminal keeps it. Piped, lines are left whole.
+ */
+function wrapStyled(line: string, width: number | undefined): string[] {
+  const visible = (text: string) => [...text.replace(SGR, '')].length;
+  if (width === undefined || visible(line) <= width) return [line];
+  const indent = ' '.repeat(/^( +\S+(?: \S+)* {2,})/.exec(line.replace(SGR, ''))?.[1]?.length ?? 0);
+  const lead = /^ */.exec(line)![0];
+  const out: string[] = [];
+  let current = lead;
+  for (const word of line.slice(lead.length).split(' ')) {
+    const candidate = current.trim() === '' ? `${current}${word}` : `${current} ${word}`;
+    if (current.trim() !== '' && word !== '' && visible(candidate) > width) {
+      out.push(current);
+      current = `${indent}${word}`;
+    } else current = candidate;
+  }
+  out.push(current);
+  return out;
 }
 
 /** Which API this run would talk to, from --profile / FSAPI_PROFILE, the saved default, else local. */

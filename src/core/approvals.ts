@@ -115,7 +115,9 @@ export async function sendApproved(
       });
       switch (outcome.kind) {
         case 'accepted':
-          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: outcome.message });
+          // The API's words when it took it ("Transfer successful, ...") come after its status, as in a batch's
+          // report: beside a pending outcome they must not read as the payment's result.
+          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.status}: ${outcome.message}` });
           break;
         case 'reconciled':
           results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.lostBecause}; the lookup by reference found it` });

@@ -20,6 +20,15 @@ export function parseNairaInput(text: string): Kobo {
   const match = amountPattern.exec(trimmed);
   if (!match?.groups) {
     if (/^[0-9,]*\.[0-9]{3,}$/.test(trimmed)) throw new AmountError(`amount ${text} has more than 2 decimals`);
+    // fsapi itself prints amounts as ₦1,500.00, so a pasted one is common: say what to leave out.
+    const unsigned = trimmed.replace(/^[₦-]\s*/u, '');
+    if (unsigned !== trimmed && amountPattern.test(unsigned)) {
+      throw new AmountError(
+        trimmed.startsWith('-')
+          ? `amount ${JSON.stringify(text)} is below zero: give the naira to send, like ${unsigned}`
+          : `amount ${JSON.stringify(text)}: leave out the ₦ sign, like ${unsigned}`,
+      );
+    }
     throw new AmountError(`amount ${JSON.stringify(text)} is not a number of naira like 1500 or 1,500.50`);
   }
   const integerDigits = match.groups.int!.replaceAll(',', '').replace(/^0+(?=\d)/, '');

@@ -49,7 +49,7 @@ export function notSuccessful(tx: TransactionRecord): string | undefined {
   const status = shownText(tx.status).trim().toLowerCase();
   const kind = statusKind(status);
   if (kind === 'pending') return `${tx.reference} is ${status || 'without a status'}: not yet paid, so no receipt of success (fsapi transfer status ${tx.reference} --wait)`;
-  if (kind === 'final') return `${tx.reference} is ${status}: it did not reach the payee, so there is no receipt of success`;
+  if (kind === 'final') return `${tx.reference} ended as ${status}: it did not reach the payee, so there is no receipt of success`;
   if (Number(tx.reversedFlag ?? 0) !== 0) return `${tx.reference} is marked reversed by the API: no receipt of success`;
   return undefined;
 }

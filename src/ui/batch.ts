@@ -150,7 +150,12 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   const labels: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
     ['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`],
-    ['To send', `${plan.toSend.length} transfer${plan.toSend.length === 1 ? '' : 's'}, total ${c.bold(formatNaira(plan.totalKobo))}`],
+    [
+      'To send',
+      plan.toSend.length === 0
+        ? 'nothing: no row is new'
+        : `${plan.toSend.length} transfer${plan.toSend.length === 1 ? '' : 's'}, total ${c.bold(formatNaira(plan.totalKobo))}`,
+    ],
     ...(plan.toSend.length > 0 ? [['Charges', 'set by the API per transfer; shown in the totals after sending'] as [string, string]] : []),
     ['Available', `${formatNaira(plan.availableKobo)}${plan.totalKobo > plan.availableKobo ? c.red('  (less than the total)') : ''}`],
   ];

@@ -12,7 +12,7 @@ export const payeeColumns: Column<Payee>[] = [
   { header: 'ALIAS', cell: (p) => p.alias },
   { header: 'ACCOUNT', cell: (p) => p.accountNumber },
   { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
-  { header: 'BANK_CODE', cell: (p) => p.bankCode, priority: 2 },
+  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2 },
   { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
   { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
 ];
@@ -104,12 +104,19 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
       ['Total', koboCell(total(request.transfers))],
-      ['Decided', last ? `${last.decision} by ${last.by} at ${last.at}${last.reason ? ` (${last.reason})` : ''}` : ''],
+      ['Decided', last ? decidedCell(last) : ''],
     ],
     json,
   );
   ctx.io.out('\n');
   printList(ctx, heldTransferColumns, request.transfers);
+}
+
+/** The last decision: its time as every other time on a terminal, ISO when piped (as isoTimeCell does). */
+function decidedCell(decision: ApprovalRequest['decisions'][number]): Cell {
+  const reason = decision.reason ? ` (${decision.reason})` : '';
+  const time = isoTimeCell(decision.at);
+  return { text: `${decision.decision} by ${decision.by} at ${time.text}${reason}`, plain: `${decision.decision} by ${decision.by} at ${time.plain}${reason}` };
 }
 
 /** The review before the secret is asked for: every transfer that typing it sends, and the total. */

@@ -23,6 +23,10 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
   if (kind === 'successful') return;
   if (kind === 'pending') {
     if (end.waited) throw new StillPendingError(end.reference, end.reason ?? `still ${end.status || 'pending'}`);
+    // Pending is not paid yet: say how to follow it, at a terminal only (scripts read the exit code and --json).
+    if (ctx.io.stderrIsTTY && !ctx.globals.json) {
+      ctx.io.note(`${colors(ctx, 'stderr').yellow('pending:')} not settled yet; fsapi transfer status ${end.reference} --wait follows it until it is`);
+    }
     return;
   }
   writeReversal(ctx, await findReversal(ctx, end.reference), outcomeOfStatus(end.status));

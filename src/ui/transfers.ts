@@ -78,7 +78,9 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
     ['To bank', to.bank],
     ['Narration', result.description],
     ['Completed', completedCell(result.status, result.completedAt)],
-    ['Message', message ?? ''],
+    // The API's words when it took the transfer ("Transfer successful, ..."), while its status may still be
+    // pending: labelled as the API's so that they do not read as the outcome.
+    ['API message', message ?? ''],
     // The NIP session id banks trace a transfer by, once the API gives one.
     ...sessionField(result.sessionId),
   ];

@@ -8,7 +8,7 @@ import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../core/approvals.js';
-import { writeDuplicateWarning } from '../../ui/transfers.js';
+import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
 import { controlScope, withStore } from '../../core/payees.js';
 import { nowIso, osUser } from '../../core/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
@@ -23,13 +23,13 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
   if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   if (request.status === 'rejected') {
-    throw new FsapiError(`request ${id} was rejected by ${last?.by ?? 'someone'} at ${last?.at ?? 'an earlier time'}; nothing was sent`, { exitCode: ExitCode.failed });
+    throw new FsapiError(`request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'}; nothing was sent`, { exitCode: ExitCode.failed });
   }
 
   // Approved before: only what the journal has never seen is left (an approval stopped before sending).
   const { unsent } = await unsentTransfers(ctx, scope, request);
   if (request.status === 'approved' && unsent.length === 0) {
-    ctx.io.note(`request ${id} was already approved by ${last?.by ?? 'someone'} at ${last?.at ?? 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`);
+    ctx.io.note(`request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`);
     return;
   }
   const toSend = request.status === 'held' ? request.transfers : unsent;

@@ -7,6 +7,7 @@ import { controlScope, withStore } from '../../core/payees.js';
 import { nowIso, osUser } from '../../core/policy.js';
 import { controlCharacterProblem } from '../../core/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
+import { isoTimeCell } from '../../ui/transfers.js';
 
 export default async function reject(ctx: Context, input: CommandInput): Promise<void> {
   const id = normaliseRequestId(String(input.args[0] ?? ''));
@@ -25,7 +26,7 @@ export default async function reject(ctx: Context, input: CommandInput): Promise
   if (!outcome) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
     const last = outcome.request.decisions.at(-1);
-    throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${last.at})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });
+    throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });
   }
   ctx.io.note(`rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`);
 }

@@ -22,15 +22,16 @@ const columns: Column<LoggedTransfer>[] = [
   { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
   { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
   { header: 'REFERENCE', cell: (t) => t.reference },
-  { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 2 },
+  { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
   { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
   // The outcome as last seen by fsapi (at sending, or by a later lookup): never dropped for width.
   { header: 'OUTCOME', csv: 'outcome', cell: (t) => statusCell(t.outcome) },
-  // The API's own word for it, as last seen: not necessarily today's.
-  { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 1 },
-  { header: 'MESSAGE', cell: (t) => t.message ?? '', priority: 5, flex: true },
+  // The API's own word for it, as last seen: not necessarily today's. Mostly the same word as OUTCOME, so
+  // at a narrow terminal it goes before the payee's name is cut short.
+  { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 2 },
+  { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true },
 ];
 
 export default async function log(ctx: Context, input: CommandInput): Promise<void> {
@@ -94,6 +95,16 @@ async function exportRecords(ctx: Context, journal: ReturnType<typeof openJourna
     }
   }
   if (chunk !== '') await writeOut(ctx, chunk);
+}
+
+/**
+ * The message kept is the answer to the POST ("Transfer successful, ..."), given while the transfer was still
+ * pending: beside a failed or reversed outcome it would read as a payment. Those rows say what happened
+ * instead; --json keeps the API's message as it came.
+ */
+function messageCell(t: LoggedTransfer): string {
+  if (t.outcome !== 'failed' && t.outcome !== 'reversed') return t.message ?? '';
+  return `${t.outcome} after it was taken: the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
 }
 
 /** Sent, and its last seen status is not final: pending, or never seen. */
