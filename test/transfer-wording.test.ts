@@ -62,7 +62,7 @@ describe('transfer send: a pending answer does not read as paid', () => {
     assert.match(screen, /^API message +Transfer successful/m);
     assert.doesNotMatch(screen, /^Message /m);
     const reference = /^Reference +(ACME-\w+)/m.exec(screen)![1];
-    assert.match(screen, new RegExp(`^pending: not settled yet; fsapi transfer status ${reference} --wait follows it until it is`, 'm'));
+    assert.match(screen, new RegExp(`^pending: not settled yet; to follow it until it is:\\r?\\n  fsapi transfer status ${reference} --wait\\r?$`, 'm'));
 
     // Piped, the hint is left to the exit code and the record: stderr has no pending line.
     const piped = await s.run(args.concat('--allow-duplicate'));

@@ -25,7 +25,8 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
     if (end.waited) throw new StillPendingError(end.reference, end.reason ?? `still ${end.status || 'pending'}`);
     // Pending is not paid yet: say how to follow it, at a terminal only (scripts read the exit code and --json).
     if (ctx.io.stderrIsTTY && !ctx.globals.json) {
-      ctx.io.note(`${colors(ctx, 'stderr').yellow('pending:')} not settled yet; fsapi transfer status ${end.reference} --wait follows it until it is`);
+      // Two lines, so that each fits 80 columns whatever the length of the reference's prefix.
+      ctx.io.note(`${colors(ctx, 'stderr').yellow('pending:')} not settled yet; to follow it until it is:\n  fsapi transfer status ${end.reference} --wait`);
     }
     return;
   }
