@@ -2,10 +2,9 @@
 // way public integrations send them) against `simulator serve` on 127.0.0.1, and in realistic mode the
 // notifications as integrations see them arrive, verified by fsapi's listener logic through the CLI.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 import { makeHome, runCli } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
@@ -79,28 +78,20 @@ describe('a real client against simulator serve', () => {
 
 describe('realistic notifications', () => {
   const home = makeHome();
-  const received: Array<Record<string, unknown>> = [];
-  let receiver: Server;
+  let receiver: WebhookReceiver;
+  let received: WebhookReceiver['received'] = [];
   let simulator: RunningSimulator;
 
   before(async () => {
-    receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      request.on('end', () => {
-        received.push(JSON.parse(body) as Record<string, unknown>);
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.address() as AddressInfo;
-    simulator = await startSimulatorServer({ port: 0, realistic: true, settleSeconds: 1, webhookUrl: `http://127.0.0.1:${port}/hook` });
+    receiver = await startWebhookReceiver();
+    received = receiver.received;
+    simulator = await startSimulatorServer({ port: 0, realistic: true, settleSeconds: 1, webhookUrl: receiver.url });
     await logInToSimulator(home.env, simulator.url);
   });
 
   after(async () => {
     await simulator?.close();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await receiver?.close();
     home.cleanup();
   });
 

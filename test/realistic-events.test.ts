@@ -1,37 +1,28 @@
 // Realistic mode also sends notifications of another kind: each transfer the simulator takes is POSTed to
 // the webhook URL as a `payout` event. fsapi must read such an event as "not verified: unknown kind".
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 import { makeHome, runCli } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 describe('realistic mode: events of other kinds', () => {
   const home = makeHome();
-  const received: Array<Record<string, unknown>> = [];
-  let receiver: Server;
+  let receiver: WebhookReceiver;
+  let received: WebhookReceiver['received'] = [];
   let simulator: RunningSimulator;
 
   before(async () => {
-    receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      request.on('end', () => {
-        received.push(JSON.parse(body) as Record<string, unknown>);
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.address() as AddressInfo;
-    simulator = await startSimulatorServer({ port: 0, realistic: true, webhookUrl: `http://127.0.0.1:${port}/hook` });
+    receiver = await startWebhookReceiver();
+    received = receiver.received;
+    simulator = await startSimulatorServer({ port: 0, realistic: true, webhookUrl: receiver.url });
     await logInToSimulator(home.env, simulator.url);
   });
 
   after(async () => {
     await simulator?.close();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await receiver?.close();
     home.cleanup();
   });
 
