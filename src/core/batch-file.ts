@@ -2,7 +2,9 @@
 // every bad row with its physical line number and the reason, and the references derived from the file.
 // Nothing here asks the API anything: a file that fails here is exit 2 and nothing was sent.
 import { createHash } from 'node:crypto';
-import { parse } from 'csv-parse/sync';
+import { createReadStream } from 'node:fs';
+import { Parser } from 'csv-parse';
+import type { BatchWorkspace } from '../store/batch-workspace.js';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from './money.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from './reference.js';
@@ -16,10 +18,9 @@ const PAYEE_REPLACES: readonly Column[] = ['account_number', 'bank'];
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 export const MAX_EXPECT_NAME_LENGTH = 200;
-/** A bound on the work one run does (and on the summary a person reads): split bigger runs. */
-export const MAX_ROWS = 10_000;
+/** A bound on the work one run does: name enquiries alone take a while at this size. Split bigger runs. */
+export const MAX_ROWS = 100_000;
 
-/** One row of the file, validated, before anything is asked of the API. */
 /** One row of the file: what `transfer send` takes, plus where it stands in the file. */
 export interface BatchRow extends SendRequest {
   /** The physical line of the file where the row starts (1 is the header). */
@@ -36,10 +37,19 @@ export interface RowProblem {
   reason: string;
 }
 
+/** A file read into a batch workspace (src/store/batch-workspace.ts): its rows live there, not in memory. */
 export interface BatchFile {
   /** The path as given, for messages and the journal's `origin`. */
   name: string;
   /** sha256 of the file's bytes, exactly as read (BOM and line endings included). */
+  contentHash: Buffer;
+  /** The good rows, one per line, as the reading stage left them. */
+  workspace: BatchWorkspace;
+}
+
+/** A file read into memory: for small files and tests. */
+export interface ParsedBatchFile {
+  name: string;
   contentHash: Buffer;
   rows: BatchRow[];
 }
@@ -56,60 +66,168 @@ export class BadRowsError extends UsageError {
 }
 
 /**
- * Parses and validates the whole file. Every bad row is collected (not just the first), then thrown as
- * one BadRowsError; a file with no header, a missing column or no rows is a UsageError naming the problem.
+ * Parses and validates a whole file held in memory. Every bad row is collected (not just the first), then
+ * thrown as one BadRowsError; a file with no header, a missing column or no rows is a UsageError naming
+ * the problem.
  */
-export function parseBatchFile(content: Buffer, name: string): BatchFile {
-  const { file, problems } = readBatchRows(content, name);
+export function parseBatchFile(content: Buffer, name: string): ParsedBatchFile {
+  const rows: BatchRow[] = [];
+  const firstLine = new Map<string, number>();
+  const reader = new BatchFileReader(name, {
+    onRow: (row) => rows.push(row),
+    firstLineOfReference: (reference, line) => {
+      const first = firstLine.get(reference.toUpperCase());
+      if (first === undefined) firstLine.set(reference.toUpperCase(), line);
+      return first;
+    },
+  });
+  reader.write(content);
+  const { contentHash, problems } = reader.end();
   if (problems.length > 0) throw badRows(name, problems);
-  return file;
+  return { name, contentHash, rows };
 }
 
 /**
- * The file's good rows and its bad ones with their lines, so that `transfer batch` can go on to check
- * the good rows' banks and names and report every problem of the file in one run. A file that cannot be
- * read as a batch at all (no header, a missing column, no rows) is still a UsageError at once.
+ * Reads a file into `workspace` as it streams from disk: its good rows are added there, its bad ones come
+ * back with their lines, so that `transfer batch` can go on to check the good rows' banks and names and
+ * report every problem of the file in one run. The bytes are hashed as they are read: the references are
+ * derived from exactly the bytes that were parsed. A file that cannot be read as a batch at all (no header,
+ * a missing column, no rows, too many rows) is still a UsageError at once.
  */
-export function readBatchRows(content: Buffer, name: string): { file: BatchFile; problems: RowProblem[] } {
-  const contentHash = createHash('sha256').update(content).digest();
-  const problems: RowProblem[] = [];
-  const records = readRecords(content, problems);
+export async function readBatchFileInto(fileName: string, workspace: BatchWorkspace): Promise<{ file: BatchFile; problems: RowProblem[] }> {
+  if (fileName === '') throw new UsageError('give the CSV file to pay, e.g. fsapi transfer batch payroll.csv');
+  const reader = new BatchFileReader(fileName, {
+    onRow: (row) => workspace.addRow(row),
+    firstLineOfReference: (reference) => workspace.lineOfGivenReference(reference),
+  });
+  try {
+    for await (const chunk of createReadStream(fileName, { highWaterMark: READ_CHUNK_BYTES })) {
+      workspace.transaction(() => reader.write(chunk as Buffer));
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`no such file: ${fileName}`);
+    if (code === 'EISDIR') throw new UsageError(`${fileName} is a directory, not a CSV file`);
+    throw new UsageError(`cannot read ${fileName}: ${(error as Error).message}`);
+  }
+  const { contentHash, problems } = workspace.transaction(() => reader.end());
+  return { file: { name: fileName, contentHash, workspace }, problems };
+}
 
-  const header = records.shift();
-  if (!header) {
-    if (problems.length > 0) throw badRows(name, problems);
-    throw new UsageError(`${name} is empty: it needs a header line and at least one row`, `the header is ${REQUIRED_COLUMNS.join(',')}`);
-  }
-  const columns = readHeader(header.fields, header.line, name);
-  if (records.length === 0 && problems.length === 0) {
-    throw new UsageError(`${name} has a header but no rows: there is nothing to pay`);
-  }
-  if (records.length > MAX_ROWS) {
-    throw new UsageError(`${name} has ${records.length} rows; at most ${MAX_ROWS} are paid in one run`, 'split the file');
+const READ_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * A CSV batch file read a chunk at a time: write() each chunk of bytes as it comes, end() once. Rows go
+ * to `onRow` as soon as they are whole and valid; problems are kept with their lines.
+ */
+export class BatchFileReader {
+  private readonly hash = createHash('sha256');
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly problems: RowProblem[] = [];
+  private readonly seen = new Set<string>();
+  private readonly parser: CsvApi;
+  /** A CR at the end of a chunk: whether it starts a CRLF is known only from the next chunk. */
+  private carriageReturn = false;
+  private columns: Map<Column, number> | undefined;
+  private records = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly sink: {
+      onRow: (row: BatchRow) => void;
+      /** The first line that gave this reference (any case), recording `line` when it is the first. */
+      firstLineOfReference: (reference: string, line: number) => number | undefined;
+    },
+  ) {
+    // The stream class is only the carrier: its `api` is the parser itself, driven here chunk by chunk.
+    this.parser = (new Parser({
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        if (!error) return;
+        const line = typeof error.lines === 'number' ? error.lines : 0;
+        const reason = csvSyntaxReason(error.code, error.message);
+        const key = `${line}:${reason}`;
+        if (!this.seen.has(key)) this.problems.push({ line, reason });
+        this.seen.add(key);
+      },
+    }) as unknown as { api: CsvApi }).api;
   }
 
-  const rows: BatchRow[] = [];
-  const firstLineOfReference = new Map<string, number>();
-  for (const record of records) {
-    const result = readRow(record, columns);
+  write(chunk: Buffer): void {
+    this.hash.update(chunk);
+    this.parse(this.decode(chunk, true), false);
+  }
+
+  end(): { contentHash: Buffer; problems: RowProblem[] } {
+    this.parse(this.decode(Buffer.alloc(0), false), true);
+    if (!this.columns) {
+      if (this.problems.length > 0) throw badRows(this.name, this.problems);
+      throw new UsageError(`${this.name} is empty: it needs a header line and at least one row`, `the header is ${REQUIRED_COLUMNS.join(',')}`);
+    }
+    if (this.records === 0 && this.problems.length === 0) {
+      throw new UsageError(`${this.name} has a header but no rows: there is nothing to pay`);
+    }
+    return { contentHash: this.hash.digest(), problems: [...this.problems].sort((a, b) => a.line - b.line) };
+  }
+
+  /**
+   * The chunk as text with every line break (CRLF, LF or a lone CR) made LF: csv-parse counts a CRLF inside
+   * a quoted field as two lines, and the line numbers must be the ones an editor shows. The references
+   * are derived from the original bytes, not from this text.
+   */
+  private decode(chunk: Buffer, more: boolean): string {
+    let text: string;
+    try {
+      text = this.decoder.decode(chunk, { stream: more });
+    } catch {
+      throw new UsageError('the file is not UTF-8 text', 'save it from the spreadsheet as "CSV UTF-8"');
+    }
+    if (this.carriageReturn) text = `\r${text}`;
+    this.carriageReturn = more && text.endsWith('\r');
+    if (this.carriageReturn) text = text.slice(0, -1);
+    return text.replace(/\r\n?/g, '\n');
+  }
+
+  private parse(text: string, last: boolean): void {
+    const error = this.parser.parse(Buffer.from(text, 'utf8'), last, (item) => this.record(item as ParsedRecord), () => undefined);
+    if (error !== undefined) throw new UsageError(`${this.name} is not readable as CSV: ${error.message}`);
+  }
+
+  private record({ record, info }: ParsedRecord): void {
+    // A spreadsheet exports empty rows as ",,,": they are blank lines too.
+    if (record.every((field) => field.trim() === '')) return;
+    // csv-parse counts the line a record ends on; a quoted field with line breaks started earlier.
+    const breaks = record.reduce((sum, field) => sum + countLineBreaks(field), 0);
+    const csv: CsvRecord = { line: info.lines - breaks, fields: record };
+    if (!this.columns) {
+      this.columns = readHeader(csv.fields, csv.line, this.name);
+      return;
+    }
+    this.records += 1;
+    if (this.records > MAX_ROWS) {
+      throw new UsageError(`${this.name} has more than ${MAX_ROWS.toLocaleString('en-US')} rows; at most ${MAX_ROWS.toLocaleString('en-US')} are paid in one run`, 'split the file');
+    }
+    const result = readRow(csv, this.columns);
     if ('reason' in result) {
-      problems.push({ line: record.line, reason: result.reason });
-      continue;
+      this.problems.push({ line: csv.line, reason: result.reason });
+      return;
     }
     if (result.reference !== undefined) {
       // The API compares references as given; a reference that differs only in case is still refused
       // as a duplicate here, since to a person reading the report they are the same.
-      const key = result.reference.toUpperCase();
-      const first = firstLineOfReference.get(key);
+      const first = this.sink.firstLineOfReference(result.reference, csv.line);
       if (first !== undefined) {
-        problems.push({ line: record.line, reason: `reference ${result.reference} is already used on line ${first}; a reference pays once` });
-        continue;
+        this.problems.push({ line: csv.line, reason: `reference ${result.reference} is already used on line ${first}; a reference pays once` });
+        return;
       }
-      firstLineOfReference.set(key, record.line);
     }
-    rows.push(result);
+    this.sink.onRow(result);
   }
-  return { file: { name, contentHash, rows }, problems: [...problems].sort((a, b) => a.line - b.line) };
 }
 
 /** One error for every bad row of a file (`also` names further trouble counted elsewhere, e.g. name checks). */
@@ -131,47 +249,19 @@ interface CsvRecord {
   fields: string[];
 }
 
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
+}
+
 /**
- * The file's records with the line each starts on. csv-parse handles the BOM, quoted fields (commas,
- * quotes and line breaks inside) and blank lines; a syntax error is a problem on its line and parsing
- * goes on, so one run lists them all.
+ * csv-parse's push parser, the one its sync and stream interfaces drive: chunks in, records out through
+ * `push`, state (quotes, line count, BOM) kept between chunks. It handles the BOM, quoted fields (commas,
+ * quotes and line breaks inside) and blank lines; a syntax error is a problem on its line and parsing goes
+ * on, so one run lists them all.
  */
-function readRecords(content: Buffer, problems: RowProblem[]): CsvRecord[] {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(content);
-  } catch {
-    throw new UsageError('the file is not UTF-8 text', 'save it from the spreadsheet as "CSV UTF-8"');
-  }
-  // Every line break (CRLF, LF or a lone CR) becomes LF first: csv-parse counts a CRLF inside a quoted
-  // field as two lines, and the line numbers must be the ones an editor shows. The references are
-  // derived from the original bytes, not from this text.
-  text = text.replace(/\r\n?/g, '\n');
-  const seen = new Set<string>();
-  const parsed = parse(text, {
-    bom: true,
-    info: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    on_skip: (error) => {
-      if (!error) return;
-      const line = typeof error.lines === 'number' ? error.lines : 0;
-      const reason = csvSyntaxReason(error.code, error.message);
-      const key = `${line}:${reason}`;
-      if (!seen.has(key)) problems.push({ line, reason });
-      seen.add(key);
-    },
-  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-  const records: CsvRecord[] = [];
-  for (const { record, info } of parsed) {
-    // A spreadsheet exports empty rows as ",,,": they are blank lines too.
-    if (record.every((field) => field.trim() === '')) continue;
-    // csv-parse counts the line a record ends on; a quoted field with line breaks started earlier.
-    const breaks = record.reduce((sum, field) => sum + countLineBreaks(field), 0);
-    records.push({ line: info.lines - breaks, fields: record });
-  }
-  return records;
+interface CsvApi {
+  parse(chunk: Buffer | undefined, end: boolean, push: (record: unknown) => void, close: () => void): Error | undefined;
 }
 
 function countLineBreaks(text: string): number {

@@ -1,75 +1,88 @@
 // The payment policy over a batch: the rows within it are sent, the rest are held as ONE request for a
 // person to approve (src/core/policy.ts). A row over a hard limit stops the whole batch before anything is
 // sent (exit 1). Rows an earlier run of the same file held are not held again: their request is named.
+// Each row's verdict is written into the batch's workspace (src/store/batch-workspace.ts), a row at a time.
 import type { Context } from '../context.js';
 import { ControlsStore } from '../store/controls.js';
-import { notSent, transferOfRow, type BatchPlan, type RowResult, type VerifiedRow } from './batch.js';
-import { sumKobo } from './money.js';
-import { applyPolicy, holdForApproval, type PolicyCandidate } from './policy.js';
+import { countToSend, notSent, rowsToHold, rowsToSend, storeResult, transferOfRow, type BatchPlan, type RowResult } from './batch.js';
+import { sumKobo, type Kobo } from './money.js';
+import { holdForApproval, openPolicyJudge } from './policy.js';
 import { openJournal } from './transfer.js';
 
 export interface BatchGate {
   /** The plan with only the rows to send now (and their total). */
   plan: BatchPlan;
-  /** Rows to hold now, with why. */
-  hold: Array<{ row: VerifiedRow; reasons: string[] }>;
+  /** How many rows are held now, and their sum (rowsToHold lists them). */
+  holdCount: number;
+  holdTotalKobo: Kobo;
   /** Rows an earlier run held (or whose request was rejected), as the report shows them. */
   earlier: RowResult[];
 }
 
 export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGate> {
+  const rows = plan.file.workspace;
   const earlier: RowResult[] = [];
-  let rows = plan.toSend;
   const store = ControlsStore.openIfExists(ctx.paths.dataDir);
   if (store) {
     try {
-      rows = rows.filter((row) => {
-        const request = store.requestOfReference(plan.scope, row.reference);
-        if (!request) return true;
-        const last = request.decisions.at(-1);
-        if (request.status === 'rejected') {
-          earlier.push(notSent(row, `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`));
-        } else {
-          earlier.push({ ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`), status: 'held' });
+      rows.transaction(() => {
+        for (const row of rowsToSend(plan)) {
+          const request = store.requestOfReference(plan.scope, row.reference);
+          if (!request) continue;
+          const last = request.decisions.at(-1);
+          const result: RowResult =
+            request.status === 'rejected'
+              ? notSent(row, `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`)
+              : { ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`), status: 'held' };
+          storeResult(rows, result);
+          earlier.push(result);
         }
-        return false;
       });
     } finally {
       store.close();
     }
   }
-  const byReference = new Map(rows.map((row) => [row.reference, row]));
-  const candidates: PolicyCandidate[] = rows.map((row) => ({
-    ...transferOfRow(row),
-    payee: row.payee,
-    origin: `line ${row.line}`,
-  }));
-  const verdict = await applyPolicy(ctx, openJournal(ctx), plan.scope, candidates);
-  const toSend = verdict.send.map((c) => byReference.get(c.reference)!);
-  const hold = verdict.hold.map((c) => ({ row: byReference.get(c.reference)!, reasons: c.reasons }));
-  return {
-    plan: { ...plan, toSend, totalKobo: sumKobo(toSend.map((row) => row.amountKobo)) },
-    hold,
-    earlier,
-  };
+  const judge = openPolicyJudge(ctx, openJournal(ctx), plan.scope);
+  let holdCount = 0;
+  const held: Kobo[] = [];
+  if (judge) {
+    rows.transaction(() => {
+      for (const row of rowsToSend(plan)) {
+        const candidate = { ...transferOfRow(row), payee: row.payee };
+        judge.checkHardLimit(candidate);
+        const reasons = judge.holdReasons(candidate);
+        if (reasons.length === 0) continue;
+        rows.setHoldReasons(row.line, reasons);
+        holdCount += 1;
+        held.push(row.amountKobo);
+      }
+    });
+  }
+  const gated = countToSend(plan);
+  judge?.checkDailyTotal(gated.totalKobo);
+  return { plan: gated, holdCount, holdTotalKobo: sumKobo(held), earlier };
 }
 
 /** Records the rows to hold as one request; their report lines name it. */
-export function holdRows(ctx: Context, plan: BatchPlan, hold: BatchGate['hold'], origin: string): RowResult[] {
-  if (hold.length === 0) return [];
-  const request = holdForApproval(
-    ctx,
-    plan.scope,
-    hold.map(({ row, reasons }) => ({
-      ...transferOfRow(row),
-      payee: row.payee,
-      origin: `${origin} line ${row.line}`,
-      reasons,
-    })),
-    origin,
-  );
-  return hold.map(({ row, reasons }) => ({
-    ...notSent(row, `held for approval in request ${request.id} (${reasons.join('; ')}): fsapi approvals approve ${request.id}`),
-    status: 'held' as const,
-  }));
+export function holdRows(ctx: Context, plan: BatchPlan, origin: string): void {
+  const rows = plan.file.workspace;
+  const transfers = [...rowsToHold(plan)].map(({ row, reasons }) => ({ ...transferOfRow(row), payee: row.payee, origin: `${origin} line ${row.line}`, reasons }));
+  if (transfers.length === 0) return;
+  const request = holdForApproval(ctx, plan.scope, transfers, origin);
+  rows.transaction(() => {
+    for (const { row, reasons } of rowsToHold(plan)) {
+      storeResult(rows, { ...notSent(row, `held for approval in request ${request.id} (${reasons.join('; ')}): fsapi approvals approve ${request.id}`), status: 'held' });
+    }
+  });
+}
+
+/** What a dry run reports: the rows it would send and those it would hold, none sent. */
+export function markDryRun(plan: BatchPlan): void {
+  const rows = plan.file.workspace;
+  rows.transaction(() => {
+    for (const { row, reasons } of rowsToHold(plan)) {
+      storeResult(rows, { ...notSent(row, `dry run: would be held for approval (${reasons.join('; ')})`), status: 'held' });
+    }
+    for (const row of rowsToSend(plan)) storeResult(rows, notSent(row, 'dry run: verified, not sent'));
+  });
 }

@@ -7,7 +7,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
-import { koboToDecimal } from './money.js';
+import { koboToDecimal, sumKobo, type Kobo } from './money.js';
 import { csvCell } from '../ui/sanitize.js';
 import type { RowResult } from './batch.js';
 
@@ -33,17 +33,33 @@ export function reportEntry(result: RowResult): ReportEntry {
   };
 }
 
-export function reportCsv(results: readonly RowResult[]): string {
-  const records = results.map((result) => {
+/** The report as CSV text, header first. */
+export function reportCsv(results: Iterable<RowResult>): string {
+  let text = '';
+  for (const chunk of reportCsvChunks(results)) text += chunk;
+  return text;
+}
+
+/** The report as CSV text a few hundred rows at a time, header first: written as it is read. */
+export function* reportCsvChunks(results: Iterable<RowResult>, rowsPerChunk = 500): Generator<string> {
+  let records: string[][] = [];
+  let header = true;
+  const flush = () => {
+    const text = stringify(records, { header, columns: [...REPORT_COLUMNS], record_delimiter: '\n' });
+    header = false;
+    records = [];
+    return text;
+  };
+  for (const result of results) {
     const entry = reportEntry(result);
     // Names, banks and messages come from the API and the file: every cell is neutralised for
     // spreadsheets (no formula, no control character; amounts stay numbers). The JSON keeps the text as is.
-    return REPORT_COLUMNS.map((column) => csvCell(String(entry[column])));
-  });
-  return stringify(records, { header: true, columns: [...REPORT_COLUMNS], record_delimiter: '\n' });
+    records.push(REPORT_COLUMNS.map((column) => csvCell(String(entry[column]))));
+    if (records.length >= rowsPerChunk) yield flush();
+  }
+  if (records.length > 0 || header) yield flush();
 }
 
-/** Writes the report next to its final name, syncs it, and renames it into place. */
 /**
  * The temporary file beside the report: a name nobody can guess, created exclusively (O_EXCL: an existing
  * name, a planted symbolic link included, is an error and is never followed), mode 0600.
@@ -53,14 +69,15 @@ function temporaryFor(file: string): string {
 }
 const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
-export async function writeReport(file: string, results: readonly RowResult[]): Promise<void> {
+/** Writes the report next to its final name a chunk at a time, syncs it, and renames it into place. */
+export async function writeReport(file: string, results: Iterable<RowResult>): Promise<void> {
   const temporary = temporaryFor(file);
   let created = false;
   try {
     const handle = await open(temporary, EXCLUSIVE, 0o600);
     created = true;
     try {
-      await handle.writeFile(reportCsv(results), 'utf8');
+      for (const chunk of reportCsvChunks(results)) await handle.write(chunk, null, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();
@@ -77,16 +94,28 @@ export async function writeReport(file: string, results: readonly RowResult[]): 
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process at once. */
-export function writeReportSync(file: string, results: readonly RowResult[]): void {
+export function writeReportSync(file: string, results: Iterable<RowResult>): void {
   const temporary = temporaryFor(file);
   const fd = openSync(temporary, EXCLUSIVE, 0o600);
   try {
-    writeSync(fd, reportCsv(results));
+    for (const chunk of reportCsvChunks(results)) writeSync(fd, chunk);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   renameSync(temporary, file);
+}
+
+/** Rows of one kind (sent now, or by earlier runs): how many of each outcome, and the money they moved. */
+export interface OutcomeGroup {
+  count: number;
+  byStatus: Partial<Record<RowResult['status'], number>>;
+  /** Pending and successful rows, and their sum: failed and reversed rows paid nobody. */
+  paid: number;
+  paidKobo: Kobo;
+  /** Of the paid rows, those whose charge is known, and the sum of those charges. */
+  charged: number;
+  chargeKobo: Kobo;
 }
 
 export interface Tally {
@@ -102,12 +131,36 @@ export interface Tally {
   unknown: number;
   notSent: number;
   held: number;
+  /** The rows sent by this run, and those an earlier run had sent. */
+  now: OutcomeGroup;
+  earlier: OutcomeGroup;
+  /** The message of the first held row: it names the request. */
+  firstHeldMessage: string | undefined;
 }
 
-export function tally(results: readonly RowResult[]): Tally {
-  const count = (...statuses: Array<RowResult['status']>) => results.filter((result) => statuses.includes(result.status)).length;
+/** Counts the results in one pass, however many there are. */
+export function tally(results: Iterable<RowResult>): Tally {
+  const group = (): OutcomeGroup => ({ count: 0, byStatus: {}, paid: 0, paidKobo: 0 as Kobo, charged: 0, chargeKobo: 0 as Kobo });
+  const now = group();
+  const earlier = group();
+  let firstHeldMessage: string | undefined;
+  for (const result of results) {
+    const into = result.earlier ? earlier : now;
+    into.count += 1;
+    into.byStatus[result.status] = (into.byStatus[result.status] ?? 0) + 1;
+    if (result.status === 'successful' || result.status === 'pending') {
+      into.paid += 1;
+      into.paidKobo = sumKobo([into.paidKobo, result.amountKobo]);
+      if (result.chargeKobo !== undefined) {
+        into.charged += 1;
+        into.chargeKobo = sumKobo([into.chargeKobo, result.chargeKobo]);
+      }
+    }
+    if (result.status === 'held') firstHeldMessage ??= result.message;
+  }
+  const count = (...statuses: Array<RowResult['status']>) => statuses.reduce((sum, status) => sum + (now.byStatus[status] ?? 0) + (earlier.byStatus[status] ?? 0), 0);
   return {
-    total: results.length,
+    total: now.count + earlier.count,
     paid: count('successful', 'pending'),
     successful: count('successful'),
     pending: count('pending'),
@@ -117,6 +170,9 @@ export function tally(results: readonly RowResult[]): Tally {
     unknown: count('unknown', 'in flight'),
     notSent: count('not-sent'),
     held: count('held'),
+    now,
+    earlier,
+    firstHeldMessage,
   };
 }
 
@@ -126,8 +182,7 @@ export function tally(results: readonly RowResult[]): Tally {
  * one) or not sent (an interrupted run is not a success), 0 (undefined) when every row is pending or
  * successful.
  */
-export function batchError(results: readonly RowResult[], options: { authFailed: boolean; reportPath: string | undefined }): FsapiError | undefined {
-  const t = tally(results);
+export function batchError(t: Tally, options: { authFailed: boolean; reportPath: string | undefined }): FsapiError | undefined {
   const where = options.reportPath ? `; report: ${options.reportPath}` : '';
   if (t.unknown > 0) {
     return new FsapiError(`${t.unknown} of ${t.total} transfers have an unknown outcome: do not resend them${where}`, {
@@ -155,7 +210,7 @@ export function batchError(results: readonly RowResult[], options: { authFailed:
     });
   }
   if (t.held > 0) {
-    const request = /request (AP-[0-9A-Z]+)/.exec(results.find((r) => r.status === 'held')?.message ?? '')?.[1] ?? '<id>';
+    const request = /request (AP-[0-9A-Z]+)/.exec(t.firstHeldMessage ?? '')?.[1] ?? '<id>';
     return new HeldForApprovalError(request, `${t.held} of ${t.total} transfers held for approval by the payment policy (${t.paid} pending or successful)${where}`);
   }
   return undefined;

@@ -35,6 +35,7 @@ import { AdaptiveLimit, sendRespectingRateLimit } from './rate-limit.js';
 import type { Bank, TransactionRecord } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
+import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';
 import { loadBanks, resolveBank } from './banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
 import { Journal, type TransferState } from './journal.js';
@@ -142,16 +143,24 @@ export interface PossibleDuplicate {
   earlier: TransferState;
 }
 
+/**
+ * The plan of a run. Its rows live in the file's workspace (src/store/batch-workspace.ts), not here: what
+ * each one is (to send, settled by an earlier run, held) is read back a page at a time (toSend, results).
+ * What stops a run (bad rows, failed name checks, possible duplicates) is kept here to be shown.
+ */
 export interface BatchPlan {
   file: BatchFile;
   source: SourceAccount;
   /** The available balance (GET /v1/account) when the plan was made. */
   availableKobo: Kobo;
   scope: TransferScope;
-  /** Rows to send now, in file order. */
-  toSend: VerifiedRow[];
-  /** Rows an earlier run already handled, as the report shows them. */
-  settled: RowResult[];
+  /** Rows of the file in the run (good rows: bad ones are in badRows). */
+  rowCount: number;
+  /** How many rows to send now, and their sum. */
+  toSendCount: number;
+  totalKobo: Kobo;
+  /** Rows an earlier run already handled (their outcome is in the workspace). */
+  settledCount: number;
   /** Rows whose name check failed: nothing may be sent while there are any. */
   nameFailures: NameCheckFailure[];
   /** Rows whose bank or reference the API's data shows to be bad (unknown or ambiguous bank, prefix). */
@@ -160,8 +169,6 @@ export interface BatchPlan {
   possibleDuplicates: PossibleDuplicate[];
   /** Rows of this file that pay the same account, bank and amount as another of its rows: flagged. */
   fileDuplicates: FileDuplicate[];
-  /** The sum of the rows to send. */
-  totalKobo: Kobo;
 }
 
 export type PlanStage = 'lookup' | 'enquiry';
@@ -181,6 +188,7 @@ export interface PlanOptions {
  */
 export async function planBatch(ctx: Context, file: BatchFile, options: PlanOptions): Promise<BatchPlan> {
   const journal = openJournal(ctx); // the data dir made private before anything is written there
+  const rows = file.workspace;
   const api = await ctx.api();
   const account = await api.getAccount();
   const source: SourceAccount = {
@@ -191,54 +199,125 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const availableKobo = parseApiAmount(account.availableBalance);
   const scope = await transferScope(ctx);
 
-  const { rows, problems: badRows } = await resolveRows(ctx, file, source.prefix);
-  const journalled = scanJournal(journal, scope, rows);
-  checkReusedReferences(file, rows, journalled);
+  const badRows = await resolveRows(ctx, file, source.prefix);
+  recordEarlierAttempts(journal, scope, file);
 
   // Rows an earlier run touched: looked up, never sent blindly.
-  const settled: RowResult[] = [];
-  const again = new Map<number, string>();
-  const touched = rows.filter((row) => journalled.has(row.reference.toUpperCase()));
-  options.onStage?.('lookup', touched.length);
-  await forEachBounded(touched, options.concurrency, async (row) => {
-    const earlier = journalled.get(row.reference.toUpperCase())!;
-    const decision = await settleEarlierAttempt(ctx, journal, scope, row, earlier);
-    if (decision.kind === 'settled') settled.push(decision.result);
-    else again.set(row.line, decision.why);
+  options.onStage?.('lookup', rows.count('journalled'));
+  await forEachBounded(rows.rows('journalled'), options.concurrency, async (stored) => {
+    const row = resolvedRow(rows, stored);
+    const decision = await settleEarlierAttempt(ctx, journal, scope, row, JSON.parse(stored.earlierJson!) as Journalled);
+    if (decision.kind === 'settled') storeResult(rows, decision.result);
+    else rows.setAgain(row.line, decision.why);
     options.onStep?.('lookup');
   });
 
   // The rows to send: each holder's name, by name enquiry.
-  const candidates = rows.filter((row) => !journalled.has(row.reference.toUpperCase()) || again.has(row.line));
-  const toSend: VerifiedRow[] = [];
   const nameFailures: NameCheckFailure[] = [];
-  options.onStage?.('enquiry', candidates.length);
-  await forEachBounded(candidates, options.concurrency, async (row) => {
+  options.onStage?.('enquiry', rows.count('candidates'));
+  await forEachBounded(rows.rows('candidates'), options.concurrency, async (stored) => {
+    const row = resolvedRow(rows, stored);
     const check = await checkName(ctx, row);
-    const earlierAttempts = journalled.get(row.reference.toUpperCase())?.intents ?? 0;
-    if ('accountName' in check) toSend.push({ ...row, accountName: check.accountName, again: again.get(row.line), earlierAttempts });
+    if ('accountName' in check) rows.setVerified(row.line, check.accountName);
     else nameFailures.push({ row, verifiedName: check.verifiedName, reason: check.reason });
     options.onStep?.('enquiry');
   });
-  toSend.sort((a, b) => a.line - b.line);
-  settled.sort((a, b) => a.line - b.line);
   nameFailures.sort((a, b) => a.row.line - b.row.line);
 
-  const possibleDuplicates = findPossibleDuplicates(journal, scope, rows, toSend, ctx.clock.now());
-  const fileDuplicates = findFileDuplicates(toSend);
-  return {
+  const plan: BatchPlan = {
     file,
     source,
     availableKobo,
     scope,
-    toSend,
-    settled,
+    rowCount: rows.count('all'),
+    toSendCount: 0,
+    totalKobo: 0 as Kobo,
+    settledCount: rows.count('settled'),
     nameFailures,
     badRows,
-    possibleDuplicates,
-    fileDuplicates,
-    totalKobo: sumKobo(toSend.map((row) => row.amountKobo)),
+    possibleDuplicates: findPossibleDuplicates(journal, scope, file, ctx.clock.now()),
+    fileDuplicates: findFileDuplicates(rows),
   };
+  return countToSend(plan);
+}
+
+/** The plan with its count and total of rows to send read again (after the policy took some out). */
+export function countToSend(plan: BatchPlan): BatchPlan {
+  let count = 0;
+  const amounts = function* () {
+    for (const row of plan.file.workspace.rows('to-send')) {
+      count += 1;
+      yield row.amountKobo;
+    }
+  };
+  const totalKobo = sumKobo(amounts());
+  return { ...plan, toSendCount: count, totalKobo };
+}
+
+/** The rows to send now, in file order. */
+export function* rowsToSend(plan: Pick<BatchPlan, 'file'>): Generator<VerifiedRow> {
+  const rows = plan.file.workspace;
+  for (const stored of rows.rows('to-send')) yield verifiedRow(rows, stored);
+}
+
+/** The rows the policy holds now, with why, in file order. */
+export function* rowsToHold(plan: Pick<BatchPlan, 'file'>): Generator<{ row: VerifiedRow; reasons: string[] }> {
+  const rows = plan.file.workspace;
+  for (const stored of rows.rows('to-hold')) yield { row: verifiedRow(rows, stored), reasons: stored.holdReasons ?? [] };
+}
+
+/** The rows to send that an earlier run tried (each one's `again` says why it goes again). */
+export function* rowsSentAgain(plan: Pick<BatchPlan, 'file'>): Generator<VerifiedRow> {
+  const rows = plan.file.workspace;
+  for (const stored of rows.rows('again')) yield verifiedRow(rows, stored);
+}
+
+/** Rows with an outcome (the report), in file order; `earlier` only: what earlier runs left. */
+export function* rowResults(plan: Pick<BatchPlan, 'file'>, set: 'results' | 'settled' = 'results'): Generator<RowResult> {
+  for (const stored of plan.file.workspace.rows(set)) {
+    const result = stored.result!;
+    yield {
+      line: stored.line,
+      accountNumber: stored.accountNumber,
+      bankName: stored.bankName ?? '',
+      bankCode: stored.bankCode ?? '',
+      amountKobo: stored.amountKobo,
+      verifiedName: result.verifiedName,
+      reference: stored.finalReference ?? '',
+      status: result.status as RowStatus,
+      message: result.message,
+      apiStatus: result.apiStatus,
+      chargeKobo: result.chargeKobo,
+      earlier: result.earlier,
+    };
+  }
+}
+
+/** Writes a row's outcome into the workspace. */
+export function storeResult(rows: BatchWorkspace, result: RowResult): void {
+  rows.setResult(result.line, result);
+}
+
+function resolvedRow(rows: BatchWorkspace, stored: WorkspaceRow): ResolvedRow {
+  const bank = rows.banks.get(stored.bankCode!);
+  if (!bank || stored.finalReference === undefined) throw new Error(`line ${stored.line} was never resolved`);
+  return {
+    line: stored.line,
+    accountNumber: stored.accountNumber,
+    bankQuery: stored.bankQuery,
+    amountKobo: stored.amountKobo,
+    narration: stored.narration,
+    reference: stored.finalReference,
+    senderName: stored.senderName,
+    expectName: stored.expectName,
+    ...(stored.payee === undefined ? {} : { payee: stored.payee }),
+    bank,
+  };
+}
+
+function verifiedRow(rows: BatchWorkspace, stored: WorkspaceRow): VerifiedRow {
+  const earlier = stored.earlierJson === undefined ? undefined : (JSON.parse(stored.earlierJson) as Journalled);
+  return { ...resolvedRow(rows, stored), accountName: stored.accountName!, again: stored.again, earlierAttempts: earlier?.intents ?? 0 };
 }
 
 /** The total must fit the available balance: exit 1, nothing sent, when it does not. */
@@ -253,8 +332,12 @@ export function checkBalance(plan: BatchPlan): void {
 
 // ---- references and banks ---------------------------------------------------------------------------------
 
-/** The rows with their reference and bank; rows whose bank or reference is bad come back as problems. */
-async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promise<{ rows: ResolvedRow[]; problems: RowProblem[] }> {
+/**
+ * Gives each row its reference and its bank; rows whose bank or reference is bad leave the run and come back
+ * as problems.
+ */
+async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promise<RowProblem[]> {
+  const rows = file.workspace;
   const problems: RowProblem[] = [];
   // Resolved once per distinct `bank` cell, against the cached list, and never by asking: without a
   // terminal resolveBank refuses an ambiguous name with the candidates, which makes it a bad row.
@@ -262,11 +345,11 @@ async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promi
   await loadBanks(ctx);
   const banks = new Map<string, Bank | string>();
   const bankKey = (query: string) => query.trim().toLowerCase();
-  for (const row of file.rows) {
-    const key = bankKey(row.bankQuery);
+  for (const query of rows.bankQueries()) {
+    const key = bankKey(query);
     if (banks.has(key)) continue;
     try {
-      banks.set(key, await resolveBank(quiet, row.bankQuery));
+      banks.set(key, await resolveBank(quiet, query));
     } catch (error) {
       if (!(error instanceof FsapiError) || error.exitCode !== ExitCode.usage) throw error;
       // A typo's suggestion goes with it: "no bank matches "acess" (did you mean Access Bank?)".
@@ -274,32 +357,32 @@ async function resolveRows(ctx: Context, file: BatchFile, prefix: string): Promi
       banks.set(key, `bank: ${error.message.replace(/^--bank /, '')}${suggestion}`);
     }
   }
-  const rows: ResolvedRow[] = [];
-  const lineOfReference = new Map<string, number>();
-  for (const row of file.rows) {
-    const reasons: string[] = [];
-    const bank = banks.get(bankKey(row.bankQuery));
-    if (typeof bank === 'string' || bank === undefined) reasons.push(bank ?? `no bank matches ${JSON.stringify(row.bankQuery)}`);
-    if (row.reference !== undefined && !row.reference.toUpperCase().startsWith(`${prefix}-`)) {
-      reasons.push(`reference ${row.reference} must start with ${prefix}- (the first word of the business name), or be left empty`);
+  rows.transaction(() => {
+    for (const row of rows.rows('all')) {
+      const reasons: string[] = [];
+      const bank = banks.get(bankKey(row.bankQuery));
+      if (typeof bank === 'string' || bank === undefined) reasons.push(bank ?? `no bank matches ${JSON.stringify(row.bankQuery)}`);
+      if (row.reference !== undefined && !row.reference.toUpperCase().startsWith(`${prefix}-`)) {
+        reasons.push(`reference ${row.reference} must start with ${prefix}- (the first word of the business name), or be left empty`);
+      }
+      let reference = row.reference ?? derivedReference(prefix, file.contentHash, row.line);
+      if (row.reference !== undefined && reasons.length === 0 && !row.reference.startsWith(`${prefix}-`)) {
+        // The prefix in another case: sent upper-cased, as `transfer send --reference` does.
+        reference = row.reference.toUpperCase();
+        ctx.io.note(`note: line ${row.line}: reference ${row.reference} is sent as ${reference}: the API expects the prefix ${prefix}- in capitals`);
+      }
+      // Derived references cannot meet each other; a given one could (in theory) meet a derived one.
+      const first = rows.earlierLineOfReference(reference, row.line);
+      if (first !== undefined) reasons.push(`reference ${reference} is also the reference of line ${first}`);
+      if (reasons.length > 0 || typeof bank !== 'object') {
+        problems.push({ line: row.line, reason: reasons.join('; ') });
+        rows.removeRow(row.line);
+        continue;
+      }
+      rows.resolve(row.line, reference, bank);
     }
-    let reference = row.reference ?? derivedReference(prefix, file.contentHash, row.line);
-    if (row.reference !== undefined && reasons.length === 0 && !row.reference.startsWith(`${prefix}-`)) {
-      // The prefix in another case: sent upper-cased, as `transfer send --reference` does.
-      reference = row.reference.toUpperCase();
-      ctx.io.note(`note: line ${row.line}: reference ${row.reference} is sent as ${reference}: the API expects the prefix ${prefix}- in capitals`);
-    }
-    // Derived references cannot meet each other; a given one could (in theory) meet a derived one.
-    const first = lineOfReference.get(reference.toUpperCase());
-    if (first !== undefined) reasons.push(`reference ${reference} is also the reference of line ${first}`);
-    lineOfReference.set(reference.toUpperCase(), row.line);
-    if (reasons.length > 0 || typeof bank !== 'object') {
-      problems.push({ line: row.line, reason: reasons.join('; ') });
-      continue;
-    }
-    rows.push({ ...row, reference, bank });
-  }
-  return { rows, problems };
+  });
+  return problems;
 }
 
 // ---- what earlier runs did ------------------------------------------------------------------------------
@@ -323,47 +406,46 @@ interface Journalled {
   message: string | undefined;
 }
 
-/** What the journal knows of this file's references (in this profile and base address), by index. */
-function scanJournal(journal: Journal, scope: TransferScope, rows: readonly ResolvedRow[]): Map<string, Journalled> {
-  const found = new Map<string, Journalled>();
-  for (const row of rows) {
-    const key = row.reference.toUpperCase();
-    const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.reference };
-    const attempts = journal.attempts(ref);
-    const state = attempts && journal.stateOf(ref);
-    if (!attempts || !state) continue;
-    found.set(key, {
-      reference: state.reference,
-      last: attempts.answered ? state.state : 'none',
-      intentAt: Date.parse(attempts.lastIntentAt),
-      intents: attempts.intents,
-      pid: attempts.lastPid,
-      run: attempts.lastRun,
-      accountNumber: state.accountNumber,
-      bankCode: state.bankCode,
-      amountKobo: state.amountKobo,
-      accountName: state.accountName,
-      status: state.status,
-      message: state.message,
-    });
-  }
-  return found;
-}
-
-/** A reference in the file that the journal has for another transfer (other account, bank or amount). */
-function checkReusedReferences(file: BatchFile, rows: readonly ResolvedRow[], journalled: Map<string, Journalled>): void {
+/**
+ * What the journal knows of each of this file's references (in this profile and base address), looked up by
+ * index and kept with the row. A reference the journal has for another transfer (other account, bank or
+ * amount) throws BadRowsError: a reference pays once.
+ */
+function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: BatchFile): void {
+  const rows = file.workspace;
   const problems: RowProblem[] = [];
-  for (const row of rows) {
-    const earlier = journalled.get(row.reference.toUpperCase());
-    if (!earlier) continue;
-    if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bank.institutionCode && earlier.amountKobo === row.amountKobo) continue;
-    problems.push({
-      line: row.line,
-      reason:
-        `reference ${row.reference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
-        `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
-    });
-  }
+  rows.transaction(() => {
+    for (const row of rows.rows('all')) {
+      const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
+      const attempts = journal.attempts(ref);
+      const state = attempts && journal.stateOf(ref);
+      if (!attempts || !state) continue;
+      const earlier: Journalled = {
+        reference: state.reference,
+        last: attempts.answered ? state.state : 'none',
+        intentAt: Date.parse(attempts.lastIntentAt),
+        intents: attempts.intents,
+        pid: attempts.lastPid,
+        run: attempts.lastRun,
+        accountNumber: state.accountNumber,
+        bankCode: state.bankCode,
+        amountKobo: state.amountKobo,
+        accountName: state.accountName,
+        status: state.status,
+        message: state.message,
+      };
+      if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bankCode && earlier.amountKobo === row.amountKobo) {
+        rows.setEarlier(row.line, JSON.stringify(earlier));
+        continue;
+      }
+      problems.push({
+        line: row.line,
+        reason:
+          `reference ${row.finalReference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
+          `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
+      });
+    }
+  });
   if (problems.length > 0) {
     const count = problems.length;
     throw new BadRowsError(problems, `${file.name}: ${count} row${count === 1 ? '' : 's'} reuse${count === 1 ? 's' : ''} a reference already paid for something else; nothing was sent`, 'fsapi transfer log shows the earlier transfers');
@@ -531,20 +613,14 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
  * amount, not refused, in the last 24 hours) under a reference that is not one of this file's. That is
  * what an edited file looks like after a partial run: its references changed with its bytes.
  */
-function findPossibleDuplicates(
-  journal: Journal,
-  scope: TransferScope,
-  rows: readonly ResolvedRow[],
-  toSend: readonly VerifiedRow[],
-  now: number,
-): PossibleDuplicate[] {
-  if (toSend.length === 0) return [];
-  const ours = new Set(rows.map((row) => row.reference.toUpperCase()));
+function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: BatchFile, now: number): PossibleDuplicate[] {
+  const rows = file.workspace;
   const result: PossibleDuplicate[] = [];
-  for (const row of toSend) {
+  for (const stored of rows.rows('to-send')) {
+    const row = verifiedRow(rows, stored);
     const [earlier] = journal
       .duplicates({ ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo }, now, BATCH_DUPLICATE_WINDOW_MS)
-      .filter((t) => !ours.has(t.reference.toUpperCase()));
+      .filter((t) => !rows.hasReference(t.reference));
     if (earlier) result.push({ row, earlier });
   }
   return result;
@@ -564,15 +640,8 @@ export interface FileDuplicate {
  * be sent: `gtb` and `000013` are one bank, `1,000` and `1000.00` one amount. A typo'd copy of a row pays
  * twice unless someone looks: a person at the confirmation sees them; `--yes` needs --allow-duplicate.
  */
-export function findFileDuplicates(rows: readonly VerifiedRow[]): FileDuplicate[] {
-  const groups = new Map<string, FileDuplicate>();
-  for (const row of rows) {
-    const key = `${row.accountNumber}\u0000${row.bank.institutionCode}\u0000${row.amountKobo}`;
-    const group = groups.get(key);
-    if (group) group.lines.push(row.line);
-    else groups.set(key, { lines: [row.line], accountNumber: row.accountNumber, bankName: row.bank.institutionName, amountKobo: row.amountKobo });
-  }
-  return [...groups.values()].filter((group) => group.lines.length > 1).sort((a, b) => a.lines[0]! - b.lines[0]!);
+export function findFileDuplicates(rows: BatchWorkspace): FileDuplicate[] {
+  return rows.repeatedPayments('to-send').map(({ lines, accountNumber, bankName, amountKobo }) => ({ lines, accountNumber, bankName, amountKobo }));
 }
 
 // ---- sending -----------------------------------------------------------------------------------------------
@@ -594,37 +663,43 @@ export interface ExecuteBatchOptions {
 }
 
 export interface BatchRun {
-  /** One per row to send, in file order: rows never started are `not-sent`. */
-  results: RowResult[];
   /** Why rows were left unsent: `interrupted`, an authentication failure, the journal failing. */
   stoppedBecause: string | undefined;
   /** Authentication failed: the remaining rows would all be refused. */
   authFailed: boolean;
 }
 
+/**
+ * Sends the rows to send, each through the journal, and writes each one's outcome into the workspace; rows
+ * never started end `not-sent` with the reason. The report reads them back (rowResults).
+ */
 export async function executeBatch(ctx: Context, plan: BatchPlan, options: ExecuteBatchOptions): Promise<BatchRun> {
   const journal = openJournal(ctx);
+  const rows = plan.file.workspace;
   const origin = `batch ${path.basename(plan.file.name)}`;
   // Checked again for each row in the claim's transaction (src/core/claim.ts): another run may have paid
   // the same account the same amount since the plan was made. This file's own rows never count.
-  const ownReferences = new Set([...plan.toSend.map((row) => row.reference), ...plan.settled.map((row) => row.reference)].map((r) => r.toUpperCase()));
+  const ownReferences = { has: (reference: string) => rows.hasReference(reference) };
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
-  const results = new Map<number, RowResult>();
   let stoppedBecause: string | undefined;
   let authFailed = false;
   const shouldStop = () => {
     if (options.signal?.aborted && stoppedBecause === undefined) stoppedBecause = 'interrupted';
     return stoppedBecause !== undefined;
   };
+  const finish = (result: RowResult) => {
+    storeResult(rows, result);
+    options.onRowDone?.(result);
+  };
 
   // Shared by the rows: each 429 to a transfer halves how many are sent at once (src/core/rate-limit.ts).
   const limit = new AdaptiveLimit(options.concurrency);
   await forEachBounded(
-    plan.toSend,
+    rowsToSend(plan),
     options.concurrency,
     async (row) => {
       const transfer = transferOfRow(row);
-      let result: RowResult;
+      rows.markStarted(row.line);
       options.onRowStart?.(row);
       try {
         const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
@@ -634,37 +709,30 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
           limit,
           onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
-        result = resultOf(row, outcome);
         if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
           authFailed = true;
           stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
         }
+        finish(resultOf(row, outcome));
       } catch (error) {
         if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
           // Another process got there first (or took the rest of the day's maximum): not this run's to send.
-          result = notSent(row, `not sent: ${error.message.replace(/; (a reference pays once, so )?nothing was sent$/, '')}`);
-          results.set(row.line, result);
-          options.onRowDone?.(result);
+          finish(notSent(row, `not sent: ${error.message.replace(/; (a reference pays once, so )?nothing was sent$/, '')}`));
           return;
         }
         // Only a journal that cannot be written (or locked) gets here, before the POST: nothing was
         // sent, and the next row would fail the same way.
         const message = error instanceof Error ? error.message : String(error);
         stoppedBecause ??= message;
-        result = notSent(row, message);
+        finish(notSent(row, message));
       }
-      results.set(row.line, result);
-      options.onRowDone?.(result);
     },
     shouldStop,
   );
 
   const why = stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
-  return {
-    results: plan.toSend.map((row) => results.get(row.line) ?? notSent(row, why)),
-    stoppedBecause,
-    authFailed,
-  };
+  rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
+  return { stoppedBecause, authFailed };
 }
 
 /** The columns of a report row that come from the verified row itself, whatever happened to it. */
@@ -749,28 +817,35 @@ export async function lockBatch(ctx: Context, file: BatchFile): Promise<{ releas
 // ---- bounded concurrency -------------------------------------------------------------------------------------
 
 /**
- * Runs `work` over the items with at most `concurrency` at once, in order of start. Stops starting new
- * items when `shouldStop` says so or when one throws; waits for those in flight, then rethrows.
+ * Runs `work` over the items with at most `concurrency` at once, in order of start. Items are taken one at a
+ * time as workers free up, so a generator reading pages from the workspace is read no faster than the work
+ * goes. Stops starting new items when `shouldStop` says so or when one throws; waits for those in flight,
+ * then rethrows.
  */
 export async function forEachBounded<T>(
-  items: readonly T[],
+  items: Iterable<T>,
   concurrency: number,
   work: (item: T) => Promise<void>,
   shouldStop: () => boolean = () => false,
 ): Promise<void> {
-  let next = 0;
+  const iterator = items[Symbol.iterator]();
+  let exhausted = false;
   let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length && failure === undefined && !shouldStop()) {
-      const item = items[next]!;
-      next += 1;
+    while (!exhausted && failure === undefined && !shouldStop()) {
+      const next = iterator.next();
+      if (next.done) {
+        exhausted = true;
+        return;
+      }
       try {
-        await work(item);
+        await work(next.value);
       } catch (error) {
         failure ??= { error };
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  iterator.return?.();
   if (failure) throw failure.error;
 }

@@ -26,7 +26,7 @@ export interface ClaimRules {
    * the claim, except transfers whose reference is in `ignore` (upper case): ones the person already
    * agreed to, or the other rows of the same batch file. Undefined with --allow-duplicate.
    */
-  duplicates: { windowMs: number; ignore: ReadonlySet<string> } | undefined;
+  duplicates: { windowMs: number; ignore: Pick<ReadonlySet<string>, 'has'> } | undefined;
   /**
    * The policy's daily maximum (src/core/policy.ts), in kobo: refused (PolicyLimitError) when today's
    * transfers of the account, in flight ones included, plus this one would pass it.

@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { ControlsStore, type ControlScope, type Payee } from '../store/controls.js';
-import type { BatchFile, BatchRow, RowProblem } from './batch-file.js';
+import type { BatchFile, RowProblem } from './batch-file.js';
 import { resolveBank } from './banks.js';
 import { nowIso, osUser } from './policy.js';
 import { transferScope, verifyAccountName } from './transfer.js';
@@ -78,25 +78,28 @@ export async function verifyPayee(ctx: Context, alias: string, accountNumberText
 
 /**
  * The rows of a batch file that name a saved payee, filled in from it: account number, bank (by its code)
- * and the saved name as the name the enquiry must find. A row naming no saved payee is a problem of its line.
+ * and the saved name as the name the enquiry must find. A row naming no saved payee is a problem of its
+ * line, and leaves the run.
  */
-export async function resolvePayeeRows(ctx: Context, file: BatchFile): Promise<{ file: BatchFile; problems: RowProblem[] }> {
-  if (!file.rows.some((row) => row.payee !== undefined)) return { file, problems: [] };
+export async function resolvePayeeRows(ctx: Context, file: BatchFile): Promise<RowProblem[]> {
+  const rows = file.workspace;
+  const aliases = rows.payeeAliases();
+  if (aliases.length === 0) return [];
   const scope = await controlScope(ctx);
   const payees = new Map(listPayees(ctx, scope).map((p) => [p.alias.toLowerCase(), p]));
   const problems: RowProblem[] = [];
-  const rows: BatchRow[] = [];
-  for (const row of file.rows) {
-    if (row.payee === undefined) {
-      rows.push(row);
-      continue;
+  rows.transaction(() => {
+    for (const alias of aliases) {
+      const payee = payees.get(alias.toLowerCase());
+      if (payee) {
+        rows.fillFromPayee(alias, payee);
+        continue;
+      }
+      for (const line of rows.linesOfPayee(alias)) {
+        problems.push({ line, reason: `payee ${alias} is not saved in profile "${scope.profile}" (fsapi payees list)` });
+        rows.removeRow(line);
+      }
     }
-    const payee = payees.get(row.payee.toLowerCase());
-    if (!payee) {
-      problems.push({ line: row.line, reason: `payee ${row.payee} is not saved in profile "${scope.profile}" (fsapi payees list)` });
-      continue;
-    }
-    rows.push({ ...row, payee: payee.alias, accountNumber: payee.accountNumber, bankQuery: payee.bankCode, expectName: payee.accountName });
-  }
-  return { file: { ...file, rows }, problems };
+  });
+  return problems.sort((a, b) => a.line - b.line);
 }

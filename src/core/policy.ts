@@ -161,8 +161,33 @@ export interface PolicyVerdict {
  * for the person's sake (before any confirmation); the claim decides again under the lock.
  */
 export async function applyPolicy(ctx: Context, journal: Journal, scope: ControlScope, candidates: readonly PolicyCandidate[]): Promise<PolicyVerdict> {
+  const judge = openPolicyJudge(ctx, journal, scope);
+  if (!judge) return { send: [...candidates], hold: [] };
+  for (const candidate of candidates) judge.checkHardLimit(candidate);
+  const verdict: PolicyVerdict = { send: [], hold: [] };
+  for (const candidate of candidates) {
+    const reasons = judge.holdReasons(candidate);
+    if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
+    else verdict.send.push(candidate);
+  }
+  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo as Kobo)));
+  return verdict;
+}
+
+/** The policy of one scope, read once, to judge any number of transfers one at a time. */
+export interface PolicyJudge {
+  /** Throws PolicyLimitError when the transfer is over the per-transfer maximum (or today's, alone). */
+  checkHardLimit(candidate: Pick<PolicyCandidate, 'amountKobo'>): void;
+  /** Why the transfer is held for a person (empty: it may be sent). */
+  holdReasons(candidate: Pick<PolicyCandidate, 'amountKobo' | 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>): string[];
+  /** Throws PolicyLimitError when the transfers to send, `totalKobo` in all, would pass today's maximum. */
+  checkDailyTotal(totalKobo: Kobo): void;
+}
+
+/** The judge of `scope`'s policy, or undefined when it has none (everything is sent). */
+export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): PolicyJudge | undefined {
   const store = ControlsStore.openIfExists(ctx.paths.dataDir);
-  if (!store) return { send: [...candidates], hold: [] };
+  if (!store) return undefined;
   let policy: Policy | undefined;
   let payees: Payee[];
   try {
@@ -171,24 +196,22 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
   } finally {
     store.close();
   }
-  if (!policy) return { send: [...candidates], hold: [] };
+  if (!policy) return undefined;
+  const rules = policy;
   const now = ctx.clock.now();
   const today = todaysTransfers(journal, scope, now);
   const spent = spentToday(today, scope, now);
-  const leftToday = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
-  for (const candidate of candidates) checkPerTransferLimit(policy, candidate.amountKobo, scope.profile, leftToday);
-  const verdict: PolicyVerdict = { send: [], hold: [] };
-  for (const candidate of candidates) {
-    const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;
-    const reasons = holdReasons(policy, candidate.amountKobo, toPayee);
-    if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
-    else verdict.send.push(candidate);
-  }
-  if (policy.maxPerDayKobo !== undefined && verdict.send.length > 0) {
-    const total = sumKobo(verdict.send.map((c) => c.amountKobo as Kobo));
-    checkDailyLimit(today, { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
-  }
-  return verdict;
+  const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
+  return {
+    checkHardLimit: (candidate) => checkPerTransferLimit(rules, candidate.amountKobo, scope.profile, leftToday),
+    holdReasons: (candidate) => {
+      const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;
+      return holdReasons(rules, candidate.amountKobo, toPayee);
+    },
+    checkDailyTotal: (totalKobo) => {
+      if (rules.maxPerDayKobo !== undefined && totalKobo > 0) checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now);
+    },
+  };
 }
 
 /** Records transfers as one request held for approval. */

@@ -4,11 +4,11 @@
 import Table from 'cli-table3';
 import type { Context } from '../context.js';
 import type { RowProblem } from '../core/batch-file.js';
-import type { BatchPlan, FileDuplicate, NameCheckFailure, PossibleDuplicate, RowResult } from '../core/batch.js';
-import { reportEntry, tally } from '../core/batch-report.js';
-import { formatNaira, sumKobo } from '../core/money.js';
+import { rowResults, rowsSentAgain, rowsToSend, type BatchPlan, type FileDuplicate, type NameCheckFailure, type PossibleDuplicate, type RowResult } from '../core/batch.js';
+import { reportEntry, tally, type OutcomeGroup, type Tally } from '../core/batch-report.js';
+import { formatNaira } from '../core/money.js';
 import { outcomeOfJournalled } from '../core/transfer-outcome.js';
-import { colors, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
+import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from './sanitize.js';
 
 /** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
@@ -109,16 +109,21 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
   );
 }
 
+/** Rows a summary lists: past this, a person cannot read them all before answering, and the rest is counted. */
+export const SUMMARY_ROWS = 1000;
+
 /**
- * The summary before the confirmation: every row to send with its verified name, the totals and the
- * balance, what earlier runs already did, and where the money comes from.
+ * The summary before the confirmation: the rows to send with their verified names (the first SUMMARY_ROWS
+ * of a bigger file, then how many more), the totals and the balance, what earlier runs already did, and
+ * where the money comes from.
  */
 export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   const c = colors(ctx, 'stderr');
   const { scope, source } = plan;
   if (scope.env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
-  ctx.io.note(c.bold(`Batch ${plan.file.name}: ${plan.file.rows.length} row${plan.file.rows.length === 1 ? '' : 's'}`));
-  if (plan.toSend.length > 0) {
+  const rowCount = plan.rowCount;
+  ctx.io.note(c.bold(`Batch ${plan.file.name}: ${rowCount} row${rowCount === 1 ? '' : 's'}`));
+  if (plan.toSendCount > 0) {
     writeStderrTable(
       ctx,
       [
@@ -131,7 +136,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
         { header: 'NARRATION', priority: 2, flex: true, minWidth: 12 },
         { header: 'REFERENCE', priority: 3 },
       ],
-      plan.toSend.map((row) => [
+      [...take(rowsToSend(plan), SUMMARY_ROWS)].map((row) => [
         plain(String(row.line)),
         { text: terminalText(row.accountName), plain: row.accountName, style: (t, s) => s.bold(t) },
         plain(row.accountNumber),
@@ -141,59 +146,91 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
         plain(row.reference),
       ]),
     );
-    for (const row of plan.toSend) if (row.again) ctx.io.note(`${c.yellow(`line ${row.line}:`)} sent again with the same reference: ${row.again}`);
+    if (plan.toSendCount > SUMMARY_ROWS) {
+      ctx.io.note(c.dim(`… and ${plan.toSendCount - SUMMARY_ROWS} more rows; every one, with its verified name: fsapi transfer batch ${plan.file.name} --dry-run --json`));
+    }
+    for (const row of take(rowsSentAgain(plan), SUMMARY_ROWS)) ctx.io.note(`${c.yellow(`line ${row.line}:`)} sent again with the same reference: ${row.again}`);
   }
-  if (plan.settled.length > 0) {
+  if (plan.settledCount > 0) {
     // Each one's outcome as the lookup found it now: a failed or reversed row is never called paid.
-    ctx.io.note(`${plan.settled.length} row${plan.settled.length === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${outcomeCounts(ctx, plan.settled)}`);
+    const settled = tally(rowResults(plan, 'settled')).earlier;
+    ctx.io.note(`${settled.count} row${settled.count === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${outcomeCounts(ctx, settled)}`);
   }
   const labels: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
     ['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`],
     [
       'To send',
-      plan.toSend.length === 0
+      plan.toSendCount === 0
         ? 'nothing: no row is new'
-        : `${plan.toSend.length} transfer${plan.toSend.length === 1 ? '' : 's'}, total ${c.bold(formatNaira(plan.totalKobo))}`,
+        : `${plan.toSendCount} transfer${plan.toSendCount === 1 ? '' : 's'}, total ${c.bold(formatNaira(plan.totalKobo))}`,
     ],
-    ...(plan.toSend.length > 0 ? [['Charges', 'set by the API per transfer; shown in the totals after sending'] as [string, string]] : []),
+    ...(plan.toSendCount > 0 ? [['Charges', 'set by the API per transfer; shown in the totals after sending'] as [string, string]] : []),
     ['Available', `${formatNaira(plan.availableKobo)}${plan.totalKobo > plan.availableKobo ? c.red('  (less than the total)') : ''}`],
   ];
   const width = Math.max(...labels.map(([label]) => label.length));
   for (const [label, value] of labels) ctx.io.note(`  ${c.dim(label.padEnd(width))}  ${value}`);
 }
 
-/** The result of each row on stdout: a table, TSV when piped, the report's objects with --json. */
-export function printBatchResults(ctx: Context, results: readonly RowResult[]): void {
-  printList<RowResult>(
-    ctx,
-    [
-      { header: 'LINE', cell: (r) => String(r.line), align: 'right' },
-      { header: 'ACCOUNT', cell: (r) => r.accountNumber, priority: 2 },
-      { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 12 },
-      { header: 'BANK', cell: (r) => r.bankName, priority: 3, flex: true },
-      { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
-      { header: 'REFERENCE', cell: (r) => r.reference, priority: 4 },
-      // The outcome is the answer: never dropped for width (names, banks and references go first).
-      { header: 'OUTCOME', cell: (r) => statusCell(r.status) },
-      { header: 'SENT', cell: (r) => (r.status === 'not-sent' ? '' : r.earlier ? 'earlier run' : 'now'), priority: 1 },
-      { header: 'MESSAGE', cell: (r) => r.message, priority: 5, flex: true },
-    ],
-    results,
-    results.map(reportEntry),
-  );
+/** At most `count` items of `items`. */
+function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return;
+  let taken = 0;
+  for (const item of items) {
+    yield item;
+    taken += 1;
+    if (taken >= count) return;
+  }
+}
+
+/** Results a terminal table is fitted to all at once; a longer list streams with widths fixed by its first page. */
+const LIST_AT_ONCE = 1000;
+
+/**
+ * The result of each row on stdout: a table, TSV when piped, the report's objects with --json. A long list
+ * is written as it is read (src/ui/output.ts, createRowStream): every row, in file order, memory flat.
+ */
+export function printBatchResults(ctx: Context, results: Iterable<RowResult>, count: number): void {
+  const columns: Column<RowResult>[] = [
+    { header: 'LINE', cell: (r) => String(r.line), align: 'right' },
+    { header: 'ACCOUNT', cell: (r) => r.accountNumber, priority: 2 },
+    { header: 'NAME', cell: (r) => r.verifiedName, flex: true, minWidth: 12 },
+    { header: 'BANK', cell: (r) => r.bankName, priority: 3, flex: true },
+    { header: 'AMOUNT', cell: (r) => koboCell(r.amountKobo), align: 'right' },
+    { header: 'REFERENCE', cell: (r) => r.reference, priority: 4 },
+    // The outcome is the answer: never dropped for width (names, banks and references go first).
+    { header: 'OUTCOME', cell: (r) => statusCell(r.status) },
+    { header: 'SENT', cell: (r) => (r.status === 'not-sent' ? '' : r.earlier ? 'earlier run' : 'now'), priority: 1 },
+    { header: 'MESSAGE', cell: (r) => r.message, priority: 5, flex: true },
+  ];
+  if (count <= LIST_AT_ONCE) {
+    const rows = [...results];
+    printList<RowResult>(ctx, columns, rows, rows.map(reportEntry));
+    return;
+  }
+  const stream = createRowStream(ctx, columns, reportEntry);
+  let page: RowResult[] = [];
+  for (const result of results) {
+    page.push(result);
+    if (page.length === LIST_AT_ONCE) {
+      stream.write(page);
+      page = [];
+    }
+  }
+  stream.write(page);
+  stream.end();
 }
 
 const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = ['successful', 'pending', 'failed', 'reversed', 'refused', 'unknown', 'in flight', 'not-sent', 'held'];
 
 /** "2 successful, 1 failed": how many rows have each outcome, in a fixed order, coloured by meaning. */
-function outcomeCounts(ctx: Context, results: readonly RowResult[]): string {
+function outcomeCounts(ctx: Context, group: OutcomeGroup): string {
   const c = colors(ctx, 'stderr');
   const paint: Partial<Record<RowResult['status'], (text: string) => string>> = {
     successful: c.green, pending: c.yellow, failed: c.red, reversed: c.red, refused: c.red, unknown: c.yellow, 'in flight': c.yellow, 'not-sent': c.yellow, held: c.yellow,
   };
   return OUTCOME_ORDER.map((status) => {
-    const count = results.filter((r) => r.status === status).length;
+    const count = group.byStatus[status] ?? 0;
     if (count === 0) return '';
     const text = `${count} ${status === 'not-sent' ? 'not sent' : status === 'held' ? 'held for approval' : status}`;
     return (paint[status] ?? ((t: string) => t))(text);
@@ -203,23 +240,18 @@ function outcomeCounts(ctx: Context, results: readonly RowResult[]): string {
 }
 
 /** Pending and successful rows: the money they moved (failed and reversed rows paid nobody) and the charges. */
-function paidTotal(results: readonly RowResult[]): string {
-  const paid = results.filter((r) => r.status === 'successful' || r.status === 'pending');
-  if (paid.length === 0) return '';
-  const amount = sumKobo(paid.map((r) => r.amountKobo));
-  const charges = paid.filter((r) => r.chargeKobo !== undefined);
-  const chargeText = charges.length === 0 ? '' : ` + charges ${formatNaira(sumKobo(charges.map((r) => r.chargeKobo!)))}${charges.length < paid.length ? ` (known for ${charges.length})` : ''}`;
-  return ` (${formatNaira(amount)}${chargeText} paid or on its way)`;
+function paidTotal(group: OutcomeGroup): string {
+  if (group.paid === 0) return '';
+  const chargeText = group.charged === 0 ? '' : ` + charges ${formatNaira(group.chargeKobo)}${group.charged < group.paid ? ` (known for ${group.charged})` : ''}`;
+  return ` (${formatNaira(group.paidKobo)}${chargeText} paid or on its way)`;
 }
 
 /**
  * The closing lines on stderr: what this run sent and what earlier runs had sent, each by outcome, with
  * the money that moved; a failed or reversed row is never counted as paid.
  */
-export function writeBatchTotals(ctx: Context, results: readonly RowResult[], reportPath: string | undefined): void {
-  const now = results.filter((r) => !r.earlier);
-  const earlier = results.filter((r) => r.earlier);
-  if (now.length > 0) ctx.io.note(`sent now: ${outcomeCounts(ctx, now)}${paidTotal(now)}`);
-  if (earlier.length > 0) ctx.io.note(`sent by earlier runs: ${outcomeCounts(ctx, earlier)}${paidTotal(earlier)}`);
-  ctx.io.note(`${tally(results).total} row${results.length === 1 ? '' : 's'}${reportPath ? `; report: ${reportPath}` : ''}`);
+export function writeBatchTotals(ctx: Context, t: Tally, reportPath: string | undefined): void {
+  if (t.now.count > 0) ctx.io.note(`sent now: ${outcomeCounts(ctx, t.now)}${paidTotal(t.now)}`);
+  if (t.earlier.count > 0) ctx.io.note(`sent by earlier runs: ${outcomeCounts(ctx, t.earlier)}${paidTotal(t.earlier)}`);
+  ctx.io.note(`${t.total} row${t.total === 1 ? '' : 's'}${reportPath ? `; report: ${reportPath}` : ''}`);
 }

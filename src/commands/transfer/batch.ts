@@ -2,31 +2,34 @@
 // Top to bottom: options -> read and validate the file (exit 2) -> lock it -> plan: prefix, balance,
 // references, banks, earlier runs, name enquiries (src/core/batch.ts) -> summary -> balance -> one
 // confirmation -> send with bounded concurrency (Ctrl-C stops starting rows) -> report -> exit code.
+// The rows live in the run's workspace (src/store/batch-workspace.ts), read a page at a time: a file of
+// 100,000 rows costs the memory of a small one.
 import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
-import { BadRowsError, badRows, readBatchRows, type BatchFile, type RowProblem } from '../../core/batch-file.js';
+import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../core/batch-file.js';
 import {
   checkBalance,
   DEFAULT_CONCURRENCY,
   executeBatch,
   lockBatch,
   MAX_CONCURRENCY,
-  notSent,
   planBatch,
+  rowResults,
+  rowsToHold,
   type BatchPlan,
   type BatchRun,
   type PlanStage,
-  type RowResult,
 } from '../../core/batch.js';
-import { batchError, defaultReportPath, writeReport, writeReportSync } from '../../core/batch-report.js';
-import { formatNaira, sumKobo } from '../../core/money.js';
-import { gateBatch, holdRows, type BatchGate } from '../../core/batch-policy.js';
+import { batchError, defaultReportPath, tally, writeReport, writeReportSync } from '../../core/batch-report.js';
+import { formatNaira } from '../../core/money.js';
+import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../core/batch-policy.js';
 import { resolvePayeeRows } from '../../core/payees.js';
 import { parseIntegerOption } from '../../core/validate.js';
+import { BatchWorkspace } from '../../store/batch-workspace.js';
 import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';
 import {
@@ -54,25 +57,28 @@ export default async function batch(ctx: Context, input: CommandInput): Promise<
   }
   const reportPath = dryRun ? undefined : await checkReportPath(fileName, input.options.report);
 
-  // 2. The whole file, validated row by row. Bad rows are kept to report with the banks and names of
-  //    the good ones (step 4): every problem of the file in one run, nothing sent while there is any.
-  const content = await readBatchFile(fileName);
-  const read = await showingBadRows(ctx, () => readBatchRows(content, fileName));
-  // Rows naming a saved payee (the `payee` column) take its account, bank and verified name.
-  const payeeRows = await resolvePayeeRows(ctx, read.file);
-  const file = payeeRows.file;
-  const fileProblems = [...read.problems, ...payeeRows.problems].sort((a, b) => a.line - b.line);
-  if (file.rows.length === 0) {
-    writeBadRows(ctx, fileProblems);
-    throw badRows(fileName, fileProblems);
-  }
-
-  // 3. One run of this file at a time (a dry run sends nothing and needs no lock).
-  const lock = dryRun ? undefined : await lockBatch(ctx, file);
+  // 2. The whole file, streamed into the run's workspace (src/store/batch-workspace.ts) and validated row
+  //    by row. Bad rows are kept to report with the banks and names of the good ones (step 4): every
+  //    problem of the file in one run, nothing sent while there is any.
+  const workspace = BatchWorkspace.open();
   try {
-    await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath, lockLost: lock?.lost, fileProblems });
+    const { file, problems } = await showingBadRows(ctx, () => readBatchFileInto(fileName, workspace));
+    // Rows naming a saved payee (the `payee` column) take its account, bank and verified name.
+    const fileProblems = [...problems, ...(await resolvePayeeRows(ctx, file))].sort((a, b) => a.line - b.line);
+    if (workspace.count() === 0) {
+      writeBadRows(ctx, fileProblems);
+      throw badRows(fileName, fileProblems);
+    }
+
+    // 3. One run of this file at a time (a dry run sends nothing and needs no lock).
+    const lock = dryRun ? undefined : await lockBatch(ctx, file);
+    try {
+      await run(ctx, file, { concurrency, dryRun, yes, allowDuplicate, reportPath, lockLost: lock?.lost, fileProblems });
+    } finally {
+      await lock?.release();
+    }
   } finally {
-    await lock?.release();
+    workspace.close();
   }
 }
 
@@ -125,57 +131,41 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
   // The payment policy (src/core/batch-policy.ts): over a hard limit nothing is sent (exit 1); rows it
   // keeps for a person are held as one request after the confirmation, and the rest go.
   const gate = await gateBatch(ctx, plan);
-  const all = plan;
   plan = gate.plan;
 
   // 5. The summary, the balance, one confirmation for the whole batch.
   writeBatchSummary(ctx, plan);
-  writeHeldRows(ctx, gate);
+  writeHeldRows(ctx, plan, gate);
   checkBalance(plan);
   if (options.dryRun) {
     ctx.io.note('dry run: nothing was sent');
-    if (ctx.globals.json) printBatchResults(ctx, [...dryRunResults(plan), ...gate.earlier, ...gate.hold.map(({ row, reasons }) => ({ ...notSent(row, `dry run: would be held for approval (${reasons.join('; ')})`), status: 'held' as const }))].sort((a, b) => a.line - b.line));
+    if (ctx.globals.json) {
+      markDryRun(plan);
+      printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
+    }
     return;
   }
-  if (plan.toSend.length > 0 && !options.yes) {
-    const count = plan.toSend.length;
+  if (plan.toSendCount > 0 && !options.yes) {
+    const count = plan.toSendCount;
     const go = await ctx.prompt.confirm(`Send ${count} transfer${count === 1 ? '' : 's'} totalling ${formatNaira(plan.totalKobo)}?`, { defaultValue: false });
     if (!go) throw new CancelledError();
   }
 
-  const held = holdRows(ctx, all, gate.hold, `batch ${path.basename(file.name)}`);
+  holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
 
   // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
-  const sent = plan.toSend.length > 0 ? await sendWithProgress(ctx, plan, options) : { results: [], stoppedBecause: undefined, authFailed: false };
+  const sent = plan.toSendCount > 0 ? await sendWithProgress(ctx, plan, options) : { stoppedBecause: undefined, authFailed: false };
 
-  // 7. The report (atomic), the results, the exit code.
-  const results = [...plan.settled, ...gate.earlier, ...held, ...sent.results].sort((a, b) => a.line - b.line);
-  await writeReport(options.reportPath!, results);
-  printBatchResults(ctx, results);
-  writeBatchTotals(ctx, results, options.reportPath);
-  const error = batchError(results, { authFailed: sent.authFailed, reportPath: options.reportPath });
+  // 7. The report (atomic), the results, the exit code: every row read back from the workspace.
+  await writeReport(options.reportPath!, rowResults(plan));
+  printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
+  const totals = tally(rowResults(plan));
+  writeBatchTotals(ctx, totals, options.reportPath);
+  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: options.reportPath });
   if (error) throw error;
 }
 
 // ---- input ---------------------------------------------------------------------------------------------
-
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
-
-/** The file's bytes, read whole: the references are derived from them exactly (BOM and line ends included). */
-async function readBatchFile(fileName: string): Promise<Buffer> {
-  if (fileName === '') throw new UsageError('give the CSV file to pay, e.g. fsapi transfer batch payroll.csv');
-  try {
-    // 10,000 rows fit in well under this; a bigger file is not a batch file (and is not read whole).
-    if ((await stat(fileName)).size > MAX_FILE_BYTES) throw new UsageError(`${fileName} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB: split it`);
-    return await readFile(fileName);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`no such file: ${fileName}`);
-    if (code === 'EISDIR') throw new UsageError(`${fileName} is a directory, not a CSV file`);
-    throw new UsageError(`cannot read ${fileName}: ${(error as Error).message}`);
-  }
-}
 
 /** The report goes next to the file unless --report says where; its directory must be writable now. */
 async function checkReportPath(fileName: string, option: unknown): Promise<string> {
@@ -230,11 +220,11 @@ const REPEAT_PRESS_MS = 500;
 
 async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptions): Promise<BatchRun> {
   const c = colors(ctx, 'stderr');
-  const progress = startProgress(ctx, 'sending', plan.toSend.length);
-  const done = new Map<number, RowResult>();
-  const started = new Set<number>();
+  const rows = plan.file.workspace;
+  const progress = startProgress(ctx, 'sending', plan.toSendCount);
   const stop = new AbortController();
   let firstPressAt: number | undefined;
+  let inFlight = 0;
   const onInterrupt = () => {
     const now = ctx.clock.now();
     if (firstPressAt === undefined) {
@@ -248,21 +238,11 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
     if (now - firstPressAt < REPEAT_PRESS_MS) return;
     // Quit now: rows in flight are in the journal without an outcome; the next run looks them up.
     progress.stop();
-    const inFlight = plan.toSend.filter((row) => started.has(row.line) && !done.has(row.line)).length;
-    const results = [
-      ...plan.settled,
-      ...plan.toSend.map((row): RowResult => {
-        const result = done.get(row.line);
-        if (result) return result;
-        if (!started.has(row.line)) return notSent(row, 'not sent: the run was interrupted; run the same file again to send it');
-        return {
-          ...notSent(row, 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything'),
-          status: 'unknown',
-        };
-      }),
-    ].sort((a, b) => a.line - b.line);
+    const quit = { apiStatus: undefined, chargeKobo: undefined, earlier: false };
+    rows.setResultOfAll('to-send', { ...quit, status: 'unknown', message: 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything' }, 'started');
+    rows.setResultOfAll('to-send', { ...quit, status: 'not-sent', message: 'not sent: the run was interrupted; run the same file again to send it' }, 'not started');
     try {
-      writeReportSync(options.reportPath!, results);
+      writeReportSync(options.reportPath!, rowResults(plan));
       ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; report: ${options.reportPath}; run the same command again to finish: nothing is paid twice`);
     } catch (error) {
       ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; the report could not be written (${(error as Error).message}); run the same command again`);
@@ -280,9 +260,9 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
       concurrency: options.concurrency,
       allowDuplicate: options.allowDuplicate,
       signal: stop.signal,
-      onRowStart: (row) => started.add(row.line),
+      onRowStart: () => (inFlight += 1),
       onRowDone: (result) => {
-        done.set(result.line, result);
+        inFlight -= 1;
         progress.tick(result.status);
         if (result.status === 'refused' && !ctx.io.stderrIsTTY) ctx.io.note(`line ${result.line}: refused: ${result.message}`);
       },
@@ -304,18 +284,11 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
 }
 
 /** The rows the policy holds, on stderr under the summary: how many, how much, why. */
-function writeHeldRows(ctx: Context, gate: BatchGate): void {
+function writeHeldRows(ctx: Context, plan: BatchPlan, gate: BatchGate): void {
   const c = colors(ctx, 'stderr');
-  if (gate.hold.length > 0) {
-    const total = formatNaira(sumKobo(gate.hold.map(({ row }) => row.amountKobo)));
-    ctx.io.note(`${c.yellow('held:')} ${gate.hold.length} row${gate.hold.length === 1 ? '' : 's'} (${total}) will be held for approval as one request, not sent:`);
-    for (const { row, reasons } of gate.hold) ctx.io.note(`  line ${row.line}: ${formatNaira(row.amountKobo)} to ${row.accountName}: ${reasons.join('; ')}`);
+  if (gate.holdCount > 0) {
+    ctx.io.note(`${c.yellow('held:')} ${gate.holdCount} row${gate.holdCount === 1 ? '' : 's'} (${formatNaira(gate.holdTotalKobo)}) will be held for approval as one request, not sent:`);
+    for (const { row, reasons } of rowsToHold(plan)) ctx.io.note(`  line ${row.line}: ${formatNaira(row.amountKobo)} to ${row.accountName}: ${reasons.join('; ')}`);
   }
   for (const result of gate.earlier) ctx.io.note(`  line ${result.line}: ${result.message}`);
-}
-
-/** What --dry-run --json prints: the rows as the report would show them, none sent. */
-function dryRunResults(plan: BatchPlan): RowResult[] {
-  const planned = plan.toSend.map((row) => notSent(row, 'dry run: verified, not sent'));
-  return [...plan.settled, ...planned].sort((a, b) => a.line - b.line);
 }
