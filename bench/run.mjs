@@ -24,6 +24,7 @@ const scripts = [
   { name: 'backoffice', everyLine: false },
   { name: 'claim', everyLine: false },
   { name: 'history', everyLine: false },
+  { name: 'batch-size', everyLine: false },
   { name: 'documents', everyLine: false },
   { name: 'node20-compile-cache', everyLine: false },
 ];
