@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { BadRowsError, derivedReference, parseBatchFile, type RowProblem } from '../src/core/batch-file.js';
+import { BadRowsError, BatchFileReader, derivedReference, parseBatchFile, type BatchRow, type RowProblem } from '../src/core/batch-file.js';
 import { reportCsv } from '../src/core/batch-report.js';
 import type { RowResult } from '../src/core/batch.js';
 import { parse } from 'csv-parse/sync';
@@ -49,6 +49,57 @@ describe('batch file: what people export', () => {
     assert.deepEqual(strip(lf), strip(crlf));
     assert.deepEqual(strip(lf), strip(`\uFEFF${lf}`));
     assert.deepEqual(strip(lf), [[2, '0123456789', 1000], [4, '0123456781', 2000]]);
+  });
+});
+
+describe('batch file: read a chunk at a time', () => {
+  /** The file read through BatchFileReader in pieces cut at the given byte offsets. */
+  function readInChunks(content: Buffer, cuts: number[]): { rows: BatchRow[]; problems: RowProblem[]; contentHash: Buffer } {
+    const rows: BatchRow[] = [];
+    const first = new Map<string, number>();
+    const reader = new BatchFileReader('pay.csv', {
+      onRow: (row) => rows.push(row),
+      firstLineOfReference: (reference, line) => {
+        const earlier = first.get(reference.toUpperCase());
+        if (earlier === undefined) first.set(reference.toUpperCase(), line);
+        return earlier;
+      },
+    });
+    let at = 0;
+    for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+      reader.write(content.subarray(at, cut));
+      at = cut;
+    }
+    reader.write(content.subarray(at));
+    return { rows, ...reader.end() };
+  }
+
+  it('gives the same rows, problems and hash wherever the chunks are cut (inside a CRLF, a quoted field, a character)', () => {
+    // CRLF line ends, a BOM, quoted fields with commas and line breaks, multi-byte UTF-8, a bad row, a repeated reference.
+    const text =
+      '\uFEFFaccount_number,bank,amount,narration,reference,expect_name\r\n' +
+      '0123456789,gtb,"1,500.00","Rent, ₦ March ✓",,\r\n' +
+      '\r\n' +
+      '0123456781,000013,20.5,lines é,ACME-X1,"Bello\r\nAdaeze"\r\n' +
+      '012345678,gtb,10,short account,,\r\n' +
+      '0123456782,Access Bank,7,"Ọlá, ""quoted""",acme-x1,\r\n' +
+      '0123456783,uba,3,last line without a break,,';
+    const content = Buffer.from(text, 'utf8');
+    const whole = readInChunks(content, []);
+    assert.deepEqual(whole.rows.map((row) => [row.line, row.expectName]), [[2, undefined], [4, 'Bello\nAdaeze'], [8, undefined]]);
+    assert.deepEqual(whole.problems.map((p) => p.line), [6, 7]);
+    assert.match(whole.problems[1]!.reason, /reference acme-x1 is already used on line 4/);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: content.length - 1 }), { maxLength: 12 }), (cuts) => {
+        const chunked = readInChunks(content, cuts);
+        assert.deepEqual(chunked.rows, whole.rows);
+        assert.deepEqual(chunked.problems, whole.problems);
+        assert.ok(chunked.contentHash.equals(whole.contentHash));
+      }),
+      { numRuns: 300 },
+    );
+    // Every single cut, too: each byte boundary once.
+    for (let cut = 1; cut < content.length; cut += 1) assert.deepEqual(readInChunks(content, [cut]).rows, whole.rows, `cut at byte ${cut}`);
   });
 });
 

@@ -520,6 +520,37 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(existsSync(`${file}.report.csv`), false);
   });
 
+  it('1,200 rows: the summary lists the first 1,000 and counts the rest; --json streams every row; each row paid once', async () => {
+    const s = await start();
+    const file = writeCsv(s, 'long.csv', `${HEADER}\n${rows(1200).join('\n')}\n`);
+    const result = await s.run(batch(file, '--yes', '--json', '--concurrency', '8'));
+    assert.equal(result.code, 0, result.stderr.slice(-2000));
+    assert.match(result.stderr, /Batch .*long\.csv: 1200 rows/);
+    assert.match(result.stderr, /… and 200 more rows; every one, with its verified name: fsapi transfer batch .*long\.csv --dry-run --json/);
+    // The summary table's lines: the first 1,000 rows, not the 1,001st.
+    assert.match(result.stderr, /^1001\t/m);
+    assert.doesNotMatch(result.stderr, /^1002\t/m);
+    const shown = JSON.parse(result.stdout) as ReportLine[];
+    assert.deepEqual(shown.map((r) => Number(r.line)), Array.from({ length: 1200 }, (_, i) => i + 2));
+    assert.ok(shown.every((r) => r.status === 'pending' || r.status === 'successful'), 'every row pending or successful');
+    assert.equal(new Set(shown.map((r) => r.reference)).size, 1200);
+    assert.equal(s.posts(), 1200);
+    const report = readReport(`${file}.report.csv`);
+    assert.deepEqual(report.map((r) => r.reference), shown.map((r) => r.reference));
+    const again = await s.run(batch(file, '--yes'));
+    assert.equal(again.code, 0, again.stderr.slice(-2000));
+    assert.equal(s.posts(), 1200, 'the same file again sends nothing');
+  });
+
+  it('more than 100,000 rows: refused while reading (exit 2), before any request', async () => {
+    const s = await start();
+    const file = writeCsv(s, 'huge.csv', `${HEADER}\n${rows(100_001).join('\n')}\n`);
+    const result = await s.run(batch(file, '--yes'));
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /huge\.csv has more than 100,000 rows; at most 100,000 are paid in one run/);
+    assert.equal(s.server.simulator.requests().length, 0);
+  });
+
   it('no terminal and no --yes: exit 2 before any request; --concurrency outside 1..16: exit 2', async () => {
     const s = await start();
     const file = writeCsv(s, 'x.csv', `${HEADER}\n${rows(2).join('\n')}\n`);
