@@ -34,6 +34,7 @@ import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';
 import {
   printBatchResults,
+  SUMMARY_ROWS,
   writeBadRows,
   writeBatchSummary,
   writeBatchTotals,
@@ -288,7 +289,15 @@ function writeHeldRows(ctx: Context, plan: BatchPlan, gate: BatchGate): void {
   const c = colors(ctx, 'stderr');
   if (gate.holdCount > 0) {
     ctx.io.note(`${c.yellow('held:')} ${gate.holdCount} row${gate.holdCount === 1 ? '' : 's'} (${formatNaira(gate.holdTotalKobo)}) will be held for approval as one request, not sent:`);
-    for (const { row, reasons } of rowsToHold(plan)) ctx.io.note(`  line ${row.line}: ${formatNaira(row.amountKobo)} to ${row.accountName}: ${reasons.join('; ')}`);
+    let listed = 0;
+    for (const { row, reasons } of rowsToHold(plan)) {
+      if (listed === SUMMARY_ROWS) {
+        ctx.io.note(`  … and ${gate.holdCount - listed} more (fsapi transfer batch ${plan.file.name} --dry-run --json lists every one)`);
+        break;
+      }
+      ctx.io.note(`  line ${row.line}: ${formatNaira(row.amountKobo)} to ${row.accountName}: ${reasons.join('; ')}`);
+      listed += 1;
+    }
   }
   for (const result of gate.earlier) ctx.io.note(`  line ${result.line}: ${result.message}`);
 }
