@@ -1,14 +1,17 @@
 // Batch payouts (../shared/cli-contract.md, "Batch payouts"): every row of a CSV file verified, confirmed
 // once, and paid exactly once, even across interrupted runs.
 //
-//   parseBatchFile (batch-file.ts)  the rows, every bad one with its line; nothing asked of the API yet
+//   readBatchFileInto (batch-file.ts)  the rows, streamed into the run's workspace; every bad one with its
+//                                   line; nothing asked of the API yet
 //   planBatch                       the business prefix and balance, references, banks, what earlier runs
 //                                   already did (looked up, never resent), the name enquiries, the
 //                                   possible duplicates; still nothing sent
 //   executeBatch                    each row to send through executeTransfer (src/core/transfer.ts), the
 //                                   same journalled, never-blindly-retried path as `transfer send`
 // The interactive parts (summary, confirmation, progress, report) belong to the command; this module
-// reports through the callbacks it is given.
+// reports through the callbacks it is given. The rows are never all in memory: they live in the run's
+// workspace (src/store/batch-workspace.ts), each stage reads them a page at a time and writes each row's
+// fate back, so a 100,000-row file costs about what a 3,000-row one does.
 //
 // Exactly once across runs: a row's reference is derived from the file's bytes and its line (or given
 // in the file), and written to the journal before its POST. A later run of the same file finds each
@@ -32,7 +35,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import { shownText } from './shown.js';
 import { AdaptiveLimit, sendRespectingRateLimit } from './rate-limit.js';
-import type { Bank, TransactionRecord } from '../api/schemas.js';
+import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './batch-file.js';
 import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';

@@ -147,7 +147,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
       ]),
     );
     if (plan.toSendCount > SUMMARY_ROWS) {
-      ctx.io.note(c.dim(`… and ${plan.toSendCount - SUMMARY_ROWS} more rows; every one, with its verified name: fsapi transfer batch ${plan.file.name} --dry-run --json`));
+      ctx.io.note(c.dim(`… and ${plan.toSendCount - SUMMARY_ROWS} more rows; --dry-run --json lists them all`));
     }
     for (const row of take(rowsSentAgain(plan), SUMMARY_ROWS)) ctx.io.note(`${c.yellow(`line ${row.line}:`)} sent again with the same reference: ${row.again}`);
   }
