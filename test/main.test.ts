@@ -31,3 +31,16 @@ describe('main', () => {
     assert.ok(!written.some((line) => line.includes('at ')), 'no stack trace without --verbose');
   });
 });
+
+describe('error lines', () => {
+  it('one line when not on a terminal, however long; wrapped at spaces with a hanging indent on one', async () => {
+    const { labelledLines } = await import('../src/ui/error-lines.js');
+    const text = 'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w';
+    assert.equal(labelledLines('hint:', text, undefined), `hint: ${text}\n`);
+    assert.equal(labelledLines('hint:', text, 200), `hint: ${text}\n`);
+    assert.equal(labelledLines('hint:', text, 40), 'hint: give a date as YYYY-MM-DD (a whole\n      local day), today, yesterday, 7d,\n      30d, 2w\n');
+    // The label alone is coloured; a word longer than the room stays whole on its own line.
+    const path = `/home/ada/${'d'.repeat(40)}/journal.db`;
+    assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
+  });
+});
