@@ -516,7 +516,7 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
     .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
     .option('--status <status>', 'only this status, e.g. successful or pending')
-    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d, 2w, or an ISO date-time')
+    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d (today and the 6 days before), 2w, or an ISO date-time')
     .option('--until <date>', 'up to this date (a day is inclusive): YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))
