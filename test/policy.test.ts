@@ -368,3 +368,48 @@ describe('approvals show: the decision as a person reads it', () => {
     assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing\s+was\s+sent/);
   });
 });
+
+describe('approvals show: what became of each transfer', () => {
+  type Shown = { status: string; transfers: Array<{ reference: string; outcome: string }> };
+  const shownJson = async (s: TransferSetup, id: string): Promise<Shown> => {
+    const result = await s.run(['approvals', 'show', id, '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout) as Shown;
+  };
+  /** The OUTCOME of each transfer line of the piped view (the table after the record's two lines). */
+  const shownTsv = async (s: TransferSetup, id: string): Promise<string[]> => {
+    const result = await s.run(['approvals', 'show', id]);
+    assert.equal(result.code, 0, result.stderr);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n\n')[1]!.split('\n');
+    const at = header!.split('\t').indexOf('OUTCOME');
+    assert.ok(at >= 0, header);
+    return rows.map((row) => row.split('\t')[at]!);
+  };
+
+  it('held while waiting, then the journal\'s outcome once sent (as transfer log says it); not-sent when rejected', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.run(send('6000'))).code, 7);
+    const [first, second] = await requests(setup);
+
+    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), ['held']);
+    assert.deepEqual(await shownTsv(setup, first!.id), ['held']);
+    const screen = stripAnsi((await setup.run(['approvals', 'show', first!.id], { tty: true, columns: 80 })).stdout);
+    assert.match(screen, /^REFERENCE .*OUTCOME$/m, 'never dropped for width');
+
+    const approved = await setup.run(['approvals', 'approve', first!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(approved.code, 0, stripAnsi(approved.stdout));
+    const log = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
+    const logged = log.find((t) => t.reference === first!.transfers[0]!.reference);
+    assert.ok(logged && ['pending', 'successful'].includes(logged.outcome), JSON.stringify(log));
+    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), [logged!.outcome]);
+    assert.deepEqual(await shownTsv(setup, first!.id), [logged!.outcome]);
+
+    assert.equal((await setup.run(['approvals', 'reject', second!.id])).code, 0);
+    // The batch report's word for a transfer that never left, not "not sent".
+    assert.deepEqual((await shownJson(setup, second!.id)).transfers.map((t) => t.outcome), ['not-sent']);
+    assert.deepEqual(await shownTsv(setup, second!.id), ['not-sent']);
+    assert.equal(setup.posts(), 1);
+  });
+});

@@ -212,7 +212,7 @@ export function heldError(request: ApprovalRequest): HeldForApprovalError {
 }
 
 /** A request as --json shows it. */
-export function requestJson(request: ApprovalRequest): Record<string, unknown> {
+export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<string, string>): Record<string, unknown> {
   return {
     id: request.id,
     status: request.status,
@@ -222,7 +222,14 @@ export function requestJson(request: ApprovalRequest): Record<string, unknown> {
     createdBy: request.createdBy,
     origin: request.origin,
     totalKobo: sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)),
-    transfers: request.transfers.map((t) => ({ ...t, senderName: t.senderName ?? null, payee: t.payee ?? null, origin: t.origin ?? null })),
+    transfers: request.transfers.map((t) => ({
+      ...t,
+      senderName: t.senderName ?? null,
+      payee: t.payee ?? null,
+      origin: t.origin ?? null,
+      // `approvals show`: what became of it (src/core/approvals.ts heldOutcomes).
+      ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
+    })),
     decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null })),
   };
 }
