@@ -12,6 +12,7 @@ import { handedToNodeStreams } from './write-now.js';
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+export const EXIT_HELD = 7;
 
 export async function main(program: Command): Promise<void> {
   forEachCommand(program, (command) => command.exitOverride());
@@ -66,11 +67,15 @@ export function reportError(error: unknown, verbose: boolean): number {
   }
   const useColor = stderrColor();
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
+  const yellow = (text: string) => (useColor ? `\u001b[33m${text}\u001b[39m` : text);
   // On a terminal a long line is wrapped at spaces (src/ui/error-lines.ts); piped, each stays one line.
   const width = process.stderr.isTTY ? process.stderr.columns : undefined;
   if (isFsapiError(error)) {
+    // Held for approval (exit 7) is no failure: the payment waits for a person. It is said as `transfer
+    // batch` says its held rows, a yellow `held:`, with the same hint line as an error.
+    const held = error.exitCode === EXIT_HELD;
     // Messages can quote the API (its `message`, a name): never let them drive the terminal.
-    process.stderr.write(labelledLines('error:', terminalText(error.message), width, red));
+    process.stderr.write(labelledLines(held ? 'held:' : 'error:', terminalText(error.message), width, held ? yellow : red));
     if (error.hint) process.stderr.write(labelledLines('hint:', terminalText(error.hint), width));
     if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;

@@ -145,8 +145,10 @@ describe('the policy at send time', () => {
     const [request] = await requests(setup);
     assert.ok(request);
     assert.equal(request.status, 'held');
-    assert.match(result.stderr, new RegExp(`held for approval as request ${request.id}.*above the approval threshold of ₦20,000\\.00; nothing was sent`));
-    assert.match(result.stderr, new RegExp(`fsapi approvals approve ${request.id}`));
+    // Not an error: the payment waits for a person, said with `held:` as a batch says its held rows.
+    assert.match(result.stderr, new RegExp(`^held: for approval as request ${request.id}: .*above the approval threshold of ₦20,000\\.00; nothing was sent$`, 'm'));
+    assert.match(result.stderr, new RegExp(`^hint: .*fsapi approvals approve ${request.id}$`, 'm'));
+    assert.doesNotMatch(result.stderr, /^error:/m);
     // The reference shown in the summary is the one held.
     const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
     assert.equal(request.transfers[0]!.reference, reference);
@@ -157,6 +159,13 @@ describe('the policy at send time', () => {
     const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
     assert.equal(printed.status, 'held');
     assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
+    // The --json run says held: on stderr as well, and keeps stdout for the record alone.
+    assert.match(json.stderr, new RegExp(`^held: for approval as request ${printed.id}: `, 'm'));
+    // At a terminal, in yellow, like a batch's held rows; no red error line.
+    const shown = await setup.run(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
+    assert.equal(shown.code, 7, stripAnsi(shown.stdout));
+    assert.match(shown.stdout, /\u001b\[33mheld:\u001b\[39m for approval as request AP-/);
+    assert.doesNotMatch(stripAnsi(shown.stdout), /^error:/m);
     // Below the threshold goes.
     assert.equal((await setup.run(send('20000'))).code, 0);
     assert.equal(setup.posts(), 1);
@@ -321,6 +330,8 @@ describe('transfer batch under a policy', () => {
     writeFileSync(file, 'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n');
     const first = await setup.run(['transfer', 'batch', file, '--yes']);
     assert.equal(first.code, 7, first.stderr);
+    assert.match(first.stderr, /^held: 2 of 4 transfers held for approval/m);
+    assert.doesNotMatch(first.stderr, /^error:/m);
     assert.equal(setup.posts(), 2);
     const held = await requests(setup);
     assert.equal(held.length, 1, 'one request for the batch');

@@ -202,13 +202,16 @@ export function holdForApproval(ctx: Context, scope: ControlScope & { env: strin
   }
 }
 
-/** The exit-7 error for a request just held: it names the request and how to approve it. */
+/**
+ * The exit-7 error for a request just held: it names the request and how to approve it. src/main.ts
+ * writes it after `held:` (not `error:`), so it reads "held: for approval as request AP-…: …".
+ */
 export function heldError(request: ApprovalRequest): HeldForApprovalError {
   const count = request.transfers.length;
   const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
   const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
   const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
-  return new HeldForApprovalError(request.id, `held for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
+  return new HeldForApprovalError(request.id, `for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
 }
 
 /** A request as --json shows it. */
