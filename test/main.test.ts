@@ -67,4 +67,19 @@ describe('error lines', () => {
     const path = `/home/ada/${'d'.repeat(40)}/journal.db`;
     assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
   });
+
+  it('a note with a label (a coloured warning: too) wraps the same way on a terminal; other notes are left as they are', async () => {
+    const { labelledNote } = await import('../src/ui/error-lines.js');
+    const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
+    const text = 'could not read the client list for account names (timeout: no answer in 30 s)';
+    assert.equal(labelledNote(`${yellow('warning:')} ${text}`, undefined), `${yellow('warning:')} ${text}\n`);
+    assert.equal(
+      labelledNote(`${yellow('warning:')} ${text}`, 51),
+      `${yellow('warning:')} could not read the client list for account\n         names (timeout: no answer in 30 s)\n`,
+      'the colour codes take no room',
+    );
+    const plain = `line 7: ${text}`;
+    assert.equal(labelledNote(plain, 50), `${plain}\n`);
+    assert.equal(labelledNote('warning: one\ntwo', 5), 'warning: one\ntwo\n');
+  });
 });
