@@ -3,6 +3,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
+import { labelledLines } from './ui/error-lines.js';
 import { terminalText } from './ui/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
@@ -11,6 +12,7 @@ import { handedToNodeStreams } from './write-now.js';
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+export const EXIT_HELD = 7;
 
 export async function main(program: Command): Promise<void> {
   forEachCommand(program, (command) => command.exitOverride());
@@ -65,17 +67,23 @@ export function reportError(error: unknown, verbose: boolean): number {
   }
   const useColor = stderrColor();
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
+  const yellow = (text: string) => (useColor ? `\u001b[33m${text}\u001b[39m` : text);
+  // On a terminal a long line is wrapped at spaces (src/ui/error-lines.ts); piped, each stays one line.
+  const width = process.stderr.isTTY ? process.stderr.columns : undefined;
   if (isFsapiError(error)) {
+    // Held for approval (exit 7) is no failure: the payment waits for a person. It is said as `transfer
+    // batch` says its held rows, a yellow `held:`, with the same hint line as an error.
+    const held = error.exitCode === EXIT_HELD;
     // Messages can quote the API (its `message`, a name): never let them drive the terminal.
-    process.stderr.write(`${red('error:')} ${terminalText(error.message)}\n`);
-    if (error.hint) process.stderr.write(`hint: ${terminalText(error.hint)}\n`);
+    process.stderr.write(labelledLines(held ? 'held:' : 'error:', terminalText(error.message), width, held ? yellow : red));
+    if (error.hint) process.stderr.write(labelledLines('hint:', terminalText(error.hint), width));
     if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${red('error:')} unexpected failure: ${terminalText(message)}\n`);
+  process.stderr.write(labelledLines('error:', `unexpected failure: ${terminalText(message)}`, width, red));
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write('hint: run again with --verbose for details\n');
+  else process.stderr.write(labelledLines('hint:', 'run again with --verbose for details', width));
   return EXIT_FAILED;
 }
 

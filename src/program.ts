@@ -7,6 +7,7 @@
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
+import { labelledLines } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
 
 export const program = new Command('fsapi')
@@ -21,7 +22,7 @@ export const program = new Command('fsapi')
   .showSuggestionAfterError(true)
   // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
   .configureOutput({
-    outputError: (text, write) => write(commanderErrorInOneVoice(text)),
+    outputError: (text, write) => write(commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined)),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
@@ -163,7 +164,7 @@ const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: s
  * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
  * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
  */
-export function commanderErrorInOneVoice(text: string): string {
+export function commanderErrorInOneVoice(text: string, width?: number): string {
   const lines = text.trim().split('\n');
   const message = lines[0]!.replace(/^error: /i, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
@@ -172,7 +173,8 @@ export function commanderErrorInOneVoice(text: string): string {
     : /unknown command/.test(message)
       ? 'fsapi --help lists the commands'
       : "add --help to the command to see its usage";
-  return `error: ${message}\nhint: ${hint}\n`;
+  // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
+  return labelledLines('error:', message, width) + labelledLines('hint:', hint, width);
 }
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
@@ -514,7 +516,7 @@ group('tx', 'transactions: inflows and outflows', ['fsapi tx list --limit 10', '
     .addOption(new Option('--all', 'every page, streamed').conflicts('page'))
     .addOption(new Option('--type <type>', 'only credits or debits').choices(['credit', 'debit']))
     .option('--status <status>', 'only this status, e.g. successful or pending')
-    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d, 2w, or an ISO date-time')
+    .option('--since <date>', 'from this date: YYYY-MM-DD, today, yesterday, 7d (today and the 6 days before), 2w, or an ISO date-time')
     .option('--until <date>', 'up to this date (a day is inclusive): YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .addHelpText('after', examples('fsapi tx list --all --since 2026-10-01 --until 2026-10-31 --csv > oct.csv', 'fsapi tx list --all --json | jq length'))

@@ -2,14 +2,15 @@
 // these tests keep the copies equal to the contract's codes and check the error-to-exit-code mapping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, reportError } from '../src/main.js';
-import { ApiError, AuthError, CancelledError, ExitCode, OutcomeUnknownError, UsageError } from '../src/errors.js';
+import { EXIT_FAILED, EXIT_HELD, EXIT_OK, EXIT_USAGE, reportError } from '../src/main.js';
+import { ApiError, AuthError, CancelledError, ExitCode, HeldForApprovalError, OutcomeUnknownError, UsageError } from '../src/errors.js';
 
 describe('main', () => {
   it('uses the same exit codes as src/errors.ts', () => {
     assert.equal(EXIT_OK, ExitCode.ok);
     assert.equal(EXIT_FAILED, ExitCode.failed);
     assert.equal(EXIT_USAGE, ExitCode.usage);
+    assert.equal(EXIT_HELD, ExitCode.heldForApproval);
   });
 
   it('maps each fsapi error to its exit code and anything else to 1', (t) => {
@@ -29,5 +30,56 @@ describe('main', () => {
     assert.ok(written.includes('hint: run fsapi auth login\n'), written.join(''));
     assert.ok(written.some((line) => line.includes('unexpected failure: boom')));
     assert.ok(!written.some((line) => line.includes('at ')), 'no stack trace without --verbose');
+  });
+
+  it('a transfer held for approval (exit 7) is no error: a yellow held: line and its hint', (t) => {
+    const written: string[] = [];
+    t.mock.method(process.stderr, 'write', (chunk: string) => {
+      written.push(chunk);
+      return true;
+    });
+    const saved = process.env.FORCE_COLOR;
+    process.env.FORCE_COLOR = '1';
+    try {
+      assert.equal(reportError(new HeldForApprovalError('AP-7K3M9Q2X', 'for approval as request AP-7K3M9Q2X: ₦150,000.00 to ADA; nothing was sent'), false), 7);
+      assert.equal(reportError(new UsageError('bad'), false), 2);
+    } finally {
+      if (saved === undefined) delete process.env.FORCE_COLOR;
+      else process.env.FORCE_COLOR = saved;
+      t.mock.restoreAll();
+    }
+    assert.deepEqual(written, [
+      '\u001b[33mheld:\u001b[39m for approval as request AP-7K3M9Q2X: ₦150,000.00 to ADA; nothing was sent\n',
+      'hint: a person at a terminal sends it: fsapi approvals approve AP-7K3M9Q2X\n',
+      '\u001b[31merror:\u001b[39m bad\n',
+    ]);
+  });
+});
+
+describe('error lines', () => {
+  it('one line when not on a terminal, however long; wrapped at spaces with a hanging indent on one', async () => {
+    const { labelledLines } = await import('../src/ui/error-lines.js');
+    const text = 'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w';
+    assert.equal(labelledLines('hint:', text, undefined), `hint: ${text}\n`);
+    assert.equal(labelledLines('hint:', text, 200), `hint: ${text}\n`);
+    assert.equal(labelledLines('hint:', text, 40), 'hint: give a date as YYYY-MM-DD (a whole\n      local day), today, yesterday, 7d,\n      30d, 2w\n');
+    // The label alone is coloured; a word longer than the room stays whole on its own line.
+    const path = `/home/ada/${'d'.repeat(40)}/journal.db`;
+    assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
+  });
+
+  it('a note with a label (a coloured warning: too) wraps the same way on a terminal; other notes are left as they are', async () => {
+    const { labelledNote } = await import('../src/ui/error-lines.js');
+    const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
+    const text = 'could not read the client list for account names (timeout: no answer in 30 s)';
+    assert.equal(labelledNote(`${yellow('warning:')} ${text}`, undefined), `${yellow('warning:')} ${text}\n`);
+    assert.equal(
+      labelledNote(`${yellow('warning:')} ${text}`, 51),
+      `${yellow('warning:')} could not read the client list for account\n         names (timeout: no answer in 30 s)\n`,
+      'the colour codes take no room',
+    );
+    const plain = `line 7: ${text}`;
+    assert.equal(labelledNote(plain, 50), `${plain}\n`);
+    assert.equal(labelledNote('warning: one\ntwo', 5), 'warning: one\ntwo\n');
   });
 });

@@ -145,8 +145,10 @@ describe('the policy at send time', () => {
     const [request] = await requests(setup);
     assert.ok(request);
     assert.equal(request.status, 'held');
-    assert.match(result.stderr, new RegExp(`held for approval as request ${request.id}.*above the approval threshold of ₦20,000\\.00; nothing was sent`));
-    assert.match(result.stderr, new RegExp(`fsapi approvals approve ${request.id}`));
+    // Not an error: the payment waits for a person, said with `held:` as a batch says its held rows.
+    assert.match(result.stderr, new RegExp(`^held: for approval as request ${request.id}: .*above the approval threshold of ₦20,000\\.00; nothing was sent$`, 'm'));
+    assert.match(result.stderr, new RegExp(`^hint: .*fsapi approvals approve ${request.id}$`, 'm'));
+    assert.doesNotMatch(result.stderr, /^error:/m);
     // The reference shown in the summary is the one held.
     const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
     assert.equal(request.transfers[0]!.reference, reference);
@@ -157,6 +159,13 @@ describe('the policy at send time', () => {
     const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
     assert.equal(printed.status, 'held');
     assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
+    // The --json run says held: on stderr as well, and keeps stdout for the record alone.
+    assert.match(json.stderr, new RegExp(`^held: for approval as request ${printed.id}: `, 'm'));
+    // At a terminal, in yellow, like a batch's held rows; no red error line.
+    const shown = await setup.run(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
+    assert.equal(shown.code, 7, stripAnsi(shown.stdout));
+    assert.match(shown.stdout, /\u001b\[33mheld:\u001b\[39m for approval as request AP-/);
+    assert.doesNotMatch(stripAnsi(shown.stdout), /^error:/m);
     // Below the threshold goes.
     assert.equal((await setup.run(send('20000'))).code, 0);
     assert.equal(setup.posts(), 1);
@@ -209,7 +218,7 @@ describe('approvals approve', () => {
     changeSaved(setup, "UPDATE approval_transfers SET account_name = 'ADEBAYO TUNDE'");
     const changed = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
     assert.equal(changed.code, 1, stripAnsi(changed.stdout));
-    assert.match(stripAnsi(changed.stdout), /is now "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE".*nothing was approved/s);
+    assert.match(stripAnsi(changed.stdout), /is now "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE".*nothing\s+was\s+approved/s);
     assert.doesNotMatch(stripAnsi(changed.stdout), /Consumer secret/);
     assert.equal((await requests(setup))[0]!.status, 'held');
     changeSaved(setup, "UPDATE approval_transfers SET account_name = 'OKAFOR CHIAMAKA ADAEZE'");
@@ -290,7 +299,7 @@ describe('approving within the hard limits', () => {
     const result = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
-    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 was sent today.*₦8,200\.00 is left; nothing was approved/s);
+    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 was sent today.*₦8,200\.00 is left;\s+nothing\s+was\s+approved/s);
     assert.doesNotMatch(screen, /Consumer secret/);
     assert.equal(setup.posts(), 2);
     assert.equal((await requests(setup))[0]!.status, 'held');
@@ -321,6 +330,8 @@ describe('transfer batch under a policy', () => {
     writeFileSync(file, 'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n');
     const first = await setup.run(['transfer', 'batch', file, '--yes']);
     assert.equal(first.code, 7, first.stderr);
+    assert.match(first.stderr, /^held: 2 of 4 transfers held for approval/m);
+    assert.doesNotMatch(first.stderr, /^error:/m);
     assert.equal(setup.posts(), 2);
     const held = await requests(setup);
     assert.equal(held.length, 1, 'one request for the batch');
@@ -364,6 +375,52 @@ describe('approvals show: the decision as a person reads it', () => {
     assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
     const approve = await setup.run(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
     assert.equal(approve.code, 1);
-    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing was sent/);
+    // At 80 columns the error wraps at a space (src/ui/error-lines.ts).
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing\s+was\s+sent/);
+  });
+});
+
+describe('approvals show: what became of each transfer', () => {
+  type Shown = { status: string; transfers: Array<{ reference: string; outcome: string }> };
+  const shownJson = async (s: TransferSetup, id: string): Promise<Shown> => {
+    const result = await s.run(['approvals', 'show', id, '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout) as Shown;
+  };
+  /** The OUTCOME of each transfer line of the piped view (the table after the record's two lines). */
+  const shownTsv = async (s: TransferSetup, id: string): Promise<string[]> => {
+    const result = await s.run(['approvals', 'show', id]);
+    assert.equal(result.code, 0, result.stderr);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n\n')[1]!.split('\n');
+    const at = header!.split('\t').indexOf('OUTCOME');
+    assert.ok(at >= 0, header);
+    return rows.map((row) => row.split('\t')[at]!);
+  };
+
+  it('held while waiting, then the journal\'s outcome once sent (as transfer log says it); not-sent when rejected', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.run(send('6000'))).code, 7);
+    const [first, second] = await requests(setup);
+
+    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), ['held']);
+    assert.deepEqual(await shownTsv(setup, first!.id), ['held']);
+    const screen = stripAnsi((await setup.run(['approvals', 'show', first!.id], { tty: true, columns: 80 })).stdout);
+    assert.match(screen, /^REFERENCE .*OUTCOME$/m, 'never dropped for width');
+
+    const approved = await setup.run(['approvals', 'approve', first!.id], { tty: true, keys: [`${SECRET}\r`] });
+    assert.equal(approved.code, 0, stripAnsi(approved.stdout));
+    const log = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
+    const logged = log.find((t) => t.reference === first!.transfers[0]!.reference);
+    assert.ok(logged && ['pending', 'successful'].includes(logged.outcome), JSON.stringify(log));
+    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), [logged!.outcome]);
+    assert.deepEqual(await shownTsv(setup, first!.id), [logged!.outcome]);
+
+    assert.equal((await setup.run(['approvals', 'reject', second!.id])).code, 0);
+    // The batch report's word for a transfer that never left, not "not sent".
+    assert.deepEqual((await shownJson(setup, second!.id)).transfers.map((t) => t.outcome), ['not-sent']);
+    assert.deepEqual(await shownTsv(setup, second!.id), ['not-sent']);
+    assert.equal(setup.posts(), 1);
   });
 });

@@ -146,6 +146,10 @@ describe('statement', () => {
     assert.equal(lines[0], 'date\tcredits\tcredit_total\tdebits\tdebit_total\tcharges\tstamp_duty\tnet\tbalance');
     assert.equal(lines.length, 8);
     assert.equal(lines.at(-1)!.split('\t')[0], dayIn('Africa/Lagos', Date.now()));
+    // --since 7d is that same week (today and the six days before), not eight days.
+    const week = await books.run(['statement', '--since', '7d'], { env: { TZ: 'Africa/Lagos' } });
+    assert.equal(week.code, 0, week.stderr);
+    assert.deepEqual(week.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]), lines.map((line) => line.split('\t')[0]));
   });
 
   it('on a terminal: a summary and a bar chart of each day', async () => {

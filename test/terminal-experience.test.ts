@@ -68,7 +68,8 @@ describe('guided transfer send at a terminal', () => {
     const result = await runCli(['transfer', 'send'], { env: home.env, tty: true, columns: 80, timeoutMs: 90_000, keys: ['0123450000\r', 'gtbank', '\r'] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
-    assert.match(screen, /the name enquiry for account 0123450000 at Guaranty Trust Bank was refused/);
+    // The error is wrapped at spaces to the 80 columns (src/ui/error-lines.ts).
+    assert.match(screen, /the name enquiry for account 0123450000 at Guaranty Trust Bank was\s+refused/);
     assert.doesNotMatch(screen, /Amount in naira/);
     assert.deepEqual(await journal(home.env), []);
   });
@@ -183,6 +184,40 @@ describe('one voice for errors', () => {
     const profile = await runCli(['account'], { env: { ...home.env, FSAPI_PROFILE: 'nosuch' } });
     assert.equal(profile.code, 2);
     assert.match(profile.stderr, /^error: FSAPI_PROFILE: no profile named "nosuch"$/m);
+  });
+
+  it('on a terminal, long error and hint lines wrap at spaces under their text; piped, each stays one line', async () => {
+    const home = pool.home();
+    const screenLines = (screen: string) =>
+      stripAnsi(screen).replace(/\r/g, '').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('local simulator'));
+    // A continuation line (indented) joined back to the line it continues: what the piped run prints.
+    const unwrapped = (lines: string[]) =>
+      lines.reduce<string[]>((joined, line) => (/^ +\S/.test(line) && joined.length > 0 ? [...joined.slice(0, -1), `${joined.at(-1)} ${line.trimStart()}`] : [...joined, line]), []);
+    const longWord = `nowhere/${'x'.repeat(90)}`; // not a URL: refused before anything is asked
+    const cases: Array<[string[], Record<string, string>, number]> = [
+      [['tx', 'list', '--since', '7x'], {}, 80], // fsapi's own error, hint longer than the line
+      [['tx', 'list', '--all', '--page', '2'], {}, 40], // commander's usage error
+      [['account'], { FSAPI_BASE_URL: longWord }, 80], // a word longer than the line
+    ];
+    for (const [args, env, columns] of cases) {
+      const piped = await runCli(args, { env: { ...home.env, ...env } });
+      assert.equal(piped.code, 2, piped.stderr);
+      const oneLineEach = piped.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('local simulator'));
+      assert.deepEqual(oneLineEach.map((line) => line.split(':')[0]), ['error', 'hint'], piped.stderr);
+      const shown = await runCli(args, { env: { ...home.env, ...env, FORCE_COLOR: '1' }, tty: true, columns });
+      assert.equal(shown.code, 2, shown.stdout);
+      const lines = screenLines(shown.stdout);
+      assert.ok(lines.length > oneLineEach.length, `wrapped at ${columns} columns:\n${lines.join('\n')}`);
+      let label = '';
+      for (const line of lines) {
+        // Only a word longer than the line may pass the edge, and then it stands whole on its line.
+        if (line.length > columns) assert.match(line, new RegExp(`^(error:|hint:|\\s+) "?${longWord}`), line);
+        // A continuation lines up with the text after its label.
+        if (/^\s/.test(line)) assert.equal(line.search(/\S/), label.length + 1, line);
+        else label = line.split(' ')[0]!;
+      }
+      assert.deepEqual(unwrapped(lines), oneLineEach, 'the same words, none cut');
+    }
   });
 
   it('help: fsapi help <command> <sub>, a group alone on stdout with exit 0, numbers as defaults, each option once', async () => {

@@ -67,19 +67,35 @@ describe('relative days', () => {
   it('today, yesterday, Nd and Nw are whole local days counted back from the clock', () => {
     assert.deepEqual(parseDateOption('today', '--since', now), { startMs: day(2026, 3, 10), endMs: day(2026, 3, 11) });
     assert.deepEqual(parseDateOption('Yesterday', '--since', now), { startMs: day(2026, 3, 9), endMs: day(2026, 3, 10) });
-    assert.equal(parseDateOption('7d', '--since', now).startMs, day(2026, 3, 3));
-    assert.equal(parseDateOption('30d', '--since', now).startMs, day(2026, 2, 8), 'across the end of February');
-    assert.equal(parseDateOption('2w', '--since', now).startMs, day(2026, 2, 24));
-    assert.equal(parseDateOption('0d', '--since', now).startMs, day(2026, 3, 10));
+    // Nd is the last N days, today counted: 7d starts six days before today.
+    assert.equal(parseDateOption('7d', '--since', now).startMs, day(2026, 3, 4));
+    assert.equal(parseDateOption('1d', '--since', now).startMs, day(2026, 3, 10), '1d is today');
+    assert.equal(parseDateOption('30d', '--since', now).startMs, day(2026, 2, 9), 'across the end of February');
+    assert.equal(parseDateOption('2w', '--since', now).startMs, day(2026, 2, 25));
   });
 
-  it('--until yesterday includes all of yesterday; --since 7d --until today is eight days', () => {
-    assert.deepEqual(parseDateRange('7d', 'today', now), { sinceMs: day(2026, 3, 3), untilMs: day(2026, 3, 11) });
+  it('--since 7d is seven whole days, today the last of them: the boundary is the start of the sixth day before', () => {
+    const range = parseDateRange('7d', undefined, now);
+    const justInside = day(2026, 3, 4);
+    assert.equal(inRange(justInside, range), true, 'midnight starting 4 March, six days before today, is in');
+    assert.equal(inRange(justInside - 1, range), false, 'the last millisecond of 3 March is not');
+    // The same seven days whether asked at the first or the last minute of today.
+    for (const at of [new Date(2026, 2, 10, 0, 0).getTime(), new Date(2026, 2, 10, 23, 59, 59, 999).getTime()]) {
+      assert.equal(parseDateRange('7d', 'today', at).sinceMs, justInside);
+      const { sinceMs, untilMs } = parseDateRange('7d', 'today', at);
+      assert.equal(Math.round((untilMs! - sinceMs!) / 86_400_000), 7, 'seven days, not eight');
+    }
+    // As --until, Nd names the same first day, included whole.
+    assert.equal(parseDateRange(undefined, '7d', now).untilMs, day(2026, 3, 5));
+  });
+
+  it('--until yesterday includes all of yesterday; --since 7d --until today is seven days', () => {
+    assert.deepEqual(parseDateRange('7d', 'today', now), { sinceMs: day(2026, 3, 4), untilMs: day(2026, 3, 11) });
     assert.equal(parseDateRange(undefined, 'yesterday', now).untilMs, day(2026, 3, 10));
     assert.throws(() => parseDateRange('today', 'yesterday', now), isUsageError);
   });
 
-  for (const bad of ['7', 'd', '-7d', '7 days', '1.5d', '7m', '10000d', 'tomorrow']) {
+  for (const bad of ['7', 'd', '-7d', '7 days', '1.5d', '7m', '10000d', 'tomorrow', '0d', '0w']) {
     it(`refuses ${JSON.stringify(bad)}`, () => {
       assert.throws(() => parseDateOption(bad, '--since', now), isUsageError);
     });

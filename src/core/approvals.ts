@@ -12,16 +12,31 @@ import { DUPLICATE_WINDOW_MS, type TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from './rate-limit.js';
-import { isUnsuccessfulOutcome, outcomeOfStatus } from './transfer-outcome.js';
+import { isUnsuccessfulOutcome, NOT_SENT, outcomeOfReference, outcomeOfStatus, type NeverSent, type Outcome } from './transfer-outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
-/** How one approved transfer ended: an outcome word of the contract, and what happened. */
+/** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {
   reference: string;
   accountName: string;
   amountKobo: number;
-  outcome: 'pending' | 'successful' | 'refused' | 'unknown' | 'not sent' | string;
+  outcome: Outcome | typeof NOT_SENT;
   message: string;
+}
+
+/**
+ * What became of each transfer of a request, by reference, for `approvals show`: its outcome in the
+ * journal once sent (as `transfer log` says it), else `held` while the request waits for a person, else
+ * `not-sent` (rejected, or approved but stopped before it left). The journal is only read.
+ */
+export function heldOutcomes(ctx: Context, scope: ControlScope, request: ApprovalRequest): Map<string, Outcome | NeverSent> {
+  const journal = openJournal(ctx);
+  const outcomes = new Map<string, Outcome | NeverSent>();
+  for (const t of request.transfers) {
+    const outcome = outcomeOfReference(journal, { ...scope, reference: t.reference });
+    outcomes.set(t.reference, outcome ?? (request.status === 'held' ? 'held' : NOT_SENT));
+  }
+  return outcomes;
 }
 
 /** The transfers of a request the journal has never seen (all of them, for a request just approved). */
@@ -131,7 +146,7 @@ export async function sendApproved(
       }
     } catch (error) {
       if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
-        results.push({ ...base, outcome: 'not sent', message: error.message });
+        results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
       throw error;
@@ -144,7 +159,7 @@ export async function sendApproved(
 export function approvalError(request: ApprovalRequest, results: readonly ApprovedResult[]): FsapiError | undefined {
   const unknown = results.find((r) => r.outcome === 'unknown');
   if (unknown) return new OutcomeUnknownError(unknown.reference, unknown.message);
-  const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === 'not sent');
+  const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === NOT_SENT);
   if (bad.length === 0) return undefined;
   const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo as Kobo)));
   return new FsapiError(`${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`, {

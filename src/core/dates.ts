@@ -5,10 +5,12 @@
 // honoured), because that is the day a person means and the day the table's DATE column shows. A
 // date-time without an offset is local too (as in ECMAScript); one with `Z` or `+01:00` is exact.
 //
-// Relative days, read against the injected clock's now: `today`, `yesterday`, `Nd` (the local day N days
-// before today: `7d`, `30d`) and `Nw` (7N days before: `2w`). Each is a whole local day, like a bare date,
-// so `--since 7d` is the seven days before today and today itself, and `--until yesterday` includes all
-// of yesterday.
+// Relative days, read against the injected clock's now: `today`, `yesterday`, `Nd` and `Nw`. Each is a
+// whole local day, like a bare date. `Nd` is the last N days counting today, as a person says "the last 7
+// days" and as a week's statement shows seven rows: `--since 7d` is today and the six days before it (not
+// eight days), `--since 1d` is today, and `Nw` is 7N days the same way (`2w`: today and the 13 days
+// before). As --until, `Nd` names that same first day, included whole. `0d` covers no day: refused.
+// `--until yesterday` includes all of yesterday.
 import { UsageError } from '../errors.js';
 
 export interface DateRange {
@@ -44,10 +46,13 @@ export function parseDateOption(text: string, option: string, now: number = Date
   const value = text.trim();
   const relative = RELATIVE.exec(value);
   if (relative) {
-    const count = relative[1] ? 0 : relative[2] ? 1 : Number(relative[3]) * (relative[4]!.toLowerCase() === 'w' ? 7 : 1);
-    if (count > MAX_RELATIVE_DAYS) throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
+    // Days before today of the day named: `today` 0, `yesterday` 1, `Nd` N-1 (the first of the last N days).
+    const days = relative[3] === undefined ? undefined : Number(relative[3]) * (relative[4]!.toLowerCase() === 'w' ? 7 : 1);
+    if (days === 0) throw new UsageError(`${option}: ${JSON.stringify(text)} covers no day`, `1d (or today) is today alone, 7d today and the six days before; ${HINT}`);
+    if (days !== undefined && days > MAX_RELATIVE_DAYS) throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
+    const back = relative[1] ? 0 : relative[2] ? 1 : days! - 1;
     const today = new Date(now);
-    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - count);
+    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - back);
     return { startMs: start.getTime(), endMs: new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1).getTime() };
   }
   const dateOnly = DATE_ONLY.exec(value);

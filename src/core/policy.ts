@@ -225,17 +225,20 @@ export function holdForApproval(ctx: Context, scope: ControlScope & { env: strin
   }
 }
 
-/** The exit-7 error for a request just held: it names the request and how to approve it. */
+/**
+ * The exit-7 error for a request just held: it names the request and how to approve it. src/main.ts
+ * writes it after `held:` (not `error:`), so it reads "held: for approval as request AP-…: …".
+ */
 export function heldError(request: ApprovalRequest): HeldForApprovalError {
   const count = request.transfers.length;
   const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
   const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
   const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
-  return new HeldForApprovalError(request.id, `held for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
+  return new HeldForApprovalError(request.id, `for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
 }
 
 /** A request as --json shows it. */
-export function requestJson(request: ApprovalRequest): Record<string, unknown> {
+export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<string, string>): Record<string, unknown> {
   return {
     id: request.id,
     status: request.status,
@@ -245,7 +248,14 @@ export function requestJson(request: ApprovalRequest): Record<string, unknown> {
     createdBy: request.createdBy,
     origin: request.origin,
     totalKobo: sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)),
-    transfers: request.transfers.map((t) => ({ ...t, senderName: t.senderName ?? null, payee: t.payee ?? null, origin: t.origin ?? null })),
+    transfers: request.transfers.map((t) => ({
+      ...t,
+      senderName: t.senderName ?? null,
+      payee: t.payee ?? null,
+      origin: t.origin ?? null,
+      // `approvals show`: what became of it (src/core/approvals.ts heldOutcomes).
+      ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
+    })),
     decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null })),
   };
 }

@@ -58,6 +58,26 @@ export function outcomeOfJournalled(t: { state: string; status: string | undefin
   return outcomeOfStatus(t.status ?? 'pending');
 }
 
+/**
+ * The words beside the outcomes for a transfer that has none because it never left: `held` (waiting for a
+ * person's approval) and `not-sent` (stopped or refused before sending, or its request rejected). The batch
+ * report and the approvals commands write them so, in their OUTCOME and status columns.
+ */
+export type NeverSent = 'held' | 'not-sent';
+export const NOT_SENT = 'not-sent' satisfies NeverSent;
+
+/** Whether the run that wrote a reference's last intent, still unanswered, is live: its POST may be on its way. */
+function writerStillSending(journal: Journal, t: TransferState): { running: boolean; attempts: ReturnType<Journal['attempts']> } {
+  const attempts = journal.attempts(t);
+  return { running: t.state === 'unknown' && attempts !== undefined && !attempts.answered && journal.inFlight(attempts), attempts };
+}
+
+/** The outcome of one reference as the journal last saw it (by its index); undefined when it was never sent. */
+export function outcomeOfReference(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Outcome | undefined {
+  const state = journal.stateOf(scope);
+  return state === undefined ? undefined : outcomeOfJournalled(state, writerStillSending(journal, state).running);
+}
+
 /** A journalled transfer with its outcome, and whether the process that wrote its last intent still sends it. */
 export type JournalledTransfer = TransferState & {
   outcome: Outcome;
@@ -77,8 +97,7 @@ export async function journalledTransfers(journal: Journal, query: TransferQuery
   const { transfers: states, warnings } = await journal.transfers(query);
   const transfers = states.map((t): JournalledTransfer => {
     // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
-    const attempts = journal.attempts(t);
-    const writerRunning = t.state === 'unknown' && attempts !== undefined && !attempts.answered && journal.inFlight(attempts);
+    const { running: writerRunning, attempts } = writerStillSending(journal, t);
     return { ...t, outcome: outcomeOfJournalled(t, writerRunning), writerRunning, writerPid: attempts?.lastPid, lastIntentAt: attempts?.lastIntentAt ?? t.sentAt };
   });
   return { transfers, warnings };

@@ -90,9 +90,14 @@ export const heldTransferColumns: Column<HeldTransfer>[] = [
   { header: 'WHY HELD', cell: (t) => t.reasons.join('; '), flex: true, minWidth: 10, priority: 1 },
 ];
 
-/** `approvals show`: the request, then its transfers, then its decisions. */
-export function printRequest(ctx: Context, request: ApprovalRequest, json: unknown): void {
-  if (ctx.globals.json) return printList(ctx, heldTransferColumns, request.transfers, json);
+/**
+ * `approvals show`: the request, then its transfers, each with what became of it (`outcomes`, by reference:
+ * the journal's outcome once sent, else `held` or `not-sent`), in the same words as `transfer log` and a
+ * batch's report. OUTCOME has no priority: it is never dropped for width.
+ */
+export function printRequest(ctx: Context, request: ApprovalRequest, json: unknown, outcomes: ReadonlyMap<string, string>): void {
+  const columns: Column<HeldTransfer>[] = [...heldTransferColumns, { header: 'OUTCOME', cell: (t) => statusCell(outcomes.get(t.reference)) }];
+  if (ctx.globals.json) return printList(ctx, columns, request.transfers, json);
   const last = request.decisions.at(-1);
   printRecord(
     ctx,
@@ -109,7 +114,7 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
     json,
   );
   ctx.io.out('\n');
-  printList(ctx, heldTransferColumns, request.transfers);
+  printList(ctx, columns, request.transfers);
 }
 
 /** The last decision: its time as every other time on a terminal, ISO when piped (as isoTimeCell does). */

@@ -1,4 +1,5 @@
 import type { GlobalOptions, IO } from '../context.js';
+import { labelledNote } from './error-lines.js';
 import { stderrNote } from './sanitize.js';
 
 export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string, string | undefined>>): IO {
@@ -7,6 +8,7 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
   const allowed = (isTTY: boolean) => forceColor || (globals.color && isTTY && !dumb);
+  const stderrColumns = stderrIsTTY ? process.stderr.columns : undefined;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -24,14 +26,15 @@ export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string
     colorStdout: allowed(stdoutIsTTY) && !globals.json,
     colorStderr: allowed(stderrIsTTY),
     columns: stdoutIsTTY ? process.stdout.columns : undefined,
-    stderrColumns: stderrIsTTY ? process.stderr.columns : undefined,
+    stderrColumns,
     out: (text) => {
       process.stdout.write(text);
     },
     note: (raw) => {
       // Notes often quote the API (a refusal, a status): the terminal shows them, never obeys them.
       const line = stderrNote(raw);
-      process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+      // A long `warning: …` on a terminal wraps at spaces under its text, as errors do; piped, one line.
+      process.stderr.write(labelledNote(line.endsWith('\n') ? line.slice(0, -1) : line, stderrColumns));
     },
   };
 }

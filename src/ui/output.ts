@@ -104,6 +104,7 @@ const statusStyles: Record<string, (text: string, c: Styles) => string> = {
   unknown: (t, c) => c.yellow(t),
   'in flight': (t, c) => c.yellow(t),
   'not-sent': (t, c) => c.yellow(t),
+  held: (t, c) => c.yellow(t),
   refused: (t, c) => c.red(t),
   failed: (t, c) => c.red(t),
   rejected: (t, c) => c.red(t),

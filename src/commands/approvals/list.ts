@@ -17,5 +17,5 @@ export default async function list(ctx: Context, input: CommandInput): Promise<v
     store?.close();
   }
   if (input.options.all !== true) requests = requests.filter((r) => r.status === 'held');
-  printList(ctx, requestColumns, requests, requests.map(requestJson), input.options.all === true ? 'no approval requests' : 'nothing is waiting for approval');
+  printList(ctx, requestColumns, requests, requests.map((r) => requestJson(r)), input.options.all === true ? 'no approval requests' : 'nothing is waiting for approval');
 }

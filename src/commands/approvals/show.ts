@@ -1,7 +1,9 @@
-// fsapi approvals show <id>: one request, its transfers (why each was held) and every decision on it.
+// fsapi approvals show <id>: one request, its transfers (why each was held, and what became of each: its
+// outcome in the journal, read only) and its last decision.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
+import { heldOutcomes } from '../../core/approvals.js';
 import { controlScope, withStore } from '../../core/payees.js';
 import { requestJson } from '../../core/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
@@ -12,5 +14,6 @@ export default async function show(ctx: Context, input: CommandInput): Promise<v
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
-  printRequest(ctx, request, requestJson(request));
+  const outcomes = heldOutcomes(ctx, scope, request);
+  printRequest(ctx, request, requestJson(request, outcomes), outcomes);
 }
