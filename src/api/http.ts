@@ -242,6 +242,11 @@ function noteRateLimit(ctx: Context, line: string): void {
 function fetchTransport(fetchFunction: (request: Request) => Promise<Response>): Transport {
   return async ({ method, url, headers, body, signal, onSent }) => {
     onSent?.(); // in process: nothing to wait for
+    // The simulator answers in process through promises alone: without a turn of the event loop here, a
+    // batch's thousands of requests ran as one endless chain of microtasks, so no timer, signal (Ctrl-C)
+    // or progress redraw got a turn, and V8 kept every WeakRef target of the run alive (undici's Request
+    // makes one per request) until the chain ended: 166 MB for 20,000 name enquiries instead of 100 MB.
+    await new Promise((resolve) => setImmediate(resolve));
     const response = await fetchFunction(new Request(url, { method, headers, body: body && new Uint8Array(body), signal, redirect: 'manual' }));
     const answerBody = Buffer.from(await response.arrayBuffer());
     return { status: response.status, headers: Object.fromEntries(response.headers), body: answerBody };
