@@ -383,7 +383,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--pdf <file>', 'write the receipt as a one-page PDF')
     .addHelpText('after', examples('fsapi transfer receipt ACME-EXAMPLES000001', 'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf', 'fsapi transfer receipt ACME-EXAMPLES000001 --json'))
     .action(lazy('transfer/receipt'));
-  transfer.command('batch').argument('<file>', 'CSV: account_number,bank,amount,narration[,reference][,sender_name][,expect_name]')
+  transfer.command('batch').argument('<file>', 'CSV of at most 100,000 rows with columns account_number, bank, amount, narration (and optionally reference, sender_name, expect_name, payee)')
     .description('verify and pay every row of a CSV file, once; safe to run again')
     .option('--dry-run', 'verify and show the summary, send nothing')
     .option('-y, --yes', 'do not ask for confirmation')
