@@ -244,6 +244,57 @@ export class Journal implements ClaimView {
     }
   }
 
+  /** Every record as the text it was written as (journal.jsonl's lines), oldest first, a page at a time. */
+  *recordTextPages(pageSize = PAGE): Generator<string[]> {
+    const store = this.store();
+    let after = 0;
+    for (;;) {
+      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, pageSize));
+      if (rows.length > 0) yield rows.map((row) => row.record as string);
+      if (rows.length < pageSize) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  /**
+   * Every transfer's last known state in the order `transfer log` shows them (by the time its intent was
+   * written, then as journalled), a page at a time: keyset pagination over the index on sent_ms, so each
+   * page costs the same whatever the history and only one page is held. Each page is its own read: a
+   * transfer written meanwhile comes at the end, a state changed meanwhile shows as it is when its page
+   * is read.
+   */
+  *transferPages(pageSize = PAGE): Generator<TransferState[]> {
+    const store = this.store();
+    // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
+    let afterSeq = 0;
+    for (;;) {
+      const rows = store.read(() =>
+        store.sql('SELECT first_seq, doc FROM transfers WHERE sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?').all(afterSeq, pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) break;
+      afterSeq = Number(rows[rows.length - 1]!.first_seq);
+    }
+    let after: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+    for (;;) {
+      const rows = store.read(() =>
+        store
+          .sql('SELECT first_seq, sent_ms, doc FROM transfers WHERE sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?')
+          .all(after[0], after[1], pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1]!;
+      after = [Number(last.sent_ms), Number(last.first_seq)];
+    }
+  }
+
+  /** What carrying journal.jsonl over skipped, once (the store is opened to know). */
+  importNotes(): string[] {
+    this.store();
+    return this.takeWarnings();
+  }
+
   /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
   async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
     const where: string[] = [];
@@ -283,8 +334,18 @@ export class Journal implements ClaimView {
     return row ? docOf(row) : undefined;
   }
 
+  /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
+  snapshot<T>(work: () => T): T {
+    return this.store().read(work);
+  }
+
   attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
-    const row = this.claimRow(scope);
+    const store = this.store();
+    const row = store.read(() =>
+      store
+        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
+    );
     if (!row) return undefined;
     return {
       intents: Number(row.intents),

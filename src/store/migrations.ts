@@ -73,4 +73,12 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'transfers by time sent',
+    sql: `
+      -- transfer log's order (time sent, then as journalled: first_seq is the rowid every index ends with),
+      -- read a page at a time from where the last page ended (src/core/journal.ts, transferPages).
+      CREATE INDEX IF NOT EXISTS transfers_by_sent ON transfers (sent_ms);
+    `,
+  },
 ];
