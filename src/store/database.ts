@@ -170,7 +170,10 @@ function migrate(store: Store, db: SqlDatabase): void {
   store.write(() => {
     // Read again under the write lock: another process may have migrated meanwhile.
     const from = version();
-    for (const step of MIGRATIONS.slice(from)) db.exec(step.sql);
+    for (const step of MIGRATIONS.slice(from)) {
+      db.exec(step.sql);
+      step.run?.((text) => store.sql(text));
+    }
     if (from < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
   });
 }

@@ -4,12 +4,18 @@
 // Each step creates with IF NOT EXISTS, so a step interrupted before its user_version was written (it
 // cannot be: the step and the version commit together) would still run again cleanly.
 //
-// A module that keeps its own tables here adds its own step at the end of the list.
+// A module that keeps its own tables here adds its own step at the end of the list. A step may also fold
+// what earlier steps' tables hold into its new ones (`run`), in the same transaction.
+
+import { indexAllEvents } from './events.js';
+import type { SqlStatement } from './sqlite.js';
 
 export interface Migration {
   /** What the step adds, for messages. */
   readonly name: string;
   readonly sql: string;
+  /** After `sql`, in the same transaction: fills the new tables from what the database already holds. */
+  readonly run?: (prepare: (text: string) => SqlStatement) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -80,5 +86,28 @@ export const MIGRATIONS: readonly Migration[] = [
       -- read a page at a time from where the last page ended (src/core/journal.ts, transferPages).
       CREATE INDEX IF NOT EXISTS transfers_by_sent ON transfers (sent_ms);
     `,
+  },
+  {
+    name: 'webhook events by id and reference, open and undelivered events',
+    sql: `
+      -- webhook listen asks the event history only by index (src/store/events.ts): an event's earlier
+      -- deliveries by reference, an outcome's received record by id, and the two short lists a start needs.
+      CREATE INDEX IF NOT EXISTS events_by_reference ON events (reference, kind);
+      CREATE INDEX IF NOT EXISTS events_by_id ON events (id, kind);
+      -- Received events with no outcome that finishes them (seq: the received record).
+      CREATE TABLE IF NOT EXISTS events_open (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      );
+      -- Verified events whose forward failed (seq: the outcome holding the body; since: first left undelivered).
+      CREATE TABLE IF NOT EXISTS events_undelivered (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        since INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS events_undelivered_by_since ON events_undelivered (since);
+    `,
+    // A log written before these tables: folded once, a page at a time.
+    run: indexAllEvents,
   },
 ];
