@@ -451,6 +451,7 @@ describe('EventProcessor', () => {
     return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app };
   }
 
+  const records_ = (dir: string) => records(dir);
   async function records(dir: string): Promise<EventRecord[]> {
     const all: EventRecord[] = [];
     for await (const record of readEventLog(dir, () => assert.fail('bad line'))) all.push(record);
@@ -726,6 +727,24 @@ describe('EventProcessor', () => {
     seed.appendMany(records);
     seed.close();
     await restartsOver(dir, seenText, open, undelivered);
+  });
+
+  test('a long events.jsonl of an older fsapi is carried over a chunk at a time, every readable record, once; restarts over it recognise resends', { timeout: 120_000 }, async () => {
+    const dir = path.join(home.root, 'long-jsonl');
+    mkdirSync(dir, { recursive: true });
+    const { records, open, undelivered, seenText } = history(10_000);
+    // A line a crash cut short and the next glued to it, in the middle: left behind, as before.
+    const lines = records.map((r) => JSON.stringify(r));
+    lines.splice(5_000, 0, '{"kind":"received","id":"torn');
+    const text = `${lines.join('\n')}\n{"kind":"outcome","id":"cut`;
+    writeFileSync(eventLogPath(dir), text);
+    await restartsOver(dir, seenText, open, undelivered);
+    assert.equal(readFileSync(eventLogPath(dir), 'utf8'), text, 'the old file is kept as it was');
+    const stored = await records_(dir);
+    assert.equal(stored.length, records.length + 7, 'every readable record once, and what the restart added');
+    assert.deepEqual(stored.slice(0, records.length), records);
+    EventLogWriter.open(dir).close();
+    assert.equal((await records_(dir)).length, records.length + 7, 'opened again: nothing imported twice');
   });
 
   test('an event log stored before the event index is folded once when the store is migrated: nothing open or seen is lost', async () => {

@@ -9,11 +9,11 @@
 // timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
 // 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { openLocalStore, type LocalStore } from '../store/database.js';
 import { indexEvent, leavesOpen, parseEventRecord } from '../store/events.js';
+import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
 
 /** The JSON Lines event log of fsapi before the store: imported once, kept as it was. */
@@ -110,24 +110,36 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
   }
 }
 
-/** The store, with events.jsonl carried over the first time (its readable lines; the file is kept). */
+/**
+ * The store, with events.jsonl carried over the first time (its readable lines, read a chunk at a time,
+ * in one transaction; the file is kept).
+ */
 function eventStore(dataDir: string): LocalStore {
   const store = openLocalStore(dataDir);
   const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(EVENT_LOG_FILE) !== undefined;
   if (store.read(done)) return store;
   const file = eventLogPath(dataDir);
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
-  }
-  // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
-  const records = text.split('\n').map(parseEventRecord).filter((record): record is EventRecord => record !== undefined);
   store.write(() => {
     if (done()) return;
-    for (const record of records) insertEvent(store, record);
-    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records.length, Buffer.byteLength(text));
+    let records = 0;
+    let bytes: number | undefined;
+    let visiting = false;
+    try {
+      bytes = forEachLine(file, (line) => {
+        visiting = true;
+        // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
+        const record = parseEventRecord(line);
+        if (record) {
+          insertEvent(store, record);
+          records += 1;
+        }
+        visiting = false;
+      });
+    } catch (error) {
+      if (visiting) throw error;
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
   });
   return store;
 }
