@@ -110,4 +110,80 @@ export const MIGRATIONS: readonly Migration[] = [
     // A log written before these tables: folded once, a page at a time.
     run: indexAllEvents,
   },
+  {
+    name: 'payees, policies, approvals',
+    // src/store/controls.ts. Until this step they were created by that module itself, with these very
+    // statements (IF NOT EXISTS): a database that has them already keeps them, and what they hold, as they are.
+    sql: `
+      CREATE TABLE IF NOT EXISTS payees (
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        alias_key TEXT NOT NULL,
+        alias TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_name TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        added_by TEXT NOT NULL,
+        PRIMARY KEY (profile, base_url, alias_key)
+      );
+      CREATE TABLE IF NOT EXISTS policies (
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        max_per_transfer_kobo INTEGER,
+        max_per_day_kobo INTEGER,
+        approval_above_kobo INTEGER,
+        payees_only INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT NOT NULL,
+        PRIMARY KEY (profile, base_url)
+      );
+      CREATE TABLE IF NOT EXISTS policy_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        changed_by TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS approval_requests (
+        id TEXT PRIMARY KEY,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        env TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected'))
+      );
+      CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
+      CREATE TABLE IF NOT EXISTS approval_transfers (
+        request_id TEXT NOT NULL REFERENCES approval_requests (id),
+        position INTEGER NOT NULL,
+        reference TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_name TEXT NOT NULL,
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+        narration TEXT NOT NULL,
+        sender_name TEXT,
+        payee TEXT,
+        origin TEXT,
+        reasons TEXT NOT NULL,
+        PRIMARY KEY (request_id, position)
+      );
+      CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
+      CREATE TABLE IF NOT EXISTS approval_decisions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL REFERENCES approval_requests (id),
+        decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+        decided_by TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        reason TEXT
+      );
+    `,
+  },
 ];
