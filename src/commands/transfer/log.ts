@@ -77,9 +77,9 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
     if (csv) await printCsv(ctx, columns, rows);
     else printList<LoggedTransfer>(ctx, columns, rows, rows.map(toJson), `the journal ${journal.file} has no transfers yet`);
     if (capped) {
-      ctx.io.note(
-        `showing the last ${TABLE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transfers: --limit <n> shows another number; --jsonl, --json, --csv or a pipe give every one`,
-      );
+      // Two lines, each within 80 columns.
+      ctx.io.note(`showing the last ${TABLE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transfers (--limit <n>: more or fewer)`);
+      ctx.io.note('all of them: --json, --jsonl, --csv, or piped (fsapi transfer log | less -S)');
     }
   } else {
     // Every transfer, a page at a time, written as it is read: memory stays flat whatever the history.
