@@ -3,6 +3,8 @@
 // run, each home with its own `simulator serve`. Reported as ratios, history over empty:
 //   a new 2,000-row `transfer batch --yes`: CPU (user + system) per row <= 1.25x, peak RSS <= 1.3x
 //   `transfer send`, `transfer log --limit 50`, a one-day `reconcile`: CPU <= 1.25x, peak RSS <= 1.3x
+// and, in the home with the history, `transfer log --jsonl` (every record) against `transfer log --limit
+// 50`: peak RSS <= 1.3x.
 // CPU rather than wall time: the batch's wall time is the simulator's, and the machine is shared.
 //   node bench/history.mjs [--rows 2000] [--history 200000] [--rounds 5]
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,19 +30,26 @@ const ROWS = option('rows', 2000);
 const HISTORY = option('history', 200_000);
 const ROUNDS = option('rounds', 5);
 
-/** Runs fsapi once under /usr/bin/time; returns CPU seconds (user + system), wall ms and peak RSS MB. */
-function measure(args, env, { okCodes = [0] } = {}) {
+/**
+ * Runs fsapi once under /usr/bin/time; returns CPU seconds (user + system), wall ms and peak RSS MB, and
+ * the lines it wrote when `countLines` (stdout then goes through a pipe, read as it comes, as `| wc -l`).
+ */
+function measure(args, env, { okCodes = [0], countLines = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, cli, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, cli, ...args], { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
     let stderr = '';
+    let lines = 0;
+    child.stdout?.on('data', (chunk) => {
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+    });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       const [user, system, rssKb] = stderr.trim().split('\n').at(-1).split(' ').map(Number);
       // /usr/bin/time exits with the command's code.
       if (!okCodes.includes(code)) return reject(new Error(`fsapi ${args.join(' ')} exited ${code}: ${stderr.slice(-600)}`));
-      resolve({ cpu: user + system, ms: Number(process.hrtime.bigint() - started) / 1e6, rssMb: rssKb / 1024 });
+      resolve({ cpu: user + system, ms: Number(process.hrtime.bigint() - started) / 1e6, rssMb: rssKb / 1024, lines });
     });
   });
 }
@@ -118,6 +127,28 @@ export async function benchHistory() {
       if (cpuRatio > CPU_TARGET) failures.push(`${command.name} CPU ${cpuRatio.toFixed(2)}x`);
       if (rssRatio > RSS_TARGET) failures.push(`${command.name} RSS ${rssRatio.toFixed(2)}x`);
     }
+    // The whole history exported (`transfer log --jsonl | wc -l`) against a page of it, both in the home with
+    // the history: the export reads and writes a page at a time, so its memory is a page's, not the history's.
+    const exportRss = [];
+    const pageRss = [];
+    let exported = 0;
+    for (let round = 0; round < Math.min(ROUNDS, 3); round += 1) {
+      const env = { ...full.env, FSAPI_PROFILE: 'bench' };
+      const whole = await measure(['transfer', 'log', '--jsonl'], env, { countLines: true });
+      exportRss.push(whole.rssMb);
+      exported = whole.lines;
+      pageRss.push((await measure(['transfer', 'log', '--limit', '50'], env, { countLines: true })).rssMb);
+    }
+    const exportRatio = Math.max(...exportRss) / Math.max(...pageRss);
+    rows.push({
+      name: `transfer log --jsonl / --limit 50: ${HISTORY.toLocaleString('en')} journalled`,
+      ms: NaN,
+      ratio: exportRatio,
+      target: RSS_TARGET,
+      rssMb: Math.max(...exportRss),
+      note: `${exported.toLocaleString('en')} records; peak RSS ${Math.max(...exportRss).toFixed(1)} vs ${Math.max(...pageRss).toFixed(1)} MB (target <= ${RSS_TARGET}x)`,
+    });
+    if (exportRatio > RSS_TARGET) failures.push(`transfer log --jsonl RSS ${exportRatio.toFixed(2)}x`);
     printRows(`History: the same commands with ${HISTORY.toLocaleString('en')} transfers journalled and with none (ratios: CPU, then peak RSS)`, rows);
     console.log(failures.length === 0 ? '  targets met' : `  TARGETS MISSED: ${failures.join('; ')}`);
     void empty;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findDuplicates, Journal, summarise, TransferFold, type JournalRecord } from '../src/core/journal.js';
 import { CorruptFileError } from '../src/errors.js';
+import { closeLocalStores } from '../src/store/database.js';
 import { makeHome, repoRoot } from './helpers/cli.js';
 import { storeRecords } from './helpers/transfer-setup.js';
 
@@ -166,6 +167,35 @@ describe('journal: carrying over journal.jsonl', () => {
     assert.deepEqual(storeRecords(journal.dataDir, 'journal'), []);
     writeFileSync(old, lines(intent('ACME-C1', '2026-01-01T10:00:00.000Z'), intent('ACME-C2', '2026-01-01T10:01:00.000Z')));
     assert.equal((await Journal.inDataDir(journal.dataDir).read()).records.length, 2);
+  });
+
+  it('a long journal.jsonl (50,000 lines, a line longer than a read, UTF-8 across reads) is carried over whole, once', { timeout: 120_000 }, async () => {
+    const journal = freshJournal();
+    const old = path.join(journal.dataDir, 'journal.jsonl');
+    const records: JournalRecord[] = [];
+    for (let i = 0; i < 25_000; i += 1) {
+      const reference = `ACME-L${String(i).padStart(6, '0')}`;
+      const time = new Date(Date.parse('2026-01-01T00:00:00.000Z') + i * 1000).toISOString();
+      const sent = intent(reference, time, { amountKobo: 100 + i });
+      // Multi-byte text on every line, so some character straddles the boundary between two reads.
+      (sent as { accountName: string }).accountName = `ỌLỌ́PÀ ₦ ${i} 🙂`;
+      // One line far longer than a read of the file.
+      if (i === 12_345) (sent as { origin?: string }).origin = `batch ${'é'.repeat(300_000)}`;
+      records.push(sent, { type: 'accepted', ...at(reference, time), status: 'successful', message: 'ok' });
+    }
+    const text = `${records.map((r) => JSON.stringify(r)).join('\n')}\n{"type":"accepted","reference":"ACME-L`;
+    writeFileSync(old, text);
+    const first = await journal.read();
+    assert.equal(first.records.length, 50_000);
+    assert.deepEqual(first.records, records, 'every record, in order, as written');
+    assert.equal(first.warnings.length, 1);
+    assert.match(first.warnings[0]!, /incomplete last line 50001 of .*journal\.jsonl/);
+    assert.equal(readFileSync(old, 'utf8'), text, 'the original is left as it was');
+
+    closeLocalStores();
+    const again = Journal.inDataDir(journal.dataDir);
+    assert.equal(again.count(), 25_000, 'opened again: nothing imported twice');
+    assert.equal(storeRecords(journal.dataDir, 'journal').length, 50_000);
   });
 
   it('records of an unknown type (a newer fsapi) are left out', async () => {

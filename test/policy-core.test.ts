@@ -1,14 +1,17 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/core/claim.js';
-import { TransferFold, type JournalRecord } from '../src/core/journal.js';
+import { Journal, TransferFold, type JournalRecord } from '../src/core/journal.js';
 import { checkDailyLimit, dayWindow, holdReasons, PolicyLimitError, spentToday } from '../src/core/policy.js';
 import { ControlsStore, type HeldTransfer } from '../src/store/controls.js';
+import { closeLocalStores } from '../src/store/database.js';
+import { MIGRATIONS } from '../src/store/migrations.js';
+import { openDatabase } from '../src/store/sqlite.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
 const now = new Date(2026, 10, 25, 12, 0, 0).getTime(); // local noon
@@ -97,7 +100,7 @@ describe('the controls store', () => {
     reasons: ['above the approval threshold of ₦0.50'],
   });
 
-  it('keeps one decision per request, even from two connections; a reference is held once while open', () => {
+  it('keeps one decision per request, whoever decides first (a conditional update), even through two openers; a reference is held once while open', () => {
     const a = ControlsStore.open(dir);
     const b = ControlsStore.open(dir);
     try {
@@ -129,5 +132,151 @@ describe('the controls store', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('the controls tables as a step of the store schema', () => {
+  // Verbatim what ControlsStore created itself (CREATE TABLE IF NOT EXISTS, outside the schema steps)
+  // before its tables were a step of src/store/migrations.ts: a fixture, never to change.
+  const CONTROLS_BEFORE_THE_STEP = `
+CREATE TABLE IF NOT EXISTS payees (
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  alias_key TEXT NOT NULL,
+  alias TEXT NOT NULL,
+  account_number TEXT NOT NULL,
+  bank_code TEXT NOT NULL,
+  bank_name TEXT NOT NULL,
+  account_name TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  added_by TEXT NOT NULL,
+  PRIMARY KEY (profile, base_url, alias_key)
+);
+CREATE TABLE IF NOT EXISTS policies (
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  max_per_transfer_kobo INTEGER,
+  max_per_day_kobo INTEGER,
+  approval_above_kobo INTEGER,
+  payees_only INTEGER NOT NULL DEFAULT 0,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL,
+  PRIMARY KEY (profile, base_url)
+);
+CREATE TABLE IF NOT EXISTS policy_changes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  changed_by TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS approval_requests (
+  id TEXT PRIMARY KEY,
+  profile TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  env TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected'))
+);
+CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
+CREATE TABLE IF NOT EXISTS approval_transfers (
+  request_id TEXT NOT NULL REFERENCES approval_requests (id),
+  position INTEGER NOT NULL,
+  reference TEXT NOT NULL,
+  reference_key TEXT NOT NULL,
+  account_number TEXT NOT NULL,
+  bank_code TEXT NOT NULL,
+  bank_name TEXT NOT NULL,
+  account_name TEXT NOT NULL,
+  amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+  narration TEXT NOT NULL,
+  sender_name TEXT,
+  payee TEXT,
+  origin TEXT,
+  reasons TEXT NOT NULL,
+  PRIMARY KEY (request_id, position)
+);
+CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
+CREATE TABLE IF NOT EXISTS approval_decisions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  request_id TEXT NOT NULL REFERENCES approval_requests (id),
+  decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+  decided_by TEXT NOT NULL,
+  decided_at TEXT NOT NULL,
+  reason TEXT
+);
+`;
+  const roots: string[] = [];
+  after(() => {
+    closeLocalStores();
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A data dir whose fsapi.db was made by the older fsapi: the controls' own tables, with data in them. */
+  function olderDatabase(journalFirst: boolean): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-controls-'));
+    roots.push(dir);
+    const db = openDatabase(path.join(dir, 'fsapi.db'));
+    db.exec('PRAGMA journal_mode = WAL');
+    // The journal's first step and its user_version (or none yet, when `payee add` came first).
+    if (journalFirst) {
+      db.exec(MIGRATIONS[0]!.sql);
+      db.exec('PRAGMA user_version = 1');
+    }
+    db.exec(CONTROLS_BEFORE_THE_STEP);
+    db.exec(`
+      INSERT INTO payees VALUES ('sim', 'http://127.0.0.1:1', 'landlord', 'Landlord', '0123456789', '000013', 'GTB', 'ADA OBI', '2026-01-01T00:00:00Z', 'ada');
+      INSERT INTO policies VALUES ('sim', 'http://127.0.0.1:1', 500000, 2000000, 100000, 1, '2026-01-02T00:00:00Z', 'ada');
+      INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES ('sim', 'http://127.0.0.1:1', '{}', '2026-01-02T00:00:00Z', 'ada');
+      INSERT INTO approval_requests VALUES ('AP-OLDHELD1', 'sim', 'http://127.0.0.1:1', 'sandbox', '2026-01-03T00:00:00Z', 'ada', 'send', 'held');
+      INSERT INTO approval_requests VALUES ('AP-OLDDONE1', 'sim', 'http://127.0.0.1:1', 'sandbox', '2026-01-02T00:00:00Z', 'ada', 'send', 'rejected');
+      INSERT INTO approval_transfers VALUES ('AP-OLDHELD1', 0, 'ACME-OLD1', 'ACME-OLD1', '0123456789', '000013', 'GTB', 'ADA OBI', 250000, 'rent', NULL, 'Landlord', 'send', '["above the approval threshold of ₦1,000.00"]');
+      INSERT INTO approval_transfers VALUES ('AP-OLDDONE1', 0, 'ACME-OLD2', 'ACME-OLD2', '0123456789', '000013', 'GTB', 'ADA OBI', 150000, 'rent', NULL, NULL, 'send', '[]');
+      INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES ('AP-OLDDONE1', 'rejected', 'bola', '2026-01-02T01:00:00Z', 'not ours');
+    `);
+    db.close();
+    return dir;
+  }
+
+  for (const journalFirst of [true, false]) {
+    it(`a database made with the tables outside the steps (${journalFirst ? 'journal' : 'controls'} opened first) migrates without loss, and keeps working`, async () => {
+      const dir = olderDatabase(journalFirst);
+      const store = ControlsStore.open(dir);
+      assert.deepEqual(store.payees(scope).map((p) => [p.alias, p.accountNumber, p.accountName]), [['Landlord', '0123456789', 'ADA OBI']]);
+      assert.deepEqual(store.policy(scope), { maxPerTransferKobo: 500000, maxPerDayKobo: 2000000, approvalAboveKobo: 100000, payeesOnly: true, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'ada' });
+      const held = store.request(scope, 'AP-OLDHELD1')!;
+      assert.equal(held.status, 'held');
+      assert.deepEqual(held.transfers.map((t) => [t.reference, t.amountKobo, t.payee, t.reasons]), [['ACME-OLD1', 250000, 'Landlord', ['above the approval threshold of ₦1,000.00']]]);
+      assert.deepEqual(store.request(scope, 'AP-OLDDONE1')!.decisions.map((d) => [d.decision, d.by, d.reason]), [['rejected', 'bola', 'not ours']]);
+      assert.equal(store.requestOfReference(scope, 'acme-old1')?.id, 'AP-OLDHELD1');
+      // Still working: a decision, a new payee, a new held request, the journal beside them.
+      assert.equal(store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', by: 'bola', at: 'now', reason: undefined }), true);
+      assert.equal(store.addPayee(scope, { alias: 'Plumber', accountNumber: '0123456780', bankCode: '000013', bankName: 'GTB', accountName: 'B', addedAt: 'now', addedBy: 'ada' }), true);
+      store.setPolicy(scope, undefined, 'ada', 'now');
+      await Journal.inDataDir(dir).append(intent('ACME-NEW1', local(10), 1000));
+      closeLocalStores();
+
+      const db = openDatabase(path.join(dir, 'fsapi.db'));
+      try {
+        assert.equal(Number(db.prepare('PRAGMA user_version').get()!.user_version), MIGRATIONS.length);
+        const count = (table: string) => Number(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()!.n);
+        assert.deepEqual(
+          ['payees', 'policies', 'policy_changes', 'approval_requests', 'approval_transfers', 'approval_decisions', 'journal'].map(count),
+          [2, 0, 2, 2, 2, 2, 1],
+        );
+      } finally {
+        db.close();
+      }
+    });
+  }
+
+  it('a data dir with no fsapi.db: reading the controls creates nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-controls-'));
+    roots.push(dir);
+    assert.equal(ControlsStore.openIfExists(dir), undefined);
+    assert.equal(existsSync(path.join(dir, 'fsapi.db')), false);
   });
 });

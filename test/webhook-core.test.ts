@@ -13,6 +13,8 @@ import type { CollectionNotification, TransactionRecord } from '../src/api/schem
 import type { Clock } from '../src/context.js';
 import { ApiError, AuthError, TransportError, UsageError } from '../src/errors.js';
 import { EventLogWriter, eventLogPath, readEventLog, type EventRecord } from '../src/core/event-log.js';
+import { MIGRATIONS } from '../src/store/migrations.js';
+import { openDatabase } from '../src/store/sqlite.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/core/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/core/forwarder.js';
 import type { Kobo } from '../src/core/money.js';
@@ -449,6 +451,7 @@ describe('EventProcessor', () => {
     return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app };
   }
 
+  const records_ = (dir: string) => records(dir);
   async function records(dir: string): Promise<EventRecord[]> {
     const all: EventRecord[] = [];
     for await (const record of readEventLog(dir, () => assert.fail('bad line'))) all.push(record);
@@ -525,7 +528,7 @@ describe('EventProcessor', () => {
     first.log.close();
 
     const second = setUp({ dir: first.dir });
-    assert.deepEqual(await second.processor.restore(readEventLog(first.dir, () => assert.fail('bad line'))), []);
+    assert.deepEqual(second.processor.restore(() => assert.fail('bad line')), []);
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(
@@ -539,7 +542,7 @@ describe('EventProcessor', () => {
     assert.equal(second.forwarded.length, 1);
 
     const third = setUp({ dir: first.dir });
-    await third.processor.restore(readEventLog(first.dir, () => assert.fail('bad line')));
+    third.processor.restore(() => assert.fail('bad line'));
     assert.equal(third.processor.undeliveredCount, 0, 'delivered, so not kept');
     third.log.close();
   });
@@ -563,7 +566,7 @@ describe('EventProcessor', () => {
     first.log.close();
 
     const second = setUp({ dir: first.dir });
-    const unfinished = await second.processor.restore(readEventLog(first.dir, () => assert.fail('bad line')));
+    const unfinished = second.processor.restore(() => assert.fail('bad line'));
     assert.deepEqual(unfinished, []);
     second.deliver(notification());
     second.deliver(notification({ reference: 'COL-3' }));
@@ -582,7 +585,7 @@ describe('EventProcessor', () => {
     writeFileSync(eventLogPath(dir), old);
     const run = setUp({ dir });
     run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
-    const unfinished = await run.processor.restore(readEventLog(dir, () => assert.fail('bad record')));
+    const unfinished = run.processor.restore(() => assert.fail('bad record'));
     run.log.close();
     assert.deepEqual(unfinished.map((r) => r.reference), ['COL-0001', 'COL-9']);
     assert.equal(unfinished[0]!.body, text);
@@ -658,7 +661,7 @@ describe('EventProcessor', () => {
     await first.processor.drain(5000);
     first.log.close();
     const second = setUp({ dir: first.dir });
-    await second.processor.restore(readEventLog(first.dir, () => assert.fail('bad line')));
+    second.processor.restore(() => assert.fail('bad line'));
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(
       second.unverified[0],
@@ -668,6 +671,103 @@ describe('EventProcessor', () => {
     second.log.close();
     assert.equal((JSON.parse(second.forwarded[0]!) as { sourceAccountName: string }).sourceAccountName, 'ADA OBI');
     assert.equal(second.forwarded[0], first.forwarded[0]);
+  });
+
+  /**
+   * A history of `references` verified events (each received, then its outcome), an event received and never
+   * finished, and a verified one the app did not take: what a long-running listener leaves behind.
+   */
+  function history(references: number): { records: EventRecord[]; open: string; undelivered: string; seenText: (i: number) => string } {
+    const records: EventRecord[] = [];
+    const at = new Date('2026-03-01T08:00:00Z');
+    const seenText = (i: number) => JSON.stringify(notification({ reference: `COL-H${i}` }));
+    for (let i = 0; i < references; i += 1) {
+      const text = seenText(i);
+      const received = newReceivedRecord(at, `COL-H${i}`, Buffer.from(text), text);
+      records.push(received, { kind: 'outcome', id: received.id, at: at.toISOString(), reference: received.reference, state: 'verified', field: null, detail: 'ok', forwarded: true });
+    }
+    const openText = JSON.stringify(notification({ reference: 'COL-OPEN' }));
+    const open = newReceivedRecord(at, 'COL-OPEN', Buffer.from(openText), openText);
+    const undeliveredText = JSON.stringify(notification({ reference: 'COL-LATE' }));
+    const late = newReceivedRecord(at, 'COL-LATE', Buffer.from(undeliveredText), undeliveredText);
+    const forwardBody = JSON.stringify({ event: 'collection', reference: 'COL-LATE', verified: true });
+    records.push(open, late, { kind: 'outcome', id: late.id, at: at.toISOString(), reference: 'COL-LATE', state: 'verified', field: null, detail: 'ok', forwarded: false, undelivered: true, forwardBody });
+    return { records, open: open.id, undelivered: forwardBody, seenText };
+  }
+
+  /** Resends after a restart over a long log: the same bytes, other bytes of a verified reference, a new one. */
+  async function restartsOver(dir: string, seenText: (i: number) => string, open: string, undelivered: string) {
+    const run = setUp({ dir });
+    const unfinished = run.processor.restore(() => assert.fail('bad row'));
+    assert.deepEqual(unfinished.map((r) => r.id), [open], 'only the event never finished is taken up');
+    assert.equal(run.processor.undeliveredCount, 1);
+    const resend = (text: string, reference: string) => {
+      const record = newReceivedRecord(new Date(), reference, Buffer.from(text), text);
+      run.log.append(record);
+      const n = JSON.parse(text) as CollectionNotification;
+      run.processor.accept(record, { kind: 'collection', reference, notification: n, amount: 2_500_000 as Kobo });
+    };
+    resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
+    resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
+    resend(JSON.stringify(notification({ reference: 'COL-NEW' })), 'COL-NEW');
+    await run.processor.drain(5000);
+    assert.equal((await run.processor.redeliver()).delivered, 1);
+    run.log.close();
+    assert.deepEqual(run.verifyCalls, ['COL-H1234', 'COL-NEW']);
+    assert.equal(run.processor.tally.duplicate, 2);
+    assert.deepEqual(run.shown.map((e) => e.reference), ['COL-NEW']);
+    assert.deepEqual(run.forwarded.slice(-1), [undelivered]);
+    assert.equal(run.forwarded.length, 2, 'the new event and the one the app had not taken; no resend');
+  }
+
+  test('a restart over a long event log finds what is open by index, and still recognises every resend', async () => {
+    const dir = path.join(home.root, 'long-log');
+    const { records, open, undelivered, seenText } = history(10_000);
+    const seed = EventLogWriter.open(dir);
+    seed.appendMany(records);
+    seed.close();
+    await restartsOver(dir, seenText, open, undelivered);
+  });
+
+  test('a long events.jsonl of an older fsapi is carried over a chunk at a time, every readable record, once; restarts over it recognise resends', { timeout: 120_000 }, async () => {
+    const dir = path.join(home.root, 'long-jsonl');
+    mkdirSync(dir, { recursive: true });
+    const { records, open, undelivered, seenText } = history(10_000);
+    // A line a crash cut short and the next glued to it, in the middle: left behind, as before.
+    const lines = records.map((r) => JSON.stringify(r));
+    lines.splice(5_000, 0, '{"kind":"received","id":"torn');
+    const text = `${lines.join('\n')}\n{"kind":"outcome","id":"cut`;
+    writeFileSync(eventLogPath(dir), text);
+    await restartsOver(dir, seenText, open, undelivered);
+    assert.equal(readFileSync(eventLogPath(dir), 'utf8'), text, 'the old file is kept as it was');
+    const stored = await records_(dir);
+    assert.equal(stored.length, records.length + 7, 'every readable record once, and what the restart added');
+    assert.deepEqual(stored.slice(0, records.length), records);
+    EventLogWriter.open(dir).close();
+    assert.equal((await records_(dir)).length, records.length + 7, 'opened again: nothing imported twice');
+  });
+
+  test('an event log stored before the event index is folded once when the store is migrated: nothing open or seen is lost', async () => {
+    const dir = path.join(home.root, 'pre-index');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // What fsapi wrote before the index: the first schema step only, rows in the events table.
+    const db = openDatabase(path.join(dir, 'fsapi.db'));
+    db.exec(MIGRATIONS[0]!.sql);
+    db.exec('PRAGMA user_version = 1');
+    const { records, open, undelivered, seenText } = history(2_000);
+    const insert = db.prepare('INSERT INTO events (kind, id, reference, record) VALUES (?, ?, ?, ?)');
+    db.exec('BEGIN');
+    for (const record of records) insert.run(record.kind, record.id, record.reference, JSON.stringify(record));
+    db.exec('COMMIT');
+    db.close();
+    await restartsOver(dir, seenText, open, undelivered);
+    const again = openDatabase(path.join(dir, 'fsapi.db'));
+    try {
+      assert.equal(Number(again.prepare('PRAGMA user_version').get()!.user_version), MIGRATIONS.length);
+      assert.equal(Number(again.prepare('SELECT count(*) AS n FROM events').get()!.n), records.length + 3 * 2 + 1, 'every record kept; three events and one delivery added');
+    } finally {
+      again.close();
+    }
   });
 });
 

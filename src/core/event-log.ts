@@ -9,10 +9,11 @@
 // timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
 // 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { openLocalStore, type LocalStore } from '../store/database.js';
+import { indexEvent, leavesOpen, parseEventRecord } from '../store/events.js';
+import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
 
 /** The JSON Lines event log of fsapi before the store: imported once, kept as it was. */
@@ -100,7 +101,7 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
   for (;;) {
     const rows = store.read(() => store.sql('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
     for (const row of rows) {
-      const record = toRecord(String(row.record));
+      const record = parseEventRecord(String(row.record));
       if (record) yield record;
       else onBadLine(Number(row.seq));
     }
@@ -109,47 +110,51 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
   }
 }
 
-function toRecord(line: string): EventRecord | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  if (typeof record.id !== 'string' || typeof record.reference !== 'string') return undefined;
-  if (record.kind === 'received' && typeof record.body === 'string' && typeof record.sha256 === 'string' && typeof record.receivedAt === 'string') {
-    return record as unknown as ReceivedRecord;
-  }
-  if (record.kind === 'outcome' && typeof record.state === 'string') return record as unknown as OutcomeRecord;
-  return undefined;
-}
-
-/** The store, with events.jsonl carried over the first time (its readable lines; the file is kept). */
+/**
+ * The store, with events.jsonl carried over the first time (its readable lines, read a chunk at a time,
+ * in one transaction; the file is kept).
+ */
 function eventStore(dataDir: string): LocalStore {
   const store = openLocalStore(dataDir);
   const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(EVENT_LOG_FILE) !== undefined;
   if (store.read(done)) return store;
   const file = eventLogPath(dataDir);
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
-  }
-  // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
-  const records = text.split('\n').map(toRecord).filter((record): record is EventRecord => record !== undefined);
   store.write(() => {
     if (done()) return;
-    for (const record of records) insertEvent(store, record);
-    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records.length, Buffer.byteLength(text));
+    let records = 0;
+    let bytes: number | undefined;
+    let visiting = false;
+    try {
+      bytes = forEachLine(file, (line) => {
+        visiting = true;
+        // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
+        const record = parseEventRecord(line);
+        if (record) {
+          insertEvent(store, record);
+          records += 1;
+        }
+        visiting = false;
+      });
+    } catch (error) {
+      if (visiting) throw error;
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
   });
   return store;
 }
 
 function insertEvent(store: LocalStore, record: EventRecord): void {
-  store.sql('INSERT INTO events (kind, id, reference, record) VALUES (?, ?, ?, ?)').run(record.kind, record.id, record.reference, JSON.stringify(record));
+  const { lastInsertRowid } = store
+    .sql('INSERT INTO events (kind, id, reference, record) VALUES (?, ?, ?, ?)')
+    .run(record.kind, record.id, record.reference, JSON.stringify(record));
+  indexEvent((text) => store.sql(text), Number(lastInsertRowid), record);
+}
+
+/** An earlier outcome of a reference, with the SHA-256 of the body it was about (when its record is kept). */
+export interface PastOutcome {
+  state: EventState;
+  sha256: string | undefined;
 }
 
 /** Adds records, each committed before `append` returns. */
@@ -168,9 +173,72 @@ export class EventLogWriter {
 
   /** Commits one record. Throws when the disk refuses (the caller must not acknowledge then). */
   append(record: EventRecord): void {
-    const store = this.store;
-    if (!store) throw new Error(`${this.file} is closed`);
+    const store = this.open();
     store.write(() => insertEvent(store, record));
+  }
+
+  /** Commits many records in one transaction: all of them, or none (a seeded or imported log). */
+  appendMany(records: Iterable<EventRecord>): void {
+    const store = this.open();
+    store.write(() => {
+      for (const record of records) insertEvent(store, record);
+    });
+  }
+
+  /**
+   * The finished outcomes of a reference (those that leave their event open are not), oldest first, each
+   * with the body hash of the delivery it finished: by index, however long the log.
+   */
+  outcomesOf(reference: string): PastOutcome[] {
+    const store = this.open();
+    const rows = store.read(() =>
+      store
+        .sql(
+          `SELECT o.record AS outcome,
+             (SELECT r.record FROM events r WHERE r.id = o.id AND r.kind = 'received' AND r.seq < o.seq ORDER BY r.seq DESC LIMIT 1) AS received
+           FROM events o WHERE o.reference = ? AND o.kind = 'outcome' ORDER BY o.seq`,
+        )
+        .all(reference),
+    );
+    const outcomes: PastOutcome[] = [];
+    for (const row of rows) {
+      const outcome = parseEventRecord(String(row.outcome));
+      if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
+      const received = row.received === null ? undefined : parseEventRecord(String(row.received));
+      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined });
+    }
+    return outcomes;
+  }
+
+  /** Received events no outcome finished, oldest first; a stored row that is not a record goes to `onBadRow`. */
+  unfinished(onBadRow: (row: number) => void): ReceivedRecord[] {
+    const store = this.open();
+    const rows = store.read(() => store.sql('SELECT e.seq, e.record FROM events_open o JOIN events e ON e.seq = o.seq ORDER BY o.seq').all());
+    const records: ReceivedRecord[] = [];
+    for (const row of rows) {
+      const record = parseEventRecord(String(row.record));
+      if (record?.kind === 'received') records.push(record);
+      else onBadRow(Number(row.seq));
+    }
+    return records;
+  }
+
+  /** Verified events the app has not taken, in the order they were first left undelivered, with the body to forward. */
+  undelivered(onBadRow: (row: number) => void): OutcomeRecord[] {
+    const store = this.open();
+    const rows = store.read(() => store.sql('SELECT e.seq, e.record FROM events_undelivered u JOIN events e ON e.seq = u.seq ORDER BY u.since').all());
+    const records: OutcomeRecord[] = [];
+    for (const row of rows) {
+      const record = parseEventRecord(String(row.record));
+      if (record?.kind === 'outcome' && record.forwardBody !== undefined) records.push(record);
+      else onBadRow(Number(row.seq));
+    }
+    return records;
+  }
+
+  private open(): LocalStore {
+    if (!this.store) throw new Error(`${this.file} is closed`);
+    return this.store;
   }
 
   close(): void {

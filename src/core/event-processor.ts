@@ -25,7 +25,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
-import type { EventLogWriter, EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './event-log.js';
+import type { EventLogWriter, EventState, OutcomeRecord, PastOutcome, ReceivedRecord } from './event-log.js';
 import type { ForwardResult } from './forwarder.js';
 import type { Kobo } from './money.js';
 import { ALWAYS_CHECKED_FIELDS, forwardedEvent, NOTIFICATION_FIELDS, type IncomingEvent, type Verification } from './webhook.js';
@@ -146,7 +146,8 @@ export function newReceivedRecord(receivedAt: Date, reference: string, body: Uin
 }
 
 export class EventProcessor {
-  private readonly history = new Map<string, ReferenceHistory>();
+  /** Outcomes this run could not write to the log (a full disk), by reference: still known to this run. */
+  private readonly unrecorded = new Map<string, PastOutcome[]>();
   /** The tail of the queue of each reference; removed when it empties. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
@@ -167,30 +168,18 @@ export class EventProcessor {
   }
 
   /**
-   * Rebuilds what earlier runs saw from the records of the event log (in the order written) and returns the events
-   * that were received but never finished, for `accept` to take up again. A verified event left
-   * undelivered by an older version (no forwardBody) is handed back to be verified again, since only the
-   * received bytes would be left to forward.
+   * Takes up what earlier runs left: returns the events that were received but never finished, for
+   * `accept` to take up again, and keeps the verified events the app has not taken for `redeliver`. Both
+   * are read by index (src/store/events.ts), never the whole log: a start costs the same after a million
+   * events. A verified event left undelivered by an older version (no forwardBody) is among the unfinished,
+   * to be verified again, since only the received bytes would be left to forward. Whether a later delivery
+   * is a resend is asked of the log when it comes (historyOf).
    */
-  async restore(records: AsyncIterable<EventRecord>): Promise<ReceivedRecord[]> {
-    const open = new Map<string, ReceivedRecord>();
-    const received = new Map<string, ReceivedRecord>();
-    for await (const record of records) {
-      if (record.kind === 'received') {
-        open.set(record.id, record);
-        received.set(record.id, record);
-        continue;
-      }
-      const original = received.get(record.id);
-      if (record.undelivered && !record.forwarded && record.forwardBody === undefined) continue; // stays open
-      open.delete(record.id);
-      this.remember(record.reference, original?.sha256, record.state);
-      if (record.forwarded) this.undelivered.delete(record.id);
-      else if (record.undelivered && record.forwardBody !== undefined) {
-        this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody, unverified: UNCHECKED_AFTER_RESTART });
-      }
+  restore(onBadRow: (row: number) => void = () => undefined): ReceivedRecord[] {
+    for (const record of this.deps.log.undelivered(onBadRow)) {
+      this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody!, unverified: UNCHECKED_AFTER_RESTART });
     }
-    return [...open.values()];
+    return this.deps.log.unfinished(onBadRow);
   }
 
   /** How many verified events the app has not taken yet. */
@@ -285,7 +274,7 @@ export class EventProcessor {
 
   private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
     if (this.stop.signal.aborted) return;
-    const history = this.history.get(record.reference);
+    const history = this.historyOf(record.reference);
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
@@ -345,10 +334,11 @@ export class EventProcessor {
     delivery: { forwarded: boolean; forwardProblem: string | null; undelivered?: boolean; forwardBody?: string } = { forwarded: false, forwardProblem: null },
   ): void {
     const { state, field, detail } = shown;
-    this.remember(record.reference, record.sha256, state);
     this.tally[state] += 1;
     const { forwarded, forwardProblem, ...kept } = delivery;
-    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept });
+    if (!this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept })) {
+      this.remember(record.reference, record.sha256, state);
+    }
     this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
 
@@ -357,24 +347,39 @@ export class EventProcessor {
     this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state: 'duplicate', field: null, detail, forwarded: false });
   }
 
-  private writeOutcome(outcome: OutcomeRecord): void {
+  /** Writes an outcome; false when the disk refused it (warned). */
+  private writeOutcome(outcome: OutcomeRecord): boolean {
     try {
       this.deps.log.append(outcome);
+      return true;
     } catch (error) {
       // The event itself is safe in the log; only its outcome is missing, so the next run looks at it again.
       this.deps.warn(`could not record the outcome of ${outcome.reference} in ${this.deps.log.file}: ${(error as Error).message}`);
+      return false;
     }
   }
 
-  private remember(reference: string, bodySha: string | undefined, state: EventState): void {
-    if (state === 'duplicate') return;
-    let history = this.history.get(reference);
-    if (!history) {
-      history = { verified: false, bodies: new Set() };
-      this.history.set(reference, history);
-    }
-    if (state === 'verified') history.verified = true;
-    if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
+  /**
+   * What the log says of a reference's earlier deliveries (by index: a few rows, however long the log),
+   * with what this run saw but could not record.
+   */
+  private historyOf(reference: string): ReferenceHistory {
+    const history: ReferenceHistory = { verified: false, bodies: new Set() };
+    const add = (state: EventState, bodySha: string | undefined) => {
+      if (state === 'duplicate') return;
+      if (state === 'verified') history.verified = true;
+      if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
+    };
+    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256);
+    for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256);
+    return history;
+  }
+
+  /** An outcome the disk refused: remembered for the rest of this run, as if it were in the log. */
+  private remember(reference: string, sha256: string | undefined, state: EventState): void {
+    const list = this.unrecorded.get(reference) ?? [];
+    list.push({ state, sha256 });
+    this.unrecorded.set(reference, list);
   }
 
   /**

@@ -22,11 +22,11 @@
 //
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath, type LocalStore } from '../store/database.js';
+import { forEachLine } from '../store/lines.js';
 import { holdRunLock, RUN_ID, runIsLive } from '../store/process-lock.js';
 import type { SqlRow } from '../store/sqlite.js';
 
@@ -244,6 +244,57 @@ export class Journal implements ClaimView {
     }
   }
 
+  /** Every record as the text it was written as (journal.jsonl's lines), oldest first, a page at a time. */
+  *recordTextPages(pageSize = PAGE): Generator<string[]> {
+    const store = this.store();
+    let after = 0;
+    for (;;) {
+      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, pageSize));
+      if (rows.length > 0) yield rows.map((row) => row.record as string);
+      if (rows.length < pageSize) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  /**
+   * Every transfer's last known state in the order `transfer log` shows them (by the time its intent was
+   * written, then as journalled), a page at a time: keyset pagination over the index on sent_ms, so each
+   * page costs the same whatever the history and only one page is held. Each page is its own read: a
+   * transfer written meanwhile comes at the end, a state changed meanwhile shows as it is when its page
+   * is read.
+   */
+  *transferPages(pageSize = PAGE): Generator<TransferState[]> {
+    const store = this.store();
+    // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
+    let afterSeq = 0;
+    for (;;) {
+      const rows = store.read(() =>
+        store.sql('SELECT first_seq, doc FROM transfers WHERE sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?').all(afterSeq, pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) break;
+      afterSeq = Number(rows[rows.length - 1]!.first_seq);
+    }
+    let after: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+    for (;;) {
+      const rows = store.read(() =>
+        store
+          .sql('SELECT first_seq, sent_ms, doc FROM transfers WHERE sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?')
+          .all(after[0], after[1], pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1]!;
+      after = [Number(last.sent_ms), Number(last.first_seq)];
+    }
+  }
+
+  /** What carrying journal.jsonl over skipped, once (the store is opened to know). */
+  importNotes(): string[] {
+    this.store();
+    return this.takeWarnings();
+  }
+
   /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
   async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
     const where: string[] = [];
@@ -283,8 +334,18 @@ export class Journal implements ClaimView {
     return row ? docOf(row) : undefined;
   }
 
+  /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
+  snapshot<T>(work: () => T): T {
+    return this.store().read(work);
+  }
+
   attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
-    const row = this.claimRow(scope);
+    const store = this.store();
+    const row = store.read(() =>
+      store
+        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
+    );
     if (!row) return undefined;
     return {
       intents: Number(row.intents),
@@ -391,27 +452,42 @@ function docOf(row: SqlRow): TransferState {
 }
 
 /**
- * Carries a JSON Lines file of fsapi before the store into it, once: every record in one transaction,
- * with a row in `imports` so it is never read again. The file is left as it is.
+ * Carries a JSON Lines file of fsapi before the store into it, once: read a chunk at a time and every
+ * record inserted as its line is read, all in one transaction (a line that stops the import leaves
+ * nothing imported), with a row in `imports` so it is never read again. The file is left as it is.
  */
 function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
   const name = path.basename(file);
   const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined;
   if (store.read(done)) return [];
-  let text = '';
-  try {
-    if (statSync(file).isFile()) text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new CorruptFileError(file, (error as Error).message);
-  }
-  const { records, warnings } = parseJournal(text, file);
-  if (records.length > 0) note(`carrying ${records.length} records of ${file} over into ${store.file} (once; the file is kept)`);
-  return store.write(() => {
-    if (done()) return []; // another process imported it meanwhile
-    for (const record of records) insert(record);
-    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, new Date().toISOString(), records.length, Buffer.byteLength(text));
-    return warnings;
+  const imported = store.write(() => {
+    if (done()) return undefined; // another process imported it meanwhile
+    const parser = new JournalParser(file);
+    let records = 0;
+    let bytes: number | undefined;
+    // A line that stops the import, or a write the store refuses, is thrown as it is; only reading the file is this import's to name.
+    let visiting = false;
+    try {
+      bytes = forEachLine(file, (line, number, terminated) => {
+        visiting = true;
+        const record = parser.line(line, number, terminated);
+        if (record) {
+          insert(record);
+          records += 1;
+        }
+        visiting = false;
+      });
+    } catch (error) {
+      if (visiting) throw error;
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    parser.end();
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, new Date().toISOString(), records, bytes ?? 0);
+    return { records, warnings: parser.warnings };
   });
+  if (!imported) return [];
+  if (imported.records > 0) note(`carrying ${imported.records} records of ${file} over into ${store.file} (once; the file is kept)`);
+  return imported.warnings;
 }
 
 // ---- reading -----------------------------------------------------------------------------------------
@@ -421,37 +497,59 @@ export function parseJournal(text: string, file: string): { records: JournalReco
   const lines = text.split('\n');
   const endsCleanly = text === '' || text.endsWith('\n');
   if (endsCleanly) lines.pop(); // the empty string after the final newline
+  const parser = new JournalParser(file);
   const records: JournalRecord[] = [];
-  const warnings: string[] = [];
-  let pendingBadLine: { number: number; problem: string } | undefined;
+  lines.forEach((line, index) => {
+    const record = parser.line(line, index + 1, endsCleanly || index < lines.length - 1);
+    if (record) records.push(record);
+  });
+  parser.end();
+  return { records, warnings: parser.warnings };
+}
 
-  for (let index = 0; index < lines.length; index += 1) {
-    const number = index + 1;
-    const line = lines[index]!;
-    if (line.trim() === '') continue;
-    const isLastUnterminated = !endsCleanly && index === lines.length - 1;
+/**
+ * journal.jsonl's lines, one at a time: a record, or nothing (a blank line, a record type of a newer fsapi,
+ * a line skipped with a warning). A line that is not a record is skipped only when it is the last line and
+ * has no newline (a write cut short), or when a `repaired` record follows it (an older fsapi repaired it);
+ * any other stops the import with CorruptFileError, naming the line.
+ */
+class JournalParser {
+  readonly warnings: string[] = [];
+  private pendingBadLine: { number: number; problem: string } | undefined;
+
+  constructor(private readonly file: string) {}
+
+  line(line: string, number: number, terminated: boolean): JournalRecord | undefined {
+    if (line.trim() === '') return undefined;
     const parsed = parseLine(line);
     if (parsed.kind === 'bad') {
-      if (pendingBadLine) throw new CorruptFileError(file, `line ${pendingBadLine.number} is not a journal record (${pendingBadLine.problem})`);
-      if (isLastUnterminated) {
-        warnings.push(`skipped the incomplete last line ${number} of ${file}: a write was interrupted`);
-        continue;
+      this.refusePending();
+      if (!terminated) {
+        this.warnings.push(`skipped the incomplete last line ${number} of ${this.file}: a write was interrupted`);
+        return undefined;
       }
-      pendingBadLine = { number, problem: parsed.problem };
-      continue;
+      this.pendingBadLine = { number, problem: parsed.problem };
+      return undefined;
     }
-    if (pendingBadLine) {
+    if (this.pendingBadLine) {
       if (parsed.kind === 'record' && parsed.record.type === 'repaired') {
-        warnings.push(`skipped line ${pendingBadLine.number} of ${file}: cut short by an interrupted write`);
-        pendingBadLine = undefined;
-        continue;
+        this.warnings.push(`skipped line ${this.pendingBadLine.number} of ${this.file}: cut short by an interrupted write`);
+        this.pendingBadLine = undefined;
+        return undefined;
       }
-      throw new CorruptFileError(file, `line ${pendingBadLine.number} is not a journal record (${pendingBadLine.problem})`);
+      this.refusePending();
     }
-    if (parsed.kind === 'record') records.push(parsed.record);
+    return parsed.kind === 'record' ? parsed.record : undefined;
   }
-  if (pendingBadLine) throw new CorruptFileError(file, `line ${pendingBadLine.number} is not a journal record (${pendingBadLine.problem})`);
-  return { records, warnings };
+
+  /** At the end of the file: a bad line nothing repaired stops the import. */
+  end(): void {
+    this.refusePending();
+  }
+
+  private refusePending(): void {
+    if (this.pendingBadLine) throw new CorruptFileError(this.file, `line ${this.pendingBadLine.number} is not a journal record (${this.pendingBadLine.problem})`);
+  }
 }
 
 type ParsedLine = { kind: 'record'; record: JournalRecord } | { kind: 'ignored' } | { kind: 'bad'; problem: string };

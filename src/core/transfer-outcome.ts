@@ -95,12 +95,17 @@ export type JournalledTransfer = TransferState & {
  */
 export async function journalledTransfers(journal: Journal, query: TransferQuery = {}): Promise<{ transfers: JournalledTransfer[]; warnings: string[] }> {
   const { transfers: states, warnings } = await journal.transfers(query);
-  const transfers = states.map((t): JournalledTransfer => {
+  return { transfers: withOutcomes(journal, states), warnings };
+}
+
+/** Journalled states (a page of them: src/core/journal.ts, transferPages) with their outcomes. */
+export function withOutcomes(journal: Journal, states: readonly TransferState[]): JournalledTransfer[] {
+  // One read for the page rather than one per transfer.
+  return journal.snapshot(() => states.map((t): JournalledTransfer => {
     // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
     const { running: writerRunning, attempts } = writerStillSending(journal, t);
     return { ...t, outcome: outcomeOfJournalled(t, writerRunning), writerRunning, writerPid: attempts?.lastPid, lastIntentAt: attempts?.lastIntentAt ?? t.sentAt };
-  });
-  return { transfers, warnings };
+  }));
 }
 
 /** Outcomes that mean the money did not reach the payee: a run that has any exits 1. */

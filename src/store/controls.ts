@@ -1,6 +1,6 @@
 // fsapi's own controls: saved payees, the payment policy and the requests held for approval, in the
-// SQLite database `<dataDir>/fsapi.db` (the file fsapi's local records share; the tables here are this
-// module's own, created with CREATE TABLE IF NOT EXISTS, so any opener of the file can host them).
+// local store `<dataDir>/fsapi.db` (src/store/database.ts), through its one connection per process. The
+// tables are a step of the store's schema (src/store/migrations.ts, "payees, policies, approvals").
 //
 // Everything is per account: a profile name and the API's base address (`local` for the in-process
 // simulator), as the journal keys its transfers. Every change is one transaction (BEGIN IMMEDIATE ...
@@ -11,16 +11,14 @@
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ensurePrivateDir, ensurePrivateFile } from './database.js';
-import path from 'node:path';
-import { CorruptFileError, UsageError } from '../errors.js';
-import { openDatabase, type SqlDatabase, type SqlRow, type SqlValue } from '../store/sqlite.js';
+import { openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
+import { UsageError } from '../errors.js';
+import type { SqlRow, SqlValue } from '../store/sqlite.js';
 
-export const DATABASE_FILE_NAME = 'fsapi.db';
-const BUSY_TIMEOUT_MS = 10_000;
+export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
 export function databasePath(dataDir: string): string {
-  return path.join(dataDir, DATABASE_FILE_NAME);
+  return storePath(dataDir);
 }
 
 /** Which account a control belongs to: the profile and the base address its requests go to. */
@@ -91,77 +89,6 @@ export interface ApprovalRequest {
   decisions: Decision[];
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS payees (
-  profile TEXT NOT NULL,
-  base_url TEXT NOT NULL,
-  alias_key TEXT NOT NULL,
-  alias TEXT NOT NULL,
-  account_number TEXT NOT NULL,
-  bank_code TEXT NOT NULL,
-  bank_name TEXT NOT NULL,
-  account_name TEXT NOT NULL,
-  added_at TEXT NOT NULL,
-  added_by TEXT NOT NULL,
-  PRIMARY KEY (profile, base_url, alias_key)
-);
-CREATE TABLE IF NOT EXISTS policies (
-  profile TEXT NOT NULL,
-  base_url TEXT NOT NULL,
-  max_per_transfer_kobo INTEGER,
-  max_per_day_kobo INTEGER,
-  approval_above_kobo INTEGER,
-  payees_only INTEGER NOT NULL DEFAULT 0,
-  updated_at TEXT NOT NULL,
-  updated_by TEXT NOT NULL,
-  PRIMARY KEY (profile, base_url)
-);
-CREATE TABLE IF NOT EXISTS policy_changes (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  profile TEXT NOT NULL,
-  base_url TEXT NOT NULL,
-  policy TEXT NOT NULL,
-  changed_at TEXT NOT NULL,
-  changed_by TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS approval_requests (
-  id TEXT PRIMARY KEY,
-  profile TEXT NOT NULL,
-  base_url TEXT NOT NULL,
-  env TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  created_by TEXT NOT NULL,
-  origin TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected'))
-);
-CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
-CREATE TABLE IF NOT EXISTS approval_transfers (
-  request_id TEXT NOT NULL REFERENCES approval_requests (id),
-  position INTEGER NOT NULL,
-  reference TEXT NOT NULL,
-  reference_key TEXT NOT NULL,
-  account_number TEXT NOT NULL,
-  bank_code TEXT NOT NULL,
-  bank_name TEXT NOT NULL,
-  account_name TEXT NOT NULL,
-  amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
-  narration TEXT NOT NULL,
-  sender_name TEXT,
-  payee TEXT,
-  origin TEXT,
-  reasons TEXT NOT NULL,
-  PRIMARY KEY (request_id, position)
-);
-CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
-CREATE TABLE IF NOT EXISTS approval_decisions (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  request_id TEXT NOT NULL REFERENCES approval_requests (id),
-  decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
-  decided_by TEXT NOT NULL,
-  decided_at TEXT NOT NULL,
-  reason TEXT
-);
-`;
 
 /**
  * The base address as one account has it, however it was typed: `HTTP://Host:4010/` and `http://host:4010`
@@ -198,33 +125,14 @@ export function normaliseRequestId(text: string): string {
 
 export class ControlsStore {
   private constructor(
-    private readonly db: SqlDatabase,
+    private readonly dataDir: string,
     readonly file: string,
   ) {}
 
-  /** Opens (creating when missing) `<dataDir>/fsapi.db` and this module's tables. */
+  /** Opens (creating and migrating when needed) the local store of `dataDir`, which holds these tables. */
   static open(dataDir: string): ControlsStore {
-    const file = databasePath(dataDir);
-    // The same private dir and file as the journal's store (src/store/database.ts): 0700 and 0600, no symlink.
-    ensurePrivateDir(dataDir);
-    ensurePrivateFile(file);
-    let db: SqlDatabase;
-    try {
-      db = openDatabase(file);
-    } catch (error) {
-      throw new CorruptFileError(file, (error as Error).message);
-    }
-    try {
-      // busy_timeout first: switching to WAL needs a lock another process may hold.
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = FULL');
-      db.exec(SCHEMA);
-    } catch (error) {
-      db.close();
-      throw new CorruptFileError(file, (error as Error).message);
-    }
-    return new ControlsStore(db, file);
+    const store = openLocalStore(dataDir);
+    return new ControlsStore(dataDir, store.file);
   }
 
   /** The store when the database exists, else undefined: nothing saved means no payees, no policy. */
@@ -232,33 +140,29 @@ export class ControlsStore {
     return existsSync(databasePath(dataDir)) ? ControlsStore.open(dataDir) : undefined;
   }
 
-  close(): void {
-    this.db.close();
+  /** Nothing to close: the connection is the process's store, shared with the journal, open until it ends. */
+  close(): void {}
+
+  /** The process's store, looked up at each use (tests close stores between cases). */
+  private get store(): LocalStore {
+    return openLocalStore(this.dataDir);
   }
 
   /** Runs `work` in one write transaction. */
   private transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    return this.store.write(work);
   }
 
   private all(sql: string, ...params: SqlValue[]): SqlRow[] {
-    return this.db.prepare(sql).all(...params);
+    return this.store.sql(sql).all(...params);
   }
 
   private get(sql: string, ...params: SqlValue[]): SqlRow | undefined {
-    return this.db.prepare(sql).get(...params);
+    return this.store.sql(sql).get(...params);
   }
 
   private run(sql: string, ...params: SqlValue[]): number {
-    return Number(this.db.prepare(sql).run(...params).changes);
+    return Number(this.store.sql(sql).run(...params).changes);
   }
 
   // ---- payees ------------------------------------------------------------------------------------------

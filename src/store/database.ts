@@ -73,6 +73,9 @@ export function openLocalStore(dataDir: string): LocalStore {
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
+    // SQLite's own default page cache (2 MB, what node:sqlite keeps); better-sqlite3 raises it to 16 MB,
+    // which a read of the whole history (transfer log --jsonl) fills: peak RSS then grew by the cache.
+    db.exec('PRAGMA cache_size = -2000');
     migrate(store, db);
   } catch (error) {
     db.close();
@@ -167,7 +170,10 @@ function migrate(store: Store, db: SqlDatabase): void {
   store.write(() => {
     // Read again under the write lock: another process may have migrated meanwhile.
     const from = version();
-    for (const step of MIGRATIONS.slice(from)) db.exec(step.sql);
+    for (const step of MIGRATIONS.slice(from)) {
+      db.exec(step.sql);
+      step.run?.((text) => store.sql(text));
+    }
     if (from < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
   });
 }

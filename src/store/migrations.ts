@@ -4,12 +4,18 @@
 // Each step creates with IF NOT EXISTS, so a step interrupted before its user_version was written (it
 // cannot be: the step and the version commit together) would still run again cleanly.
 //
-// A module that keeps its own tables here adds its own step at the end of the list.
+// A module that keeps its own tables here adds its own step at the end of the list. A step may also fold
+// what earlier steps' tables hold into its new ones (`run`), in the same transaction.
+
+import { indexAllEvents } from './events.js';
+import type { SqlStatement } from './sqlite.js';
 
 export interface Migration {
   /** What the step adds, for messages. */
   readonly name: string;
   readonly sql: string;
+  /** After `sql`, in the same transaction: fills the new tables from what the database already holds. */
+  readonly run?: (prepare: (text: string) => SqlStatement) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -70,6 +76,113 @@ export const MIGRATIONS: readonly Migration[] = [
         at TEXT NOT NULL,
         records INTEGER NOT NULL,
         bytes INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    name: 'transfers by time sent',
+    sql: `
+      -- transfer log's order (time sent, then as journalled: first_seq is the rowid every index ends with),
+      -- read a page at a time from where the last page ended (src/core/journal.ts, transferPages).
+      CREATE INDEX IF NOT EXISTS transfers_by_sent ON transfers (sent_ms);
+    `,
+  },
+  {
+    name: 'webhook events by id and reference, open and undelivered events',
+    sql: `
+      -- webhook listen asks the event history only by index (src/store/events.ts): an event's earlier
+      -- deliveries by reference, an outcome's received record by id, and the two short lists a start needs.
+      CREATE INDEX IF NOT EXISTS events_by_reference ON events (reference, kind);
+      CREATE INDEX IF NOT EXISTS events_by_id ON events (id, kind);
+      -- Received events with no outcome that finishes them (seq: the received record).
+      CREATE TABLE IF NOT EXISTS events_open (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      );
+      -- Verified events whose forward failed (seq: the outcome holding the body; since: first left undelivered).
+      CREATE TABLE IF NOT EXISTS events_undelivered (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        since INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS events_undelivered_by_since ON events_undelivered (since);
+    `,
+    // A log written before these tables: folded once, a page at a time.
+    run: indexAllEvents,
+  },
+  {
+    name: 'payees, policies, approvals',
+    // src/store/controls.ts. Until this step they were created by that module itself, with these very
+    // statements (IF NOT EXISTS): a database that has them already keeps them, and what they hold, as they are.
+    sql: `
+      CREATE TABLE IF NOT EXISTS payees (
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        alias_key TEXT NOT NULL,
+        alias TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_name TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        added_by TEXT NOT NULL,
+        PRIMARY KEY (profile, base_url, alias_key)
+      );
+      CREATE TABLE IF NOT EXISTS policies (
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        max_per_transfer_kobo INTEGER,
+        max_per_day_kobo INTEGER,
+        approval_above_kobo INTEGER,
+        payees_only INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT NOT NULL,
+        PRIMARY KEY (profile, base_url)
+      );
+      CREATE TABLE IF NOT EXISTS policy_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        changed_by TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS approval_requests (
+        id TEXT PRIMARY KEY,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        env TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected'))
+      );
+      CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
+      CREATE TABLE IF NOT EXISTS approval_transfers (
+        request_id TEXT NOT NULL REFERENCES approval_requests (id),
+        position INTEGER NOT NULL,
+        reference TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_name TEXT NOT NULL,
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+        narration TEXT NOT NULL,
+        sender_name TEXT,
+        payee TEXT,
+        origin TEXT,
+        reasons TEXT NOT NULL,
+        PRIMARY KEY (request_id, position)
+      );
+      CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
+      CREATE TABLE IF NOT EXISTS approval_decisions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL REFERENCES approval_requests (id),
+        decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+        decided_by TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        reason TEXT
       );
     `,
   },

@@ -8,11 +8,12 @@ import { koboToDecimal } from '../../core/money.js';
 import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
 import { FsapiError, UsageError } from '../../errors.js';
 import { parseIntegerOption } from '../../core/validate.js';
-import type { TransferState } from '../../core/journal.js';
-import { journalledTransfers, type JournalledTransfer } from '../../core/transfer-outcome.js';
-import { colors, koboCell, printList, statusCell } from '../../ui/output.js';
+import type { Journal, TransferState } from '../../core/journal.js';
+import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../core/transfer-outcome.js';
+import { colors, createRowStream, koboCell, outputMode, printList, statusCell } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
-import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
+import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
+import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
 
 /** A journalled transfer with its outcome in the one vocabulary (src/core/transfer-outcome.ts). */
@@ -34,6 +35,16 @@ const columns: Column<LoggedTransfer>[] = [
   { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true },
 ];
 
+/** Without --limit it reads the whole history, a page at a time: see CommandModule.longRunning. */
+export const longRunning = (input: CommandInput) => input.options.limit === undefined;
+
+/**
+ * On a terminal a table needs every row to fit its columns, so it is drawn whole up to this many
+ * transfers; a longer history shows its last TABLE_ROWS with a note (docs/transfers.md, "transfer log").
+ * --json, --jsonl, --csv and piped TSV stream every transfer, a page at a time.
+ */
+export const TABLE_ROWS = 1_000;
+
 export default async function log(ctx: Context, input: CommandInput): Promise<void> {
   const csv = input.options.csv === true;
   const jsonl = input.options.jsonl === true;
@@ -41,60 +52,72 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   if (jsonl && (csv || ctx.globals.json || input.options.limit !== undefined || input.options.refresh === true)) {
     throw new UsageError('--jsonl exports every record as written: it goes with no --csv, --json, --limit or --refresh');
   }
-  const limit = parseIntegerOption(input.options.limit, '--limit', 1, 1_000_000);
+  let limit = parseIntegerOption(input.options.limit, '--limit', 1, 1_000_000);
   const journal = openJournal(ctx);
   if (jsonl) return exportRecords(ctx, journal);
   if (input.options.refresh === true) await refreshPending(ctx, journal);
-  const { transfers, warnings } = await journalledTransfers(journal, { limit });
-  for (const warning of warnings) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
-  // An intent without an answer whose writer still runs is in flight, not unknown.
-  const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
-  if (csv) return printCsv(ctx, columns, rows);
-  printList<LoggedTransfer>(
-    ctx,
-    columns,
-    rows,
-    rows.map(toJson),
-    `the journal ${journal.file} has no transfers yet`,
-  );
-  const unknown = rows.filter((t) => t.outcome === 'unknown');
-  if (unknown.length > 0 && !ctx.globals.json) {
-    ctx.io.note(`${unknown.length} transfer${unknown.length === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
+  for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
+  const total = journal.count();
+  const table = !csv && outputMode(ctx) === 'table';
+  // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
+  const capped = table && limit === undefined && total > TABLE_ROWS;
+  if (capped) limit = TABLE_ROWS;
+  const tally = { unknown: 0, stale: 0 };
+  const count = (rows: readonly LoggedTransfer[]) => {
+    tally.unknown += rows.filter((t) => t.outcome === 'unknown').length;
+    tally.stale += rows.filter(mayStillChange).length;
+  };
+
+  if (limit !== undefined || table || total === 0) {
+    // Bounded (--limit, or a terminal's table of at most TABLE_ROWS): the rows in memory, fitted as one table.
+    const { transfers } = await journalledTransfers(journal, { limit });
+    const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
+    if (capped) for (const page of journal.transferPages()) count(withOutcomes(journal, page));
+    else count(rows);
+    if (csv) await printCsv(ctx, columns, rows);
+    else printList<LoggedTransfer>(ctx, columns, rows, rows.map(toJson), `the journal ${journal.file} has no transfers yet`);
+    if (capped) {
+      // Two lines, each within 80 columns.
+      ctx.io.note(`showing the last ${TABLE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transfers (--limit <n>: more or fewer)`);
+      ctx.io.note('all of them: --json, --jsonl, --csv, or piped (fsapi transfer log | less -S)');
+    }
+  } else {
+    // Every transfer, a page at a time, written as it is read: memory stays flat whatever the history.
+    const sink: RowSink<LoggedTransfer> = csv ? await createCsvSink(ctx, columns) : createRowStream(ctx, columns, toJson);
+    const summary = await streamPages(ctx, pagesOf(journal, count), sink, { noun: 'transfers', progress: false });
+    if (summary.readerClosed) return;
   }
-  const stale = rows.filter(mayStillChange);
-  if (stale.length > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
-    ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${stale.length} pending`);
+  if (csv) return;
+  if (tally.unknown > 0 && !ctx.globals.json) {
+    ctx.io.note(`${tally.unknown} transfer${tally.unknown === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
+  }
+  if (tally.stale > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
+    ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${tally.stale} pending`);
+  }
+}
+
+/** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */
+async function* pagesOf(journal: Journal, count: (rows: readonly LoggedTransfer[]) => void): AsyncGenerator<StreamedPage<LoggedTransfer>> {
+  let page = 0;
+  for (const states of journal.transferPages()) {
+    const rows = withOutcomes(journal, states);
+    count(rows);
+    page += 1;
+    yield { page, rows, received: rows.length };
   }
 }
 
 /**
- * The journal's records, oldest first, each the JSON object fsapi wrote (journal.jsonl's format): readable
- * without fsapi, a page of records in memory at a time.
+ * The journal's records, oldest first, each the JSON object fsapi wrote (journal.jsonl's format, the text
+ * as stored): readable without fsapi, a page of records in memory at a time.
  */
-async function exportRecords(ctx: Context, journal: ReturnType<typeof openJournal>): Promise<void> {
-  const stdout = ctx.io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean };
-  let closed = false;
-  stdout.on('error', () => (closed = true)); // a reader that went away (head) ends the export quietly
-  const writeOut = async (_: Context, text: string) => {
-    ctx.io.out(text);
-    if (stdout.writableNeedDrain && !closed) {
-      await new Promise((resolve) => {
-        stdout.once('drain', resolve);
-        stdout.once('close', resolve);
-        stdout.once('error', resolve);
-      });
-    }
-  };
-  let chunk = '';
-  for (const record of journal.records()) {
-    if (closed) return;
-    chunk += `${JSON.stringify(record)}\n`;
-    if (chunk.length >= 64 * 1024) {
-      await writeOut(ctx, chunk);
-      chunk = '';
-    }
-  }
-  if (chunk !== '') await writeOut(ctx, chunk);
+async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
+  const pages = (async function* () {
+    let page = 0;
+    for (const rows of journal.recordTextPages()) yield { page: (page += 1), rows, received: rows.length };
+  })();
+  const sink: RowSink<string> = { write: (rows) => ctx.io.out(`${rows.join('\n')}\n`), end: () => undefined };
+  await streamPages(ctx, pages, sink, { noun: 'records', progress: false });
 }
 
 /**
@@ -114,11 +137,18 @@ const mayStillChange = (t: TransferState) => t.state !== 'rejected' && (t.status
  * Looks up this profile's transfers whose status may still change; the journal records what is found.
  * Transfers of other profiles need their own credentials: `--profile <name>` refreshes those.
  */
-async function refreshPending(ctx: Context, journal: ReturnType<typeof openJournal>): Promise<void> {
+async function refreshPending(ctx: Context, journal: Journal): Promise<void> {
   const scope = await transferScope(ctx);
-  const { transfers } = await journal.transfers();
-  const mine = transfers.filter((t) => mayStillChange(t) && t.profile === scope.profile && t.baseUrl === scope.baseUrl);
-  const others = transfers.filter((t) => mayStillChange(t) && !mine.includes(t)).length;
+  // Page by page: only the pending ones of this profile are kept.
+  const mine: TransferState[] = [];
+  let others = 0;
+  for (const page of journal.transferPages()) {
+    for (const t of page) {
+      if (!mayStillChange(t)) continue;
+      if (t.profile === scope.profile && t.baseUrl === scope.baseUrl) mine.push(t);
+      else others += 1;
+    }
+  }
   for (const transfer of mine) {
     try {
       await checkTransferStatus(ctx, journal, scope, transfer.reference);

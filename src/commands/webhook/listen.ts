@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { EventLogWriter, lockEventLog, readEventLog } from '../../core/event-log.js';
+import { EventLogWriter, lockEventLog } from '../../core/event-log.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../core/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../core/forwarder.js';
 import { startListener, type Rejection } from '../../core/listener.js';
@@ -73,9 +73,7 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
     warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
   });
 
-  const unfinished = await processor.restore(
-    readEventLog(ctx.paths.dataDir, (row) => ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`)),
-  );
+  const unfinished = processor.restore((row) => ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`));
 
   const listener = await startListener({
     host: options.host,

@@ -1,0 +1,69 @@
+// What `webhook listen` needs to know of its event history at start-up and for each event, kept by index
+// beside the `events` table so neither grows with the number of events (src/core/event-log.ts writes,
+// src/core/event-processor.ts asks):
+//   events_open         the received events with no outcome that finishes them: taken up by the next run;
+//   events_undelivered  the verified events whose forward failed: delivered by a later round or run;
+//   events (reference), events (id): an event's earlier deliveries, to recognise a resend.
+// Each is folded from the records as each is written, the way EventProcessor.restore once folded the whole
+// log in memory at every start; a database made before these tables is folded once, when migrated.
+import type { EventRecord } from '../core/event-log.js';
+import type { SqlStatement } from './sqlite.js';
+
+type Prepare = (text: string) => SqlStatement;
+
+/** One stored record, or undefined when it is not one (written by hand, or by a newer fsapi). */
+export function parseEventRecord(line: string): EventRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.id !== 'string' || typeof record.reference !== 'string') return undefined;
+  if (record.kind === 'received' && typeof record.body === 'string' && typeof record.sha256 === 'string' && typeof record.receivedAt === 'string') {
+    return record as unknown as EventRecord;
+  }
+  if (record.kind === 'outcome' && typeof record.state === 'string') return record as unknown as EventRecord;
+  return undefined;
+}
+
+/**
+ * An outcome that leaves its event open: a verified event left undelivered by an older fsapi, which kept
+ * no body to forward; only the received bytes would be left, so the next run verifies it again.
+ */
+export function leavesOpen(record: EventRecord): boolean {
+  return record.kind === 'outcome' && Boolean(record.undelivered) && !record.forwarded && record.forwardBody === undefined;
+}
+
+/** Folds the record stored at `seq` into events_open and events_undelivered. */
+export function indexEvent(prepare: Prepare, seq: number, record: EventRecord): void {
+  if (record.kind === 'received') {
+    prepare('INSERT INTO events_open (id, seq) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq);
+    return;
+  }
+  if (leavesOpen(record)) return;
+  prepare('DELETE FROM events_open WHERE id = ?').run(record.id);
+  if (record.forwarded) prepare('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
+  else if (record.undelivered && record.forwardBody !== undefined) {
+    // Kept in the order first left undelivered; the latest outcome holds the body to forward.
+    prepare('INSERT INTO events_undelivered (id, seq, since) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq, seq);
+  }
+}
+
+/** Folds every stored record, a page at a time (a database made before the tables, once, when migrated). */
+export function indexAllEvents(prepare: Prepare): void {
+  prepare('DELETE FROM events_open').run();
+  prepare('DELETE FROM events_undelivered').run();
+  let after = 0;
+  for (;;) {
+    const rows = prepare('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT 500').all(after);
+    for (const row of rows) {
+      const record = parseEventRecord(String(row.record));
+      if (record) indexEvent(prepare, Number(row.seq), record);
+    }
+    if (rows.length < 500) return;
+    after = Number(rows[rows.length - 1]!.seq);
+  }
+}
