@@ -7,7 +7,8 @@
 // The real 100,000-row run takes many minutes; `--only dry` measures the dry runs alone. A file fsapi
 // refuses (too many rows, too large) is reported as refused, a missed target, not as a crash.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,13 @@ function measure(args, env) {
   });
 }
 
+/** The first rows of a report that are neither pending nor successful, with their messages. */
+function reportTrouble(report) {
+  if (!existsSync(report)) return '';
+  const rows = parse(readFileSync(report), { columns: true }).filter((row) => row.status !== 'pending' && row.status !== 'successful');
+  return rows.length === 0 ? '' : ` (${rows.length} rows; ${rows.slice(0, 3).map((row) => `line ${row.line}: ${row.status}: ${row.message}`).join(' | ')})`;
+}
+
 /** One run in a fresh home, against a simulator of its own: nothing from an earlier run is looked up. */
 async function runInFreshHome(work, baseEnv, rows, tag, kind) {
   const home = path.join(work, `home-${tag}`);
@@ -105,7 +113,13 @@ async function runInFreshHome(work, baseEnv, rows, tag, kind) {
     if (login.status !== 0) throw new Error(`login failed: ${login.stderr}`);
     const file = path.join(home, `batch-${rows}.csv`);
     writeFileSync(file, batchCsv(rows, tag));
-    const result = await measure(['transfer', 'batch', file, ...kind.args], { ...env, FSAPI_PROFILE: 'bench' });
+    let result;
+    try {
+      result = await measure(['transfer', 'batch', file, ...kind.args], { ...env, FSAPI_PROFILE: 'bench' });
+    } catch (error) {
+      // A run that ended badly: say which rows and why, from its report, before the home is removed.
+      throw new Error(`${error.message.split('\n')[0]}${reportTrouble(`${file}.report.csv`)}`);
+    }
     return result.refused === undefined ? result : { refused: result.refused.replaceAll(file, path.basename(file)) };
   } finally {
     await served.stop();

@@ -33,11 +33,25 @@ type HttpsModule = typeof import('node:https');
 let httpsModule: Promise<HttpsModule> | undefined;
 const agents = new Map<string, http.Agent>();
 
+/**
+ * How long a kept-alive connection may sit unused before fsapi closes it itself. A server closes idle
+ * connections too (Node's after 5 s, saying so in `Keep-Alive: timeout=5`; Node 20's agent then times
+ * out at the same 5 s): a request written on a connection the server is closing at that moment is reset
+ * before the server reads it. For POST /v1/transfer that is an answer lost, an outcome unknown (exit 5),
+ * for a transfer that never left: 8 rows in a 100,000-row batch did so (bench/batch-size.mjs). Closing
+ * first, well inside any server's keep-alive time, leaves no such moment; busy connections are reused as
+ * before.
+ */
+const IDLE_CONNECTION_MS = 2_000;
+
 /** Keep-alive agents, so `tx list --all` reuses one connection for every page. */
 function agentFor(protocol: string, https: HttpsModule | undefined): http.Agent {
   let agent = agents.get(protocol);
   if (!agent) {
-    agent = protocol === 'https:' && https ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // `timeout` closes free sockets only (the agent destroys a socket that times out while idle); a request
+    // in progress is bounded by its own deadline (src/api/http.ts).
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+    agent = protocol === 'https:' && https ? new https.Agent(options) : new http.Agent(options);
     agents.set(protocol, agent);
   }
   return agent;
