@@ -68,7 +68,7 @@ describe('error lines', () => {
     assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
   });
 
-  it('a note with a label (a coloured warning: too) wraps the same way on a terminal; other notes are left as they are', async () => {
+  it('a note with a label (a coloured warning:, a bad row\'s line 7:) wraps the same way on a terminal; other notes are left as they are', async () => {
     const { labelledNote } = await import('../src/ui/error-lines.js');
     const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
     const text = 'could not read the client list for account names (timeout: no answer in 30 s)';
@@ -78,7 +78,13 @@ describe('error lines', () => {
       `${yellow('warning:')} could not read the client list for account\n         names (timeout: no answer in 30 s)\n`,
       'the colour codes take no room',
     );
-    const plain = `line 7: ${text}`;
+    // A batch file's bad rows are labelled by their line, in red.
+    const red = (label: string) => `\u001b[31m${label}\u001b[39m`;
+    assert.equal(
+      labelledNote(`${red('line 7:')} amount "abc" is not a number of naira like 1500 or 1,500.50`, 40),
+      `${red('line 7:')} amount "abc" is not a number of\n        naira like 1500 or 1,500.50\n`,
+    );
+    const plain = `sent now: ${text}`;
     assert.equal(labelledNote(plain, 50), `${plain}\n`);
     assert.equal(labelledNote('warning: one\ntwo', 5), 'warning: one\ntwo\n');
   });

@@ -1,5 +1,6 @@
 // The contract's `error: …` and `hint: …` lines (and `held: …`), as src/main.ts and commander's usage
-// errors (src/program.ts) write them, and the `warning: …` and `note: …` lines commands write as notes. Piped or redirected, each stays one line exactly as it always was:
+// errors (src/program.ts) write them, and the `warning: …`, `note: …` and `line N: …` (a batch file's bad
+// rows) lines commands write as notes. Piped or redirected, each stays one line exactly as it always was:
 // scripts grep them and tests match whole lines. On a terminal a line longer than the terminal is wrapped
 // here, at spaces, with the continuation indented under the text after the label, because the terminal
 // itself would cut it wherever the edge falls, mid-word. A word longer than the room (a path, a URL) is
@@ -33,7 +34,8 @@ export function labelledLines(label: string, text: string, width: number | undef
 }
 
 /**
- * One line of talk for stderr (src/ui/io.ts note) with a label of this voice, `warning:` or `note:` too,
+ * One line of talk for stderr (src/ui/io.ts note) with a label of this voice, `warning:`, `note:` or a bad
+ * row's `line N:` too,
  * the label perhaps coloured: wrapped as `labelledLines` does on a terminal of `width` columns. Any other
  * line, or one that already holds line breaks, is left as it is.
  */
@@ -45,7 +47,7 @@ export function labelledNote(line: string, width: number | undefined): string {
 }
 
 // eslint-disable-next-line no-control-regex
-const LABELLED = /^((?:\u001b\[[0-9;]*m)*)(error|hint|held|warning|note):((?:\u001b\[[0-9;]*m)*) (.*)$/;
+const LABELLED = /^((?:\u001b\[[0-9;]*m)*)(error|hint|held|warning|note|line \d+):((?:\u001b\[[0-9;]*m)*) (.*)$/;
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 
