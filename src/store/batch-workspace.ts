@@ -8,24 +8,12 @@
 // ends, however it ends. It holds nothing the journal does not: the journal (src/core/journal.ts) stays
 // the record of what was sent; this is the run's scratch paper.
 import type { Bank } from '../api/schemas.js';
+import type { BatchRow } from '../core/batch-file.js';
 import type { Kobo } from '../core/money.js';
 import { openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
 /** Rows read per page: big enough that a page costs little per row, small enough to stay flat. */
 export const PAGE_ROWS = 500;
-
-/** One row of the file, validated, before anything is asked of the API (src/core/batch-file.ts). */
-export interface StoredRow {
-  line: number;
-  accountNumber: string;
-  bankQuery: string;
-  amountKobo: Kobo;
-  narration: string;
-  reference: string | undefined;
-  senderName: string | undefined;
-  expectName: string | undefined;
-  payee?: string | undefined;
-}
 
 /** A row's fate as the report shows it (src/core/batch.ts, RowResult). */
 export interface StoredResult {
@@ -39,7 +27,7 @@ export interface StoredResult {
 }
 
 /** Everything the workspace knows of a row. Columns are null until the stage that fills them. */
-export interface WorkspaceRow extends StoredRow {
+export interface WorkspaceRow extends BatchRow {
   /** The final reference (given, upper-cased prefix, or derived) once banks and references are resolved. */
   finalReference: string | undefined;
   bankCode: string | undefined;
@@ -161,7 +149,7 @@ export class BatchWorkspace {
 
   // ---- reading the file ------------------------------------------------------------------------------
 
-  addRow(row: StoredRow): void {
+  addRow(row: BatchRow): void {
     this.sql(
       `INSERT INTO batch_rows (line, account_number, bank_query, amount_kobo, narration, given_reference, sender_name, expect_name, payee)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
