@@ -18,7 +18,7 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
-import { openDatabase, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
+import { inTransaction, openDatabase, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
 import type { Business, ClientFilter, SimulatorState, StoredClient, StoredTransaction } from './types.js';
 
 export interface StateStore {
@@ -294,24 +294,7 @@ class Connection {
 
   /** Runs `work` between BEGIN and COMMIT; rolls back and maps SQLite's errors when it throws. */
   atomically<T>(mode: 'read' | 'write', work: () => T): T {
-    try {
-      this.db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
-    } catch (error) {
-      throw storeError(this.file, error);
-    }
-    let result: T;
-    try {
-      result = work();
-      this.db.exec('COMMIT');
-    } catch (error) {
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // SQLite already rolled back (it does on some errors): nothing to undo.
-      }
-      throw storeError(this.file, error);
-    }
-    return result;
+    return inTransaction(this.db, mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN', work, (error) => storeError(this.file, error));
   }
 
   /** Creates the tables and the state on first use; checks that an existing database is a simulator state. */

@@ -10,7 +10,7 @@
 import type { Bank } from '../api/schemas.js';
 import type { BatchRow } from '../core/batch-file.js';
 import type { Kobo } from '../core/money.js';
-import { openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
+import { inTransaction, openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
 /** Rows read per page: big enough that a page costs little per row, small enough to stay flat. */
 export const PAGE_ROWS = 500;
@@ -136,15 +136,7 @@ export class BatchWorkspace {
 
   /** Runs `work` in one transaction: thousands of small writes cost one. */
   transaction<T>(work: () => T): T {
-    this.db.exec('BEGIN');
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    return inTransaction(this.db, 'BEGIN', work);
   }
 
   // ---- reading the file ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, statSy
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { openDatabase, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { inTransaction, openDatabase, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -121,36 +121,19 @@ class Store implements LocalStore {
   private transaction<T>(begin: string, work: () => T): T {
     // Nested calls join the outer transaction (a claim appends its intent inside its own).
     if (this.depth > 0) return work();
-    try {
-      this.db.exec(begin);
-    } catch (error) {
-      throw storeError(this.file, error);
-    }
-    this.depth += 1;
-    let result: T;
-    try {
-      result = work();
-    } catch (error) {
-      this.depth -= 1;
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // Already rolled back by SQLite itself (a full disk does that).
-      }
-      throw storeError(this.file, error);
-    }
-    this.depth -= 1;
-    try {
-      this.db.exec('COMMIT');
-    } catch (error) {
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // nothing to roll back
-      }
-      throw storeError(this.file, error);
-    }
-    return result;
+    return inTransaction(
+      this.db,
+      begin,
+      () => {
+        this.depth += 1;
+        try {
+          return work();
+        } finally {
+          this.depth -= 1;
+        }
+      },
+      (error) => storeError(this.file, error),
+    );
   }
 
   close(): void {

@@ -21,6 +21,31 @@ export interface SqlDatabase {
   close(): void;
 }
 
+/**
+ * Runs `work` between `begin` (BEGIN, BEGIN IMMEDIATE) and COMMIT. When it throws, or the commit fails, the
+ * transaction is rolled back (SQLite may have done so itself: a full disk does) and the error rethrown
+ * through `mapError`: all of `work` is kept, or none of it.
+ */
+export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error): T {
+  try {
+    db.exec(begin);
+  } catch (error) {
+    throw mapError(error);
+  }
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // Already rolled back by SQLite itself.
+    }
+    throw mapError(error);
+  }
+}
+
 export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
 
 interface NodeSqliteModule {
