@@ -212,25 +212,30 @@ export class EventLogWriter {
 
   /** Received events no outcome finished, oldest first; a stored row that is not a record goes to `onBadRow`. */
   unfinished(onBadRow: (row: number) => void): ReceivedRecord[] {
-    const store = this.open();
-    const rows = store.read(() => store.sql('SELECT e.seq, e.record FROM events_open o JOIN events e ON e.seq = o.seq ORDER BY o.seq').all());
-    const records: ReceivedRecord[] = [];
-    for (const row of rows) {
-      const record = parseEventRecord(String(row.record));
-      if (record?.kind === 'received') records.push(record);
-      else onBadRow(Number(row.seq));
-    }
-    return records;
+    return this.recordsOf(
+      'SELECT e.seq, e.record FROM events_open o JOIN events e ON e.seq = o.seq ORDER BY o.seq',
+      (record): record is ReceivedRecord => record?.kind === 'received',
+      onBadRow,
+    );
   }
 
   /** Verified events the app has not taken, in the order they were first left undelivered, with the body to forward. */
   undelivered(onBadRow: (row: number) => void): OutcomeRecord[] {
+    return this.recordsOf(
+      'SELECT e.seq, e.record FROM events_undelivered u JOIN events e ON e.seq = u.seq ORDER BY u.since',
+      (record): record is OutcomeRecord => record?.kind === 'outcome' && record.forwardBody !== undefined,
+      onBadRow,
+    );
+  }
+
+  /** The records a query of (seq, record) rows selects, those `wanted` accepts; any other row goes to `onBadRow`. */
+  private recordsOf<R extends EventRecord>(query: string, wanted: (record: EventRecord | undefined) => record is R, onBadRow: (row: number) => void): R[] {
     const store = this.open();
-    const rows = store.read(() => store.sql('SELECT e.seq, e.record FROM events_undelivered u JOIN events e ON e.seq = u.seq ORDER BY u.since').all());
-    const records: OutcomeRecord[] = [];
+    const rows = store.read(() => store.sql(query).all());
+    const records: R[] = [];
     for (const row of rows) {
       const record = parseEventRecord(String(row.record));
-      if (record?.kind === 'outcome' && record.forwardBody !== undefined) records.push(record);
+      if (wanted(record)) records.push(record);
       else onBadRow(Number(row.seq));
     }
     return records;
