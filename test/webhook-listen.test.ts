@@ -613,6 +613,23 @@ describe('one webhook listen per data dir', () => {
     assert.equal((await again.stop('SIGINT')).code, 0, again.stderr);
   });
 
+  test('Ctrl+C the moment it says "press Ctrl+C" stops it cleanly (exit 0), every time', async () => {
+    // The signal is sent from the stderr handler itself, not after a poll: the narrowest gap there is.
+    for (let run = 0; run < 5; run += 1) {
+      const listener = new Listener(['webhook', 'listen', '--no-verify', '--port', String(await freePort())], home.env);
+      let sent = false;
+      listener.child.stderr.on('data', () => {
+        if (!sent && listener.stderr.includes('press Ctrl+C to stop')) {
+          sent = true;
+          listener.child.kill('SIGINT');
+        }
+      });
+      const { code, signal } = await listener.exited;
+      assert.deepEqual({ code, signal }, { code: 0, signal: null }, listener.stderr);
+      assert.match(listener.stderr, /^SIGINT: stopping/m);
+    }
+  });
+
   test('a listener that was killed does not block the next one: its lock died with it', { timeout: 60_000 }, async () => {
     const killed = await startNoVerify();
     await killed.stop('SIGKILL');

@@ -33,6 +33,17 @@ export const longRunning = true;
 
 export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
   const options = parseOptions(input.options);
+  // Listened for before anything is announced: a Ctrl+C that follows "press Ctrl+C" at once must stop
+  // cleanly, not meet the lock's signal-exit handler alone (which re-raises it and kills the process).
+  const stopping = listenForStop();
+  try {
+    await listen(ctx, options, stopping.signal);
+  } finally {
+    stopping.release();
+  }
+}
+
+async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<string>): Promise<void> {
   const lock = await lockEventLog(ctx.paths.dataDir);
   const log = EventLogWriter.open(ctx.paths.dataDir);
   const logFile = log.file;
@@ -118,7 +129,7 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   const redelivering = forward ? keepRedelivering(ctx, processor, stopRedelivery.signal) : Promise.resolve();
 
   const signal = await Promise.race([
-    stopSignal(),
+    stopSignal,
     lock.lost.then((error) => {
       lockLost = error;
       return 'lost the lock';
@@ -177,22 +188,33 @@ function parseOptions(raw: Record<string, unknown>): ListenOptions {
 }
 
 /**
- * Resolves with the name of the first SIGINT or SIGTERM. The one place this command touches `process`:
- * signals have no stand-in in the context. A second signal while stopping ends the process at once.
+ * Resolves `signal` with the name of the first SIGINT or SIGTERM. The one place this command touches
+ * `process`: signals have no stand-in in the context. A second signal while stopping ends the process at
+ * once. `release` takes the handlers away again.
  */
-function stopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
+function listenForStop(): { signal: Promise<string>; release(): void } {
+  const force = () => process.exit(130);
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<string>((resolve) => {
+    onSignal = (name) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      const force = () => process.exit(130);
       process.once('SIGINT', force);
       process.once('SIGTERM', force);
-      resolve(signal);
+      resolve(name);
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
   });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal,
+    release() {
+      for (const handler of [onSignal, force]) {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      }
+    },
+  };
 }
 
 function stamp(ctx: Context): string {
