@@ -75,7 +75,7 @@ describe('a running batch renewing its token', () => {
     const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', slow.url, '--save-credentials'], { env: { ...env, ...SIMULATOR_LOGIN_ENV } });
     assert.equal(login.code, 0, login.stderr);
     const file = path.join(h.root, 'renew.csv');
-    const rows = Array.from({ length: 40 }, (_, i) => `30${String(i).padStart(6, '0')}57,gtb,${100 + i},Renewal ${i}`);
+    const rows = Array.from({ length: 20 }, (_, i) => `30${String(i).padStart(6, '0')}57,gtb,${100 + i},Renewal ${i}`);
     writeFileSync(file, `account_number,bank,amount,narration\n${rows.join('\n')}\n`);
     const tokens = () => slow.simulator.requests().filter((r) => r.path === '/v1/generate-token').length;
     const batch = runCli(['transfer', 'batch', file, '--yes', '--concurrency', '1'], { env: { ...env, FSAPI_PROFILE: 'sim' }, timeoutMs: 120_000 });
