@@ -11,6 +11,7 @@ import { counterpartyLabel, toExportRow } from '../../core/transactions.js';
 import { parseIntegerOption } from '../../core/validate.js';
 import { watchTransactions } from '../../core/watch.js';
 import { colors, moneyCell, outputMode, statusCell, timeCell } from '../../ui/output.js';
+import { onStopSignal } from '../stop-signal.js';
 
 /** It runs until stopped: see CommandModule.longRunning. */
 export const longRunning = true;
@@ -86,28 +87,5 @@ function createPrinter(ctx: Context): (tx: TransactionRecord, was?: string) => v
       .join('  ')
       .trimEnd();
     ctx.io.out(`${line}\n`);
-  };
-}
-
-/**
- * Calls `stop` on the first SIGINT or SIGTERM; a second one ends the process at once. The one place this
- * command touches `process`: signals have no stand-in in the context. Returns the undo.
- */
-function onStopSignal(stop: () => void): () => void {
-  const force = () => process.exit(130);
-  const onSignal = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.once('SIGINT', force);
-    process.once('SIGTERM', force);
-    stop();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', force);
-    process.off('SIGTERM', force);
   };
 }

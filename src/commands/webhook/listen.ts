@@ -12,6 +12,7 @@ import { startListener, type Rejection } from '../../core/listener.js';
 import { parseIntegerOption } from '../../core/validate.js';
 import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../core/webhook.js';
 import { createEventPrinter } from '../../ui/webhook-events.js';
+import { onStopSignal } from '../stop-signal.js';
 
 /** Lookups (and, separately, forwards) in flight at once: enough for a burst, gentle on the API and the app. */
 const CONCURRENCY = 8;
@@ -35,11 +36,12 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   const options = parseOptions(input.options);
   // Listened for before anything is announced: a Ctrl+C that follows "press Ctrl+C" at once must stop
   // cleanly, not meet the lock's signal-exit handler alone (which re-raises it and kills the process).
-  const stopping = listenForStop();
+  let release = () => {};
+  const stopSignal = new Promise<string>((resolve) => (release = onStopSignal(resolve)));
   try {
-    await listen(ctx, options, stopping.signal);
+    await listen(ctx, options, stopSignal);
   } finally {
-    stopping.release();
+    release();
   }
 }
 
@@ -185,36 +187,6 @@ function parseOptions(raw: Record<string, unknown>): ListenOptions {
   const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(String(raw.forwardTo));
   const verify = raw.verify !== false;
   return { port, host, path, forwardTo, verify };
-}
-
-/**
- * Resolves `signal` with the name of the first SIGINT or SIGTERM. The one place this command touches
- * `process`: signals have no stand-in in the context. A second signal while stopping ends the process at
- * once. `release` takes the handlers away again.
- */
-function listenForStop(): { signal: Promise<string>; release(): void } {
-  const force = () => process.exit(130);
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const signal = new Promise<string>((resolve) => {
-    onSignal = (name) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      process.once('SIGINT', force);
-      process.once('SIGTERM', force);
-      resolve(name);
-    };
-  });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal,
-    release() {
-      for (const handler of [onSignal, force]) {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
-      }
-    },
-  };
 }
 
 function stamp(ctx: Context): string {
