@@ -18,7 +18,7 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
-import { inTransaction, openDatabase, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
+import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
 import type { Business, ClientFilter, SimulatorState, StoredClient, StoredTransaction } from './types.js';
 
 export interface StateStore {
@@ -245,7 +245,7 @@ interface StateRow {
 }
 
 class Connection {
-  private readonly statements = new Map<string, SqlStatement>();
+  private readonly statements: PreparedStatements;
 
   static open(file: string, journalMode: 'WAL' | 'DELETE' = 'WAL'): Connection {
     let db: SqlDatabase;
@@ -270,7 +270,9 @@ class Connection {
   constructor(
     private readonly db: SqlDatabase,
     readonly file: string | undefined,
-  ) {}
+  ) {
+    this.statements = new PreparedStatements(db);
+  }
 
   close(): void {
     this.statements.clear();
@@ -279,12 +281,7 @@ class Connection {
 
   /** A prepared statement, prepared once per connection. */
   sql(text: string): SqlStatement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   /** Runs `work` in one transaction: a snapshot for reads, the write lock for changes. */

@@ -10,7 +10,7 @@
 import type { Bank } from '../api/schemas.js';
 import type { BatchRow } from '../core/batch-file.js';
 import type { Kobo } from '../core/money.js';
-import { inTransaction, openDatabase, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
+import { inTransaction, openDatabase, PreparedStatements, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
 /** Rows read per page: big enough that a page costs little per row, small enough to stay flat. */
 export const PAGE_ROWS = 500;
@@ -106,11 +106,14 @@ const WHERE: Record<RowSet, string> = {
 };
 
 export class BatchWorkspace {
-  private readonly statements = new Map<string, SqlStatement>();
   /** The banks the rows resolved to, by code: a page of rows brings back its bank from here. */
   readonly banks = new Map<string, Bank>();
 
-  private constructor(private readonly db: SqlDatabase) {}
+  private readonly statements: PreparedStatements;
+
+  private constructor(private readonly db: SqlDatabase) {
+    this.statements = new PreparedStatements(db);
+  }
 
   static open(): BatchWorkspace {
     const db = openDatabase('');
@@ -126,12 +129,7 @@ export class BatchWorkspace {
   }
 
   private sql(text: string): SqlStatement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   /** Runs `work` in one transaction: thousands of small writes cost one. */

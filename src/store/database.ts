@@ -17,7 +17,7 @@ import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, statSy
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { inTransaction, openDatabase, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -92,22 +92,19 @@ export function closeLocalStores(): void {
 }
 
 class Store implements LocalStore {
-  private readonly statements = new Map<string, SqlStatement>();
+  private readonly statements: PreparedStatements;
   private depth = 0;
 
   constructor(
     readonly dataDir: string,
     readonly file: string,
     private readonly db: SqlDatabase,
-  ) {}
+  ) {
+    this.statements = new PreparedStatements(db);
+  }
 
   sql(text: string): SqlStatement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(text);
   }
 
   read<T>(work: () => T): T {

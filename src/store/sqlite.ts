@@ -46,6 +46,26 @@ export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, 
   }
 }
 
+/** Statements prepared once per connection and kept for its life: the same SQL runs thousands of times. */
+export class PreparedStatements {
+  private readonly cache = new Map<string, SqlStatement>();
+
+  constructor(private readonly db: SqlDatabase) {}
+
+  get(text: string): SqlStatement {
+    let statement = this.cache.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.cache.set(text, statement);
+    }
+    return statement;
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
 export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
 
 interface NodeSqliteModule {
