@@ -1,5 +1,5 @@
 // Every failure a user can see is one of these. The exit codes are the contract's (docs/exit-codes in
-// ../shared/cli-contract.md): scripts depend on them, so each error class fixes its own code.
+// docs/cli-contract.md): scripts depend on them, so each error class fixes its own code.
 
 export const ExitCode = {
   ok: 0,

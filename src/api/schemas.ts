@@ -1,4 +1,4 @@
-// The one description of the API's shapes (../shared/api-spec.md sections 2, 4, 6 and 7), shared by the
+// The one description of the API's shapes (docs/api-spec.md sections 2, 4, 6 and 7), shared by the
 // client (which parses every answer with it) and the simulator (which builds its answers and checks the
 // requests it receives with it). Objects are loose: unknown fields pass through untouched, because
 // `--json` prints the API's data exactly as it came and the API may add fields at any time.

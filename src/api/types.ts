@@ -1,4 +1,4 @@
-// One typed function per endpoint of ../shared/api-spec.md section 4. Each returns the parsed `data`
+// One typed function per endpoint of docs/api-spec.md section 4. Each returns the parsed `data`
 // (unknown fields kept) or throws an FsapiError subclass from src/errors.ts.
 import type { AnswerHeaders } from './http.js';
 import type {

@@ -1,4 +1,4 @@
-// Reading a batch file (../shared/cli-contract.md, "Batch payouts"): the CSV's rows as typed transfers,
+// Reading a batch file (docs/cli-contract.md, "Batch payouts"): the CSV's rows as typed transfers,
 // every bad row with its physical line number and the reason, and the references derived from the file.
 // Nothing here asks the API anything: a file that fails here is exit 2 and nothing was sent.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Batch payouts (../shared/cli-contract.md, "Batch payouts"): every row of a CSV file verified, confirmed
+// Batch payouts (docs/cli-contract.md, "Batch payouts"): every row of a CSV file verified, confirmed
 // once, and paid exactly once, even across interrupted runs.
 //
 //   readBatchFileInto (batch-file.ts)  the rows, streamed into the run's workspace; every bad one with its

@@ -1,5 +1,5 @@
 // Reading the client (virtual) accounts: GET /v1/account/clients, one page or all of them. Unlike the
-// transaction list, this endpoint takes its filters as query parameters (../shared/api-spec.md 4.4), so
+// transaction list, this endpoint takes its filters as query parameters (docs/api-spec.md 4.4), so
 // they are sent to the API as given and nothing is filtered here.
 import type { Context } from '../context.js';
 import type { ClientListItem } from '../api/schemas.js';

@@ -1,5 +1,5 @@
 // fsapi collections: which client (virtual) accounts were paid, how often and how much. The API has no
-// per-account transaction endpoint (../shared/api-spec.md 4.13), so inflows are grouped here as the
+// per-account transaction endpoint (docs/api-spec.md 4.13), so inflows are grouped here as the
 // transaction list streams past: one running group per receiving account, never the rows.
 //
 // An inflow is a credit that moved money and is not a reversal credit (`R-<reference>`, our own money

@@ -1,6 +1,6 @@
 // How the back-office commands (statement, collections, reconcile, tx watch) read one transaction record:
 // which way the money went, how much, whether it moved at all, which local day it belongs to. The API is
-// loose about all of it (../shared/real-api-notes.md): amounts may be null or text, statuses come in other
+// loose about all of it (docs/real-api-notes.md): amounts may be null or text, statuses come in other
 // cases, failed and reversed transfers exist and a reversal is booked as a separate credit `R-<reference>`.
 // Reading it in one place keeps the four commands telling the same story about the same rows.
 import type { Context } from '../context.js';

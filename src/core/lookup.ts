@@ -1,7 +1,7 @@
 // Every observation of a transfer, checked against what was meant to be sent, and the one look-up of a
 // transaction by reference (GET /v1/transactions/reference/{reference}) every caller uses.
 //
-// An answer or a lookup counts only when it is about *this* transfer (../shared/cli-contract.md, "Outcomes"):
+// An answer or a lookup counts only when it is about *this* transfer (docs/cli-contract.md, "Outcomes"):
 // its reference (without regard to case), its amount in kobo, its destination account and, when the record
 // names one, its bank code all match the intent. Anything else is a mismatch: never taken as proof that a
 // transfer was made, reported with what came back, and for a lookup the same as "not found for that

@@ -1,5 +1,5 @@
 // Page-by-page reading of a list endpoint that takes `page` (from 1) and `limit` and answers a bare array
-// with no totals (../shared/api-spec.md 4.4, 4.12). The only end-of-list signal is a page shorter than the
+// with no totals (docs/api-spec.md 4.4, 4.12). The only end-of-list signal is a page shorter than the
 // limit asked for, or an empty one.
 //
 // Memory stays flat: the generator holds the page it has handed out and, at most, the next one, which it

@@ -1,4 +1,4 @@
-// The payment policy of a profile (../shared/cli-contract.md, "Payees, policy and approvals"): what fsapi
+// The payment policy of a profile (docs/cli-contract.md, "Payees, policy and approvals"): what fsapi
 // may pay without a person, decided once by the profile's owner.
 //
 //   hard limits   max-per-transfer, max-per-day: beyond them nothing is sent (exit 1), naming the limit and

@@ -29,7 +29,7 @@ import { counterparty, transactionTimeMs, type TransactionPage } from './transac
 import { intentOf, recordStatusSeen, type TransferScope } from './transfer.js';
 import { findReversal, journalledTransfers, statusKind, type JournalledTransfer } from './transfer-outcome.js';
 
-/** The API settles a transfer within 5 minutes (../shared/api-spec.md): younger ones are still on their way. */
+/** The API settles a transfer within 5 minutes (docs/api-spec.md): younger ones are still on their way. */
 export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
 
 export type Finding =

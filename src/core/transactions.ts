@@ -1,7 +1,7 @@
 // Reading the transaction history (GET /v1/transactions): which pages to fetch, which rows to keep, and
 // what a row means for a person (counterparty) or a spreadsheet (export row). No terminal in here.
 //
-// The API shows no server-side filters (../shared/api-spec.md 4.12), so --type, --status, --since and
+// The API shows no server-side filters (docs/api-spec.md 4.12), so --type, --status, --since and
 // --until are applied here, to each page as it arrives. The list is newest first, so with --all paging
 // stops after the first page whose every row is older than --since: nothing after it can match.
 import type { Context } from '../context.js';

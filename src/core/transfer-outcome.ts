@@ -32,7 +32,7 @@ export function statusKind(status: string | null | undefined): StatusKind {
 // ---- the outcome vocabulary ------------------------------------------------------------------------------
 
 /**
- * What a transfer is, in the words every command shows (../shared/cli-contract.md, "Outcomes"). "Accepted"
+ * What a transfer is, in the words every command shows (docs/cli-contract.md, "Outcomes"). "Accepted"
  * is how the API answered a POST, not an outcome: an accepted transfer is pending, successful, failed or
  * reversed, as its status says.
  */

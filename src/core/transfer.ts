@@ -1,4 +1,4 @@
-// Sending money exactly once (../shared/cli-contract.md, "Transfers: pay the right person, exactly once").
+// Sending money exactly once (docs/cli-contract.md, "Transfers: pay the right person, exactly once").
 //
 // The pieces, in the order `transfer send` uses them:
 //   parseSendRequest      local validation: nothing has been asked of the API yet (exit 2 on bad input)

@@ -1,5 +1,5 @@
 // fsapi tx watch: new transactions as they appear, for people with no public URL to receive
-// notifications on. The API has no "since" parameter and no cursor (../shared/api-spec.md 4.12), so
+// notifications on. The API has no "since" parameter and no cursor (docs/api-spec.md 4.12), so
 // watching is polling the newest page of the newest-first list and printing the rows not seen before.
 //
 // - No replay: the first poll only learns what is already there. With `sinceMs`, the transactions from

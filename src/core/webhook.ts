@@ -1,4 +1,4 @@
-// Verification of a collection notification (../shared/api-spec.md section 6). The spec shows no signature
+// Verification of a collection notification (docs/api-spec.md section 6). The spec shows no signature
 // on notifications, so the only evidence that one is genuine is the API itself: look the notified reference
 // up (GET /v1/transactions/reference/{reference}) and compare every field the notification shares with the
 // API's record, then its externalReference and currency with the client account that received the money

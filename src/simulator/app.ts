@@ -1,4 +1,4 @@
-// The simulator's routes: every endpoint of ../shared/api-spec.md section 4, plus the simulator-only
+// The simulator's routes: every endpoint of docs/api-spec.md section 4, plus the simulator-only
 // admin routes under /__simulator/. Answers are built with the schemas of src/api/schemas.ts and checked
 // against them before they leave, so the simulator cannot drift from what the client parses.
 import { Hono, type Context as HonoContext } from 'hono';

@@ -313,7 +313,7 @@ export function nameEnquiry(doc: StateDoc, bankCode: string, rawAccountNumber: s
   const bvn = bvnFor(accountNumber);
   return {
     accountName,
-    // Not in spec 2.8, but public integrations read both from the real answer (../shared/real-api-notes.md).
+    // Not in spec 2.8, but public integrations read both from the real answer (docs/real-api-notes.md).
     accountNumber,
     bank: bank.institutionName,
     bankCode: bank.institutionCode,
