@@ -7,7 +7,7 @@
 //      GET /v1/transactions?page=P&limit=30 (target >= 400 requests/s);
 //   4. the local profile: `fsapi tx list --limit 30 --json` with that 20,000-transaction state against a
 //      fresh state (target <= 1.2x), medians of alternating runs;
-//   5. the cost of loading the SQLite driver on each Node found (this one, and ~/.cache/fsapi-node/*).
+//   5. the cost of loading node:sqlite on each supported Node found (this one, ~/.cache/fsapi-node/*).
 // Runnable alone: node bench/simulator.mjs [--fill N]
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ const FILLED = 20_000;
 /** No phase runs longer than this, whatever its count. */
 const PHASE_CAP_MS = 120_000;
 
-/** Children run without NODE_EXTRA_CA_CERTS (this machine sets it; Node 20 then reads a large file at start). */
+/** Children run without NODE_EXTRA_CA_CERTS (this machine sets it; Node then reads a large file at start). */
 function childEnv(extra = {}) {
   const env = { ...process.env, ...extra };
   delete env.NODE_EXTRA_CA_CERTS;
@@ -156,18 +156,22 @@ function line(name, value, unit, target, pass) {
   console.log(`  ${name.padEnd(58)} ${value.padStart(10)} ${unit}${mark}`);
 }
 
-/** Start-up cost of the SQLite driver: node -e 0 against loading the driver and running one query. */
+/** Start-up cost of node:sqlite: node -e 0 against loading it and running one query. */
 async function driverCosts(rounds) {
-  const nodes = [['this Node', process.execPath]];
+  const machineLine = process.versions.node.split('.')[0];
+  const nodes = [];
   for (const version of ['22', '24']) {
+    if (version === machineLine) {
+      nodes.push(['this Node', process.execPath]);
+      continue;
+    }
     const binary = path.join(homedir(), '.cache', 'fsapi-node', version, 'node_modules', '.bin', 'node');
     if (existsSync(binary)) nodes.push([`Node ${version} (~/.cache/fsapi-node)`, binary]);
   }
   const env = childEnv();
   const load = [
     "const e=process.emitWarning;process.emitWarning=()=>{};const s=process.getBuiltinModule('node:sqlite');process.emitWarning=e;",
-    "let D;if(s){D=s.DatabaseSync}else{D=require('better-sqlite3')}",
-    "const d=new D(':memory:');d.prepare('select 1').get();process.stdout.write(s?'node:sqlite':'better-sqlite3')",
+    "const d=new s.DatabaseSync(':memory:');d.prepare('select 1').get();process.stdout.write('node:sqlite')",
   ].join('');
   for (const [label, node] of nodes) {
     const version = await new Promise((resolve) => {

@@ -28,9 +28,8 @@ export async function startServedSimulator(args = [], env = process.env) {
   return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
-// Targets (issue 15) by Node line: the supported LTS lines 22 and 24, and Node 20 (out of support).
-const nodeMajor = Number(process.versions.node.split('.')[0]);
-const targets = nodeMajor >= 22 ? { help: 1.5, served: 2.5 } : { help: 1.7 };
+// Targets (issue 15) on the supported LTS lines, 22 and 24.
+const targets = { help: 1.5, served: 2.5 };
 
 /** The path of an executable on PATH, or undefined. */
 function onPath(name) {

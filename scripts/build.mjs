@@ -71,15 +71,12 @@ const chalkWithoutProbe = {
 const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22.13',
   sourcemap: 'linked',
   legalComments: 'none',
   // No comments or indentation: smaller files to read on every start. Names stay, and the source maps give
   // the lines. (Minifying names too was measured: no gain beyond noise on Node 22.)
   minifyWhitespace: true,
-  // A native module cannot be bundled: an embedded database engine stays a dependency, loaded from
-  // node_modules (package.json).
-  external: ['better-sqlite3'],
   logLevel: 'warning',
   plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
 };

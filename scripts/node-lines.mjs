@@ -1,14 +1,14 @@
-// The Node lines fsapi supports besides the machine's own, for the tests (scripts/test-node-lines.mjs) and the
-// benchmarks (bench/run.mjs). Each is installed from the npm registry's `node` package into a cache folder
-// of the user (never globally, never into the project), once, and found there on later runs.
+// The Node lines fsapi supports, for the tests (scripts/test.mjs) and the benchmarks (bench/run.mjs). A line
+// the machine's Node is not is installed from the npm registry's `node` package into a cache folder of the
+// user (never globally, never into the project), once, and found there on later runs.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-/** The supported LTS lines run besides the machine's Node (package.json's engines names them all). */
-export const otherNodeLines = ['22', '24'];
+/** The supported LTS lines (package.json's engines: ^22.13.0 || >=24). */
+export const supportedNodeLines = ['22', '24'];
 
 /** Where each line is kept: $XDG_CACHE_HOME/fsapi-node/<line>, else ~/.cache/fsapi-node/<line>. */
 export function nodeCacheFolder(line) {

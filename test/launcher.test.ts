@@ -1,17 +1,14 @@
-// bin/fsapi.cjs turns on Node's compile cache where it exists (Node >= 22.1) and requires dist/cli.cjs;
+// bin/fsapi.cjs refuses a Node older than 22.13, turns on Node's compile cache and requires dist/cli.cjs;
 // the command tree requires dist/engine.cjs only once a command runs. The cache is only ever an
 // optimisation: a damaged one must change nothing, and nothing may be written next to the installed files.
 // Runs copies of bin/ and dist/ as an installed package would lay them out.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { cliPath, homePool, repoRoot, runCli } from './helpers/cli.js';
-
-// @types/node describes Node 20, which has no enableCompileCache.
-const hasCompileCache = typeof (await import('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** Name, size and modification time of every file of a folder. */
 function snapshot(dir: string): string[] {
@@ -44,9 +41,6 @@ describe('the launcher', () => {
   function copyPackage({ withDist = true } = {}): { root: string; launcher: string } {
     const outer = mkdtempSync(path.join(tmpdir(), 'fsapi-package-'));
     copies.push(outer);
-    // The embedded database engine stays a dependency beside the package, as an install puts it: Node finds
-    // it in the folder above (only better-sqlite3 on Node 20 needs it).
-    symlinkSync(path.join(repoRoot, 'node_modules'), path.join(outer, 'node_modules'), 'dir');
     const root = path.join(outer, 'fsapi');
     mkdirSync(root);
     cpSync(path.join(repoRoot, 'bin'), path.join(root, 'bin'), { recursive: true });
@@ -76,14 +70,13 @@ describe('the launcher', () => {
     assert.deepEqual(snapshot(root), before);
   });
 
-  it(`keeps compiled code in Node's compile cache folder${hasCompileCache ? '' : ' (not on this Node: none is written)'}`, async () => {
+  it("keeps compiled code in Node's compile cache folder", async () => {
     const { launcher } = copyPackage();
     const home = homes.home();
     const cacheDir = path.join(home.root, 'compile-cache');
     await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
-    // One entry per bundle at least (the launcher, cli.cjs, engine.cjs); none on a Node without the cache.
-    if (hasCompileCache) assert.ok(filesIn(cacheDir).length >= 2, `cache entries: ${filesIn(cacheDir).join(', ')}`);
-    else assert.deepEqual(filesIn(cacheDir), []);
+    // One entry per bundle at least (the launcher, cli.cjs, engine.cjs).
+    assert.ok(filesIn(cacheDir).length >= 2, `cache entries: ${filesIn(cacheDir).join(', ')}`);
   });
 
   it('runs the same with a damaged compile cache, and with one it cannot write', async () => {
@@ -124,6 +117,40 @@ describe('the launcher', () => {
     const early = spawnSync('bash', ['--noprofile', '--norc', '-c', `"${process.execPath}" "${cliPath}" --help | true; echo "exit \${PIPESTATUS[0]}"`], { env: shellEnv, encoding: 'utf8' });
     assert.equal(early.stdout, 'exit 0\n');
     assert.equal(early.stderr, '');
+  });
+
+  it('refuses a Node older than 22.13 in one line, exit 2, before it loads anything', () => {
+    const home = homes.home();
+    // This Node, reporting another version to the launcher: every boundary, whatever Node runs the test.
+    const preload = path.join(home.root, 'node-version.cjs');
+    writeFileSync(preload, "Object.defineProperty(process.versions, 'node', { value: process.env.FAKE_NODE_VERSION });\n");
+    // Refused from a copy without dist/: a launcher that went on to load the command tree would say it is
+    // not built (exit 1) instead.
+    const { launcher: unbuilt } = copyPackage({ withDist: false });
+    const run = (launcher: string, version: string) =>
+      spawnSync(process.execPath, ['--require', preload, launcher, '--version'], { env: { ...home.env, FAKE_NODE_VERSION: version }, encoding: 'utf8' });
+    for (const version of ['18.20.8', '20.19.5', '22.12.0']) {
+      const result = run(unbuilt, version);
+      assert.equal(result.status, 2, `${version}: ${result.stderr}`);
+      assert.equal(result.stdout, '');
+      assert.equal(result.stderr, `error: fsapi needs Node.js 22.13+ or 24; this is Node ${version}\n`);
+    }
+    for (const version of ['22.13.0', '24.0.0']) {
+      const result = run(cliPath, version);
+      assert.equal(result.status, 0, `${version}: ${result.stderr}`);
+      assert.match(result.stdout, /^\d+\.\d+\.\d+\n$/);
+    }
+  });
+
+  // The machine's own `node` on PATH, when it is an unsupported one (this machine's Node 20): the real thing.
+  const pathNode = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  const [pathMajor = 0, pathMinor = 0] = pathNode.split('.').map(Number);
+  const pathNodeIsOld = pathNode !== '' && (pathMajor < 22 || (pathMajor === 22 && pathMinor < 13));
+  it('refuses the machine\'s old Node the same way', { skip: pathNodeIsOld ? false : `node on PATH is ${pathNode || 'missing'}, not older than 22.13` }, () => {
+    const result = spawnSync('node', [cliPath, 'account'], { env: homes.home().env, encoding: 'utf8' });
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, `error: fsapi needs Node.js 22.13+ or 24; this is Node ${pathNode}\n`);
   });
 
   it('says in one line how to build when dist/ is missing, with no stack trace', async () => {

@@ -9,22 +9,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { makeHome, repoRoot } from './helpers/cli.js';
-import { SIMULATOR_CREDENTIALS, startSimulatorServer } from '../src/simulator/server.js';
-
-/** Whether this Node has SQLite built in (22.13+), so the installed package's local simulator needs nothing. */
-const hasBuiltInSqlite = (() => {
-  try {
-    return process.getBuiltinModule?.('node:sqlite') !== undefined;
-  } catch {
-    return false;
-  }
-})();
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-/** Installed size limit (issue 15), not counting an embedded database engine, which stays a dependency. */
+/** Installed size limit (issue 15). */
 const MAX_INSTALLED_BYTES = 12 * 1024 * 1024;
-const DATABASE_ENGINES = new Set(['better-sqlite3']);
 
 /** The project's files as a fresh clone has them: tracked and new ones, never dist/ or node_modules/. */
 function projectFiles(): string[] | undefined {
@@ -79,40 +68,24 @@ describe('the npm package', () => {
     assert.deepEqual(contents.filter((file) => /^package\/(src|test|scripts|bench)\//.test(file)), []);
 
     const prefix = path.join(work, 'prefix');
-    // Without building the optional database engine: better-sqlite3 is what Node 20 needs for the local
-    // simulator, and where no prebuilt binary can be fetched (as here) its install script compiles it, a
-    // minute and more; the package's own files are what this test is about (fsapi itself has no install
-    // script). Node 22.13+ has SQLite built in.
-    await run(npm, ['install', '--global', '--prefix', prefix, '--prefer-offline', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+    // The package has no dependencies and no install script: nothing is fetched or built.
+    await run(npm, ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
       cwd: work,
       timeout: 240_000,
     });
     const installed = path.join(prefix, 'lib', 'node_modules', 'fsapi');
-    const size = bytesIn(installed, (name) => DATABASE_ENGINES.has(name));
+    const size = bytesIn(installed);
+    assert.equal(existsSync(path.join(installed, 'node_modules')), false, 'the installed package has dependencies');
     assert.ok(size < MAX_INSTALLED_BYTES, `installed size ${(size / 1024 / 1024).toFixed(1)} MB`);
 
     // The installed command, run by name from the prefix's bin folder (its #! line finds this test's node
     // first on PATH), in a folder of its own, with temporary config and data dirs.
     const env: NodeJS.ProcessEnv = { ...home.env, PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath), process.env.PATH].join(path.delimiter) };
     for (const key of ['HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key];
-    if (hasBuiltInSqlite) {
-      // The first command a new user runs: the built-in simulator, in process.
-      const result = await run('fsapi', ['account'], { cwd: work, env, timeout: 60_000 });
-      assert.match(result.stdout, /^Account name\tAccount number\t/);
-      assert.match(result.stdout.split('\n')[1] ?? '', /^ACME TRADING LIMITED\t\d{10}\t/);
-      assert.match(result.stderr, /local simulator: no real money moves/);
-      return;
-    }
-    // Node 20 without the engine: the installed fsapi logs in to a served simulator and asks it.
-    const server = await startSimulatorServer({ port: 0 });
-    try {
-      const loginEnv = { ...env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret };
-      await run('fsapi', ['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', server.url], { cwd: work, env: loginEnv, timeout: 60_000 });
-      const result = await run('fsapi', ['--profile', 'sim', 'account'], { cwd: work, env, timeout: 60_000 });
-      assert.match(result.stdout, /^Account name\tAccount number\t/);
-      assert.match(result.stdout.split('\n')[1] ?? '', /^ACME TRADING LIMITED\t\d{10}\t/);
-    } finally {
-      await server.close();
-    }
+    // The first command a new user runs: the built-in simulator, in process.
+    const result = await run('fsapi', ['account'], { cwd: work, env, timeout: 60_000 });
+    assert.match(result.stdout, /^Account name\tAccount number\t/);
+    assert.match(result.stdout.split('\n')[1] ?? '', /^ACME TRADING LIMITED\t\d{10}\t/);
+    assert.match(result.stderr, /local simulator: no real money moves/);
   });
 });

@@ -1,4 +1,4 @@
-// Where the simulator's state lives: a SQLite database (src/store/sqlite.ts picks the driver), in a
+// Where the simulator's state lives: a SQLite database (node:sqlite, opened by src/store/sqlite.ts), in a
 // file (`simulator serve --state FILE`, and the in-process `local` profile) or in memory (`simulator
 // serve` without --state). One row per transaction, client and token; one row for the state's fixed facts
 // and the balance. Every change is one database transaction (BEGIN IMMEDIATE ... COMMIT), every read one

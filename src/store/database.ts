@@ -73,8 +73,8 @@ export function openLocalStore(dataDir: string): LocalStore {
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
-    // SQLite's own default page cache (2 MB, what node:sqlite keeps); better-sqlite3 raises it to 16 MB,
-    // which a read of the whole history (transfer log --jsonl) fills: peak RSS then grew by the cache.
+    // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history
+    // (transfer log --jsonl), and peak RSS grows by the cache (docs/decisions.md).
     db.exec('PRAGMA cache_size = -2000');
     migrate(store, db);
   } catch (error) {

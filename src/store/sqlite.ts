@@ -1,11 +1,13 @@
-// The SQLite driver seam. fsapi runs on Node 20, 22 and 24 from one `npm ci` (CI installs once under Node
-// 20 and runs the CLI on all three), and a native addon built for one Node ABI cannot load under another.
-// So: Node's built-in `node:sqlite` wherever it exists without a flag (22.13+, 23.4+, 24), and the
-// `better-sqlite3` addon (an optional dependency) on Node 20. Both are synchronous and share the small
-// surface below; docs/decisions.md has the measurements behind the choice.
-import { createRequire } from 'node:module';
+// The SQLite seam: Node's built-in `node:sqlite`, which Node 22.13+ and 24 load without a flag (bin/fsapi.cjs
+// refuses an older Node). Everything that opens a database (the local store, the simulator's store, the
+// batch workspace, the process locks) comes through here, for the two things Node does not do for us: keep
+// its ExperimentalWarning off stderr, and type rows as what fsapi's tables hold. docs/decisions.md has the
+// measurements behind SQLite and the reasons for one built-in driver.
 import { FsapiError, ExitCode } from '../errors.js';
 
+// What fsapi reads and binds: text, integers and null. It stores no blobs and never turns on readBigInts (an
+// integer past 2^53 is an error in node:sqlite rather than a silently rounded number), so node:sqlite's
+// wider value types (bigint, Uint8Array) never occur.
 export type SqlValue = string | number | null;
 export type SqlRow = Record<string, SqlValue>;
 
@@ -66,52 +68,19 @@ export class PreparedStatements {
   }
 }
 
-export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+let nodeSqlite: typeof import('node:sqlite') | undefined;
 
-interface NodeSqliteModule {
-  DatabaseSync: new (file: string) => SqlDatabase;
-}
-type BetterSqliteConstructor = new (file: string) => SqlDatabase;
-
-let loaded: { name: SqliteDriverName; open: (file: string) => SqlDatabase } | undefined;
-
-/** Which driver this Node uses: `node:sqlite` when it loads without a flag, else better-sqlite3. */
-export function sqliteDriver(): SqliteDriverName {
-  return loadDriver().name;
-}
-
-/** Opens (creating when missing) a database file, or an in-memory one for ':memory:'. */
+/** Opens (creating when missing) a database file, or an in-memory one for ':memory:' (or '', a temporary file). */
 export function openDatabase(file: string): SqlDatabase {
-  return loadDriver().open(file);
-}
-
-function loadDriver(): NonNullable<typeof loaded> {
-  if (loaded) return loaded;
-  const builtIn = loadNodeSqlite();
-  if (builtIn) {
-    loaded = { name: 'node:sqlite', open: (file) => new builtIn.DatabaseSync(file) };
-    return loaded;
-  }
-  let BetterSqlite: BetterSqliteConstructor;
-  try {
-    // Resolved from the installed package at run time: a native addon cannot be bundled.
-    BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as BetterSqliteConstructor;
-  } catch (error) {
-    throw new FsapiError(`fsapi needs SQLite: Node ${process.versions.node} has no node:sqlite and better-sqlite3 did not load (${firstLine(error)})`, {
-      exitCode: ExitCode.failed,
-      hint: 'use Node 22.13 or later, or let npm ci install better-sqlite3 (building it needs a C++ compiler where no prebuilt binary fits)',
-    });
-  }
-  loaded = { name: 'better-sqlite3', open: (file) => new BetterSqlite(file) };
-  return loaded;
+  nodeSqlite ??= loadNodeSqlite();
+  return new nodeSqlite.DatabaseSync(file) as unknown as SqlDatabase;
 }
 
 /**
- * `node:sqlite`, or undefined where it is missing or still behind --experimental-sqlite (Node 20, 22.5 to
- * 22.12). Loading it prints an ExperimentalWarning on every run; users asked for none of that, so exactly
- * that warning is dropped while the module loads, and every other warning goes through.
+ * Loads `node:sqlite`. Node 22 prints an ExperimentalWarning for it on every run; users asked for none of
+ * that, so exactly that warning is dropped while the module loads, and every other warning goes through.
  */
-function loadNodeSqlite(): NodeSqliteModule | undefined {
+function loadNodeSqlite(): typeof import('node:sqlite') {
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
@@ -119,27 +88,20 @@ function loadNodeSqlite(): NodeSqliteModule | undefined {
     if ((type === 'ExperimentalWarning' || (warning as Error).name === 'ExperimentalWarning') && /SQLite/i.test(text)) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
+  let loaded: typeof import('node:sqlite') | undefined;
   try {
-    return (process.getBuiltinModule('node:sqlite') as unknown as NodeSqliteModule | undefined) ?? undefined;
+    loaded = process.getBuiltinModule('node:sqlite');
   } catch {
-    return undefined;
+    // Still behind --experimental-sqlite (Node 23.0 to 23.3, past the launcher's check): said below.
   } finally {
     process.emitWarning = emitWarning;
   }
+  if (!loaded) throw new FsapiError(`fsapi needs SQLite, built into Node 22.13+ and 24; Node ${process.versions.node} has none without a flag`, { exitCode: ExitCode.failed });
+  return loaded;
 }
 
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!;
-}
-
-/** The primary SQLite result code of a driver error (better-sqlite3: code 'SQLITE_CORRUPT'; node:sqlite: errcode 11). */
+/** The primary SQLite result code of a node:sqlite error (its errcode, extended codes folded: 11 is SQLITE_CORRUPT). */
 export function sqliteCode(error: unknown): number | undefined {
-  const e = error as { code?: unknown; errcode?: unknown } | null;
-  if (typeof e?.errcode === 'number') return e.errcode & 0xff;
-  if (typeof e?.code === 'string') {
-    const named: Record<string, number> = { SQLITE_BUSY: 5, SQLITE_LOCKED: 6, SQLITE_CORRUPT: 11, SQLITE_NOTADB: 26 };
-    const base = /^SQLITE_[A-Z]+/.exec(e.code)?.[0];
-    return base ? named[base] : undefined;
-  }
-  return undefined;
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' ? errcode & 0xff : undefined;
 }
