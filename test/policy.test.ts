@@ -108,6 +108,31 @@ describe('policy set', () => {
   });
 });
 
+describe('auth token under a policy', () => {
+  it('without a terminal: exit 2, saying why, nothing printed; at a terminal the token is printed', async () => {
+    setup = await setUpTransfers();
+    const before = await setup.run(['auth', 'token']);
+    assert.equal(before.code, 0, before.stderr);
+    const token = before.stdout.trim();
+    assert.ok(token.length > 0);
+
+    await setPolicy(setup, '--max-per-day', '1000');
+    const piped = await setup.run(['auth', 'token']);
+    assert.equal(piped.code, 2, piped.stderr);
+    assert.equal(piped.stdout, '');
+    assert.match(piped.stderr, /has a payment policy.*would let a script pay round it[\s\S]*only at a terminal; nothing was printed/);
+    assert.match(piped.stderr, /hint: run it yourself in a terminal/);
+    assert.doesNotMatch(piped.stderr, new RegExp(token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const json = await setup.run(['auth', 'token', '--json']);
+    assert.equal(json.code, 2);
+    assert.equal(json.stdout, '');
+
+    const atTerminal = await setup.run(['auth', 'token'], { tty: true });
+    assert.equal(atTerminal.code, 0, stripAnsi(atTerminal.stdout));
+    assert.ok(stripAnsi(atTerminal.stdout).includes(token), 'a person at a terminal still gets it');
+  });
+});
+
 describe('the policy at send time', () => {
   it('over the per-transfer maximum: exit 1, nothing sent, naming the limit and what is left today', async () => {
     setup = await setUpTransfers();
