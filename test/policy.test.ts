@@ -218,6 +218,79 @@ describe('the policy at send time', () => {
   });
 });
 
+/** An Etc zone whose wall clock reads `hour`:xx at `ms` (whole hours east of UTC, -12 .. +14). */
+function zoneAtHour(ms: number, hour: number): string {
+  let east = (((hour - new Date(ms).getUTCHours()) % 24) + 24) % 24;
+  if (east > 14) east -= 24;
+  return east === 0 ? 'UTC' : east > 0 ? `Etc/GMT-${east}` : `Etc/GMT+${-east}`;
+}
+
+/** Moves every journalled transfer `ms` earlier, as if sent then (the clock cannot be set for a process). */
+function sentEarlier(s: TransferSetup, ms: number): void {
+  const db = openDatabase(path.join(s.home.dataDir, 'fsapi.db'));
+  try {
+    for (const row of db.prepare('SELECT first_seq, sent_ms, doc FROM transfers').all()) {
+      const at = Number(row.sent_ms) - ms;
+      const doc = { ...(JSON.parse(String(row.doc)) as Record<string, unknown>), sentAt: new Date(at).toISOString() };
+      db.prepare('UPDATE transfers SET sent_ms = ?, doc = ? WHERE first_seq = ?').run(at, JSON.stringify(doc), Number(row.first_seq));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+describe("the daily maximum counts the policy's day, not the caller's", () => {
+  it("a caller whose own day began after the earlier sends (TZ=Etc/GMT+7 at 07:00 UTC) starts no new one", async () => {
+    setup = await setUpTransfers();
+    const now = Date.now();
+    // The policy's zone reads about noon: its midnight is hours away, before and after the sends.
+    const zone = zoneAtHour(now, 12);
+    // The caller's zone reads 00:xx: its day began less than an hour ago, after the first send below.
+    const fresh = zoneAtHour(now, 0);
+    await setPolicy(setup, '--max-per-day', '100000', '--time-zone', zone);
+    const under = (tz: string, amount: string, ...more: string[]) => setup!.run(send(amount, ...more), { env: { TZ: tz } });
+
+    assert.equal((await under('Etc/GMT-14', '60000')).code, 0);
+    sentEarlier(setup, 90 * 60_000);
+    const second = await under(fresh, '60000', '--allow-duplicate');
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, /would pass the daily maximum of ₦100,000\.00.*₦60,000\.00 was sent today/);
+    assert.ok(second.stderr.includes(`starts again at midnight (${zone})`), second.stderr);
+    // UTC-12 and UTC+14 are always on different dates: neither is a day of its own either.
+    assert.equal((await under('Etc/GMT+12', '40000')).code, 0, 'reaching the maximum exactly is allowed');
+    const last = await under('Etc/GMT-14', '1');
+    assert.equal(last.code, 1, last.stderr);
+    assert.equal(setup.posts(), 2, 'only the two within the maximum reached the API');
+
+    for (const tz of ['Etc/GMT+12', 'Etc/GMT-14', fresh]) {
+      const shown = JSON.parse((await setup.run(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
+      assert.deepEqual([shown.timeZone, shown.sentTodayKobo, shown.leftTodayKobo], [zone, 10_000_000, 0], `policy show under TZ=${tz}`);
+    }
+  });
+
+  it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {
+    setup = await setUpTransfers();
+    const set = (env: Record<string, string>, ...options: string[]) => setup!.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`], env });
+    const shown = async () => JSON.parse((await setup!.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+
+    const first = await set({ TZ: 'Asia/Tokyo' }, '--max-per-day', '1000');
+    assert.equal(first.code, 0, stripAnsi(first.stdout));
+    assert.match(stripAnsi(first.stdout), /Day's time zone\s+none -> Asia\/Tokyo/, 'shown before the secret is asked');
+    assert.equal((await shown()).timeZone, 'Asia/Tokyo');
+    assert.equal((await set({ TZ: 'Europe/London' }, '--max-per-day', '2000')).code, 0);
+    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDayKobo], ['Asia/Tokyo', 200_000]);
+    assert.equal((await set({}, '--time-zone', 'america/new_york')).code, 0);
+    assert.equal((await shown()).timeZone, 'America/New_York');
+
+    const tokens = setup.count('POST', '/v1/generate-token');
+    const unknown = await setup.run(['policy', 'set', '--time-zone', 'Mars/Olympus']);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /--time-zone: unknown time zone "Mars\/Olympus"/);
+    assert.equal((await shown()).timeZone, 'America/New_York');
+    assert.equal(setup.count('POST', '/v1/generate-token'), tokens, 'no secret was asked or checked');
+  });
+});
+
 describe('approvals approve', () => {
   it('without a terminal: exit 2, nothing sent, even with the secret in the environment', async () => {
     setup = await setUpTransfers();
