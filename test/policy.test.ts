@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { openDatabase } from '../src/store/sqlite.js';
 
@@ -288,6 +289,21 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.match(unknown.stderr, /--time-zone: unknown time zone "Mars\/Olympus"/);
     assert.equal((await shown()).timeZone, 'America/New_York');
     assert.equal(setup.count('POST', '/v1/generate-token'), tokens, 'no secret was asked or checked');
+  });
+});
+
+describe('fsapi api under a policy', () => {
+  it('refuses the transfer endpoint in every spelling, even with --allow-transfer: nothing reaches the API', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-day', '1000');
+    setup.server.simulator.clearRequests();
+    const body = '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW2"}';
+    for (const [method, spelling] of TRANSFER_SPELLINGS) {
+      const result = await setup.run(['api', method, spelling, '--allow-transfer', '--data', body]);
+      assert.equal(result.code, 2, `${method} ${spelling}: ${result.stderr}`);
+      assert.match(result.stderr, /this profile has a payment policy: fsapi api does not send POST \/v1\/transfer/);
+      assert.deepEqual(setup.server.simulator.requests(), [], `${method} ${spelling}: nothing reached the API`);
+    }
   });
 });
 
