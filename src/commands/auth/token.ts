@@ -8,7 +8,6 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ApiError, TransportError, UsageError } from '../../errors.js';
-import { controlScope } from '../../core/payees.js';
 import { readPolicy } from '../../core/policy.js';
 import { createHttp } from '../../api/http.js';
 import { createTokenSession } from '../../auth/session.js';
@@ -16,7 +15,8 @@ import { printJson } from '../../ui/output.js';
 
 export default async function token(ctx: Context, _input: CommandInput): Promise<void> {
   const [store, profile] = await Promise.all([ctx.profiles(), ctx.profile()]);
-  if (!ctx.prompt.interactive && readPolicy(ctx, await controlScope(ctx))) {
+  // The scope as transferScope has it, without opening the client (for `local`, the simulator).
+  if (!ctx.prompt.interactive && readPolicy(ctx, { profile: profile.name, baseUrl: profile.baseUrl ?? 'local' })) {
     throw new UsageError(
       `profile "${profile.name}" has a payment policy, and its token would let a script pay round it (curl needs nothing else): fsapi auth token prints it only at a terminal; nothing was printed`,
       'run it yourself in a terminal; scripts pay with fsapi transfer send, within the policy (docs/policy.md)',
