@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestOrigin, requestUrl } from '../src/api/http.js';
-import { isTransferEndpoint, resolveApiTarget } from '../src/api/target.js';
+import { isTransferEndpoint, reachesTransfer, resolveApiTarget } from '../src/api/target.js';
 import { UsageError } from '../src/errors.js';
 import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 
@@ -30,6 +30,9 @@ describe('the target of fsapi api', () => {
     const base = 'https://api.example.ng/fs/';
     assert.equal(resolveApiTarget(base, '/v1/./transfer').url.href, 'https://api.example.ng/fs/v1/transfer');
     assert.ok(isTransferEndpoint(resolveApiTarget(base, '/v1/x/../transfer').endpoint));
+    // A base address that ends in the version makes a shorter path the transfer endpoint.
+    for (const path of ['/transfer', '/./Transfer/']) assert.ok(reachesTransfer(resolveApiTarget('https://api.example.ng/v1', path)), path);
+    assert.equal(reachesTransfer(resolveApiTarget('https://api.example.ng/v1', '/transfer/tsq')), false);
     for (const outside of ['/../v1/transfer', '/x/../../v1/transfer', '/%2e%2e/v1/transfer', '/..%2Fv1/transfer', '/%252e%252e/v1/transfer', '/..\\v1/transfer']) {
       assert.throws(() => resolveApiTarget(base, outside), (error: unknown) => error instanceof UsageError && error.exitCode === 2 && /outside the base address/.test(error.message), outside);
     }

@@ -16,6 +16,8 @@ export interface ApiTarget {
   url: URL;
   /** The path below the base address as the most lenient server would route it: lower case, no dots. */
   endpoint: string;
+  /** The same for the whole path, base address's path included. */
+  absolute: string;
 }
 
 /** At most this many rounds of percent-decoding: `%25252e` is still a dot to a server that decodes thrice. */
@@ -43,7 +45,15 @@ export function resolveApiTarget(baseUrl: string | undefined, path: string, sear
   const lenient = lenientPath(url.pathname);
   const lenientBase = lenientPath(basePath || '/');
   if (lenientBase !== '' && lenient !== lenientBase && !lenient.startsWith(`${lenientBase}/`)) throw outside();
-  return { url, endpoint: lenient.slice(lenientBase.length) || '/' };
+  return { url, endpoint: lenient.slice(lenientBase.length) || '/', absolute: lenient || '/' };
+}
+
+/**
+ * Whether the request reaches the transfer endpoint: below the base address, or at the host's root (a
+ * base address of `https://host/v1` makes `/transfer` that very endpoint).
+ */
+export function reachesTransfer(target: ApiTarget): boolean {
+  return isTransferEndpoint(target.endpoint) || isTransferEndpoint(target.absolute);
 }
 
 /** Whether `endpoint` (ApiTarget.endpoint) is the transfer endpoint, however it was spelled. */

@@ -15,7 +15,7 @@ import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { readPolicy } from '../core/policy.js';
 import { transferScope } from '../core/transfer.js';
-import { isTransferEndpoint, resolveApiTarget } from '../api/target.js';
+import { reachesTransfer, resolveApiTarget } from '../api/target.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
 import { terminalText } from '../ui/sanitize.js';
@@ -40,7 +40,7 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
   const request = await parseRequest(ctx, input);
   const target = resolveApiTarget((await ctx.profile()).baseUrl, request.path, request.searchParams);
   // Any method but GET: a server may route PUT or PATCH (or an override of the method) to the same handler.
-  const isTransfer = request.method !== 'GET' && isTransferEndpoint(target.endpoint);
+  const isTransfer = request.method !== 'GET' && reachesTransfer(target);
   const spelled = isTransfer && (request.method !== 'POST' || request.path !== '/v1/transfer') ? ` (${request.method} ${request.path} goes to ${target.url.pathname}: the transfer endpoint)` : '';
   if (isTransfer && input.options.allowTransfer !== true) {
     throw new UsageError(
