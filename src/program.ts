@@ -431,6 +431,7 @@ group('policy', 'the payment policy: limits, and what waits for a person', ['fsa
     .option('--approval-above <naira>', 'hold transfers above this for a person to approve (none removes it)')
     .option('--payees-only', 'hold transfers to accounts that are not saved payees')
     .option('--no-payees-only', 'pay accounts that are not saved payees without approval')
+    .option('--time-zone <iana>', "the zone of the daily maximum's day (default: kept, or this terminal's)")
     .option('--off', 'remove the policy: pay without limits or approvals')
     .addHelpText('after', '\nNeeds a terminal: the change is shown, then the consumer secret of the profile is\nasked (hidden) and checked with the API; typing it is the confirmation.\n' + examples(
       'fsapi policy set --max-per-transfer 200000 --max-per-day 1000000',

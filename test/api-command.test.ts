@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { BUSINESS, KNOWN_ACCOUNT_NAMES } from '../src/simulator/index.js';
 
 let setup: TransferSetup;
@@ -129,6 +130,24 @@ describe('fsapi api: bad input is exit 2 and nothing is sent', () => {
       assert.deepEqual(requests(), [], 'nothing reached the API, not even a token request');
     });
   }
+});
+
+describe('fsapi api: the transfer endpoint however it is spelled', () => {
+  for (const [method, spelling] of TRANSFER_SPELLINGS) {
+    it(`${method} ${spelling} without --allow-transfer: exit 2, nothing reaches the API`, async () => {
+      const result = await setup.run(['api', method, spelling, '--data', '{"amount":1}']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /does not send POST \/v1\/transfer/);
+      assert.equal(result.stdout, '');
+      assert.deepEqual(requests(), [], 'nothing reached the API, not even a token request');
+    });
+  }
+
+  it('other endpoints under /v1/transfer/ and their dot spellings still go, to where URL resolves them', async () => {
+    const result = await setup.run(['api', 'POST', '/v1/transfer/x/../name-enquiry', '--data', enquiryBody]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(requests(), ['POST /v1/transfer/name-enquiry']);
+  });
 });
 
 describe('fsapi api POST /v1/transfer --allow-transfer', () => {

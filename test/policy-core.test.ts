@@ -9,13 +9,17 @@ import { checkClaim } from '../src/core/claim.js';
 import { Journal, TransferFold, type JournalRecord } from '../src/core/journal.js';
 import { checkDailyLimit, dayWindow, holdReasons, PolicyLimitError, spentToday } from '../src/core/policy.js';
 import { ControlsStore, type HeldTransfer } from '../src/store/controls.js';
+import { parseTimeZone } from '../src/core/time-zone.js';
+import { UsageError } from '../src/errors.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
-const now = new Date(2026, 10, 25, 12, 0, 0).getTime(); // local noon
-const local = (hour: number, day = 25) => new Date(2026, 10, day, hour, 0, 0).toISOString();
+// The policy's day is Lagos's (UTC+1, no daylight saving), whatever TZ this test runs under.
+const zone = 'Africa/Lagos';
+const now = Date.UTC(2026, 10, 25, 11, 0, 0); // noon in Lagos
+const local = (hour: number, day = 25) => new Date(Date.UTC(2026, 10, day, hour - 1, 0, 0)).toISOString();
 
 function intent(reference: string, time: string, amountKobo: number, extra: Partial<Record<string, unknown>> = {}): JournalRecord {
   return {
@@ -49,17 +53,17 @@ describe('the day', () => {
       intent('ACME-D', local(23, 24), 80_000), // yesterday
       intent('ACME-E', local(10), 160_000, { profile: 'other' }), // another profile
     ];
-    assert.equal(spentToday(fold(records).transfers(), scope, now), 30_000);
-    const { start, end } = dayWindow(now);
-    assert.equal(new Date(start).getHours(), 0);
+    assert.equal(spentToday(fold(records).transfers(), scope, now, zone), 30_000);
+    const { start, end } = dayWindow(now, zone);
+    assert.equal(new Date(start).toISOString(), '2026-11-24T23:00:00.000Z', 'midnight in Lagos');
     assert.equal(end - start, 24 * 3600_000);
   });
 
   it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', () => {
     const transfers = fold([intent('ACME-A', local(9), 60_000)]).transfers();
-    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now));
+    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
     assert.throws(
-      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now),
+      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
       (error: unknown) => error instanceof PolicyLimitError && error.exitCode === 1 && /₦600\.00 was sent today.*₦400\.00 is left/.test(error.message),
     );
   });
@@ -67,14 +71,71 @@ describe('the day', () => {
   it('the claim refuses a transfer that would pass the maximum, counting another process in flight', () => {
     const journal = fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
     const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
-    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000 }, now));
-    assert.throws(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999 }, now), PolicyLimitError);
+    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
+    assert.throws(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now), PolicyLimitError);
     assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
   });
 });
 
+describe("the day in the policy's time zone", () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const day = (at: string, timeZone: string) => {
+    const { start, end } = dayWindow(Date.parse(at), timeZone);
+    return [iso(start), iso(end)];
+  };
+
+  it('without daylight saving: Lagos days run from 23:00 UTC, whatever the instant in the day', () => {
+    assert.deepEqual(day('2026-11-26T22:59:59.999Z', 'Africa/Lagos'), ['2026-11-25T23:00:00.000Z', '2026-11-26T23:00:00.000Z']);
+    assert.deepEqual(day('2026-11-26T23:00:00.000Z', 'Africa/Lagos'), ['2026-11-26T23:00:00.000Z', '2026-11-27T23:00:00.000Z']);
+    // UTC-7 all year: 07:00 UTC is its midnight; the year's last day rolls over into the next year.
+    assert.deepEqual(day('2026-12-31T07:00:00Z', 'Etc/GMT+7'), ['2026-12-31T07:00:00.000Z', '2027-01-01T07:00:00.000Z']);
+    assert.deepEqual(day('2026-12-31T06:59:00Z', 'Etc/GMT+7'), ['2026-12-30T07:00:00.000Z', '2026-12-31T07:00:00.000Z']);
+  });
+
+  it('with daylight saving: the day the clocks go forward has 23 hours, the day they go back 25', () => {
+    // New York: EST (UTC-5) until 2026-03-08 02:00, EDT (UTC-4) until 2026-11-01 02:00.
+    assert.deepEqual(day('2026-03-08T12:00:00Z', 'America/New_York'), ['2026-03-08T05:00:00.000Z', '2026-03-09T04:00:00.000Z']);
+    assert.deepEqual(day('2026-11-01T12:00:00Z', 'America/New_York'), ['2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z']);
+    assert.deepEqual(day('2026-07-01T03:59:59Z', 'America/New_York'), ['2026-06-30T04:00:00.000Z', '2026-07-01T04:00:00.000Z']);
+  });
+
+  it('where the clocks jump over midnight, the day starts at the first instant of its date', () => {
+    // Santiago goes from UTC-4 to UTC-3 at 00:00 on the first Sunday of September: 00:00 becomes 01:00.
+    const { start, end } = dayWindow(Date.parse('2026-09-06T12:00:00Z'), 'America/Santiago');
+    assert.equal(iso(start), '2026-09-06T04:00:00.000Z');
+    assert.equal(end - start, 23 * 3_600_000);
+    const date = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(ms);
+    assert.equal(date(start), '2026-09-06');
+    assert.equal(date(start - 1), '2026-09-05');
+  });
+
+  it("the caller's TZ does not move it: the same instant, the same day, as many zones see it", () => {
+    const at = Date.parse('2026-11-26T07:30:00Z'); // already 27 November in Tokyo, still 25th in Honolulu.
+    const windows = ['Asia/Tokyo', 'Pacific/Honolulu', 'Etc/GMT+7', 'UTC'].map((caller) => {
+      const saved = process.env.TZ;
+      process.env.TZ = caller;
+      try {
+        return day(new Date(at).toISOString(), 'Africa/Lagos');
+      } finally {
+        if (saved === undefined) delete process.env.TZ;
+        else process.env.TZ = saved;
+      }
+    });
+    for (const window of windows) assert.deepEqual(window, ['2026-11-25T23:00:00.000Z', '2026-11-26T23:00:00.000Z']);
+  });
+
+  it('a zone is an IANA name Intl knows, in its own spelling; anything else is exit 2', () => {
+    assert.equal(parseTimeZone('Africa/Lagos', '--time-zone'), 'Africa/Lagos');
+    assert.equal(parseTimeZone('africa/lagos', '--time-zone'), 'Africa/Lagos');
+    assert.equal(parseTimeZone('UTC', '--time-zone'), 'UTC');
+    for (const bad of ['Mars/Olympus', '+01:00', 'GMT+1:00', '', 'Africa/Lagos; rm -rf /']) {
+      assert.throws(() => parseTimeZone(bad, '--time-zone'), (error: unknown) => error instanceof UsageError && error.exitCode === 2, bad);
+    }
+  });
+});
+
 describe('holds', () => {
-  const policy = { maxPerTransferKobo: undefined, maxPerDayKobo: undefined, approvalAboveKobo: 50_000, payeesOnly: true, updatedAt: '', updatedBy: '' };
+  const policy = { maxPerTransferKobo: undefined, maxPerDayKobo: undefined, approvalAboveKobo: 50_000, payeesOnly: true, timeZone: zone, updatedAt: '', updatedBy: '' };
   it('above the threshold (not at it), and to a non-payee under payees-only', () => {
     assert.deepEqual(holdReasons(policy, 50_000, true), []);
     assert.equal(holdReasons(policy, 50_001, true).length, 1);
@@ -246,7 +307,7 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
       const dir = olderDatabase(journalFirst);
       const store = ControlsStore.open(dir);
       assert.deepEqual(store.payees(scope).map((p) => [p.alias, p.accountNumber, p.accountName]), [['Landlord', '0123456789', 'ADA OBI']]);
-      assert.deepEqual(store.policy(scope), { maxPerTransferKobo: 500000, maxPerDayKobo: 2000000, approvalAboveKobo: 100000, payeesOnly: true, updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'ada' });
+      assert.deepEqual(store.policy(scope), { maxPerTransferKobo: 500000, maxPerDayKobo: 2000000, approvalAboveKobo: 100000, payeesOnly: true, timeZone: 'Africa/Lagos', updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'ada' }, 'a policy stored without a zone counts the day in Lagos');
       const held = store.request(scope, 'AP-OLDHELD1')!;
       assert.equal(held.status, 'held');
       assert.deepEqual(held.transfers.map((t) => [t.reference, t.amountKobo, t.payee, t.reasons]), [['ACME-OLD1', 250000, 'Landlord', ['above the approval threshold of ₦1,000.00']]]);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { openDatabase } from '../src/store/sqlite.js';
 
@@ -108,6 +109,31 @@ describe('policy set', () => {
   });
 });
 
+describe('auth token under a policy', () => {
+  it('without a terminal: exit 2, saying why, nothing printed; at a terminal the token is printed', async () => {
+    setup = await setUpTransfers();
+    const before = await setup.run(['auth', 'token']);
+    assert.equal(before.code, 0, before.stderr);
+    const token = before.stdout.trim();
+    assert.ok(token.length > 0);
+
+    await setPolicy(setup, '--max-per-day', '1000');
+    const piped = await setup.run(['auth', 'token']);
+    assert.equal(piped.code, 2, piped.stderr);
+    assert.equal(piped.stdout, '');
+    assert.match(piped.stderr, /has a payment policy.*would let a script pay round it[\s\S]*only at a terminal; nothing was printed/);
+    assert.match(piped.stderr, /hint: run it yourself in a terminal/);
+    assert.doesNotMatch(piped.stderr, new RegExp(token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const json = await setup.run(['auth', 'token', '--json']);
+    assert.equal(json.code, 2);
+    assert.equal(json.stdout, '');
+
+    const atTerminal = await setup.run(['auth', 'token'], { tty: true });
+    assert.equal(atTerminal.code, 0, stripAnsi(atTerminal.stdout));
+    assert.ok(stripAnsi(atTerminal.stdout).includes(token), 'a person at a terminal still gets it');
+  });
+});
+
 describe('the policy at send time', () => {
   it('over the per-transfer maximum: exit 1, nothing sent, naming the limit and what is left today', async () => {
     setup = await setUpTransfers();
@@ -190,6 +216,94 @@ describe('the policy at send time', () => {
     // The same account typed out is a payee too (its verified name is still the saved one).
     assert.equal((await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '101', '--narration', 'x', '-y'])).code, 0);
     assert.equal(setup.posts(), 2);
+  });
+});
+
+/** An Etc zone whose wall clock reads `hour`:xx at `ms` (whole hours east of UTC, -12 .. +14). */
+function zoneAtHour(ms: number, hour: number): string {
+  let east = (((hour - new Date(ms).getUTCHours()) % 24) + 24) % 24;
+  if (east > 14) east -= 24;
+  return east === 0 ? 'UTC' : east > 0 ? `Etc/GMT-${east}` : `Etc/GMT+${-east}`;
+}
+
+/** Moves every journalled transfer `ms` earlier, as if sent then (the clock cannot be set for a process). */
+function sentEarlier(s: TransferSetup, ms: number): void {
+  const db = openDatabase(path.join(s.home.dataDir, 'fsapi.db'));
+  try {
+    for (const row of db.prepare('SELECT first_seq, sent_ms, doc FROM transfers').all()) {
+      const at = Number(row.sent_ms) - ms;
+      const doc = { ...(JSON.parse(String(row.doc)) as Record<string, unknown>), sentAt: new Date(at).toISOString() };
+      db.prepare('UPDATE transfers SET sent_ms = ?, doc = ? WHERE first_seq = ?').run(at, JSON.stringify(doc), Number(row.first_seq));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+describe("the daily maximum counts the policy's day, not the caller's", () => {
+  it("a caller whose own day began after the earlier sends (TZ=Etc/GMT+7 at 07:00 UTC) starts no new one", async () => {
+    setup = await setUpTransfers();
+    const now = Date.now();
+    // The policy's zone reads about noon: its midnight is hours away, before and after the sends.
+    const zone = zoneAtHour(now, 12);
+    // The caller's zone reads 00:xx: its day began less than an hour ago, after the first send below.
+    const fresh = zoneAtHour(now, 0);
+    await setPolicy(setup, '--max-per-day', '100000', '--time-zone', zone);
+    const under = (tz: string, amount: string, ...more: string[]) => setup!.run(send(amount, ...more), { env: { TZ: tz } });
+
+    assert.equal((await under('Etc/GMT-14', '60000')).code, 0);
+    sentEarlier(setup, 90 * 60_000);
+    const second = await under(fresh, '60000', '--allow-duplicate');
+    assert.equal(second.code, 1, second.stderr);
+    assert.match(second.stderr, /would pass the daily maximum of ₦100,000\.00.*₦60,000\.00 was sent today/);
+    assert.ok(second.stderr.includes(`starts again at midnight (${zone})`), second.stderr);
+    // UTC-12 and UTC+14 are always on different dates: neither is a day of its own either.
+    assert.equal((await under('Etc/GMT+12', '40000')).code, 0, 'reaching the maximum exactly is allowed');
+    const last = await under('Etc/GMT-14', '1');
+    assert.equal(last.code, 1, last.stderr);
+    assert.equal(setup.posts(), 2, 'only the two within the maximum reached the API');
+
+    for (const tz of ['Etc/GMT+12', 'Etc/GMT-14', fresh]) {
+      const shown = JSON.parse((await setup.run(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
+      assert.deepEqual([shown.timeZone, shown.sentTodayKobo, shown.leftTodayKobo], [zone, 10_000_000, 0], `policy show under TZ=${tz}`);
+    }
+  });
+
+  it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {
+    setup = await setUpTransfers();
+    const set = (env: Record<string, string>, ...options: string[]) => setup!.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`], env });
+    const shown = async () => JSON.parse((await setup!.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+
+    const first = await set({ TZ: 'Asia/Tokyo' }, '--max-per-day', '1000');
+    assert.equal(first.code, 0, stripAnsi(first.stdout));
+    assert.match(stripAnsi(first.stdout), /Day's time zone\s+none -> Asia\/Tokyo/, 'shown before the secret is asked');
+    assert.equal((await shown()).timeZone, 'Asia/Tokyo');
+    assert.equal((await set({ TZ: 'Europe/London' }, '--max-per-day', '2000')).code, 0);
+    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDayKobo], ['Asia/Tokyo', 200_000]);
+    assert.equal((await set({}, '--time-zone', 'america/new_york')).code, 0);
+    assert.equal((await shown()).timeZone, 'America/New_York');
+
+    const tokens = setup.count('POST', '/v1/generate-token');
+    const unknown = await setup.run(['policy', 'set', '--time-zone', 'Mars/Olympus']);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /--time-zone: unknown time zone "Mars\/Olympus"/);
+    assert.equal((await shown()).timeZone, 'America/New_York');
+    assert.equal(setup.count('POST', '/v1/generate-token'), tokens, 'no secret was asked or checked');
+  });
+});
+
+describe('fsapi api under a policy', () => {
+  it('refuses the transfer endpoint in every spelling, even with --allow-transfer: nothing reaches the API', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-day', '1000');
+    setup.server.simulator.clearRequests();
+    const body = '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW2"}';
+    for (const [method, spelling] of TRANSFER_SPELLINGS) {
+      const result = await setup.run(['api', method, spelling, '--allow-transfer', '--data', body]);
+      assert.equal(result.code, 2, `${method} ${spelling}: ${result.stderr}`);
+      assert.match(result.stderr, /this profile has a payment policy: fsapi api does not send POST \/v1\/transfer/);
+      assert.deepEqual(setup.server.simulator.requests(), [], `${method} ${spelling}: nothing reached the API`);
+    }
   });
 });
 

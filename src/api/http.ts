@@ -91,6 +91,21 @@ export function noteLocalSimulator(ctx: Context): void {
   ctx.io.note(ctx.io.colorStderr ? `\u001b[33m${text}\u001b[39m` : text);
 }
 
+/** What every request's path is appended to: the base address without trailing slashes, or the simulator's. */
+export function requestOrigin(baseUrl: string | undefined): string {
+  return baseUrl === undefined ? LOCAL_SIMULATOR_ORIGIN : baseUrl.replace(/\/+$/, '');
+}
+
+/**
+ * The URL a request goes to, exactly as the transport sends it (dot segments resolved, as URL does).
+ * `fsapi api` checks this very URL before sending (src/api/target.ts): the check and the wire cannot differ.
+ */
+export function requestUrl(origin: string, path: string, searchParams?: URLSearchParams): URL {
+  const url = new URL(`${origin}${path}`);
+  for (const [name, value] of searchParams ?? []) url.searchParams.append(name, value);
+  return url;
+}
+
 /**
  * `baseUrl` undefined means the in-process simulator (state in the data dir), loaded only then so that
  * commands against a real API never load the simulator's code.
@@ -102,11 +117,11 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
   if (baseUrl === undefined) {
     const { openLocalSimulator } = await import('../simulator/index.js');
     transport = fetchTransport(openLocalSimulator(ctx.paths.dataDir, ctx.env).fetch);
-    origin = LOCAL_SIMULATOR_ORIGIN;
+    origin = requestOrigin(baseUrl);
     host = 'the local simulator';
     noteLocalSimulator(ctx);
   } else {
-    origin = baseUrl.replace(/\/+$/, '');
+    origin = requestOrigin(baseUrl);
     host = new URL(origin).host;
   }
   const inProcess = baseUrl === undefined;
@@ -153,8 +168,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
     host,
     inProcess,
     async send(request) {
-      const url = new URL(`${origin}${request.path}`);
-      for (const [name, value] of request.searchParams ?? []) url.searchParams.append(name, value);
+      const url = requestUrl(origin, request.path, request.searchParams);
       const headers: Record<string, string> = { accept: 'application/json' };
       for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
       let body: Buffer | undefined;

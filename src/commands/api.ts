@@ -6,12 +6,16 @@
 //
 // POST /v1/transfer through here skips everything `transfer send` does to pay the right person exactly
 // once (name check, confirmation, reference, journal, reconciliation), so it is refused unless
-// --allow-transfer is given; with it, an answer that leaves the outcome unknown is exit 5, like a transfer.
+// --allow-transfer is given, and always while the profile has a payment policy; with it, an answer that
+// leaves the outcome unknown is exit 5, like a transfer. Both are decided on the URL the transport will
+// send, not on the path as typed (src/api/target.ts): `/v1/./transfer` is the transfer endpoint too, and
+// a path that leaves the base address is refused.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { readPolicy } from '../core/policy.js';
 import { transferScope } from '../core/transfer.js';
+import { reachesTransfer, resolveApiTarget } from '../api/target.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
 import { terminalText } from '../ui/sanitize.js';
@@ -34,17 +38,20 @@ interface ApiRequest {
 
 export default async function api(ctx: Context, input: CommandInput): Promise<void> {
   const request = await parseRequest(ctx, input);
-  const isTransfer = request.method === 'POST' && isTransferPath(request.path);
+  const target = resolveApiTarget((await ctx.profile()).baseUrl, request.path, request.searchParams);
+  // Any method but GET: a server may route PUT or PATCH (or an override of the method) to the same handler.
+  const isTransfer = request.method !== 'GET' && reachesTransfer(target);
+  const spelled = isTransfer && (request.method !== 'POST' || request.path !== '/v1/transfer') ? ` (${request.method} ${request.path} goes to ${target.url.pathname}: the transfer endpoint)` : '';
   if (isTransfer && input.options.allowTransfer !== true) {
     throw new UsageError(
-      'fsapi api does not send POST /v1/transfer: it would skip the name check, the confirmation and the journal that stop double payments',
+      `fsapi api does not send POST /v1/transfer${spelled}: it would skip the name check, the confirmation and the journal that stop double payments`,
       'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
     );
   }
   if (isTransfer && readPolicy(ctx, await transferScope(ctx))) {
     // The payment policy binds fsapi: a raw transfer would pass round its limits and approvals.
     throw new UsageError(
-      'this profile has a payment policy: fsapi api does not send POST /v1/transfer round it; nothing was sent',
+      `this profile has a payment policy: fsapi api does not send POST /v1/transfer${spelled} round it; nothing was sent`,
       'use fsapi transfer send (within the policy, or held for approval); see docs/policy.md',
     );
   }
@@ -69,13 +76,13 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
   if (input.options.include === true) writeStatusAndHeaders(ctx, response);
   printBody(ctx, response.body);
 
-  const target = `${request.method} ${request.path}`;
+  const what = `${request.method} ${request.path}`;
   const refused = isRecord(response.body) && response.body.success === false;
   if (response.status >= 200 && response.status < 300 && !refused) return;
   if (isTransfer && response.status >= 500) throw outcomeUnknown(request, `the API failed (HTTP ${response.status})`);
   const message = isRecord(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
-  const what = response.status >= 200 && response.status < 300 ? `the API refused ${target} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${target}`;
-  throw new ApiError(`${what}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
+  const failure = response.status >= 200 && response.status < 300 ? `the API refused ${what} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${what}`;
+  throw new ApiError(`${failure}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
 }
 
 // ---- input -------------------------------------------------------------------------------------------
@@ -180,17 +187,6 @@ async function readStdin(ctx: Context): Promise<string> {
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Path equality as the server would see it: case, repeated and trailing slashes do not hide /v1/transfer. */
-function isTransferPath(path: string): boolean {
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    // keep it as written
-  }
-  return decoded.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '') === '/v1/transfer';
 }
 
 function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {

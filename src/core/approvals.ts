@@ -70,13 +70,13 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
   const policy = readPolicy(ctx, scope);
   if (!policy) return;
   const now = ctx.clock.now();
-  const spent = spentTodayIn(openJournal(ctx), scope, now);
+  const spent = spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
   const left = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
   for (const held of transfers) checkPerTransferLimit(policy, held.amountKobo, scope.profile, left);
   if (policy.maxPerDayKobo !== undefined) {
     const total = sumKobo(transfers.map((t) => t.amountKobo as Kobo));
     try {
-      checkDailyLimit(todaysTransfers(openJournal(ctx), scope, now), { ...scope, amountKobo: total }, policy.maxPerDayKobo, now);
+      checkDailyLimit(todaysTransfers(openJournal(ctx), scope, now, policy.timeZone), { ...scope, amountKobo: total }, policy.maxPerDayKobo, now, policy.timeZone);
     } catch (error) {
       if (error instanceof PolicyLimitError) throw new PolicyLimitError(error.message.replace(/nothing was sent$/, 'nothing was approved'), error.hint ?? '');
       throw error;

@@ -14,6 +14,7 @@ import { runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView, type TransferState } from './journal.js';
 import { formatNaira } from './money.js';
 import { checkDailyLimit, dayWindow } from './policy.js';
+import { DEFAULT_POLICY_TIME_ZONE } from './time-zone.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
 export { RUN_ID } from '../store/process-lock.js';
@@ -32,6 +33,8 @@ export interface ClaimRules {
    * transfers of the account, in flight ones included, plus this one would pass it.
    */
   dailyMaximumKobo?: number | undefined;
+  /** The policy's time zone, whose calendar day the daily maximum counts (required with it). */
+  dayTimeZone?: string | undefined;
 }
 
 export interface ClaimCandidate {
@@ -100,8 +103,9 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
     if (found.length > 0) throw new DuplicateClaimError(found, windowMs, candidate);
   }
   if (rules.dailyMaximumKobo !== undefined) {
-    const { start, end } = dayWindow(now);
-    checkDailyLimit(journal.sentBetween(candidate.profile, start, end), candidate, rules.dailyMaximumKobo, now);
+    const timeZone = rules.dayTimeZone ?? DEFAULT_POLICY_TIME_ZONE;
+    const { start, end } = dayWindow(now, timeZone);
+    checkDailyLimit(journal.sentBetween(candidate.profile, start, end), candidate, rules.dailyMaximumKobo, now, timeZone);
   }
 }
 

@@ -7,9 +7,10 @@
 //   holds         approval-above, payees-only: the transfer is recorded as a request and nothing is sent
 //                 (exit 7); `fsapi approvals approve <id>` at a terminal sends it, through the same journal.
 //
-// The day is the local calendar day of the machine (TZ honoured), as `statement` counts days. What counts
-// towards it: every transfer of the account journalled that day and not refused by the API (in flight,
-// unknown, pending, successful; approved held ones once they are sent), whichever process sent it.
+// The day is the calendar day in the policy's own time zone (Policy.timeZone, fixed when it was set), read
+// on the machine's clock: never the caller's TZ, so a script cannot start a new "today" by choosing a zone.
+// What counts towards it: every transfer of the account journalled that day and not refused by the API (in
+// flight, unknown, pending, successful; approved held ones once they are sent), whichever process sent it.
 import { userInfo } from 'node:os';
 import type { Context } from '../context.js';
 import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
@@ -17,6 +18,7 @@ import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, 
 import type { ClaimCandidate } from './claim.js';
 import type { Journal, TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
+import { zonedDay } from './time-zone.js';
 import { namesMatch } from './names.js';
 import type { VerifiedTransfer } from './transfer.js';
 
@@ -33,12 +35,9 @@ export function nowIso(ctx: Pick<Context, 'clock'>): string {
   return new Date(ctx.clock.now()).toISOString();
 }
 
-/** The local calendar day `now` falls in: [start, end) in epoch ms. */
-export function dayWindow(now: number): { start: number; end: number } {
-  const date = new Date(now);
-  const start = new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
-  const end = new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1).getTime();
-  return { start, end };
+/** The calendar day of the policy's zone that `now` falls in: [start, end) in epoch ms. */
+export function dayWindow(now: number, timeZone: string): { start: number; end: number } {
+  return zonedDay(now, timeZone);
 }
 
 /**
@@ -46,8 +45,8 @@ export function dayWindow(now: number): { start: number; end: number } {
  * intent was written today and that the API did not refuse. Pure: the claim calls it with the journal
  * as it is under the lock.
  */
-export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number): Kobo {
-  const { start, end } = dayWindow(now);
+export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number, timeZone: string): Kobo {
+  const { start, end } = dayWindow(now, timeZone);
   const baseUrl = normalBaseUrl(scope.baseUrl);
   const today = (t: TransferState) => {
     const at = Date.parse(t.sentAt);
@@ -59,14 +58,14 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
 }
 
 /** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
-export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number): TransferState[] {
-  const { start, end } = dayWindow(now);
+export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number, timeZone: string): TransferState[] {
+  const { start, end } = dayWindow(now, timeZone);
   return journal.sentBetween(scope.profile, start, end);
 }
 
 /** spentToday of the journal as it is now. */
-export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number): Kobo {
-  return spentToday(todaysTransfers(journal, scope, now), scope, now);
+export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Kobo {
+  return spentToday(todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
 }
 
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
@@ -79,14 +78,14 @@ export class PolicyLimitError extends FsapiError {
 const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy show, fsapi policy set';
 
 /** Throws PolicyLimitError when the candidate would take today's total past the daily maximum. */
-export function checkDailyLimit(transfers: readonly TransferState[], candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>, maxPerDayKobo: number, now: number): void {
-  const spent = spentToday(transfers, candidate, now);
+export function checkDailyLimit(transfers: readonly TransferState[], candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>, maxPerDayKobo: number, now: number, timeZone: string): void {
+  const spent = spentToday(transfers, candidate, now, timeZone);
   if (spent + candidate.amountKobo <= maxPerDayKobo) return;
   const left = Math.max(0, maxPerDayKobo - spent);
   throw new PolicyLimitError(
     `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
       `${formatNaira(spent)} was sent today (transfers in flight included), ${formatNaira(left)} is left; nothing was sent`,
-    `the day's total starts again at midnight; ${CHANGE_HINT}`,
+    `the day's total starts again at midnight (${timeZone}); ${CHANGE_HINT}`,
   );
 }
 
@@ -133,11 +132,11 @@ export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefine
  * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
  * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
  */
-export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number): { dailyMaximumKobo: number | undefined } {
+export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number): { dailyMaximumKobo: number | undefined; dayTimeZone?: string } {
   const policy = readPolicy(ctx, scope);
   if (!policy) return { dailyMaximumKobo: undefined };
   checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
-  return { dailyMaximumKobo: policy.maxPerDayKobo };
+  return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
 }
 
 /** One transfer as the policy sees it before anything is sent. */
@@ -199,8 +198,8 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
   if (!policy) return undefined;
   const rules = policy;
   const now = ctx.clock.now();
-  const today = todaysTransfers(journal, scope, now);
-  const spent = spentToday(today, scope, now);
+  const today = todaysTransfers(journal, scope, now, rules.timeZone);
+  const spent = spentToday(today, scope, now, rules.timeZone);
   const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
   return {
     checkHardLimit: (candidate) => checkPerTransferLimit(rules, candidate.amountKobo, scope.profile, leftToday),
@@ -209,7 +208,7 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
       return holdReasons(rules, candidate.amountKobo, toPayee);
     },
     checkDailyTotal: (totalKobo) => {
-      if (rules.maxPerDayKobo !== undefined && totalKobo > 0) checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now);
+      if (rules.maxPerDayKobo !== undefined && totalKobo > 0) checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
     },
   };
 }

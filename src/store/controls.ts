@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
 import { UsageError } from '../errors.js';
+import { DEFAULT_POLICY_TIME_ZONE } from '../core/time-zone.js';
 import type { SqlRow, SqlValue } from '../store/sqlite.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
@@ -44,6 +45,11 @@ export interface Policy {
   maxPerDayKobo: number | undefined;
   approvalAboveKobo: number | undefined;
   payeesOnly: boolean;
+  /**
+   * The IANA zone whose calendar day the daily maximum counts, fixed when the policy was set (a policy
+   * stored before zones were: DEFAULT_POLICY_TIME_ZONE, src/core/time-zone.ts).
+   */
+  timeZone: string;
   updatedAt: string;
   updatedBy: string;
 }
@@ -202,6 +208,7 @@ export class ControlsStore {
       maxPerDayKobo: optionalNumber(row.max_per_day_kobo),
       approvalAboveKobo: optionalNumber(row.approval_above_kobo),
       payeesOnly: row.payees_only === 1,
+      timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
       updatedAt: String(row.updated_at),
       updatedBy: String(row.updated_by),
     };
@@ -213,8 +220,8 @@ export class ControlsStore {
       this.run('DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (policy) {
         this.run(
-          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          scope.profile, base(scope), policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, at, by,
+          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          scope.profile, base(scope), policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, policy.timeZone, at, by,
         );
       }
       this.run('INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)', scope.profile, base(scope), JSON.stringify(policy ?? null), at, by);

@@ -186,4 +186,12 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'the time zone of a policy',
+    // The zone whose calendar day the daily maximum counts (src/core/policy.ts). NULL in a policy stored
+    // before this step: read as Africa/Lagos, the API's country (src/core/time-zone.ts).
+    sql: `
+      ALTER TABLE policies ADD COLUMN time_zone TEXT;
+    `,
+  },
 ];

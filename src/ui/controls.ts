@@ -41,6 +41,8 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Max per day', limitCell(policy?.maxPerDayKobo)],
     ['Approval above', limitCell(policy?.approvalAboveKobo)],
     ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
+    // The zone whose calendar day "today" is for the daily maximum (src/core/policy.ts).
+    ['Day\'s time zone', policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
   ];
 }
 
@@ -50,6 +52,7 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     maxPerDayKobo: policy?.maxPerDayKobo ?? null,
     approvalAboveKobo: policy?.approvalAboveKobo ?? null,
     payeesOnly: policy?.payeesOnly ?? false,
+    timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
   };

@@ -2,15 +2,26 @@
 // The one place fsapi prints a token, and only because it was asked to. An expired token is renewed
 // first when credentials are at hand; otherwise exit 3. FSAPI_TOKEN, when set, is what is printed:
 // it is the token every other command would send.
+//
+// A token calls the API round the payment policy (curl needs nothing else), so while the profile has a
+// policy the token goes only to a person at a terminal, as changing the policy does (docs/policy.md).
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ApiError, TransportError } from '../../errors.js';
+import { ApiError, TransportError, UsageError } from '../../errors.js';
+import { readPolicy } from '../../core/policy.js';
 import { createHttp } from '../../api/http.js';
 import { createTokenSession } from '../../auth/session.js';
 import { printJson } from '../../ui/output.js';
 
 export default async function token(ctx: Context, _input: CommandInput): Promise<void> {
   const [store, profile] = await Promise.all([ctx.profiles(), ctx.profile()]);
+  // The scope as transferScope has it, without opening the client (for `local`, the simulator).
+  if (!ctx.prompt.interactive && readPolicy(ctx, { profile: profile.name, baseUrl: profile.baseUrl ?? 'local' })) {
+    throw new UsageError(
+      `profile "${profile.name}" has a payment policy, and its token would let a script pay round it (curl needs nothing else): fsapi auth token prints it only at a terminal; nothing was printed`,
+      'run it yourself in a terminal; scripts pay with fsapi transfer send, within the policy (docs/policy.md)',
+    );
+  }
   const http = await lazyHttp(ctx, profile.baseUrl);
   const session = createTokenSession(ctx, profile, store, http);
   let bearer: string;

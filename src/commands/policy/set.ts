@@ -1,6 +1,9 @@
-// fsapi policy set [--max-per-transfer N] [--max-per-day N] [--approval-above N] [--payees-only] [--off]
+// fsapi policy set [--max-per-transfer N] [--max-per-day N] [--approval-above N] [--payees-only]
+//                  [--time-zone IANA] [--off]
 // Changes the payment policy of the profile: options not given keep their value; `none` removes one
-// limit; --off removes the policy. A decision for a person: a terminal, the change shown, then the
+// limit; --off removes the policy. The time zone whose day the daily maximum counts is the one given,
+// else the policy's own, else that of the person setting it (this terminal's, TZ honoured): fixed here,
+// so a caller's TZ later changes nothing. A decision for a person: a terminal, the change shown, then the
 // consumer secret typed (hidden) and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
@@ -9,6 +12,7 @@ import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, listPayees, withStore } from '../../core/payees.js';
 import { nowIso, osUser, readPolicy } from '../../core/policy.js';
 import { parseAmountOption } from '../../core/validate.js';
+import { localTimeZone, parseTimeZone } from '../../core/time-zone.js';
 import type { Policy } from '../../store/controls.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
 import { printJson } from '../../ui/output.js';
@@ -21,11 +25,12 @@ export default async function set(ctx: Context, input: CommandInput): Promise<vo
     approvalAboveKobo: parseLimit(o.approvalAbove, '--approval-above'),
   };
   const payeesOnly = typeof o.payeesOnly === 'boolean' ? o.payeesOnly : undefined;
+  const timeZone = o.timeZone === undefined ? undefined : parseTimeZone(String(o.timeZone), '--time-zone');
   const off = o.off === true;
-  const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined;
+  const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined || timeZone !== undefined;
   if (off && anyChange) throw new UsageError('--off removes the whole policy: give it alone');
   if (!off && !anyChange) {
-    throw new UsageError('nothing to change', 'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, or --off');
+    throw new UsageError('nothing to change', 'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, --time-zone, or --off');
   }
   requireTerminal(ctx, 'changing the payment policy');
 
@@ -41,11 +46,15 @@ export default async function set(ctx: Context, input: CommandInput): Promise<vo
       maxPerDayKobo: pick(limits.maxPerDayKobo, before?.maxPerDayKobo),
       approvalAboveKobo: pick(limits.approvalAboveKobo, before?.approvalAboveKobo),
       payeesOnly: payeesOnly ?? before?.payeesOnly ?? false,
+      timeZone: timeZone ?? before?.timeZone ?? localTimeZone(),
       updatedAt: at,
       updatedBy: by,
     };
     // A policy with nothing in it is no policy.
     if (after.maxPerTransferKobo === undefined && after.maxPerDayKobo === undefined && after.approvalAboveKobo === undefined && !after.payeesOnly) after = undefined;
+  }
+  if (after === undefined && before === undefined && timeZone !== undefined) {
+    throw new UsageError('a time zone alone is no policy: give it with a limit', 'for example: fsapi policy set --max-per-day 500000 --time-zone Africa/Lagos');
   }
   if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
     ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');

@@ -4,6 +4,7 @@ import type { CommandInput } from '../types.js';
 import { openJournal } from '../../core/transfer.js';
 import { controlScope } from '../../core/payees.js';
 import { readPolicy, spentTodayIn } from '../../core/policy.js';
+import { localTimeZone } from '../../core/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { policyJson, policyLines } from '../../ui/controls.js';
@@ -11,7 +12,8 @@ import { policyJson, policyLines } from '../../ui/controls.js';
 export default async function show(ctx: Context, _input: CommandInput): Promise<void> {
   const scope = await controlScope(ctx);
   const policy = readPolicy(ctx, scope);
-  const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now());
+  // Without a policy there is no day of its own: this terminal's day, for information.
+  const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
   const left = policy?.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
   if (!policy) ctx.io.note(`profile "${scope.profile}" has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(

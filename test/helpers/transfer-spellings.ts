@@ -1,0 +1,26 @@
+// Every spelling the transport sends as POST /v1/transfer (dot segments resolved by URL), or a lenient
+// server might route there (case, slashes, escapes URL keeps, `;parameters`), and other methods to it.
+export const TRANSFER_SPELLINGS: Array<[method: string, path: string]> = [
+  ['POST', '/v1/./transfer'],
+  ['POST', '/v1/%2e/transfer'],
+  ['POST', '/v1/%2E%2e/v1/transfer'],
+  ['POST', '/v1/x/../transfer'],
+  ['POST', '/v1/x/%2e%2e/transfer'],
+  ['POST', '/./v1/transfer'],
+  ['POST', '/../v1/transfer'],
+  ['POST', '/v1\\transfer'],
+  ['POST', '//v1/transfer'],
+  ['POST', '/v1//transfer'],
+  ['POST', '/v1/transfer/'],
+  ['POST', '/v1/transfer/.'],
+  ['POST', '/V1/TRANSFER'],
+  ['POST', '/v1%2Ftransfer'],
+  ['POST', '/v1%252Ftransfer'],
+  ['POST', '/v1/%74ransfer'],
+  ['POST', '/v1/transfer;jsessionid=1'],
+  ['POST', '/v1/transfer%3Fx=1'],
+  ['POST', '/v1/transfer?x=1'],
+  ['POST', '/v1/transfer.json'],
+  ['PUT', '/v1/transfer'],
+  ['PATCH', '/v1/./transfer'],
+];
