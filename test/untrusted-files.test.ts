@@ -15,6 +15,8 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { writeReceiptPdf } from '../src/documents/receipt-pdf.js';
 import { clipText, MAX_DOCUMENT_TEXT } from '../src/documents/pdf.js';
 import { MAX_ROW_BYTES } from '../src/core/batch-file.js';
+import { MAX_REQUEST_BYTES } from '../src/simulator/app.js';
+import { startSimulatorServer } from '../src/simulator/server.js';
 import { cliPath, homePool, repoRoot } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
@@ -236,6 +238,33 @@ describe('input too big to hold', () => {
     assert.ok(text.includes('Adébáyọ̀ Adébáyọ̀'.normalize('NFC')), text);
     assert.ok(!text.includes(payee.trimEnd().normalize('NFC')), 'the whole name is not there');
     assert.ok(text.includes('…'));
+  });
+
+  it('the simulator refuses a request body past its limit, declared or streamed, and still answers after', async () => {
+    const server = await startSimulatorServer({ port: 0 });
+    try {
+      const big = `{"mode":"${'x'.repeat(MAX_REQUEST_BYTES)}"}`;
+      const declared = await fetch(`${server.url}/__simulator/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+      // Sent in chunks with no length given: counted as it comes.
+      const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(new TextEncoder().encode('{"mode":"'));
+          if ((sent += chunk.length) > 4 * MAX_REQUEST_BYTES) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const streamed = await fetch(`${server.url}/__simulator/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+      for (const response of [declared, streamed]) {
+        assert.equal(response.status, 400);
+        assert.match(((await response.json()) as { reason: string }).reason, new RegExp(`over ${MAX_REQUEST_BYTES} bytes`));
+      }
+      const small = await fetch(`${server.url}/__simulator/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"none"}' });
+      assert.equal(small.status, 200, await small.text());
+    } finally {
+      await server.close();
+    }
   });
 
   it('cuts text by the characters a reader sees, accents kept with their letters', () => {
