@@ -39,8 +39,11 @@ function privateCacheDir() {
   const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache');
   const dir = path.join(base, 'fsapi', 'compile-cache');
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const own = fs.lstatSync(dir);
+    let own = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!own) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      own = fs.lstatSync(dir);
+    }
     if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o022) !== 0) return undefined;
     for (let folder = path.dirname(fs.realpathSync.native(dir)); ; folder = path.dirname(folder)) {
       const stats = fs.statSync(folder);
