@@ -276,7 +276,7 @@ interface CsvApi {
 
 function rowTooLong(name: string, line: number): UsageError {
   return new BadRowsError(
-    [{ line, reason: `the row is longer than ${MAX_ROW_BYTES / 1024} KiB; no field of a batch row needs more than a few hundred bytes` }],
+    [{ line, reason: `the row is over ${MAX_ROW_BYTES / 1024} KiB; a batch row needs a few hundred bytes` }],
     `${name} line ${line}: a row longer than ${MAX_ROW_BYTES / 1024} KiB; nothing was sent`,
     'is it the right file? a stray quote makes the rest of a file one field',
   );
