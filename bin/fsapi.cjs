@@ -13,11 +13,16 @@
   }
 }
 const { enableCompileCache } = require('node:module');
-// Node >= 22.1 keeps V8's compiled code of every file it loads from here on in a cache folder of the machine
-// (NODE_COMPILE_CACHE, else the temp dir's node-compile-cache), so the next run does not parse and compile
-// the bundles again. It checks each entry against the file's content and the Node version, and a cache it
-// cannot write only costs the compile. Node 20 has none; docs/decisions.md says why fsapi adds nothing there.
-if (enableCompileCache) enableCompileCache();
+// Node >= 22.1 keeps V8's compiled code of every file it loads from here on in a cache folder, so the next
+// run does not parse and compile the bundles again. It checks each entry against the file's content and
+// the Node version, and a cache it cannot write only costs the compile. Not Node's default folder (the
+// temp dir's node-compile-cache, which another user of the machine can make first and fill with code
+// that would run as you): a folder of the user's own, or none (privateCacheDir below). NODE_COMPILE_CACHE,
+// set by the user, Node applies before this line. Node 20 has none; docs/decisions.md says why.
+if (enableCompileCache && !process.env.NODE_COMPILE_CACHE) {
+  const dir = privateCacheDir();
+  if (dir) enableCompileCache(dir);
+}
 let cli;
 try {
   cli = require('../dist/cli.cjs');
@@ -27,3 +32,35 @@ try {
   process.exit(1);
 }
 cli.run();
+
+/**
+ * $XDG_CACHE_HOME/fsapi/compile-cache (else ~/.cache/...), made 0700, when it and every folder above it
+ * (real path) belong to this user (the effective uid) or root and no other user can write there (a
+ * sticky folder such as /tmp excepted for the ones above): otherwise undefined, and no cache is used.
+ * About a dozen system calls.
+ */
+function privateCacheDir() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const uid = process.geteuid?.();
+  if (uid === undefined) return undefined; // Windows: no owners to compare; run without the cache
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(require('node:os').homedir(), '.cache');
+  const dir = path.join(base, 'fsapi', 'compile-cache');
+  try {
+    let own = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!own) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      own = fs.lstatSync(dir);
+    }
+    if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o022) !== 0) return undefined;
+    for (let folder = path.dirname(fs.realpathSync.native(dir)); ; folder = path.dirname(folder)) {
+      const stats = fs.statSync(folder);
+      if (stats.uid !== uid && stats.uid !== 0) return undefined;
+      if ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0) return undefined;
+      if (folder === path.dirname(folder)) return dir;
+    }
+  } catch {
+    return undefined;
+  }
+}

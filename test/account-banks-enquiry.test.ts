@@ -1,7 +1,7 @@
 // account, banks and enquiry as a user runs them: the built CLI against the simulator served on
 // 127.0.0.1, on a terminal (table), piped (TSV), with --json, on an API error and on bad input.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
@@ -97,6 +97,8 @@ describe('banks', () => {
       assert.ok(lines.includes('000016\tFirst Bank of Nigeria\t2'), lines.join('\n'));
       assert.equal(requestsTo('/v1/transfer/banks').length, 1);
       assert.ok(existsSync(path.join(h.dataDir, 'cache', 'banks-sim.json')));
+      // Private, like the rest of the data dir.
+      assert.equal(statSync(path.join(h.dataDir, 'cache', 'banks-sim.json')).mode & 0o777, 0o600);
 
       const second = await runCli(['banks', 'kuda'], { env: { ...h.env, FSAPI_PROFILE: 'sim' } });
       assert.equal(second.code, 0, second.stderr);

@@ -1,6 +1,6 @@
 // The bank list (GET /v1/transfer/banks), cached for 24 hours per profile in the data dir, and the
 // resolution of `--bank <code|name>` against it. Institution codes are the only valid bank codes (spec 4.7).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { Bank } from '../api/schemas.js';
@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { bank as bankSchema } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { aliasesOf, BANK_ALIASES, banksForAlias } from './bank-aliases.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 export const BANK_CACHE_MS = 24 * 60 * 60 * 1000;
 
@@ -45,9 +46,8 @@ async function readCache(file: string): Promise<BankCache | undefined> {
 
 async function writeCache(file: string, cache: BankCache): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(cache));
-  await rename(temporary, file);
+  // Private like the rest of the data dir (mode 0600), and never half written (src/core/atomic-file.ts).
+  await writeFileAtomic(file, JSON.stringify(cache));
 }
 
 // Words that carry no meaning in a bank's initials: "United Bank for Africa" -> UBA.

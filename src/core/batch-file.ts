@@ -18,6 +18,12 @@ const PAYEE_REPLACES: readonly Column[] = ['account_number', 'bank'];
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 export const MAX_EXPECT_NAME_LENGTH = 200;
+/**
+ * The most bytes one row may take (a line, or the lines of a row with line breaks in quotes): a real row is
+ * a few hundred bytes. A longer one is refused as soon as it passes this, while the file is read, so a
+ * huge field never has to be held (docs/batch.md).
+ */
+export const MAX_ROW_BYTES = 64 * 1024;
 /** A bound on the work one run does: name enquiries alone take a while at this size. Split bigger runs. */
 export const MAX_ROWS = 100_000;
 
@@ -147,9 +153,12 @@ export class BatchFileReader {
       relax_column_count: true,
       skip_empty_lines: true,
       skip_records_with_error: true,
+      max_record_size: MAX_ROW_BYTES,
       on_skip: (error) => {
         if (!error) return;
         const line = typeof error.lines === 'number' ? error.lines : 0;
+        // Thrown here, it ends the parse at once: the rest of the row is never read into memory.
+        if (error.code === 'CSV_MAX_RECORD_SIZE') throw rowTooLong(this.name, line);
         const reason = csvSyntaxReason(error.code, error.message);
         const key = `${line}:${reason}`;
         if (!this.seen.has(key)) this.problems.push({ line, reason });
@@ -195,6 +204,7 @@ export class BatchFileReader {
 
   private parse(text: string, last: boolean): void {
     const error = this.parser.parse(Buffer.from(text, 'utf8'), last, (item) => this.record(item as ParsedRecord), () => undefined);
+    if (error instanceof UsageError) throw error;
     if (error !== undefined) throw new UsageError(`${this.name} is not readable as CSV: ${error.message}`);
   }
 
@@ -262,6 +272,14 @@ interface ParsedRecord {
  */
 interface CsvApi {
   parse(chunk: Buffer | undefined, end: boolean, push: (record: unknown) => void, close: () => void): Error | undefined;
+}
+
+function rowTooLong(name: string, line: number): UsageError {
+  return new BadRowsError(
+    [{ line, reason: `the row is over ${MAX_ROW_BYTES / 1024} KiB; a batch row needs a few hundred bytes` }],
+    `${name} line ${line}: a row longer than ${MAX_ROW_BYTES / 1024} KiB; nothing was sent`,
+    'is it the right file? a stray quote makes the rest of a file one field',
+  );
 }
 
 function countLineBreaks(text: string): number {

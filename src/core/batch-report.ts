@@ -1,14 +1,12 @@
 // The report of a batch run: one line per row of the file (line, account, bank, amount, verified name,
-// reference, status, message), written as CSV atomically (a temporary file, fsync-ed, then renamed over
-// the target), so a report on disk is always whole; and the exit code the run ends with.
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+// reference, status, message), written as CSV atomically (src/core/atomic-file.ts: a temporary file,
+// fsync-ed, then renamed over the target), so a report on disk is always whole; and the exit code the run
+// ends with.
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { koboToDecimal, sumKobo, type Kobo } from './money.js';
 import { csvCell } from '../ui/sanitize.js';
+import { writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 import type { RowResult } from './batch.js';
 
 export const REPORT_COLUMNS = ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message'] as const;
@@ -60,31 +58,11 @@ export function* reportCsvChunks(results: Iterable<RowResult>, rowsPerChunk = 50
   if (records.length > 0 || header) yield flush();
 }
 
-/**
- * The temporary file beside the report: a name nobody can guess, created exclusively (O_EXCL: an existing
- * name, a planted symbolic link included, is an error and is never followed), mode 0600.
- */
-function temporaryFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
-}
-const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-
 /** Writes the report next to its final name a chunk at a time, syncs it, and renames it into place. */
 export async function writeReport(file: string, results: Iterable<RowResult>): Promise<void> {
-  const temporary = temporaryFor(file);
-  let created = false;
   try {
-    const handle = await open(temporary, EXCLUSIVE, 0o600);
-    created = true;
-    try {
-      for (const chunk of reportCsvChunks(results)) await handle.write(chunk, null, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
+    await writeFileAtomic(file, reportCsvChunks(results));
   } catch (error) {
-    if (created) await rm(temporary, { force: true }).catch(() => undefined);
     throw new FsapiError(`cannot write the report ${file}: ${(error as Error).message}`, {
       exitCode: ExitCode.failed,
       hint: 'the transfers above were made and are in the journal: fsapi transfer log lists them; run the same command again with --report <writable file> to get the report (it sends nothing twice)',
@@ -95,15 +73,7 @@ export async function writeReport(file: string, results: Iterable<RowResult>): P
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process at once. */
 export function writeReportSync(file: string, results: Iterable<RowResult>): void {
-  const temporary = temporaryFor(file);
-  const fd = openSync(temporary, EXCLUSIVE, 0o600);
-  try {
-    for (const chunk of reportCsvChunks(results)) writeSync(fd, chunk);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
+  writeFileAtomicSync(file, reportCsvChunks(results));
 }
 
 /** Rows of one kind (sent now, or by earlier runs): how many of each outcome, and the money they moved. */

@@ -10,14 +10,16 @@
 // pdfkit writes each page out when the next one starts (bufferPages off), so a long document is made a
 // page at a time. Its per-font cache of laid-out words would keep every distinct word of the document (a
 // million references), so it is emptied at each page (see `newPage`). The file is written under a
-// temporary name and renamed at the end: a failed or interrupted run leaves no half PDF under the name.
-import { createWriteStream, existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+// temporary name and renamed at the end (src/core/atomic-file.ts): a failed or interrupted run leaves no
+// half PDF under the name, and a link planted where the temporary goes is never followed.
+import { closeSync, createWriteStream, existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
+import { commitBeside, openBesideSync } from '../core/atomic-file.js';
 
 export type Pdf = InstanceType<typeof PDFDocument>;
 
@@ -44,6 +46,28 @@ export type FontStyle = keyof typeof FONT_FILES;
  */
 export function setFont(doc: Pdf, style: FontStyle): Pdf {
   return doc.font(join(fontDir(), FONT_FILES[style]));
+}
+
+/**
+ * The most characters of a name or a narration a document shows (a payee's, a sender's, an account's,
+ * a bank's, as the API or a file gives them): longer ones are cut, with an ellipsis, so that a receipt
+ * stays one page whatever the API answers. Real account names and narrations are far shorter (a
+ * narration sent by fsapi is at most 100 characters).
+ */
+export const MAX_DOCUMENT_TEXT = 100;
+
+/** `text` cut to `max` characters (letters with their accents, as a reader counts them), `…` ending it. */
+export function clipText(text: string, max = MAX_DOCUMENT_TEXT): string {
+  // Code units are at least as many as characters: most text needs no counting.
+  if (text.length <= max) return text;
+  const characters: string[] = [];
+  // A bounded slice is counted: a letter is rarely more than a few code units, even with its accents.
+  for (const { segment } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text.slice(0, max * 8))) {
+    characters.push(segment);
+    if (characters.length > max) break;
+  }
+  if (characters.length <= max && text.length <= max * 8) return text;
+  return `${characters.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
 /** A4 in points, and the margin every page keeps. */
@@ -76,8 +100,9 @@ export function createPdfFile(path: string, info: PdfInfo): PdfFile {
     info: { Title: info.title, Subject: info.subject, Creator: 'fsapi', Producer: 'fsapi (pdfkit)' },
     compress: true,
   });
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const file = createWriteStream(temporary);
+  const { fd, temporary } = openBesideSync(path);
+  // The descriptor stays open after the stream ends: it is synced before the rename (commitBeside).
+  const file = createWriteStream(temporary, { fd, autoClose: false });
   let failure: Error | undefined;
   file.on('error', (error) => (failure ??= error));
   doc.on('data', (chunk: Buffer) => file.write(chunk));
@@ -97,13 +122,19 @@ export function createPdfFile(path: string, info: PdfInfo): PdfFile {
       file.end();
       await once(file, 'finish').catch(() => undefined);
       if (failure) {
+        closeSync(fd);
         await rm(temporary, { force: true });
         throw failure;
       }
-      await rename(temporary, path);
+      await commitBeside(fd, temporary, path);
     },
     async abort() {
       file.destroy();
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
       await rm(temporary, { force: true });
     },
   };

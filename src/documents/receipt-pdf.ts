@@ -6,7 +6,7 @@ import { receiptFields } from '../core/receipt.js';
 import { amountInWords } from '../core/amount-words.js';
 import { formatNaira } from '../core/money.js';
 import { localTimeText } from '../core/statement.js';
-import { createPdfFile, newPage, PAGE, setFont } from './pdf.js';
+import { clipText, createPdfFile, newPage, PAGE, setFont } from './pdf.js';
 
 const GREY = '#555555';
 const LIGHT = '#eef3ee';
@@ -18,13 +18,13 @@ const LABEL_WIDTH = 120;
 export async function writeReceiptPdf(path: string, receipt: Receipt): Promise<void> {
   const file = createPdfFile(path, {
     title: `Transfer receipt ${receipt.reference}`,
-    subject: `${formatNaira(receipt.amountKobo)} to ${receipt.payee.name}`,
+    subject: `${formatNaira(receipt.amountKobo)} to ${clipText(receipt.payee.name)}`,
   });
   const { doc } = file;
   try {
     newPage(doc);
     setFont(doc, 'bold').fontSize(20).text('Transfer receipt', LEFT, PAGE.margin);
-    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(receipt.payer.name, LEFT, doc.y + 2, { width: WIDTH });
+    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(clipText(receipt.payer.name), LEFT, doc.y + 2, { width: WIDTH });
     doc.fillColor('black');
 
     // The amount, large, on a tinted band with the status.
@@ -39,13 +39,14 @@ export async function writeReceiptPdf(path: string, receipt: Receipt): Promise<v
     setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(words, LEFT + 14, bandTop + 62, { width: WIDTH - 28 });
     doc.fillColor('black');
 
-    // Every fact, a labelled line each; long values (a name, a narration) wrap under themselves.
+    // Every fact, a labelled line each; long values (a name, a narration) wrap under themselves, and are
+    // cut (clipText) so that the page holds them all.
     let y = bandTop + bandHeight + 18;
     for (const [label, value] of receiptFields(receipt)) {
       if (label === 'Status' || label === 'Amount' || label === 'Amount in words') continue;
       setFont(doc, 'regular').fontSize(9).fillColor(GREY).text(label, LEFT, y, { width: LABEL_WIDTH });
       const strong = label === 'Paid to' || label === 'Reference' || label === 'Session ID';
-      setFont(doc, strong ? 'bold' : 'regular').fontSize(11).fillColor('black').text(value, LEFT + LABEL_WIDTH, y - 1.5, { width: WIDTH - LABEL_WIDTH });
+      setFont(doc, strong ? 'bold' : 'regular').fontSize(11).fillColor('black').text(clipText(value), LEFT + LABEL_WIDTH, y - 1.5, { width: WIDTH - LABEL_WIDTH });
       y = Math.max(doc.y, y + 14) + 9;
       doc.moveTo(LEFT, y - 5).lineTo(LEFT + WIDTH, y - 5).lineWidth(0.4).strokeColor('#dddddd').stroke();
     }

@@ -246,14 +246,38 @@ export function buildApp(controls: AppControls): Hono {
   return app;
 }
 
+/** The largest request body the simulator reads: every request of the API is a small JSON object. */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+
 async function readJson(c: HonoContext): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await readBody(c);
   if (text.trim() === '') throw new SimulatorRefusal('the request body is empty; a JSON object is expected');
   try {
     return JSON.parse(text);
   } catch {
     throw new SimulatorRefusal('the request body is not valid JSON');
   }
+}
+
+/** The body as text, refused (400) as soon as it passes MAX_REQUEST_BYTES: never held whole past that. */
+async function readBody(c: HonoContext): Promise<string> {
+  const tooBig = () => new SimulatorRefusal(`the request body is over ${MAX_REQUEST_BYTES} bytes; a JSON object of the API is much smaller`);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_REQUEST_BYTES) throw tooBig();
+  const reader = c.req.raw.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_REQUEST_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -163,7 +163,7 @@ async function openConnection(file: string | undefined, parameters: SeedParamete
   const kind = await fileKind(file);
   if (kind === 'json') await importLegacy(file, file, parameters, log);
   else if (kind === 'missing' && legacyFile !== undefined && (await fileKind(legacyFile)) === 'json') await importLegacy(legacyFile, file, parameters, log);
-  else if (kind === 'missing') await (await open(file, 'a', 0o600)).close(); // SQLite would make it 0644
+  else if (kind === 'missing') await createPrivate(file);
   else if (kind === 'other') throw new CorruptFileError(file, 'neither a SQLite database nor a simulator state file');
   const db = Connection.open(file);
   try {
@@ -173,6 +173,18 @@ async function openConnection(file: string | undefined, parameters: SeedParamete
     throw error;
   }
   return db;
+}
+
+/**
+ * Makes the missing state file 0600 (SQLite would make it 0644), exclusively: a link planted at its name
+ * is not followed. Another simulator starting at the same moment may have made it first: that one is used.
+ */
+async function createPrivate(file: string): Promise<void> {
+  try {
+    await (await open(file, 'wx', 0o600)).close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 async function fileKind(file: string): Promise<'missing' | 'empty' | 'sqlite' | 'json' | 'other'> {
@@ -210,7 +222,7 @@ async function importLegacy(source: string, target: string, parameters: SeedPara
     const doc = parseLegacyState(source, await readFile(source, 'utf8'));
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.importing`;
     try {
-      await (await open(temp, 'w', 0o600)).close();
+      await (await open(temp, 'wx', 0o600)).close();
       const db = Connection.open(temp, 'DELETE');
       try {
         db.atomically('write', () => db.importLegacy(doc, parameters));
