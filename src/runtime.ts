@@ -14,6 +14,8 @@ import { systemClock } from './core/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
+import { storeGuard } from './core/store-check.js';
+import { finishStores, watchStores } from './store/identity.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
   // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
@@ -28,7 +30,24 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const input: CommandInput = { args, options: command.opts() };
   const longRunning = typeof module.longRunning === 'function' ? module.longRunning(input) : module.longRunning;
   if (longRunning) keepYoungGenerationSmall();
-  await module.default(ctx, input);
+  // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
+  const guard = storeGuard(ctx);
+  watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
+  let failed = false;
+  try {
+    await module.default(ctx, input);
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    watchStores(undefined);
+    // fsapi.db holds every record after every command (checkpointed), and the profile remembers how many.
+    try {
+      await guard.remember(finishStores());
+    } catch (error) {
+      if (!failed) throw error;
+    }
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import type Conf from 'conf';
 import { CorruptFileError } from '../errors.js';
 import { withFileLock } from '../core/lock.js';
 import { isRecord } from '../core/is-record.js';
-import type { Environment, Profile, ProfileStore } from './types.js';
+import type { Environment, ExpectedStore, Profile, ProfileStore } from './types.js';
 
 const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
@@ -39,6 +39,12 @@ interface StoredProfile {
 interface StoredFile {
   default?: string;
   profiles?: Record<string, StoredProfile>;
+  /**
+   * Per profile name, the store its records are in. Beside the profiles, not in them: the built-in
+   * `local` profile has records without being saved, and a profile removed and logged in again under
+   * the same name still finds its records (the store keys them by name) and so must expect that store.
+   */
+  stores?: Record<string, ExpectedStore>;
   [other: string]: unknown;
 }
 
@@ -129,6 +135,19 @@ export function openProfileStore(configDir: string): ProfileStore {
         return { next: { ...data, profiles: { ...profiles, [name]: fromProfile(changed) } }, result: undefined };
       }),
     setDefault: (name) => modify((data) => ({ next: { ...data, default: name }, result: undefined })),
+    expectedStore: (name) => {
+      const stores = read().stores ?? {};
+      return Object.hasOwn(stores, name) ? { ...stores[name]! } : undefined;
+    },
+    rememberStore: (name, store, options = {}) =>
+      modify((data) => {
+        const stores = data.stores ?? {};
+        const known = Object.hasOwn(stores, name) ? stores[name] : undefined;
+        const same = known !== undefined && known.id === store.id && known.path === store.path;
+        if (!options.exact && same && known.writes >= store.writes) return { next: undefined, result: undefined };
+        const writes = !options.exact && same ? Math.max(known.writes, store.writes) : store.writes;
+        return { next: { ...data, stores: { ...stores, [name]: { id: store.id, path: store.path, writes } } }, result: undefined };
+      }),
     remove: (name) =>
       modify((data) => {
         if (!data.profiles || !Object.hasOwn(data.profiles, name)) return { next: undefined, result: false };
@@ -144,6 +163,13 @@ export function openProfileStore(configDir: string): ProfileStore {
 export function checkStoredFile(raw: unknown): string | undefined {
   if (!isRecord(raw)) return 'expected an object';
   if (raw.default !== undefined && typeof raw.default !== 'string') return 'default: expected text';
+  if (raw.stores !== undefined) {
+    if (!isRecord(raw.stores)) return 'stores: expected an object';
+    for (const [name, store] of Object.entries(raw.stores)) {
+      if (!isRecord(store) || typeof store.id !== 'string' || typeof store.path !== 'string') return `stores.${name}: expected an id and a path`;
+      if (typeof store.writes !== 'number' || !Number.isSafeInteger(store.writes) || store.writes < 0) return `stores.${name}.writes: expected a count`;
+    }
+  }
   if (raw.profiles === undefined) return undefined;
   if (!isRecord(raw.profiles)) return 'profiles: expected an object';
   for (const [name, stored] of Object.entries(raw.profiles)) {

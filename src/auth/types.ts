@@ -23,6 +23,16 @@ export interface Profile {
 }
 
 /**
+ * The store that holds a profile's records, as the profile last saw it: its id, the database file, and its
+ * write counter then (src/store/identity.ts). Kept in profiles.json beside the profile, under `stores`.
+ */
+export interface ExpectedStore {
+  id: string;
+  path: string;
+  writes: number;
+}
+
+/**
  * Reads are plain reads of the file. Every write locks the file, reads it again, changes only what it
  * was asked to and writes it back, so concurrent logins, renewals and `profile use` lose nothing.
  */
@@ -40,4 +50,11 @@ export interface ProfileStore {
   update(name: string, change: (current: Profile | undefined) => Profile | undefined): Promise<void>;
   setDefault(name: string): Promise<void>;
   remove(name: string): Promise<boolean>;
+  /** The store the profile's records are in (undefined: it has written none yet). */
+  expectedStore(name: string): ExpectedStore | undefined;
+  /**
+   * Remembers the profile's store. Its write counter never goes down for the same store (two processes
+   * finishing in any order), unless `exact` (store adopt: the person chose this store as it is).
+   */
+  rememberStore(name: string, store: ExpectedStore, options?: { exact?: boolean }): Promise<void>;
 }

@@ -11,4 +11,9 @@ export interface CommandModule {
   default: (ctx: Context, input: CommandInput) => Promise<void>;
   /** Set by commands that can run long over many rows or events: src/runtime.ts keeps their memory flat. */
   longRunning?: boolean | ((input: CommandInput) => boolean);
+  /**
+   * Set by the commands that look at a store the profile may not expect (store status, store adopt): the
+   * store is not refused for them (src/core/store-check.ts); they show what differs and act on it.
+   */
+  inspectsStore?: boolean;
 }

@@ -10,8 +10,7 @@
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
+import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../core/time-zone.js';
 import type { SqlRow, SqlValue } from '../store/sqlite.js';
@@ -141,9 +140,12 @@ export class ControlsStore {
     return new ControlsStore(dataDir, store.file);
   }
 
-  /** The store when the database exists, else undefined: nothing saved means no payees, no policy. */
+  /**
+   * The store when the database exists, else undefined: nothing saved means no payees, no policy. A
+   * missing store that the profile expects is refused here (src/store/identity.ts), never read as "none".
+   */
   static openIfExists(dataDir: string): ControlsStore | undefined {
-    return existsSync(databasePath(dataDir)) ? ControlsStore.open(dataDir) : undefined;
+    return localStoreExists(dataDir) ? ControlsStore.open(dataDir) : undefined;
   }
 
   /** Nothing to close: the connection is the process's store, shared with the journal, open until it ends. */

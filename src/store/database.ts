@@ -13,9 +13,14 @@
 // - the data dir is private: created 0700, or narrowed to 0700 when it is open to others; the database
 //   and its -wal/-shm files 0600 (SQLite gives those the database's mode). A data dir or database owned by
 //   another user is refused: whoever owns it can rename or replace what fsapi relies on.
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+// - a profile knows its store (src/store/identity.ts): the store's id and write counter are read when it
+//   is opened, before it is migrated or used, and whoever watches (the profile's expectation) may refuse it.
+// - every command ends with a checkpoint and the connection closed (finishLocalStores): fsapi.db alone
+//   then holds every record, so a copy of it is a whole store; WAL stays for concurrent processes.
+import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 
@@ -37,6 +42,10 @@ export interface LocalStore {
   read<T>(work: () => T): T;
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE): all of it is kept, or none of it. */
   write<T>(work: () => T): T;
+  /** The store's id and write counter. */
+  identity(): StoreIdentity | undefined;
+  /** A consistent copy of the whole store into `target`, which must not exist or be empty (VACUUM INTO). */
+  copyInto(target: string): void;
   close(): void;
 }
 
@@ -51,7 +60,7 @@ export class StoreBusyError extends FsapiError {
   }
 }
 
-const open = new Map<string, LocalStore>();
+const open = new Map<string, Store>();
 
 /** The store of `dataDir`, opened (created, migrated) on first use in this process. */
 export function openLocalStore(dataDir: string): LocalStore {
@@ -60,6 +69,10 @@ export function openLocalStore(dataDir: string): LocalStore {
   if (known) return known;
   ensurePrivateDir(key);
   const file = storePath(key);
+  const found = (identity: StoreIdentity | undefined): FoundStore => ({ dataDir: key, file: storePath(realDir(key)), identity });
+  // A store that is not there is refused before it is made, so a refusal leaves nothing behind.
+  const existed = existsSync(file);
+  if (!existed) storeFound(found(undefined));
   ensurePrivateFile(file);
   let db: SqlDatabase;
   try {
@@ -76,6 +89,7 @@ export function openLocalStore(dataDir: string): LocalStore {
     // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history
     // (transfer log --jsonl), and peak RSS grows by the cache (docs/decisions.md).
     db.exec('PRAGMA cache_size = -2000');
+    if (existed) storeFound(found(readIdentity(db)));
     migrate(store, db);
   } catch (error) {
     db.close();
@@ -89,6 +103,118 @@ export function openLocalStore(dataDir: string): LocalStore {
 export function closeLocalStores(): void {
   for (const store of open.values()) store.close();
   open.clear();
+}
+
+/**
+ * At the end of a command: each open store checkpointed and closed, and what it holds now. PASSIVE never
+ * waits for another process (one reading keeps its part of the WAL until the next command's checkpoint);
+ * closing the last connection lets SQLite finish the checkpoint and remove the -wal.
+ */
+export function finishLocalStores(): FoundStore[] {
+  const finished: FoundStore[] = [];
+  for (const store of [...open.values()]) {
+    try {
+      finished.push({ dataDir: store.dataDir, file: storePath(realDir(store.dataDir)), identity: store.identity() });
+      store.checkpoint();
+    } catch {
+      // A store that cannot be read now was reported by the command that used it.
+    } finally {
+      store.close();
+    }
+  }
+  return finished;
+}
+onFinishStores(finishLocalStores);
+
+/** Whether `dataDir` has a store; a missing one is told to the watcher first, which may refuse it. */
+export function localStoreExists(dataDir: string): boolean {
+  const key = path.resolve(dataDir);
+  if (open.has(key) || existsSync(storePath(key))) return true;
+  storeFound({ dataDir: key, file: storePath(key), identity: undefined });
+  return false;
+}
+
+/** The data dir with symbolic links followed, so two spellings of one directory are one store. */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+function readIdentity(db: SqlDatabase): StoreIdentity | undefined {
+  const table = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'store_identity'").get();
+  if (!table) return undefined;
+  const row = db.prepare('SELECT id, writes FROM store_identity WHERE only = 1').get();
+  return row ? { id: String(row.id), writes: Number(row.writes) } : undefined;
+}
+
+/** What a store file holds, for `store status` and `store adopt`. */
+export interface StoreReport {
+  file: string;
+  exists: boolean;
+  /** fsapi.db and its -wal, in bytes. */
+  bytes: number;
+  walBytes: number;
+  identity: StoreIdentity | undefined;
+  createdAt: string | undefined;
+  counts: StoreCounts;
+}
+
+export interface StoreCounts {
+  journalRecords: number;
+  transfers: number;
+  events: number;
+  payees: number;
+  policies: number;
+  approvalRequests: number;
+}
+
+const COUNTED: ReadonlyArray<[keyof StoreCounts, string]> = [
+  ['journalRecords', 'journal'],
+  ['transfers', 'transfers'],
+  ['events', 'events'],
+  ['payees', 'payees'],
+  ['policies', 'policies'],
+  ['approvalRequests', 'approval_requests'],
+];
+
+/**
+ * Reads what the store of `dataDir` holds on a connection of its own, creating and migrating nothing: a
+ * file without fsapi's tables is reported as such, not made into a store.
+ */
+export function inspectLocalStore(dataDir: string): StoreReport {
+  const file = storePath(realDir(path.resolve(dataDir)));
+  const size = (name: string) => {
+    try {
+      return statSync(name).size;
+    } catch {
+      return 0;
+    }
+  };
+  const counts: StoreCounts = { journalRecords: 0, transfers: 0, events: 0, payees: 0, policies: 0, approvalRequests: 0 };
+  if (!existsSync(file)) return { file, exists: false, bytes: 0, walBytes: 0, identity: undefined, createdAt: undefined, counts };
+  let db: SqlDatabase;
+  try {
+    db = openDatabase(file);
+  } catch (error) {
+    throw storeError(file, error);
+  }
+  try {
+    db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => String(row.name)));
+    for (const [key, table] of COUNTED) {
+      if (tables.has(table)) counts[key] = Number(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0);
+    }
+    const identity = readIdentity(db);
+    const createdAt = identity ? String(db.prepare('SELECT created_at FROM store_identity').get()?.created_at ?? '') : undefined;
+    return { file, exists: true, bytes: size(file), walBytes: size(`${file}-wal`), identity, createdAt, counts };
+  } catch (error) {
+    throw storeError(file, error);
+  } finally {
+    db.close();
+  }
 }
 
 class Store implements LocalStore {
@@ -131,6 +257,23 @@ class Store implements LocalStore {
       },
       (error) => storeError(this.file, error),
     );
+  }
+
+  identity(): StoreIdentity | undefined {
+    return readIdentity(this.db);
+  }
+
+  copyInto(target: string): void {
+    try {
+      this.db.prepare('VACUUM INTO ?').run(target);
+    } catch (error) {
+      throw storeError(this.file, error);
+    }
+  }
+
+  /** Copies what the WAL holds into the database file, as far as no other process still reads it. */
+  checkpoint(): void {
+    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   }
 
   close(): void {

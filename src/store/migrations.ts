@@ -7,6 +7,7 @@
 // A module that keeps its own tables here adds its own step at the end of the list. A step may also fold
 // what earlier steps' tables hold into its new ones (`run`), in the same transaction.
 
+import { randomBytes } from 'node:crypto';
 import { indexAllEvents } from './events.js';
 import type { SqlStatement } from './sqlite.js';
 
@@ -194,4 +195,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE policies ADD COLUMN time_zone TEXT;
     `,
   },
+  {
+    name: 'store identity',
+    // A profile remembers the store that holds its records by this id and by `writes` (src/store/identity.ts):
+    // an emptied store, another one, an older copy or one that lost its -wal is told apart before anything
+    // is sent. `writes` counts every record added from here on, and starts at what the store already holds.
+    sql: `
+      CREATE TABLE IF NOT EXISTS store_identity (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        writes INTEGER NOT NULL
+      );
+      CREATE TRIGGER IF NOT EXISTS writes_journal AFTER INSERT ON journal BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_events AFTER INSERT ON events BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_payees_added AFTER INSERT ON payees BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_payees_removed AFTER DELETE ON payees BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_policy AFTER INSERT ON policy_changes BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_requests AFTER INSERT ON approval_requests BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_decisions AFTER INSERT ON approval_decisions BEGIN UPDATE store_identity SET writes = writes + 1; END;
+    `,
+    run: (prepare) => {
+      prepare(
+        `INSERT OR IGNORE INTO store_identity (only, id, created_at, writes) VALUES (1, ?, ?,
+          (SELECT count(*) FROM journal) + (SELECT count(*) FROM events) + (SELECT count(*) FROM payees)
+          + (SELECT count(*) FROM policy_changes) + (SELECT count(*) FROM approval_requests) + (SELECT count(*) FROM approval_decisions))`,
+      ).run(newStoreId(), new Date().toISOString());
+    },
+  },
 ];
+
+/** 16 hex digits, grouped for reading aloud: `st-3f9a-c2d1-07be-5a44`. */
+function newStoreId(): string {
+  return `st-${randomBytes(8).toString('hex').replace(/(.{4})(?=.)/g, '$1-')}`;
+}

@@ -1,0 +1,56 @@
+// fsapi store adopt: the profile accepts the store now in the data dir as its own, after a move, a restore
+// from a backup, or (no store at all) to start again without its records. A decision for a person, as a
+// policy change is: a terminal, what changes shown (the store expected, the store found, their records),
+// then the consumer secret typed and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
+import { storeRefusal } from '../../core/store-check.js';
+import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
+import { colors, printJson } from '../../ui/output.js';
+
+export const inspectsStore = true;
+
+export default async function adopt(ctx: Context, _input: CommandInput): Promise<void> {
+  requireTerminal(ctx, 'adopting a store');
+  const profile = await ctx.profile();
+  const profiles = await ctx.profiles();
+  const expected = profiles.expectedStore(profile.name);
+  const found = inspectLocalStore(ctx.paths.dataDir);
+  const refusal = storeRefusal(profile.name, expected, { dataDir: ctx.paths.dataDir, file: found.file, identity: found.identity });
+  if (expected !== undefined && refusal === undefined) {
+    ctx.io.note(`profile "${profile.name}" already keeps its records in ${found.file} (store ${expected.id}); nothing to change`);
+    return;
+  }
+
+  const c = colors(ctx, 'stderr');
+  ctx.io.note(c.bold(`Store of profile "${profile.name}"`));
+  ctx.io.note(`  ${c.dim('expected')}  ${expected ? `${expected.id}, ${expected.writes} records written` : 'none (the profile has written no records)'}`);
+  if (expected) ctx.io.note(`            ${expected.path}`);
+  ctx.io.note(`  ${c.dim('found   ')}  ${describeFound(found)}`);
+  ctx.io.note(`            ${found.file}`);
+  if (found.identity) ctx.io.note(`            ${countsLine(found)}`);
+  if (expected && (found.identity?.id !== expected.id || found.identity.writes < expected.writes)) {
+    ctx.io.note(c.yellow('  Records of the expected store that this one lacks are unknown to the duplicate'));
+    ctx.io.note(c.yellow('  guard and the payment policy from now on: check them with fsapi reconcile.'));
+  }
+  await proveConsumerSecret(ctx, 'adopts this store');
+
+  // Opened only now, after the proof: a missing or emptied store is made into a new one here.
+  const store = openLocalStore(ctx.paths.dataDir);
+  const identity = store.identity()!;
+  await profiles.rememberStore(profile.name, { id: identity.id, path: found.file, writes: identity.writes }, { exact: true });
+  ctx.io.note(`profile "${profile.name}" now keeps its records in ${found.file} (store ${identity.id}, ${identity.writes} records written)`);
+  if (ctx.globals.json) printJson(ctx, { profile: profile.name, id: identity.id, path: found.file, writes: identity.writes });
+}
+
+function describeFound(found: StoreReport): string {
+  if (!found.exists) return 'no store: a new, empty one will be made';
+  if (!found.identity) return 'a file with no fsapi records: it will be made a new, empty store';
+  return `${found.identity.id}, ${found.identity.writes} records written`;
+}
+
+function countsLine(found: StoreReport): string {
+  const n = found.counts;
+  return `${n.transfers} transfers, ${n.payees} payees, ${n.policies} policies, ${n.approvalRequests} approval requests`;
+}

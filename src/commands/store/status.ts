@@ -1,0 +1,52 @@
+// fsapi store status: which store the profile keeps its records in (as it remembers it) and what the data
+// dir holds now: the file, its size, its id and records, and whether the two are the same store. Reads
+// only: a missing or emptied store is reported, never made or migrated.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { storeRefusal } from '../../core/store-check.js';
+import { inspectLocalStore } from '../../store/database.js';
+import { printRecord } from '../../ui/output.js';
+
+export const inspectsStore = true;
+
+export default async function status(ctx: Context, _input: CommandInput): Promise<void> {
+  const profile = await ctx.profile();
+  const expected = (await ctx.profiles()).expectedStore(profile.name);
+  const found = inspectLocalStore(ctx.paths.dataDir);
+  const refusal = storeRefusal(profile.name, expected, { dataDir: ctx.paths.dataDir, file: found.file, identity: found.identity });
+  const matches = refusal === undefined;
+  const { counts } = found;
+  printRecord(
+    ctx,
+    [
+      ['Profile', profile.name],
+      ['Expected store', expected ? `${expected.id}, ${expected.writes} records written` : 'none yet (the profile has written no records)'],
+      ['Expected file', expected?.path ?? ''],
+      ['File', found.file],
+      ['Size', found.exists ? `${found.bytes} bytes (+ ${found.walBytes} in -wal)` : 'no such file'],
+      ['Store id', found.identity?.id ?? (found.exists ? 'none (no fsapi records)' : '')],
+      ['Records written', found.identity?.writes ?? 0],
+      ['Transfers', counts.transfers],
+      ['Journal records', counts.journalRecords],
+      ['Payees', counts.payees],
+      ['Policies', counts.policies],
+      ['Approval requests', counts.approvalRequests],
+      ['Webhook events', counts.events],
+      ['Matches profile', matches ? 'yes' : `no: ${refusal.message.replace(/; nothing was sent or changed$/, '')}`],
+    ],
+    {
+      profile: profile.name,
+      expected: expected ?? null,
+      file: found.file,
+      exists: found.exists,
+      bytes: found.bytes,
+      walBytes: found.walBytes,
+      id: found.identity?.id ?? null,
+      createdAt: found.createdAt ?? null,
+      writes: found.identity?.writes ?? 0,
+      counts,
+      matches,
+      problem: refusal ? refusal.message : null,
+    },
+  );
+}
