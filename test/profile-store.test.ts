@@ -81,3 +81,23 @@ describe('the profiles file check', () => {
     assert.equal(readFileSync(file, 'utf8'), wrong);
   });
 });
+
+describe('the store a profile expects', () => {
+  it('is kept beside the profiles: its counter only rises for the same store, adopt sets it as it is', async () => {
+    const dir = configDir();
+    const store = openProfileStore(dir);
+    assert.equal(store.expectedStore('local'), undefined);
+    const at = { id: 'st-0000-0000-0000-0001', path: '/data/fsapi.db' };
+    await store.rememberStore('local', { ...at, writes: 5 });
+    await store.rememberStore('local', { ...at, writes: 3 }); // a process that ended later, having seen less
+    assert.deepEqual(store.expectedStore('local'), { ...at, writes: 5 });
+    await store.rememberStore('local', { ...at, writes: 2 }, { exact: true });
+    assert.deepEqual(store.expectedStore('local'), { ...at, writes: 2 });
+    await store.save({ name: 'live', env: 'production', baseUrl: undefined });
+    assert.deepEqual(store.expectedStore('local'), { ...at, writes: 2 }, 'a profile saved keeps the stores');
+    assert.equal(store.get('local'), undefined, 'remembering a store saves no profile');
+    assert.equal(checkStoredFile(JSON.parse(readFileSync(store.path, 'utf8'))), undefined);
+    assert.equal(checkStoredFile({ stores: { local: { id: 'st-1', path: '/x', writes: -1 } } }), 'stores.local.writes: expected a count');
+    assert.equal(checkStoredFile({ stores: { local: { path: '/x', writes: 1 } } }), 'stores.local: expected an id and a path');
+  });
+});

@@ -15,8 +15,8 @@
 //   another user is refused: whoever owns it can rename or replace what fsapi relies on.
 // - a profile knows its store (src/store/identity.ts): the store's id and write counter are read when it
 //   is opened, before it is migrated or used, and whoever watches (the profile's expectation) may refuse it.
-// - every command ends with a checkpoint and the connection closed (finishLocalStores): fsapi.db alone
-//   then holds every record, so a copy of it is a whole store; WAL stays for concurrent processes.
+// - every command ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every record, so
+//   a copy of it is a whole store; WAL stays for concurrent processes.
 import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
@@ -84,12 +84,13 @@ export function openLocalStore(dataDir: string): LocalStore {
   try {
     // busy_timeout first: switching to WAL needs a lock another process may hold.
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
+    // Before anything is written to it (journal_mode writes a header): a store refused stays as found.
+    if (existed) storeFound(found(readIdentity(db)));
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history
     // (transfer log --jsonl), and peak RSS grows by the cache (docs/decisions.md).
     db.exec('PRAGMA cache_size = -2000');
-    if (existed) storeFound(found(readIdentity(db)));
     migrate(store, db);
   } catch (error) {
     db.close();
@@ -106,20 +107,19 @@ export function closeLocalStores(): void {
 }
 
 /**
- * At the end of a command: each open store checkpointed and closed, and what it holds now. PASSIVE never
- * waits for another process (one reading keeps its part of the WAL until the next command's checkpoint);
- * closing the last connection lets SQLite finish the checkpoint and remove the -wal.
+ * At the end of a command: each open store checkpointed, and what it holds now. PASSIVE never waits for
+ * another process (one still reading keeps its part of the WAL until the next command's checkpoint). The
+ * connection is left open, so the -wal file stays with its space: the next write reuses it rather than
+ * growing a new file, which a full disk could refuse.
  */
 export function finishLocalStores(): FoundStore[] {
   const finished: FoundStore[] = [];
-  for (const store of [...open.values()]) {
+  for (const store of open.values()) {
     try {
       finished.push({ dataDir: store.dataDir, file: storePath(realDir(store.dataDir)), identity: store.identity() });
       store.checkpoint();
     } catch {
       // A store that cannot be read now was reported by the command that used it.
-    } finally {
-      store.close();
     }
   }
   return finished;
