@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { storeRefusal } from '../../core/store-check.js';
+import { holdsRecords } from './status.js';
 import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
 import { colors, printJson } from '../../ui/output.js';
 
@@ -29,7 +30,7 @@ export default async function adopt(ctx: Context, _input: CommandInput): Promise
   if (expected) ctx.io.note(`            ${expected.path}`);
   ctx.io.note(`  ${c.dim('found   ')}  ${describeFound(found)}`);
   ctx.io.note(`            ${found.file}`);
-  if (found.identity) ctx.io.note(`            ${countsLine(found)}`);
+  if (holdsRecords(found)) ctx.io.note(`            ${countsLine(found)}`);
   if (expected && (found.identity?.id !== expected.id || found.identity.writes < expected.writes)) {
     ctx.io.note(c.yellow('  Records of the expected store that this one lacks are unknown to the duplicate'));
     ctx.io.note(c.yellow('  guard and the payment policy from now on: check them with fsapi reconcile.'));
@@ -46,6 +47,7 @@ export default async function adopt(ctx: Context, _input: CommandInput): Promise
 
 function describeFound(found: StoreReport): string {
   if (!found.exists) return 'no store: a new, empty one will be made';
+  if (!found.identity && holdsRecords(found)) return 'a store made before stores had an id: it is given one, its records kept';
   if (!found.identity) return 'a file with no fsapi records: it will be made a new, empty store';
   return `${found.identity.id}, ${found.identity.writes} records written`;
 }

@@ -4,7 +4,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { storeRefusal } from '../../core/store-check.js';
-import { inspectLocalStore } from '../../store/database.js';
+import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
 
 export const inspectsStore = true;
@@ -24,7 +24,7 @@ export default async function status(ctx: Context, _input: CommandInput): Promis
       ['Expected file', expected?.path ?? ''],
       ['File', found.file],
       ['Size', found.exists ? `${found.bytes} bytes (+ ${found.walBytes} in -wal)` : 'no such file'],
-      ['Store id', found.identity?.id ?? (found.exists ? 'none (no fsapi records)' : '')],
+      ['Store id', found.identity?.id ?? (found.exists ? (holdsRecords(found) ? 'none yet (given at the next command)' : 'none (no fsapi records)') : '')],
       ['Records written', found.identity?.writes ?? 0],
       ['Transfers', counts.transfers],
       ['Journal records', counts.journalRecords],
@@ -49,4 +49,9 @@ export default async function status(ctx: Context, _input: CommandInput): Promis
       problem: refusal ? refusal.message : null,
     },
   );
+}
+
+/** A store made before stores had an id holds records without one; its next opening gives it one. */
+export function holdsRecords(found: StoreReport): boolean {
+  return Object.values(found.counts).some((count) => count > 0);
 }
