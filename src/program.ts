@@ -338,12 +338,12 @@ group('profile', 'list, choose and remove saved profiles', ['fsapi profile list'
     .action(lazy('profile/remove'));
 });
 
-group('store', "the local store of a profile's records: check, back up, adopt", ['fsapi store status', 'fsapi store backup ~/fsapi-backup.db'], (store) => {
+group('store', "the local store of a profile's records: check, back up, adopt", ['fsapi store status', 'fsapi store backup fsapi-backup.db'], (store) => {
   store.command('status').description('which store the profile uses, and whether it is the one found')
     .addHelpText('after', examples('fsapi store status', 'fsapi store status --json | jq .matches'))
     .action(lazy('store/status'));
   store.command('backup').argument('<file>', 'new file to write the copy to (never overwritten)').description('copy the whole store, consistently, while fsapi runs')
-    .addHelpText('after', '\nRestore: stop fsapi, put the copy in the data dir as fsapi.db (no -wal beside\nit), then run fsapi store adopt if fsapi refuses it (docs/store.md).\n' + examples('fsapi store backup ~/backups/fsapi-$(date +%F).db'))
+    .addHelpText('after', '\nRestore: stop fsapi, put the copy in the data dir as fsapi.db (no -wal beside\nit), then run fsapi store adopt if fsapi refuses it (docs/store.md).\n' + examples('fsapi store backup fsapi-2026-11-26.db'))
     .action(lazy('store/backup'));
   store.command('adopt').description('make the profile use the store in the data dir (moved, restored)')
     .addHelpText('after', '\nNeeds a terminal: the store expected and the store found are shown, then the\nconsumer secret of the profile is asked (hidden) and checked with the API.\n' + examples('fsapi store adopt', 'FSAPI_DATA_DIR=/srv/fsapi fsapi store adopt'))

@@ -1,6 +1,6 @@
 // transfer send / status / log against the simulator over real HTTP, run as the built CLI.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
@@ -10,6 +10,19 @@ const ACCOUNT = '0123456789';
 const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
 
 let setup: TransferSetup;
+/**
+ * Another fsapi home logged in as this one (its profiles copied), with `dataDir` as its data dir: a
+ * profile knows its store, so another data dir needs a config dir of its own (docs/store.md).
+ */
+function otherHome(s: TransferSetup, dataDir: string): Record<string, string> {
+  const configDir = `${dataDir}-config`;
+  cpSync(s.home.configDir, configDir, { recursive: true });
+  const file = path.join(configDir, 'profiles.json');
+  const { stores: _stores, ...profiles } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify(profiles), { mode: 0o600 });
+  return { FSAPI_CONFIG_DIR: configDir, FSAPI_DATA_DIR: dataDir };
+}
+
 beforeEach(async () => {
   setup = await setUpTransfers();
 });
@@ -148,7 +161,7 @@ describe('transfer send: the API refuses', () => {
   it('a 400 on the POST is a refusal: exit 1 with the API message, journalled as rejected, not retried', async () => {
     // The simulator refuses a reference it has already seen. Use one from another fsapi home (so this
     // journal does not know it) to get a real HTTP 400 on the POST.
-    const other = await setup.run(send('--yes', '--reference', 'ACME-SHARED-1'), { env: { FSAPI_DATA_DIR: `${setup.home.root}/other-data` } });
+    const other = await setup.run(send('--yes', '--reference', 'ACME-SHARED-1'), { env: otherHome(setup, `${setup.home.root}/other-data`) });
     assert.equal(other.code, 0, other.stderr);
     setup.server.simulator.clearRequests();
 
@@ -255,19 +268,19 @@ describe('transfer status and log', () => {
     const file = path.join(dataDir, 'journal.jsonl');
     // The audit export is journal.jsonl's own format: an older fsapi's file is the same text.
     writeFileSync(file, `${exported.stdout}{"type":"accepted","refer`);
-    const torn = await setup.run(['transfer', 'log', '--json'], { env: { FSAPI_DATA_DIR: dataDir } });
+    const torn = await setup.run(['transfer', 'log', '--json'], { env: otherHome(setup, dataDir) });
     assert.equal(torn.code, 0, torn.stderr);
     assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
     assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
     assert.match(torn.stderr, /^note: carrying 2 records of .*journal\.jsonl over into .*fsapi\.db \(once; the file is kept\)$/m);
-    const again = await setup.run(['transfer', 'log', '--jsonl'], { env: { FSAPI_DATA_DIR: dataDir } });
+    const again = await setup.run(['transfer', 'log', '--jsonl'], { env: otherHome(setup, dataDir) });
     assert.equal(again.stdout, exported.stdout, 'every record carried over as it was');
     assert.equal(again.stderr, '', 'imported once: no second warning');
     assert.equal(readFileSync(file, 'utf8'), `${exported.stdout}{"type":"accepted","refer`);
 
     const broken = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
     writeFileSync(path.join(broken, 'journal.jsonl'), `not json at all\n${exported.stdout}`);
-    const refused = await setup.run(['transfer', 'log'], { env: { FSAPI_DATA_DIR: broken } });
+    const refused = await setup.run(['transfer', 'log'], { env: otherHome(setup, broken) });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^error: cannot read .*journal\.jsonl: line 1 is not a journal record/m);
     assert.equal(refused.stdout, '');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { FsapiError, ExitCode, UsageError } from '../../errors.js';
-import { localStoreExists, openLocalStore, storePath } from '../../store/database.js';
+import { openLocalStore, storePath } from '../../store/database.js';
 import { printJson } from '../../ui/output.js';
 
 export default async function backup(ctx: Context, input: CommandInput): Promise<void> {
@@ -18,9 +18,7 @@ export default async function backup(ctx: Context, input: CommandInput): Promise
   const dir = path.dirname(target);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`, 'create it first, or choose another place');
   if (target === path.resolve(storePath(ctx.paths.dataDir))) throw new UsageError('that is the store itself; choose another file');
-  if (!localStoreExists(ctx.paths.dataDir)) {
-    throw new FsapiError(`there is no store in ${ctx.paths.dataDir} yet; nothing to back up`, { exitCode: ExitCode.failed });
-  }
+  // Opened as every command opens it: a store the profile does not expect is refused, none is made new.
   const store = openLocalStore(ctx.paths.dataDir);
   const identity = store.identity()!;
   const partial = path.join(dir, `.${path.basename(target)}.${process.pid}.partial`);
