@@ -11,6 +11,9 @@
 // keep what they wrote. Reads take no lock: conf replaces the file by rename, so a read sees the old file
 // or the new one, never half of each.
 //
+// Beside the profiles, `stores` remembers the store each profile keeps its records in (src/core/store-check.ts):
+// read when a command opens the store, written at the end of a command that added records.
+//
 // A file that cannot be read is never reset: conf's clearInvalidConfig stays false and every read error
 // becomes a CorruptFileError naming the file, which fsapi leaves as it found it.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
