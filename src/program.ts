@@ -562,7 +562,7 @@ program.command('collections').argument('[accountNumber]', 'one client account: 
   ))
   .action(lazy('collections'));
 program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago, or the first journalled transfer if earlier')
   .addHelpText('after', examples(
     'fsapi reconcile',
     'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',
