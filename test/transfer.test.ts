@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { Journal } from '../src/core/journal.js';
+import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 
 const ACCOUNT = '0123456789';
 const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
@@ -172,6 +174,34 @@ describe('transfer send: the API refuses', () => {
 });
 
 describe('transfer send: the duplicate guard', () => {
+  it('an earlier transfer whose writer still runs is "in flight" in the warning, as transfer log says', async () => {
+    assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '9', '--narration', 'scope', '--yes'])).code, 0);
+    const { profile, baseUrl } = JSON.parse(setup.journalLines()[0]!) as { profile: string; baseUrl: string };
+    // This test process is the running writer of an intent with no answer yet.
+    holdRunLock(setup.home.dataDir);
+    await new Journal(setup.home.dataDir).append({
+      type: 'intent',
+      reference: 'ACME-STILLRUNNING',
+      profile,
+      baseUrl,
+      time: new Date().toISOString(),
+      env: 'sandbox',
+      pid: process.pid,
+      run: RUN_ID,
+      request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: ACCOUNT, narration: 'Invoice 42', amount: 1500.5, reference: 'ACME-STILLRUNNING' },
+      amountKobo: 150_050,
+      bankName: 'Guaranty Trust Bank',
+      accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    });
+    const log = await journalLog(setup);
+    assert.equal(log.find((t) => t.reference === 'ACME-STILLRUNNING')!.outcome, 'in flight');
+    const second = await setup.run(send('--yes'));
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /^warning: ₦1,500\.50 to 0123456789 at Guaranty Trust Bank was already sent less than a minute ago \(ACME-STILLRUNNING, in flight\)$/m);
+    assert.doesNotMatch(second.stderr, /unknown/);
+    assert.equal(setup.posts(), 1);
+  });
+
   it('the same amount to the same account within 10 minutes: exit 2 without --allow-duplicate, sent with it', async () => {
     assert.equal((await setup.run(send('--yes'))).code, 0);
     const second = await setup.run(send('--yes'));

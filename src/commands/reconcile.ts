@@ -7,7 +7,6 @@ import type { CommandInput } from './types.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../core/ledger.js';
 import { formatDateTime } from '../core/time.js';
-import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../core/reconcile.js';
 import { openJournal, transferScope } from '../core/transfer.js';
@@ -104,7 +103,7 @@ function describe(finding: Finding): string {
     case 'still-pending':
       return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${local(finding.sentAt)}`;
     case 'missing-from-api':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${outcomeOfJournalled({ state: finding.journalState, status: undefined })})${finding.detail ? `; ${finding.detail}` : ''}`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${finding.outcome})${finding.detail ? `; ${finding.detail}` : ''}`;
     case 'unjournalled-debit':
       return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}, ${finding.bankName}  ${local(finding.time)}  ${finding.status}`;
     case 'failed':
