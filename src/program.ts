@@ -397,6 +397,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--limit <n>', 'only the last n transfers')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
+    .option('--all-profiles', "every profile's transfers, not only the profile in use")
     .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
     .action(lazy('transfer/log'));
 });
