@@ -409,6 +409,7 @@ group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transf
     .option('--limit <n>', 'only the last n transfers')
     .option('--csv', 'CSV on stdout (for spreadsheets)')
     .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
+    .option('--all-profiles', "every profile's transfers, not only the profile in use")
     .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
     .action(lazy('transfer/log'));
 });
@@ -575,7 +576,7 @@ program.command('collections').argument('[accountNumber]', 'one client account: 
   ))
   .action(lazy('collections'));
 program.command('reconcile').description('the journal of transfers sent from here against the API; exit 1 when anything needs attention')
-  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago')
+  .option('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago, or the first journalled transfer if earlier')
   .addHelpText('after', examples(
     'fsapi reconcile',
     'fsapi reconcile --since 2026-11-01 --json | jq -r \'.findings[].kind\'',

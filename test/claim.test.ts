@@ -65,7 +65,7 @@ describe('checkClaim', () => {
       assert.match(error.message, new RegExp(`is being sent by another fsapi process \\(pid ${process.pid}`));
       return true;
     });
-    assert.throws(() => checkClaim(fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]), candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(accepted\)/);
+    assert.throws(() => checkClaim(fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]), candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
   });
 
   it('a refused reference may be sent again, unless another process sent it again first', () => {
@@ -86,6 +86,26 @@ describe('checkClaim', () => {
     checkClaim(fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
     checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B', '0123456781'), guard(), now);
     checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(), now + 600_000);
+  });
+
+  it('the duplicate guard names each earlier transfer by its outcome: in flight while its writer runs, else unknown or its status', () => {
+    const guard = { earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set<string>() } };
+    const refusal = (records: JournalRecord[]) => {
+      try {
+        checkClaim(fold(records), candidate('ACME-NEXT'), guard, now);
+      } catch (error) {
+        assert.ok(error instanceof DuplicateClaimError);
+        return { outcome: error.duplicates[0]!.outcome, message: error.message };
+      }
+      assert.fail('the duplicate was claimed');
+    };
+    const running = refusal([intent('ACME-RUNS', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
+    assert.equal(running.outcome, 'in flight');
+    assert.match(running.message, /under ACME-RUNS at .* \(less than 10 minutes ago, in flight\); nothing was sent/);
+    assert.equal(refusal([intent('ACME-DIED', 1)]).outcome, 'unknown');
+    const answered = refusal([intent('ACME-TOOK', 1), outcome('accepted', 'ACME-TOOK', 2)]);
+    assert.equal(answered.outcome, 'pending');
+    assert.doesNotMatch(answered.message, /accepted/, '"accepted" is an answer, not an outcome');
   });
 });
 

@@ -52,19 +52,23 @@ describe('N processes sending at once on one data dir', () => {
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    /** Types a key, waits until the prompt shows it typed ("(y/N) y"), then presses Enter. */
+    const answer = async (key: string) => {
+      const from = screen.length;
+      child.stdin.write(key);
+      await until(() => new RegExp(`\\(y/N\\) ${key}`).test(stripAnsi(screen.slice(from))), `${key} shown typed`, 30_000);
+      child.stdin.write('\r');
+    };
     try {
       await until(() => /Send ₦2,000\.00 to OKAFOR CHIAMAKA ADAEZE\?/.test(stripAnsi(screen)), 'the confirmation', 60_000);
       // Meanwhile a script pays the same amount to the same account.
       const other = await s.run(send('--yes'), { timeoutMs: 60_000 });
       assert.equal(other.code, 0, other.stderr);
-      child.stdin.write('y');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      child.stdin.write('\r');
+      // Each key once the prompt has shown the one before it, not after a guess at how long that takes.
+      await answer('y');
       await until(() => /Send the same amount to the same account again\?/.test(stripAnsi(screen)), 'the question asked again', 60_000);
       assert.match(stripAnsi(screen), /was already sent less than a minute ago/);
-      child.stdin.write('n');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      child.stdin.write('\r');
+      await answer('n');
       assert.equal(await exited, 4, stripAnsi(screen));
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

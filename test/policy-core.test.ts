@@ -7,7 +7,9 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/core/claim.js';
 import { Journal, TransferFold, type JournalRecord } from '../src/core/journal.js';
-import { checkDailyLimit, dayWindow, holdReasons, PolicyLimitError, spentToday } from '../src/core/policy.js';
+import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/core/policy.js';
+import { journalledTransfers } from '../src/core/transfer-outcome.js';
+import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 import { ControlsStore, type HeldTransfer } from '../src/store/controls.js';
 import { parseTimeZone } from '../src/core/time-zone.js';
 import { UsageError } from '../src/errors.js';
@@ -64,7 +66,7 @@ describe('the day', () => {
     assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
     assert.throws(
       () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
-      (error: unknown) => error instanceof PolicyLimitError && error.exitCode === 1 && /₦600\.00 was sent today.*₦400\.00 is left/.test(error.message),
+      (error: unknown) => error instanceof PolicyLimitError && error.exitCode === 1 && /₦600\.00 counts toward it.*₦400\.00 is left/.test(error.message),
     );
   });
 
@@ -131,6 +133,63 @@ describe("the day in the policy's time zone", () => {
     for (const bad of ['Mars/Olympus', '+01:00', 'GMT+1:00', '', 'Africa/Lagos; rm -rf /']) {
       assert.throws(() => parseTimeZone(bad, '--time-zone'), (error: unknown) => error instanceof UsageError && error.exitCode === 2, bad);
     }
+  });
+});
+
+describe('the day, as the store counts it', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-day-'));
+  after(() => {
+    closeLocalStores();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts in flight, unknown, pending, successful, failed and reversed transfers; never refused ones', async () => {
+    const journal = new Journal(dir);
+    const stamp = (reference: string, hour: number) => ({ reference, ...scope, time: local(hour) });
+    const records: JournalRecord[] = [
+      intent('ACME-PENDING', local(8), 1_00),
+      { type: 'accepted', ...stamp('ACME-PENDING', 8), status: 'pending', message: 'ok' },
+      intent('ACME-SUCCESS', local(8), 2_00),
+      { type: 'accepted', ...stamp('ACME-SUCCESS', 8), status: 'pending', message: 'ok' },
+      { type: 'status-checked', ...stamp('ACME-SUCCESS', 9), found: true, status: 'successful' },
+      intent('ACME-FAILED', local(9), 4_00),
+      { type: 'accepted', ...stamp('ACME-FAILED', 9), status: 'pending', message: 'ok' },
+      { type: 'status-checked', ...stamp('ACME-FAILED', 10), found: true, status: 'failed' },
+      intent('ACME-REVERSED', local(9), 8_00),
+      { type: 'reconciled', ...stamp('ACME-REVERSED', 10), status: 'Reversed' },
+      intent('ACME-UNKNOWN', local(10), 16_00), // its writer died before any answer
+      intent('ACME-INFLIGHT', local(11), 32_00, { pid: process.pid, run: RUN_ID }),
+      intent('ACME-REFUSED', local(10), 64_00), // refused: proved that no money moved
+      { type: 'rejected', ...stamp('ACME-REFUSED', 10), httpStatus: 400, message: 'insufficient balance' },
+      intent('ACME-REFUSEDPAID', local(10), 128_00), // refused, then found paid: a refusal never hides a payment
+      { type: 'rejected', ...stamp('ACME-REFUSEDPAID', 10), httpStatus: 400, message: 'duplicate reference' },
+      { type: 'reconciled', ...stamp('ACME-REFUSEDPAID', 11), status: 'successful' },
+    ];
+    for (const record of records) await journal.append(record);
+    holdRunLock(dir); // this process is the running writer of ACME-INFLIGHT
+    const outcomes = Object.fromEntries((await journalledTransfers(journal, { scope })).transfers.map((t) => [t.reference, t.outcome]));
+    assert.deepEqual(outcomes, {
+      'ACME-PENDING': 'pending',
+      'ACME-SUCCESS': 'successful',
+      'ACME-FAILED': 'failed',
+      'ACME-REVERSED': 'reversed',
+      'ACME-UNKNOWN': 'unknown',
+      'ACME-INFLIGHT': 'in flight',
+      'ACME-REFUSED': 'refused',
+      'ACME-REFUSEDPAID': 'successful',
+    });
+    const counted = 1_00 + 2_00 + 4_00 + 8_00 + 16_00 + 32_00 + 128_00;
+    assert.equal(spentTodayIn(journal, scope, now, zone), counted, 'everything but the refused one');
+    assert.deepEqual(new Set(COUNTED_OUTCOMES), new Set(Object.values(outcomes).filter((o) => o !== 'refused')), 'the words policy show uses are what is counted');
+
+    // The claim decides on the same count, under the store's lock.
+    const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 };
+    const rules = (max: number) => ({ earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: max });
+    assert.doesNotThrow(() => journal.snapshot(() => checkClaim(journal, candidate, rules(counted + 10_00), now)));
+    assert.throws(
+      () => journal.snapshot(() => checkClaim(journal, candidate, rules(counted + 10_00 - 1), now)),
+      (error: unknown) => error instanceof PolicyLimitError && /₦191\.00 counts toward it \(today's transfers in flight, .*; not refused\)/.test(error.message),
+    );
   });
 });
 

@@ -134,6 +134,25 @@ describe('auth token under a policy', () => {
   });
 });
 
+describe('policy show', () => {
+  it("says what counts toward today's maximum, in the outcome words, on a terminal, piped and in --json", async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-day', '100000');
+    assert.equal((await setup.run(send('30000'))).code, 0);
+    const screen = stripAnsi((await setup.run(['policy', 'show'], { tty: true, columns: 80 })).stdout);
+    // Its words continue under themselves at 80 columns.
+    assert.match(screen.replace(/\r?\n {32}/g, ' '), /^Counted toward today's maximum {2}₦30,000\.00 \(today's transfers in flight, pending, successful, failed, reversed or unknown; not refused\)\r?$/m);
+    assert.match(screen, /^Left today +₦70,000\.00\r?$/m);
+    assert.doesNotMatch(screen, /Sent today/);
+    assert.ok(screen.split(/\r?\n/).every((line) => line.length <= 80), screen);
+    const piped = (await setup.run(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    assert.equal(piped[1]![piped[0]!.indexOf("Counted toward today's maximum")], '30000.00');
+    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(shown.countedTodayKobo, 3_000_000);
+    assert.deepEqual(shown.countedOutcomes, ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown']);
+  });
+});
+
 describe('the policy at send time', () => {
   it('over the per-transfer maximum: exit 1, nothing sent, naming the limit and what is left today', async () => {
     setup = await setUpTransfers();
@@ -157,7 +176,7 @@ describe('the policy at send time', () => {
     assert.equal((await setup.run(send('15000'))).code, 0);
     const result = await setup.run(send('6000', '--allow-duplicate'));
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, /would pass the daily maximum of ₦20,000\.00.*₦15,000\.00 was sent today.*₦5,000\.00 is left; nothing was sent/);
+    assert.match(result.stderr, /would pass the daily maximum of ₦20,000\.00.*₦15,000\.00 counts toward it.*₦5,000\.00 is left; nothing was sent/);
     assert.equal(setup.posts(), 1);
   });
 
@@ -413,7 +432,7 @@ describe('approving within the hard limits', () => {
     const result = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
-    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 was sent today.*₦8,200\.00 is left;\s+nothing\s+was\s+approved/s);
+    assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 counts toward it.*₦8,200\.00 is left;\s+nothing\s+was\s+approved/s);
     assert.doesNotMatch(screen, /Consumer secret/);
     assert.equal(setup.posts(), 2);
     assert.equal((await requests(setup))[0]!.status, 'held');
@@ -431,7 +450,7 @@ describe('the daily maximum across processes', () => {
     assert.deepEqual(codes, [0, 0, 1], results.map((r) => r.stderr).join('\n'));
     assert.equal(setup.posts(), 2);
     const refused = results.find((r) => r.code === 1)!;
-    assert.match(refused.stderr, /daily maximum of ₦25,000\.00.*₦20,000\.00 was sent today.*₦5,000\.00 is left/);
+    assert.match(refused.stderr, /daily maximum of ₦25,000\.00.*₦20,000\.00 counts toward it.*₦5,000\.00 is left/);
   });
 });
 

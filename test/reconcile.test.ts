@@ -188,3 +188,48 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
     assert.deepEqual(pick('totals-differ'), []);
   });
 });
+
+describe('reconcile: the default period', () => {
+  let setup: TransferSetup;
+  const realNow = Date.now();
+  let clock = realNow;
+  before(async () => {
+    setup = await setUpTransfers({ seedTransactions: 0, settleSeconds: 60, now: () => clock });
+  });
+  after(async () => setup?.close());
+
+  it('covers the last 7 days even when the first journalled send is today: earlier debits by hand are shown', async () => {
+    const day = 24 * 3_600_000;
+    // Paid by hand before fsapi sent anything: 10 days ago (outside the week), 3 days ago, and this morning.
+    for (const [reference, agoMs] of [['ACME-HANDTENDAYS', 10 * day], ['ACME-HANDTHREEDAYS', 3 * day], ['ACME-HANDEARLIER', 60_000]] as const) {
+      clock = realNow - agoMs;
+      const byHand = await rawTransfer(setup, { amount: 450, reference });
+      assert.equal(byHand.code, 0, byHand.stderr);
+    }
+    clock = realNow;
+    const sent = await send(setup, '0123456789', '2500');
+    assert.equal(sent.code, 0, sent.stderr);
+    clock += 61_000; // settled: only the debits by hand are left to see
+
+    const result = await setup.run(['--json', 'reconcile']);
+    assert.equal(result.code, 1, result.stderr);
+    const report = JSON.parse(result.stdout);
+    const unknown = (report.findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
+    assert.deepEqual(unknown.sort(), ['ACME-HANDEARLIER', 'ACME-HANDTHREEDAYS']);
+    const week = new Date(realNow);
+    assert.equal(Date.parse(report.since), new Date(week.getFullYear(), week.getMonth(), week.getDate() - 6).getTime(), 'from the start of the local day 6 days ago');
+    assert.deepEqual(report.journal, { count: 1, total: '2500.00' });
+
+    // --since still says where it starts: from today on, the debit of 3 days ago is out of the period.
+    const today = await setup.run(['--json', 'reconcile', '--since', 'today']);
+    const todays = (JSON.parse(today.stdout).findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
+    assert.ok(!todays.includes('ACME-HANDTHREEDAYS'), today.stdout);
+  });
+
+  it('reaches back to the first journalled send when it is older than the week', async () => {
+    const old = intent(scopeOf(setup), 'ACME-OLDSEND00001', 100_00, 9 * 24 * 60);
+    await new Journal(setup.home.dataDir).append(old);
+    const result = await setup.run(['--json', 'reconcile']);
+    assert.equal(Date.parse(JSON.parse(result.stdout).since), Date.parse(old.time), result.stderr);
+  });
+});

@@ -1,7 +1,8 @@
 // `transfer log` over a history longer than a page: every output that gives the whole history (--json,
 // --csv, TSV when piped, --jsonl) is read and written a page at a time, and must say exactly what the
 // in-memory listing (--limit covering everything) says; a terminal's table of a long history shows its
-// last rows with a note, and the closing notes still count every transfer.
+// last rows with a note, and the closing notes still count every transfer. The history is of two profiles,
+// neither the one in use: every run here asks for --all-profiles.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -64,17 +65,17 @@ describe('transfer log over a long history, a page at a time', () => {
   it('--json, --csv and TSV stream every transfer, byte for byte what the in-memory listing says, by time then as journalled', async () => {
     const expected = [...seeded].sort((a, b) => a.ms - b.ms || a.seq - b.seq).map((t) => t.reference);
     for (const format of [['--json'], ['--csv'], []]) {
-      const streamed = await run(['transfer', 'log', ...format]);
-      const whole = await run(['transfer', 'log', ...format, '--limit', '1000000']);
+      const streamed = await run(['transfer', 'log', '--all-profiles', ...format]);
+      const whole = await run(['transfer', 'log', '--all-profiles', ...format, '--limit', '1000000']);
       assert.equal(streamed.code, 0, streamed.stderr);
       assert.equal(whole.code, 0, whole.stderr);
       assert.ok(streamed.stdout === whole.stdout, `transfer log ${format.join(' ')}: streamed output differs from the whole listing`);
       assert.equal(streamed.stderr, whole.stderr);
     }
-    const json = JSON.parse((await run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
+    const json = JSON.parse((await run(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
     assert.deepEqual(json.map((t) => t.reference), expected);
     assert.equal(json.filter((t) => t.outcome === 'unknown').length, unknownCount);
-    const tsv = await run(['transfer', 'log']);
+    const tsv = await run(['transfer', 'log', '--all-profiles']);
     assert.equal(tsv.stdout.trimEnd().split('\n').length, COUNT + 1);
     assert.match(tsv.stderr, new RegExp(`^${unknownCount} transfers have no known outcome: do not resend`, 'm'));
   });
@@ -89,7 +90,7 @@ describe('transfer log over a long history, a page at a time', () => {
   });
 
   it('a reader that goes away early (| head -n 1) ends the export quietly', async () => {
-    for (const args of [['--jsonl'], ['--json'], []]) {
+    for (const args of [['--jsonl'], ['--all-profiles', '--json'], ['--all-profiles']]) {
       const command = `set -o pipefail; ${[process.execPath, cliPath, 'transfer', 'log', ...args].map((a) => `'${a}'`).join(' ')} | head -n 1`;
       const child = spawn('bash', ['-c', command], { env: { ...process.env, ...home.env } });
       let stdout = '';
@@ -104,7 +105,7 @@ describe('transfer log over a long history, a page at a time', () => {
   });
 
   it('on a terminal: the last TABLE_ROWS transfers as one table, a note with the total, the notes counting every transfer', async () => {
-    const tty = await run(['transfer', 'log'], true);
+    const tty = await run(['transfer', 'log', '--all-profiles'], true);
     assert.equal(tty.code, 0, tty.stdout);
     const lines = stripAnsi(tty.stdout).replace(/\r/g, '').trimEnd().split('\n');
     const rows = lines.filter((line) => /ACME-LOG\d{6}/.test(line));
@@ -116,7 +117,7 @@ describe('transfer log over a long history, a page at a time', () => {
     assert.match(tty.stdout, /^all of them: --json, --jsonl, --csv, or piped \(fsapi transfer log \| less -S\)\r?$/m);
     // Unknown transfers among the first journalled (i = 0, 97, 194) are outside the table, still counted.
     assert.match(tty.stdout, new RegExp(`${unknownCount} transfers have no known outcome: do not resend`));
-    const limited = await run(['transfer', 'log', '--limit', '5'], true);
+    const limited = await run(['transfer', 'log', '--all-profiles', '--limit', '5'], true);
     assert.equal(stripAnsi(limited.stdout).split('\n').filter((line) => /ACME-LOG\d{6}/.test(line)).length, 5);
     assert.doesNotMatch(limited.stdout, /showing the last/);
   });

@@ -7,8 +7,10 @@ import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js'
 
 describe('transfer log: what a failed or reversed row says', () => {
   let s: TransferSetup;
+  let shiftMs = 0;
   before(async () => {
-    s = await setUpTransfers({ settleSeconds: 1 });
+    // The simulator's clock is the test's: transfers settle when a test moves it, not after a sleep.
+    s = await setUpTransfers({ settleSeconds: 600, now: () => Date.now() + shiftMs });
   });
   after(async () => s.close());
 
@@ -18,7 +20,7 @@ describe('transfer log: what a failed or reversed row says', () => {
       const sent = await s.run(['transfer', 'send', account, '--bank', 'gtb', '--amount', '700', '--narration', 'Log view', '--yes']);
       assert.equal(sent.code, 0, sent.stderr);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    shiftMs += 601_000;
     const refreshed = await s.run(['transfer', 'log', '--refresh']);
     assert.equal(refreshed.code, 0, refreshed.stderr);
     const [header, ...rows] = refreshed.stdout.trimEnd().split('\n').map((line) => line.split('\t'));

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { Journal } from '../src/core/journal.js';
+import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 
 const ACCOUNT = '0123456789';
 const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
@@ -185,6 +187,34 @@ describe('transfer send: the API refuses', () => {
 });
 
 describe('transfer send: the duplicate guard', () => {
+  it('an earlier transfer whose writer still runs is "in flight" in the warning, as transfer log says', async () => {
+    assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '9', '--narration', 'scope', '--yes'])).code, 0);
+    const { profile, baseUrl } = JSON.parse(setup.journalLines()[0]!) as { profile: string; baseUrl: string };
+    // This test process is the running writer of an intent with no answer yet.
+    holdRunLock(setup.home.dataDir);
+    await new Journal(setup.home.dataDir).append({
+      type: 'intent',
+      reference: 'ACME-STILLRUNNING',
+      profile,
+      baseUrl,
+      time: new Date().toISOString(),
+      env: 'sandbox',
+      pid: process.pid,
+      run: RUN_ID,
+      request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: ACCOUNT, narration: 'Invoice 42', amount: 1500.5, reference: 'ACME-STILLRUNNING' },
+      amountKobo: 150_050,
+      bankName: 'Guaranty Trust Bank',
+      accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    });
+    const log = await journalLog(setup);
+    assert.equal(log.find((t) => t.reference === 'ACME-STILLRUNNING')!.outcome, 'in flight');
+    const second = await setup.run(send('--yes'));
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /^warning: ₦1,500\.50 to 0123456789 at Guaranty Trust Bank was already sent less than a minute ago \(ACME-STILLRUNNING, in flight\)$/m);
+    assert.doesNotMatch(second.stderr, /unknown/);
+    assert.equal(setup.posts(), 1);
+  });
+
   it('the same amount to the same account within 10 minutes: exit 2 without --allow-duplicate, sent with it', async () => {
     assert.equal((await setup.run(send('--yes'))).code, 0);
     const second = await setup.run(send('--yes'));
@@ -258,6 +288,52 @@ describe('transfer status and log', () => {
     assert.equal(tty.code, 0);
     assert.match(tty.stdout, /₦1,500\.50/);
     assert.match(tty.stdout, /PROFILE/);
+  });
+
+  it('log: the profile in use only; --all-profiles shows every profile with a PROFILE column kept at 80 columns', async () => {
+    assert.equal((await setup.run(send('--yes'))).code, 0);
+    const { baseUrl } = JSON.parse(setup.journalLines()[0]!) as { baseUrl: string };
+    const journal = new Journal(setup.home.dataDir);
+    const other = (reference: string, profile: string, address: string, env: string) =>
+      journal.append({
+        type: 'intent',
+        reference,
+        profile,
+        baseUrl: address,
+        time: new Date().toISOString(),
+        env,
+        request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456780', narration: 'x', amount: 2500, reference },
+        amountKobo: 250_000,
+        bankName: 'Guaranty Trust Bank',
+        accountName: 'ADEYEMI FUNMILAYO YETUNDE',
+        pid: 999_999_999,
+      });
+    await other('ACME-REALMONEY01', 'live', 'https://api.example.ng', 'production');
+    await other('ACME-OTHERADDR01', 'sim', 'http://127.0.0.1:9', 'sandbox'); // this profile at another address
+
+    const mine = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ profile: string; baseUrl: string }>;
+    assert.deepEqual(mine.map((t) => [t.profile, t.baseUrl]), [['sim', baseUrl]]);
+    const tsv = await setup.run(['transfer', 'log']);
+    assert.equal(tsv.stdout.trimEnd().split('\n').length, 2, tsv.stdout);
+    assert.match(tsv.stderr, /^2 other transfers \(other profiles or addresses\) not shown: --all-profiles$/m);
+
+    const all = JSON.parse((await setup.run(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ profile: string; reference: string }>;
+    assert.deepEqual(all.map((t) => t.profile).sort(), ['live', 'sim', 'sim']);
+    const allTsv = await setup.run(['transfer', 'log', '--all-profiles']);
+    const [header, ...rows] = allTsv.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    assert.equal(header![1], 'PROFILE');
+    assert.deepEqual(rows.map((cells) => [cells[1], cells[2]]).filter(([, ref]) => ref!.endsWith('01')).sort(), [['live', 'ACME-REALMONEY01'], ['sim', 'ACME-OTHERADDR01']]);
+    assert.doesNotMatch(allTsv.stderr, /not shown/);
+
+    // At 80 columns some columns drop; PROFILE is never one of them when several profiles are shown.
+    const narrow = await setup.run(['transfer', 'log', '--all-profiles'], { tty: true, columns: 80 });
+    assert.equal(narrow.code, 0, narrow.stdout);
+    const lines = stripAnsi(narrow.stdout).replace(/\r/g, '').split('\n');
+    assert.match(lines.find((line) => /REFERENCE/.test(line))!, /^TIME +PROFILE +REFERENCE/);
+    assert.match(lines.find((line) => line.includes('ACME-REALMONEY01'))!, / live +ACME-REALMONEY01 /);
+    assert.ok(lines.every((line) => [...line].length <= 80), stripAnsi(narrow.stdout));
+    assert.match(narrow.stdout, /not shown at this width/);
+    assert.doesNotMatch(narrow.stdout.match(/not shown at this width:[^\n]*/)![0], /PROFILE/);
   });
 
   it('log: a data dir from before the store is carried over once: journal.jsonl imported, a torn last line skipped with a warning, the file kept', async () => {

@@ -7,7 +7,6 @@ import type { CommandInput } from './types.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../core/ledger.js';
 import { formatDateTime } from '../core/time.js';
-import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { formatNaira, koboToDecimal } from '../core/money.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../core/reconcile.js';
 import { openJournal, transferScope } from '../core/transfer.js';
@@ -20,9 +19,10 @@ export const longRunning = true;
 export default async function reconcileCommand(ctx: Context, input: CommandInput): Promise<void> {
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
-  // Without --since: from this profile's first journalled transfer. Debits before it are not the journal's
-  // to know, so they are no finding; --since reaches further back.
-  const period = input.options.since !== undefined ? parsePeriod(input.options.since, undefined, ctx.clock.now()) : await sinceFirstTransfer(ctx, journal, scope);
+  // Without --since: the last 7 local days, or from this profile's first journalled transfer when that is
+  // earlier. Never less than the week: a payment made by hand this morning, before the first transfer sent
+  // from here, is exactly what reconcile is for.
+  const period = input.options.since !== undefined ? parsePeriod(input.options.since, undefined, ctx.clock.now()) : defaultPeriod(ctx, journal, scope);
 
   const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
@@ -39,12 +39,12 @@ export default async function reconcileCommand(ctx: Context, input: CommandInput
   }
 }
 
-async function sinceFirstTransfer(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Promise<Period> {
-  const now = ctx.clock.now();
-  const { untilMs } = parsePeriod(undefined, undefined, now);
-  const first = journal.firstSentMs(scope) ?? now;
-  if (first === now) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
-  return { sinceMs: first, untilMs };
+/** The last DEFAULT_PERIOD_DAYS local days up to the end of today, reaching back to the first journalled send. */
+function defaultPeriod(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Period {
+  const week = parsePeriod(undefined, undefined, ctx.clock.now());
+  const first = journal.firstSentMs(scope);
+  if (first === undefined) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
+  return { sinceMs: Math.min(week.sinceMs, first ?? week.sinceMs), untilMs: week.untilMs };
 }
 
 function reconciliationJson(result: Reconciliation) {
@@ -103,7 +103,7 @@ function describe(finding: Finding): string {
     case 'still-pending':
       return `${finding.reference}  ${formatNaira(finding.amountKobo)}  sent ${local(finding.sentAt)}`;
     case 'missing-from-api':
-      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${outcomeOfJournalled({ state: finding.journalState, status: undefined })})${finding.detail ? `; ${finding.detail}` : ''}`;
+      return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  sent ${local(finding.sentAt)} (${finding.outcome})${finding.detail ? `; ${finding.detail}` : ''}`;
     case 'unjournalled-debit':
       return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}, ${finding.bankName}  ${local(finding.time)}  ${finding.status}`;
     case 'failed':

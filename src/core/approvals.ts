@@ -12,7 +12,7 @@ import { DUPLICATE_WINDOW_MS, type TransferState } from './journal.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from './rate-limit.js';
-import { isUnsuccessfulOutcome, NOT_SENT, outcomeOfReference, outcomeOfStatus, type NeverSent, type Outcome } from './transfer-outcome.js';
+import { isUnsuccessfulOutcome, NOT_SENT, outcomeOfReference, outcomeOfStatus, withOutcomeNow, type NeverSent, type Outcome, type TransferWithOutcome } from './transfer-outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
@@ -88,7 +88,7 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
  * Transfers of the same amount to the same account in the last 10 minutes (the duplicate guard's window),
  * for the review: the person sees them before typing the secret, and typing it agrees to them.
  */
-export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferState[]> {
+export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferWithOutcome[]> {
   const journal = openJournal(ctx);
   const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
   const found = new Map<string, TransferState>();
@@ -97,7 +97,7 @@ export async function recentDuplicates(ctx: Context, scope: ControlScope, transf
       if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
     }
   }
-  return [...found.values()];
+  return withOutcomeNow(journal, [...found.values()]);
 }
 
 /** Sends the approved transfers one after the other; never throws for one transfer's fate. */

@@ -41,11 +41,11 @@ import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type Row
 import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';
 import { loadBanks, resolveBank } from './banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from './claim.js';
-import { Journal, type TransferState } from './journal.js';
+import { Journal } from './journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from './money.js';
 import { referencePrefix } from './reference.js';
-import { outcomeOfStatus, type Outcome } from './transfer-outcome.js';
+import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from './transfer-outcome.js';
 import { PolicyLimitError } from './policy.js';
 import {
   lookUpOnce,
@@ -143,7 +143,7 @@ export interface NameCheckFailure {
 
 export interface PossibleDuplicate {
   row: VerifiedRow;
-  earlier: TransferState;
+  earlier: TransferWithOutcome;
 }
 
 /**
@@ -624,7 +624,7 @@ function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: Ba
     const [earlier] = journal
       .duplicates({ ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo }, now, BATCH_DUPLICATE_WINDOW_MS)
       .filter((t) => !rows.hasReference(t.reference));
-    if (earlier) result.push({ row, earlier });
+    if (earlier) result.push({ row, earlier: { ...earlier, outcome: outcomeNow(journal, earlier) } });
   }
   return result;
 }

@@ -11,10 +11,11 @@
 // writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
 import { UsageError } from '../errors.js';
 import { runIsLive } from '../store/process-lock.js';
-import { claimKey, type Attempts, type ClaimView, type TransferState } from './journal.js';
+import { claimKey, type Attempts, type ClaimView } from './journal.js';
 import { formatNaira } from './money.js';
 import { checkDailyLimit, dayWindow } from './policy.js';
 import { DEFAULT_POLICY_TIME_ZONE } from './time-zone.js';
+import { outcomeNow, withOutcomeNow, type TransferWithOutcome } from './transfer-outcome.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
 export { RUN_ID } from '../store/process-lock.js';
@@ -59,14 +60,14 @@ export class ReferenceTakenError extends UsageError {
 /** Another transfer of the same amount to the same account was journalled in the window. Exit 2. */
 export class DuplicateClaimError extends UsageError {
   constructor(
-    readonly duplicates: TransferState[],
+    readonly duplicates: TransferWithOutcome[],
     readonly windowMs: number,
     candidate: ClaimCandidate,
   ) {
     const first = duplicates[0]!;
     super(
       `${formatNaira(candidate.amountKobo)} to ${candidate.accountNumber} was already sent under ${first.reference} at ${first.sentAt} ` +
-        `(less than ${describeWindow(windowMs)} ago, ${first.state}); nothing was sent`,
+        `(less than ${describeWindow(windowMs)} ago, ${first.outcome}); nothing was sent`,
       'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
     );
   }
@@ -85,7 +86,7 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
       throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`);
     }
     if (attempts.answered && state?.state !== 'rejected') {
-      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state?.state ?? 'unknown'})`);
+      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`);
     }
     if (attempts.intents !== rules.earlierAttempts) {
       throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was sent by another fsapi process at ${attempts.lastIntentAt} while this one got ready`);
@@ -100,7 +101,7 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
     const found = journal.duplicates(candidate, now, windowMs).filter(
       (t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()),
     );
-    if (found.length > 0) throw new DuplicateClaimError(found, windowMs, candidate);
+    if (found.length > 0) throw new DuplicateClaimError(withOutcomeNow(journal, found), windowMs, candidate);
   }
   if (rules.dailyMaximumKobo !== undefined) {
     const timeZone = rules.dayTimeZone ?? DEFAULT_POLICY_TIME_ZONE;

@@ -261,15 +261,17 @@ export class Journal implements ClaimView {
    * written, then as journalled), a page at a time: keyset pagination over the index on sent_ms, so each
    * page costs the same whatever the history and only one page is held. Each page is its own read: a
    * transfer written meanwhile comes at the end, a state changed meanwhile shows as it is when its page
-   * is read.
+   * is read. With `scope`, only that profile's at that base address (by the index on both).
    */
-  *transferPages(pageSize = PAGE): Generator<TransferState[]> {
+  *transferPages(pageSize = PAGE, scope?: { profile: string; baseUrl: string }): Generator<TransferState[]> {
     const store = this.store();
+    const inScope = scope ? 'profile = ? AND base_url = ? AND ' : '';
+    const scopeParams = scope ? [scope.profile, scope.baseUrl] : [];
     // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
     let afterSeq = 0;
     for (;;) {
       const rows = store.read(() =>
-        store.sql('SELECT first_seq, doc FROM transfers WHERE sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?').all(afterSeq, pageSize),
+        store.sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`).all(...scopeParams, afterSeq, pageSize),
       );
       if (rows.length > 0) yield rows.map(docOf);
       if (rows.length < pageSize) break;
@@ -279,8 +281,8 @@ export class Journal implements ClaimView {
     for (;;) {
       const rows = store.read(() =>
         store
-          .sql('SELECT first_seq, sent_ms, doc FROM transfers WHERE sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?')
-          .all(after[0], after[1], pageSize),
+          .sql(`SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`)
+          .all(...scopeParams, after[0], after[1], pageSize),
       );
       if (rows.length > 0) yield rows.map(docOf);
       if (rows.length < pageSize) return;
@@ -391,10 +393,15 @@ export class Journal implements ClaimView {
     return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
   }
 
-  /** How many transfers the journal holds. */
-  count(): number {
+  /** How many transfers the journal holds; with `scope`, of that profile at that base address. */
+  count(scope?: { profile: string; baseUrl: string }): number {
     const store = this.store();
-    return Number(store.read(() => store.sql('SELECT count(*) AS n FROM transfers').get())?.n ?? 0);
+    const row = store.read(() =>
+      scope
+        ? store.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
+        : store.sql('SELECT count(*) AS n FROM transfers').get(),
+    );
+    return Number(row?.n ?? 0);
   }
 
   private claimRow(scope: { profile: string; baseUrl: string; reference: string }): SqlRow | undefined {

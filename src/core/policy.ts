@@ -9,14 +9,18 @@
 //
 // The day is the calendar day in the policy's own time zone (Policy.timeZone, fixed when it was set), read
 // on the machine's clock: never the caller's TZ, so a script cannot start a new "today" by choosing a zone.
-// What counts towards it: every transfer of the account journalled that day and not refused by the API (in
-// flight, unknown, pending, successful; approved held ones once they are sent), whichever process sent it.
+// What counts towards it: every transfer of the account journalled that day whose outcome is not `refused`,
+// whichever process sent it (approved held ones once they are sent). Refused is the one outcome that proves
+// no money moved. Failed and reversed ones count: the money left the account until the reversal, and a final
+// word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
+// limit. Erring that way sends less, never more (docs/policy.md).
 import { userInfo } from 'node:os';
 import type { Context } from '../context.js';
 import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { ClaimCandidate } from './claim.js';
 import type { Journal, TransferState } from './journal.js';
+import { outcomeOfJournalled, type Outcome } from './transfer-outcome.js';
 import { formatNaira, sumKobo, type Kobo } from './money.js';
 import { zonedDay } from './time-zone.js';
 import { namesMatch } from './names.js';
@@ -40,10 +44,15 @@ export function dayWindow(now: number, timeZone: string): { start: number; end: 
   return zonedDay(now, timeZone);
 }
 
+/** The outcomes that count toward the daily maximum: every one but `refused`. */
+export const COUNTED_OUTCOMES: readonly Outcome[] = ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown'];
+/** COUNTED_OUTCOMES in words, for `policy show` and the daily maximum's refusal. */
+export const COUNTED_IN_WORDS = `today's transfers ${COUNTED_OUTCOMES.slice(0, -1).join(', ')} or ${COUNTED_OUTCOMES.at(-1)}; not refused`;
+
 /**
- * What the account has sent today: every journalled transfer of this profile and base address whose
- * intent was written today and that the API did not refuse. Pure: the claim calls it with the journal
- * as it is under the lock.
+ * What counts toward today's maximum: every journalled transfer of this profile and base address whose
+ * intent was written today and whose outcome is one of COUNTED_OUTCOMES (not refused). Pure: the claim
+ * calls it with the journal as it is under the lock.
  */
 export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number, timeZone: string): Kobo {
   const { start, end } = dayWindow(now, timeZone);
@@ -54,7 +63,9 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
   };
   // The same account under another spelling of its base address counts too (parsed only when it differs).
   const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
-  return sumKobo(transfers.filter((t) => t.state !== 'rejected' && t.profile === scope.profile && today(t) && sameAccount(t)).map((t) => t.amountKobo as Kobo));
+  // In flight or unknown is decided the same either way (both count): the plain outcome is enough here.
+  const counted = (t: TransferState) => COUNTED_OUTCOMES.includes(outcomeOfJournalled(t));
+  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo as Kobo));
 }
 
 /** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
@@ -84,7 +95,7 @@ export function checkDailyLimit(transfers: readonly TransferState[], candidate: 
   const left = Math.max(0, maxPerDayKobo - spent);
   throw new PolicyLimitError(
     `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
-      `${formatNaira(spent)} was sent today (transfers in flight included), ${formatNaira(left)} is left; nothing was sent`,
+      `${formatNaira(spent)} counts toward it (${COUNTED_IN_WORDS}), ${formatNaira(left)} is left; nothing was sent`,
     `the day's total starts again at midnight (${timeZone}); ${CHANGE_HINT}`,
   );
 }

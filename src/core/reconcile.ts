@@ -27,7 +27,7 @@ import { checkObservation, lookUpOnce } from './lookup.js';
 import { koboToDecimal } from './money.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { intentOf, recordStatusSeen, type TransferScope } from './transfer.js';
-import { findReversal, journalledTransfers, statusKind, type JournalledTransfer } from './transfer-outcome.js';
+import { findReversal, journalledTransfers, statusKind, type JournalledTransfer, type Outcome } from './transfer-outcome.js';
 
 /** The API settles a transfer within 5 minutes (docs/api-spec.md): younger ones are still on their way. */
 export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
@@ -36,7 +36,7 @@ export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
   | { kind: 'in-transit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; why: string }
   | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
-  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string; detail?: string }
+  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string; outcome: Outcome; detail?: string }
   | { kind: 'unjournalled-debit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; bankName: string; time: string; status: string }
   | { kind: 'failed' | 'reversed'; reference: string; amountKobo: number; accountNumber: string; accountName: string; time: string; journalled: boolean; reversal: { reference: string; amountKobo: number } | null }
   | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
@@ -177,6 +177,7 @@ export async function reconcile(
         accountName: transfer.accountName,
         sentAt: transfer.sentAt,
         journalState: transfer.state,
+        outcome: transfer.outcome,
         ...(lookup.kind === 'mismatch' ? { detail: lookup.detail } : {}),
       });
     }

@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { lookUpOnce } from './lookup.js';
-import type { Journal, TransferQuery, TransferState } from './journal.js';
+import type { ClaimView, Journal, TransferQuery, TransferState } from './journal.js';
 
 export type StatusKind = 'successful' | 'pending' | 'final';
 
@@ -66,16 +66,35 @@ export function outcomeOfJournalled(t: { state: string; status: string | undefin
 export type NeverSent = 'held' | 'not-sent';
 export const NOT_SENT = 'not-sent' satisfies NeverSent;
 
+/** What deciding "in flight" reads: the journal and the claim's view of it (src/core/claim.ts) both have it. */
+type InFlightView = Pick<ClaimView, 'attempts' | 'inFlight'>;
+
 /** Whether the run that wrote a reference's last intent, still unanswered, is live: its POST may be on its way. */
-function writerStillSending(journal: Journal, t: TransferState): { running: boolean; attempts: ReturnType<Journal['attempts']> } {
+function writerStillSending(journal: InFlightView, t: TransferState): { running: boolean; attempts: ReturnType<Journal['attempts']> } {
   const attempts = journal.attempts(t);
   return { running: t.state === 'unknown' && attempts !== undefined && !attempts.answered && journal.inFlight(attempts), attempts };
+}
+
+/**
+ * The outcome of a journalled transfer as the journal says now, `in flight` while its writer runs: the one
+ * function every message, warning and table asks (docs/cli-contract.md, "Outcomes").
+ */
+export function outcomeNow(journal: InFlightView, t: TransferState): Outcome {
+  return outcomeOfJournalled(t, writerStillSending(journal, t).running);
+}
+
+/** A journalled transfer with its outcome as of the read that found it. */
+export type TransferWithOutcome = TransferState & { outcome: Outcome };
+
+/** Transfers of the journal (the duplicate guard's finds, say) with their outcomes. */
+export function withOutcomeNow(journal: InFlightView, states: readonly TransferState[]): TransferWithOutcome[] {
+  return states.map((t) => ({ ...t, outcome: outcomeNow(journal, t) }));
 }
 
 /** The outcome of one reference as the journal last saw it (by its index); undefined when it was never sent. */
 export function outcomeOfReference(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Outcome | undefined {
   const state = journal.stateOf(scope);
-  return state === undefined ? undefined : outcomeOfJournalled(state, writerStillSending(journal, state).running);
+  return state === undefined ? undefined : outcomeNow(journal, state);
 }
 
 /** A journalled transfer with its outcome, and whether the process that wrote its last intent still sends it. */

@@ -25,7 +25,7 @@ import { namesMatch } from './names.js';
 import { hardLimits, PolicyLimitError } from './policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from './validate.js';
-import { describeWait, outcomeOfJournalled, statusKind } from './transfer-outcome.js';
+import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './transfer-outcome.js';
 import { shownText } from './shown.js';
 
 export const MAX_NARRATION_LENGTH = 100;
@@ -204,7 +204,7 @@ export interface PreparedTransfer {
   scope: TransferScope;
   bank: Bank;
   /** Transfers of the same amount to the same account in the last 10 minutes (not refused ones). */
-  duplicates: TransferState[];
+  duplicates: TransferWithOutcome[];
   /** Earlier (refused) attempts of the same reference: the claim checks that nobody added one since. */
   earlierAttempts: number;
 }
@@ -236,7 +236,7 @@ export async function prepareTransfer(
   const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
-      `reference ${reference} was already used on ${reused.sentAt} (${outcomeOfJournalled(reused)}); a reference pays once`,
+      `reference ${reference} was already used on ${reused.sentAt} (${outcomeNow(journal, reused)}); a reference pays once`,
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }
@@ -257,7 +257,7 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now());
+  const duplicates = withOutcomeNow(journal, journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()));
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
 

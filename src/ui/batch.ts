@@ -7,7 +7,6 @@ import type { RowProblem } from '../core/batch-file.js';
 import { rowResults, rowsSentAgain, rowsToSend, type BatchPlan, type FileDuplicate, type NameCheckFailure, type PossibleDuplicate, type RowResult } from '../core/batch.js';
 import { reportEntry, tally, type OutcomeGroup, type Tally } from '../core/batch-report.js';
 import { formatNaira } from '../core/money.js';
-import { outcomeOfJournalled } from '../core/transfer-outcome.js';
 import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from './sanitize.js';
 
@@ -104,7 +103,7 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
       koboCell(row.amountKobo),
       plain(earlier.reference),
       plain(earlier.sentAt),
-      plain(`${outcomeOfJournalled(earlier)}${earlier.origin ? ` (${earlier.origin})` : ''}`),
+      plain(`${earlier.outcome}${earlier.origin ? ` (${earlier.origin})` : ''}`),
     ]),
   );
 }

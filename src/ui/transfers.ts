@@ -3,9 +3,8 @@
 import type { Context } from '../context.js';
 import type { TransactionRecord, TransferResult } from '../api/schemas.js';
 import type { PreparedTransfer } from '../core/transfer.js';
-import type { TransferState } from '../core/journal.js';
 import { formatNaira } from '../core/money.js';
-import { outcomeOfJournalled } from '../core/transfer-outcome.js';
+import type { TransferWithOutcome } from '../core/transfer-outcome.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from './sanitize.js';
 import { wrapText } from './table-layout.js';
@@ -48,14 +47,14 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
 }
 
 /** The duplicate guard's warning: what was already sent, when, and how it ended. */
-export function writeDuplicateWarning(ctx: Context, duplicates: readonly TransferState[], now: number): void {
+export function writeDuplicateWarning(ctx: Context, duplicates: readonly TransferWithOutcome[], now: number): void {
   const c = colors(ctx, 'stderr');
   for (const earlier of duplicates) {
     const minutes = Math.max(0, Math.round((now - Date.parse(earlier.sentAt)) / 60_000));
     const when = minutes === 0 ? 'less than a minute ago' : `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
     ctx.io.note(
       `${c.yellow('warning:')} ${formatNaira(earlier.amountKobo)} to ${earlier.accountNumber} at ${earlier.bankName} was already sent ${when} ` +
-        `(${earlier.reference}, ${outcomeOfJournalled(earlier)})`,
+        `(${earlier.reference}, ${earlier.outcome})`,
     );
   }
 }

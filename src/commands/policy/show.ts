@@ -1,9 +1,9 @@
-// fsapi policy show: the payment policy of the profile, and what is sent and left today.
+// fsapi policy show: the payment policy of the profile, and what counts toward today's maximum and is left.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { openJournal } from '../../core/transfer.js';
 import { controlScope } from '../../core/payees.js';
-import { readPolicy, spentTodayIn } from '../../core/policy.js';
+import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '../../core/policy.js';
 import { localTimeZone } from '../../core/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
@@ -21,11 +21,12 @@ export default async function show(ctx: Context, _input: CommandInput): Promise<
     [
       ['Profile', scope.profile],
       ...policyLines(policy),
-      ['Sent today', koboCell(spent)],
+      // Not "sent": a failed or reversed transfer counts, a refused one does not (src/core/policy.ts).
+      ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
       ['Left today', left === undefined ? 'no daily maximum' : koboCell(left)],
       ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],
       ['Changed by', policy?.updatedBy ?? ''],
     ],
-    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), sentTodayKobo: spent, leftTodayKobo: left ?? null },
+    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), countedTodayKobo: spent, countedOutcomes: COUNTED_OUTCOMES, sentTodayKobo: spent, leftTodayKobo: left ?? null },
   );
 }

@@ -1,7 +1,8 @@
-// fsapi transfer log [--refresh] [--csv]: the journal of money-moving requests (src/core/journal.ts), the
-// last known state of each transfer, oldest first, for every profile. Local only, unless --refresh: then
-// the transfers of this profile whose status may still change are looked up first, and the journal
-// learns what the API says now.
+// fsapi transfer log [--refresh] [--csv] [--all-profiles]: the journal of money-moving requests
+// (src/core/journal.ts), the last known state of each transfer, oldest first, of the profile in use (at
+// its base address); --all-profiles shows every profile's, with a PROFILE column no width drops, so a
+// simulator's rows never look like real money. Local only, unless --refresh: then the transfers of this
+// profile whose status may still change are looked up first, and the journal learns what the API says now.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { koboToDecimal } from '../../core/money.js';
@@ -19,9 +20,10 @@ import type { Column } from '../../ui/output.js';
 /** A journalled transfer with its outcome in the one vocabulary (src/core/transfer-outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
 
-const columns: Column<LoggedTransfer>[] = [
+/** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
+const columnsFor = (severalProfiles: boolean): Column<LoggedTransfer>[] => [
   { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
-  { header: 'PROFILE', cell: (t) => t.profile, priority: 4 },
+  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 4 },
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
@@ -53,11 +55,15 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
     throw new UsageError('--jsonl exports every record as written: it goes with no --csv, --json, --limit or --refresh');
   }
   let limit = parseIntegerOption(input.options.limit, '--limit', 1, 1_000_000);
+  const allProfiles = input.options.allProfiles === true;
+  if (jsonl && allProfiles) throw new UsageError('--jsonl exports every record of every profile already: it goes without --all-profiles');
   const journal = openJournal(ctx);
   if (jsonl) return exportRecords(ctx, journal);
   if (input.options.refresh === true) await refreshPending(ctx, journal);
   for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
-  const total = journal.count();
+  const scope = allProfiles ? undefined : await profileInUse(ctx);
+  const columns = columnsFor(allProfiles);
+  const total = journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
   const capped = table && limit === undefined && total > TABLE_ROWS;
@@ -70,12 +76,13 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
 
   if (limit !== undefined || table || total === 0) {
     // Bounded (--limit, or a terminal's table of at most TABLE_ROWS): the rows in memory, fitted as one table.
-    const { transfers } = await journalledTransfers(journal, { limit });
+    const { transfers } = await journalledTransfers(journal, { limit, scope });
     const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
-    if (capped) for (const page of journal.transferPages()) count(withOutcomes(journal, page));
+    if (capped) for (const page of journal.transferPages(undefined, scope)) count(withOutcomes(journal, page));
     else count(rows);
+    const empty = scope ? `the journal ${journal.file} has no transfers of profile ${scope.profile} yet` : `the journal ${journal.file} has no transfers yet`;
     if (csv) await printCsv(ctx, columns, rows);
-    else printList<LoggedTransfer>(ctx, columns, rows, rows.map(toJson), `the journal ${journal.file} has no transfers yet`);
+    else printList<LoggedTransfer>(ctx, columns, rows, rows.map(toJson), empty);
     if (capped) {
       // Two lines, each within 80 columns.
       ctx.io.note(`showing the last ${TABLE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transfers (--limit <n>: more or fewer)`);
@@ -84,12 +91,18 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   } else {
     // Every transfer, a page at a time, written as it is read: memory stays flat whatever the history.
     const sink: RowSink<LoggedTransfer> = csv ? await createCsvSink(ctx, columns) : createRowStream(ctx, columns, toJson);
-    const summary = await streamPages(ctx, pagesOf(journal, count), sink, { noun: 'transfers', progress: false });
+    const summary = await streamPages(ctx, pagesOf(journal, count, scope), sink, { noun: 'transfers', progress: false });
     if (summary.readerClosed) return;
   }
   if (csv) return;
+  const others = scope ? journal.count() - total : 0;
+  if (others > 0 && !ctx.globals.json) {
+    ctx.io.note(`${others.toLocaleString('en-US')} other transfer${others === 1 ? '' : 's'} (other profiles or addresses) not shown: --all-profiles`);
+  }
   if (tally.unknown > 0 && !ctx.globals.json) {
-    ctx.io.note(`${tally.unknown} transfer${tally.unknown === 1 ? ' has' : 's have'} no known outcome: do not resend; fsapi transfer status <reference> settles each`);
+    // Two lines, each within 80 columns.
+    ctx.io.note(`${tally.unknown.toLocaleString('en-US')} transfer${tally.unknown === 1 ? ' has' : 's have'} no known outcome: do not resend`);
+    ctx.io.note(`fsapi transfer status <reference> settles ${tally.unknown === 1 ? 'it' : 'each'}`);
   }
   if (tally.stale > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
     ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${tally.stale} pending`);
@@ -97,9 +110,9 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
 }
 
 /** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */
-async function* pagesOf(journal: Journal, count: (rows: readonly LoggedTransfer[]) => void): AsyncGenerator<StreamedPage<LoggedTransfer>> {
+async function* pagesOf(journal: Journal, count: (rows: readonly LoggedTransfer[]) => void, scope: JournalScope | undefined): AsyncGenerator<StreamedPage<LoggedTransfer>> {
   let page = 0;
-  for (const states of journal.transferPages()) {
+  for (const states of journal.transferPages(undefined, scope)) {
     const rows = withOutcomes(journal, states);
     count(rows);
     page += 1;
@@ -128,6 +141,18 @@ async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
 function messageCell(t: LoggedTransfer): string {
   if (t.outcome !== 'failed' && t.outcome !== 'reversed') return t.message ?? '';
   return `${t.outcome} after it was taken: the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
+}
+
+type JournalScope = { profile: string; baseUrl: string };
+
+/**
+ * The profile in use and its base address, as its transfers are journalled (src/core/transfer.ts,
+ * transferScope), read without opening the API: the log stays local, and the local profile's simulator
+ * is not started to learn that its address is `local` (src/api/http.ts names it so).
+ */
+async function profileInUse(ctx: Context): Promise<JournalScope> {
+  const profile = await ctx.profile();
+  return { profile: profile.name, baseUrl: profile.baseUrl ?? 'local' };
 }
 
 /** Sent, and its last seen status is not final: pending, or never seen. */

@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
-import type { Journal, TransferState } from '../../core/journal.js';
+import type { Journal } from '../../core/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../core/claim.js';
 import { DUPLICATE_WINDOW_MS } from '../../core/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
@@ -22,7 +22,7 @@ import {
   waitForSettlement,
   type PreparedTransfer,
 } from '../../core/transfer.js';
-import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { describeWait, outcomeOfStatus, parseWaitTimeout, type TransferWithOutcome } from '../../core/transfer-outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
@@ -188,7 +188,7 @@ async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: Prepa
 }
 
 /** Step 9: the same amount to the same account in the last 10 minutes asks again (or needs --allow-duplicate). */
-async function guardAgainstDuplicate(ctx: Context, duplicates: readonly TransferState[], allowDuplicate: boolean): Promise<void> {
+async function guardAgainstDuplicate(ctx: Context, duplicates: readonly TransferWithOutcome[], allowDuplicate: boolean): Promise<void> {
   if (duplicates.length === 0 || allowDuplicate) return;
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   if (!ctx.prompt.interactive) {
