@@ -5,7 +5,7 @@
 //   prepareTransfer       the business prefix and the reference, the bank, the name enquiry, --expect-name,
 //                         the journal scope and the duplicate guard's findings; still nothing sent
 //   executeTransfer       ONE verified, confirmed transfer: intent in the journal -> one POST -> outcome in
-//                         the journal; when the answer is lost, reconciliation by reference lookup
+//                         the journal; when the answer is lost or proves nothing, reconciliation by lookup
 //   waitForSettlement     polls the status until successful (bounded)
 //   checkTransferStatus   `transfer status`: one lookup, recorded in the journal when the reference is ours
 // The interactive parts (summary, confirmation) are the command's: this module never prompts or prints,
@@ -282,7 +282,7 @@ export type TransferOutcome =
   | { kind: 'accepted'; reference: string; status: string; message: string; result: TransferResult }
   /** The answer was lost; the lookup by reference found the transfer. `transaction` is the looked-up record. */
   | { kind: 'reconciled'; reference: string; status: string; transaction: TransactionRecord; lostBecause: string }
-  /** The API refused it (or it was never let through, e.g. authentication); nothing moved. */
+  /** An answer proved a refusal, or the POST never left (src/core/refusal-proof.ts); nothing moved. */
   | { kind: 'rejected'; reference: string; httpStatus: number | undefined; message: string; error: FsapiError }
   /** Sent, and nobody knows what happened: do not resend. */
   | { kind: 'unknown'; reference: string; detail: string };
@@ -315,7 +315,8 @@ export function transferBody(transfer: VerifiedTransfer): TransferRequest {
 /**
  * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
  * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
- * unreadable body) is reconciled by looking the reference up on a bounded schedule. Throws only when the
+ * unreadable body), and any answer that does not prove a refusal (src/core/refusal-proof.ts: a 401/403,
+ * a 3xx, a 400 to a reference sent before), is reconciled by looking the reference up on a bounded schedule. Throws only when the
  * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
  */
 export async function executeTransfer(
