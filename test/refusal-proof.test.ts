@@ -12,7 +12,8 @@ import { startSimulatorServer, type RunningSimulator } from '../src/simulator/se
 import { answerProvesNothingMoved, errorProvesNothingMoved, rawAnswerProvesNothingMoved } from '../src/core/refusal-proof.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
-import { makeHome, runCli, type Home } from './helpers/cli.js';
+import { makeHome, runCli, stripAnsi, type Home, type RunOptions } from './helpers/cli.js';
+import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { logInToSimulator, SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 interface Setup {
@@ -21,7 +22,7 @@ interface Setup {
   home: Home;
   /** A second home logged in to the simulator itself, to ask it what it holds. */
   direct: Home;
-  run(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
+  run(args: string[], env?: Record<string, string>, options?: Omit<RunOptions, 'env'>): ReturnType<typeof runCli>;
   /** Requests that reached the simulator, as `METHOD /path STATUS`. */
   reached(): string[];
   /** How many transactions with this reference the simulator holds (asked directly, not through the proxy). */
@@ -52,7 +53,7 @@ async function start(): Promise<Setup> {
     proxy,
     home,
     direct,
-    run: (args, env = {}) => runCli(args, { timeoutMs: 60_000, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
+    run: (args, env = {}, options = {}) => runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
     reached: () => simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
     held: async (reference) => {
       const list = await runCli(['tx', 'list', '--all', '--json'], { env: direct.env });
@@ -162,6 +163,32 @@ describe('transfer batch: a row answered 401 after the API took it', () => {
     }
     assert.equal(postsReached(s), 1, 'one POST for the row, over both runs');
     assert.equal(transfersTaken(s), 1);
+  });
+});
+
+describe('approvals approve: a held transfer answered 401 after the API took it', () => {
+  it('is looked up and shown as found, never refused; approving again sends nothing', async () => {
+    const s = await start();
+    const secret = { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] };
+    const policy = await s.run(['policy', 'set', '--approval-above', '1000'], {}, secret);
+    assert.equal(policy.code, 0, stripAnsi(policy.stdout));
+    const held = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'held', '--yes']);
+    assert.equal(held.code, 7, held.stderr);
+    const [request] = JSON.parse((await s.run(['approvals', 'list', '--json'])).stdout) as Array<{ id: string; transfers: Array<{ reference: string }> }>;
+    const reference = request!.transfers[0]!.reference;
+
+    s.proxy.options.answerTransfersWith = { forward: true, status: 401, body: JSON.stringify({ success: false, message: 'Unauthorized', data: null }) };
+    const approved = await s.run(['approvals', 'approve', request!.id], {}, secret);
+    const screen = stripAnsi(approved.stdout);
+    assert.equal(approved.code, 0, screen);
+    assert.match(screen, new RegExp(`^${reference} +OKAFOR CHIAMAKA ADAEZE +₦5,000\\.00 +pending `, 'm'));
+    assert.doesNotMatch(screen, /refused|no money moved/i);
+    assert.ok(looked(s, reference) >= 1, 'looked up');
+    assert.equal(postsReached(s), 1);
+
+    await s.run(['approvals', 'approve', request!.id], {}, secret);
+    assert.equal(postsReached(s), 1, 'exactly one POST /v1/transfer reached the simulator');
+    assert.equal(await s.held(reference), 1);
   });
 });
 
