@@ -35,10 +35,13 @@ export class UsageError extends FsapiError {
 export class ApiError extends FsapiError {
   readonly status: number | undefined;
   readonly apiMessage: string | undefined;
-  constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown } = {}) {
+  /** The body was the spec's error shape (a JSON object with `success: false`): src/core/refusal-proof.ts reads it. */
+  readonly errorShape: boolean;
+  constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean } = {}) {
     super(message, { exitCode: ExitCode.failed, hint: options.hint, cause: options.cause });
     this.status = options.status;
     this.apiMessage = options.apiMessage;
+    this.errorShape = options.errorShape ?? false;
   }
 }
 

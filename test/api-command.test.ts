@@ -162,13 +162,28 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
     assert.equal(setup.posts(), 1);
   });
 
-  it('is exit 5 (outcome unknown, do not resend) when the connection drops after the API committed it', async () => {
+  it('looks the reference up when the connection drops after the API committed it: found, exit 0, never resent', async () => {
     setup.server.simulator.setFault('drop');
     const reference = `${BUSINESS.referencePrefix}-RAWAPI0002`;
     const result = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)]);
-    assert.equal(result.code, 5, result.stderr);
-    assert.match(result.stderr, /outcome is unknown/);
-    assert.match(result.stderr, new RegExp(`hint: do not resend; run fsapi transfer status ${reference}`));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /no answer to the transfer \(the connection .* dropped.*\); not sending it again: looking .* up/);
+    assert.match(result.stderr, new RegExp(`found ${reference} \\(pending\\): it went through`));
+    assert.equal((JSON.parse(result.stdout) as { reference: string }).reference, reference, 'the looked-up record');
     assert.equal(setup.posts(), 1, 'sent exactly once, never retried');
+  });
+
+  it('is exit 5 (outcome unknown, do not resend) when the lookups cannot settle it either', async () => {
+    setup.server.simulator.setFault('html'); // every answer an HTML 502 page, lookups included
+    const reference = `${BUSINESS.referencePrefix}-RAWAPI0003`;
+    const result = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)], {
+      env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,50' },
+    });
+    assert.equal(result.code, 5, result.stderr);
+    assert.match(result.stderr, /outcome is unknown: the transfer was answered HTTP 502, which does not prove it was refused; the lookup by reference found nothing/);
+    assert.match(result.stderr, new RegExp(`hint: do not resend; run fsapi transfer status ${reference}`));
+    assert.equal(result.stdout, '');
+    assert.equal(setup.posts(), 1, 'sent exactly once, never retried');
+    assert.ok(setup.server.simulator.requests().some((r) => r.path === `/v1/transactions/reference/${reference}`), 'looked up');
   });
 });

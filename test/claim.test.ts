@@ -1,5 +1,5 @@
 // One owner per reference (src/core/claim.ts, the journal's fold): what the journal shows when attempts
-// of one reference meet, and what a refused resend does before it says no money moved. Core functions
+// of one reference meet, and a refused resend, looked up and never called "no money moved". Core functions
 // with an injected context, against the simulator served on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -109,7 +109,7 @@ describe('checkClaim', () => {
   });
 });
 
-describe('a refused resend is looked up before fsapi says no money moved', () => {
+describe('a refused resend is looked up and never called "no money moved"', () => {
   let setup: TransferSetup;
   before(async () => {
     setup = await setUpTransfers();
@@ -128,7 +128,7 @@ describe('a refused resend is looked up before fsapi says no money moved', () =>
     senderName: undefined,
   });
 
-  it('found: reconciled (the earlier attempt went through), one transaction; absent: refused', async () => {
+  it('found: reconciled (the earlier attempt went through), one transaction; absent: unknown', async () => {
     const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
     const scopeNow = await transferScope(ctx);
     // The API holds ACME-CLAIM-PAID (sent from another journal), but this journal says it was refused.
@@ -149,10 +149,12 @@ describe('a refused resend is looked up before fsapi says no money moved', () =>
     const { transfers } = await journal.transfers();
     assert.equal(transfers[0]!.state, 'reconciled');
 
-    // A reference the API does not hold, refused on resend (an account the simulator refuses): refused.
+    // A reference the API does not hold, refused on resend (an account the simulator refuses): a refusal
+    // of a reference sent before is no proof, and the lookups found nothing: unknown, not "no money moved".
     await journal.append({ ...intent('ACME-CLAIM-NONE', 1), ...stamp });
     await journal.append({ type: 'rejected', reference: 'ACME-CLAIM-NONE', ...stamp, message: 'refused' });
-    const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined } });
-    assert.equal(refused.kind, 'rejected');
+    const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] });
+    assert.equal(refused.kind, 'unknown');
+    assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
   });
 });

@@ -300,7 +300,7 @@ describe('createApi', () => {
     assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['POST /v1/transfer 400']);
   });
 
-  it('retries a refused POST once after renewing a token the server does not know', async () => {
+  it('never sends POST /v1/transfer again after a 401: the token is renewed for the lookup, the 401 handed back', async () => {
     const h = home();
     const { ctx } = contextFor(h, { baseUrl: simulator.url }, {});
     // A local-env profile renews with the simulator credentials; its stored token is unknown to this server.
@@ -308,13 +308,46 @@ describe('createApi', () => {
     await store.save({ name: 'local', env: 'local', baseUrl: simulator.url, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
     const api = await ctx.api();
     simulator.simulator.clearRequests();
-    const answer = await api.sendTransfer(transferBody(newReference()));
-    assert.equal(answer.data.status, 'pending');
+    const error = await rejection(api.sendTransfer(transferBody(newReference())));
+    assert.ok(error instanceof ApiError && !(error instanceof TransportError) && !(error instanceof AuthError), `got ${String(error)}`);
+    assert.equal(error.status, 401);
     assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), [
       'POST /v1/transfer 401',
       'POST /v1/generate-token 200',
-      'POST /v1/transfer 200',
     ]);
+    // The renewed token serves the lookup that follows.
+    simulator.simulator.clearRequests();
+    await api.getAccount();
+    assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 200']);
+  });
+
+  it('a stub that answers every request 401: one POST /v1/transfer, typed or raw, however its path is written', async () => {
+    const stub = await adHocServer((req, res) => {
+      req.resume();
+      if (req.url === '/v1/generate-token') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, message: 'ok', token: `t-${Date.now()}` }));
+        return;
+      }
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, message: 'Unauthorized', data: null }));
+    });
+    try {
+      const h = home();
+      const { ctx } = contextFor(h, { baseUrl: stub.url }, {});
+      const store = await ctx.profiles();
+      await store.save({ name: 'local', env: 'local', baseUrl: stub.url, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
+      const api = await ctx.api();
+      const error = await rejection(api.sendTransfer(transferBody(newReference())));
+      assert.ok(error instanceof ApiError && error.status === 401, String(error));
+      assert.equal(stub.hits.filter((hit) => hit === 'POST /v1/transfer').length, 1, stub.hits.join(', '));
+      for (const path of ['/v1/transfer', '/V1//transfer/', '/v1/%74ransfer']) {
+        stub.hits.length = 0;
+        const raw = await api.raw('POST', path, { json: transferBody(newReference()) });
+        assert.equal(raw.status, 401);
+        assert.equal(stub.hits.filter((hit) => hit.startsWith('POST /') && hit !== 'POST /v1/generate-token').length, 1, `${path}: ${stub.hits.join(', ')}`);
+      }
+    } finally {
+      await stub.close();
+    }
   });
 
   it('never retries a POST on a 502, and retries a GET at most twice', async () => {

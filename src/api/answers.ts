@@ -1,8 +1,9 @@
 // Reads an answer from the wire into the typed result or one typed error with a one-line message.
 //
-// The split that matters most is for POST /v1/transfer: an ApiError with status 4xx means the API read
-// the request and refused it (nothing happened); a TransportError (no answer, unreadable answer, 5xx)
-// means nobody knows whether it happened. So:
+// For POST /v1/transfer these errors are facts, not verdicts: which of them prove that no money moved is
+// decided in one place, src/core/refusal-proof.ts. A TransportError (no answer, unreadable answer, 5xx)
+// means nobody knows whether it happened; an ApiError carries the status and whether the body had the
+// spec's error shape. So:
 //   2xx JSON matching the schema        -> the parsed value (unknown fields kept)
 //   2xx JSON with success:false         -> ApiError (refused, with the API's message)
 //   2xx JSON not matching the schema    -> ApiError "unexpected answer from the API: <path>: <issue>"
@@ -10,7 +11,8 @@
 //   5xx JSON                            -> TransportError('bad-gateway') "the API failed (HTTP 503): ..."
 //   any status, body not JSON           -> TransportError('unreadable') naming status and content type
 //   3xx                                 -> ApiError naming the redirect (fix the base URL)
-// 401/403 never reach here from the client: it renews the token or raises AuthError first.
+// 401/403 reach here only for POST /v1/transfer (an ApiError with that status): for every other request
+// the client renews the token or raises AuthError first.
 import type * as z from 'zod/mini';
 import { ApiError, TransportError } from '../errors.js';
 import type { HttpAnswer } from './http.js';
@@ -49,14 +51,20 @@ export function apiMessage(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The spec's error shape (docs/api-spec.md section 7): a JSON object whose `success` is false. */
+export function isErrorShape(body: unknown): boolean {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) && (body as { success?: unknown }).success === false;
+}
+
 /** Maps any answer that is not a success to its error. Returns nothing for a 2xx. */
 export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, host: string): void {
   const { status } = answer;
   const message = apiMessage(body);
   const suffix = message ? `: ${message}` : '';
+  const errorShape = isErrorShape(body);
   if (status >= 200 && status < 300) {
-    if (body && typeof body === 'object' && (body as { success?: unknown }).success === false) {
-      throw new ApiError(`the API refused the request (HTTP ${status})${suffix}`, { status, apiMessage: message });
+    if (errorShape) {
+      throw new ApiError(`the API refused the request (HTTP ${status})${suffix}`, { status, apiMessage: message, errorShape });
     }
     return;
   }
@@ -64,6 +72,7 @@ export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, host: stri
     const location = answer.headers.location;
     throw new ApiError(`the API answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}), which fsapi does not follow`, {
       status,
+      errorShape,
       hint: 'use the final address as the base URL (fsapi auth login --base-url ...)',
     });
   }
@@ -73,7 +82,7 @@ export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, host: stri
       hint: 'the API or a proxy in front of it failed; try again later',
     });
   }
-  throw new ApiError(`the API refused the request (HTTP ${status})${suffix}`, { status, apiMessage: message });
+  throw new ApiError(`the API refused the request (HTTP ${status})${suffix}`, { status, apiMessage: message, errorShape });
 }
 
 /** A successful answer parsed with its schema; a mismatch names the first issue. */

@@ -1,20 +1,25 @@
 // The API client of one run: one typed function per endpoint (src/api/types.ts), each sending one
 // authenticated request through src/api/http.ts and parsing the answer with src/api/schemas.ts.
 //
-// Authentication: the bearer comes from the token session (src/auth/session.ts). A 401/403 answer renews
-// the token once and the same request is sent once more with the new token; a second refusal, or no way
-// to renew, is AuthError (exit 3). A failure while getting a token (the generate-token call could not be
-// made) is reported as a plain ApiError, never a TransportError: the request it was for was not sent, and
-// callers that send money read TransportError as "sent, outcome unknown".
+// Authentication: the bearer comes from the token session (src/auth/session.ts). A 401/403 answer to a
+// request that moves no money renews the token once and the same request is sent once more with the new
+// token; a second refusal, or no way to renew, is AuthError (exit 3). POST /v1/transfer is the exception:
+// it is sent once, never repeated here. A 401/403 to it does not prove the API did nothing (a proxy or a
+// gateway may answer so after the API took it), so the token is renewed, for the lookup that follows, and
+// the answer goes back to the caller, who looks the reference up (src/core/refusal-proof.ts). A failure
+// while getting a token (the generate-token call could not be made, or answered with anything but a token)
+// is reported as an ApiError without a status, never a TransportError: the request it was for was not
+// sent, and callers that send money read TransportError as "sent, outcome unknown".
 //
 // The answers' shapes (src/api/schemas.ts, and zod with them) are loaded once a request is on its way,
 // not with this module: zod then starts while the API works on the answer instead of before the request
 // is sent, about 3 ms of every command (bench/startup.mjs).
 import type * as z from 'zod/mini';
 import type { Context } from '../context.js';
-import { ApiError, TransportError, UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { createTokenSession, type TokenSession } from '../auth/session.js';
 import { apiMessage, parseAnswer, readJson } from './answers.js';
+import { reachesTransfer, resolveApiTarget } from './target.js';
 import { createHttp, type Http, type HttpAnswer, type HttpMethod, type HttpRequest } from './http.js';
 import type { Api, ClientListQuery, PageQuery, RawResponse } from './types.js';
 
@@ -28,7 +33,7 @@ export async function createApi(ctx: Context): Promise<Api> {
   const [profile, store] = await Promise.all([ctx.profile(), ctx.profiles()]);
   const http = await createHttp(ctx, profile.baseUrl);
   const session = createTokenSession(ctx, profile, store, http);
-  const send = (request: HttpRequest) => sendAuthenticated(http, session, request);
+  const send = (request: HttpRequest) => sendAuthenticated(http, session, request, mayMoveMoney(profile.baseUrl, request));
 
   /** Sends `request`; once it is on its way (or has failed), loads the schemas its answer is read with. */
   async function sendThenLoadSchemas(request: HttpRequest): Promise<{ answer: HttpAnswer; schemas: Schemas }> {
@@ -57,7 +62,7 @@ export async function createApi(ctx: Context): Promise<Api> {
     // account; the text is sent as typed (the API refusing it is safe, asking about the wrong account is not).
     nameEnquiry: (bankCode, accountNumber) => post('/v1/transfer/name-enquiry', (s) => s.nameEnquiryResultAsRead, { bankCode, accountNumber }),
     async sendTransfer(body) {
-      // http.ts never retries a POST; this function adds no retry of its own either.
+      // http.ts never retries a POST, and sendAuthenticated never repeats this one, not after a 401/403 either.
       const { answer, schemas } = await sendThenLoadSchemas({ method: 'POST', path: '/v1/transfer', json: body });
       return parseAnswer(answer, http.host, schemas.transferResponseAsRead);
     },
@@ -84,11 +89,20 @@ export async function createApi(ctx: Context): Promise<Api> {
   };
 }
 
-/** One request with the bearer token; on 401/403, one renewal and one more try. */
-async function sendAuthenticated(http: Http, session: TokenSession, request: HttpRequest): Promise<HttpAnswer> {
+/**
+ * One request with the bearer token; on 401/403, one renewal and one more try, except for POST
+ * /v1/transfer: its 401/403 is returned as it came, after the renewal its lookup will need.
+ */
+async function sendAuthenticated(http: Http, session: TokenSession, request: HttpRequest, movesMoney: boolean): Promise<HttpAnswer> {
   const token = await gettingToken(() => session.bearer());
   const answer = await http.send(withBearer(request, token));
   if (answer.status !== 401 && answer.status !== 403) return answer;
+  if (movesMoney) {
+    // The transfer may have been taken: never sent again. The renewal is for the lookup; when it fails,
+    // the lookup says so (exit 5 with the reference), not this answer.
+    await session.renewAfterRefusal(token).catch(() => undefined);
+    return answer;
+  }
   const renewed = await gettingToken(() => session.renewAfterRefusal(token));
   if (renewed === undefined) throw session.refusedError(answer.status, refusalMessage(answer, http));
   const second = await http.send(withBearer(request, renewed));
@@ -96,14 +110,32 @@ async function sendAuthenticated(http: Http, session: TokenSession, request: Htt
   return second;
 }
 
+/**
+ * A token, or the reason there is none. Any failure but AuthError becomes an ApiError without a status:
+ * a status would read as the answer to the request the token was for, which was never sent.
+ */
 async function gettingToken<T>(get: () => Promise<T>): Promise<T> {
   try {
     return await get();
   } catch (error) {
-    if (error instanceof TransportError) {
-      throw new ApiError(`could not get a token: ${error.message}`, { status: error.status, hint: error.hint, cause: error });
+    if (error instanceof ApiError) {
+      throw new ApiError(`could not get a token: ${error.message}`, { hint: error.hint, cause: error });
     }
     throw error;
+  }
+}
+
+/**
+ * Whether a request may move money: any method but GET and HEAD that reaches the transfer endpoint,
+ * however its path is spelled (src/api/target.ts decides that on the URL the transport sends). A path
+ * whose target cannot be told counts as money-moving: it is then never repeated either.
+ */
+function mayMoveMoney(baseUrl: string | undefined, request: HttpRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  try {
+    return reachesTransfer(resolveApiTarget(baseUrl, request.path, request.searchParams));
+  } catch {
+    return true;
   }
 }
 

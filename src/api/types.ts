@@ -44,7 +44,10 @@ export interface Api {
   getAccount(): Promise<PrimaryAccount>;
   listBanks(): Promise<Bank[]>;
   nameEnquiry(bankCode: string, accountNumber: string): Promise<NameEnquiryResult>;
-  /** Sent exactly once: never retried, whatever happens. Transport failures throw TransportError. */
+  /**
+   * Sent exactly once: never retried nor repeated, whatever happens (a 401/403 renews the token and is
+   * thrown as an ApiError with that status). Transport failures throw TransportError.
+   */
   sendTransfer(body: TransferRequest): Promise<TransferResponse>;
   getTransaction(reference: string): Promise<TransactionRecord>;
   transferRequery(transactionId: string): Promise<TsqResult>;

@@ -5,7 +5,8 @@
 // - Otherwise the profile's stored token is used while it has more than a minute left. An expired (or
 //   missing) token is renewed before the request when credentials are at hand, else AuthError (exit 3).
 // - A 401/403 answer renews once, silently, when credentials are at hand; the client then retries the
-//   refused request once with the new token (safe for POST too: a 401 means nothing was done).
+//   refused request once with the new token, except POST /v1/transfer: a 401/403 does not prove the API
+//   did nothing with it, so it is never repeated; the renewal serves the lookup of its reference.
 // - Renewals are shared: concurrent requests that meet the same expired or refused token wait for one
 //   generate-token call, not one each.
 // - A renewed token is saved in the profile, except when --base-url points this run somewhere other than

@@ -5,17 +5,23 @@
 // API's message; the exit code says whether it was a success.
 //
 // POST /v1/transfer through here skips everything `transfer send` does to pay the right person exactly
-// once (name check, confirmation, reference, journal, reconciliation), so it is refused unless
-// --allow-transfer is given, and always while the profile has a payment policy; with it, an answer that
-// leaves the outcome unknown is exit 5, like a transfer. Both are decided on the URL the transport will
-// send, not on the path as typed (src/api/target.ts): `/v1/./transfer` is the transfer endpoint too, and
-// a path that leaves the base address is refused.
+// once (name check, confirmation, reference, journal), so it is refused unless --allow-transfer is given,
+// and always while the profile has a payment policy. Both are decided on the URL the transport will send,
+// not on the path as typed (src/api/target.ts): `/v1/./transfer` is the transfer endpoint too, and a path
+// that leaves the base address is refused. With --allow-transfer the request is sent once (never repeated
+// after a 401/403 renewal), and what its answer proves is decided as for every transfer
+// (src/core/refusal-proof.ts): an answer that does not prove a refusal is settled by looking the body's
+// reference up; found is exit 0 with the record, else exit 5. Nothing here knows whether the reference
+// was sent before, so no 400 counts as proof; a 429 does.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { readPolicy } from '../core/policy.js';
-import { transferScope } from '../core/transfer.js';
+import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../core/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
+import { rawAnswerProvesNothingMoved } from '../core/refusal-proof.js';
+import { parseApiAmount } from '../core/money.js';
+import { shownText } from '../core/shown.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
 import { terminalText } from '../ui/sanitize.js';
@@ -69,17 +75,21 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
       searchParams: request.searchParams,
     });
   } catch (error) {
-    if (isTransfer && error instanceof TransportError) throw outcomeUnknown(request, error.message);
+    if (isTransfer && error instanceof TransportError) return settleByLookup(ctx, request, `no answer to the transfer (${error.message})`);
     throw error;
   }
 
   if (input.options.include === true) writeStatusAndHeaders(ctx, response);
-  printBody(ctx, response.body);
-
   const what = `${request.method} ${request.path}`;
   const refused = isRecord(response.body) && response.body.success === false;
-  if (response.status >= 200 && response.status < 300 && !refused) return;
-  if (isTransfer && response.status >= 500) throw outcomeUnknown(request, `the API failed (HTTP ${response.status})`);
+  const succeeded = response.status >= 200 && response.status < 300 && !refused;
+  if (isTransfer && !succeeded && !rawAnswerProvesNothingMoved(response, { firstSend: false })) {
+    const apiSaid = isRecord(response.body) && typeof response.body.message === 'string' ? shownText(response.body.message) : '';
+    const said = apiSaid ? `: ${apiSaid}` : '';
+    return settleByLookup(ctx, request, `the transfer was answered HTTP ${response.status}${said}, which does not prove it was refused`);
+  }
+  printBody(ctx, response.body);
+  if (succeeded) return;
   const message = isRecord(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
   const failure = response.status >= 200 && response.status < 300 ? `the API refused ${what} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${what}`;
   throw new ApiError(`${failure}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
@@ -187,6 +197,37 @@ async function readStdin(ctx: Context): Promise<string> {
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A raw transfer whose answer proves nothing: its reference looked up on the reconciliation schedule,
+ * checked against the body that was sent (reference, amount, account, bank). Found: the record on stdout,
+ * exit 0. Otherwise exit 5: it may have gone through.
+ */
+async function settleByLookup(ctx: Context, request: ApiRequest, why: string): Promise<void> {
+  const intent = intentOfBody(request.json);
+  if (!intent) throw outcomeUnknown(request, `${why}; the body names no reference, amount and account to look up`);
+  ctx.io.note(`${why}; not sending it again: looking ${intent.reference} up`);
+  const lookup = await lookUpReference(ctx, intent, reconcileSchedule(ctx.env));
+  if (!lookup.found) throw outcomeUnknown(request, `${why}; ${lookup.detail}`);
+  ctx.io.note(`the lookup by reference found ${intent.reference} (${shownText(lookup.found.status)}): it went through; stdout has the looked-up transaction record`);
+  printBody(ctx, lookup.found);
+}
+
+/** What the raw body meant to pay, when it says so fully: a lookup is proof only when all of it matches. */
+function intentOfBody(json: unknown): TransferIntent | undefined {
+  if (!isRecord(json) || typeof json.reference !== 'string' || json.reference.trim() === '') return undefined;
+  const account = json.beneficiaryAccountNumber;
+  const amount = json.amount;
+  if ((typeof account !== 'string' && typeof account !== 'number') || (typeof amount !== 'string' && typeof amount !== 'number')) return undefined;
+  let amountKobo: number;
+  try {
+    amountKobo = parseApiAmount(amount);
+  } catch {
+    return undefined;
+  }
+  const bank = json.beneficiaryBankCode;
+  return { reference: json.reference, amountKobo, accountNumber: String(account), bankCode: typeof bank === 'string' || typeof bank === 'number' ? String(bank) : undefined };
 }
 
 function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {

@@ -584,7 +584,7 @@ function parseLine(line: string): ParsedLine {
 /**
  * - `unknown`: sent (or about to be), no answer known. Do not resend; `fsapi transfer status <ref>`.
  * - `accepted`: the API answered and took the transfer (its status: pending, then successful).
- * - `rejected`: the API refused it (HTTP 4xx); nothing moved.
+ * - `rejected`: an answer proved a refusal, or the POST never left (src/core/refusal-proof.ts); nothing moved.
  * - `reconciled`: the answer was lost, but the lookup by reference found the transfer: it went through.
  */
 export type TransferStateName = 'unknown' | 'accepted' | 'rejected' | 'reconciled';

@@ -5,7 +5,7 @@
 //   prepareTransfer       the business prefix and the reference, the bank, the name enquiry, --expect-name,
 //                         the journal scope and the duplicate guard's findings; still nothing sent
 //   executeTransfer       ONE verified, confirmed transfer: intent in the journal -> one POST -> outcome in
-//                         the journal; when the answer is lost, reconciliation by reference lookup
+//                         the journal; when the answer is lost or proves nothing, reconciliation by lookup
 //   waitForSettlement     polls the status until successful (bounded)
 //   checkTransferStatus   `transfer status`: one lookup, recorded in the journal when the reference is ours
 // The interactive parts (summary, confirmation) are the command's: this module never prompts or prints,
@@ -19,7 +19,8 @@ import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
-import { checkObservation, isRefusal, lookUpOnce, type TransferIntent } from './lookup.js';
+import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
+import { errorProvesNothingMoved } from './refusal-proof.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from './money.js';
 import { namesMatch } from './names.js';
 import { hardLimits, PolicyLimitError } from './policy.js';
@@ -281,7 +282,7 @@ export type TransferOutcome =
   | { kind: 'accepted'; reference: string; status: string; message: string; result: TransferResult }
   /** The answer was lost; the lookup by reference found the transfer. `transaction` is the looked-up record. */
   | { kind: 'reconciled'; reference: string; status: string; transaction: TransactionRecord; lostBecause: string }
-  /** The API refused it (or it was never let through, e.g. authentication); nothing moved. */
+  /** An answer proved a refusal, or the POST never left (src/core/refusal-proof.ts); nothing moved. */
   | { kind: 'rejected'; reference: string; httpStatus: number | undefined; message: string; error: FsapiError }
   /** Sent, and nobody knows what happened: do not resend. */
   | { kind: 'unknown'; reference: string; detail: string };
@@ -314,7 +315,8 @@ export function transferBody(transfer: VerifiedTransfer): TransferRequest {
 /**
  * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
  * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
- * unreadable body) is reconciled by looking the reference up on a bounded schedule. Throws only when the
+ * unreadable body), and any answer that does not prove a refusal (src/core/refusal-proof.ts: a 401/403,
+ * a 3xx, a 400 to a reference sent before), is reconciled by looking the reference up on a bounded schedule. Throws only when the
  * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
  */
 export async function executeTransfer(
@@ -373,28 +375,15 @@ export async function executeTransfer(
     // An answer about another transfer says nothing about this one: settled by looking our own reference up.
     lostBecause = `the answer to the transfer was not about it: ${verdict.detail}`;
   } catch (error) {
-    if (wasRefused(error)) {
-      const httpStatus = error instanceof ApiError ? error.status : undefined;
-      const message = error instanceof ApiError && error.apiMessage ? error.apiMessage : error.message;
-      if (rules.earlierAttempts > 0 && !(error instanceof AuthError)) {
-        // A resend refused: perhaps because an earlier attempt went through after all and the API will
-        // not take the reference twice. Only a lookup can say that no money moved.
-        const lookup = await lookUpOnce(ctx, intent);
-        if (lookup.kind === 'found') {
-          await record({ type: 'reconciled', ...stamp(), status: lookup.transaction.status });
-          const lostBecause = `the API refused the resend (${message}), but an earlier attempt had gone through`;
-          return { kind: 'reconciled', reference, status: lookup.transaction.status, transaction: lookup.transaction, lostBecause };
-        }
-        if (lookup.kind === 'failed' || lookup.kind === 'mismatch') {
-          const detail = `the API refused the resend (${message}) and the lookup of the earlier attempt ${lookup.kind === 'failed' ? `failed (${lookup.detail})` : `did not find it (${lookup.detail})`}`;
-          await record({ type: 'unknown', ...stamp(), error: detail });
-          return { kind: 'unknown', reference, detail };
-        }
-      }
+    // The one decision of what proves a refusal (src/core/refusal-proof.ts): only then "no money moved".
+    if (errorProvesNothingMoved(error, { firstSend: rules.earlierAttempts === 0 })) {
+      const refusal = error as FsapiError;
+      const httpStatus = refusal instanceof ApiError ? refusal.status : undefined;
+      const message = refusal instanceof ApiError && refusal.apiMessage ? refusal.apiMessage : refusal.message;
       await record({ type: 'rejected', ...stamp(), httpStatus, message });
-      return { kind: 'rejected', reference, httpStatus, message, error };
+      return { kind: 'rejected', reference, httpStatus, message, error: refusal };
     }
-    lostBecause = describeFailure(error);
+    lostBecause = describeFailure(error, rules.earlierAttempts > 0);
   }
 
   // The request may or may not have been carried out. Never send it again: find out.
@@ -412,25 +401,19 @@ export async function executeTransfer(
   return { kind: 'unknown', reference, detail };
 }
 
-/**
- * True when the API certainly did not carry the request out: it answered with a refusal (HTTP 4xx, or
- * success:false), or the request never left (no token, authentication refused, a redirect not followed).
- * Everything else, including an answer that cannot be read and any unexpected failure, counts as unknown.
- */
-function wasRefused(error: unknown): error is FsapiError {
-  if (error instanceof TransportError) return false;
-  if (error instanceof AuthError || error instanceof UsageError) return true;
-  if (error instanceof ApiError) {
-    const status = error.status;
-    if (status === undefined) return true; // failed before any answer to this request: the token could not be had
-    if (status >= 300 && status < 500) return true;
-    if (status >= 200 && status < 300) return error.apiMessage !== undefined; // success:false is a refusal; a
-    // well-formed 2xx that does not match the schema is not: the transfer may have been made.
+function describeFailure(error: unknown, resend: boolean): string {
+  if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined) {
+    // An answer that is not proof (src/core/refusal-proof.ts): named as it came, and why it proves nothing.
+    const { status } = error;
+    const redirect = status >= 300 && status < 400;
+    const answer = redirect ? error.message : `HTTP ${status}${error.apiMessage ? `: ${error.apiMessage}` : ''}`;
+    const why = resend
+      ? 'an answer to a reference sent before proves nothing: an earlier attempt may have gone through'
+      : redirect || status === 401 || status === 403
+        ? 'it does not prove the API did not take the transfer'
+        : 'not an answer that proves the transfer was not taken';
+    return `${resend ? 'the resend was answered' : 'the transfer was answered'} ${answer}; ${why}`;
   }
-  return false;
-}
-
-function describeFailure(error: unknown): string {
   // TransportError messages already say what happened ("no answer from api.example.ng within 30 s").
   return `no answer to the transfer (${error instanceof Error ? error.message : String(error)})`;
 }
