@@ -2,8 +2,8 @@
 // either by a plain append (no check) or by a claim (one IMMEDIATE transaction: duplicate guard and
 // reference check by index, then the intent). Prints the elapsed milliseconds as JSON. Mode `count`
 // prints how many intents and distinct references the journal holds instead.
-import { checkClaim } from '../src/core/claim.js';
-import { Journal, type IntentRecord } from '../src/core/journal.js';
+import { checkClaim } from '../src/transfers/claim.js';
+import { Journal, type IntentRecord } from '../src/transfers/journal.js';
 
 const [dataDir, mode, countText, tag] = process.argv.slice(2);
 const count = Number(countText);

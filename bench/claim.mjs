@@ -1,4 +1,4 @@
-// The cost of the journal's claim (src/core/claim.ts): the duplicate guard and the intent written as one
+// The cost of the journal's claim (src/transfers/claim.ts): the duplicate guard and the intent written as one
 // IMMEDIATE transaction of the local store, against a plain append (which would let N identical sends
 // started together all pay). Each intent is committed (fsync-ed) either way.
 //   alone:       one process writes 400 intents

@@ -2,7 +2,7 @@
 // and base address, spread over the 60 days before yesterday, through the store itself (the records are
 // folded exactly as sends fold them), in transactions of 10,000 records. For bench/history.mjs:
 //   node --import tsx bench/seed-journal.ts <data dir> <count> <profile> <base url>
-import { Journal, type JournalRecord } from '../src/core/journal.js';
+import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 
 const [dataDir = '', countText = '', profile = '', baseUrl = ''] = process.argv.slice(2);
 if (!dataDir || !countText || !profile || !baseUrl) throw new Error('usage: seed-journal.ts <data dir> <count> <profile> <base url>');

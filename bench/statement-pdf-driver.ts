@@ -4,7 +4,7 @@
 // amounts, references); each is made as it is asked for and dropped once written.
 // Usage: node --import tsx bench/statement-pdf-driver.ts <rows> <file.pdf>
 import type { TransactionRecord } from '../src/api/schemas.js';
-import { createStatementTally, statementLine, type StatementLine } from '../src/core/statement.js';
+import { createStatementTally, statementLine, type StatementLine } from '../src/books/statement.js';
 import { writeStatementPdf } from '../src/documents/statement-pdf.js';
 
 const rows = Number(process.argv[2]);

@@ -99,7 +99,7 @@ const vendorFiles = {
   ora: { imports: ['ora'], exports: "require('ora').default" },
   'cli-table3': { imports: ['cli-table3'], exports: "require('cli-table3')" },
   conf: { imports: ['conf'], exports: "require('conf').default" },
-  // The push parser `transfer batch` reads a file through, a chunk at a time (src/core/batch-file.ts).
+  // The push parser `transfer batch` reads a file through, a chunk at a time (src/batch/file.ts).
   'csv-parse': { imports: ['csv-parse'], exports: "{ Parser: require('csv-parse').Parser }" },
   'csv-stringify': { imports: ['csv-stringify/sync'], exports: "require('csv-stringify/sync')" },
   // One file for both: @hono/node-server works with hono's classes, which must not exist twice.

@@ -35,7 +35,7 @@ export class UsageError extends FsapiError {
 export class ApiError extends FsapiError {
   readonly status: number | undefined;
   readonly apiMessage: string | undefined;
-  /** The body was the spec's error shape (a JSON object with `success: false`): src/core/refusal-proof.ts reads it. */
+  /** The body was the spec's error shape (a JSON object with `success: false`): src/transfers/refusal-proof.ts reads it. */
   readonly errorShape: boolean;
   constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean } = {}) {
     super(message, { exitCode: ExitCode.failed, hint: options.hint, cause: options.cause });

@@ -4,7 +4,7 @@ import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
 import { labelledLines } from './ui/error-lines.js';
-import { terminalText } from './ui/sanitize.js';
+import { terminalText } from './common/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
 // The exit codes of src/errors.ts, repeated here so that `fsapi --help` does not load that module: every

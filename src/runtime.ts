@@ -4,17 +4,17 @@ import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from './commands/types.js';
 import type { Context, GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
-import { resolvePaths } from './core/paths.js';
+import { resolvePaths } from './common/paths.js';
 import { createNodeIO } from './ui/io.js';
 import { outputMode, prepareTables } from './ui/output.js';
 import { createPrompt } from './ui/prompt.js';
-import { systemClock } from './core/clock.js';
+import { systemClock } from './common/clock.js';
 // Imported statically: runtime.ts is part of the engine (src/engine.ts), which loads only once a command
 // runs, never for --help.
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
-import { storeGuard } from './core/store-check.js';
+import { storeGuard } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {

@@ -1,11 +1,11 @@
-// Banks by the names people use: the alias table (src/core/bank-aliases.ts) against the simulator's bank
+// Banks by the names people use: the alias table (src/transfers/bank-aliases.ts) against the simulator's bank
 // list (the real NIP names and codes), and `--bank` resolving aliases before partial matches.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BANK_ALIASES, banksForAlias } from '../src/core/bank-aliases.js';
-import { didYouMean, matchBanks, searchBanks, suggestBanks } from '../src/core/banks.js';
+import { BANK_ALIASES, banksForAlias } from '../src/transfers/bank-aliases.js';
+import { didYouMean, matchBanks, searchBanks, suggestBanks } from '../src/transfers/banks.js';
 import { BANKS } from '../src/simulator/data.js';
 import { homePool, runCli } from './helpers/cli.js';
 

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { BadRowsError, BatchFileReader, derivedReference, parseBatchFile, type BatchRow, type RowProblem } from '../src/core/batch-file.js';
-import { reportCsv } from '../src/core/batch-report.js';
-import type { RowResult } from '../src/core/batch.js';
+import { BadRowsError, BatchFileReader, derivedReference, parseBatchFile, type BatchRow, type RowProblem } from '../src/batch/file.js';
+import { reportCsv } from '../src/batch/report.js';
+import type { RowResult } from '../src/batch/payouts.js';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../src/errors.js';
 
@@ -245,7 +245,7 @@ describe('batch report CSV', () => {
     const csv = reportCsv([
       result({}),
       result({ line: 3, verifiedName: '=HYPERLINK("x")', message: '-1+1', status: 'refused' }),
-      // A plain number is not a formula: it stays a number (src/ui/sanitize.ts).
+      // A plain number is not a formula: it stays a number (src/common/sanitize.ts).
       result({ line: 4, verifiedName: '\u001b[2JADA', message: '-500.00', status: 'refused' }),
     ]);
     const records = parse(csv) as string[][];

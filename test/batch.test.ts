@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from '
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { derivedReference } from '../src/core/batch-file.js';
-import { Journal } from '../src/core/journal.js';
+import { derivedReference } from '../src/batch/file.js';
+import { Journal } from '../src/transfers/journal.js';
 import { holdProcessLock } from '../src/store/process-lock.js';
 import { cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
@@ -84,7 +84,7 @@ function spawnCli(s: TransferSetup, args: string[], env: Record<string, string> 
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
-/** The outcomes of a row whose money moved or is moving (src/core/transfer-outcome.ts). */
+/** The outcomes of a row whose money moved or is moving (src/transfers/outcome.ts). */
 const isPaid = (status: string | undefined) => status === 'pending' || status === 'successful';
 
 /** The lines left on a terminal: what follows the last carriage return of each (progress bars redraw). */

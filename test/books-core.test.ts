@@ -1,13 +1,13 @@
-// The tallies behind statement and collections (src/core/statement.ts, collections.ts, ledger.ts) fed
+// The tallies behind statement and collections (src/books/statement.ts, collections.ts, ledger.ts) fed
 // the loose rows the real API is reported to send: null amounts, numbers as text, statuses in other
 // cases, failed transfers, reversal credits R-<reference>, a type never seen before, a virtual account
 // as a number. Plus the default period and days across a daylight-saving change.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TransactionRecord } from '../src/api/schemas.js';
-import { collectionsJson, createCollectionsTally } from '../src/core/collections.js';
-import { daysOf, parsePeriod } from '../src/core/ledger.js';
-import { createStatementTally, statementJson } from '../src/core/statement.js';
+import { collectionsJson, createCollectionsTally } from '../src/books/collections.js';
+import { daysOf, parsePeriod } from '../src/books/ledger.js';
+import { createStatementTally, statementJson } from '../src/books/statement.js';
 
 const base = Date.UTC(2026, 10, 18, 12, 0, 0);
 let id = 0;

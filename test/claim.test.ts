@@ -1,12 +1,12 @@
-// One owner per reference (src/core/claim.ts, the journal's fold): what the journal shows when attempts
+// One owner per reference (src/transfers/claim.ts, the journal's fold): what the journal shows when attempts
 // of one reference meet, and a refused resend, looked up and never called "no money moved". Core functions
 // with an injected context, against the simulator served on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/core/claim.js';
-import { Journal, summarise, TransferFold, type JournalRecord } from '../src/core/journal.js';
-import type { Kobo } from '../src/core/money.js';
-import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/core/transfer.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/transfers/claim.js';
+import { Journal, summarise, TransferFold, type JournalRecord } from '../src/transfers/journal.js';
+import type { Kobo } from '../src/money/kobo.js';
+import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/transfers/transfer.js';
 import { createContext } from '../src/runtime.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 

@@ -1,7 +1,7 @@
 // clients create individual|corporate against the simulator over real HTTP, as the built CLI.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { FieldError, parseNigerianPhone, parsePastDate, toIsoDate, toSlashDate } from '../src/core/client-create.js';
+import { FieldError, parseNigerianPhone, parsePastDate, toIsoDate, toSlashDate } from '../src/clients/create.js';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 

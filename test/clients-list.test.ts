@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
 import type { ClientEnquiryAsSpecified as ClientEnquiry, ClientListItemAsSpecified as ClientListItem, IndividualClientAsSpecified as IndividualClient } from '../src/api/schemas.js';
-import { formatDateTime } from '../src/core/time.js';
+import { formatDateTime } from '../src/common/time.js';
 
 process.env.TZ = 'Africa/Lagos';
 

@@ -10,8 +10,8 @@ import { parse } from 'csv-parse/sync';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
-import { amountInWords, integerInWords } from '../src/core/amount-words.js';
-import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/core/statement.js';
+import { amountInWords, integerInWords } from '../src/money/amount-words.js';
+import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/books/statement.js';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
@@ -22,7 +22,7 @@ async function pdfPages(file: string): Promise<string[]> {
   return text as string[];
 }
 
-/** Kobo from the API's two-decimal text or number, written independently of src/core/money.ts. */
+/** Kobo from the API's two-decimal text or number, written independently of src/money/kobo.ts. */
 function kobo(value: string | number | null): number {
   if (value === null) return 0;
   const [whole, fraction = ''] = String(value).split('.');

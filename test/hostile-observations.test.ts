@@ -1,6 +1,6 @@
 // A hostile API never gets a transfer reported paid: every observation of a transfer (the POST's answer, a
 // lookup by reference, `transfer status`, a batch and its re-run) is checked against what was meant to be
-// sent (src/core/lookup.ts). Run as the built CLI through a proxy (test/fixtures/hostile-api.ts) in front of
+// sent (src/transfers/lookup.ts). Run as the built CLI through a proxy (test/fixtures/hostile-api.ts) in front of
 // the served simulator, over real HTTP on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
-import { checkObservation } from '../src/core/lookup.js';
+import { checkObservation } from '../src/transfers/lookup.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { cliPath, makeHome, repoRoot, runCli, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';

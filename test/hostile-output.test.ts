@@ -1,4 +1,4 @@
-// Data from the API is data, not commands (src/ui/sanitize.ts). A hostile API (test/fixtures/hostile-api.ts:
+// Data from the API is data, not commands (src/common/sanitize.ts). A hostile API (test/fixtures/hostile-api.ts:
 // the served simulator behind a proxy that fills every name, bank, description, narration and message
 // with formulas, escape sequences, BEL, CR, bidi overrides, tabs and newlines) answers the real CLI:
 //   - every CSV (tx list --csv, the batch report) read back with csv-parse: no cell a spreadsheet would
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { csvCell, terminalText, tsvField } from '../src/ui/sanitize.js';
+import { csvCell, terminalText, tsvField } from '../src/common/sanitize.js';
 import { HOSTILE_TEXTS, startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { makeHome, runCli, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
@@ -175,7 +175,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
 
 describe('sanitize: stderr notes', () => {
   it('keep colours, line breaks and tabs; replace every other control', async () => {
-    const { stderrNote } = await import('../src/ui/sanitize.js');
+    const { stderrNote } = await import('../src/common/sanitize.js');
     assert.equal(stderrNote('\u001b[33mwarning:\u001b[39m a\tb\nc'), '\u001b[33mwarning:\u001b[39m a\tb\nc');
     assert.equal(stderrNote('refused: x\u001b[2J\u001b]0;t\u0007\ry\u202e'), 'refused: x\uFFFD[2J\uFFFD]0;t\uFFFD\uFFFDy\uFFFD');
   });

@@ -16,8 +16,8 @@ import { BANKS, BUSINESS } from '../src/simulator/index.js';
 import { createApi } from '../src/api/client.js';
 import type { Api } from '../src/api/types.js';
 import type { Context, GlobalOptions, IO } from '../src/context.js';
-import { systemClock } from '../src/core/clock.js';
-import { resolvePaths } from '../src/core/paths.js';
+import { systemClock } from '../src/common/clock.js';
+import { resolvePaths } from '../src/common/paths.js';
 import { ApiError, AuthError, CorruptFileError, TransportError } from '../src/errors.js';
 import { createPrompt } from '../src/ui/prompt.js';
 

@@ -1,10 +1,10 @@
-// The transfer journal (src/core/journal.ts): the local store, concurrent writers, carrying over journal.jsonl, states.
+// The transfer journal (src/transfers/journal.ts): the local store, concurrent writers, carrying over journal.jsonl, states.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findDuplicates, Journal, summarise, TransferFold, type JournalRecord } from '../src/core/journal.js';
+import { findDuplicates, Journal, summarise, TransferFold, type JournalRecord } from '../src/transfers/journal.js';
 import { CorruptFileError } from '../src/errors.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { makeHome, repoRoot } from './helpers/cli.js';

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { cliPath, repoRoot } from './helpers/cli.js';
-import type { RowResult } from '../src/core/batch.js';
-import { writeReport, writeReportSync } from '../src/core/batch-report.js';
-import type { Kobo } from '../src/core/money.js';
+import type { RowResult } from '../src/batch/payouts.js';
+import { writeReport, writeReportSync } from '../src/batch/report.js';
+import type { Kobo } from '../src/money/kobo.js';
 import { setUpTransfers, storeRecords, until, type TransferSetup } from './helpers/transfer-setup.js';
 
 let setup: TransferSetup | undefined;

@@ -3,7 +3,7 @@
 // send a paid row again.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isRefusal } from '../src/core/lookup.js';
+import { isRefusal } from '../src/transfers/lookup.js';
 import { ApiError, TransportError } from '../src/errors.js';
 
 describe('isRefusal', () => {

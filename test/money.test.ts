@@ -1,4 +1,4 @@
-// Property tests of src/core/money.ts: what an operator types for --amount becomes exactly the integer
+// Property tests of src/money/kobo.ts: what an operator types for --amount becomes exactly the integer
 // kobo they meant, and goes back to the same text; everything else is refused.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -12,8 +12,8 @@ import {
   parseApiAmount,
   parseNairaInput,
   type Kobo,
-} from '../src/core/money.js';
-import { parseAmountOption } from '../src/core/validate.js';
+} from '../src/money/kobo.js';
+import { parseAmountOption } from '../src/common/validate.js';
 import { UsageError } from '../src/errors.js';
 
 const MAX_KOBO = 10 ** (MAX_INTEGER_DIGITS + 2) - 1; // 9,999,999,999,999.99 naira

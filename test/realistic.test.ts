@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NULLABLE_TRANSACTION_FIELDS } from '../src/simulator/realistic.js';
-import { parseWaitTimeout, statusKind } from '../src/core/transfer-outcome.js';
+import { parseWaitTimeout, statusKind } from '../src/transfers/outcome.js';
 import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 

@@ -1,14 +1,14 @@
 // fsapi reconcile against a served simulator whose clock the test moves: one journal entry of each
 // finding (settled, still pending, missing from the API, a debit the journal does not know, an amount
 // and a total that differ) is exit 1 with each finding in --json; a clean journal is exit 0. Failed and
-// reversed transfers, which the simulator does not make, go through src/core/reconcile.ts with the
+// reversed transfers, which the simulator does not make, go through src/books/reconcile.ts with the
 // listing injected (rows the simulator made, their status changed, and a reversal credit R-<reference>).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Journal } from '../src/core/journal.js';
+import { Journal } from '../src/transfers/journal.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
-import { reconcile, type Finding } from '../src/core/reconcile.js';
-import { transferScope } from '../src/core/transfer.js';
+import { reconcile, type Finding } from '../src/books/reconcile.js';
+import { transferScope } from '../src/transfers/transfer.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { createContext } from '../src/runtime.js';
 import { stripAnsi } from './helpers/cli.js';

@@ -1,5 +1,5 @@
 // "Refused, no money moved" only when the answer proves it (docs/cli-contract.md, "Transfers" item 7;
-// src/core/refusal-proof.ts). A proxy (test/fixtures/hostile-api.ts) in front of the served simulator passes
+// src/transfers/refusal-proof.ts). A proxy (test/fixtures/hostile-api.ts) in front of the served simulator passes
 // POST /v1/transfer on, so the simulator takes the money, and then answers 401, a 303 with a JSON body, or a
 // 400 with the error shape to a reference already sent. fsapi must look the reference up, report what it
 // found, and the same send again must not pay twice. Also the client alone: no second POST after a 401.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { answerProvesNothingMoved, errorProvesNothingMoved, rawAnswerProvesNothingMoved } from '../src/core/refusal-proof.js';
+import { answerProvesNothingMoved, errorProvesNothingMoved, rawAnswerProvesNothingMoved } from '../src/transfers/refusal-proof.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { makeHome, runCli, stripAnsi, type Home, type RunOptions } from './helpers/cli.js';

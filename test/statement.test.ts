@@ -23,7 +23,7 @@ interface Row {
   createdAt: number;
 }
 
-/** Kobo from the API's two-decimal text or number, written independently of src/core/money.ts. */
+/** Kobo from the API's two-decimal text or number, written independently of src/money/kobo.ts. */
 function kobo(value: string | number | null): number {
   if (value === null) return 0;
   const [whole, fraction = ''] = String(value).split('.');

@@ -1,13 +1,13 @@
-// src/core/transfer.ts, names.ts and reference.ts called directly with an injected Context (a fake clock
+// src/transfers/transfer.ts, names.ts and reference.ts called directly with an injected Context (a fake clock
 // where time matters), against the simulator over real HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Clock, Context } from '../src/context.js';
 import { createContext } from '../src/runtime.js';
-import { Journal } from '../src/core/journal.js';
-import type { Kobo } from '../src/core/money.js';
-import { namesMatch } from '../src/core/names.js';
-import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/core/reference.js';
+import { Journal } from '../src/transfers/journal.js';
+import type { Kobo } from '../src/money/kobo.js';
+import { namesMatch } from '../src/transfers/names.js';
+import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/transfers/reference.js';
 import {
   DEFAULT_RECONCILE_SCHEDULE_MS,
   executeTransfer,
@@ -17,10 +17,10 @@ import {
   transferScope,
   waitForSettlement,
   type VerifiedTransfer,
-} from '../src/core/transfer.js';
+} from '../src/transfers/transfer.js';
 import { UsageError } from '../src/errors.js';
-import { outcomeOfJournalled, outcomeOfStatus } from '../src/core/transfer-outcome.js';
-import { ReferenceTakenError } from '../src/core/claim.js';
+import { outcomeOfJournalled, outcomeOfStatus } from '../src/transfers/outcome.js';
+import { ReferenceTakenError } from '../src/transfers/claim.js';
 import { setUpTransfers, storeRecords, type TransferSetup } from './helpers/transfer-setup.js';
 
 describe('outcomes: one vocabulary', () => {

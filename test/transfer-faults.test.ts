@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, it } from 'node:test';
-import { Journal } from '../src/core/journal.js';
+import { Journal } from '../src/transfers/journal.js';
 import type { FaultMode } from '../src/simulator/types.js';
 import { cliPath, repoRoot } from './helpers/cli.js';
 import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { cliPath, makeHome, runCli, stripAnsi } from './helpers/cli.js';
 import { storeRecords } from './helpers/transfer-setup.js';
-import { Journal, type JournalRecord } from '../src/core/journal.js';
+import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { TABLE_ROWS } from '../src/commands/transfer/log.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
-import { Journal } from '../src/core/journal.js';
+import { Journal } from '../src/transfers/journal.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 
 const ACCOUNT = '0123456789';

@@ -1,9 +1,9 @@
-// --since / --until parsing (src/core/dates.ts): bare dates are whole local days, date-times with an
+// --since / --until parsing (src/books/dates.ts): bare dates are whole local days, date-times with an
 // offset are exact, anything unreadable is a UsageError (exit 2). Run with TZ fixed by the test itself
 // where the local zone matters.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inRange, parseDateOption, parseDateRange } from '../src/core/dates.js';
+import { inRange, parseDateOption, parseDateRange } from '../src/books/dates.js';
 import { ExitCode, UsageError } from '../src/errors.js';
 
 const isUsageError = (error: unknown) => error instanceof UsageError && error.exitCode === ExitCode.usage;

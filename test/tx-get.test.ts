@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, readAll, type Books } from './tx-support.js';
 import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
-import { formatNaira, parseApiAmount } from '../src/core/money.js';
+import { formatNaira, parseApiAmount } from '../src/money/kobo.js';
 
 let books: Books;
 let debit: TransactionRecord;

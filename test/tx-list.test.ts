@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
 import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
-import { formatNaira, parseApiAmount } from '../src/core/money.js';
-import { formatDateTime } from '../src/core/time.js';
+import { formatNaira, parseApiAmount } from '../src/money/kobo.js';
+import { formatDateTime } from '../src/common/time.js';
 
 // The child inherits TZ: both sides read "local time" in Lagos, whatever the machine's zone.
 process.env.TZ = 'Africa/Lagos';

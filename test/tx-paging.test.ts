@@ -1,9 +1,9 @@
-// The paging generator (src/core/paging.ts) on its own: where it stops, how far ahead it reads, and
+// The paging generator (src/api/paging.ts) on its own: where it stops, how far ahead it reads, and
 // what it does with an API that never ends. The page source here is a plain function over an array:
 // the HTTP path is covered by test/tx-list.test.ts against the simulator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fetchPages } from '../src/core/paging.js';
+import { fetchPages } from '../src/api/paging.js';
 import { ApiError } from '../src/errors.js';
 
 function source(total: number) {

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { writeReceiptPdf } from '../src/documents/receipt-pdf.js';
 import { clipText, MAX_DOCUMENT_TEXT } from '../src/documents/pdf.js';
-import { MAX_ROW_BYTES } from '../src/core/batch-file.js';
+import { MAX_ROW_BYTES } from '../src/batch/file.js';
 import { MAX_REQUEST_BYTES } from '../src/simulator/app.js';
 import { startSimulatorServer } from '../src/simulator/server.js';
 import { cliPath, homePool, repoRoot } from './helpers/cli.js';

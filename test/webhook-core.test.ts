@@ -1,5 +1,5 @@
-// The verification logic (src/core/webhook.ts) and what the listener does with events after answering
-// (src/core/event-processor.ts, src/core/event-log.ts), driven in-process with a stand-in Api object (the
+// The verification logic (src/notifications/verify.ts) and what the listener does with events after answering
+// (src/notifications/event-processor.ts, src/notifications/event-log.ts), driven in-process with a stand-in Api object (the
 // Api interface, not HTTP) and a clock whose sleeps return at once and are recorded.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
@@ -12,13 +12,13 @@ import type { Api } from '../src/api/types.js';
 import type { CollectionNotification, TransactionRecord } from '../src/api/schemas.js';
 import type { Clock } from '../src/context.js';
 import { ApiError, AuthError, TransportError, UsageError } from '../src/errors.js';
-import { EventLogWriter, eventLogPath, readEventLog, type EventRecord } from '../src/core/event-log.js';
+import { EventLogWriter, eventLogPath, readEventLog, type EventRecord } from '../src/notifications/event-log.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
-import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/core/event-processor.js';
-import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/core/forwarder.js';
-import type { Kobo } from '../src/core/money.js';
-import { systemClock } from '../src/core/clock.js';
+import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/notifications/event-processor.js';
+import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/notifications/forward.js';
+import type { Kobo } from '../src/money/kobo.js';
+import { systemClock } from '../src/common/clock.js';
 import {
   compareWithTransaction,
   LISTEN_POLICY,
@@ -28,7 +28,7 @@ import {
   NOTIFICATION_FIELDS,
   verifyNotification,
   type Verification,
-} from '../src/core/webhook.js';
+} from '../src/notifications/verify.js';
 import { makeHome } from './helpers/cli.js';
 
 function parseApiAmountOf(text: string): number {

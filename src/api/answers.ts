@@ -1,7 +1,7 @@
 // Reads an answer from the wire into the typed result or one typed error with a one-line message.
 //
 // For POST /v1/transfer these errors are facts, not verdicts: which of them prove that no money moved is
-// decided in one place, src/core/refusal-proof.ts. A TransportError (no answer, unreadable answer, 5xx)
+// decided in one place, src/transfers/refusal-proof.ts. A TransportError (no answer, unreadable answer, 5xx)
 // means nobody knows whether it happened; an ApiError carries the status and whether the body had the
 // spec's error shape. So:
 //   2xx JSON matching the schema        -> the parsed value (unknown fields kept)

@@ -6,7 +6,7 @@
 // token; a second refusal, or no way to renew, is AuthError (exit 3). POST /v1/transfer is the exception:
 // it is sent once, never repeated here. A 401/403 to it does not prove the API did nothing (a proxy or a
 // gateway may answer so after the API took it), so the token is renewed, for the lookup that follows, and
-// the answer goes back to the caller, who looks the reference up (src/core/refusal-proof.ts). A failure
+// the answer goes back to the caller, who looks the reference up (src/transfers/refusal-proof.ts). A failure
 // while getting a token (the generate-token call could not be made, or answered with anything but a token)
 // is reported as an ApiError without a status, never a TransportError: the request it was for was not
 // sent, and callers that send money read TransportError as "sent, outcome unknown".

@@ -6,12 +6,12 @@
 // (with node:assert, node:crypto and its helpers) is imported only when something is written: loading it
 // cost every command about 10 ms (bench/startup.mjs).
 //
-// Writes lock the file (`profiles.json.lock`, src/core/lock.ts), read it again and change only their own
+// Writes lock the file (`profiles.json.lock`, src/common/file-lock.ts), read it again and change only their own
 // part, so two fsapi processes writing at once (logins, a renewal in a long batch, `profile use`) both
 // keep what they wrote. Reads take no lock: conf replaces the file by rename, so a read sees the old file
 // or the new one, never half of each.
 //
-// Beside the profiles, `stores` remembers the store each profile keeps its records in (src/core/store-check.ts):
+// Beside the profiles, `stores` remembers the store each profile keeps its records in (src/store/store-check.ts):
 // read when a command opens the store, written at the end of a command that added records.
 //
 // A file that cannot be read is never reset: conf's clearInvalidConfig stays false and every read error
@@ -20,8 +20,8 @@ import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
 import { CorruptFileError } from '../errors.js';
-import { withFileLock } from '../core/lock.js';
-import { isRecord } from '../core/is-record.js';
+import { withFileLock } from '../common/file-lock.js';
+import { isRecord } from '../common/is-record.js';
 import type { Environment, ExpectedStore, Profile, ProfileStore } from './types.js';
 
 const PRIVATE_DIR_MODE = 0o700;
@@ -95,7 +95,7 @@ export function openProfileStore(configDir: string): ProfileStore {
     return raw as StoredFile;
   };
   /**
-   * The only way anything is written: under the file's lock (src/core/lock.ts), the file read again and
+   * The only way anything is written: under the file's lock (src/common/file-lock.ts), the file read again and
    * `change` applied to what it holds now, so a concurrent writer's change is kept, not overwritten.
    */
   const modify = <T>(change: (data: StoredFile) => { next: StoredFile | undefined; result: T }): Promise<T> =>

@@ -16,7 +16,7 @@
 //   later (it expired during a long batch) is renewed like any other.
 import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
-import { formatDateTime } from '../core/time.js';
+import { formatDateTime } from '../common/time.js';
 import { DEFAULT_VALIDITY_MINUTES, generateToken } from '../api/token.js';
 import type { Http } from '../api/http.js';
 import { canRenew, renewalCredentials } from './credentials.js';

@@ -10,22 +10,22 @@
 // not on the path as typed (src/api/target.ts): `/v1/./transfer` is the transfer endpoint too, and a path
 // that leaves the base address is refused. With --allow-transfer the request is sent once (never repeated
 // after a 401/403 renewal), and what its answer proves is decided as for every transfer
-// (src/core/refusal-proof.ts): an answer that does not prove a refusal is settled by looking the body's
+// (src/transfers/refusal-proof.ts): an answer that does not prove a refusal is settled by looking the body's
 // reference up; found is exit 0 with the record, else exit 5. Nothing here knows whether the reference
 // was sent before, so no 400 counts as proof; a 429 does.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { readPolicy } from '../core/policy.js';
-import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../core/transfer.js';
+import { readPolicy } from '../controls/policy.js';
+import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../transfers/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
-import { rawAnswerProvesNothingMoved } from '../core/refusal-proof.js';
-import { parseApiAmount } from '../core/money.js';
-import { shownText } from '../core/shown.js';
+import { rawAnswerProvesNothingMoved } from '../transfers/refusal-proof.js';
+import { parseApiAmount } from '../money/kobo.js';
+import { shownText } from '../common/shown.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
-import { terminalText } from '../ui/sanitize.js';
-import { isRecord } from '../core/is-record.js';
+import { terminalText } from '../common/sanitize.js';
+import { isRecord } from '../common/is-record.js';
 import type { RawResponse } from '../api/types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -252,7 +252,7 @@ function printBody(ctx: Context, body: unknown): void {
   if (body === '' || body === undefined) return;
   if (typeof body === 'string') {
     // A text answer goes out as it came to a pipe or file; on a terminal it is shown, never obeyed:
-    // line breaks kept, every other control character as U+FFFD (src/ui/sanitize.ts).
+    // line breaks kept, every other control character as U+FFFD (src/common/sanitize.ts).
     const shown = ctx.io.stdoutIsTTY ? body.split('\n').map(terminalText).join('\n') : body;
     ctx.io.out(shown.endsWith('\n') ? shown : `${shown}\n`);
     return;

@@ -1,7 +1,7 @@
 // fsapi banks [search] [--refresh]: the bank list and institution codes, cached 24 h per profile.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { didYouMean, loadBanks, searchBanks } from '../core/banks.js';
+import { didYouMean, loadBanks, searchBanks } from '../transfers/banks.js';
 import { printList, type Column } from '../ui/output.js';
 import { printCsv, refuseCsvWithJson } from '../ui/csv.js';
 import type { Bank } from '../api/schemas.js';

@@ -1,6 +1,6 @@
 // fsapi collections [accountNumber]: inflows grouped by the receiving client (virtual) account over a
 // period, or with an account number that account's inflows one by one. Streams the transaction list
-// (src/core/collections.ts); account names come from the client list, read once for the run.
+// (src/books/collections.ts); account names come from the client list, read once for the run.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import type { TransactionRecord } from '../api/schemas.js';
@@ -16,9 +16,9 @@ import {
   isInflow,
   receivingAccount,
   type AccountCollections,
-} from '../core/collections.js';
-import { parsePeriod, periodPages, type Period } from '../core/ledger.js';
-import { parseAccountNumber } from '../core/validate.js';
+} from '../books/collections.js';
+import { parsePeriod, periodPages, type Period } from '../books/ledger.js';
+import { parseAccountNumber } from '../common/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
 import { withProgress } from '../ui/page-progress.js';

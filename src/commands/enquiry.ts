@@ -1,10 +1,10 @@
 // fsapi enquiry [accountNumber] [--bank <code|name>]: who holds this account? (POST /v1/transfer/name-enquiry)
 // What is missing is asked for at a terminal (a searchable bank picker), or named in one exit-2 error.
-import { namingRefusal } from '../core/refusals.js';
+import { namingRefusal } from '../transfers/refusals.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { resolveBank } from '../core/banks.js';
-import { parseAccountNumber } from '../core/validate.js';
+import { resolveBank } from '../transfers/banks.js';
+import { parseAccountNumber } from '../common/validate.js';
 import { printRecord } from '../ui/output.js';
 import { askForMissing } from '../ui/ask-transfer.js';
 

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { colors } from '../ui/output.js';
 import { readSavedProfiles } from '../completion/local-state.js';
-import { formatDateTime } from '../core/time.js';
+import { formatDateTime } from '../common/time.js';
 
 export default async function overview(ctx: Context, _input: CommandInput): Promise<void> {
   const c = colors(ctx);

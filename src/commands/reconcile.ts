@@ -1,15 +1,15 @@
 // fsapi reconcile [--since DATE]: the journal of transfers sent from here against the API over a period
-// (src/core/reconcile.ts). Settles what the journal did not know yet, then reports what needs attention.
+// (src/books/reconcile.ts). Settles what the journal did not know yet, then reports what needs attention.
 // Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input.
-import { terminalText } from '../ui/sanitize.js';
+import { terminalText } from '../common/sanitize.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { ExitCode, FsapiError } from '../errors.js';
-import { localDay, parsePeriod, periodPages, type Period } from '../core/ledger.js';
-import { formatDateTime } from '../core/time.js';
-import { formatNaira, koboToDecimal } from '../core/money.js';
-import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../core/reconcile.js';
-import { openJournal, transferScope } from '../core/transfer.js';
+import { localDay, parsePeriod, periodPages, type Period } from '../books/ledger.js';
+import { formatDateTime } from '../common/time.js';
+import { formatNaira, koboToDecimal } from '../money/kobo.js';
+import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../books/reconcile.js';
+import { openJournal, transferScope } from '../transfers/transfer.js';
 import { colors, outputMode, printJson } from '../ui/output.js';
 import { withProgress } from '../ui/page-progress.js';
 

@@ -1,14 +1,14 @@
 // fsapi statement: the balance at the start and end of a period, money in and out, charges and stamp
 // duty, and one row a day with the balance at its end. The balance now (GET /v1/account) and the
 // transaction list (GET /v1/transactions), streamed page by page into a running tally
-// (src/core/statement.ts); then a summary and a per-day bar chart on a terminal, TSV when piped, CSV with
+// (src/books/statement.ts); then a summary and a per-day bar chart on a terminal, TSV when piped, CSV with
 // --csv (one row per transaction with --transactions), one object with --json, or a PDF with --pdf: for
 // the transaction rows the list is read a second time, oldest first, and written as it arrives.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
 import { UsageError } from '../errors.js';
-import { parsePeriod, type Period } from '../core/ledger.js';
-import { formatNaira } from '../core/money.js';
+import { parsePeriod, type Period } from '../books/ledger.js';
+import { formatNaira } from '../money/kobo.js';
 import {
   STATEMENT_CSV_COLUMNS,
   STATEMENT_LINE_CSV_COLUMNS,
@@ -21,13 +21,13 @@ import {
   statementLines,
   type GatheredStatement,
   type Statement,
-} from '../core/statement.js';
+} from '../books/statement.js';
 import { parsePdfPath } from '../documents/output-file.js';
 import { bar } from '../ui/bars.js';
 import { printCsv, recordColumns } from '../ui/csv.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
 import { withProgress } from '../ui/page-progress.js';
-import { csvRecord } from '../ui/sanitize.js';
+import { csvRecord } from '../common/sanitize.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;

@@ -2,10 +2,10 @@
 // colour, then the feedback code and its description. What goes in `transactionId` is not settled: public
 // integrations pass the transfer's reference (most) or the session id of its answer, so fsapi sends what
 // it is given, unchanged, and on a refusal suggests the other one (docs/transactions.md).
-import { namingRefusal } from '../core/refusals.js';
+import { namingRefusal } from '../transfers/refusals.js';
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { parseReferenceArgument } from '../core/transactions.js';
+import { parseReferenceArgument } from '../books/transactions.js';
 import { printRecord, statusCell } from '../ui/output.js';
 
 export default async function tsq(ctx: Context, input: CommandInput): Promise<void> {

@@ -2,7 +2,7 @@
 // (never writes, never calls the API), asks the engine, and prints the answer in the format
 // src/completion/scripts.ts reads. It must stay fast: no Context, no profile store, no zod.
 import type { Command } from 'commander';
-import { resolvePaths } from '../core/paths.js';
+import { resolvePaths } from '../common/paths.js';
 import { complete, type Completion } from './engine.js';
 import { readCachedBanks, readSavedPayees, readSavedProfiles, type SavedProfiles } from './local-state.js';
 

@@ -265,7 +265,7 @@ function values(list: readonly string[], current: string): Completion {
   return { files: false, candidates: unique.filter((value) => value.toLowerCase().startsWith(typed)).map((value) => ({ value })) };
 }
 
-// The same matching rules as `--bank` itself (src/core/banks.ts: part of the name, or its initials such
+// The same matching rules as `--bank` itself (src/transfers/banks.ts: part of the name, or its initials such
 // as gtb and uba), repeated here because that module loads the zod schemas, too slow for every Tab press.
 const stopWords = new Set(['of', 'for', 'the', 'and', 'plc', 'ltd', 'limited', 'nigeria', 'ng']);
 const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();

@@ -4,7 +4,7 @@
 // and a missing or unreadable file is simply "nothing saved".
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isRecord } from '../core/is-record.js';
+import { isRecord } from '../common/is-record.js';
 import { openDatabase } from '../store/sqlite.js';
 
 export interface SavedProfile {
@@ -56,7 +56,7 @@ export interface CachedBank {
 }
 
 /**
- * The bank list cached by src/core/banks.ts for a profile (<dataDir>/cache/banks-<profile>.json), however
+ * The bank list cached by src/transfers/banks.ts for a profile (<dataDir>/cache/banks-<profile>.json), however
  * old: for completion a stale name is still a good suggestion, and the command re-checks it. When that
  * profile has no cache yet, another profile's cache is used: bank codes are the same institutions everywhere.
  */

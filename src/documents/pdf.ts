@@ -10,7 +10,7 @@
 // pdfkit writes each page out when the next one starts (bufferPages off), so a long document is made a
 // page at a time. Its per-font cache of laid-out words would keep every distinct word of the document (a
 // million references), so it is emptied at each page (see `newPage`). The file is written under a
-// temporary name and renamed at the end (src/core/atomic-file.ts): a failed or interrupted run leaves no
+// temporary name and renamed at the end (src/common/atomic-file.ts): a failed or interrupted run leaves no
 // half PDF under the name, and a link planted where the temporary goes is never followed.
 import { closeSync, createWriteStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
-import { commitBeside, openBesideSync } from '../core/atomic-file.js';
+import { commitBeside, openBesideSync } from '../common/atomic-file.js';
 
 export type Pdf = InstanceType<typeof PDFDocument>;
 

@@ -1,11 +1,11 @@
 // The transfer receipt as a one-page PDF (`fsapi transfer receipt <reference> --pdf FILE`): the amount in
 // figures and in words, who paid whom at which bank, the narration, the reference and the NIP session id a
 // bank traces a transfer by, the time, and from which record and when it was made.
-import type { Receipt } from '../core/receipt.js';
-import { receiptFields } from '../core/receipt.js';
-import { amountInWords } from '../core/amount-words.js';
-import { formatNaira } from '../core/money.js';
-import { localTimeText } from '../core/statement.js';
+import type { Receipt } from '../transfers/receipt.js';
+import { receiptFields } from '../transfers/receipt.js';
+import { amountInWords } from '../money/amount-words.js';
+import { formatNaira } from '../money/kobo.js';
+import { localTimeText } from '../books/statement.js';
 import { clipText, createPdfFile, newPage, PAGE, setFont } from './pdf.js';
 
 const GREY = '#555555';

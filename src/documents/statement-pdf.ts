@@ -1,14 +1,14 @@
 // The statement of account as a PDF (`fsapi statement --pdf FILE`): the account and period, opening and
 // closing balance, totals, a chart of each day's money in and out, then every transaction of the period,
 // oldest first, with the balance after it. The transactions arrive a page of the API at a time
-// (src/core/statement.ts, statementLines) and are written as they come: memory holds one API page and
+// (src/books/statement.ts, statementLines) and are written as they come: memory holds one API page and
 // one PDF page, whatever the length of the statement.
-import type { StatementLine, Statement } from '../core/statement.js';
-import { netKobo } from '../core/statement.js';
-import { formatNaira } from '../core/money.js';
-import { localTimeText } from '../core/statement.js';
-import { shownText } from '../core/shown.js';
-import { counterparty } from '../core/transactions.js';
+import type { StatementLine, Statement } from '../books/statement.js';
+import { netKobo } from '../books/statement.js';
+import { formatNaira } from '../money/kobo.js';
+import { localTimeText } from '../books/statement.js';
+import { shownText } from '../common/shown.js';
+import { counterparty } from '../books/transactions.js';
 import { clipText, createPdfFile, newPage, PAGE, setFont, type Pdf } from './pdf.js';
 
 export interface StatementPdfInput {

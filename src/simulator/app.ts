@@ -24,7 +24,7 @@ import {
   tsqResult,
   type CollectionNotification,
 } from '../api/schemas.js';
-import { AmountError, parseNairaInput } from '../core/money.js';
+import { AmountError, parseNairaInput } from '../money/kobo.js';
 import { FsapiError } from '../errors.js';
 import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, SIMULATOR_CREDENTIALS } from './data.js';
 import { reshapeAnswer } from './realistic.js';

@@ -12,8 +12,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { acquireFileLock } from '../core/lock.js';
-import { referencePrefix } from '../core/reference.js';
+import { acquireFileLock } from '../common/file-lock.js';
+import { referencePrefix } from '../transfers/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
@@ -212,7 +212,7 @@ async function fileKind(file: string): Promise<'missing' | 'empty' | 'sqlite' | 
  * leaves the JSON as it was, and the next start imports it again.
  */
 async function importLegacy(source: string, target: string, parameters: SeedParameters, log: (line: string) => void): Promise<void> {
-  // The one lock mechanism of fsapi (src/core/lock.ts), on `<target>.import.lock`.
+  // The one lock mechanism of fsapi (src/common/file-lock.ts), on `<target>.import.lock`.
   const lock = await acquireFileLock(`${target}.import`, { waitMs: 30_000, what: `the import of the simulator state ${target}` });
   const release = () => lock.release();
   try {

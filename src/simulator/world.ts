@@ -18,7 +18,7 @@ import type {
   TransferResult,
   TsqResult,
 } from '../api/schemas.js';
-import { AmountError, koboToApiNumber, koboToDecimal, parseNairaInput, type Kobo } from '../core/money.js';
+import { AmountError, koboToApiNumber, koboToDecimal, parseNairaInput, type Kobo } from '../money/kobo.js';
 import {
   BANKS,
   BUSINESS,

@@ -5,17 +5,17 @@
 //
 // The database is SQLite's own temporary one (opened with an empty file name): its file lives in the
 // temporary directory, is created 0600, unlinked as soon as it is opened (Unix) and gone when the process
-// ends, however it ends. It holds nothing the journal does not: the journal (src/core/journal.ts) stays
+// ends, however it ends. It holds nothing the journal does not: the journal (src/transfers/journal.ts) stays
 // the record of what was sent; this is the run's scratch paper.
 import type { Bank } from '../api/schemas.js';
-import type { BatchRow } from '../core/batch-file.js';
-import type { Kobo } from '../core/money.js';
+import type { BatchRow } from '../batch/file.js';
+import type { Kobo } from '../money/kobo.js';
 import { inTransaction, openDatabase, PreparedStatements, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
 /** Rows read per page: big enough that a page costs little per row, small enough to stay flat. */
 export const PAGE_ROWS = 500;
 
-/** A row's fate as the report shows it (src/core/batch.ts, RowResult). */
+/** A row's fate as the report shows it (src/batch/payouts.ts, RowResult). */
 export interface StoredResult {
   status: string;
   message: string;

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_POLICY_TIME_ZONE } from '../core/time-zone.js';
+import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import type { SqlRow, SqlValue } from '../store/sqlite.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
@@ -46,7 +46,7 @@ export interface Policy {
   payeesOnly: boolean;
   /**
    * The IANA zone whose calendar day the daily maximum counts, fixed when the policy was set (a policy
-   * stored before zones were: DEFAULT_POLICY_TIME_ZONE, src/core/time-zone.ts).
+   * stored before zones were: DEFAULT_POLICY_TIME_ZONE, src/common/time-zone.ts).
    */
   timeZone: string;
   updatedAt: string;

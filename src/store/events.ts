@@ -1,12 +1,12 @@
 // What `webhook listen` needs to know of its event history at start-up and for each event, kept by index
-// beside the `events` table so neither grows with the number of events (src/core/event-log.ts writes,
-// src/core/event-processor.ts asks):
+// beside the `events` table so neither grows with the number of events (src/notifications/event-log.ts writes,
+// src/notifications/event-processor.ts asks):
 //   events_open         the received events with no outcome that finishes them: taken up by the next run;
 //   events_undelivered  the verified events whose forward failed: delivered by a later round or run;
 //   events (reference), events (id): an event's earlier deliveries, to recognise a resend.
 // Each is folded from the records as each is written, the way EventProcessor.restore once folded the whole
 // log in memory at every start; a database made before these tables is folded once, when migrated.
-import type { EventRecord } from '../core/event-log.js';
+import type { EventRecord } from '../notifications/event-log.js';
 import type { SqlStatement } from './sqlite.js';
 
 type Prepare = (text: string) => SqlStatement;

@@ -36,7 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS journal_by_reference ON journal (profile, base_url, reference, seq);
 
-      -- Each transfer's state, folded from the records as they are written (src/core/journal.ts), so no
+      -- Each transfer's state, folded from the records as they are written (src/transfers/journal.ts), so no
       -- command reads the history to know one transfer. first_seq orders transfers as the journal does.
       -- The attempts columns are kept on the first transfer of a claim key (the reference in capitals).
       CREATE TABLE IF NOT EXISTS transfers (
@@ -62,7 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX IF NOT EXISTS transfers_by_payee ON transfers (profile, base_url, account_number, bank_code, amount_kobo, sent_ms);
       CREATE INDEX IF NOT EXISTS transfers_by_time ON transfers (profile, base_url, sent_ms);
 
-      -- webhook listen's record of each notification and what became of it (src/core/event-log.ts).
+      -- webhook listen's record of each notification and what became of it (src/notifications/event-log.ts).
       CREATE TABLE IF NOT EXISTS events (
         seq INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
@@ -84,7 +84,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'transfers by time sent',
     sql: `
       -- transfer log's order (time sent, then as journalled: first_seq is the rowid every index ends with),
-      -- read a page at a time from where the last page ended (src/core/journal.ts, transferPages).
+      -- read a page at a time from where the last page ended (src/transfers/journal.ts, transferPages).
       CREATE INDEX IF NOT EXISTS transfers_by_sent ON transfers (sent_ms);
     `,
   },
@@ -189,8 +189,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     name: 'the time zone of a policy',
-    // The zone whose calendar day the daily maximum counts (src/core/policy.ts). NULL in a policy stored
-    // before this step: read as Africa/Lagos, the API's country (src/core/time-zone.ts).
+    // The zone whose calendar day the daily maximum counts (src/controls/policy.ts). NULL in a policy stored
+    // before this step: read as Africa/Lagos, the API's country (src/common/time-zone.ts).
     sql: `
       ALTER TABLE policies ADD COLUMN time_zone TEXT;
     `,

@@ -10,7 +10,7 @@
 //
 // Used for:
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
-//   outcome is in flight only while its run's lock is held (src/core/claim.ts);
+//   outcome is in flight only while its run's lock is held (src/transfers/claim.ts);
 // - the one `webhook listen` of a data dir (`listen.lock`).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';

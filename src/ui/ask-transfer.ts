@@ -5,10 +5,10 @@
 import type { Context } from '../context.js';
 import type { Bank } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { aliasesOf, BANK_ALIASES } from '../core/bank-aliases.js';
-import { loadBanks, matchBanks, suggestBanks } from '../core/banks.js';
-import { AmountError, parseNairaInput } from '../core/money.js';
-import { MAX_NARRATION_LENGTH } from '../core/transfer.js';
+import { aliasesOf, BANK_ALIASES } from '../transfers/bank-aliases.js';
+import { loadBanks, matchBanks, suggestBanks } from '../transfers/banks.js';
+import { AmountError, parseNairaInput } from '../money/kobo.js';
+import { MAX_NARRATION_LENGTH } from '../transfers/transfer.js';
 
 export type AskedField = 'accountNumber' | 'bank' | 'amount' | 'narration';
 

@@ -3,12 +3,12 @@
 // result (stdout, through src/ui/output.ts so the output rules hold).
 import Table from 'cli-table3';
 import type { Context } from '../context.js';
-import type { RowProblem } from '../core/batch-file.js';
-import { rowResults, rowsSentAgain, rowsToSend, type BatchPlan, type FileDuplicate, type NameCheckFailure, type PossibleDuplicate, type RowResult } from '../core/batch.js';
-import { reportEntry, tally, type OutcomeGroup, type Tally } from '../core/batch-report.js';
-import { formatNaira } from '../core/money.js';
+import type { RowProblem } from '../batch/file.js';
+import { rowResults, rowsSentAgain, rowsToSend, type BatchPlan, type FileDuplicate, type NameCheckFailure, type PossibleDuplicate, type RowResult } from '../batch/payouts.js';
+import { reportEntry, tally, type OutcomeGroup, type Tally } from '../batch/report.js';
+import { formatNaira } from '../money/kobo.js';
 import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
-import { terminalText, tsvField } from './sanitize.js';
+import { terminalText, tsvField } from '../common/sanitize.js';
 
 /** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
 interface StderrColumn {

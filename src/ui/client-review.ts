@@ -1,7 +1,7 @@
 // The review a person reads before `clients create` sends anything (stderr, like a transfer's summary).
 import type { Context } from '../context.js';
 import { colors } from './output.js';
-import { terminalText } from './sanitize.js';
+import { terminalText } from '../common/sanitize.js';
 
 export function writeClientReview(ctx: Context, title: string, rows: ReadonlyArray<readonly [string, string]>, environment: string): void {
   const c = colors(ctx, 'stderr');

@@ -2,10 +2,10 @@
 // so the output rules hold), and the review a person reads on stderr before typing the secret.
 import type { Context } from '../context.js';
 import type { ApprovalRequest, HeldTransfer, Payee, Policy } from '../store/controls.js';
-import { formatNaira, sumKobo, type Kobo } from '../core/money.js';
+import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
 import { colors, koboCell, printList, printRecord, statusCell, type Cell, type Column } from './output.js';
-import { terminalText } from './sanitize.js';
-import { formatDateTime } from '../core/time.js';
+import { terminalText } from '../common/sanitize.js';
+import { formatDateTime } from '../common/time.js';
 import { isoTimeCell } from './transfers.js';
 
 export const payeeColumns: Column<Payee>[] = [
@@ -41,7 +41,7 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Max per day', limitCell(policy?.maxPerDayKobo)],
     ['Approval above', limitCell(policy?.approvalAboveKobo)],
     ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
-    // The zone whose calendar day "today" is for the daily maximum (src/core/policy.ts).
+    // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts).
     ['Day\'s time zone', policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
   ];
 }

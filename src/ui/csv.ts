@@ -6,10 +6,10 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { shownText, type Column } from './output.js';
-import { csvCell } from './sanitize.js';
+import { csvCell } from '../common/sanitize.js';
 import type { RowSink } from './stream.js';
 
-// Each value as text (null blank, numbers as given), made inert for a spreadsheet (src/ui/sanitize.ts):
+// Each value as text (null blank, numbers as given), made inert for a spreadsheet (src/common/sanitize.ts):
 // a name from the API that starts with = or @ is data, never a formula.
 const plainOf = (value: ReturnType<Column<unknown>['cell']>) =>
   csvCell(value !== null && typeof value === 'object' ? value.plain : shownText(value));

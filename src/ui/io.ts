@@ -1,6 +1,6 @@
 import type { GlobalOptions, IO } from '../context.js';
 import { labelledNote } from './error-lines.js';
-import { stderrNote } from './sanitize.js';
+import { stderrNote } from '../common/sanitize.js';
 
 export function createNodeIO(globals: GlobalOptions, env: Readonly<Record<string, string | undefined>>): IO {
   const forceColor = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';

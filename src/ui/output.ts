@@ -5,10 +5,10 @@
 //   --json            -> the API's data exactly as it came, pretty-printed.
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
-import { formatNaira, koboToDecimal, parseApiAmount } from '../core/money.js';
-import { shownText } from '../core/shown.js';
-import { epochToDate, formatDateTime } from '../core/time.js';
-import { terminalText, tsvField } from './sanitize.js';
+import { formatNaira, koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { shownText } from '../common/shown.js';
+import { epochToDate, formatDateTime } from '../common/time.js';
+import { terminalText, tsvField } from '../common/sanitize.js';
 import { styles, type Styles } from './style.js';
 import { fitColumns, wrapText, type TableFit } from './table-layout.js';
 
@@ -54,8 +54,8 @@ export interface Column<Row> {
   minWidth?: number;
 }
 
-// Every cell passes here: API values are shown as text (src/core/shown.ts: null blank, numbers as given);
-// its table text is made safe for a terminal (src/ui/sanitize.ts); its plain text is escaped for TSV in tsvLine.
+// Every cell passes here: API values are shown as text (src/common/shown.ts: null blank, numbers as given);
+// its table text is made safe for a terminal (src/common/sanitize.ts); its plain text is escaped for TSV in tsvLine.
 const toCell = (value: Cell | ShownValue): Cell => {
   if (value !== null && typeof value === 'object') return { ...value, text: terminalText(value.text) };
   const text = shownText(value);
@@ -313,7 +313,7 @@ function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: Rea
 const oneLine = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
 function tsvLine(values: readonly string[]): string {
-  // Tabs and newlines inside a value would break the columns: escaped as \t and \n (src/ui/sanitize.ts).
+  // Tabs and newlines inside a value would break the columns: escaped as \t and \n (src/common/sanitize.ts).
   return `${values.map(tsvField).join('\t')}\n`;
 }
 

@@ -2,7 +2,7 @@
 // exit 2 so a script never hangs waiting for an answer; Ctrl-C at a prompt is a cancellation (exit 4).
 import type { IO, Prompt } from '../context.js';
 import { CancelledError, UsageError } from '../errors.js';
-import { terminalText } from './sanitize.js';
+import { terminalText } from '../common/sanitize.js';
 
 export function createPrompt(io: IO): Prompt {
   // stderr first: when it is no terminal, stdin is not asked (src/ui/io.ts loads node:tty for that).
@@ -21,7 +21,7 @@ export function createPrompt(io: IO): Prompt {
   }
 
   // Questions and choices often quote the API (the verified name, a bank's name): shown as text, never as
-  // terminal commands (src/ui/sanitize.ts).
+  // terminal commands (src/common/sanitize.ts).
   const safeChoices = <C extends { name?: string; description?: string }>(choices: readonly C[]) =>
     choices.map((choice) => ({
       ...choice,

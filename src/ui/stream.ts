@@ -1,5 +1,5 @@
 // Writes a paged listing (`--all`) to stdout as the pages arrive, the terminal-facing half of
-// src/core/paging.ts:
+// src/api/paging.ts:
 //   - backpressure: after each page, if stdout's buffer is over its high-water mark, wait for 'drain'
 //     before asking for more, so a slow reader (a pipe into a slow program, a full disk) holds the
 //     paging back instead of the rows piling up in memory;

@@ -3,9 +3,9 @@
 // exits 1; a transfer still pending when --wait gave up exits 6 (it may still succeed).
 import type { Context } from '../context.js';
 import { ApiError, StillPendingError } from '../errors.js';
-import { formatNaira, parseApiAmount } from '../core/money.js';
-import { formatDateTime } from '../core/time.js';
-import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../core/transfer-outcome.js';
+import { formatNaira, parseApiAmount } from '../money/kobo.js';
+import { formatDateTime } from '../common/time.js';
+import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../transfers/outcome.js';
 import { colors } from './output.js';
 
 export interface EndOfTransfer {

@@ -2,11 +2,11 @@
 // transfer or transaction record (stdout, through src/ui/output.ts so the output rules hold).
 import type { Context } from '../context.js';
 import type { TransactionRecord, TransferResult } from '../api/schemas.js';
-import type { PreparedTransfer } from '../core/transfer.js';
-import { formatNaira } from '../core/money.js';
-import type { TransferWithOutcome } from '../core/transfer-outcome.js';
+import type { PreparedTransfer } from '../transfers/transfer.js';
+import { formatNaira } from '../money/kobo.js';
+import type { TransferWithOutcome } from '../transfers/outcome.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
-import { terminalText } from './sanitize.js';
+import { terminalText } from '../common/sanitize.js';
 import { wrapText } from './table-layout.js';
 
 /**
@@ -18,7 +18,7 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   const { transfer, source, scope } = prepared;
   if (scope.env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
   const rows: Array<[string, string]> = [
-    // Names come from the API: shown as text, never obeyed by the terminal (src/ui/sanitize.ts).
+    // Names come from the API: shown as text, never obeyed by the terminal (src/common/sanitize.ts).
     ['From', `${terminalText(source.accountName)} (${terminalText(source.accountNumber)})`],
     // A long name gets the marker on the next line, so the line stays within 80 columns.
     ...((transfer.accountName.length > 30

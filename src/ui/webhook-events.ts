@@ -7,10 +7,10 @@
 //              `amount` is null for an event of another kind than collection.
 import type { Styles } from './style.js';
 import type { Context } from '../context.js';
-import type { ShownEvent } from '../core/event-processor.js';
-import { formatNaira, koboToDecimal } from '../core/money.js';
+import type { ShownEvent } from '../notifications/event-processor.js';
+import { formatNaira, koboToDecimal } from '../money/kobo.js';
 import { colors, outputMode } from './output.js';
-import { terminalText, tsvField } from './sanitize.js';
+import { terminalText, tsvField } from '../common/sanitize.js';
 
 export const EVENT_TSV_HEADER = ['time', 'reference', 'account', 'amount', 'payer', 'state', 'forwarded', 'detail'];
 

@@ -2,15 +2,15 @@
 // Top to bottom: a terminal (else exit 2) -> the request -> every holder's name asked again and the hard
 // limits checked -> what will be sent shown -> the consumer secret typed (hidden) and checked with the API:
 // typing it is the confirmation -> the decision recorded (OS user, time) -> each transfer sent once, under
-// its held reference, through the journal (src/core/approvals.ts) -> the outcomes.
+// its held reference, through the journal (src/controls/approvals.ts) -> the outcomes.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../core/approvals.js';
+import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
 import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
-import { controlScope, withStore } from '../../core/payees.js';
-import { nowIso, osUser } from '../../core/policy.js';
+import { controlScope, withStore } from '../../controls/payees.js';
+import { nowIso, osUser } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';

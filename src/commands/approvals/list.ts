@@ -1,8 +1,8 @@
 // fsapi approvals list [--all]: the requests held for approval in this profile (with --all, decided ones too).
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { controlScope } from '../../core/payees.js';
-import { requestJson } from '../../core/policy.js';
+import { controlScope } from '../../controls/payees.js';
+import { requestJson } from '../../controls/policy.js';
 import { ControlsStore, type ApprovalRequest } from '../../store/controls.js';
 import { printList } from '../../ui/output.js';
 import { requestColumns } from '../../ui/controls.js';

@@ -3,9 +3,9 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { controlScope, withStore } from '../../core/payees.js';
-import { nowIso, osUser } from '../../core/policy.js';
-import { controlCharacterProblem } from '../../core/validate.js';
+import { controlScope, withStore } from '../../controls/payees.js';
+import { nowIso, osUser } from '../../controls/policy.js';
+import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 

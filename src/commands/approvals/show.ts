@@ -3,9 +3,9 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
-import { heldOutcomes } from '../../core/approvals.js';
-import { controlScope, withStore } from '../../core/payees.js';
-import { requestJson } from '../../core/policy.js';
+import { heldOutcomes } from '../../controls/approvals.js';
+import { controlScope, withStore } from '../../controls/payees.js';
+import { requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
 

@@ -8,7 +8,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
-import { formatDateTime } from '../../core/time.js';
+import { formatDateTime } from '../../common/time.js';
 import { DEFAULT_VALIDITY_MINUTES, MAX_VALIDITY_MINUTES } from '../../api/token.js';
 import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
 import { knownBaseUrl } from '../../auth/known-addresses.js';

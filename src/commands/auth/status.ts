@@ -8,7 +8,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { AuthError } from '../../errors.js';
-import { baseUrlCell, isUsable, renewalCell, summarize, tokenCell } from '../../auth/describe.js';
+import { baseUrlCell, isUsable, renewalCell, summarize, tokenCell } from '../../ui/profile-summary.js';
 import { LOCAL_PROFILE } from '../../auth/resolve.js';
 import { secretsElsewhere } from '../../auth/session.js';
 import { printRecord, timeCell } from '../../ui/output.js';

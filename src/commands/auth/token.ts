@@ -8,7 +8,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ApiError, TransportError, UsageError } from '../../errors.js';
-import { readPolicy } from '../../core/policy.js';
+import { readPolicy } from '../../controls/policy.js';
 import { createHttp } from '../../api/http.js';
 import { createTokenSession } from '../../auth/session.js';
 import { printJson } from '../../ui/output.js';

@@ -3,7 +3,7 @@
 // are shown for review (default No; --yes skips it; no terminal and no --yes is exit 2, nothing sent).
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../core/client-create.js';
+import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
 import { printRecord, timeCell } from '../../ui/output.js';
 import { writeClientReview } from '../../ui/client-review.js';
 

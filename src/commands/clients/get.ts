@@ -1,8 +1,8 @@
 // fsapi clients get <accountNumber>: GET /v1/client-enquiry/{accountNumber}, one client account.
-import { namingRefusal } from '../../core/refusals.js';
+import { namingRefusal } from '../../transfers/refusals.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { parseAccountNumber } from '../../core/validate.js';
+import { parseAccountNumber } from '../../common/validate.js';
 import { printRecord } from '../../ui/output.js';
 
 export default async function clientsGet(ctx: Context, input: CommandInput): Promise<void> {

@@ -6,8 +6,8 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { controlScope, parseAlias, verifyPayee, withStore } from '../../core/payees.js';
-import { readPolicy } from '../../core/policy.js';
+import { controlScope, parseAlias, verifyPayee, withStore } from '../../controls/payees.js';
+import { readPolicy } from '../../controls/policy.js';
 import { printPayee } from '../../ui/controls.js';
 
 export default async function add(ctx: Context, input: CommandInput): Promise<void> {

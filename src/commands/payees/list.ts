@@ -1,7 +1,7 @@
 // fsapi payees list [--csv]: the saved payees of the profile, with the names verified when they were added.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { controlScope, listPayees } from '../../core/payees.js';
+import { controlScope, listPayees } from '../../controls/payees.js';
 import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { payeeColumns } from '../../ui/controls.js';
 import { printList } from '../../ui/output.js';

@@ -1,10 +1,10 @@
 // fsapi policy show: the payment policy of the profile, and what counts toward today's maximum and is left.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { openJournal } from '../../core/transfer.js';
-import { controlScope } from '../../core/payees.js';
-import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '../../core/policy.js';
-import { localTimeZone } from '../../core/time-zone.js';
+import { openJournal } from '../../transfers/transfer.js';
+import { controlScope } from '../../controls/payees.js';
+import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '../../controls/policy.js';
+import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { policyJson, policyLines } from '../../ui/controls.js';
@@ -21,7 +21,7 @@ export default async function show(ctx: Context, _input: CommandInput): Promise<
     [
       ['Profile', scope.profile],
       ...policyLines(policy),
-      // Not "sent": a failed or reversed transfer counts, a refused one does not (src/core/policy.ts).
+      // Not "sent": a failed or reversed transfer counts, a refused one does not (src/controls/policy.ts).
       ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
       ['Left today', left === undefined ? 'no daily maximum' : koboCell(left)],
       ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],

@@ -2,7 +2,7 @@
 // default marked, with the state of each token. Never a token or a secret.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { baseUrlCell, summarize, tokenCell, type ProfileSummary } from '../../auth/describe.js';
+import { baseUrlCell, summarize, tokenCell, type ProfileSummary } from '../../ui/profile-summary.js';
 import { implicitLocalProfile, LOCAL_PROFILE } from '../../auth/resolve.js';
 import { printList } from '../../ui/output.js';
 

@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { collectionNotification, type CollectionNotification } from '../../api/schemas.js';
-import { AmountError, koboToDecimal, parseNairaInput, type Kobo } from '../../core/money.js';
+import { AmountError, koboToDecimal, parseNairaInput, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';

@@ -5,7 +5,7 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { storeRefusal } from '../../core/store-check.js';
+import { storeRefusal } from '../../store/store-check.js';
 import { holdsRecords } from './status.js';
 import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
 import { colors, printJson } from '../../ui/output.js';

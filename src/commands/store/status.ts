@@ -3,7 +3,7 @@
 // only: a missing or emptied store is reported, never made or migrated.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { storeRefusal } from '../../core/store-check.js';
+import { storeRefusal } from '../../store/store-check.js';
 import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
 

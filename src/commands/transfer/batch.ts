@@ -1,6 +1,6 @@
 // fsapi transfer batch <file.csv>: pay every row of a CSV file, each exactly once, safe to run again.
 // Top to bottom: options -> read and validate the file (exit 2) -> lock it -> plan: prefix, balance,
-// references, banks, earlier runs, name enquiries (src/core/batch.ts) -> summary -> balance -> one
+// references, banks, earlier runs, name enquiries (src/batch/payouts.ts) -> summary -> balance -> one
 // confirmation -> send with bounded concurrency (Ctrl-C stops starting rows) -> report -> exit code.
 // The rows live in the run's workspace (src/store/batch-workspace.ts), read a page at a time: a file of
 // 100,000 rows costs the memory of a small one.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
-import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../core/batch-file.js';
+import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../batch/file.js';
 import {
   checkBalance,
   DEFAULT_CONCURRENCY,
@@ -23,12 +23,12 @@ import {
   type BatchPlan,
   type BatchRun,
   type PlanStage,
-} from '../../core/batch.js';
-import { batchError, defaultReportPath, tally, writeReport, writeReportSync } from '../../core/batch-report.js';
-import { formatNaira } from '../../core/money.js';
-import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../core/batch-policy.js';
-import { resolvePayeeRows } from '../../core/payees.js';
-import { parseIntegerOption } from '../../core/validate.js';
+} from '../../batch/payouts.js';
+import { batchError, defaultReportPath, tally, writeReport, writeReportSync } from '../../batch/report.js';
+import { formatNaira } from '../../money/kobo.js';
+import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../batch/policy.js';
+import { resolvePayeeRows } from '../../controls/payees.js';
+import { parseIntegerOption } from '../../common/validate.js';
 import { BatchWorkspace } from '../../store/batch-workspace.js';
 import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';
@@ -129,7 +129,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     }
   }
 
-  // The payment policy (src/core/batch-policy.ts): over a hard limit nothing is sent (exit 1); rows it
+  // The payment policy (src/batch/policy.ts): over a hard limit nothing is sent (exit 1); rows it
   // keeps for a person are held as one request after the confirmation, and the rest go.
   const gate = await gateBatch(ctx, plan);
   plan = gate.plan;

@@ -1,23 +1,23 @@
 // fsapi transfer log [--refresh] [--csv] [--all-profiles]: the journal of money-moving requests
-// (src/core/journal.ts), the last known state of each transfer, oldest first, of the profile in use (at
+// (src/transfers/journal.ts), the last known state of each transfer, oldest first, of the profile in use (at
 // its base address); --all-profiles shows every profile's, with a PROFILE column no width drops, so a
 // simulator's rows never look like real money. Local only, unless --refresh: then the transfers of this
 // profile whose status may still change are looked up first, and the journal learns what the API says now.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { koboToDecimal } from '../../core/money.js';
-import { checkTransferStatus, openJournal, transferScope } from '../../core/transfer.js';
+import { koboToDecimal } from '../../money/kobo.js';
+import { checkTransferStatus, openJournal, transferScope } from '../../transfers/transfer.js';
 import { FsapiError, UsageError } from '../../errors.js';
-import { parseIntegerOption } from '../../core/validate.js';
-import type { Journal, TransferState } from '../../core/journal.js';
-import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../core/transfer-outcome.js';
+import { parseIntegerOption } from '../../common/validate.js';
+import type { Journal, TransferState } from '../../transfers/journal.js';
+import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../transfers/outcome.js';
 import { colors, createRowStream, koboCell, outputMode, printList, statusCell } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
 
-/** A journalled transfer with its outcome in the one vocabulary (src/core/transfer-outcome.ts). */
+/** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
 
 /** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
@@ -146,7 +146,7 @@ function messageCell(t: LoggedTransfer): string {
 type JournalScope = { profile: string; baseUrl: string };
 
 /**
- * The profile in use and its base address, as its transfers are journalled (src/core/transfer.ts,
+ * The profile in use and its base address, as its transfers are journalled (src/transfers/transfer.ts,
  * transferScope), read without opening the API: the log stays local, and the local profile's simulator
  * is not started to learn that its address is `local` (src/api/http.ts names it so).
  */

@@ -5,9 +5,9 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../core/transfer.js';
-import { parseReferenceArgument } from '../../core/transactions.js';
-import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../core/receipt.js';
+import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../transfers/transfer.js';
+import { parseReferenceArgument } from '../../books/transactions.js';
+import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../transfers/receipt.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 

@@ -1,16 +1,16 @@
 // fsapi transfer send [accountNumber] [--bank --amount --narration ...]: pay one person, exactly once.
 // The contract's nine steps, top to bottom: what is missing asked for at a terminal -> validate ->
 // resolve and verify -> summary -> duplicate guard -> confirm -> send once through the journal
-// (src/core/transfer.ts) -> report, and --wait.
+// (src/transfers/transfer.ts) -> report, and --wait.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
-import type { Journal } from '../../core/journal.js';
-import { DuplicateClaimError, type ClaimRules } from '../../core/claim.js';
-import { DUPLICATE_WINDOW_MS } from '../../core/journal.js';
+import type { Journal } from '../../transfers/journal.js';
+import { DuplicateClaimError, type ClaimRules } from '../../transfers/claim.js';
+import { DUPLICATE_WINDOW_MS } from '../../transfers/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
-import { formatNaira } from '../../core/money.js';
-import { sendRespectingRateLimit } from '../../core/rate-limit.js';
+import { formatNaira } from '../../money/kobo.js';
+import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
   checkAvailable,
   enquireEarly,
@@ -21,14 +21,14 @@ import {
   recordStatusSeen,
   waitForSettlement,
   type PreparedTransfer,
-} from '../../core/transfer.js';
-import { describeWait, outcomeOfStatus, parseWaitTimeout, type TransferWithOutcome } from '../../core/transfer-outcome.js';
+} from '../../transfers/transfer.js';
+import { describeWait, outcomeOfStatus, parseWaitTimeout, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
-import { terminalText } from '../../ui/sanitize.js';
-import { controlScope, findPayee, parseAlias } from '../../core/payees.js';
-import { applyPolicy, heldError, holdForApproval, requestJson } from '../../core/policy.js';
+import { terminalText } from '../../common/sanitize.js';
+import { controlScope, findPayee, parseAlias } from '../../controls/payees.js';
+import { applyPolicy, heldError, holdForApproval, requestJson } from '../../controls/policy.js';
 import type { Payee } from '../../store/controls.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
@@ -80,7 +80,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   writeTransferSummary(ctx, prepared);
   checkAvailable(prepared);
 
-  // The payment policy (src/core/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
+  // The payment policy (src/controls/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
   await holdUnlessAllowed(ctx, journal, prepared, payee?.alias);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.

@@ -3,8 +3,8 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { UsageError } from '../../errors.js';
-import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../core/transfer.js';
-import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../core/transfer-outcome.js';
+import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../transfers/transfer.js';
+import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';

@@ -1,11 +1,11 @@
 // fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
 // label/value view on a terminal.
-import { namingRefusal } from '../../core/refusals.js';
+import { namingRefusal } from '../../transfers/refusals.js';
 import { completedCell } from '../../ui/transfers.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
-import { parseReferenceArgument } from '../../core/transactions.js';
+import { parseReferenceArgument } from '../../books/transactions.js';
 import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../ui/output.js';
 
 export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
-import { parseDateRange } from '../../core/dates.js';
+import { parseDateRange } from '../../books/dates.js';
 import {
   DEFAULT_PAGE_LIMIT,
   EXPORT_COLUMNS,
@@ -14,11 +14,11 @@ import {
   toExportRow,
   transactionPages,
   type TransactionListing,
-} from '../../core/transactions.js';
-import { parseIntegerOption } from '../../core/validate.js';
+} from '../../books/transactions.js';
+import { parseIntegerOption } from '../../common/validate.js';
 import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Cell, type Column } from '../../ui/output.js';
-import { directionOf } from '../../core/ledger.js';
-import { csvRecord } from '../../ui/sanitize.js';
+import { directionOf } from '../../books/ledger.js';
+import { csvRecord } from '../../common/sanitize.js';
 import { streamPages, type RowSink } from '../../ui/stream.js';
 
 const transactionColumns: Column<TransactionRecord>[] = [

@@ -1,15 +1,15 @@
-// fsapi tx watch: prints each new transaction once, as it appears, until Ctrl-C (src/core/watch.ts).
+// fsapi tx watch: prints each new transaction once, as it appears, until Ctrl-C (src/books/watch.ts).
 // A terminal gets one readable line per transaction; piped, tab-separated lines under one header; with
 // --json one JSON object per line (NDJSON), the API's record as it came. Talk goes to stderr.
-import { terminalText, tsvField } from '../../ui/sanitize.js';
+import { terminalText, tsvField } from '../../common/sanitize.js';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import type { TransactionRecord } from '../../api/schemas.js';
-import { parseDateOption } from '../../core/dates.js';
-import { directionOf, type Direction } from '../../core/ledger.js';
-import { counterpartyLabel, toExportRow } from '../../core/transactions.js';
-import { parseIntegerOption } from '../../core/validate.js';
-import { watchTransactions } from '../../core/watch.js';
+import { parseDateOption } from '../../books/dates.js';
+import { directionOf, type Direction } from '../../books/ledger.js';
+import { counterpartyLabel, toExportRow } from '../../books/transactions.js';
+import { parseIntegerOption } from '../../common/validate.js';
+import { watchTransactions } from '../../books/watch.js';
 import { colors, moneyCell, outputMode, statusCell, timeCell } from '../../ui/output.js';
 import { onStopSignal } from '../stop-signal.js';
 

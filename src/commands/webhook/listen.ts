@@ -5,12 +5,12 @@
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { EventLogWriter, lockEventLog } from '../../core/event-log.js';
-import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../core/event-processor.js';
-import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../core/forwarder.js';
-import { startListener, type Rejection } from '../../core/listener.js';
-import { parseIntegerOption } from '../../core/validate.js';
-import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../core/webhook.js';
+import { EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
+import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../notifications/event-processor.js';
+import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../notifications/forward.js';
+import { startListener, type Rejection } from '../../notifications/listen.js';
+import { parseIntegerOption } from '../../common/validate.js';
+import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../notifications/verify.js';
 import { createEventPrinter } from '../../ui/webhook-events.js';
 import { onStopSignal } from '../stop-signal.js';
 

@@ -5,8 +5,8 @@ import { open } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { formatNaira, koboToDecimal } from '../../core/money.js';
-import { MAX_NOTIFICATION_BYTES, parseNotification, VERIFY_ONCE_POLICY, verifyNotification, type VerificationState } from '../../core/webhook.js';
+import { formatNaira, koboToDecimal } from '../../money/kobo.js';
+import { MAX_NOTIFICATION_BYTES, parseNotification, VERIFY_ONCE_POLICY, verifyNotification, type VerificationState } from '../../notifications/verify.js';
 import { printRecord, type Cell } from '../../ui/output.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 

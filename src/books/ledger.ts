@@ -1,0 +1,104 @@
+// How the back-office commands (statement, collections, reconcile, tx watch) read one transaction record:
+// which way the money went, how much, whether it moved at all, which local day it belongs to. The API is
+// loose about all of it (docs/real-api-notes.md): amounts may be null or text, statuses come in other
+// cases, failed and reversed transfers exist and a reversal is booked as a separate credit `R-<reference>`.
+// Reading it in one place keeps the four commands telling the same story about the same rows.
+import type { Context } from '../context.js';
+import type { TransactionRecord } from '../api/schemas.js';
+import { parseDateRange, type DateRange } from './dates.js';
+import { parseApiAmount, type Kobo } from '../money/kobo.js';
+import { REVERSAL_PREFIX, statusKind } from '../transfers/outcome.js';
+import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
+
+export type Direction = 'credit' | 'debit';
+
+/** `credit` or `debit` whatever the case; undefined for a type the API has not shown. */
+export function directionOf(tx: TransactionRecord): Direction | undefined {
+  const type = String(tx.type ?? '').trim().toLowerCase();
+  return type === 'credit' || type === 'debit' ? type : undefined;
+}
+
+/** The status in lower case, `''` when the API left it out. */
+export function statusOf(tx: Pick<TransactionRecord, 'status'>): string {
+  return String(tx.status ?? '').trim().toLowerCase();
+}
+
+/** An API amount field as kobo; null, absent or empty reads as zero (the API leaves stampDuty null on debits). */
+export function koboOf(value: unknown): Kobo {
+  if (value === null || value === undefined || value === '') return 0 as Kobo;
+  if (typeof value !== 'number' && typeof value !== 'string') return 0 as Kobo;
+  return parseApiAmount(value);
+}
+
+/**
+ * Whether the row moved money in the end. A `failed` transfer moved nothing. A `reversed` one left and came
+ * back as its own `R-<reference>` credit, which some services list and some do not: so the reversed debit
+ * and any reversal credit are both left out, which nets the same either way. Pending transfers count:
+ * they have left the available balance already.
+ */
+export function movedMoney(tx: TransactionRecord): boolean {
+  // Final and not successful (failed, reversed, any other such status: src/transfers/outcome.ts).
+  const kind = statusKind(tx.status);
+  return kind !== 'final' && reversedReference(tx) === undefined;
+}
+
+/** The reference of the transfer a reversal credit gives back, or undefined for any other row. */
+export function reversedReference(tx: TransactionRecord): string | undefined {
+  if (directionOf(tx) !== 'credit') return undefined;
+  const reference = String(tx.reference ?? '');
+  return reference.startsWith(REVERSAL_PREFIX) && reference.length > REVERSAL_PREFIX.length ? reference.slice(REVERSAL_PREFIX.length) : undefined;
+}
+
+/** `2026-11-22`: the local calendar day (TZ honoured) of an epoch ms time, the day `--since` means too. */
+export function localDay(ms: number): string {
+  const date = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The local day a transaction belongs to. */
+export function dayOf(tx: TransactionRecord): string {
+  return localDay(transactionTimeMs(tx));
+}
+
+/** A period with both ends known: `sinceMs` inclusive, `untilMs` exclusive. */
+export interface Period {
+  sinceMs: number;
+  untilMs: number;
+}
+
+/** Days a period covers when --since is not given: today and the six days before it, a week. */
+export const DEFAULT_PERIOD_DAYS = 7;
+
+/**
+ * --since and --until, each optional: without --since the last `defaultDays` local days up to today;
+ * without --until up to now (the end of today, so nothing made during the run is cut off).
+ */
+export function parsePeriod(since: unknown, until: unknown, now: number, defaultDays = DEFAULT_PERIOD_DAYS): Period {
+  const range: DateRange = parseDateRange(since, until, now); // exit 2 for unreadable dates or since after until
+  const today = new Date(now);
+  const endOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime();
+  const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);
+  if (range.sinceMs !== undefined) return { sinceMs: range.sinceMs, untilMs };
+  // No --since: the week that ends on the last day of the period.
+  const lastDay = new Date(untilMs - 1);
+  return { sinceMs: new Date(lastDay.getFullYear(), lastDay.getMonth(), lastDay.getDate() - (defaultDays - 1)).getTime(), untilMs };
+}
+
+/** Every local day of the period, oldest first (at most `limit`, so a period of centuries cannot run away). */
+export function daysOf(period: Period, limit = 3700): string[] {
+  const days: string[] = [];
+  const first = new Date(period.sinceMs);
+  for (let offset = 0; days.length < limit; offset += 1) {
+    // new Date(y, m, d + n) is the next local midnight even across a daylight-saving change.
+    const start = new Date(first.getFullYear(), first.getMonth(), first.getDate() + offset).getTime();
+    if (start >= period.untilMs) break;
+    days.push(localDay(start));
+  }
+  return days;
+}
+
+/** The transactions of the period, every page, streamed newest first; paging stops below --since. */
+export function periodPages(ctx: Context, period: Period): AsyncGenerator<TransactionPage, void, undefined> {
+  return transactionPages(ctx, { page: 1, limit: undefined, all: true, filter: { range: { sinceMs: period.sinceMs, untilMs: period.untilMs } } });
+}

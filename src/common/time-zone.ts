@@ -1,0 +1,121 @@
+// Calendar days in a named IANA time zone, whatever zone the running process is in (TZ). The payment
+// policy's daily maximum counts "today" in the zone stored with the policy (src/controls/policy.ts): a caller
+// that sets TZ cannot start a new day of its own.
+//
+// Built on Intl (the ICU data Node ships with): the zone's wall-clock date and time of an instant, and
+// back from a date to the instant its day starts, daylight-saving changes included.
+import { UsageError } from '../errors.js';
+
+/** The zone a policy without one was stored under: the API's country (Nigeria, UTC+1, no daylight saving). */
+export const DEFAULT_POLICY_TIME_ZONE = 'Africa/Lagos';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The date and time on a wall clock in `timeZone` at the instant `ms`. */
+export function wallClock(ms: number, timeZone: string): WallClock {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(timeZone).formatToParts(ms)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+}
+
+/** How far the zone's wall clock is ahead of UTC at `ms`, in ms (whole seconds). */
+function offsetMs(ms: number, timeZone: string): number {
+  const w = wallClock(ms, timeZone);
+  const wallAsUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return wallAsUtc - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/** A calendar date as a comparable number: 20261126. */
+const dateKey = (year: number, month: number, day: number) => year * 10_000 + month * 100 + day;
+
+/**
+ * The first instant of the calendar day `year-month-day` in `timeZone`: usually its midnight; where a
+ * daylight-saving jump skips midnight, the first instant the zone's date is that day.
+ */
+export function startOfDay(year: number, month: number, day: number, timeZone: string): number {
+  const midnightAsUtc = Date.UTC(year, month - 1, day);
+  // Two rounds: the offset at the guess may differ from the offset at midnight when a change is near.
+  let start = midnightAsUtc - offsetMs(midnightAsUtc, timeZone);
+  start = midnightAsUtc - offsetMs(start, timeZone);
+  const target = dateKey(year, month, day);
+  const at = (ms: number) => {
+    const w = wallClock(ms, timeZone);
+    return dateKey(w.year, w.month, w.day);
+  };
+  if (at(start) === target && at(start - 1) < target) return start;
+  // Midnight did not happen that day (a jump over it): search the first instant of the date, by minute
+  // (zones change on whole minutes), within a day either side of UTC midnight.
+  let low = Math.floor((midnightAsUtc - 26 * 3_600_000) / 60_000);
+  let high = Math.ceil((midnightAsUtc + 26 * 3_600_000) / 60_000);
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (at(middle * 60_000) >= target) high = middle;
+    else low = middle + 1;
+  }
+  return low * 60_000;
+}
+
+/** The calendar day of `timeZone` that `now` falls in: [start, end) in epoch ms. */
+export function zonedDay(now: number, timeZone: string): { start: number; end: number } {
+  const w = wallClock(now, timeZone);
+  // Date.UTC rolls 32 December over to 1 January: the next calendar date, whatever the month.
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  return { start: startOfDay(w.year, w.month, w.day, timeZone), end: startOfDay(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone) };
+}
+
+/** The zone of the person at this terminal (TZ honoured), as Intl names it. */
+export function localTimeZone(): string {
+  const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && isIanaName(zone) ? zone : 'UTC';
+}
+
+/** An IANA name (`Africa/Lagos`, `UTC`, `Etc/GMT+7`), not an offset (`+01:00`) that Intl also takes. */
+function isIanaName(zone: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(zone);
+}
+
+/**
+ * An IANA time zone as typed (`africa/lagos` too), in the spelling Intl gives it; UsageError (exit 2)
+ * for one Intl does not know.
+ */
+export function parseTimeZone(text: string, option: string): string {
+  const zone = text.trim();
+  const hint = 'give an IANA time zone name, e.g. Africa/Lagos, Europe/London, America/New_York or UTC';
+  if (!isIanaName(zone)) throw new UsageError(`${option}: ${JSON.stringify(text)} is not a time zone name`, hint);
+  let resolved: string | undefined;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw new UsageError(`${option}: unknown time zone ${JSON.stringify(text)}`, hint);
+  }
+  return resolved && isIanaName(resolved) ? resolved : zone;
+}

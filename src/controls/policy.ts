@@ -1,0 +1,271 @@
+// The payment policy of a profile (docs/cli-contract.md, "Payees, policy and approvals"): what fsapi
+// may pay without a person, decided once by the profile's owner.
+//
+//   hard limits   max-per-transfer, max-per-day: beyond them nothing is sent (exit 1), naming the limit and
+//                 what is left today. The daily one is decided inside the journal's claim (src/transfers/claim.ts), under
+//                 the lock every fsapi process takes before it sends, so concurrent sends cannot all pass.
+//   holds         approval-above, payees-only: the transfer is recorded as a request and nothing is sent
+//                 (exit 7); `fsapi approvals approve <id>` at a terminal sends it, through the same journal.
+//
+// The day is the calendar day in the policy's own time zone (Policy.timeZone, fixed when it was set), read
+// on the machine's clock: never the caller's TZ, so a script cannot start a new "today" by choosing a zone.
+// What counts towards it: every transfer of the account journalled that day whose outcome is not `refused`,
+// whichever process sent it (approved held ones once they are sent). Refused is the one outcome that proves
+// no money moved. Failed and reversed ones count: the money left the account until the reversal, and a final
+// word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
+// limit. Erring that way sends less, never more (docs/policy.md).
+import { userInfo } from 'node:os';
+import type { Context } from '../context.js';
+import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
+import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
+import type { ClaimCandidate } from '../transfers/claim.js';
+import type { Journal, TransferState } from '../transfers/journal.js';
+import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
+import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
+import { zonedDay } from '../common/time-zone.js';
+import { namesMatch } from '../transfers/names.js';
+import type { VerifiedTransfer } from '../transfers/transfer.js';
+
+/** The OS user running fsapi, as recorded with every decision. */
+export function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+export function nowIso(ctx: Pick<Context, 'clock'>): string {
+  return new Date(ctx.clock.now()).toISOString();
+}
+
+/** The calendar day of the policy's zone that `now` falls in: [start, end) in epoch ms. */
+export function dayWindow(now: number, timeZone: string): { start: number; end: number } {
+  return zonedDay(now, timeZone);
+}
+
+/** The outcomes that count toward the daily maximum: every one but `refused`. */
+export const COUNTED_OUTCOMES: readonly Outcome[] = ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown'];
+/** COUNTED_OUTCOMES in words, for `policy show` and the daily maximum's refusal. */
+export const COUNTED_IN_WORDS = `today's transfers ${COUNTED_OUTCOMES.slice(0, -1).join(', ')} or ${COUNTED_OUTCOMES.at(-1)}; not refused`;
+
+/**
+ * What counts toward today's maximum: every journalled transfer of this profile and base address whose
+ * intent was written today and whose outcome is one of COUNTED_OUTCOMES (not refused). Pure: the claim
+ * calls it with the journal as it is under the lock.
+ */
+export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number, timeZone: string): Kobo {
+  const { start, end } = dayWindow(now, timeZone);
+  const baseUrl = normalBaseUrl(scope.baseUrl);
+  const today = (t: TransferState) => {
+    const at = Date.parse(t.sentAt);
+    return at >= start && at < end;
+  };
+  // The same account under another spelling of its base address counts too (parsed only when it differs).
+  const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
+  // In flight or unknown is decided the same either way (both count): the plain outcome is enough here.
+  const counted = (t: TransferState) => COUNTED_OUTCOMES.includes(outcomeOfJournalled(t));
+  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo as Kobo));
+}
+
+/** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
+export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number, timeZone: string): TransferState[] {
+  const { start, end } = dayWindow(now, timeZone);
+  return journal.sentBetween(scope.profile, start, end);
+}
+
+/** spentToday of the journal as it is now. */
+export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Kobo {
+  return spentToday(todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
+}
+
+/** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
+export class PolicyLimitError extends FsapiError {
+  constructor(message: string, hint: string) {
+    super(message, { exitCode: ExitCode.failed, hint });
+  }
+}
+
+const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy show, fsapi policy set';
+
+/** Throws PolicyLimitError when the candidate would take today's total past the daily maximum. */
+export function checkDailyLimit(transfers: readonly TransferState[], candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>, maxPerDayKobo: number, now: number, timeZone: string): void {
+  const spent = spentToday(transfers, candidate, now, timeZone);
+  if (spent + candidate.amountKobo <= maxPerDayKobo) return;
+  const left = Math.max(0, maxPerDayKobo - spent);
+  throw new PolicyLimitError(
+    `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
+      `${formatNaira(spent)} counts toward it (${COUNTED_IN_WORDS}), ${formatNaira(left)} is left; nothing was sent`,
+    `the day's total starts again at midnight (${timeZone}); ${CHANGE_HINT}`,
+  );
+}
+
+/** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
+export function checkPerTransferLimit(policy: Policy, amountKobo: number, profile: string, leftToday: number | undefined): void {
+  if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
+  const left = leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
+  throw new PolicyLimitError(
+    `${formatNaira(amountKobo)} is over the per-transfer maximum of ${formatNaira(policy.maxPerTransferKobo)} of profile "${profile}" (${left}); nothing was sent`,
+    CHANGE_HINT,
+  );
+}
+
+/** Why a transfer must wait for a person, or [] when the policy lets it go. */
+export function holdReasons(policy: Policy, amountKobo: number, toPayee: boolean): string[] {
+  const reasons: string[] = [];
+  if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo) reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
+  if (policy.payeesOnly && !toPayee) reasons.push('not a saved payee (the policy pays saved payees only)');
+  return reasons;
+}
+
+/** The saved payee an account is, when its verified name is still the one saved. */
+export function matchingPayee(payees: readonly Payee[], accountNumber: string, bankCode: string, verifiedName: string): Payee | undefined {
+  return payees.find((p) => p.accountNumber === accountNumber && p.bankCode === bankCode && namesMatch(verifiedName, p.accountName));
+}
+
+// One connection per data dir for the policy reads of a run: a batch reads the policy before every row's
+// claim, and opening the database each time cost about 2 ms a row. Each read still sees the latest commit.
+const readers = new Map<string, ControlsStore>();
+
+/** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
+export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefined {
+  let store = readers.get(ctx.paths.dataDir);
+  if (!store) {
+    store = ControlsStore.openIfExists(ctx.paths.dataDir);
+    if (!store) return undefined;
+    readers.set(ctx.paths.dataDir, store);
+  }
+  return store.policy(scope);
+}
+
+/**
+ * The hard limits, for `executeTransfer`: throws at once when the amount is over the per-transfer maximum,
+ * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
+ * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
+ */
+export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number): { dailyMaximumKobo: number | undefined; dayTimeZone?: string } {
+  const policy = readPolicy(ctx, scope);
+  if (!policy) return { dailyMaximumKobo: undefined };
+  checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
+  return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
+}
+
+/** One transfer as the policy sees it before anything is sent. */
+export interface PolicyCandidate extends Omit<VerifiedTransfer, 'amountKobo'> {
+  amountKobo: number;
+  /** The saved payee it was addressed to (`--to`, a `payee` column). */
+  payee: string | undefined;
+  origin: string | undefined;
+}
+
+export interface PolicyVerdict {
+  /** Within the policy: to send now. */
+  send: PolicyCandidate[];
+  /** To hold, each with its reasons. */
+  hold: Array<PolicyCandidate & { reasons: string[] }>;
+}
+
+/**
+ * Sorts transfers into those to send and those to hold; throws PolicyLimitError (nothing sent) when any is
+ * over the per-transfer maximum or the ones to send would pass today's maximum. The daily check here is
+ * for the person's sake (before any confirmation); the claim decides again under the lock.
+ */
+export async function applyPolicy(ctx: Context, journal: Journal, scope: ControlScope, candidates: readonly PolicyCandidate[]): Promise<PolicyVerdict> {
+  const judge = openPolicyJudge(ctx, journal, scope);
+  if (!judge) return { send: [...candidates], hold: [] };
+  for (const candidate of candidates) judge.checkHardLimit(candidate);
+  const verdict: PolicyVerdict = { send: [], hold: [] };
+  for (const candidate of candidates) {
+    const reasons = judge.holdReasons(candidate);
+    if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
+    else verdict.send.push(candidate);
+  }
+  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo as Kobo)));
+  return verdict;
+}
+
+/** The policy of one scope, read once, to judge any number of transfers one at a time. */
+export interface PolicyJudge {
+  /** Throws PolicyLimitError when the transfer is over the per-transfer maximum (or today's, alone). */
+  checkHardLimit(candidate: Pick<PolicyCandidate, 'amountKobo'>): void;
+  /** Why the transfer is held for a person (empty: it may be sent). */
+  holdReasons(candidate: Pick<PolicyCandidate, 'amountKobo' | 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>): string[];
+  /** Throws PolicyLimitError when the transfers to send, `totalKobo` in all, would pass today's maximum. */
+  checkDailyTotal(totalKobo: Kobo): void;
+}
+
+/** The judge of `scope`'s policy, or undefined when it has none (everything is sent). */
+export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): PolicyJudge | undefined {
+  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  let policy: Policy | undefined;
+  let payees: Payee[];
+  try {
+    policy = store.policy(scope);
+    payees = store.payees(scope);
+  } finally {
+    store.close();
+  }
+  if (!policy) return undefined;
+  const rules = policy;
+  const now = ctx.clock.now();
+  const today = todaysTransfers(journal, scope, now, rules.timeZone);
+  const spent = spentToday(today, scope, now, rules.timeZone);
+  const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
+  return {
+    checkHardLimit: (candidate) => checkPerTransferLimit(rules, candidate.amountKobo, scope.profile, leftToday),
+    holdReasons: (candidate) => {
+      const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;
+      return holdReasons(rules, candidate.amountKobo, toPayee);
+    },
+    checkDailyTotal: (totalKobo) => {
+      if (rules.maxPerDayKobo !== undefined && totalKobo > 0) checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
+    },
+  };
+}
+
+/** Records transfers as one request held for approval. */
+export function holdForApproval(ctx: Context, scope: ControlScope & { env: string }, transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>, origin: string): ApprovalRequest {
+  const store = ControlsStore.open(ctx.paths.dataDir);
+  try {
+    const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
+    return store.hold(scope, held, origin, osUser(), nowIso(ctx));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The exit-7 error for a request just held: it names the request and how to approve it. src/main.ts
+ * writes it after `held:` (not `error:`), so it reads "held: for approval as request AP-…: …".
+ */
+export function heldError(request: ApprovalRequest): HeldForApprovalError {
+  const count = request.transfers.length;
+  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
+  const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
+  const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
+  return new HeldForApprovalError(request.id, `for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
+}
+
+/** A request as --json shows it. */
+export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<string, string>): Record<string, unknown> {
+  return {
+    id: request.id,
+    status: request.status,
+    profile: request.profile,
+    baseUrl: request.baseUrl,
+    createdAt: request.createdAt,
+    createdBy: request.createdBy,
+    origin: request.origin,
+    totalKobo: sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)),
+    transfers: request.transfers.map((t) => ({
+      ...t,
+      senderName: t.senderName ?? null,
+      payee: t.payee ?? null,
+      origin: t.origin ?? null,
+      // `approvals show`: what became of it (src/controls/approvals.ts heldOutcomes).
+      ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
+    })),
+    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null })),
+  };
+}

@@ -1,0 +1,102 @@
+// Forwarding a verified event to the developer's app (`webhook listen --forward-to URL`): the event in the
+// notification's own shape (built by the caller from the API's answers, never the bytes that arrived),
+// `Content-Type: application/json`, `X-Fsapi-Verification: verified`, `X-Fsapi-Verified-Fields` naming
+// the fields whose values are the API's, and `X-Fsapi-Unverified-Fields` naming the ones fsapi could not
+// check (the notification's own values; empty when there are none). Only verified events are ever
+// forwarded (the caller's contract).
+import type { Clock } from '../context.js';
+import { UsageError } from '../errors.js';
+import { NOTIFICATION_FIELDS } from './verify.js';
+
+export const VERIFICATION_HEADER = 'X-Fsapi-Verification';
+export const VERIFIED_FIELDS_HEADER = 'X-Fsapi-Verified-Fields';
+export const UNVERIFIED_FIELDS_HEADER = 'X-Fsapi-Unverified-Fields';
+
+export interface ForwardPolicy {
+  /** Waits between tries; their count + 1 is the number of tries. */
+  retryDelaysMs: readonly number[];
+  /** Time allowed for one try, answer included. */
+  timeoutMs: number;
+}
+
+/** 3 tries (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a second chance. */
+export const FORWARD_POLICY: ForwardPolicy = { retryDelaysMs: [500, 2000], timeoutMs: 10_000 };
+
+export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string };
+
+/** An http(s) URL with a host, or exit 2 before anything listens. */
+export function parseForwardTarget(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--forward-to ${JSON.stringify(text)} is not a URL`, 'give it as http://127.0.0.1:3000/hooks');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`--forward-to ${JSON.stringify(text)} must start with http:// or https://`);
+  }
+  return url;
+}
+
+/**
+ * POSTs the body to the target. A 2xx answer is delivery. Network errors, timeouts, 408, 429 and 5xx are
+ * tried again; any other answer (a 4xx: the app refused it; a 3xx: redirects are not followed, because
+ * following a POST redirect can turn it into a GET) is final.
+ */
+export async function forwardEvent(
+  target: URL,
+  body: Uint8Array,
+  unverified: readonly string[],
+  deps: { clock: Clock; policy?: ForwardPolicy; signal?: AbortSignal },
+): Promise<ForwardResult> {
+  const policy = deps.policy ?? FORWARD_POLICY;
+  const verified = NOTIFICATION_FIELDS.filter((field) => !unverified.includes(field));
+  const tries = policy.retryDelaysMs.length + 1;
+  let detail = '';
+  for (let attempt = 1; attempt <= tries; attempt += 1) {
+    const timeout = AbortSignal.timeout(policy.timeoutMs);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+    try {
+      const response = await fetch(target, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          [VERIFICATION_HEADER]: 'verified',
+          [VERIFIED_FIELDS_HEADER]: verified.join(','),
+          [UNVERIFIED_FIELDS_HEADER]: unverified.join(','),
+          'User-Agent': 'fsapi-webhook-listen',
+        },
+        // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
+        body: body as Uint8Array<ArrayBuffer>,
+        redirect: 'manual',
+        signal,
+      });
+      // The answer's body is not used; read it so the connection can be reused.
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, tries: attempt };
+      detail = `${target.origin} answered HTTP ${response.status}`;
+      const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+      if (!retryable) return { ok: false, tries: attempt, detail };
+    } catch (error) {
+      if (deps.signal?.aborted) return { ok: false, tries: attempt, detail: 'stopped before the app answered' };
+      detail = timeout.aborted ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s` : `cannot reach ${target.origin}: ${describe(error)}`;
+    }
+    if (attempt < tries) {
+      try {
+        await deps.clock.sleep(policy.retryDelaysMs[attempt - 1]!, deps.signal);
+      } catch {
+        return { ok: false, tries: attempt, detail: `${detail}; stopped before trying again` };
+      }
+    }
+  }
+  return { ok: false, tries, detail: `${detail} (after ${tries} tries)` };
+}
+
+/** fetch wraps the socket error in `cause`; that is the part worth showing (ECONNREFUSED, ...). */
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause as { code?: string; message?: string } | undefined;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}

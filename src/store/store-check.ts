@@ -1,0 +1,105 @@
+// A profile knows its store: the store that holds its journal, payees, policy and held requests (the
+// duplicate guard and the policy live there). When a command opens a store, it must be that one, with at
+// least the records the profile saw in it; anything else (no store, an emptied one, another data dir, an
+// older copy, one that lost its -wal) is refused before anything is read or sent. A profile that has
+// written nothing yet expects nothing, so a new user starts with a new store.
+//
+// Cheap by design: the store's id and counter are one row read when the store is opened anyway; the
+// expectation is one read of profiles.json. Remembering the counter is one write of profiles.json at the
+// end of a command that added records. Moving or restoring a store on purpose: `fsapi store adopt`.
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { ExpectedStore, ProfileStore } from '../auth/types.js';
+import { openProfileStore } from '../auth/profile-store.js';
+import { findProfile } from '../auth/resolve.js';
+import { ExitCode, FsapiError } from '../errors.js';
+import type { FoundStore } from './identity.js';
+
+/** The store is not the profile's: exit 1, nothing read, sent or changed. */
+export class WrongStoreError extends FsapiError {
+  constructor(message: string, hint: string) {
+    super(`${message}; nothing was sent or changed`, { exitCode: ExitCode.failed, hint });
+  }
+}
+
+const ADOPT_HINT = 'if you moved or restored it on purpose, run fsapi store adopt at a terminal (docs/store.md)';
+
+/** Why `found` is not the store `profile` expects, or undefined when it is (or nothing is expected). */
+export function storeRefusal(profile: string, expected: ExpectedStore | undefined, found: FoundStore): WrongStoreError | undefined {
+  if (expected === undefined) return undefined;
+  const theirs = `store ${expected.id}, ${records(expected.writes)}`;
+  if (found.file !== expected.path) {
+    return new WrongStoreError(
+      `profile "${profile}" keeps its records in ${expected.path} (${theirs}), not in ${found.file}`,
+      `is FSAPI_DATA_DIR set to another directory? Unset it; ${ADOPT_HINT}`,
+    );
+  }
+  if (found.identity === undefined) {
+    return new WrongStoreError(
+      `the store of profile "${profile}" is missing or emptied: ${found.file} holds no fsapi records, and it held ${theirs}; without them the duplicate guard and the payment policy are gone`,
+      `restore it from a backup (fsapi store backup made one); ${ADOPT_HINT}`,
+    );
+  }
+  if (found.identity.id !== expected.id) {
+    return new WrongStoreError(
+      `${found.file} is another store (${found.identity.id}) than the one profile "${profile}" keeps its records in (${theirs})`,
+      `put the profile's store back; ${ADOPT_HINT}`,
+    );
+  }
+  if (found.identity.writes < expected.writes) {
+    return new WrongStoreError(
+      `the store of profile "${profile}" at ${found.file} lacks records: it has ${records(found.identity.writes)}, and ${expected.writes} were written (an older copy, or its -wal was lost)`,
+      `restore the latest copy; ${ADOPT_HINT}`,
+    );
+  }
+  return undefined;
+}
+
+function records(count: number): string {
+  return count === 1 ? '1 record' : `${count} records`;
+}
+
+export interface StoreGuard {
+  /** src/store/identity.ts's watcher: throws a WrongStoreError for a store that is not the profile's. */
+  check(found: FoundStore): void;
+  /** After the command: remembers the profile's store and how many records it holds now. */
+  remember(finished: readonly FoundStore[]): Promise<void>;
+}
+
+/**
+ * The guard of one run. The profile is resolved as the run resolves it (--profile, FSAPI_PROFILE, the
+ * default, else local), synchronously: a store is opened in the middle of synchronous work. A name that
+ * does not resolve expects nothing here; the command itself reports it when it needs the profile.
+ */
+export function storeGuard(ctx: Context): StoreGuard {
+  let resolved: { profiles: ProfileStore; name: string } | null | undefined;
+  const profile = () => {
+    if (resolved !== undefined) return resolved ?? undefined;
+    try {
+      const profiles = openProfileStore(ctx.paths.configDir);
+      resolved = { profiles, name: findProfile(profiles, ctx.globals.profile).name };
+    } catch {
+      resolved = null;
+    }
+    return resolved ?? undefined;
+  };
+  const ours = (found: FoundStore) => found.dataDir === path.resolve(ctx.paths.dataDir);
+  return {
+    check(found) {
+      const current = ours(found) ? profile() : undefined;
+      if (!current) return;
+      const refusal = storeRefusal(current.name, current.profiles.expectedStore(current.name), found);
+      if (refusal) throw refusal;
+    },
+    async remember(finished) {
+      for (const found of finished) {
+        const current = ours(found) ? profile() : undefined;
+        if (!current || !found.identity) continue;
+        const expected = current.profiles.expectedStore(current.name);
+        const now = { id: found.identity.id, path: found.file, writes: found.identity.writes };
+        if (expected === undefined ? now.writes === 0 : storeRefusal(current.name, expected, found) !== undefined || now.writes <= expected.writes) continue;
+        await current.profiles.rememberStore(current.name, now);
+      }
+    },
+  };
+}

@@ -1,0 +1,816 @@
+// The transfer journal: what fsapi knows of every transfer it sent, in the local store
+// (`<dataDir>/fsapi.db`, src/store/database.ts).
+//
+// It is how fsapi keeps its promise to pay exactly once. The intent of a transfer (every field of the
+// request, under the reference fsapi made for it) is on disk before the POST leaves, and each outcome is
+// on disk as soon as it is known. A process killed in between leaves an intent without an outcome, which
+// `transfer log` shows as unknown and `transfer status` settles by looking the reference up.
+//
+// Two tables: `journal`, every record in the order written (the evidence; `transfer log --jsonl` exports
+// it as JSON Lines, one record a line, as journal.jsonl held it), and `transfers`, each transfer's state
+// folded from those records as each is written, indexed by reference and by payee and time. So a claim,
+// a send, a batch's planning or `transfer log --limit` reads the few rows it needs, whatever the history.
+//
+// Durability and concurrency: each record is one SQLite transaction, committed (fsync-ed) before
+// `append` returns; a write cut short by a kill or a full disk is rolled back whole, never half kept.
+// The decision to send is one transaction for every process sharing the data dir: `claim` runs the
+// caller's checks (the duplicate guard, who owns the reference) and writes the intent between BEGIN
+// IMMEDIATE and COMMIT. Before its first intent a run takes its run lock (src/store/process-lock.ts), by
+// which others tell a live writer from a dead one.
+//
+// An existing journal.jsonl (fsapi before the store) is imported once, on first use, and left in place.
+//
+// Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
+// base address the transfer went to, so one journal serves every profile.
+import path from 'node:path';
+import * as z from 'zod/mini';
+import { CorruptFileError } from '../errors.js';
+import { openLocalStore, storePath, type LocalStore } from '../store/database.js';
+import { forEachLine } from '../store/lines.js';
+import { holdRunLock, RUN_ID, runIsLive } from '../store/process-lock.js';
+import type { SqlRow } from '../store/sqlite.js';
+
+/** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
+export const JOURNAL_FILE_NAME = 'journal.jsonl';
+
+export function journalPath(dataDir: string): string {
+  return path.join(dataDir, JOURNAL_FILE_NAME);
+}
+
+// ---- records -----------------------------------------------------------------------------------------
+
+/** Which account a record belongs to: the profile and the base address the request went to. */
+const scopeFields = {
+  reference: z.string().check(z.minLength(1)),
+  profile: z.string(),
+  baseUrl: z.string(),
+  /** ISO 8601, UTC. */
+  time: z.string(),
+};
+
+export const intentRecord = z.looseObject({
+  type: z.literal('intent'),
+  ...scopeFields,
+  env: z.string(),
+  /** The body of POST /v1/transfer exactly as sent (amount as the API number). */
+  request: z.looseObject({
+    beneficiaryBankCode: z.string(),
+    beneficiaryAccountNumber: z.string(),
+    narration: z.string(),
+    amount: z.number(),
+    reference: z.string(),
+    senderName: z.optional(z.string()),
+  }),
+  /** The amount in integer kobo, the form fsapi compares and sums. */
+  amountKobo: z.int().check(z.positive()),
+  bankName: z.string(),
+  /** The account name the name enquiry returned, which the operator confirmed. */
+  accountName: z.string(),
+  /** What made the transfer: `send`, or a batch file and row (set by the caller). */
+  origin: z.optional(z.string()),
+  pid: z.optional(z.int()),
+  /** A random id of the process run that wrote it: tells a live writer from one whose pid was reused. */
+  run: z.optional(z.string()),
+});
+
+export const acceptedRecord = z.looseObject({
+  type: z.literal('accepted'),
+  ...scopeFields,
+  status: z.string(),
+  message: z.string(),
+});
+
+export const rejectedRecord = z.looseObject({
+  type: z.literal('rejected'),
+  ...scopeFields,
+  httpStatus: z.optional(z.int()),
+  message: z.string(),
+});
+
+export const unknownRecord = z.looseObject({
+  type: z.literal('unknown'),
+  ...scopeFields,
+  /** What failed: "timeout: no answer in 30 s", "lookup found nothing in 30 s", ... */
+  error: z.string(),
+});
+
+export const reconciledRecord = z.looseObject({
+  type: z.literal('reconciled'),
+  ...scopeFields,
+  /** The status the lookup by reference found. */
+  status: z.string(),
+});
+
+export const statusCheckedRecord = z.looseObject({
+  type: z.literal('status-checked'),
+  ...scopeFields,
+  found: z.boolean(),
+  status: z.optional(z.string()),
+});
+
+export const repairedRecord = z.looseObject({
+  type: z.literal('repaired'),
+  time: z.string(),
+  note: z.string(),
+});
+
+export const journalRecord = z.discriminatedUnion('type', [
+  intentRecord,
+  acceptedRecord,
+  rejectedRecord,
+  unknownRecord,
+  reconciledRecord,
+  statusCheckedRecord,
+  repairedRecord,
+]);
+
+export type IntentRecord = z.infer<typeof intentRecord>;
+export type AcceptedRecord = z.infer<typeof acceptedRecord>;
+export type RejectedRecord = z.infer<typeof rejectedRecord>;
+export type UnknownRecord = z.infer<typeof unknownRecord>;
+export type ReconciledRecord = z.infer<typeof reconciledRecord>;
+export type StatusCheckedRecord = z.infer<typeof statusCheckedRecord>;
+export type JournalRecord = z.infer<typeof journalRecord>;
+type TransferRecord = Exclude<JournalRecord, { type: 'repaired' }>;
+
+const KNOWN_TYPES = new Set(['intent', 'accepted', 'rejected', 'unknown', 'reconciled', 'status-checked', 'repaired']);
+
+// ---- the journal in the store -------------------------------------------------------------------------
+
+/** What a claim's checks may ask, under the claim's transaction (src/transfers/claim.ts). */
+export interface ClaimView {
+  /** The send attempts of a reference (compared without regard to case). */
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined;
+  /** The state of a reference (compared without regard to case). */
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined;
+  /** Whether the run that wrote an attempt without an answer is still running. */
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean;
+  /** findDuplicates over the journal, by its index. */
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): TransferState[];
+  /** The transfers of a profile (any base address) sent in [fromMs, toMs): the policy's day. */
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[];
+}
+
+export interface TransferQuery {
+  /** Only the last `limit` transfers (still oldest first). */
+  limit?: number;
+  /** Only transfers sent in [fromMs, toMs). */
+  fromMs?: number;
+  toMs?: number;
+  /** Only this profile and base address. */
+  scope?: { profile: string; baseUrl: string };
+}
+
+const PAGE = 500;
+
+export class Journal implements ClaimView {
+  /** The database file the journal lives in. */
+  readonly file: string;
+  private opened: LocalStore | undefined;
+  /** What importing journal.jsonl skipped: told once, with the first transfers read by this object. */
+  private importWarnings: string[] = [];
+
+  /** The journal of the data dir `dataDir`. */
+  constructor(
+    readonly dataDir: string,
+    /** Told once when journal.jsonl is carried over (it can take a while for a long history). */
+    private readonly note: (line: string) => void = () => undefined,
+  ) {
+    this.file = storePath(dataDir);
+  }
+
+  static inDataDir(dataDir: string, note?: (line: string) => void): Journal {
+    return new Journal(dataDir, note);
+  }
+
+  /** The store, opened on first use, with journal.jsonl carried over the first time. */
+  private store(): LocalStore {
+    if (this.opened) return this.opened;
+    const store = openLocalStore(this.dataDir);
+    this.importWarnings = importJsonl(store, journalPath(this.dataDir), (record) => this.insert(store, record), this.note);
+    this.opened = store;
+    return store;
+  }
+
+  /** Appends one record and returns once it is on disk. */
+  async append(record: JournalRecord): Promise<void> {
+    const parsed = journalRecord.parse(record);
+    const store = this.store();
+    store.write(() => this.insert(store, parsed));
+  }
+
+  /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
+  async appendMany(records: Iterable<JournalRecord>): Promise<number> {
+    const store = this.store();
+    return store.write(() => {
+      let count = 0;
+      for (const record of records) {
+        this.insert(store, journalRecord.parse(record));
+        count += 1;
+      }
+      return count;
+    });
+  }
+
+  /**
+   * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
+   * returns without throwing: the check and the write are one transaction for every process sharing the
+   * data dir. This is the claim on a reference: nothing may be sent for it before `claim` has returned.
+   */
+  async claim(intent: IntentRecord, check: (journal: ClaimView) => void): Promise<void> {
+    const parsed = journalRecord.parse(intent);
+    const store = this.store();
+    holdRunLock(this.dataDir);
+    store.write(() => {
+      check(this);
+      this.insert(store, parsed);
+    });
+  }
+
+  /** Every record in the order written. Holds them all: exports use `records()`. */
+  async read(): Promise<{ records: JournalRecord[]; warnings: string[] }> {
+    return { records: [...this.records()], warnings: this.takeWarnings() };
+  }
+
+  /** Every record in the order written, a page at a time (flat memory, for exports). */
+  *records(): Generator<JournalRecord> {
+    const store = this.store();
+    let after = 0;
+    for (;;) {
+      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
+      for (const row of rows) yield JSON.parse(row.record as string) as JournalRecord;
+      if (rows.length < PAGE) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  /** Every record as the text it was written as (journal.jsonl's lines), oldest first, a page at a time. */
+  *recordTextPages(pageSize = PAGE): Generator<string[]> {
+    const store = this.store();
+    let after = 0;
+    for (;;) {
+      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, pageSize));
+      if (rows.length > 0) yield rows.map((row) => row.record as string);
+      if (rows.length < pageSize) return;
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  }
+
+  /**
+   * Every transfer's last known state in the order `transfer log` shows them (by the time its intent was
+   * written, then as journalled), a page at a time: keyset pagination over the index on sent_ms, so each
+   * page costs the same whatever the history and only one page is held. Each page is its own read: a
+   * transfer written meanwhile comes at the end, a state changed meanwhile shows as it is when its page
+   * is read. With `scope`, only that profile's at that base address (by the index on both).
+   */
+  *transferPages(pageSize = PAGE, scope?: { profile: string; baseUrl: string }): Generator<TransferState[]> {
+    const store = this.store();
+    const inScope = scope ? 'profile = ? AND base_url = ? AND ' : '';
+    const scopeParams = scope ? [scope.profile, scope.baseUrl] : [];
+    // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
+    let afterSeq = 0;
+    for (;;) {
+      const rows = store.read(() =>
+        store.sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`).all(...scopeParams, afterSeq, pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) break;
+      afterSeq = Number(rows[rows.length - 1]!.first_seq);
+    }
+    let after: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+    for (;;) {
+      const rows = store.read(() =>
+        store
+          .sql(`SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`)
+          .all(...scopeParams, after[0], after[1], pageSize),
+      );
+      if (rows.length > 0) yield rows.map(docOf);
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1]!;
+      after = [Number(last.sent_ms), Number(last.first_seq)];
+    }
+  }
+
+  /** What carrying journal.jsonl over skipped, once (the store is opened to know). */
+  importNotes(): string[] {
+    this.store();
+    return this.takeWarnings();
+  }
+
+  /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
+  async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.scope) {
+      where.push('profile = ? AND base_url = ?');
+      params.push(query.scope.profile, query.scope.baseUrl);
+    }
+    if (query.fromMs !== undefined) {
+      where.push('sent_ms >= ?');
+      params.push(query.fromMs);
+    }
+    if (query.toMs !== undefined) {
+      where.push('sent_ms < ?');
+      params.push(query.toMs);
+    }
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const store = this.store();
+    const rows = store.read(() =>
+      query.limit !== undefined
+        ? store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq DESC LIMIT ?`).all(...params, query.limit!).reverse()
+        : store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq`).all(...params),
+    );
+    return { transfers: rows.map(docOf), warnings: this.takeWarnings() };
+  }
+
+  private takeWarnings(): string[] {
+    const warnings = this.importWarnings;
+    this.importWarnings = [];
+    return warnings;
+  }
+
+  /** The transfer with exactly this reference in this scope. */
+  transfer(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    const store = this.store();
+    const row = store.read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(scope.profile, scope.baseUrl, scope.reference));
+    return row ? docOf(row) : undefined;
+  }
+
+  /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
+  snapshot<T>(work: () => T): T {
+    return this.store().read(work);
+  }
+
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
+    const store = this.store();
+    const row = store.read(() =>
+      store
+        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
+    );
+    if (!row) return undefined;
+    return {
+      intents: Number(row.intents),
+      lastPid: row.last_pid === null ? undefined : Number(row.last_pid),
+      lastRun: row.last_run === null ? undefined : String(row.last_run),
+      lastIntentAt: String(row.last_intent_at),
+      answered: Number(row.answered) === 1,
+    };
+  }
+
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    return this.transfer(scope) ?? (this.claimRow(scope) ? docOf(this.claimRow(scope)!) : undefined);
+  }
+
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
+    return runIsLive(this.dataDir, attempts.lastRun);
+  }
+
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
+    const store = this.store();
+    const rows = store.read(() =>
+      store
+        .sql(
+          `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+             AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
+        )
+        .all(candidate.profile, candidate.baseUrl, candidate.accountNumber, candidate.bankCode, candidate.amountKobo, now - windowMs, now + windowMs),
+    );
+    return rows.map(docOf);
+  }
+
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
+    const store = this.store();
+    return store
+      .read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs))
+      .map(docOf);
+  }
+
+  /** When the first transfer of this scope was sent, by index; undefined when it has none. */
+  firstSentMs(scope: { profile: string; baseUrl: string }): number | undefined {
+    const store = this.store();
+    const row = store.read(() => store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl));
+    return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+  }
+
+  /** How many transfers the journal holds; with `scope`, of that profile at that base address. */
+  count(scope?: { profile: string; baseUrl: string }): number {
+    const store = this.store();
+    const row = store.read(() =>
+      scope
+        ? store.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
+        : store.sql('SELECT count(*) AS n FROM transfers').get(),
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  private claimRow(scope: { profile: string; baseUrl: string; reference: string }): SqlRow | undefined {
+    const store = this.store();
+    return store.read(() =>
+      store.sql('SELECT * FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
+    );
+  }
+
+  /** Writes one record and folds it into its transfer's row: the caller holds the write transaction. */
+  private insert(store: LocalStore, record: JournalRecord): void {
+    const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
+    const { lastInsertRowid } = store
+      .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(record.type, scope.profile, scope.baseUrl, scope.reference, record.time, JSON.stringify(record));
+    if (record.type === 'repaired') return;
+    const seq = Number(lastInsertRowid);
+    const claim = store.sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(record.profile, record.baseUrl, record.reference.toUpperCase());
+    const exact = store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(record.profile, record.baseUrl, record.reference);
+    const save = (firstSeq: number, state: TransferState) =>
+      store.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state.state, JSON.stringify(state), firstSeq);
+    if (record.type === 'intent') {
+      if (exact) {
+        const state = docOf(exact);
+        reopen(state, record);
+        save(Number(exact.first_seq), state);
+      } else {
+        const state = stateFromIntent(record);
+        const sentMs = Date.parse(record.time);
+        store
+          .sql(
+            `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
+               intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
+          )
+          .run(seq, record.profile, record.baseUrl, record.reference, record.reference.toUpperCase(), Number.isFinite(sentMs) ? sentMs : null,
+            state.accountNumber, state.bankCode, state.amountKobo, state.state, record.time, JSON.stringify(state));
+      }
+      const claimSeq = claim ? Number(claim.first_seq) : exact ? Number(exact.first_seq) : seq;
+      store
+        .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
+        .run(record.pid ?? null, record.run ?? null, record.time, claimSeq);
+      return;
+    }
+    if (claim && record.type !== 'status-checked') store.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(Number(claim.first_seq));
+    if (exact) {
+      const state = docOf(exact);
+      apply(state, record);
+      save(Number(exact.first_seq), state);
+    }
+  }
+}
+
+function docOf(row: SqlRow): TransferState {
+  return JSON.parse(row.doc as string) as TransferState;
+}
+
+/**
+ * Carries a JSON Lines file of fsapi before the store into it, once: read a chunk at a time and every
+ * record inserted as its line is read, all in one transaction (a line that stops the import leaves
+ * nothing imported), with a row in `imports` so it is never read again. The file is left as it is.
+ */
+function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
+  const name = path.basename(file);
+  const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined;
+  if (store.read(done)) return [];
+  const imported = store.write(() => {
+    if (done()) return undefined; // another process imported it meanwhile
+    const parser = new JournalParser(file);
+    let records = 0;
+    let bytes: number | undefined;
+    // A line that stops the import, or a write the store refuses, is thrown as it is; only reading the file is this import's to name.
+    let visiting = false;
+    try {
+      bytes = forEachLine(file, (line, number, terminated) => {
+        visiting = true;
+        const record = parser.line(line, number, terminated);
+        if (record) {
+          insert(record);
+          records += 1;
+        }
+        visiting = false;
+      });
+    } catch (error) {
+      if (visiting) throw error;
+      throw new CorruptFileError(file, (error as Error).message);
+    }
+    parser.end();
+    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, new Date().toISOString(), records, bytes ?? 0);
+    return { records, warnings: parser.warnings };
+  });
+  if (!imported) return [];
+  if (imported.records > 0) note(`carrying ${imported.records} records of ${file} over into ${store.file} (once; the file is kept)`);
+  return imported.warnings;
+}
+
+// ---- reading -----------------------------------------------------------------------------------------
+
+/** Parses the journal's text. Exported for tests; `file` is only used in messages. */
+export function parseJournal(text: string, file: string): { records: JournalRecord[]; warnings: string[] } {
+  const lines = text.split('\n');
+  const endsCleanly = text === '' || text.endsWith('\n');
+  if (endsCleanly) lines.pop(); // the empty string after the final newline
+  const parser = new JournalParser(file);
+  const records: JournalRecord[] = [];
+  lines.forEach((line, index) => {
+    const record = parser.line(line, index + 1, endsCleanly || index < lines.length - 1);
+    if (record) records.push(record);
+  });
+  parser.end();
+  return { records, warnings: parser.warnings };
+}
+
+/**
+ * journal.jsonl's lines, one at a time: a record, or nothing (a blank line, a record type of a newer fsapi,
+ * a line skipped with a warning). A line that is not a record is skipped only when it is the last line and
+ * has no newline (a write cut short), or when a `repaired` record follows it (an older fsapi repaired it);
+ * any other stops the import with CorruptFileError, naming the line.
+ */
+class JournalParser {
+  readonly warnings: string[] = [];
+  private pendingBadLine: { number: number; problem: string } | undefined;
+
+  constructor(private readonly file: string) {}
+
+  line(line: string, number: number, terminated: boolean): JournalRecord | undefined {
+    if (line.trim() === '') return undefined;
+    const parsed = parseLine(line);
+    if (parsed.kind === 'bad') {
+      this.refusePending();
+      if (!terminated) {
+        this.warnings.push(`skipped the incomplete last line ${number} of ${this.file}: a write was interrupted`);
+        return undefined;
+      }
+      this.pendingBadLine = { number, problem: parsed.problem };
+      return undefined;
+    }
+    if (this.pendingBadLine) {
+      if (parsed.kind === 'record' && parsed.record.type === 'repaired') {
+        this.warnings.push(`skipped line ${this.pendingBadLine.number} of ${this.file}: cut short by an interrupted write`);
+        this.pendingBadLine = undefined;
+        return undefined;
+      }
+      this.refusePending();
+    }
+    return parsed.kind === 'record' ? parsed.record : undefined;
+  }
+
+  /** At the end of the file: a bad line nothing repaired stops the import. */
+  end(): void {
+    this.refusePending();
+  }
+
+  private refusePending(): void {
+    if (this.pendingBadLine) throw new CorruptFileError(this.file, `line ${this.pendingBadLine.number} is not a journal record (${this.pendingBadLine.problem})`);
+  }
+}
+
+type ParsedLine = { kind: 'record'; record: JournalRecord } | { kind: 'ignored' } | { kind: 'bad'; problem: string };
+
+function parseLine(line: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: 'bad', problem: 'not JSON' };
+  }
+  // A record type from a newer fsapi is left alone rather than refused.
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  if (typeof type === 'string' && !KNOWN_TYPES.has(type)) return { kind: 'ignored' };
+  const result = journalRecord.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { kind: 'bad', problem: issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'invalid record' };
+  }
+  return { kind: 'record', record: result.data };
+}
+
+// ---- the state of each transfer --------------------------------------------------------------------
+
+/**
+ * - `unknown`: sent (or about to be), no answer known. Do not resend; `fsapi transfer status <ref>`.
+ * - `accepted`: the API answered and took the transfer (its status: pending, then successful).
+ * - `rejected`: an answer proved a refusal, or the POST never left (src/transfers/refusal-proof.ts); nothing moved.
+ * - `reconciled`: the answer was lost, but the lookup by reference found the transfer: it went through.
+ */
+export type TransferStateName = 'unknown' | 'accepted' | 'rejected' | 'reconciled';
+
+export interface TransferState {
+  reference: string;
+  profile: string;
+  env: string;
+  baseUrl: string;
+  /** When the intent was written (ISO 8601). */
+  sentAt: string;
+  /** When the last record about it was written. */
+  updatedAt: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  accountName: string;
+  amountKobo: number;
+  narration: string;
+  senderName: string | undefined;
+  origin: string | undefined;
+  state: TransferStateName;
+  /** The API's status (pending, successful, ...) when known. */
+  status: string | undefined;
+  /** The API's message, or what failed. */
+  message: string | undefined;
+  httpStatus: number | undefined;
+}
+
+export function transferKey(scope: { profile: string; baseUrl: string; reference: string }): string {
+  return `${scope.profile}\u0000${scope.baseUrl}\u0000${scope.reference}`;
+}
+
+/** Folds the records into one state per transfer. Records about a reference with no intent are ignored. */
+export function summarise(records: readonly JournalRecord[]): TransferState[] {
+  const fold = new TransferFold();
+  for (const record of records) fold.add(record);
+  return fold.transfers();
+}
+
+/** What the journal knows of the send attempts of one reference (in one profile and base address). */
+export interface Attempts {
+  /** Intents written for it: a resend after a refusal is a second one. */
+  intents: number;
+  /** Who wrote the last intent: its pid and run id (see intentRecord). */
+  lastPid: number | undefined;
+  lastRun: string | undefined;
+  lastIntentAt: string;
+  /** Whether an outcome (accepted, rejected, unknown, reconciled) was written after the last intent. */
+  answered: boolean;
+}
+
+/** References are compared without regard to case, as a person reading them would. */
+export function claimKey(scope: { profile: string; baseUrl: string; reference: string }): string {
+  return transferKey({ ...scope, reference: scope.reference.toUpperCase() });
+}
+
+/** The records folded, one at a time, into each transfer's state and each reference's attempts. */
+export class TransferFold implements ClaimView {
+  private readonly states = new Map<string, TransferState>();
+  /** The same states by claimKey: the first intent of a reference in any case. */
+  private readonly statesByClaim = new Map<string, TransferState>();
+  private readonly attemptsByKey = new Map<string, Attempts>();
+
+  add(record: JournalRecord): void {
+    if (record.type === 'repaired') return;
+    const key = transferKey(record);
+    const attempts = this.attemptsByKey.get(claimKey(record));
+    if (record.type === 'intent') {
+      this.attemptsByKey.set(claimKey(record), {
+        intents: (attempts?.intents ?? 0) + 1,
+        lastPid: record.pid,
+        lastRun: record.run,
+        lastIntentAt: record.time,
+        answered: false,
+      });
+      const earlier = this.states.get(key);
+      if (earlier) {
+        reopen(earlier, record);
+        return;
+      }
+      const state = stateFromIntent(record);
+      this.states.set(key, state);
+      if (!this.statesByClaim.has(claimKey(record))) this.statesByClaim.set(claimKey(record), state);
+      return;
+    }
+    if (attempts && record.type !== 'status-checked') attempts.answered = true;
+    const state = this.states.get(key);
+    if (state) apply(state, record);
+  }
+
+  /** Each transfer's last known state, oldest intent first. */
+  transfers(): TransferState[] {
+    return [...this.states.values()];
+  }
+
+  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
+    return this.attemptsByKey.get(claimKey(scope));
+  }
+
+  /** The state of a reference, compared without regard to case. */
+  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+    return this.states.get(transferKey(scope)) ?? this.statesByClaim.get(claimKey(scope));
+  }
+
+  /** Records in memory have no data dir to find other runs in: only this run is known to be alive. */
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
+    return attempts.lastRun === RUN_ID;
+  }
+
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
+    return findDuplicates(this.transfers(), candidate, now, windowMs);
+  }
+
+  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
+    return this.transfers().filter((t) => {
+      const at = Date.parse(t.sentAt);
+      return t.profile === profile && at >= fromMs && at < toMs;
+    });
+  }
+}
+
+function stateFromIntent(record: IntentRecord): TransferState {
+  return {
+    reference: record.reference,
+    profile: record.profile,
+    env: record.env,
+    baseUrl: record.baseUrl,
+    sentAt: record.time,
+    updatedAt: record.time,
+    accountNumber: record.request.beneficiaryAccountNumber,
+    bankCode: record.request.beneficiaryBankCode,
+    bankName: record.bankName,
+    accountName: record.accountName,
+    amountKobo: record.amountKobo,
+    narration: record.request.narration,
+    senderName: record.request.senderName,
+    origin: record.origin,
+    state: 'unknown',
+    status: undefined,
+    message: 'no answer recorded',
+    httpStatus: undefined,
+  };
+}
+
+/** A second intent of a transfer: a resend after a refusal (the claim allows nothing else). */
+function reopen(state: TransferState, record: IntentRecord): void {
+  // In flight again until its own outcome.
+  if (state.state === 'rejected') Object.assign(state, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
+}
+
+function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecord>): void {
+  state.updatedAt = record.time;
+  switch (record.type) {
+    case 'accepted':
+      state.state = 'accepted';
+      state.status = record.status;
+      state.message = record.message;
+      state.httpStatus = undefined;
+      return;
+    case 'rejected':
+      // A refusal never hides a transfer known to have gone through: it can only be the answer to a second
+      // attempt (e.g. the API refusing a reference it already holds), and the money moved all the same.
+      if (state.state === 'accepted' || state.state === 'reconciled') return;
+      state.state = 'rejected';
+      state.status = undefined;
+      state.message = record.message;
+      state.httpStatus = record.httpStatus;
+      return;
+    case 'unknown':
+      // An unknown after a known outcome cannot happen in one run; never let it hide what is known.
+      if (state.state === 'unknown') state.message = record.error;
+      return;
+    case 'reconciled':
+      if (state.state === 'unknown' || state.state === 'rejected') state.state = 'reconciled';
+      state.status = record.status;
+      state.message = 'the answer was lost; the lookup by reference found it';
+      return;
+    case 'status-checked':
+      if (record.found) {
+        if (state.state === 'unknown') {
+          state.state = 'reconciled';
+          state.message = 'the answer was lost; the lookup by reference found it';
+        }
+        state.status = record.status ?? state.status;
+      } else if (state.state === 'unknown') {
+        state.message = `not found by reference lookup at ${record.time}`;
+      }
+      return;
+  }
+}
+
+// ---- the duplicate guard -----------------------------------------------------------------------------
+
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Transfers of the same amount to the same account at the same bank, from the same profile and base
+ * address, journalled within the window before `now`. Refused transfers do not count: nothing moved.
+ */
+export interface DuplicateCandidate {
+  profile: string;
+  baseUrl: string;
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+}
+
+export function findDuplicates(
+  transfers: readonly TransferState[],
+  candidate: DuplicateCandidate,
+  now: number,
+  windowMs = DUPLICATE_WINDOW_MS,
+): TransferState[] {
+  return transfers.filter((transfer) => {
+    if (transfer.state === 'rejected') return false;
+    const sentAt = Date.parse(transfer.sentAt);
+    return (
+      transfer.profile === candidate.profile &&
+      transfer.baseUrl === candidate.baseUrl &&
+      transfer.accountNumber === candidate.accountNumber &&
+      transfer.bankCode === candidate.bankCode &&
+      transfer.amountKobo === candidate.amountKobo &&
+      Number.isFinite(sentAt) &&
+      now - sentAt < windowMs &&
+      sentAt - now < windowMs // a clock set back still counts as recent
+    );
+  });
+}

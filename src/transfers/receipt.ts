@@ -1,0 +1,127 @@
+// fsapi transfer receipt: the proof of payment a payee or an auditor asks for. Made only from what the
+// API says now (GET /v1/transactions/reference/{reference}), checked against what this machine meant to
+// send (the journal's intent: the payee the name enquiry verified and the operator confirmed). A receipt
+// of success is made only for a transfer the API calls successful and that matches the intent; anything
+// else is said for what it is, with no receipt.
+import type { TransactionRecord } from '../api/schemas.js';
+import type { TransferState } from './journal.js';
+import { amountInWords } from '../money/amount-words.js';
+import { checkObservation } from './lookup.js';
+import { formatNaira, koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { koboOf } from '../books/ledger.js';
+import { shownText } from '../common/shown.js';
+import { epochToDate } from '../common/time.js';
+import { localTimeText } from '../books/statement.js';
+import { statusKind } from './outcome.js';
+
+/** What a receipt states. Every field is the API's observation, checked against the intent. */
+export interface Receipt {
+  reference: string;
+  status: string;
+  sessionId: string;
+  payer: { name: string; accountNumber: string; bankName: string };
+  payee: { name: string; accountNumber: string; bankName: string; bankCode: string };
+  amountKobo: number;
+  chargeKobo: number;
+  narration: string;
+  /** When the transfer completed (else was made), epoch ms. */
+  timeMs: number | undefined;
+  /** When the API's record was read, epoch ms. */
+  readAtMs: number;
+}
+
+/**
+ * The differences between what the API observed and what the journal meant to send, through the one
+ * check every observation of a transfer passes (src/transfers/lookup.ts: reference without regard to case,
+ * amount in kobo, destination account, bank code where the record names one); a receipt also needs the
+ * record to be a debit of the account. Empty when they agree.
+ */
+export function receiptIntentMismatches(intent: TransferState, tx: TransactionRecord): string[] {
+  const differences: string[] = [];
+  const verdict = checkObservation({ reference: intent.reference, amountKobo: intent.amountKobo, accountNumber: intent.accountNumber, bankCode: intent.bankCode }, tx);
+  if (!verdict.matches) differences.push(verdict.detail);
+  if (String(tx.type ?? '').toLowerCase() !== 'debit') differences.push(`a ${shownText(tx.type) || 'transaction'} of the account, not a transfer out of it`);
+  return differences;
+}
+
+/** Why there is no receipt of success: the transfer is not (yet) successful, or the API reversed it. */
+export function notSuccessful(tx: TransactionRecord): string | undefined {
+  const status = shownText(tx.status).trim().toLowerCase();
+  const kind = statusKind(status);
+  if (kind === 'pending') return `${tx.reference} is ${status || 'without a status'}: not yet paid, so no receipt of success (fsapi transfer status ${tx.reference} --wait)`;
+  if (kind === 'final') return `${tx.reference} ended as ${status}: it did not reach the payee, so there is no receipt of success`;
+  if (Number(tx.reversedFlag ?? 0) !== 0) return `${tx.reference} is marked reversed by the API: no receipt of success`;
+  return undefined;
+}
+
+/** The receipt's facts: the API's record, the payee's name as verified before sending. */
+export function makeReceipt(
+  intent: TransferState,
+  tx: TransactionRecord,
+  business: { name: string; accountNumber: string },
+  readAtMs: number,
+): Receipt {
+  const time = epochToDate(tx.completedAt) ?? epochToDate(tx.createdAt);
+  return {
+    reference: shownText(tx.reference),
+    status: shownText(tx.status).toLowerCase(),
+    sessionId: shownText(tx.sessionId),
+    payer: {
+      name: shownText(tx.sourceAccountName).trim() || business.name,
+      accountNumber: shownText(tx.sourceAccountNumber).trim() || business.accountNumber,
+      bankName: shownText(tx.sourceBankName).trim(),
+    },
+    // The name the name enquiry returned and the operator confirmed; account and bank as the API booked them.
+    payee: {
+      name: intent.accountName,
+      accountNumber: shownText(tx.destinationAccountNumber).trim(),
+      bankName: shownText(tx.destinationBankName).trim() || intent.bankName,
+      bankCode: shownText(tx.destinationBankCode).trim(),
+    },
+    amountKobo: parseApiAmount(tx.amount as string | number),
+    chargeKobo: koboOf(tx.charge),
+    narration: shownText(tx.description).trim() || intent.narration,
+    timeMs: time?.getTime(),
+    readAtMs,
+  };
+}
+
+/** The machine's time zone by name (`Africa/Lagos`), which the receipt's local time is in. */
+export const zoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The receipt as labelled lines, the same on a terminal, piped and in the PDF. */
+export function receiptFields(receipt: Receipt): Array<[string, string]> {
+  return [
+    ['Status', receipt.status],
+    ['Amount', formatNaira(receipt.amountKobo)],
+    ['Amount in words', amountInWords(receipt.amountKobo)],
+    ['Paid to', receipt.payee.name],
+    ['Account number', receipt.payee.accountNumber],
+    ['Bank', receipt.payee.bankCode ? `${receipt.payee.bankName} (${receipt.payee.bankCode})` : receipt.payee.bankName],
+    ['Paid by', receipt.payer.name],
+    ['From account', receipt.payer.bankName ? `${receipt.payer.accountNumber}, ${receipt.payer.bankName}` : receipt.payer.accountNumber],
+    ['Narration', receipt.narration],
+    ['Reference', receipt.reference],
+    ['Session ID', receipt.sessionId || '(not given by the API)'],
+    ['Time', receipt.timeMs === undefined ? '(not given by the API)' : `${localTimeText(receipt.timeMs)} (${zoneName()})`],
+    ['Charge', formatNaira(receipt.chargeKobo)],
+  ];
+}
+
+/** `--json`: amounts as exact two-decimal strings, times as ISO 8601 (UTC) and local with the zone. */
+export function receiptJson(receipt: Receipt) {
+  return {
+    reference: receipt.reference,
+    status: receipt.status,
+    sessionId: receipt.sessionId,
+    amount: koboToDecimal(receipt.amountKobo),
+    amountInWords: amountInWords(receipt.amountKobo),
+    charge: koboToDecimal(receipt.chargeKobo),
+    payer: receipt.payer,
+    payee: { ...receipt.payee, verified: true },
+    narration: receipt.narration,
+    time: receipt.timeMs === undefined ? null : new Date(receipt.timeMs).toISOString(),
+    timeLocal: receipt.timeMs === undefined ? null : localTimeText(receipt.timeMs),
+    readAt: new Date(receipt.readAtMs).toISOString(),
+  };
+}

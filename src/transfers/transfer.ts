@@ -1,0 +1,629 @@
+// Sending money exactly once (docs/cli-contract.md, "Transfers: pay the right person, exactly once").
+//
+// The pieces, in the order `transfer send` uses them:
+//   parseSendRequest      local validation: nothing has been asked of the API yet (exit 2 on bad input)
+//   prepareTransfer       the business prefix and the reference, the bank, the name enquiry, --expect-name,
+//                         the journal scope and the duplicate guard's findings; still nothing sent
+//   executeTransfer       ONE verified, confirmed transfer: intent in the journal -> one POST -> outcome in
+//                         the journal; when the answer is lost or proves nothing, reconciliation by lookup
+//   waitForSettlement     polls the status until successful (bounded)
+//   checkTransferStatus   `transfer status`: one lookup, recorded in the journal when the reference is ours
+// The interactive parts (summary, confirmation) are the command's: this module never prompts or prints,
+// except through callbacks it is given. `transfer batch` calls executeTransfer for each row it has verified
+// and confirmed itself; it is safe to run many at once (the journal queues appends).
+import type { Context } from '../context.js';
+import type { TransactionRecord, TransferRequest, TransferResult } from '../api/schemas.js';
+import type { Bank } from '../api/schemas.js';
+import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
+import { resolveBank } from './banks.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
+import { Journal, type JournalRecord, type TransferState } from './journal.js';
+import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
+import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
+import { errorProvesNothingMoved } from './refusal-proof.js';
+import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
+import { namesMatch } from './names.js';
+import { hardLimits, PolicyLimitError } from '../controls/policy.js';
+import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
+import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
+import { shownText } from '../common/shown.js';
+
+export const MAX_NARRATION_LENGTH = 100;
+export const MAX_SENDER_NAME_LENGTH = 100;
+
+/** Lookups after a lost answer: immediately, then after 1, 2, 4, 8 and 15 s (30 s in all). */
+export const DEFAULT_RECONCILE_SCHEDULE_MS: readonly number[] = [0, 1000, 2000, 4000, 8000, 15000];
+export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
+export const WAIT_INTERVAL_MS = 2500;
+
+// ---- local validation --------------------------------------------------------------------------------
+
+export interface SendRequest {
+  accountNumber: string;
+  bankQuery: string;
+  amountKobo: Kobo;
+  narration: string;
+  /** Given with --reference (shape checked; the prefix is checked once the business name is known). */
+  reference: string | undefined;
+  senderName: string | undefined;
+  expectName: string | undefined;
+}
+
+export function parseNarration(text: string): string {
+  const control = controlCharacterProblem(text, '--narration');
+  if (control) throw new UsageError(control, 'write the narration on one line, without tabs or other control characters');
+  const narration = text.trim();
+  if (narration === '') throw new UsageError('--narration is empty', 'say what the transfer is for, e.g. --narration "Invoice 42"');
+  if (characterCount(narration) > MAX_NARRATION_LENGTH) {
+    throw new UsageError(`--narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  }
+  return narration;
+}
+
+function parseOptionalText(value: unknown, option: string, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  const control = controlCharacterProblem(String(value), option);
+  if (control) throw new UsageError(control);
+  const text = String(value).trim();
+  if (text === '') throw new UsageError(`${option} is empty`, `leave ${option} out instead`);
+  if (characterCount(text) > max) throw new UsageError(`${option} is ${characterCount(text)} characters long; at most ${max} are allowed`);
+  return text;
+}
+
+/** Every check that needs no request. Throws UsageError (exit 2): nothing has been sent. */
+export function parseSendRequest(accountNumber: string | undefined, options: Record<string, unknown>): SendRequest {
+  return {
+    accountNumber: parseAccountNumber(accountNumber ?? ''),
+    bankQuery: String(options.bank ?? ''),
+    amountKobo: parseAmountOption(String(options.amount ?? '')),
+    narration: parseNarration(String(options.narration ?? '')),
+    reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
+    senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
+    expectName: parseOptionalText(options.expectName, '--expect-name', 200),
+  };
+}
+
+// ---- preparation: who are we paying? -------------------------------------------------------------------
+
+/** Which account a transfer belongs to in the journal. */
+export interface TransferScope {
+  profile: string;
+  env: string;
+  /** The API's base address, `local` for the in-process simulator. */
+  baseUrl: string;
+}
+
+export async function transferScope(ctx: Context): Promise<TransferScope> {
+  const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
+  return { profile: profile.name, env: profile.env, baseUrl: api.baseUrl };
+}
+
+/**
+ * The journal of this data dir. The data dir is made private (0700) first, before the command writes
+ * anything there (the bank list cache, the local simulator's state): see src/store/database.ts.
+ */
+export function openJournal(ctx: Context): Journal {
+  ensurePrivateDir(ctx.paths.dataDir);
+  return Journal.inDataDir(ctx.paths.dataDir, (line) => ctx.io.note(`note: ${line}`));
+}
+
+/** One transfer, verified by name enquiry and ready to send. */
+export interface VerifiedTransfer {
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  /** The account name the name enquiry returned. */
+  accountName: string;
+  amountKobo: Kobo;
+  narration: string;
+  senderName: string | undefined;
+}
+
+export interface SourceAccount {
+  accountName: string;
+  accountNumber: string;
+  /** The available balance when it was read, if the API's answer had a readable one. */
+  availableKobo?: Kobo | undefined;
+  /** The first word of the business name: every reference starts with `PREFIX-`. */
+  prefix: string;
+}
+
+/** The business account money leaves from (GET /v1/account), and the reference prefix it implies. */
+export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
+  const account = await (await ctx.api()).getAccount();
+  let availableKobo: Kobo | undefined;
+  try {
+    availableKobo = parseApiAmount(account.availableBalance);
+  } catch {
+    availableKobo = undefined; // shown as unknown; the API refuses an amount above it anyway
+  }
+  return { accountName: account.accountName, accountNumber: shownText(account.accountNumber), prefix: referencePrefix(account.accountName), availableKobo };
+}
+
+/** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
+export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber: string, expectName: string | undefined): Promise<string> {
+  const api = await ctx.api();
+  let result: Awaited<ReturnType<typeof api.nameEnquiry>>;
+  try {
+    result = await api.nameEnquiry(bank.institutionCode, accountNumber);
+  } catch (error) {
+    if (isRefusal(error)) {
+      throw new ApiError(
+        `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); nothing was sent`,
+        { status: error.status, apiMessage: error.apiMessage, hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)' },
+      );
+    }
+    throw error;
+  }
+  const accountName = result.accountName.trim();
+  if (accountName === '') {
+    throw new ApiError(`the name enquiry for ${accountNumber} at ${bank.institutionName} returned no account name; nothing was sent`);
+  }
+  if (expectName !== undefined && !namesMatch(accountName, expectName)) throw new NameMismatchError(accountName, expectName, accountNumber, bank);
+  return accountName;
+}
+
+/** --expect-name did not match the verified name: exit 1, nothing sent. */
+export class NameMismatchError extends FsapiError {
+  constructor(
+    readonly verifiedName: string,
+    readonly expectedName: string,
+    accountNumber: string,
+    bank: Bank,
+  ) {
+    super(
+      `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; nothing was sent`,
+      { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only' },
+    );
+  }
+}
+
+/** A name enquiry made before the rest of the transfer was known. */
+export interface EarlyEnquiry {
+  accountNumber: string;
+  bankQuery: string;
+  bank: Bank;
+  accountName: string;
+}
+
+/**
+ * The name enquiry as soon as the account and bank are known (before the amount is asked). --expect-name is
+ * compared later, in prepareTransfer, once every option has passed its checks.
+ */
+export async function enquireEarly(ctx: Context, accountNumber: string, bankQuery: string): Promise<EarlyEnquiry> {
+  const account = parseAccountNumber(accountNumber);
+  const bank = await resolveBank(ctx, bankQuery);
+  const accountName = await verifyAccountName(ctx, bank, account, undefined);
+  return { accountNumber: account, bankQuery, bank, accountName };
+}
+
+export interface PreparedTransfer {
+  transfer: VerifiedTransfer;
+  source: SourceAccount;
+  scope: TransferScope;
+  bank: Bank;
+  /** Transfers of the same amount to the same account in the last 10 minutes (not refused ones). */
+  duplicates: TransferWithOutcome[];
+  /** Earlier (refused) attempts of the same reference: the claim checks that nobody added one since. */
+  earlierAttempts: number;
+}
+
+/**
+ * Steps 2, 3, 5 and 9 of the contract: everything up to the confirmation. The reference is made here, so
+ * the person confirming sees the reference that will be sent and looked up.
+ */
+export async function prepareTransfer(
+  ctx: Context,
+  request: SendRequest,
+  journal: Journal,
+  /** The bank and verified name already learnt for this account and bank query (the guided send asks early). */
+  early?: EarlyEnquiry,
+): Promise<PreparedTransfer> {
+  const source = await sourceAccount(ctx);
+  let reference: string;
+  if (request.reference !== undefined) {
+    const given = referenceToSend(request.reference, source.prefix);
+    if (given.changed) ctx.io.note(`note: --reference ${request.reference} is sent as ${given.reference}: the API expects the prefix ${source.prefix}- in capitals`);
+    reference = given.reference;
+  } else {
+    reference = makeReference(source.prefix);
+  }
+  const scope = await transferScope(ctx);
+  // By index: what the journal knows of this reference, whatever the size of the history.
+  const claimScope = { ...scope, reference };
+  const reused = journal.stateOf(claimScope);
+  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
+  if (reused && reused.state !== 'rejected') {
+    throw new UsageError(
+      `reference ${reference} was already used on ${reused.sentAt} (${outcomeNow(journal, reused)}); a reference pays once`,
+      `fsapi transfer status ${reused.reference} shows what happened to it`,
+    );
+  }
+  const reuse = early !== undefined && early.accountNumber === request.accountNumber && early.bankQuery === request.bankQuery;
+  const bank = reuse ? early.bank : await resolveBank(ctx, request.bankQuery);
+  const accountName = reuse ? early.accountName : await verifyAccountName(ctx, bank, request.accountNumber, request.expectName);
+  // The early enquiry ran before the options were checked: --expect-name is compared here, as always.
+  if (reuse && request.expectName !== undefined && !namesMatch(accountName, request.expectName)) {
+    throw new NameMismatchError(accountName, request.expectName, request.accountNumber, bank);
+  }
+  const transfer: VerifiedTransfer = {
+    reference,
+    accountNumber: request.accountNumber,
+    bankCode: bank.institutionCode,
+    bankName: bank.institutionName,
+    accountName,
+    amountKobo: request.amountKobo,
+    narration: request.narration,
+    senderName: request.senderName,
+  };
+  const duplicates = withOutcomeNow(journal, journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()));
+  return { transfer, source, scope, bank, duplicates, earlierAttempts };
+}
+
+/**
+ * An amount above the available balance would only be refused by the API: refused here, before the
+ * confirmation, exit 1, nothing sent. (Charges come on top; the API still has the last word.)
+ */
+export function checkAvailable(prepared: PreparedTransfer): void {
+  const available = prepared.source.availableKobo;
+  const amount = prepared.transfer.amountKobo;
+  if (available === undefined || amount <= available) return;
+  throw new ApiError(`${formatNaira(amount)} is more than the available balance of ${formatNaira(available)}; nothing was sent`, {
+    hint: 'fund the account or send less (the charge comes on top of the amount); fsapi account shows the balance',
+  });
+}
+
+// ---- sending: once ------------------------------------------------------------------------------------
+
+export type TransferOutcome =
+  /** The API answered and took the transfer. `result` is the API's `data`, exactly as returned. */
+  | { kind: 'accepted'; reference: string; status: string; message: string; result: TransferResult }
+  /** The answer was lost; the lookup by reference found the transfer. `transaction` is the looked-up record. */
+  | { kind: 'reconciled'; reference: string; status: string; transaction: TransactionRecord; lostBecause: string }
+  /** An answer proved a refusal, or the POST never left (src/transfers/refusal-proof.ts); nothing moved. */
+  | { kind: 'rejected'; reference: string; httpStatus: number | undefined; message: string; error: FsapiError }
+  /** Sent, and nobody knows what happened: do not resend. */
+  | { kind: 'unknown'; reference: string; detail: string };
+
+export interface ExecuteOptions {
+  /** Written in the intent: `send`, or e.g. `batch payroll.csv row 3`. */
+  origin?: string;
+  /** Delays before each reconciliation lookup (default: reconcileSchedule(ctx.env)). */
+  schedule?: readonly number[];
+  /** Called once when the answer is lost, before reconciliation starts. */
+  onUnknown?: (detail: string) => void | Promise<void>;
+  /** Called (and awaited) before each reconciliation lookup, 1-based. */
+  onLookup?: (attempt: number, of: number) => void | Promise<void>;
+  /** What the claim checks in the claim's transaction (default: a new reference, no duplicate guard). */
+  claim?: ClaimRules;
+}
+
+export function transferBody(transfer: VerifiedTransfer): TransferRequest {
+  const body: TransferRequest = {
+    beneficiaryBankCode: transfer.bankCode,
+    beneficiaryAccountNumber: transfer.accountNumber,
+    narration: transfer.narration,
+    amount: koboToApiNumber(transfer.amountKobo),
+    reference: transfer.reference,
+  };
+  if (transfer.senderName !== undefined) body.senderName = transfer.senderName;
+  return body;
+}
+
+/**
+ * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
+ * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
+ * unreadable body), and any answer that does not prove a refusal (src/transfers/refusal-proof.ts: a 401/403,
+ * a 3xx, a 400 to a reference sent before), is reconciled by looking the reference up on a bounded schedule. Throws only when the
+ * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
+ */
+export async function executeTransfer(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  transfer: VerifiedTransfer,
+  options: ExecuteOptions = {},
+): Promise<TransferOutcome> {
+  const api = await ctx.api();
+  const body = transferBody(transfer);
+  const { reference } = transfer;
+  const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
+  const record = (entry: JournalRecord) => recordOutcome(ctx, journal, entry);
+
+  // The policy's hard limits (src/controls/policy.ts): over the per-transfer maximum throws here; the daily
+  // maximum is decided in the claim, against every process's transfers.
+  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...hardLimits(ctx, scope, transfer.amountKobo) };
+  const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
+  try {
+    // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
+    // one step for every fsapi process sharing this data dir (src/transfers/claim.ts).
+    const intent: JournalRecord = {
+      type: 'intent',
+      ...stamp(),
+      env: scope.env,
+      request: { ...body, reference },
+      amountKobo: transfer.amountKobo,
+      bankName: transfer.bankName,
+      accountName: transfer.accountName,
+      origin: options.origin,
+      pid: process.pid,
+      run: RUN_ID,
+    };
+    await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
+  } catch (error) {
+    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError || error instanceof StoreBusyError || error instanceof NotPrivateError) throw error;
+    throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
+      exitCode: ExitCode.failed,
+      hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
+      cause: error,
+    });
+  }
+
+  const intent: TransferIntent = { reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode };
+  let lostBecause: string;
+  try {
+    const response = await api.sendTransfer(body);
+    const verdict = checkObservation(intent, response.data);
+    if (verdict.matches) {
+      const status = response.data.status;
+      const message = shownText(response.message);
+      await record({ type: 'accepted', ...stamp(), status, message });
+      return { kind: 'accepted', reference, status, message, result: response.data };
+    }
+    // An answer about another transfer says nothing about this one: settled by looking our own reference up.
+    lostBecause = `the answer to the transfer was not about it: ${verdict.detail}`;
+  } catch (error) {
+    // The one decision of what proves a refusal (src/transfers/refusal-proof.ts): only then "no money moved".
+    if (errorProvesNothingMoved(error, { firstSend: rules.earlierAttempts === 0 })) {
+      const refusal = error as FsapiError;
+      const httpStatus = refusal instanceof ApiError ? refusal.status : undefined;
+      const message = refusal instanceof ApiError && refusal.apiMessage ? refusal.apiMessage : refusal.message;
+      await record({ type: 'rejected', ...stamp(), httpStatus, message });
+      return { kind: 'rejected', reference, httpStatus, message, error: refusal };
+    }
+    lostBecause = describeFailure(error, rules.earlierAttempts > 0);
+  }
+
+  // The request may or may not have been carried out. Never send it again: find out.
+  await record({ type: 'unknown', ...stamp(), error: lostBecause });
+  await options.onUnknown?.(lostBecause);
+  const schedule = options.schedule ?? reconcileSchedule(ctx.env);
+  const lookup = await lookUpReference(ctx, intent, schedule, options.onLookup);
+  if (lookup.found) {
+    const status = lookup.found.status;
+    await record({ type: 'reconciled', ...stamp(), status });
+    return { kind: 'reconciled', reference, status, transaction: lookup.found, lostBecause };
+  }
+  const detail = `${lostBecause}; ${lookup.detail}`;
+  await record({ type: 'unknown', ...stamp(), error: lookup.detail });
+  return { kind: 'unknown', reference, detail };
+}
+
+function describeFailure(error: unknown, resend: boolean): string {
+  if (error instanceof ApiError && !(error instanceof TransportError) && error.status !== undefined) {
+    // An answer that is not proof (src/transfers/refusal-proof.ts): named as it came, and why it proves nothing.
+    const { status } = error;
+    const redirect = status >= 300 && status < 400;
+    const answer = redirect ? error.message : `HTTP ${status}${error.apiMessage ? `: ${error.apiMessage}` : ''}`;
+    const why = resend
+      ? 'an answer to a reference sent before proves nothing: an earlier attempt may have gone through'
+      : redirect || status === 401 || status === 403
+        ? 'it does not prove the API did not take the transfer'
+        : 'not an answer that proves the transfer was not taken';
+    return `${resend ? 'the resend was answered' : 'the transfer was answered'} ${answer}; ${why}`;
+  }
+  // TransportError messages already say what happened ("no answer from api.example.ng within 30 s").
+  return `no answer to the transfer (${error instanceof Error ? error.message : String(error)})`;
+}
+
+/** Journals an outcome; a failure to do so is reported but never hides the outcome itself. */
+async function recordOutcome(ctx: Context, journal: Journal, entry: JournalRecord): Promise<void> {
+  try {
+    await journal.append(entry);
+  } catch (error) {
+    ctx.io.note(`warning: could not write the outcome to the journal ${journal.file}: ${(error as Error).message}`);
+  }
+}
+
+// ---- reconciliation -----------------------------------------------------------------------------------
+
+/**
+ * The delays before each lookup. FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds, e.g.
+ * `0,200,400`) replaces the default; it exists for tests and for networks known to be slow. Bounded: at
+ * most 20 lookups, each delay at most 5 minutes.
+ */
+export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): readonly number[] {
+  const text = env.FSAPI_RECONCILE_SCHEDULE_MS?.trim();
+  if (!text) return DEFAULT_RECONCILE_SCHEDULE_MS;
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^[0-9]{1,6}$/.test(part) || Number(part) > 300_000)) {
+    throw new UsageError(`FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`);
+  }
+  return parts.map(Number);
+}
+
+export { lookUpOnce, type SingleLookup, type TransferIntent } from './lookup.js';
+
+/** What a journalled transfer was meant to be, for checking what the API says of it (src/transfers/lookup.ts). */
+export function intentOf(t: Pick<TransferState, 'reference' | 'amountKobo' | 'accountNumber' | 'bankCode'>): TransferIntent {
+  return { reference: t.reference, amountKobo: t.amountKobo, accountNumber: t.accountNumber, bankCode: t.bankCode };
+}
+
+export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
+
+/**
+ * Looks a reference up (GET /v1/transactions/reference/{ref}) after each delay of the schedule until it
+ * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again"; a
+ * record that does not match the intent (src/transfers/lookup.ts) is not this transfer: asked again too, and
+ * named in the detail when nothing better was found.
+ */
+export async function lookUpReference(
+  ctx: Context,
+  target: string | TransferIntent,
+  schedule: readonly number[],
+  onLookup?: (attempt: number, of: number) => void | Promise<void>,
+): Promise<LookupResult> {
+  const api = await ctx.api();
+  const intent = typeof target === 'string' ? { reference: target } : target;
+  const { reference } = intent;
+  let last = 'no lookup was made';
+  let waited = 0;
+  for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
+    const delay = schedule[attempt - 1]!;
+    if (delay > 0) await ctx.clock.sleep(delay);
+    waited += delay;
+    await onLookup?.(attempt, schedule.length);
+    try {
+      const transaction = await api.getTransaction(reference);
+      const verdict = checkObservation(intent, transaction);
+      if (verdict.matches) return { found: transaction };
+      last = `not found: the lookup was answered, but ${verdict.detail}`;
+    } catch (error) {
+      if (error instanceof AuthError) {
+        last = `the lookup was refused: ${error.message}`;
+        break; // asking again with the same refusal cannot help
+      }
+      if (error instanceof TransportError) last = error.message;
+      else if (isRefusal(error)) last = 'not found';
+      else last = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const seconds = Math.round(waited / 1000);
+  return { found: undefined, detail: `the lookup by reference found nothing in ${seconds} s (${schedule.length} lookups; last: ${last})` };
+}
+
+// ---- status ----------------------------------------------------------------------------------------------
+
+export interface StatusCheck {
+  transaction: TransactionRecord;
+  /** The journal's state of this reference before the check, when it is one of ours. */
+  journalled: TransferState | undefined;
+}
+
+/** The journalled transfer with this reference in this scope, if any (references compared as typed). */
+export async function journalledTransfer(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
+  return journal.transfer({ profile: scope.profile, baseUrl: scope.baseUrl, reference });
+}
+
+/**
+ * One lookup by reference. When the reference is ours, the journal learns the result: `reconciled` if
+ * its outcome was unknown, else `status-checked`. A "not found" is recorded too and then thrown.
+ */
+export async function checkTransferStatus(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<StatusCheck> {
+  const journalled = await journalledTransfer(ctx, journal, scope, reference);
+  const api = await ctx.api();
+  const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
+  let transaction: TransactionRecord;
+  try {
+    transaction = await api.getTransaction(reference);
+  } catch (error) {
+    if (isRefusal(error)) {
+      if (journalled) await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp(), found: false });
+      throw new ApiError(`no transaction with reference ${reference} was found (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''})`, {
+        status: error.status,
+        apiMessage: error.apiMessage,
+        hint: journalled?.state === 'unknown'
+          ? 'it has not arrived (yet); check again in a few minutes, and do not resend while it may still arrive'
+          : 'check the reference; fsapi transfer log lists the ones sent from here',
+      });
+    }
+    throw error;
+  }
+  const verdict = checkObservation(journalled ? intentOf(journalled) : { reference }, transaction);
+  if (!verdict.matches) {
+    // Not this transfer's record: what happened to ours is still not known. Nothing is journalled.
+    const detail = `the lookup of ${reference} was answered, but ${verdict.detail}; it is not taken as this transfer's outcome`;
+    if (journalled && journalled.state !== 'rejected') throw new OutcomeUnknownError(reference, detail);
+    throw new ApiError(`no transaction with reference ${reference} was found: ${detail}`, {
+      hint: 'check the reference; fsapi transfer log lists the ones sent from here',
+    });
+  }
+  if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction);
+  return { transaction, journalled };
+}
+
+/**
+ * Tells the journal what a lookup found for one of our transfers: `reconciled` when its outcome was not
+ * known (found means it went through), else `status-checked` with the status.
+ */
+export async function recordStatusSeen(
+  ctx: Context,
+  journal: Journal,
+  scope: TransferScope,
+  journalled: Pick<TransferState, 'reference' | 'state'>,
+  transaction: TransactionRecord,
+): Promise<void> {
+  const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
+  // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
+  if (journalled.state === 'unknown' || journalled.state === 'rejected') {
+    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
+  } else if (journal.transfer(stamp)?.status !== transaction.status) {
+    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
+    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
+  }
+}
+
+// ---- waiting -------------------------------------------------------------------------------------------
+
+export interface WaitResult {
+  /** The last record seen, if any lookup succeeded. */
+  transaction: TransactionRecord | undefined;
+  /** True when it reached `successful`. */
+  settled: boolean;
+  /** Why the wait ended without success: still pending at the deadline, a final status, lookups failing. */
+  reason: string | undefined;
+}
+
+/**
+ * Polls the status until `successful`, a status that will not change by waiting (anything other than
+ * pending), or the deadline (--wait-timeout, default 5 minutes). Lookup failures are tolerated until the deadline.
+ */
+export async function waitForSettlement(
+  ctx: Context,
+  reference: string,
+  options: {
+    timeoutMs?: number;
+    intervalMs?: number;
+    onStatus?: (status: string) => void;
+    initial?: TransactionRecord;
+    /** What the transfer was meant to be: a record that does not match it counts as a failed lookup. */
+    intent?: TransferIntent;
+  } = {},
+): Promise<WaitResult> {
+  const api = await ctx.api();
+  const intent = options.intent ?? { reference };
+  const timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
+  const intervalMs = options.intervalMs ?? WAIT_INTERVAL_MS;
+  const deadline = ctx.clock.now() + timeoutMs;
+  const maxPolls = Math.ceil(timeoutMs / intervalMs) + 1;
+  let transaction = options.initial;
+  let lastError: string | undefined;
+  for (let poll = 0; ; poll += 1) {
+    if (transaction) {
+      options.onStatus?.(transaction.status);
+      // Compared without case; failed, reversed and any other final status end the wait (src/transfers/outcome.ts).
+      const kind = statusKind(transaction.status);
+      if (kind === 'successful') return { transaction, settled: true, reason: undefined };
+      if (kind === 'final') return { transaction, settled: false, reason: `the transfer ended as ${transaction.status}` };
+    }
+    const left = deadline - ctx.clock.now();
+    if (left <= 0 || poll >= maxPolls) break;
+    if (transaction || poll > 0) await ctx.clock.sleep(Math.min(intervalMs, left));
+    try {
+      const seen = await api.getTransaction(reference);
+      const verdict = checkObservation(intent, seen);
+      if (verdict.matches) {
+        transaction = seen;
+        lastError = undefined;
+      } else lastError = `the lookup was answered, but ${verdict.detail}`;
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const waited = describeWait(timeoutMs);
+  if (transaction) return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
+  return { transaction: undefined, settled: false, reason: `no lookup succeeded in ${waited}${lastError ? ` (last: ${lastError})` : ''}` };
+}
