@@ -22,64 +22,16 @@
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
 import { AnswerTooLargeError, nodeTransport } from './node-transport.js';
+// The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
+// needs the context.
+import type { Http, HttpAnswer, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
+export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const GET_RETRIES = 2;
 /** Wait before retry n (1-based): 250 ms, then 500 ms. */
 const retryDelayMs = (retry: number) => 250 * retry;
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
-
-export interface HttpRequest {
-  method: HttpMethod;
-  /** Below the base address, starting with `/`. */
-  path: string;
-  searchParams?: URLSearchParams;
-  json?: unknown;
-  headers?: Record<string, string>;
-  /** Called when the request has been handed to the OS (each try): the caller can prepare while the API works. */
-  onSent?: () => void;
-}
-
-/** Header names in lower case. */
-export type AnswerHeaders = Readonly<Record<string, string>>;
-
-export interface HttpAnswer {
-  status: number;
-  headers: AnswerHeaders;
-  contentType: string;
-  text: string;
-}
-
-export interface Http {
-  /** The base address, or `local` for the in-process simulator. */
-  readonly baseUrl: string;
-  /** How messages name the other end: `127.0.0.1:4010`, `api.example.ng`, `the local simulator`. */
-  readonly host: string;
-  readonly inProcess: boolean;
-  send(request: HttpRequest): Promise<HttpAnswer>;
-}
-
-/** One request as it goes on the wire; `signal` aborts it (the deadline). */
-export interface WireRequest {
-  method: HttpMethod;
-  url: URL;
-  headers: Record<string, string>;
-  body: Buffer | undefined;
-  signal: AbortSignal;
-  /** See HttpRequest.onSent. */
-  onSent?: () => void;
-}
-
-export interface WireAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** Sends one request and reads its whole answer, or fails with the error of the connection. */
-export type Transport = (request: WireRequest) => Promise<WireAnswer>;
 
 let localNoteShown = false;
 

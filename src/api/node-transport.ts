@@ -12,7 +12,7 @@
 // hostile server cannot make fsapi hold gigabytes.
 import http, { type IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
-import type { Transport, WireAnswer, WireRequest } from './http.js';
+import type { Transport, WireAnswer, WireRequest } from './types.js';
 
 /** 16 MiB: a page of 100 transactions is about 150 KB; nothing the API sends comes near this. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;

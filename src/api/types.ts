@@ -1,6 +1,5 @@
 // One typed function per endpoint of docs/api-spec.md section 4. Each returns the parsed `data`
 // (unknown fields kept) or throws an FsapiError subclass from src/errors.ts.
-import type { AnswerHeaders } from './http.js';
 import type {
   Bank,
   ClientEnquiry,
@@ -59,3 +58,57 @@ export interface Api {
   /** Any endpoint, authenticated like the others; non-2xx answers are returned, not thrown. */
   raw(method: string, path: string, options?: { json?: unknown; searchParams?: URLSearchParams }): Promise<RawResponse>;
 }
+
+// ---- one HTTP exchange (src/api/http.ts sends it, src/api/node-transport.ts puts it on the wire) ----
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Below the base address, starting with `/`. */
+  path: string;
+  searchParams?: URLSearchParams;
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** Called when the request has been handed to the OS (each try): the caller can prepare while the API works. */
+  onSent?: () => void;
+}
+
+/** Header names in lower case. */
+export type AnswerHeaders = Readonly<Record<string, string>>;
+
+export interface HttpAnswer {
+  status: number;
+  headers: AnswerHeaders;
+  contentType: string;
+  text: string;
+}
+
+export interface Http {
+  /** The base address, or `local` for the in-process simulator. */
+  readonly baseUrl: string;
+  /** How messages name the other end: `127.0.0.1:4010`, `api.example.ng`, `the local simulator`. */
+  readonly host: string;
+  readonly inProcess: boolean;
+  send(request: HttpRequest): Promise<HttpAnswer>;
+}
+
+/** One request as it goes on the wire; `signal` aborts it (the deadline). */
+export interface WireRequest {
+  method: HttpMethod;
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  signal: AbortSignal;
+  /** See HttpRequest.onSent. */
+  onSent?: () => void;
+}
+
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Sends one request and reads its whole answer, or fails with the error of the connection. */
+export type Transport = (request: WireRequest) => Promise<WireAnswer>;

@@ -9,7 +9,9 @@ import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../transfers/reference.js';
 import { characterCount, controlCharacterProblem } from '../common/validate.js';
-import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH, type SendRequest } from '../transfers/transfer.js';
+import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from '../transfers/transfer.js';
+import type { BatchRow } from './types.js';
+export type { BatchRow } from './types.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
 export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name', 'payee'] as const;
@@ -26,17 +28,6 @@ export const MAX_EXPECT_NAME_LENGTH = 200;
 export const MAX_ROW_BYTES = 64 * 1024;
 /** A bound on the work one run does: name enquiries alone take a while at this size. Split bigger runs. */
 export const MAX_ROWS = 100_000;
-
-/** One row of the file: what `transfer send` takes, plus where it stands in the file. */
-export interface BatchRow extends SendRequest {
-  /** The physical line of the file where the row starts (1 is the header). */
-  line: number;
-  /**
-   * The saved payee the row pays (the `payee` column): its account number and bank are filled in from the
-   * payee, and its saved name becomes the row's expected name (src/controls/payees.ts, resolvePayeeRows).
-   */
-  payee?: string | undefined;
-}
 
 export interface RowProblem {
   line: number;

@@ -18,13 +18,12 @@ import { userInfo } from 'node:os';
 import type { Context } from '../context.js';
 import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
-import type { ClaimCandidate } from '../transfers/claim.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
 import { zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
-import type { VerifiedTransfer } from '../transfers/transfer.js';
+import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
 /** The OS user running fsapi, as recorded with every decision. */
 export function osUser(): string {

@@ -8,7 +8,7 @@
 // ends, however it ends. It holds nothing the journal does not: the journal (src/transfers/journal.ts) stays
 // the record of what was sent; this is the run's scratch paper.
 import type { Bank } from '../api/schemas.js';
-import type { BatchRow } from '../batch/file.js';
+import type { BatchRow } from '../batch/types.js';
 import type { Kobo } from '../money/kobo.js';
 import { inTransaction, openDatabase, PreparedStatements, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 

@@ -6,7 +6,7 @@
 //   events (reference), events (id): an event's earlier deliveries, to recognise a resend.
 // Each is folded from the records as each is written, the way EventProcessor.restore once folded the whole
 // log in memory at every start; a database made before these tables is folded once, when migrated.
-import type { EventRecord } from '../notifications/event-log.js';
+import type { EventRecord } from '../notifications/types.js';
 import type { SqlStatement } from './sqlite.js';
 
 type Prepare = (text: string) => SqlStatement;

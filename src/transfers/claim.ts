@@ -16,6 +16,8 @@ import { formatNaira } from '../money/kobo.js';
 import { checkDailyLimit, dayWindow } from '../controls/policy.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { outcomeNow, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
+import type { ClaimCandidate } from './types.js';
+export type { ClaimCandidate } from './types.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
 export { RUN_ID } from '../store/process-lock.js';
@@ -36,15 +38,6 @@ export interface ClaimRules {
   dailyMaximumKobo?: number | undefined;
   /** The policy's time zone, whose calendar day the daily maximum counts (required with it). */
   dayTimeZone?: string | undefined;
-}
-
-export interface ClaimCandidate {
-  profile: string;
-  baseUrl: string;
-  reference: string;
-  accountNumber: string;
-  bankCode: string;
-  amountKobo: number;
 }
 
 /** The reference is (being) sent by another process, or was sent already: nothing was sent. Exit 2. */

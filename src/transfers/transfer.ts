@@ -28,6 +28,8 @@ import { makeReference, parseReferenceOption, referencePrefix, referenceToSend }
 import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
+import type { SendRequest, VerifiedTransfer } from './types.js';
+export type { SendRequest, VerifiedTransfer } from './types.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
@@ -38,17 +40,6 @@ export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
 export const WAIT_INTERVAL_MS = 2500;
 
 // ---- local validation --------------------------------------------------------------------------------
-
-export interface SendRequest {
-  accountNumber: string;
-  bankQuery: string;
-  amountKobo: Kobo;
-  narration: string;
-  /** Given with --reference (shape checked; the prefix is checked once the business name is known). */
-  reference: string | undefined;
-  senderName: string | undefined;
-  expectName: string | undefined;
-}
 
 export function parseNarration(text: string): string {
   const control = controlCharacterProblem(text, '--narration');
@@ -106,19 +97,6 @@ export async function transferScope(ctx: Context): Promise<TransferScope> {
 export function openJournal(ctx: Context): Journal {
   ensurePrivateDir(ctx.paths.dataDir);
   return Journal.inDataDir(ctx.paths.dataDir, (line) => ctx.io.note(`note: ${line}`));
-}
-
-/** One transfer, verified by name enquiry and ready to send. */
-export interface VerifiedTransfer {
-  reference: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  /** The account name the name enquiry returned. */
-  accountName: string;
-  amountKobo: Kobo;
-  narration: string;
-  senderName: string | undefined;
 }
 
 export interface SourceAccount {

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Checks the shape of src/ (the guide's "Layout that shows the architecture"):
+//   - no import cycle between its modules; type-only imports count, since a cycle of types is still two
+//     modules that cannot be read, tested or moved apart;
+//   - no module below the commands that imports the terminal layer (src/ui);
+//   - no folder with more than 20 files, so each one can be taken in at a glance.
+// Run from the repository root: `node scripts/check-layout.mjs [srcDir]`. Prints each finding; exit 1 if there is one.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const SRC = path.resolve(process.argv[2] ?? 'src');
+const UI = path.join(SRC, 'ui');
+// Who may import src/ui: the terminal layer itself, the commands, and the CLI shell (the files at the top of
+// src/: the command tree, the runner, main). Everything else is logic with no terminal.
+const mayImportUi = (file) =>
+  file.startsWith(UI + path.sep) ||
+  file.startsWith(path.join(SRC, 'commands') + path.sep) ||
+  path.dirname(file) === SRC;
+
+const SOURCE = /\.(ts|mts|cts|tsx)$/;
+const MAX_FILES_IN_A_FOLDER = 20;
+
+function sourceFiles(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...sourceFiles(full));
+    else if (SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(full);
+  }
+  return found;
+}
+
+// Every module specifier of a file: static imports and exports (`import type` and `export type` too), side-effect
+// imports, dynamic import() and `typeof import('…')`. A static one starts a line; a dynamic one counts unless its
+// line is a comment (`//`, or ` * ` inside a block comment), so an import quoted in a comment is not one.
+function specifiers(text) {
+  const found = [];
+  const statics = [/^[ \t]*(?:import|export)\b[^;'"`]*?\bfrom[ \t]*(['"])([^'"\n]+)\1/gm, /^[ \t]*import[ \t]*(['"])([^'"\n]+)\1/gm];
+  for (const pattern of statics) for (const match of text.matchAll(pattern)) found.push(match[2]);
+  for (const line of text.split('\n')) {
+    if (/^\s*(\/\/|\*|\/\*)/.test(line)) continue;
+    for (const match of line.matchAll(/\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g)) found.push(match[2]);
+  }
+  return found;
+}
+
+function resolve(from, specifier) {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = path.resolve(path.dirname(from), specifier);
+  const stem = base.replace(/\.(js|mjs|cjs|jsx)$/, '');
+  const candidates = [base, `${stem}.ts`, `${stem}.mts`, `${stem}.cts`, `${stem}.tsx`, path.join(base, 'index.ts')];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+}
+
+const files = sourceFiles(SRC).sort();
+const edges = new Map();
+const problems = [];
+const show = (file) => path.relative(process.cwd(), file);
+
+for (const file of files) {
+  const targets = new Set();
+  for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
+    const target = resolve(file, specifier);
+    if (target === undefined) continue;
+    if (SOURCE.test(target) && target.startsWith(SRC + path.sep)) targets.add(target);
+    if (target.startsWith(UI + path.sep) && !mayImportUi(file)) {
+      problems.push(`${show(file)} imports ${show(target)}: only src/ui, src/commands and the CLI shell may`);
+    }
+  }
+  edges.set(file, [...targets].sort());
+}
+
+// Tarjan's strongly connected components: every component of more than one module (or a module that
+// imports itself) is a cycle.
+let index = 0;
+const order = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+const components = [];
+function visit(file) {
+  order.set(file, index);
+  low.set(file, index);
+  index += 1;
+  stack.push(file);
+  onStack.add(file);
+  for (const next of edges.get(file) ?? []) {
+    if (!order.has(next)) {
+      visit(next);
+      low.set(file, Math.min(low.get(file), low.get(next)));
+    } else if (onStack.has(next)) {
+      low.set(file, Math.min(low.get(file), order.get(next)));
+    }
+  }
+  if (low.get(file) === order.get(file)) {
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) components.push(component.sort());
+  }
+}
+for (const file of files) if (!order.has(file)) visit(file);
+
+// One concrete loop through each component, shortest first from its first module, so the report names
+// imports a person can open.
+function loopThrough(component) {
+  const members = new Set(component);
+  const start = component[0];
+  const previous = new Map([[start, undefined]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.shift();
+    for (const next of edges.get(file) ?? []) {
+      if (!members.has(next)) continue;
+      if (next === start) {
+        const loop = [start];
+        for (let at = file; at !== undefined && at !== start; at = previous.get(at)) loop.splice(1, 0, at);
+        return [...loop, start];
+      }
+      if (!previous.has(next)) {
+        previous.set(next, file);
+        queue.push(next);
+      }
+    }
+  }
+  return component;
+}
+for (const component of components) {
+  problems.push(
+    `import cycle among ${component.length} modules: ${loopThrough(component).map(show).join(' -> ')}` +
+      (component.length > 2 ? `\n  (all of: ${component.map(show).join(', ')})` : ''),
+  );
+}
+
+const perFolder = new Map();
+for (const file of files) perFolder.set(path.dirname(file), (perFolder.get(path.dirname(file)) ?? 0) + 1);
+for (const [folder, count] of perFolder) {
+  if (count > MAX_FILES_IN_A_FOLDER) problems.push(`${show(folder)} holds ${count} modules: at most ${MAX_FILES_IN_A_FOLDER}, split it`);
+}
+
+for (const problem of problems) console.log(problem);
+console.log(problems.length === 0 ? `ok: ${files.length} modules, no cycles, no ui below the commands, no folder over ${MAX_FILES_IN_A_FOLDER}` : `${problems.length} problem(s)`);
+process.exitCode = problems.length === 0 ? 0 : 1;

@@ -1,0 +1,45 @@
+// The records of webhook listen's event history, as src/notifications/event-log.ts writes them and the
+// store indexes them (src/store/events.ts). Types only: the store reads them without importing the log.
+
+/**
+ * What a listener shows for an event. `stale`: genuine but too old to forward; `unknown-kind`: an event
+ * other than a collection, never verified; `unverified`: --no-verify; `duplicate`: a resend, not shown again.
+ */
+export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate';
+
+export interface ReceivedRecord {
+  kind: 'received';
+  id: string;
+  /** ISO 8601, UTC. */
+  receivedAt: string;
+  reference: string;
+  /** Hex SHA-256 of the body bytes: identical resends are recognised by it. */
+  sha256: string;
+  /** The body exactly as posted (UTF-8 text), so a forward after a restart sends the same bytes. */
+  body: string;
+}
+
+export interface OutcomeRecord {
+  kind: 'outcome';
+  /** The id of the received record this outcome belongs to. */
+  id: string;
+  at: string;
+  reference: string;
+  state: EventState;
+  field: string | null;
+  detail: string;
+  forwarded: boolean;
+  /**
+   * True when a verified event's forward was tried and failed: the app has not heard of it yet, and later
+   * tries (in this run or the next) deliver it. A later outcome of the same id with `forwarded: true`
+   * records the delivery.
+   */
+  undelivered?: boolean;
+  /**
+   * With `undelivered`: the body to forward (the verified facts, JSON text), so a later run delivers what
+   * was verified without trusting the received bytes.
+   */
+  forwardBody?: string;
+}
+
+export type EventRecord = ReceivedRecord | OutcomeRecord;
