@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -202,11 +203,17 @@ describe('every acknowledged record stays readable', () => {
           stampDuty: 0, sessionId: '0'.repeat(30), sourceCurrency: 'NGN', sourceAccountNumber: '0123456789', sourceAccountName: 'PAYER', sourceBankCode: '000013',
           sourceBankName: 'GTBank', remarks: 'disk', destinationCurrency: 'NGN', status: 'successful', createdAt: Date.now(), updatedAt: Date.now(),
         });
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).status;
-        } catch {
-          return 0;
-        }
+        // A connection of its own for each event (agent: false): a kept-alive one could be closed by the
+        // listener's idle timeout while the disk is being filled or emptied, and then reused at that
+        // instant; the failure would be the test's connection pool, not the listener.
+        return new Promise<number>((resolve) => {
+          const request = httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          });
+          request.on('error', () => resolve(0));
+          request.end(body);
+        });
       };
       assert.equal(await post('COL-DISK-FIRST'), 200);
       // Fill what is left of the disk.
@@ -230,7 +237,7 @@ describe('every acknowledged record stays readable', () => {
       assert.ok(refused.length > 0, 'the full disk refused some events');
       assert.ok(refused.every((r) => r.endsWith(':500')), refused.join(', '));
       // Space again: the listener goes on, nothing acknowledged is lost, nothing is glued to a fragment.
-      for (const name of readdirSync(mount)) if (name.startsWith('filler-')) spawnSync('rm', ['-f', path.join(mount, name)]);
+      for (const name of readdirSync(mount)) if (name.startsWith('filler-')) rmSync(path.join(mount, name), { force: true });
       assert.equal(await post('COL-DISK-AFTER'), 200);
       acknowledged.push('COL-DISK-AFTER');
       started.child.kill('SIGINT');
