@@ -2,6 +2,7 @@
 // (src/core/event-processor.ts, src/core/event-log.ts), driven in-process with a stand-in Api object (the
 // Api interface, not HTTP) and a clock whose sleeps return at once and are recorded.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -793,15 +794,22 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
     const target = await app([503, 500, 200]);
     try {
-      const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick });
+      const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
       assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
       assert.equal(target.seen.length, 3);
       for (const request of target.seen) {
         assert.equal(request.body, body.toString('utf8'));
         assert.equal(request.headers['x-fsapi-verification'], 'verified');
         assert.equal(request.headers['x-fsapi-unverified-fields'], 'remarks');
-        assert.equal(request.headers['x-fsapi-verified-fields'], NOTIFICATION_FIELDS.filter((field) => field !== 'remarks').join(','));
+        // The fields of the body itself, those not named unverified.
+        assert.equal(request.headers['x-fsapi-verified-fields'], 'event,reference');
         assert.equal(request.headers['content-type'], 'application/json');
+        // Signed with the secret, checked here by an HMAC of our own.
+        const signature = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(request.headers['x-fsapi-signature']));
+        assert.ok(signature, `signature header: ${String(request.headers['x-fsapi-signature'])}`);
+        const expected = createHmac('sha256', 'test-secret').update(`${signature[1]}.${request.body}`).digest('hex');
+        assert.equal(signature[2], expected);
+        assert.equal(request.headers['x-fsapi-resend'], undefined);
       }
     } finally {
       await target.close();
@@ -812,7 +820,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     for (const status of [404, 302]) {
       const target = await app([status]);
       try {
-        const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick });
+        const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
         assert.equal(result.ok, false);
         assert.equal(target.seen.length, 1, `HTTP ${status} is not retried`);
         assert.match(!result.ok ? result.detail : '', new RegExp(`HTTP ${status}`));
@@ -822,7 +830,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     }
     const down = await app([500]);
     try {
-      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick });
+      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick, secret: 'test-secret' });
       assert.equal(result.ok, false);
       assert.equal(down.seen.length, 3);
       assert.match(!result.ok ? result.detail : '', /HTTP 500 \(after 3 tries\)/);

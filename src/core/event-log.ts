@@ -21,9 +21,10 @@ export const EVENT_LOG_FILE = 'events.jsonl';
 
 /**
  * What a listener shows for an event. `stale`: genuine but too old to forward; `unknown-kind`: an event
- * other than a collection, never verified; `unverified`: --no-verify; `duplicate`: a resend, not shown again.
+ * fsapi cannot verify; `unverified`: --no-verify; `duplicate`: a resend, not shown again; `failed`: verified,
+ * but the app refused it until --retry-for ran out (or answered 410 Gone): no more tries.
  */
-export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate';
+export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate' | 'failed';
 
 export interface ReceivedRecord {
   kind: 'received';
@@ -58,6 +59,15 @@ export interface OutcomeRecord {
    * was verified without trusting the received bytes.
    */
   forwardBody?: string;
+  /** With forwardBody: the fields of it that are the notification's own (X-Fsapi-Unverified-Fields). */
+  forwardUnverified?: string[];
+  /** A payout's status as forwarded: a payout is forwarded once per reference and status. */
+  eventStatus?: string;
+  /** An undelivered or failed event: when its first forward failed (ISO 8601), and the tries so far. */
+  firstFailedAt?: string;
+  attempts?: number;
+  /** A failed event: the app's last answer. */
+  lastAnswer?: string;
 }
 
 export type EventRecord = ReceivedRecord | OutcomeRecord;
@@ -155,6 +165,8 @@ function insertEvent(store: LocalStore, record: EventRecord): void {
 export interface PastOutcome {
   state: EventState;
   sha256: string | undefined;
+  /** A payout's forwarded status. */
+  eventStatus?: string | undefined;
 }
 
 /** Adds records, each committed before `append` returns. */
@@ -205,7 +217,7 @@ export class EventLogWriter {
       const outcome = parseEventRecord(String(row.outcome));
       if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
       const received = row.received === null ? undefined : parseEventRecord(String(row.received));
-      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined });
+      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined, eventStatus: outcome.eventStatus });
     }
     return outcomes;
   }
@@ -249,4 +261,39 @@ export class EventLogWriter {
   close(): void {
     this.store = undefined;
   }
+}
+
+/** One received event with everything recorded about it since: what `webhook events` lists and shows. */
+export interface EventHistory {
+  received: ReceivedRecord;
+  /** Its outcomes, oldest first. */
+  outcomes: OutcomeRecord[];
+}
+
+/**
+ * Every received event with its outcomes, newest first (read a page at a time; the folding keeps one entry
+ * per event). A record that cannot be read is skipped.
+ */
+export async function eventHistories(dataDir: string): Promise<EventHistory[]> {
+  const byId = new Map<string, EventHistory>();
+  for await (const record of readEventLog(dataDir, () => undefined)) {
+    if (record.kind === 'received') {
+      byId.set(record.id, { received: record, outcomes: byId.get(record.id)?.outcomes ?? [] });
+    } else {
+      const entry = byId.get(record.id);
+      if (entry) entry.outcomes.push(record);
+    }
+  }
+  return [...byId.values()].reverse();
+}
+
+/**
+ * The state an event is in now: its last outcome's, `undelivered` for a verified event the app has not
+ * taken yet (tried again by the listener), `open` for one whose processing never finished.
+ */
+export function currentState(history: EventHistory): EventState | 'undelivered' | 'open' {
+  const last = history.outcomes.at(-1);
+  if (!last) return 'open';
+  if (last.state === 'verified' && last.undelivered && !last.forwarded) return 'undelivered';
+  return last.state;
 }

@@ -15,6 +15,7 @@ import { ApiError, AuthError, TransportError } from '../errors.js';
 import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, parseApiAmount, type Kobo } from './money.js';
 import { normaliseName } from './names.js';
 import { epochToDate } from './time.js';
+import { outflowKind, readOutflowEvent, type OutflowEvent } from './payout-event.js';
 
 /** A notification body is never larger than this; bigger ones are refused (HTTP 413, exit 2). */
 export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
@@ -45,6 +46,7 @@ export interface Verification {
 /** A notification fsapi can act on: a collection to verify, or an event of a kind it cannot verify. */
 export type IncomingEvent =
   | { kind: 'collection'; reference: string; notification: ReceivedNotification; amount: Kobo }
+  | ({ reference: string; event: string } & OutflowEvent)
   | { kind: 'other'; reference: string; event: string };
 
 export type ParsedNotification = ({ ok: true } & IncomingEvent) | { ok: false; reason: 'not-json' | 'wrong-shape'; detail: string };
@@ -69,6 +71,12 @@ export function parseNotification(text: string): ParsedNotification {
   const event = (body as { event?: unknown }).event;
   if (typeof event !== 'string' || event.trim() === '') {
     return { ok: false, reason: 'wrong-shape', detail: 'not a notification (no event field)' };
+  }
+  const outflow = outflowKind(event);
+  if (outflow) {
+    const read = readOutflowEvent(outflow, body as Record<string, unknown>, event.trim().slice(0, 40));
+    if ('problem' in read) return { ok: false, reason: 'wrong-shape', detail: `not a ${outflow} notification (${read.problem})` };
+    return { ok: true, ...read, reference: read.notification.reference, event: read.notification.event };
   }
   if (event.trim().toLowerCase() !== 'collection') {
     const reference = (body as { reference?: unknown }).reference;
@@ -105,7 +113,7 @@ function describeIssues(body: object, issues: ReadonlyArray<{ path: PropertyKey[
 }
 
 /** 1 to 200 visible characters, no whitespace, no `/ ? # % \`, and not a dot segment. */
-function isSafeReference(reference: string): boolean {
+export function isSafeReference(reference: string): boolean {
   return reference.length <= 200 && /^[\x21-\x7e]+$/.test(reference) && !/[/?#%\\]/.test(reference) && reference !== '.' && reference !== '..';
 }
 
@@ -217,7 +225,7 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
   return { ...base, state: 'verified', detail: `${formatNaira(actual)} to ${transaction.destinationAccountNumber} confirmed by the API` };
 }
 
-function readAmount(value: unknown): Kobo | undefined {
+export function readAmount(value: unknown): Kobo | undefined {
   if (typeof value !== 'number' && typeof value !== 'string') return undefined;
   try {
     return parseApiAmount(value);
@@ -439,7 +447,7 @@ async function withAccount(
   return verdict;
 }
 
-async function lookUp(
+export async function lookUp(
   deps: VerifyDeps,
   reference: string,
   policy: VerifyPolicy,
@@ -469,7 +477,7 @@ async function lookUp(
 }
 
 /** Sleeps; false when the signal cut the wait short. */
-async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+export async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return false;
   try {
     await clock.sleep(ms, signal);
