@@ -371,7 +371,9 @@ export class EventProcessor {
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
-      const detail = `not verified: unknown kind ${JSON.stringify(event.event)}; fsapi verifies collections, payouts and reversals; not forwarded`;
+      const detail = event.problem
+        ? `not verified: ${event.problem}; not forwarded`
+        : `not verified: unknown kind ${JSON.stringify(event.event)}; fsapi verifies collections, payouts and reversals; not forwarded`;
       return this.finish(record, { kind: event.event, status: null, state: 'unknown-kind', field: null, detail, virtualAccount: '', amount: null, payer: '' });
     }
     if (event.kind === 'payout' || event.kind === 'reversal') return this.processOutflow(record, event, history);

@@ -47,7 +47,7 @@ export interface Verification {
 export type IncomingEvent =
   | { kind: 'collection'; reference: string; notification: ReceivedNotification; amount: Kobo }
   | ({ reference: string; event: string } & OutflowEvent)
-  | { kind: 'other'; reference: string; event: string };
+  | { kind: 'other'; reference: string; event: string; problem?: string };
 
 export type ParsedNotification = ({ ok: true } & IncomingEvent) | { ok: false; reason: 'not-json' | 'wrong-shape'; detail: string };
 
@@ -75,7 +75,13 @@ export function parseNotification(text: string): ParsedNotification {
   const outflow = outflowKind(event);
   if (outflow) {
     const read = readOutflowEvent(outflow, body as Record<string, unknown>, event.trim().slice(0, 40));
-    if ('problem' in read) return { ok: false, reason: 'wrong-shape', detail: `not a ${outflow} notification (${read.problem})` };
+    if ('problem' in read) {
+      // Recorded and answered 200 like any event fsapi cannot act on (a sender must not retry it for
+      // ever), shown with the reason, never looked up.
+      const reference = (body as { reference?: unknown }).reference;
+      const safe = typeof reference === 'string' && isSafeReference(reference) ? reference : '';
+      return { ok: true, kind: 'other', event: event.slice(0, 40), reference: safe, problem: read.problem };
+    }
     return { ok: true, ...read, reference: read.notification.reference, event: read.notification.event };
   }
   if (event.trim().toLowerCase() !== 'collection') {
