@@ -128,7 +128,8 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   );
   if (target) {
     ctx.io.note(`forwarding verified events to ${target.href}`);
-    ctx.io.note(`forwards are signed (X-Fsapi-Signature; fsapi webhook secret shows the key); an event the app refuses is tried again for ${formatSpan(options.retryForMs)}`);
+    ctx.io.note('forwards are signed: X-Fsapi-Signature (the key: fsapi webhook secret)');
+    ctx.io.note(`an event the app refuses is tried again for ${formatSpan(options.retryForMs)}, then failed`);
   }
   else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
   else ctx.io.note('not forwarding (no --forward-to)');
