@@ -298,3 +298,33 @@ describe('retries that end', () => {
     assert.equal(app.deliveries.length, tries);
   });
 });
+
+describe('simulator collect --json in realistic mode', () => {
+  const home = makeHome();
+  after(() => home.cleanup());
+
+  test('prints the body the receiver got: amountReceived "25000.0", a numeric virtualAccount', async () => {
+    const bodies: string[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        bodies.push(body);
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      const result = await runCli(['simulator', 'collect', '9900000011', '--amount', '25000', '--webhook-url', url, '--json'], { env: { ...home.env, FSAPI_SIM_REALISTIC: '1' } });
+      assert.equal(result.code, 0, result.stderr);
+      const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+      assert.equal(bodies.length, 1);
+      assert.deepEqual(printed, JSON.parse(bodies[0]!));
+      assert.equal(printed.amountReceived, '25000.0');
+      assert.equal(printed.virtualAccount, 9900000011);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

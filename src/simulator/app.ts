@@ -72,6 +72,8 @@ export interface AppControls {
   setFault(mode: FaultMode | undefined): void;
   fault(): FaultMode | undefined;
   collect(accountNumber: string, amountKobo: number, webhookUrl?: string): Promise<CollectionNotification>;
+  /** A collection's notification as sent (reshaped in realistic mode): what /__simulator/collect answers as `sent`. */
+  notificationBody?(notification: CollectionNotification): Record<string, unknown>;
   /** `POST /__simulator/trigger`: an event made through the state, its notifications sent. */
   trigger?(kind: TriggerKind, webhookUrl?: string): Promise<TriggerResult>;
   /** Told of each transfer the simulator took (notified as a `payout` event to the webhook URL). */
@@ -238,7 +240,8 @@ export function buildApp(controls: AppControls): Hono {
       throw error;
     }
     const data = await controls.collect(body.accountNumber, amountKobo, body.webhookUrl);
-    return c.json(envelope(collectionNotification).parse({ success: true, message: 'Collection made', data }));
+    const answer = envelope(collectionNotification).parse({ success: true, message: 'Collection made', data });
+    return c.json({ ...answer, sent: controls.notificationBody?.(data) ?? data });
   });
   app.post('/__simulator/trigger', async (c) => {
     const body = parseBody(z.object({ kind: z.enum(TRIGGER_KINDS as unknown as [TriggerKind, ...TriggerKind[]]), webhookUrl: z.optional(z.url()) }), await readJson(c));

@@ -207,6 +207,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     },
     fault: () => fault,
     collect,
+    notificationBody,
     reset: () => store.reset(),
   });
 
