@@ -3,8 +3,11 @@
 //   {"kind":"received","id":…,"receivedAt":…,"reference":…,"sha256":…,"body":"<the body exactly as posted>"}
 //       committed (fsync-ed) BEFORE the 200 answer, so an acknowledged event is never lost;
 //   {"kind":"outcome","id":…,"at":…,"reference":…,"state":…,"field":…,"detail":…,"forwarded":…}
-//       written once the event is verified (and forwarded), or found to be a resend; a verified event the
-//       app has not taken yet also carries `"undelivered":true` and the `forwardBody` to deliver later.
+//       written once the event is verified (and forwarded), or found to be a resend; a verified event
+//       carries the `forwardBody` (the verified facts: what `webhook events resend` sends) and the fields
+//       of it left unchecked; one the app has not taken yet also `"undelivered":true`; one the app refused
+//       until --retry-for ran out (or 410 Gone) ends with a `"state":"failed"` outcome, its `attempts` and
+//       `lastAnswer`.
 // A received record without an outcome is an event whose processing was cut short (crash, shutdown
 // timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered

@@ -40,6 +40,8 @@ export function stateStyle(state: string, c: Styles): string {
     case 'unverifiable':
     case 'unknown-kind':
     case 'unverified':
+    case 'undelivered':
+    case 'open':
       return c.yellow(state);
     default:
       return c.red(state);
