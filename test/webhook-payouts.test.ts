@@ -176,7 +176,11 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     assert.equal(forwarded[0]!.headers['x-fsapi-verification'], 'verified');
     assert.match(String(forwarded[0]!.headers['x-fsapi-verified-fields']), /^event,reference,amount,destinationAccountNumber,/);
     assert.equal(forwarded[0]!.headers['x-fsapi-unverified-fields'], 'failureReason');
-    const shown = listener.events().filter((event) => event.reference === result.reference);
+    // The line comes after the outcome is recorded: wait for it, not for the record.
+    const shown = await until('both event lines', () => {
+      const lines = listener.events().filter((event) => event.reference === result.reference);
+      return lines.length >= 2 && lines;
+    });
     assert.deepEqual(shown.map((event) => `${event.kind} ${event.status} ${event.state}`), ['payout pending verified', 'payout failed verified']);
 
     // The API sending the failure again is recognised: the app is not told (nor refunded) twice.
