@@ -595,8 +595,29 @@ group('webhook', 'receive and verify payment notifications', ['fsapi webhook lis
     .option('--path <path>', 'URL path notifications are posted to', '/')
     .option('--forward-to <url>', 'POST verified events to this URL')
     .option('--no-verify', 'do not look references up (events are shown as unverified and not forwarded)')
+    .option('--retry-for <duration>', 'keep trying an event the app refuses this long, then mark it failed (30s, 10m, 3d)', '3d')
     .addHelpText('after', examples('fsapi webhook listen --port 8787 --forward-to http://127.0.0.1:3000/hooks', 'fsapi webhook listen --json | jq .state'))
     .action(lazy('webhook/listen'));
+  webhook.command('secret').description("print the profile's key for checking X-Fsapi-Signature on forwards")
+    .option('--rotate', 'make a new key (a running listener keeps the old one until restarted)')
+    .addHelpText('after', examples('fsapi webhook secret', 'fsapi webhook secret --rotate'))
+    .action(lazy('webhook/secret'));
+  const events = webhook.command('events').description('the event log: list, show and resend received events')
+    .addHelpText('after', examples('fsapi webhook events list --state failed', 'fsapi webhook events resend <id>'));
+  events.command('list').description('events received, newest first')
+    .option('--state <state>', 'only this state (verified, failed, mismatch, undelivered, ...)')
+    .option('--kind <kind>', 'only this kind (collection, payout, reversal, ...)')
+    .option('--since <time>', 'received at or after (ISO date or date-time)')
+    .option('--limit <n>', 'at most n events', '50')
+    .addHelpText('after', examples('fsapi webhook events list --kind payout', 'fsapi webhook events list --state failed --json'))
+    .action(lazy('webhook/events-list'));
+  events.command('show').argument('<id>', 'event id (from events list)').description('one event whole: body, outcomes, forward')
+    .addHelpText('after', examples('fsapi webhook events show 6f1c…'))
+    .action(lazy('webhook/events-show'));
+  events.command('resend').argument('<id>', 'event id (from events list)').description('forward a verified event again, once, marked X-Fsapi-Resend: 1')
+    .option('--forward-to <url>', 'where to (default: where webhook listen last forwarded)')
+    .addHelpText('after', examples('fsapi webhook events resend 6f1c…', 'fsapi webhook events resend 6f1c… --forward-to http://127.0.0.1:3000/hooks'))
+    .action(lazy('webhook/events-resend'));
   webhook.command('verify').argument('<file>', 'saved notification JSON, or - for stdin').description('verify one saved notification')
     .addHelpText('after', examples('fsapi webhook verify event.json', 'cat event.json | fsapi webhook verify -'))
     .action(lazy('webhook/verify'));
@@ -625,6 +646,11 @@ group('simulator', 'the built-in API simulator: no real money moves', ['fsapi si
     .option('--webhook-url <url>', 'POST the notification here (local profile)')
     .addHelpText('after', examples('fsapi simulator collect 9900000011 --amount 25000 --webhook-url http://127.0.0.1:8787/'))
     .action(lazy('simulator/collect'));
+  simulator.command('trigger').argument('<event>', 'collection, payout, payout.failed, payout.reversed or reversal')
+    .description('make an event happen through the simulator and send its notifications')
+    .option('--webhook-url <url>', 'POST the notifications here (local profile; a served simulator uses its own)')
+    .addHelpText('after', examples('fsapi simulator trigger payout.failed', 'fsapi simulator trigger reversal --webhook-url http://127.0.0.1:8787/'))
+    .action(lazy('simulator/trigger'));
   simulator.command('reset').description('forget the local simulator state and start again from the seed')
     .option('--business-name <name>', 'business of the fresh state; its first word is the reference prefix (default: the current one)')
     .addHelpText('after', examples('fsapi simulator reset', "fsapi simulator reset --business-name 'JUMPA TECHNOLOGIES LTD'"))

@@ -20,6 +20,8 @@ function whyNotRun(example: string): string | undefined {
   if (/fsapi transfer send/.test(example)) return 'moves money';
   if (/fsapi transfer batch/.test(example) && !/--dry-run/.test(example)) return 'moves money';
   if (/fsapi simulator collect/.test(example)) return 'moves (simulated) money into a client account';
+  if (/fsapi simulator trigger/.test(example)) return 'moves (simulated) money and posts to a receiver (test/webhook-payouts.test.ts)';
+  if (/fsapi webhook events (show|resend)/.test(example)) return 'names an event the log holds once one was received (test/webhook-payouts.test.ts)';
   if (/fsapi transfer receipt/.test(example)) return 'needs a transfer sent from this machine (test/documents.test.ts makes receipts)';
   if (/fsapi (webhook listen|simulator serve)/.test(example)) return 'a server that runs until stopped';
   if (/fsapi tx watch/.test(example)) return 'watches until stopped (Ctrl-C)';

@@ -131,10 +131,11 @@ describe('realistic notifications', () => {
     // The reversal is a real record: the API finds it by its reference.
     const found = await runCli(['--profile', 'sim', 'tx', 'get', `R-${reference}`, '--json'], { env: home.env });
     assert.equal(found.code, 0, found.stderr);
-    // And fsapi's listener logic never takes it for a verified inflow.
-    const verified = await runCli(['--profile', 'sim', 'webhook', 'verify', '-'], { env: home.env, input: JSON.stringify(events[2]) });
-    assert.equal(verified.code, 1);
-    assert.match(verified.stderr, /unknown kind "reversal"/);
+    // fsapi verifies it as what it is: money of a reversed transfer coming back, never a collection.
+    const verified = await runCli(['--profile', 'sim', 'webhook', 'verify', '-', '--json'], { env: home.env, input: JSON.stringify(events[2]) });
+    assert.equal(verified.code, 0, verified.stderr);
+    const answer = JSON.parse(verified.stdout) as { kind: string; state: string };
+    assert.deepEqual([answer.kind, answer.state], ['reversal', 'verified']);
   });
 
   it('a transfer that fails is notified as payout failed with a failureReason', async () => {

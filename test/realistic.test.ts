@@ -85,10 +85,10 @@ describe('every list and record command against the realistic simulator', () => 
     assert.ok(successful.some((row) => row.status !== 'successful'), 'the filter ignored case');
   });
 
-  it('the name enquiry answers only what integrations read (name, number, bank), and a transfer verified by it goes through', async () => {
+  it('the name enquiry answers what integrations read (name, number, bank) and the bankCode of spec 2.8, and a transfer verified by it goes through', async () => {
     const json = await s.run(['enquiry', '2222222222', '--bank', '000013', '--json']);
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout), { accountName: 'ADEYEMI FUNMILAYO YETUNDE', accountNumber: '2222222222', bank: 'Guaranty Trust Bank' });
+    assert.deepEqual(JSON.parse(json.stdout), { accountName: 'ADEYEMI FUNMILAYO YETUNDE', bankCode: '000013', accountNumber: '2222222222', bank: 'Guaranty Trust Bank' });
     const send = await s.run(['transfer', 'send', '2222222222', '--bank', '000013', '--amount', '700', '--narration', 'x', '--expect-name', 'Adeyemi Funmilayo Yetunde', '--yes']);
     assert.equal(send.code, 0, send.stderr);
   });

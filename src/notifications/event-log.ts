@@ -3,8 +3,11 @@
 //   {"kind":"received","id":…,"receivedAt":…,"reference":…,"sha256":…,"body":"<the body exactly as posted>"}
 //       committed (fsync-ed) BEFORE the 200 answer, so an acknowledged event is never lost;
 //   {"kind":"outcome","id":…,"at":…,"reference":…,"state":…,"field":…,"detail":…,"forwarded":…}
-//       written once the event is verified (and forwarded), or found to be a resend; a verified event the
-//       app has not taken yet also carries `"undelivered":true` and the `forwardBody` to deliver later.
+//       written once the event is verified (and forwarded), or found to be a resend; a verified event
+//       carries the `forwardBody` (the verified facts: what `webhook events resend` sends) and the fields
+//       of it left unchecked; one the app has not taken yet also `"undelivered":true`; one the app refused
+//       until --retry-for ran out (or 410 Gone) ends with a `"state":"failed"` outcome, its `attempts` and
+//       `lastAnswer`.
 // A received record without an outcome is an event whose processing was cut short (crash, shutdown
 // timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
@@ -114,6 +117,8 @@ function insertEvent(store: LocalStore, record: EventRecord): void {
 export interface PastOutcome {
   state: EventState;
   sha256: string | undefined;
+  /** A payout's forwarded status. */
+  eventStatus?: string | undefined;
 }
 
 /** Adds records, each committed before `append` returns. */
@@ -164,7 +169,7 @@ export class EventLogWriter {
       const outcome = parseEventRecord(String(row.outcome));
       if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
       const received = row.received === null ? undefined : parseEventRecord(String(row.received));
-      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined });
+      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined, eventStatus: outcome.eventStatus });
     }
     return outcomes;
   }
@@ -208,4 +213,39 @@ export class EventLogWriter {
   close(): void {
     this.store = undefined;
   }
+}
+
+/** One received event with everything recorded about it since: what `webhook events` lists and shows. */
+export interface EventHistory {
+  received: ReceivedRecord;
+  /** Its outcomes, oldest first. */
+  outcomes: OutcomeRecord[];
+}
+
+/**
+ * Every received event with its outcomes, newest first (read a page at a time; the folding keeps one entry
+ * per event). A record that cannot be read is skipped.
+ */
+export async function eventHistories(dataDir: string): Promise<EventHistory[]> {
+  const byId = new Map<string, EventHistory>();
+  for await (const record of readEventLog(dataDir, () => undefined)) {
+    if (record.kind === 'received') {
+      byId.set(record.id, { received: record, outcomes: byId.get(record.id)?.outcomes ?? [] });
+    } else {
+      const entry = byId.get(record.id);
+      if (entry) entry.outcomes.push(record);
+    }
+  }
+  return [...byId.values()].reverse();
+}
+
+/**
+ * The state an event is in now: its last outcome's, `undelivered` for a verified event the app has not
+ * taken yet (tried again by the listener), `open` for one whose processing never finished.
+ */
+export function currentState(history: EventHistory): EventState | 'undelivered' | 'open' {
+  const last = history.outcomes.at(-1);
+  if (!last) return 'open';
+  if (last.state === 'verified' && last.undelivered && !last.forwarded) return 'undelivered';
+  return last.state;
 }

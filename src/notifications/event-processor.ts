@@ -16,32 +16,43 @@
 // the API's where it could be learnt (forwardedEvent in src/notifications/verify.ts), with headers that say which values
 // are the API's and which are the notification's own.
 //
-// Delivery. A verified event whose forward fails (the app down longer than the forwarder's own 3 tries) is
-// recorded as undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls
-// every minute and at start, tries it again, also in a later run, until the app takes it. Events of one
-// reference still go one at a time. A later run has the body but not the list of fields that could not be
-// checked (events.jsonl keeps only the body), so it names every field but ALWAYS_CHECKED_FIELDS as
+// Delivery. A verified event whose forward fails (the app down, or refusing it) is recorded as
+// undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls often, tries
+// each again when its turn comes, backing off with jitter (1 s, 2 s, 4 s ... at most an hour), also in a
+// later run, until the app takes it or `retryForMs` since the first failure ran out: then it is `failed`,
+// with its tries and the app's last answer, and tried no more. A 410 Gone gives up at once. Events of one
+// reference still go one at a time. An event left undelivered by an older fsapi has the body but not the
+// list of fields that could not be checked, so it names every field but ALWAYS_CHECKED_FIELDS as
 // unchecked: it claims less than was verified, never more.
+//
+// Kinds. Collections, payouts and reversals are verified (webhook.ts, payout-event.ts) and forwarded. A
+// payout is forwarded once per reference and status (pending, then failed, are two events); a collection or
+// reversal once per reference.
 import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
 import type { EventLogWriter, EventState, OutcomeRecord, PastOutcome, ReceivedRecord } from './event-log.js';
 import type { ForwardResult } from './forward.js';
 import type { Kobo } from '../money/kobo.js';
-import { ALWAYS_CHECKED_FIELDS, forwardedEvent, NOTIFICATION_FIELDS, type IncomingEvent, type Verification } from './verify.js';
+import { ALWAYS_CHECKED_FIELDS, forwardedEvent, NOTIFICATION_FIELDS, readAmount, type IncomingEvent, type Verification } from './verify.js';
+import { forwardedOutflow, type OutflowEvent, type OutflowVerification } from './payout-event.js';
 import type { ReceivedNotification } from '../api/schemas.js';
 import { shownText } from '../common/shown.js';
 
 /** One line of `webhook listen` output. */
 export interface ShownEvent {
   id: string;
+  /** collection, payout, reversal, or the event name of another kind. */
+  kind: string;
+  /** A payout's status (as the API gives it when verified); null for other kinds. */
+  status: string | null;
   receivedAt: string;
   reference: string;
   virtualAccount: string;
   /** Null for an event of another kind. */
   amount: Kobo | null;
   payer: string;
-  state: Exclude<EventState, 'duplicate'>;
+  state: Exclude<EventState, 'duplicate' | 'failed'>;
   field: string | null;
   detail: string;
   forwarded: boolean;
@@ -56,6 +67,12 @@ export interface ProcessorDeps {
   verify: ((notification: ReceivedNotification, signal: AbortSignal) => Promise<Verification>) | undefined;
   /** Undefined without --forward-to. */
   forward: ((body: Uint8Array, unverified: readonly string[], signal: AbortSignal) => Promise<ForwardResult>) | undefined;
+  /** Undefined under --no-verify. */
+  verifyOutflow?: ((event: OutflowEvent, signal: AbortSignal) => Promise<OutflowVerification>) | undefined;
+  /** How long after its first failed forward an event is tried again before it is `failed`. */
+  retryForMs?: number;
+  /** [0, 1): the jitter of the backoff (Math.random unless a test fixes it). */
+  random?: () => number;
   show(event: ShownEvent): void;
   /** A line of talk for stderr. */
   warn(line: string): void;
@@ -63,11 +80,32 @@ export interface ProcessorDeps {
 
 interface ReferenceHistory {
   verified: boolean;
+  /** The statuses of this reference's verified payouts. */
+  statuses: Set<string>;
   /** SHA-256 of the bodies of this reference that need no second look (see isFinal). */
   bodies: Set<string>;
 }
 
 export type Tally = Record<EventState, number> & { forwarded: number; forwardFailed: number };
+
+/** Default of --retry-for: 3 days, as long as senders commonly keep trying. */
+export const DEFAULT_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
+/** The first wait after a failed forward, doubled after each try, at most MAX_BACKOFF_MS. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/** A verified event the app has not taken yet. */
+interface Waiting {
+  reference: string;
+  body: string;
+  unverified: readonly string[];
+  eventStatus: string | undefined;
+  attempts: number;
+  /** Epoch ms of the first failed forward, and of the next try. */
+  firstFailedAt: number;
+  nextAt: number;
+  lastProblem: string;
+}
 
 /** What one redelivery round did. */
 export interface Redelivery {
@@ -152,11 +190,11 @@ export class EventProcessor {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
   /** Verified events whose forward failed, by id, oldest first, with the body to forward. */
-  private readonly undelivered = new Map<string, { reference: string; body: string; unverified: readonly string[] }>();
+  private readonly undelivered = new Map<string, Waiting>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
-    verified: 0, mismatch: 0, 'not-found': 0, pending: 0, stale: 0, unverifiable: 0, 'unknown-kind': 0, unverified: 0, duplicate: 0,
+    verified: 0, mismatch: 0, 'not-found': 0, pending: 0, stale: 0, unverifiable: 0, 'unknown-kind': 0, unverified: 0, duplicate: 0, failed: 0,
     forwarded: 0, forwardFailed: 0,
   };
 
@@ -176,8 +214,20 @@ export class EventProcessor {
    * is a resend is asked of the log when it comes (historyOf).
    */
   restore(onBadRow: (row: number) => void = () => undefined): ReceivedRecord[] {
+    const now = this.deps.clock.now();
     for (const record of this.deps.log.undelivered(onBadRow)) {
-      this.undelivered.set(record.id, { reference: record.reference, body: record.forwardBody!, unverified: UNCHECKED_AFTER_RESTART });
+      const firstFailedAt = Date.parse(record.firstFailedAt ?? record.at);
+      this.undelivered.set(record.id, {
+        reference: record.reference,
+        body: record.forwardBody!,
+        unverified: record.forwardUnverified ?? UNCHECKED_AFTER_RESTART,
+        eventStatus: record.eventStatus,
+        attempts: record.attempts ?? 1,
+        firstFailedAt: Number.isFinite(firstFailedAt) ? firstFailedAt : now,
+        // A new run tries at once.
+        nextAt: now,
+        lastProblem: record.detail,
+      });
     }
     return this.deps.log.unfinished(onBadRow);
   }
@@ -196,22 +246,32 @@ export class EventProcessor {
     let delivered = 0;
     let lastProblem: string | undefined;
     if (forward) {
-      const rounds = [...this.undelivered.entries()].map(
+      const now = this.deps.clock.now();
+      const due = [...this.undelivered.entries()].filter(([, waiting]) => waiting.nextAt <= now);
+      const rounds = due.map(
         ([id, waiting]) =>
           new Promise<void>((done) =>
             this.enqueue(waiting.reference, async () => {
               try {
                 if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
                 const result = await forward(Buffer.from(waiting.body, 'utf8'), waiting.unverified, this.stop.signal);
+                if (this.stop.signal.aborted && !result.ok) return;
+                waiting.attempts += result.tries;
                 if (!result.ok) {
                   lastProblem = result.detail;
+                  waiting.lastProblem = result.detail;
+                  this.scheduleOrGiveUp(id, waiting, result.status);
                   return;
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
                 this.undelivered.delete(id);
                 const detail = `delivered to the app on a later try (HTTP ${result.status})`;
-                this.writeOutcome({ kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'verified', field: null, detail, forwarded: true });
+                this.writeOutcome({
+                  kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'verified', field: null, detail, forwarded: true,
+                  forwardBody: waiting.body, forwardUnverified: [...waiting.unverified], attempts: waiting.attempts,
+                  ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
+                });
                 this.deps.warn(`${waiting.reference} ${detail}`);
               } finally {
                 done();
@@ -222,6 +282,39 @@ export class EventProcessor {
       await Promise.all(rounds);
     }
     return { delivered, left: this.undelivered.size, lastProblem };
+  }
+
+  /** When the next waiting event is due (epoch ms), or undefined when none waits. */
+  get nextDue(): number | undefined {
+    let next: number | undefined;
+    for (const waiting of this.undelivered.values()) if (next === undefined || waiting.nextAt < next) next = waiting.nextAt;
+    return next;
+  }
+
+  /**
+   * After a failed try: the next one, backing off with jitter but never past the end of --retry-for; or,
+   * once that has passed or the app answered 410 Gone, the end: the event is `failed`, recorded with its
+   * tries and the app's last answer, and tried no more.
+   */
+  private scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): void {
+    const now = this.deps.clock.now();
+    const deadline = waiting.firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
+    if (status !== 410 && now < deadline) {
+      const base = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(30, Math.max(0, waiting.attempts - 1)));
+      const jittered = Math.round(base * (0.5 + 0.5 * (this.deps.random ?? Math.random)()));
+      waiting.nextAt = Math.min(now + jittered, deadline);
+      return;
+    }
+    this.undelivered.delete(id);
+    this.tally.failed += 1;
+    const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - waiting.firstFailedAt)}`;
+    const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
+    this.writeOutcome({
+      kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'failed', field: null, detail, forwarded: false,
+      forwardBody: waiting.body, forwardUnverified: [...waiting.unverified], firstFailedAt: new Date(waiting.firstFailedAt).toISOString(),
+      attempts: waiting.attempts, lastAnswer: waiting.lastProblem, ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
+    });
+    this.deps.warn(`gave up forwarding ${waiting.reference} (event ${id}): ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}; recorded as failed`);
   }
 
   /** How many accepted events are not finished yet. */
@@ -278,9 +371,12 @@ export class EventProcessor {
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
-      const detail = `not verified: unknown kind ${JSON.stringify(event.event)}; fsapi verifies collections only; not forwarded`;
-      return this.finish(record, { state: 'unknown-kind', field: null, detail, virtualAccount: '', amount: null, payer: '' });
+      const detail = event.problem
+        ? `not verified: ${event.problem}; not forwarded`
+        : `not verified: unknown kind ${JSON.stringify(event.event)}; fsapi verifies collections, payouts and reversals; not forwarded`;
+      return this.finish(record, { kind: event.event, status: null, state: 'unknown-kind', field: null, detail, virtualAccount: '', amount: null, payer: '' });
     }
+    if (event.kind === 'payout' || event.kind === 'reversal') return this.processOutflow(record, event, history);
     const { notification, amount } = event;
 
     let verification: Verification | undefined;
@@ -293,15 +389,58 @@ export class EventProcessor {
     if (state === 'verified' && history?.verified) {
       return this.finishDuplicate(record, 'another delivery of a reference already verified');
     }
+    const forwarding = state === 'verified' && verification?.transaction ? forwardedEvent(notification, verification.transaction, verification.account) : undefined;
+    // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
+    const truth = state === 'verified' ? verification?.transaction : undefined;
+    const virtualAccount = truth ? shownText(truth.destinationAccountNumber) || notification.virtualAccount : notification.virtualAccount;
+    const payer = (truth ? shownText(truth.sourceAccountName) || notification.sourceAccountName : notification.sourceAccountName) ?? '';
+    const detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
+    await this.deliver(record, { kind: 'collection', status: null, state, field: verification?.field ?? null, detail, virtualAccount, amount, payer }, forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified });
+  }
 
-    let detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
+  /** A payout or reversal: verified against the transfer it names, forwarded in its own shape. */
+  private async processOutflow(record: ReceivedRecord, event: IncomingEvent & OutflowEvent, history: ReferenceHistory): Promise<void> {
+    let verification: OutflowVerification | undefined;
+    if (this.deps.verifyOutflow) {
+      verification = await this.deps.verifyOutflow(event, this.stop.signal);
+      if (this.stop.signal.aborted) return;
+    }
+    const state: ShownEvent['state'] = verification?.state ?? 'unverified';
+    const record_ = state === 'verified' ? verification?.transaction : undefined;
+    const forwarding = record_ ? forwardedOutflow(event, record_, verification?.original) : undefined;
+    if (forwarding && (event.kind === 'payout' ? history.statuses.has(forwarding.status) : history.verified)) {
+      return this.finishDuplicate(record, `another delivery of ${event.kind === 'payout' ? `payout ${forwarding.status}` : 'a reversal'} already verified`);
+    }
+    const n = event.notification;
+    const status = forwarding?.status ?? (event.kind === 'payout' ? event.notification.status : null);
+    const amount = record_ ? (readAmount(record_.amount) ?? null) : (n.amount ?? null);
+    const account = event.kind === 'payout' ? (record_ ? shownText(record_.destinationAccountNumber) : (event.notification.accountNumber ?? '')) : '';
+    // The party column says what happened: the payee of a payout, the transfer a reversal undoes.
+    const party = event.kind === 'payout' ? `payout ${status}${record_ ? ` to ${shownText(record_.destinationAccountName)}` : ''}` : `reversal of ${event.notification.originalReference}`;
+    const detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
+    await this.deliver(
+      record,
+      { kind: event.kind, status, state, field: verification?.field ?? null, detail, virtualAccount: account, amount, payer: party.trim() },
+      forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified, eventStatus: event.kind === 'payout' ? forwarding.status : undefined },
+    );
+  }
+
+  /**
+   * Forwards a verified event (when there is a target) and finishes it. A forward that fails is kept for
+   * redeliver(), or given up at once on 410 Gone.
+   */
+  private async deliver(
+    record: ReceivedRecord,
+    shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
+    forwarding: { body: string; unverified: string[]; eventStatus?: string | undefined } | undefined,
+  ): Promise<void> {
+    let detail = shown.detail;
     let forwarded = false;
-    let forwardBody: string | undefined;
     let forwardProblem: string | null = null;
-    if (state === 'verified' && this.deps.forward && verification?.transaction) {
-      const forwarding = forwardedEvent(notification, verification.transaction, verification.account);
-      forwardBody = JSON.stringify(forwarding.body);
-      const result = await this.deps.forward(Buffer.from(forwardBody, 'utf8'), forwarding.unverified, this.stop.signal);
+    let waiting: Waiting | undefined;
+    let refusedWith: number | undefined;
+    if (forwarding && this.deps.forward) {
+      const result = await this.deps.forward(Buffer.from(forwarding.body, 'utf8'), forwarding.unverified, this.stop.signal);
       if (this.stop.signal.aborted && !result.ok) return;
       forwarded = result.ok;
       if (result.ok) {
@@ -309,35 +448,41 @@ export class EventProcessor {
         detail = `${detail}; forwarded (HTTP ${result.status})`;
       } else {
         this.tally.forwardFailed += 1;
-        this.undelivered.set(record.id, { reference: record.reference, body: forwardBody, unverified: forwarding.unverified });
+        const now = this.deps.clock.now();
+        waiting = { reference: record.reference, body: forwarding.body, unverified: forwarding.unverified, eventStatus: forwarding.eventStatus, attempts: result.tries, firstFailedAt: now, nextAt: now, lastProblem: result.detail };
         forwardProblem = result.detail;
+        refusedWith = result.status;
         detail = `${detail}; forward failed: ${result.detail}; kept to try again`;
-        this.deps.warn(`forward of ${record.reference} failed: ${result.detail}; kept, and tried again every minute`);
+        this.deps.warn(`forward of ${record.reference} failed: ${result.detail}; kept, and tried again with backoff`);
       }
     }
-    const undelivered = forwardBody !== undefined && !forwarded;
-    // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
-    const truth = state === 'verified' ? verification?.transaction : undefined;
-    const virtualAccount = truth ? shownText(truth.destinationAccountNumber) || notification.virtualAccount : notification.virtualAccount;
-    const payer = (truth ? shownText(truth.sourceAccountName) || notification.sourceAccountName : notification.sourceAccountName) ?? '';
-    this.finish(
-      record,
-      { state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },
-      { forwarded, forwardProblem, ...(undelivered ? { undelivered, forwardBody } : {}) },
-    );
+    const kept = forwarding
+      ? {
+          forwardBody: forwarding.body,
+          forwardUnverified: forwarding.unverified,
+          ...(forwarding.eventStatus ? { eventStatus: forwarding.eventStatus } : {}),
+          ...(waiting ? { undelivered: true, firstFailedAt: new Date(waiting.firstFailedAt).toISOString(), attempts: waiting.attempts } : {}),
+        }
+      : {};
+    this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
+    if (waiting) {
+      this.undelivered.set(record.id, waiting);
+      // 410 Gone gives up at once; anything else waits its turn.
+      this.scheduleOrGiveUp(record.id, waiting, refusedWith);
+    }
   }
 
   /** Remembers, tallies, records and shows one finished event. */
   private finish(
     record: ReceivedRecord,
-    shown: Pick<ShownEvent, 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
-    delivery: { forwarded: boolean; forwardProblem: string | null; undelivered?: boolean; forwardBody?: string } = { forwarded: false, forwardProblem: null },
+    shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
+    delivery: Pick<OutcomeRecord, 'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts'> & { forwardProblem: string | null } = { forwarded: false, forwardProblem: null },
   ): void {
     const { state, field, detail } = shown;
     this.tally[state] += 1;
     const { forwarded, forwardProblem, ...kept } = delivery;
     if (!this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept })) {
-      this.remember(record.reference, record.sha256, state);
+      this.remember(record.reference, record.sha256, state, kept.eventStatus);
     }
     this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
@@ -364,21 +509,25 @@ export class EventProcessor {
    * with what this run saw but could not record.
    */
   private historyOf(reference: string): ReferenceHistory {
-    const history: ReferenceHistory = { verified: false, bodies: new Set() };
-    const add = (state: EventState, bodySha: string | undefined) => {
+    const history: ReferenceHistory = { verified: false, statuses: new Set(), bodies: new Set() };
+    const add = (state: EventState, bodySha: string | undefined, eventStatus?: string) => {
       if (state === 'duplicate') return;
-      if (state === 'verified') history.verified = true;
+      // A failed event was verified: the app refused it, and `webhook events resend` is how to send it again.
+      if (state === 'verified' || state === 'failed') {
+        history.verified = true;
+        if (eventStatus) history.statuses.add(eventStatus);
+      }
       if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
     };
-    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256);
-    for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256);
+    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
+    for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256, past.eventStatus);
     return history;
   }
 
   /** An outcome the disk refused: remembered for the rest of this run, as if it were in the log. */
-  private remember(reference: string, sha256: string | undefined, state: EventState): void {
+  private remember(reference: string, sha256: string | undefined, state: EventState, eventStatus?: string): void {
     const list = this.unrecorded.get(reference) ?? [];
-    list.push({ state, sha256 });
+    list.push({ state, sha256, eventStatus });
     this.unrecorded.set(reference, list);
   }
 
@@ -388,11 +537,19 @@ export class EventProcessor {
    * is verified (--no-verify, or an event kind fsapi cannot verify) a body is final once shown.
    */
   private isFinal(state: EventState): boolean {
-    if (state === 'verified' || state === 'unknown-kind') return true;
+    if (state === 'verified' || state === 'failed' || state === 'unknown-kind') return true;
     return state === 'unverified' && this.deps.verify === undefined;
   }
 
   private now(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
+}
+
+/** "3 s", "12 min", "3 h", "2 d": how long an event was tried. */
+export function formatSpan(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 172_800_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} d`;
 }

@@ -3,14 +3,19 @@
 // `Content-Type: application/json`, `X-Fsapi-Verification: verified`, `X-Fsapi-Verified-Fields` naming
 // the fields whose values are the API's, and `X-Fsapi-Unverified-Fields` naming the ones fsapi could not
 // check (the notification's own values; empty when there are none). Only verified events are ever
-// forwarded (the caller's contract).
+// forwarded (the caller's contract). Every forward is signed (X-Fsapi-Signature, src/notifications/webhook-secret.ts)
+// so the app can refuse a body that did not come through the listener.
 import type { Clock } from '../context.js';
 import { UsageError } from '../errors.js';
 import { NOTIFICATION_FIELDS } from './verify.js';
+import { signatureHeader } from './webhook-secret.js';
 
 export const VERIFICATION_HEADER = 'X-Fsapi-Verification';
 export const VERIFIED_FIELDS_HEADER = 'X-Fsapi-Verified-Fields';
 export const UNVERIFIED_FIELDS_HEADER = 'X-Fsapi-Unverified-Fields';
+export const SIGNATURE_HEADER = 'X-Fsapi-Signature';
+/** On a forward made by `webhook events resend`: the app may already have this event. */
+export const RESEND_HEADER = 'X-Fsapi-Resend';
 
 export interface ForwardPolicy {
   /** Waits between tries; their count + 1 is the number of tries. */
@@ -22,7 +27,8 @@ export interface ForwardPolicy {
 /** 3 tries (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a second chance. */
 export const FORWARD_POLICY: ForwardPolicy = { retryDelaysMs: [500, 2000], timeoutMs: 10_000 };
 
-export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string };
+/** A failure carries the app's last HTTP status when it answered (410 Gone: stop trying). */
+export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string; status?: number };
 
 /** An http(s) URL with a host, or exit 2 before anything listens. */
 export function parseForwardTarget(text: string): URL {
@@ -47,12 +53,15 @@ export async function forwardEvent(
   target: URL,
   body: Uint8Array,
   unverified: readonly string[],
-  deps: { clock: Clock; policy?: ForwardPolicy; signal?: AbortSignal },
+  deps: { clock: Clock; secret: string; policy?: ForwardPolicy; signal?: AbortSignal; resend?: boolean },
 ): Promise<ForwardResult> {
   const policy = deps.policy ?? FORWARD_POLICY;
-  const verified = NOTIFICATION_FIELDS.filter((field) => !unverified.includes(field));
+  // The body is the event's own shape (a collection, payout or reversal): every field it has is the
+  // API's but those named unverified.
+  const verified = fieldsOf(body).filter((field) => !unverified.includes(field));
   const tries = policy.retryDelaysMs.length + 1;
   let detail = '';
+  let lastStatus: number | undefined;
   for (let attempt = 1; attempt <= tries; attempt += 1) {
     const timeout = AbortSignal.timeout(policy.timeoutMs);
     const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
@@ -64,6 +73,9 @@ export async function forwardEvent(
           [VERIFICATION_HEADER]: 'verified',
           [VERIFIED_FIELDS_HEADER]: verified.join(','),
           [UNVERIFIED_FIELDS_HEADER]: unverified.join(','),
+          // Signed at each try: the time in it is when the app receives it.
+          [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
+          ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),
           'User-Agent': 'fsapi-webhook-listen',
         },
         // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
@@ -75,10 +87,12 @@ export async function forwardEvent(
       await response.arrayBuffer().catch(() => undefined);
       if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, tries: attempt };
       detail = `${target.origin} answered HTTP ${response.status}`;
+      lastStatus = response.status;
       const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-      if (!retryable) return { ok: false, tries: attempt, detail };
+      if (!retryable) return { ok: false, tries: attempt, detail, status: response.status };
     } catch (error) {
       if (deps.signal?.aborted) return { ok: false, tries: attempt, detail: 'stopped before the app answered' };
+      lastStatus = undefined;
       detail = timeout.aborted ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s` : `cannot reach ${target.origin}: ${describe(error)}`;
     }
     if (attempt < tries) {
@@ -89,7 +103,17 @@ export async function forwardEvent(
       }
     }
   }
-  return { ok: false, tries, detail: `${detail} (after ${tries} tries)` };
+  return { ok: false, tries, detail: `${detail} (after ${tries} tries)`, ...(lastStatus === undefined ? {} : { status: lastStatus }) };
+}
+
+/** The top-level field names of a forwarded body, in order. */
+function fieldsOf(body: Uint8Array): string[] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** fetch wraps the socket error in `cause`; that is the part worth showing (ECONNREFUSED, ...). */

@@ -3,9 +3,10 @@
 
 /**
  * What a listener shows for an event. `stale`: genuine but too old to forward; `unknown-kind`: an event
- * other than a collection, never verified; `unverified`: --no-verify; `duplicate`: a resend, not shown again.
+ * fsapi cannot verify; `unverified`: --no-verify; `duplicate`: a resend, not shown again; `failed`: verified,
+ * but the app refused it until --retry-for ran out (or answered 410 Gone): no more tries.
  */
-export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate';
+export type EventState = 'verified' | 'mismatch' | 'not-found' | 'pending' | 'stale' | 'unverifiable' | 'unknown-kind' | 'unverified' | 'duplicate' | 'failed';
 
 export interface ReceivedRecord {
   kind: 'received';
@@ -40,6 +41,15 @@ export interface OutcomeRecord {
    * was verified without trusting the received bytes.
    */
   forwardBody?: string;
+  /** With forwardBody: the fields of it that are the notification's own (X-Fsapi-Unverified-Fields). */
+  forwardUnverified?: string[];
+  /** A payout's status as forwarded: a payout is forwarded once per reference and status. */
+  eventStatus?: string;
+  /** An undelivered or failed event: when its first forward failed (ISO 8601), and the tries so far. */
+  firstFailedAt?: string;
+  attempts?: number;
+  /** A failed event: the app's last answer. */
+  lastAnswer?: string;
 }
 
 export type EventRecord = ReceivedRecord | OutcomeRecord;

@@ -45,7 +45,8 @@ export interface Verification {
 /** A notification fsapi can act on: a collection to verify, or an event of a kind it cannot verify. */
 export type IncomingEvent =
   | { kind: 'collection'; reference: string; notification: ReceivedNotification; amount: Kobo }
-  | { kind: 'other'; reference: string; event: string };
+  | ({ reference: string; event: string } & OutflowEvent)
+  | { kind: 'other'; reference: string; event: string; problem?: string };
 
 export type ParsedNotification = ({ ok: true } & IncomingEvent) | { ok: false; reason: 'not-json' | 'wrong-shape'; detail: string };
 
@@ -69,6 +70,18 @@ export function parseNotification(text: string): ParsedNotification {
   const event = (body as { event?: unknown }).event;
   if (typeof event !== 'string' || event.trim() === '') {
     return { ok: false, reason: 'wrong-shape', detail: 'not a notification (no event field)' };
+  }
+  const outflow = outflowKind(event);
+  if (outflow) {
+    const read = readOutflowEvent(outflow, body as Record<string, unknown>, event.trim().slice(0, 40));
+    if ('problem' in read) {
+      // Recorded and answered 200 like any event fsapi cannot act on (a sender must not retry it for
+      // ever), shown with the reason, never looked up.
+      const reference = (body as { reference?: unknown }).reference;
+      const safe = typeof reference === 'string' && isSafeReference(reference) ? reference : '';
+      return { ok: true, kind: 'other', event: event.slice(0, 40), reference: safe, problem: read.problem };
+    }
+    return { ok: true, ...read, reference: read.notification.reference, event: read.notification.event };
   }
   if (event.trim().toLowerCase() !== 'collection') {
     const reference = (body as { reference?: unknown }).reference;
@@ -105,7 +118,7 @@ function describeIssues(body: object, issues: ReadonlyArray<{ path: PropertyKey[
 }
 
 /** 1 to 200 visible characters, no whitespace, no `/ ? # % \`, and not a dot segment. */
-function isSafeReference(reference: string): boolean {
+export function isSafeReference(reference: string): boolean {
   return reference.length <= 200 && /^[\x21-\x7e]+$/.test(reference) && !/[/?#%\\]/.test(reference) && reference !== '.' && reference !== '..';
 }
 
@@ -217,7 +230,7 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
   return { ...base, state: 'verified', detail: `${formatNaira(actual)} to ${transaction.destinationAccountNumber} confirmed by the API` };
 }
 
-function readAmount(value: unknown): Kobo | undefined {
+export function readAmount(value: unknown): Kobo | undefined {
   if (typeof value !== 'number' && typeof value !== 'string') return undefined;
   try {
     return parseApiAmount(value);
@@ -439,7 +452,7 @@ async function withAccount(
   return verdict;
 }
 
-async function lookUp(
+export async function lookUp(
   deps: VerifyDeps,
   reference: string,
   policy: VerifyPolicy,
@@ -469,7 +482,7 @@ async function lookUp(
 }
 
 /** Sleeps; false when the signal cut the wait short. */
-async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+export async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return false;
   try {
     await clock.sleep(ms, signal);
@@ -477,4 +490,88 @@ async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined):
   } catch {
     return false;
   }
+}
+
+// ---- payouts and reversals: read here, with the collection, so that parseNotification can tell them apart;
+// verified in src/notifications/payout-event.ts ----
+
+/** A payout notification, read tolerantly: only `reference` and a status are required. */
+export interface PayoutNotification {
+  /** The event name as sent (`payout`, `transfer.failed`, ...): passed on so the app routes it as before. */
+  event: string;
+  reference: string;
+  /** Lower case; `success` read as `successful`, `fail` as `failed`. */
+  status: string;
+  amount: Kobo | undefined;
+  accountNumber: string | undefined;
+  bankCode: string | undefined;
+  /** `failureReason`, else `message`: never checked (the API's record holds no such text). */
+  failureReason: string | undefined;
+  message: string | undefined;
+}
+
+export interface ReversalNotification {
+  event: string;
+  /** `R-<original reference>`. */
+  reference: string;
+  originalReference: string;
+  amount: Kobo | undefined;
+}
+
+export type OutflowEvent = { kind: 'payout'; notification: PayoutNotification } | { kind: 'reversal'; notification: ReversalNotification };
+
+/** Which kind an event name is: `payout*` and `transfer*` are payouts, `revers*` reversals; else undefined. */
+export function outflowKind(event: string): 'payout' | 'reversal' | undefined {
+  const name = event.trim().toLowerCase();
+  if (name.startsWith('payout') || name.startsWith('transfer')) return 'payout';
+  if (name.startsWith('revers')) return 'reversal';
+  return undefined;
+}
+
+export const STATUS_WORDS: Record<string, string> = {
+  pending: 'pending', processing: 'pending', successful: 'successful', success: 'successful', completed: 'successful',
+  failed: 'failed', fail: 'failed', failure: 'failed', reversed: 'reversed', reversal: 'reversed',
+};
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * Reads a payout or reversal body, or says why it cannot be acted on (a reference that is not safe in a
+ * URL path, a payout with no status, an amount that is not one). A payout's status is its `status`, else
+ * the last word of the event name (`payout.failed`).
+ */
+export function readOutflowEvent(kind: 'payout' | 'reversal', body: Record<string, unknown>, event: string): OutflowEvent | { problem: string } {
+  const reference = text(body.reference);
+  if (reference === undefined || !isSafeReference(reference)) return { problem: `a ${kind} event needs a usable reference, not ${JSON.stringify(String(body.reference ?? '').slice(0, 80))}` };
+  let amount: Kobo | undefined;
+  if (body.amount !== undefined && body.amount !== null && body.amount !== '') {
+    amount = readAmount(body.amount);
+    if (amount === undefined) return { problem: `amount ${JSON.stringify(String(body.amount).slice(0, 40))} is not an amount` };
+  }
+  if (kind === 'reversal') {
+    const original = text(body.originalReference) ?? (reference.toUpperCase().startsWith('R-') ? reference.slice(2) : undefined);
+    if (original === undefined || !isSafeReference(original)) return { problem: `a reversal names its transfer as R-<reference> or originalReference; ${JSON.stringify(reference.slice(0, 80))} does neither` };
+    return { kind, notification: { event, reference, originalReference: original, amount } };
+  }
+  const said = text(body.status) ?? event.split(/[._:\s-]/).pop();
+  const status = said === undefined ? undefined : STATUS_WORDS[said.toLowerCase()];
+  if (status === undefined) return { problem: `a payout event needs a status (pending, successful, failed or reversed), not ${JSON.stringify(String(body.status ?? '').slice(0, 40))}` };
+  return {
+    kind,
+    notification: {
+      event,
+      reference,
+      status,
+      amount,
+      accountNumber: text(body.destinationAccountNumber) ?? text(body.accountNumber) ?? text(body.beneficiaryAccountNumber),
+      bankCode: text(body.destinationBankCode) ?? text(body.bankCode) ?? text(body.beneficiaryBankCode),
+      failureReason: text(body.failureReason),
+      message: text(body.message),
+    },
+  };
 }

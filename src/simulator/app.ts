@@ -30,7 +30,7 @@ import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, 
 import { reshapeAnswer } from './realistic.js';
 import { describeIssues } from './refusals.js';
 import type { StateStore } from './store.js';
-import { FAULT_MODES, type FaultMode, type RequestLogEntry } from './types.js';
+import { FAULT_MODES, TRIGGER_KINDS, type FaultMode, type RequestLogEntry, type TriggerKind, type TriggerResult } from './types.js';
 import {
   SimulatorRefusal,
   TRANSFER_MESSAGE,
@@ -72,7 +72,11 @@ export interface AppControls {
   setFault(mode: FaultMode | undefined): void;
   fault(): FaultMode | undefined;
   collect(accountNumber: string, amountKobo: number, webhookUrl?: string): Promise<CollectionNotification>;
-  /** Told of each transfer the simulator took (realistic mode notifies it as a `payout` event). */
+  /** A collection's notification as sent (reshaped in realistic mode): what /__simulator/collect answers as `sent`. */
+  notificationBody?(notification: CollectionNotification): Record<string, unknown>;
+  /** `POST /__simulator/trigger`: an event made through the state, its notifications sent. */
+  trigger?(kind: TriggerKind, webhookUrl?: string): Promise<TriggerResult>;
+  /** Told of each transfer the simulator took (notified as a `payout` event to the webhook URL). */
   transferred?(data: Record<string, unknown> & { reference: string }): void;
   reset(): Promise<void>;
 }
@@ -236,7 +240,14 @@ export function buildApp(controls: AppControls): Hono {
       throw error;
     }
     const data = await controls.collect(body.accountNumber, amountKobo, body.webhookUrl);
-    return c.json(envelope(collectionNotification).parse({ success: true, message: 'Collection made', data }));
+    const answer = envelope(collectionNotification).parse({ success: true, message: 'Collection made', data });
+    return c.json({ ...answer, sent: controls.notificationBody?.(data) ?? data });
+  });
+  app.post('/__simulator/trigger', async (c) => {
+    const body = parseBody(z.object({ kind: z.enum(TRIGGER_KINDS as unknown as [TriggerKind, ...TriggerKind[]]), webhookUrl: z.optional(z.url()) }), await readJson(c));
+    if (!controls.trigger) throw new SimulatorRefusal('this simulator cannot trigger events');
+    const data = await controls.trigger(body.kind, body.webhookUrl);
+    return c.json({ success: true, message: 'Event triggered', data });
   });
   app.post('/__simulator/reset', async (c) => {
     await controls.reset();

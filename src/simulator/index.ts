@@ -8,13 +8,13 @@ import { CorruptFileError, UsageError } from '../errors.js';
 import { buildApp } from './app.js';
 import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS, FAILS_LATER_SUFFIX, PENDING_FOREVER_SUFFIX, REVERSED_LATER_SUFFIX } from './data.js';
 import { createFileStore, createMemoryStore, removeDatabase, type StateStore } from './store.js';
-import { FAULT_MODES, type FaultMode, type RequestLogEntry, type Simulator, type SimulatorOptions } from './types.js';
+import { FAULT_MODES, type FaultMode, type RequestLogEntry, type Simulator, type SimulatorOptions, type TriggerKind, type TriggerResult } from './types.js';
 import { deliverNotification } from './webhook.js';
 import { reshapeNotification } from './realistic.js';
-import { makeCollection, REVERSAL_PREFIX } from './world.js';
+import { makeCollection, makeTransfer, REVERSAL_PREFIX } from './world.js';
 
 export { SIMULATOR_CREDENTIALS, BANKS, BUSINESS, KNOWN_ACCOUNT_NAMES, transferChargeKobo } from './data.js';
-export { FAULT_MODES } from './types.js';
+export { FAULT_MODES, TRIGGER_KINDS, type TriggerKind, type TriggerResult } from './types.js';
 export type { FaultMode, RequestLogEntry, Simulator, SimulatorOptions } from './types.js';
 export { SimulatorRefusal } from './world.js';
 export { deliverNotification, type DeliveryResult } from './webhook.js';
@@ -52,13 +52,24 @@ export function reversalNotification(data: Record<string, unknown> & { reference
     event: 'reversal',
     reference: `${REVERSAL_PREFIX}${data.reference}`,
     originalReference: data.reference,
-    amount: data.amount,
+    // What comes back is what left: the amount and its charge (the transfer's netAmount), as the credit says.
+    amount: data.netAmount,
     sessionId: data.sessionId,
     status: 'successful',
     createdAt: now,
     updatedAt: now,
   };
 }
+
+/** The payee of a triggered payout: an ordinary account, or a test account that fails or is reversed. */
+const TRIGGER_ACCOUNTS: Record<Exclude<TriggerKind, 'collection'>, string> = {
+  payout: '0123456789',
+  'payout.failed': `012345${FAILS_LATER_SUFFIX}`,
+  'payout.reversed': `012345${REVERSED_LATER_SUFFIX}`,
+  reversal: `012345${REVERSED_LATER_SUFFIX}`,
+};
+/** The client account a triggered collection credits: the first seeded one. */
+const TRIGGER_CLIENT_ACCOUNT = '9900000011';
 
 /** The request log keeps this many entries, oldest dropped first. */
 const REQUEST_LOG_LIMIT = 10_000;
@@ -80,6 +91,8 @@ export interface ServableSimulator extends Simulator {
   close(): void;
   /** A collection's notification as this simulator sends it (reshaped in realistic mode). */
   notificationBody(notification: CollectionNotification): Record<string, unknown> & { reference: string };
+  /** Makes an event happen through the state (docs/simulator.md) and sends its notifications, awaited. */
+  trigger(kind: TriggerKind, webhookUrl?: string): Promise<TriggerResult>;
 }
 
 const BAD_GATEWAY_PAGE =
@@ -128,7 +141,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   // verified inflow.
   const transferred = (data: Record<string, unknown> & { reference: string }) => {
     const url = options.webhookUrl;
-    if (options.realistic !== true || !url) return;
+    if (!url) return;
     send(url, payoutNotification(data, now()));
     const account = String(data.destinationAccountNumber ?? '');
     if (account.endsWith(PENDING_FOREVER_SUFFIX)) return;
@@ -143,9 +156,44 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     timers.add(timer);
   };
 
+  // `simulator trigger`: the event made through the state as an API client would (a transfer to a test
+  // account, an inflow), settled at once, its notifications sent in order and awaited, so what arrives is
+  // what a real one would be and a lookup of it verifies.
+  const trigger = async (kind: TriggerKind, webhookUrl = options.webhookUrl): Promise<TriggerResult> => {
+    let events: Array<Record<string, unknown> & { reference: string }>;
+    let reference: string;
+    if (kind === 'collection') {
+      const notification = await store.update((doc) => makeCollection(doc, TRIGGER_CLIENT_ACCOUNT, 500_000, now()));
+      reference = notification.reference;
+      events = [notificationBody(notification)];
+    } else {
+      const request = {
+        beneficiaryAccountNumber: TRIGGER_ACCOUNTS[kind],
+        beneficiaryBankCode: '000013',
+        amount: 1000,
+        narration: `fsapi simulator trigger ${kind}`,
+      };
+      const outcome = await store.update((doc) => makeTransfer(doc, request as Parameters<typeof makeTransfer>[1], now(), 0));
+      const data = outcome.data as Record<string, unknown> & { reference: string };
+      reference = data.reference;
+      const final = kind === 'payout' ? 'successful' : kind === 'payout.failed' ? 'failed' : 'reversed';
+      events = [payoutNotification(data, now(), 'pending'), payoutNotification(data, now(), final)];
+      if (final === 'reversed') events.push(reversalNotification(data, now()));
+    }
+    const deliveries: TriggerResult['deliveries'] = [];
+    if (webhookUrl) {
+      for (const event of events) {
+        const result = await deliverNotification(webhookUrl, event, { log });
+        deliveries.push({ reference: event.reference, event: event.event, delivered: result.delivered, ...(result.status === undefined ? {} : { status: result.status }), ...(result.error === undefined ? {} : { error: result.error }) });
+      }
+    }
+    return { kind, reference, events, deliveries };
+  };
+
   const app = buildApp({
     store,
     transferred,
+    trigger,
     realistic: options.realistic === true,
     now,
     settleSeconds: () => options.settleSeconds ?? DEFAULT_SETTLE_SECONDS,
@@ -159,6 +207,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     },
     fault: () => fault,
     collect,
+    notificationBody,
     reset: () => store.reset(),
   });
 
@@ -216,6 +265,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
       await store.read(() => undefined);
     },
     notificationBody,
+    trigger,
     close: () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();

@@ -6,7 +6,8 @@
 //     puts each field to null in turn;
 //   - numbers as text and text as numbers (ids, tiers, amounts, times, account numbers with no leading zero);
 //   - statuses in another case (`SUCCESSFUL`, `Pending`);
-//   - a name enquiry that answers only what integrations read: `accountName`, `accountNumber`, `bank`;
+//   - a name enquiry that answers what integrations read, `accountName`, `accountNumber`, `bank`, with the
+//     `bankCode` spec 2.8 shows (nothing shows the real API drops it);
 //   - notifications with `amountReceived` as `"1000.0"` and `virtualAccount` as a number, and events of
 //     other kinds (payout, reversal) besides collections (reshapeNotification).
 // Bank fields stay text: an integration calls `.trim()` on a bank's code, name and category, and nothing
@@ -73,7 +74,7 @@ export function reshapeAnswer(method: string, path: string, body: unknown): unkn
   if (method === 'GET' && path.startsWith('/v1/transactions/reference/') && isObject(data)) return { ...body, data: reshapeTransaction(data) };
   if (method === 'POST' && path === '/v1/transfer' && isObject(data)) return { ...body, data: reshapeTransferResult(data) };
   if (method === 'POST' && path === '/v1/transfer/name-enquiry' && isObject(data)) {
-    return { ...body, data: { accountName: data.accountName, accountNumber: data.accountNumber, bank: data.bank } };
+    return { ...body, data: { accountName: data.accountName, bankCode: data.bankCode, accountNumber: data.accountNumber, bank: data.bank } };
   }
   if (method === 'GET' && path === '/v1/account' && isObject(data)) return { ...body, data: reshapeAccount(data) };
   if (method === 'GET' && path === '/v1/account/clients' && Array.isArray(data)) return { ...body, data: data.map(reshapeClient) };

@@ -188,3 +188,18 @@ export interface SimulatorState {
   /** Expiry of a token id this state issued, in epoch ms. */
   tokenExpiry(tokenId: string): number | undefined;
 }
+
+/** What `simulator trigger` can make happen (docs/simulator.md). */
+export const TRIGGER_KINDS = ['collection', 'payout', 'payout.failed', 'payout.reversed', 'reversal'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+export interface TriggerResult {
+  kind: TriggerKind;
+  /** The transaction made (the transfer's reference, or the collection's). */
+  reference: string;
+  /** Every notification sent, in order. */
+  events: Array<Record<string, unknown> & { reference: string }>;
+  /** Where they went, when there was a webhook URL. */
+  deliveries: Array<{ reference: string; event: unknown; delivered: boolean; status?: number; error?: string }>;
+}
+

@@ -45,7 +45,8 @@ export function indexEvent(prepare: Prepare, seq: number, record: EventRecord): 
   }
   if (leavesOpen(record)) return;
   prepare('DELETE FROM events_open WHERE id = ?').run(record.id);
-  if (record.forwarded) prepare('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
+  // Delivered, or given up on (failed): no longer waiting.
+  if (record.forwarded || record.state === 'failed') prepare('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
   else if (record.undelivered && record.forwardBody !== undefined) {
     // Kept in the order first left undelivered; the latest outcome holds the body to forward.
     prepare('INSERT INTO events_undelivered (id, seq, since) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq, seq);

@@ -3,8 +3,8 @@
 //              with the state coloured (green verified, yellow pending/unverifiable/unverified, red the rest);
 //   piped      TSV under one header line: time (ISO 8601) reference account amount payer state forwarded detail;
 //   --json     NDJSON, one object per line:
-//              {receivedAt, reference, virtualAccount, amount, payer, state, field, detail, forwarded};
-//              `amount` is null for an event of another kind than collection.
+//              {receivedAt, kind, status, reference, virtualAccount, amount, payer, state, field, detail, forwarded};
+//              `amount` is null for an event of another kind; `status` is a payout's, else null.
 import type { Styles } from './style.js';
 import type { Context } from '../context.js';
 import type { ShownEvent } from '../notifications/event-processor.js';
@@ -18,6 +18,8 @@ export const EVENT_TSV_HEADER = ['time', 'reference', 'account', 'amount', 'paye
 export function eventJson(event: ShownEvent) {
   return {
     receivedAt: event.receivedAt,
+    kind: event.kind,
+    status: event.status,
     reference: event.reference,
     virtualAccount: event.virtualAccount,
     amount: event.amount === null ? null : koboToDecimal(event.amount),
@@ -38,6 +40,8 @@ export function stateStyle(state: string, c: Styles): string {
     case 'unverifiable':
     case 'unknown-kind':
     case 'unverified':
+    case 'undelivered':
+    case 'open':
       return c.yellow(state);
     default:
       return c.red(state);

@@ -24,11 +24,11 @@ export default async function collect(ctx: Context, input: CommandInput): Promis
   const webhookUrl = input.options.webhookUrl === undefined ? undefined : checkWebhookUrl(String(input.options.webhookUrl), '--webhook-url');
 
   const profile = await ctx.profile();
-  const notification =
+  const { notification, sent } =
     profile.baseUrl === undefined
       ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)
       : await collectOnServer(ctx, profile.baseUrl, accountNumber, amountKobo, webhookUrl);
-  printNotification(ctx, notification);
+  printNotification(ctx, notification, sent);
 }
 
 async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
@@ -36,7 +36,7 @@ async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: str
   const answer = await api.raw('POST', '/__simulator/collect', {
     json: { accountNumber, amount: koboToDecimal(amountKobo), ...(webhookUrl ? { webhookUrl } : {}) },
   });
-  const body = answer.body as { data?: unknown; reason?: unknown; message?: unknown } | undefined;
+  const body = answer.body as { data?: unknown; sent?: unknown; reason?: unknown; message?: unknown } | undefined;
   if (answer.status === 404) {
     throw new ApiError(`${baseUrl} is not an fsapi simulator (no /__simulator/collect)`, {
       status: 404,
@@ -50,7 +50,9 @@ async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: str
   const parsed = collectionNotification.safeParse(body?.data);
   if (!parsed.success) throw new ApiError(`unexpected answer from ${baseUrl}/__simulator/collect`, { status: answer.status });
   if (webhookUrl) ctx.io.note(`the simulator POSTs the notification to ${webhookUrl}`);
-  return parsed.data;
+  // What the simulator sends (reshaped in realistic mode), so --json shows what a receiver gets.
+  const sent = typeof body?.sent === 'object' && body.sent !== null && !Array.isArray(body.sent) ? body.sent : parsed.data;
+  return { notification: parsed.data, sent };
 }
 
 async function collectLocally(ctx: Context, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
@@ -67,11 +69,12 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
     if (error instanceof SimulatorRefusal) throw new ApiError(`the simulator refused the collection: ${error.reason}`, { hint: 'list the client accounts with fsapi clients list' });
     throw error;
   }
+  // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.
+  const sent = simulator.notificationBody(notification);
   if (webhookUrl) {
-    // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.
-    const result = await deliverNotification(webhookUrl, simulator.notificationBody(notification), { log: (line) => ctx.io.note(line) });
+    const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line) });
     if (!result.delivered) {
-      printNotification(ctx, notification);
+      printNotification(ctx, notification, sent);
       throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {
         status: result.status,
         hint: 'start the receiver (for example fsapi webhook listen) and collect again',
@@ -79,10 +82,11 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
     }
     ctx.io.note(`notification delivered to ${webhookUrl} (HTTP ${result.status})`);
   }
-  return notification;
+  return { notification, sent };
 }
 
-function printNotification(ctx: Context, n: CollectionNotification): void {
+/** The record on a terminal or piped; with --json the body as the simulator sends it. */
+function printNotification(ctx: Context, n: CollectionNotification, sent: unknown): void {
   printRecord(
     ctx,
     [
@@ -99,6 +103,6 @@ function printNotification(ctx: Context, n: CollectionNotification): void {
       ['Status', statusCell(n.status)],
       ['Time', timeCell(n.createdAt)],
     ],
-    n,
+    sent,
   );
 }

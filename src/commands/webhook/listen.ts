@@ -1,12 +1,16 @@
-// fsapi webhook listen [--port N] [--host H] [--path P] [--forward-to URL] [--no-verify] [--json]
+// fsapi webhook listen [--port N] [--host H] [--path P] [--forward-to URL] [--retry-for D] [--no-verify] [--json]
 // Receives the API's notifications, records each in the local store before answering 200, verifies each
-// collection by looking its reference up, shows one line per event and forwards the verified facts. See
-// docs/notifications.md.
+// collection, payout and reversal by looking it up, shows one line per event and forwards the verified
+// facts, signed with the profile's secret. See docs/notifications.md.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
-import { createLimiter, EventProcessor, newReceivedRecord, type ProcessorDeps, type Tally } from '../../notifications/event-processor.js';
+import { createLimiter, DEFAULT_RETRY_FOR_MS, EventProcessor, formatSpan, newReceivedRecord, type ProcessorDeps, type Tally } from '../../notifications/event-processor.js';
+import { parseDuration } from '../../common/duration.js';
+import { verifyOutflow } from '../../notifications/payout-event.js';
+import { rememberForwardTarget } from '../../notifications/forward-target.js';
+import { webhookSecret } from '../../notifications/webhook-secret.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../notifications/forward.js';
 import { startListener, type Rejection } from '../../notifications/listen.js';
 import { parseIntegerOption } from '../../common/validate.js';
@@ -18,8 +22,8 @@ import { onStopSignal } from '../stop-signal.js';
 const CONCURRENCY = 8;
 /** On Ctrl+C, how long events already received may take to finish before the rest is left for next time. */
 const SHUTDOWN_WAIT_MS = 10_000;
-/** How often verified events the app did not take are forwarded again. */
-const REDELIVERY_INTERVAL_MS = 60_000;
+/** How often the listener looks for verified events whose next try is due (each has its own backoff). */
+const REDELIVERY_TICK_MS = 500;
 
 interface ListenOptions {
   port: number;
@@ -27,6 +31,7 @@ interface ListenOptions {
   path: string;
   forwardTo: URL | undefined;
   verify: boolean;
+  retryForMs: number;
 }
 
 /** Pages, rows or events without end: see CommandModule.longRunning. */
@@ -52,6 +57,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
 
   let verifyingAgainst = '';
   let verify: ProcessorDeps['verify'];
+  let verifyOutflowEvent: ProcessorDeps['verifyOutflow'];
   if (options.verify) {
     const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
     verifyingAgainst = `profile ${profile.name}, ${api.baseUrl === 'local' ? 'the local simulator' : api.baseUrl}`;
@@ -64,14 +70,21 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
       };
       return verifyNotification({ api: lookups, clock: ctx.clock }, notification, LISTEN_POLICY, signal);
     };
+    verifyOutflowEvent = (event, signal) => {
+      const lookups = { baseUrl: api.baseUrl, getTransaction: (reference: string) => limitLookups(() => api.getTransaction(reference), signal) };
+      return verifyOutflow({ api: lookups, clock: ctx.clock }, event, LISTEN_POLICY, signal);
+    };
   }
   // Only verified events are forwarded: under --no-verify nothing is, whatever --forward-to says.
   const target = options.verify ? options.forwardTo : undefined;
   let forward: ProcessorDeps['forward'];
   if (target) {
     const limitForwards = createLimiter(CONCURRENCY);
+    const profile = await ctx.profile();
+    const secret = webhookSecret(ctx.paths.dataDir, profile.name);
+    rememberForwardTarget(ctx.paths.dataDir, profile.name, target);
     forward = (body, unverified, signal) =>
-      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, signal }), signal).catch(
+      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, secret, signal }), signal).catch(
         (): ForwardResult => ({ ok: false, tries: 0, detail: 'stopped before forwarding' }),
       );
   }
@@ -81,7 +94,9 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     log,
     clock: ctx.clock,
     verify,
+    verifyOutflow: verifyOutflowEvent,
     forward,
+    retryForMs: options.retryForMs,
     show: (event) => (printEvent ??= createEventPrinter(ctx))(event),
     warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
   });
@@ -111,7 +126,11 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
       ? `verification on (${verifyingAgainst})`
       : 'verification OFF (--no-verify): events are shown as unverified and never forwarded',
   );
-  if (target) ctx.io.note(`forwarding verified events to ${target.href}`);
+  if (target) {
+    ctx.io.note(`forwarding verified events to ${target.href}`);
+    ctx.io.note('forwards are signed: X-Fsapi-Signature (the key: fsapi webhook secret)');
+    ctx.io.note(`an event the app refuses is tried again for ${formatSpan(options.retryForMs)}, then failed`);
+  }
   else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
   else ctx.io.note('not forwarding (no --forward-to)');
   ctx.io.note(`events are recorded in ${logFile}; press Ctrl+C to stop`);
@@ -159,19 +178,22 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
 }
 
 /**
- * Forwards the verified events the app has not taken (from earlier runs too): at once, then every minute,
- * until `signal`. Says so on stderr when the number left changes, not every minute of a long outage.
+ * Forwards the verified events the app has not taken (from earlier runs too), each when its backoff says,
+ * until `signal`. Says so on stderr when the number left changes, not at every try of a long outage.
  */
 async function keepRedelivering(ctx: Context, processor: EventProcessor, signal: AbortSignal): Promise<void> {
   if (processor.undeliveredCount > 0) ctx.io.note(`${stamp(ctx)} forwarding ${processor.undeliveredCount} verified event(s) the app has not taken yet`);
   let reported = 0;
   while (!signal.aborted) {
-    const round = await processor.redeliver();
-    if (round.left > 0 && round.left !== reported) {
-      ctx.io.note(`${stamp(ctx)} ${round.left} verified event(s) not yet delivered to the app (${round.lastProblem ?? 'not tried yet'}); trying again every ${REDELIVERY_INTERVAL_MS / 1000} s`);
+    const due = processor.nextDue;
+    if (due !== undefined && due <= ctx.clock.now()) {
+      const round = await processor.redeliver();
+      if (round.left > 0 && round.left !== reported) {
+        ctx.io.note(`${stamp(ctx)} ${round.left} verified event(s) not yet delivered to the app (${round.lastProblem ?? 'not tried yet'}); trying again with backoff`);
+      }
+      reported = round.left;
     }
-    reported = round.left;
-    await ctx.clock.sleep(REDELIVERY_INTERVAL_MS, signal).catch(() => undefined);
+    await ctx.clock.sleep(REDELIVERY_TICK_MS, signal).catch(() => undefined);
   }
 }
 
@@ -186,7 +208,8 @@ function parseOptions(raw: Record<string, unknown>): ListenOptions {
   const path = new URL(pathText, 'http://listener.invalid').pathname;
   const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(String(raw.forwardTo));
   const verify = raw.verify !== false;
-  return { port, host, path, forwardTo, verify };
+  const retryForMs = raw.retryFor === undefined ? DEFAULT_RETRY_FOR_MS : parseDuration(String(raw.retryFor), '--retry-for');
+  return { port, host, path, forwardTo, verify, retryForMs };
 }
 
 function stamp(ctx: Context): string {
@@ -219,6 +242,7 @@ function summary(tally: Tally): string {
     .filter(([, count]) => count > 0)
     .map(([label, count]) => `${count} ${label}`);
   const resends = tally.duplicate > 0 ? `; ${tally.duplicate} resend(s) recognised and not shown again` : '';
-  const forwards = `${tally.forwarded} forwarded${tally.forwardFailed > 0 ? `, ${tally.forwardFailed} forward(s) failed at first` : ''}`;
+  const gaveUp = tally.failed > 0 ? `, ${tally.failed} given up (failed)` : '';
+  const forwards = `${tally.forwarded} forwarded${tally.forwardFailed > 0 ? `, ${tally.forwardFailed} forward(s) failed at first` : ''}${gaveUp}`;
   return `stopped: ${shown} event(s)${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${resends}; ${forwards}`;
 }

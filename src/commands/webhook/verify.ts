@@ -1,6 +1,6 @@
 // fsapi webhook verify <file|->: the listener's verification of one saved notification (a file, or stdin
-// with `-`). Exit 0 when verified, 1 when not (or when it could not be checked, or the event is of another
-// kind than collection), 2 when the input is not a notification.
+// with `-`): a collection, payout or reversal. Exit 0 when verified, 1 when not (or when it could not be
+// checked, or the event is of a kind fsapi cannot verify), 2 when the input is not a notification.
 import { open } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
@@ -8,6 +8,8 @@ import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { MAX_NOTIFICATION_BYTES, parseNotification, VERIFY_ONCE_POLICY, verifyNotification, type VerificationState } from '../../notifications/verify.js';
 import { printRecord, type Cell } from '../../ui/output.js';
+import { verifyOutflow, type OutflowEvent } from '../../notifications/payout-event.js';
+import { readAmount } from '../../notifications/verify.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 
 export default async function webhookVerify(ctx: Context, input: CommandInput): Promise<void> {
@@ -17,7 +19,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
   const parsed = parseNotification(text);
   if (!parsed.ok) throw new UsageError(`${describeSource(source)}: ${parsed.detail}`, 'give the JSON body of a collection notification, as it was POSTed');
   if (parsed.kind === 'other') {
-    const detail = `not verified: unknown kind ${JSON.stringify(parsed.event)}; fsapi verifies collections only`;
+    const detail = `not verified: unknown kind ${JSON.stringify(parsed.event)}; fsapi verifies collections, payouts and reversals`;
     printRecord(ctx, [['Reference', parsed.reference], ['State', 'unknown-kind'], ['Detail', detail]], {
       reference: parsed.reference,
       event: parsed.event,
@@ -29,6 +31,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
       hint: 'look the reference up with fsapi tx get <reference> before acting on it',
     });
   }
+  if (parsed.kind === 'payout' || parsed.kind === 'reversal') return verifyOutflowEvent(ctx, parsed);
   const { notification, amount } = parsed;
 
   const api = await ctx.api();
@@ -60,6 +63,42 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
   );
   if (verification.state !== 'verified') {
     throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state] });
+  }
+}
+
+/** A payout or reversal, checked against the transfer it names (and for a reversal, its credit). */
+async function verifyOutflowEvent(ctx: Context, event: OutflowEvent): Promise<void> {
+  const api = await ctx.api();
+  const verification = await verifyOutflow({ api, clock: ctx.clock }, event, VERIFY_ONCE_POLICY);
+  const n = event.notification;
+  const amount = verification.transaction ? readAmount(verification.transaction.amount) : n.amount;
+  const status = event.kind === 'payout' ? event.notification.status : null;
+  const stateCell: Cell = { text: verification.state, plain: verification.state, style: (t, c) => stateStyle(t, c) };
+  printRecord(
+    ctx,
+    [
+      ['Reference', n.reference],
+      ['Kind', event.kind],
+      ...(event.kind === 'payout' ? ([['Status', event.notification.status]] as const) : ([['Reverses', event.notification.originalReference]] as const)),
+      ['Amount', amount === undefined ? '' : { text: formatNaira(amount), plain: koboToDecimal(amount) }],
+      ['State', stateCell],
+      ['Field', verification.field ?? ''],
+      ['Detail', verification.detail],
+    ],
+    {
+      reference: n.reference,
+      kind: event.kind,
+      event: n.event,
+      status,
+      amount: amount === undefined ? null : koboToDecimal(amount),
+      state: verification.state,
+      field: verification.field ?? null,
+      detail: verification.detail,
+      transaction: verification.transaction ?? null,
+    },
+  );
+  if (verification.state !== 'verified') {
+    throw new FsapiError(`${n.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state] });
   }
 }
 

@@ -1,0 +1,39 @@
+// fsapi webhook events list [--state S] [--kind K] [--since T] [--limit N]: the events `webhook listen`
+// received, newest first, with the state each is in now (docs/notifications.md). A table on a terminal,
+// TSV when piped, a JSON array with --json.
+import type { Context } from '../../context.js';
+import type { CommandInput } from '../types.js';
+import { UsageError } from '../../errors.js';
+import { eventHistories } from '../../notifications/event-log.js';
+import { parseIntegerOption } from '../../common/validate.js';
+import { printList, type Column } from '../../ui/output.js';
+import { stateStyle } from '../../ui/webhook-events.js';
+import { summarise, type EventSummary } from './events-summary.js';
+
+export default async function eventsList(ctx: Context, input: CommandInput): Promise<void> {
+  const state = input.options.state === undefined ? undefined : String(input.options.state).trim().toLowerCase();
+  const kind = input.options.kind === undefined ? undefined : String(input.options.kind).trim().toLowerCase();
+  let since: number | undefined;
+  if (input.options.since !== undefined) {
+    since = Date.parse(String(input.options.since));
+    if (!Number.isFinite(since)) throw new UsageError(`--since ${JSON.stringify(String(input.options.since))} is not a date`, 'give it as 2026-11-26 or 2026-11-26T09:00:00Z');
+  }
+  const limit = parseIntegerOption(input.options.limit ?? '50', '--limit', 1, 100_000)!;
+
+  const rows = (await eventHistories(ctx.paths.dataDir))
+    .map(summarise)
+    .filter((row) => (state === undefined || row.state === state) && (kind === undefined || row.kind.toLowerCase() === kind))
+    .filter((row) => since === undefined || Date.parse(row.receivedAt) >= since)
+    .slice(0, limit);
+
+  const columns: Column<EventSummary>[] = [
+    { header: 'RECEIVED', cell: (row) => ({ text: row.receivedAt.slice(0, 19).replace('T', ' '), plain: row.receivedAt }) },
+    { header: 'ID', cell: (row) => ({ text: row.id.slice(0, 8), plain: row.id }) },
+    { header: 'KIND', cell: (row) => row.kind + (row.status ? ` ${row.status}` : '') },
+    { header: 'REFERENCE', cell: (row) => row.reference },
+    { header: 'STATE', cell: (row) => ({ text: row.state, plain: row.state, style: (text, c) => stateStyle(text, c) }) },
+    { header: 'TRIES', cell: (row) => String(row.attempts), align: 'right', priority: 2 },
+    { header: 'DETAIL', cell: (row) => row.detail, flex: true, priority: 1 },
+  ];
+  printList(ctx, columns, rows, rows, 'no events recorded (fsapi webhook listen records them)');
+}

@@ -1,0 +1,218 @@
+// Verification of the notifications the API sends about money going out: a `payout` (a transfer the
+// business made: pending, successful, failed with its reason, reversed) and a `reversal` (the money of a
+// reversed transfer coming back as a credit `R-<reference>`). The spec shows neither (only collections,
+// section 6); public integrations route `payout*`, `transfer*` and `revers*` events, read a payout's
+// status from `status` and its failure from `failureReason` or `message` (docs/real-api-notes.md). The
+// names are not settled, so they are read tolerantly (readOutflowEvent).
+//
+// As for a collection, nothing in the body is trusted until the API confirms it:
+//   payout    GET /v1/transactions/reference/{reference} must be a debit that the shared observation
+//             check (src/transfers/lookup.ts: reference, amount, account, bank) finds to be this transfer, with
+//             the notified status: the same, or `pending` on one side (an earlier state of the other);
+//   reversal  GET /v1/transactions/reference/R-<reference> must be a successful credit of the notified
+//             amount, and the original transfer (<reference>) a debit the API shows as reversed.
+// A forged `failed` for a transfer that went through is therefore a mismatch, and an app that refunds on
+// `failed` never refunds money that left. What is forwarded is built from the API's records, in the
+// event's own shape; fields only the notification holds (the failure text) are named as unverified.
+import type { TransactionRecord } from '../api/schemas.js';
+import { checkObservation } from '../transfers/lookup.js';
+import { formatNaira, koboToApiNumber, type Kobo } from '../money/kobo.js';
+import { shownText } from '../common/shown.js';
+import { epochToDate } from '../common/time.js';
+import {
+  lookUp,
+  readAmount,
+  sleep,
+  STATUS_WORDS,
+  type CompareOptions,
+  type OutflowEvent,
+  type PayoutNotification,
+  type ReversalNotification,
+  type Verification,
+  type VerifyDeps,
+  type VerifyPolicy,
+} from './verify.js';
+
+export { outflowKind, readOutflowEvent, type OutflowEvent, type PayoutNotification, type ReversalNotification } from './verify.js';
+
+/** The record's status in lower case; a record flagged reversed is `reversed` whatever its status says. */
+export function recordStatus(record: TransactionRecord): string {
+  const flagged = record.reversedFlag !== 0 && record.reversedFlag !== undefined && record.reversedFlag !== null && String(record.reversedFlag) !== '0';
+  if (flagged) return 'reversed';
+  const status = String(record.status ?? '').trim().toLowerCase();
+  return STATUS_WORDS[status] ?? status;
+}
+
+function staleness(record: TransactionRecord, options: CompareOptions): string | undefined {
+  if (options.now === undefined || options.maxAgeMs === undefined) return undefined;
+  const when = epochToDate(record.createdAt);
+  if (!when || options.now - when.getTime() <= options.maxAgeMs) return undefined;
+  return `genuine, but the transaction is from ${when.toISOString()}, older than ${options.maxAgeMs / 3_600_000} h: not forwarded (an old event replayed)`;
+}
+
+/**
+ * What the API's record says about a payout notification. Pure. In order: the shared observation check
+ * (reference, amount, account and bank where the notification gives them), the direction (a debit), then
+ * the status: equal, or `pending` notified of a transfer that has since settled (verified: the forward is
+ * that pending event); a final status notified of a transfer the API still shows pending is
+ * `pending` (looked at again); two different final statuses are a mismatch.
+ */
+export function comparePayout(notification: PayoutNotification, record: TransactionRecord, options: CompareOptions = {}): Verification {
+  const base = { transaction: record };
+  const mismatch = (field: string, detail: string): Verification => ({ ...base, state: 'mismatch', field, detail });
+  const recordAmount = readAmount(record.amount);
+  const recordAccount = shownText(record.destinationAccountNumber).trim();
+  const verdict = checkObservation(
+    {
+      reference: notification.reference,
+      amountKobo: notification.amount ?? recordAmount ?? (-1 as Kobo),
+      accountNumber: notification.accountNumber ?? recordAccount,
+      bankCode: notification.bankCode,
+    },
+    record,
+  );
+  if (!verdict.matches) {
+    const field = shownText(record.reference).trim().toUpperCase() !== notification.reference.toUpperCase()
+      ? 'reference'
+      : notification.amount !== undefined && notification.amount !== recordAmount
+        ? 'amount'
+        : notification.accountNumber !== undefined && notification.accountNumber !== recordAccount
+          ? 'destinationAccountNumber'
+          : 'destinationBankCode';
+    return mismatch(field, `the lookup answered, but ${verdict.detail}`);
+  }
+  if (String(record.type ?? '').toLowerCase() !== 'debit') return mismatch('event', `the transaction is a ${record.type || '(no type)'}, not a payout`);
+  const actual = recordStatus(record);
+  const notified = notification.status;
+  if (notified !== actual) {
+    if (actual === 'pending') return { ...base, state: 'pending', detail: `notified ${notified}, but the API still shows the transfer pending` };
+    if (notified !== 'pending') return mismatch('status', `notified status ${notified}, but the transfer is ${actual}`);
+  }
+  const stale = staleness(record, options);
+  if (stale) return { ...base, state: 'stale', detail: stale };
+  const amount = recordAmount === undefined ? '' : `${formatNaira(recordAmount)} `;
+  return { ...base, state: 'verified', detail: `payout ${amount}to ${recordAccount} ${actual}, confirmed by the API` };
+}
+
+/**
+ * What the API says about a reversal: its credit `R-<reference>` must be a successful credit of the
+ * notified amount, and the original a debit the API shows reversed. Pure.
+ */
+export function compareReversal(notification: ReversalNotification, credit: TransactionRecord, original: TransactionRecord, options: CompareOptions = {}): Verification {
+  const base = { transaction: credit };
+  const mismatch = (field: string, detail: string): Verification => ({ ...base, state: 'mismatch', field, detail });
+  if (shownText(credit.reference).trim().toUpperCase() !== notification.reference.toUpperCase()) return mismatch('reference', `the API answered with transaction ${shownText(credit.reference)}`);
+  if (String(credit.type ?? '').toLowerCase() !== 'credit') return mismatch('event', `${notification.reference} is a ${credit.type || '(no type)'}, not money coming back`);
+  const creditAmount = readAmount(credit.amount);
+  if (notification.amount !== undefined && notification.amount !== creditAmount) {
+    return mismatch('amount', `notified ${formatNaira(notification.amount)}, but the reversal credit is ${creditAmount === undefined ? '(no amount)' : formatNaira(creditAmount)}`);
+  }
+  if (shownText(original.reference).trim().toUpperCase() !== notification.originalReference.toUpperCase()) {
+    return mismatch('originalReference', `the API answered with transaction ${shownText(original.reference)} for ${notification.originalReference}`);
+  }
+  if (String(original.type ?? '').toLowerCase() !== 'debit') return mismatch('originalReference', `${notification.originalReference} is not a transfer out`);
+  const originalStatus = recordStatus(original);
+  if (originalStatus !== 'reversed') return mismatch('originalReference', `the API shows ${notification.originalReference} ${originalStatus || '(no status)'}, not reversed`);
+  const status = recordStatus(credit);
+  if (status === 'pending') return { ...base, state: 'pending', detail: 'the reversal credit exists but is not successful yet' };
+  if (status !== 'successful') return mismatch('status', `the reversal credit is ${status}`);
+  const stale = staleness(credit, options);
+  if (stale) return { ...base, state: 'stale', detail: stale };
+  return { ...base, state: 'verified', detail: `${creditAmount === undefined ? 'the money' : formatNaira(creditAmount)} of ${notification.originalReference} came back, confirmed by the API` };
+}
+
+/** A verified reversal also carries the original transfer's record (for the forward). */
+export type OutflowVerification = Verification & { original?: TransactionRecord };
+
+/**
+ * Verifies a payout or reversal by looking it up, with the same retries and pending rechecks as a
+ * collection (verifyNotification in webhook.ts).
+ */
+export async function verifyOutflow(deps: VerifyDeps, event: OutflowEvent, policy: VerifyPolicy, signal?: AbortSignal): Promise<OutflowVerification> {
+  const options = (): CompareOptions => ({ now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
+  let pendingChecks = 0;
+  for (;;) {
+    let verdict: OutflowVerification;
+    if (event.kind === 'payout') {
+      const lookup = await lookUp(deps, event.notification.reference, policy, signal);
+      if ('state' in lookup) return lookup;
+      verdict = comparePayout(event.notification, lookup.transaction, options());
+    } else {
+      const credit = await lookUp(deps, event.notification.reference, policy, signal);
+      if ('state' in credit) return credit;
+      const original = await lookUp(deps, event.notification.originalReference, policy, signal);
+      if ('state' in original) {
+        if (original.state !== 'not-found') return original;
+        return { state: 'mismatch', field: 'originalReference', transaction: credit.transaction, detail: `the API knows no transfer ${event.notification.originalReference}` };
+      }
+      verdict = { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
+    }
+    if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
+      return verdict.state === 'pending' && pendingChecks > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` } : verdict;
+    }
+    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal))) return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
+    pendingChecks += 1;
+  }
+}
+
+export interface ForwardedOutflow {
+  body: Record<string, unknown>;
+  /** Fields whose value is the notification's own, or empty. */
+  unverified: string[];
+  /** The status the forward carries (the API's): a payout is forwarded once per reference and status. */
+  status: string;
+}
+
+/**
+ * The forward of a verified payout or reversal, in the event's own shape, each value the API's record's
+ * but the failure text (the notification's: the record holds none). Amounts are JSON numbers of at most
+ * two decimals, times epoch milliseconds, statuses lower case.
+ */
+export function forwardedOutflow(event: OutflowEvent, record: TransactionRecord, original?: TransactionRecord): ForwardedOutflow {
+  const unverified: string[] = [];
+  const time = (field: string, value: unknown): number | null => {
+    const when = epochToDate(value as number | string | null | undefined);
+    if (!when) unverified.push(field);
+    return when ? when.getTime() : null;
+  };
+  const amount = koboToApiNumber(readAmount(record.amount) ?? (0 as Kobo));
+  // A `pending` payout of a transfer that has settled since is passed on as the pending event it was (it
+  // verified: pending is an earlier state of every outcome); the settled event that follows carries the
+  // outcome and its reason. Otherwise the status is the API's.
+  const status = event.kind === 'payout' && event.notification.status === 'pending' ? 'pending' : recordStatus(record);
+  if (event.kind === 'payout') {
+    const n = event.notification;
+    const body: Record<string, unknown> = {
+      event: n.event,
+      reference: shownText(record.reference),
+      amount,
+      destinationAccountNumber: shownText(record.destinationAccountNumber),
+      destinationAccountName: shownText(record.destinationAccountName),
+      destinationBankCode: shownText(record.destinationBankCode),
+      sessionId: shownText(record.sessionId),
+      status,
+    };
+    if (status === 'failed' || status === 'reversed') {
+      body.failureReason = n.failureReason ?? n.message ?? '';
+      unverified.push('failureReason');
+      if (n.message !== undefined) {
+        body.message = n.message;
+        unverified.push('message');
+      }
+    }
+    body.createdAt = time('createdAt', record.createdAt);
+    body.updatedAt = time('updatedAt', record.updatedAt);
+    return { body, unverified, status };
+  }
+  const body: Record<string, unknown> = {
+    event: event.notification.event,
+    reference: shownText(record.reference),
+    originalReference: original ? shownText(original.reference) : event.notification.originalReference,
+    amount,
+    sessionId: shownText(record.sessionId),
+    status,
+    createdAt: time('createdAt', record.createdAt),
+    updatedAt: time('updatedAt', record.updatedAt),
+  };
+  return { body, unverified, status };
+}
