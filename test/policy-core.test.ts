@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
-import { Journal, TransferFold, type JournalRecord } from '../src/transfers/journal.js';
+import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
 import { journalledTransfers } from '../src/transfers/outcome.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
@@ -38,14 +38,23 @@ function intent(reference: string, time: string, amountKobo: number, extra: Part
     ...extra,
   } as JournalRecord;
 }
-const fold = (records: JournalRecord[]) => {
-  const result = new TransferFold();
-  for (const record of records) result.add(record);
-  return result;
-};
+// Each journal in a data dir of its own, in the real store.
+const roots: string[] = [];
+after(() => {
+  closeLocalStores();
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+async function fold(records: JournalRecord[]): Promise<Journal> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-policy-'));
+  roots.push(dir);
+  const journal = new Journal(dir);
+  for (const record of records) await journal.append(record);
+  return journal;
+}
+const transfersOf = async (records: JournalRecord[]) => (await (await fold(records)).transfers()).transfers;
 
 describe('the day', () => {
-  it('counts today, in flight and answered alike, not refused ones, other days or other accounts', () => {
+  it('counts today, in flight and answered alike, not refused ones, other days or other accounts', async () => {
     const records: JournalRecord[] = [
       intent('ACME-A', local(9), 10_000), // answered: accepted
       { type: 'accepted', reference: 'ACME-A', ...scope, time: local(9), status: 'pending', message: 'ok' },
@@ -55,14 +64,14 @@ describe('the day', () => {
       intent('ACME-D', local(23, 24), 80_000), // yesterday
       intent('ACME-E', local(10), 160_000, { profile: 'other' }), // another profile
     ];
-    assert.equal(spentToday(fold(records).transfers(), scope, now, zone), 30_000);
+    assert.equal(spentToday(await transfersOf(records), scope, now, zone), 30_000);
     const { start, end } = dayWindow(now, zone);
     assert.equal(new Date(start).toISOString(), '2026-11-24T23:00:00.000Z', 'midnight in Lagos');
     assert.equal(end - start, 24 * 3600_000);
   });
 
-  it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', () => {
-    const transfers = fold([intent('ACME-A', local(9), 60_000)]).transfers();
+  it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', async () => {
+    const transfers = await transfersOf([intent('ACME-A', local(9), 60_000)]);
     assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
     assert.throws(
       () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
@@ -70,8 +79,8 @@ describe('the day', () => {
     );
   });
 
-  it('the claim refuses a transfer that would pass the maximum, counting another process in flight', () => {
-    const journal = fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
+  it('the claim refuses a transfer that would pass the maximum, counting another process in flight', async () => {
+    const journal = await fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
     const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
     assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
     assert.throws(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now), PolicyLimitError);
