@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { closeLocalStores } from '../src/store/database.js';
+import { ControlsStore } from '../src/store/controls.js';
+import { dayWindow, PolicyLimitError } from '../src/controls/policy.js';
 import type { Kobo } from '../src/money/kobo.js';
 import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/transfers/transfer.js';
 import { createContext } from '../src/runtime.js';
@@ -178,5 +180,84 @@ describe('a refused resend is looked up and never called "no money moved"', () =
     const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] });
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
+  });
+});
+
+// The daily maximum is decided in the claim (src/transfers/claim.ts): executeTransfer must hand the
+// policy's maximum and its time zone to it. Sequential and in one process, so it holds on every run.
+describe("executeTransfer hands the policy's daily maximum and its day to the claim", () => {
+  let setup: TransferSetup;
+  before(async () => {
+    setup = await setUpTransfers();
+  });
+  after(async () => {
+    await setup.close();
+  });
+  const verified = (reference: string, amountKobo: number): VerifiedTransfer => ({
+    reference,
+    accountNumber: '0123456789',
+    bankCode: '000013',
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    amountKobo: amountKobo as Kobo,
+    narration: 'daily maximum',
+    senderName: undefined,
+  });
+  const setPolicy = (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: number | undefined, timeZone: string) => {
+    const controls = ControlsStore.open(setup.home.dataDir);
+    try {
+      const policy = maxPerDayKobo === undefined ? undefined : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
+      controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
+    } finally {
+      controls.close();
+    }
+  };
+
+  it('a transfer that would pass the maximum is refused by the claim: nothing journalled, nothing sent', async () => {
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const scopeNow = await transferScope(ctx);
+    const journal = new Journal(`${setup.home.dataDir}/max`);
+    setPolicy(scopeNow, 25_000, 'Africa/Lagos');
+    try {
+      assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-1', 15_000))).kind, 'accepted');
+      setup.server.simulator.clearRequests();
+      await assert.rejects(executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-2', 10_001)), (error: unknown) => {
+        assert.ok(error instanceof PolicyLimitError, String(error));
+        assert.match(error.message, /would pass the daily maximum of ₦250\.00.*₦150\.00 counts toward it.*₦100\.00 is left/);
+        return true;
+      });
+      assert.equal(setup.posts(), 0, 'nothing sent');
+      assert.deepEqual((await journal.transfers()).transfers.map((t) => t.reference), ['ACME-MAX-1'], 'no intent for the refused one');
+      // Reaching it exactly is allowed.
+      assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-3', 10_000))).kind, 'accepted');
+    } finally {
+      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+    }
+  });
+
+  it("the day counted is the policy's time zone's", async () => {
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const scopeNow = await transferScope(ctx);
+    const journal = new Journal(`${setup.home.dataDir}/zone`);
+    // A zone whose day began at least an hour apart from Lagos's, and an earlier transfer a minute before
+    // the later of the two midnights: today in one zone, yesterday in the other.
+    const now = Date.now();
+    const lagos = dayWindow(now, 'Africa/Lagos').start;
+    const zones = Array.from({ length: 27 }, (_, i) => `Etc/GMT${i - 14 < 0 ? '' : '+'}${i - 14}`);
+    const zone = zones.find((z) => Math.abs(dayWindow(now, z).start - lagos) >= 3_600_000)!;
+    const other = dayWindow(now, zone).start;
+    const earlier = Math.max(lagos, other) - 60_000;
+    const countedByZone = other <= earlier; // the zone's day had begun when the earlier transfer was sent
+    const stamp = { ...scopeNow, time: new Date(earlier).toISOString() };
+    await journal.append({ ...intent('ACME-DAY-1', 1), ...stamp, amountKobo: 15_000 } as JournalRecord);
+    await journal.append({ type: 'accepted', reference: 'ACME-DAY-1', ...stamp, status: 'successful', message: 'ok' });
+    setPolicy(scopeNow, 25_000, zone);
+    try {
+      const sending = executeTransfer(ctx, journal, scopeNow, verified('ACME-DAY-2', 15_000));
+      if (countedByZone) await assert.rejects(sending, PolicyLimitError, `${zone}: the earlier transfer is today's`);
+      else assert.equal((await sending).kind, 'accepted', `${zone}: the earlier transfer is yesterday's`);
+    } finally {
+      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+    }
   });
 });

@@ -1,9 +1,11 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
@@ -200,6 +202,91 @@ describe('the day, as the store counts it', () => {
       (error: unknown) => error instanceof PolicyLimitError && /₦191\.00 counts toward it \(today's transfers in flight, .*; not refused\)/.test(error.message),
     );
   });
+});
+
+describe('the daily maximum at the claim, two processes on one store', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-race-'));
+  after(() => {
+    closeLocalStores();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A claimer (test/fixtures/journal-claim.ts) and the lines it says, each awaited with a bound. */
+  function claimer(dataDir: string, reference: string, amountKobo: number, maxKobo: number, role: 'holder' | 'second') {
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('test/fixtures/journal-claim.ts'), dataDir, reference, String(amountKobo), String(maxKobo), String(now), role],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    child.stdin.on('error', () => undefined); // a word to a process that already ended
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines: string[] = [];
+    const waiting: Array<() => void> = [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      for (const wake of waiting.splice(0)) wake();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return {
+      tell: (word: string) => child.stdin.write(`${word}\n`),
+      /** The next line, once said; fails when the process ends first or after 30 s. */
+      async next(): Promise<string> {
+        const deadline = Date.now() + 30_000;
+        let ended = false;
+        void exited.then(() => {
+          ended = true;
+          for (const wake of waiting.splice(0)) wake();
+        });
+        for (;;) {
+          const line = lines.shift();
+          if (line !== undefined) return line;
+          if (ended) throw new Error(`${role} ended without a word: ${stderr}`);
+          const left = deadline - Date.now();
+          if (left <= 0) throw new Error(`${role} said nothing in 30 s: ${stderr}`);
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, left);
+            waiting.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+      },
+      exited,
+      stderr: () => stderr,
+    };
+  }
+
+  for (const [holderKobo, secondKobo] of [
+    [15_000, 15_000],
+    [5_000, 20_001],
+  ] as const) {
+    it(`₦${holderKobo / 100} and ₦${secondKobo / 100} against ₦250.00, the second claimed while the first is in its transaction: exactly one wins`, { timeout: 60_000 }, async () => {
+      const dataDir = path.join(dir, `${holderKobo}-${secondKobo}`);
+      const max = 25_000;
+      const holder = claimer(dataDir, 'ACME-RACE-1', holderKobo, max, 'holder');
+      const second = claimer(dataDir, 'ACME-RACE-2', secondKobo, max, 'second');
+      try {
+        // The barrier: both have the store open.
+        assert.deepEqual(await Promise.all([holder.next(), second.next()]), ['ready', 'ready']);
+        holder.tell('go');
+        assert.equal(await holder.next(), 'holding', 'the first has checked the day and holds the write transaction');
+        second.tell('go');
+        assert.equal(await second.next(), 'claiming');
+        holder.tell('commit');
+        assert.equal(await holder.next(), 'won');
+        const verdict = await second.next();
+        assert.match(verdict, /^refused .*would pass the daily maximum of ₦250\.00/, second.stderr());
+        assert.deepEqual(await Promise.all([holder.exited, second.exited]), [0, 0]);
+      } finally {
+        holder.tell('commit');
+        second.tell('go');
+      }
+      const { transfers } = await new Journal(dataDir).transfers();
+      assert.deepEqual(transfers.map((t) => [t.reference, t.amountKobo]), [['ACME-RACE-1', holderKobo]], 'one intent, the winner\'s');
+    });
+  }
 });
 
 describe('holds', () => {
