@@ -2,7 +2,7 @@
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -255,6 +255,28 @@ describe('the daily maximum at the claim, two processes on one store', () => {
       },
       exited,
       stderr: () => stderr,
+      /**
+       * Resolves once the process waits for the store's write lock: SQLite's busy handler sleeps between
+       * tries, so its main thread is seen in nanosleep (Linux /proc/<pid>/syscall; x86-64 35 and 230,
+       * arm64 101 and 115). By then it has done whatever it does before the lock. Where /proc cannot
+       * tell, resolves at once: the outcome is the same, only less of the interleaving is shown.
+       */
+      async waitingForTheLock(): Promise<void> {
+        const file = `/proc/${child.pid}/syscall`;
+        const sleeping = process.arch === 'arm64' ? ['101', '115'] : ['35', '230'];
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          let now: string;
+          try {
+            now = readFileSync(file, 'utf8').split(' ')[0]!;
+          } catch {
+            return;
+          }
+          if (sleeping.includes(now)) return;
+          if (Date.now() > deadline) throw new Error(`${role} never waited for the lock (${now}): ${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      },
     };
   }
 
@@ -274,6 +296,7 @@ describe('the daily maximum at the claim, two processes on one store', () => {
         assert.equal(await holder.next(), 'holding', 'the first has checked the day and holds the write transaction');
         second.tell('go');
         assert.equal(await second.next(), 'claiming');
+        await second.waitingForTheLock();
         holder.tell('commit');
         assert.equal(await holder.next(), 'won');
         const verdict = await second.next();
