@@ -3,7 +3,11 @@
 //   - no import cycle between its modules; type-only imports count, since a cycle of types is still two
 //     modules that cannot be read, tested or moved apart;
 //   - no module below the commands that imports the terminal layer (src/ui);
-//   - no folder with more than 20 files, so each one can be taken in at a glance.
+//   - no folder with more than 20 files, so each one can be taken in at a glance;
+//   - no SQL outside src/store and src/simulator (which keeps its own database): a string that starts
+//     with a statement (SELECT, INSERT INTO, UPDATE … SET, DELETE FROM, CREATE TABLE, PRAGMA, …), and no
+//     use of the SQLite driver (node:sqlite, src/store/sqlite.ts), so every query of fsapi's store is
+//     found, named, in one folder.
 // Run from the repository root: `node scripts/check-layout.mjs [srcDir]`. Prints each finding; exit 1 if there is one.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +22,15 @@ const mayImportUi = (file) =>
   path.dirname(file) === SRC;
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
+// Where SQL may be written: the store, and the simulator's own database.
+const SQL_HOMES = [path.join(SRC, 'store'), path.join(SRC, 'simulator')];
+// The one module whose SQL is still to move into src/store (its events tables); nothing else is exempt.
+const SQL_NOT_YET_MOVED = new Set([path.join(SRC, 'notifications', 'event-log.ts')]);
+const mayHoldSql = (file) => SQL_HOMES.some((home) => file.startsWith(home + path.sep)) || SQL_NOT_YET_MOVED.has(file);
+// A string literal (quotes or backticks) whose text starts with an SQL statement.
+const SQL_TEXT =
+  /[`'"]\s*(SELECT\b|INSERT\s+(OR\s+\w+\s+)?INTO\b|REPLACE\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|VIEW|TRIGGER)\b|DROP\s+(TABLE|INDEX|VIEW|TRIGGER)\b|ALTER\s+TABLE\b|PRAGMA\s+\w|WITH\s+\w+\s+AS\s*\(|BEGIN(\s+IMMEDIATE|\s+EXCLUSIVE)?\s*[`'"]|COMMIT\s*[`'"]|VACUUM\b)/;
+const SQLITE_SEAM = path.join(SRC, 'store', 'sqlite.ts');
 const MAX_FILES_IN_A_FOLDER = 20;
 
 function sourceFiles(dir) {
@@ -59,8 +72,17 @@ const show = (file) => path.relative(process.cwd(), file);
 
 for (const file of files) {
   const targets = new Set();
-  for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
+  const text = readFileSync(file, 'utf8');
+  if (!mayHoldSql(file)) {
+    text.split('\n').forEach((line, index) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return; // a comment may name a statement
+      if (SQL_TEXT.test(line)) problems.push(`${show(file)}:${index + 1} holds SQL: queries belong in src/store`);
+    });
+  }
+  for (const specifier of specifiers(text)) {
+    if (!mayHoldSql(file) && specifier === 'node:sqlite') problems.push(`${show(file)} imports node:sqlite: only src/store talks to SQLite`);
     const target = resolve(file, specifier);
+    if (target === SQLITE_SEAM && !mayHoldSql(file)) problems.push(`${show(file)} imports ${show(target)}: only src/store talks to SQLite`);
     if (target === undefined) continue;
     if (SOURCE.test(target) && target.startsWith(SRC + path.sep)) targets.add(target);
     if (target.startsWith(UI + path.sep) && !mayImportUi(file)) {
@@ -143,5 +165,9 @@ for (const [folder, count] of perFolder) {
 }
 
 for (const problem of problems) console.log(problem);
-console.log(problems.length === 0 ? `ok: ${files.length} modules, no cycles, no ui below the commands, no folder over ${MAX_FILES_IN_A_FOLDER}` : `${problems.length} problem(s)`);
+console.log(
+  problems.length === 0
+    ? `ok: ${files.length} modules, no cycles, no ui below the commands, no folder over ${MAX_FILES_IN_A_FOLDER}, no SQL outside src/store`
+    : `${problems.length} problem(s)`,
+);
 process.exitCode = problems.length === 0 ? 0 : 1;

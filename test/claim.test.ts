@@ -1,10 +1,17 @@
 // One owner per reference (src/transfers/claim.ts, the journal's fold): what the journal shows when attempts
 // of one reference meet, and a refused resend, looked up and never called "no money moved". Core functions
-// with an injected context, against the simulator served on 127.0.0.1.
+// with an injected context, against a real store in a temporary data dir and the simulator served on
+// 127.0.0.1.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/transfers/claim.js';
-import { Journal, summarise, TransferFold, type JournalRecord } from '../src/transfers/journal.js';
+import { Journal, type JournalRecord } from '../src/transfers/journal.js';
+import { closeLocalStores } from '../src/store/database.js';
+import { ControlsStore } from '../src/store/controls.js';
+import { dayWindow, PolicyLimitError } from '../src/controls/policy.js';
 import type { Kobo } from '../src/money/kobo.js';
 import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/transfers/transfer.js';
 import { createContext } from '../src/runtime.js';
@@ -32,78 +39,95 @@ const outcome = (type: 'accepted' | 'rejected' | 'reconciled', reference: string
     ? { type, reference, ...scope, time: at(second), httpStatus: 400, message: `reference ${reference} was already used` }
     : { type, reference, ...scope, time: at(second), status: 'pending', message: 'ok' };
 
+// Each journal in a data dir of its own, in the real store.
+const roots: string[] = [];
+after(() => {
+  closeLocalStores();
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+async function journalOf(records: JournalRecord[]): Promise<Journal> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-claim-'));
+  roots.push(dir);
+  const journal = new Journal(dir);
+  for (const record of records) await journal.append(record);
+  return journal;
+}
+const statesOf = async (records: JournalRecord[]) => (await (await journalOf(records)).transfers()).transfers;
+
 describe('the journal: a refusal never hides a payment', () => {
-  it('four attempts of one reference, one accepted and three refused (in any order): accepted', () => {
+  it('four attempts of one reference, one accepted and three refused (in any order): accepted', async () => {
     const records = [intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), outcome('rejected', 'ACME-R1', 2), outcome('accepted', 'ACME-R1', 3), outcome('rejected', 'ACME-R1', 4), outcome('rejected', 'ACME-R1', 5)];
-    const [state] = summarise(records);
-    assert.equal(state!.state, 'accepted');
-    assert.equal(summarise([intent('ACME-R2', 1), outcome('reconciled', 'ACME-R2', 2), outcome('rejected', 'ACME-R2', 3)])[0]!.state, 'reconciled');
+    const states = await statesOf(records);
+    assert.deepEqual(states.map((s) => s.state), ['accepted']);
+    assert.deepEqual((await statesOf([intent('ACME-R2', 1), outcome('reconciled', 'ACME-R2', 2), outcome('rejected', 'ACME-R2', 3)])).map((s) => s.state), ['reconciled']);
   });
 
-  it('a resend after a refusal is in flight again until its own outcome', () => {
+  it('a resend after a refusal is in flight again until its own outcome', async () => {
     const records = [intent('ACME-R3', 1), outcome('rejected', 'ACME-R3', 2), intent('ACME-R3', 3)];
-    assert.equal(summarise(records)[0]!.state, 'unknown');
-    assert.equal(summarise([...records, outcome('accepted', 'ACME-R3', 4)])[0]!.state, 'accepted');
+    assert.deepEqual((await statesOf(records)).map((s) => s.state), ['unknown']);
+    assert.deepEqual((await statesOf([...records, outcome('accepted', 'ACME-R3', 4)])).map((s) => s.state), ['accepted']);
   });
 });
 
 describe('checkClaim', () => {
-  const fold = (records: JournalRecord[]) => {
-    const result = new TransferFold();
-    for (const record of records) result.add(record);
-    return result;
-  };
+  const fold = journalOf;
   const candidate = (reference: string, accountNumber = '0123456789') => ({ ...scope, reference, accountNumber, bankCode: '000013', amountKobo: 10_000 });
   const now = Date.parse(at(30));
   const noGuard = { earlierAttempts: 0, duplicates: undefined };
 
-  it('a new reference is claimed; one another process holds (any case) is refused', () => {
-    checkClaim(fold([]), candidate('ACME-NEW'), noGuard, now);
-    const inFlight = intent('ACME-HELD', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>);
-    assert.throws(() => checkClaim(fold([inFlight]), candidate('acme-held'), noGuard, now), (error: unknown) => {
+  it('a new reference is claimed; one another process holds (any case) is refused', async () => {
+    checkClaim(await fold([]), candidate('ACME-NEW'), noGuard, now);
+    const held = await fold([intent('ACME-HELD', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
+    assert.throws(() => checkClaim(held, candidate('acme-held'), noGuard, now), (error: unknown) => {
       assert.ok(error instanceof ReferenceTakenError);
       assert.match(error.message, new RegExp(`is being sent by another fsapi process \\(pid ${process.pid}`));
       return true;
     });
-    assert.throws(() => checkClaim(fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]), candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
+    const paid = await fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]);
+    assert.throws(() => checkClaim(paid, candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
   });
 
-  it('a refused reference may be sent again, unless another process sent it again first', () => {
+  it('a refused reference may be sent again, unless another process sent it again first', async () => {
     const refused = [intent('ACME-REF', 1), outcome('rejected', 'ACME-REF', 2)];
-    checkClaim(fold(refused), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now);
-    assert.throws(() => checkClaim(fold([...refused, intent('ACME-REF', 3), outcome('rejected', 'ACME-REF', 4)]), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now), ReferenceTakenError);
+    checkClaim(await fold(refused), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now);
+    const resentMeanwhile = await fold([...refused, intent('ACME-REF', 3), outcome('rejected', 'ACME-REF', 4)]);
+    assert.throws(() => checkClaim(resentMeanwhile, candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now), ReferenceTakenError);
   });
 
-  it('an intent without an answer whose writer died may be resent; the same pid with another run id is a reused pid', () => {
-    checkClaim(fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
-    checkClaim(fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'another-run' } as Partial<JournalRecord>)]), candidate('ACME-REUSED'), { earlierAttempts: 1, duplicates: undefined }, now);
+  it('an intent without an answer whose writer died may be resent; the same pid with another run id is a reused pid', async () => {
+    checkClaim(await fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
+    checkClaim(await fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'fedcba9876543210' } as Partial<JournalRecord>)]), candidate('ACME-REUSED'), { earlierAttempts: 1, duplicates: undefined }, now);
   });
 
-  it('the duplicate guard counts unknown and accepted transfers in the window, not refused or ignored ones', () => {
+  it('the duplicate guard counts unknown and accepted transfers in the window, not refused or ignored ones', async () => {
     const guard = (ignore: string[] = []) => ({ earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set(ignore) } });
-    assert.throws(() => checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(), now), DuplicateClaimError);
-    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(['ACME-A']), now);
-    checkClaim(fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
-    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B', '0123456781'), guard(), now);
-    checkClaim(fold([intent('ACME-A', 1)]), candidate('ACME-B'), guard(), now + 600_000);
+    const sent = await fold([intent('ACME-A', 1)]);
+    assert.throws(() => checkClaim(sent, candidate('ACME-B'), guard(), now), DuplicateClaimError);
+    checkClaim(sent, candidate('ACME-B'), guard(['ACME-A']), now);
+    checkClaim(await fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
+    checkClaim(sent, candidate('ACME-B', '0123456781'), guard(), now);
+    checkClaim(sent, candidate('ACME-B'), guard(), Date.parse(at(1)) + 600_000);
+    // The reference being claimed is never its own duplicate (a resend after a refusal), in any case.
+    checkClaim(sent, candidate('acme-a'), { ...guard(), earlierAttempts: 1 }, now);
   });
 
-  it('the duplicate guard names each earlier transfer by its outcome: in flight while its writer runs, else unknown or its status', () => {
+  it('the duplicate guard names each earlier transfer by its outcome: in flight while its writer runs, else unknown or its status', async () => {
     const guard = { earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set<string>() } };
-    const refusal = (records: JournalRecord[]) => {
+    const refusal = async (records: JournalRecord[]) => {
+      const journal = await fold(records);
       try {
-        checkClaim(fold(records), candidate('ACME-NEXT'), guard, now);
+        checkClaim(journal, candidate('ACME-NEXT'), guard, now);
       } catch (error) {
         assert.ok(error instanceof DuplicateClaimError);
         return { outcome: error.duplicates[0]!.outcome, message: error.message };
       }
       assert.fail('the duplicate was claimed');
     };
-    const running = refusal([intent('ACME-RUNS', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
+    const running = await refusal([intent('ACME-RUNS', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
     assert.equal(running.outcome, 'in flight');
     assert.match(running.message, /under ACME-RUNS at .* \(less than 10 minutes ago, in flight\); nothing was sent/);
-    assert.equal(refusal([intent('ACME-DIED', 1)]).outcome, 'unknown');
-    const answered = refusal([intent('ACME-TOOK', 1), outcome('accepted', 'ACME-TOOK', 2)]);
+    assert.equal((await refusal([intent('ACME-DIED', 1)])).outcome, 'unknown');
+    const answered = await refusal([intent('ACME-TOOK', 1), outcome('accepted', 'ACME-TOOK', 2)]);
     assert.equal(answered.outcome, 'pending');
     assert.doesNotMatch(answered.message, /accepted/, '"accepted" is an answer, not an outcome');
   });
@@ -156,5 +180,84 @@ describe('a refused resend is looked up and never called "no money moved"', () =
     const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] });
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
+  });
+});
+
+// The daily maximum is decided in the claim (src/transfers/claim.ts): executeTransfer must hand the
+// policy's maximum and its time zone to it. Sequential and in one process, so it holds on every run.
+describe("executeTransfer hands the policy's daily maximum and its day to the claim", () => {
+  let setup: TransferSetup;
+  before(async () => {
+    setup = await setUpTransfers();
+  });
+  after(async () => {
+    await setup.close();
+  });
+  const verified = (reference: string, amountKobo: number): VerifiedTransfer => ({
+    reference,
+    accountNumber: '0123456789',
+    bankCode: '000013',
+    bankName: 'Guaranty Trust Bank',
+    accountName: 'OKAFOR CHIAMAKA ADAEZE',
+    amountKobo: amountKobo as Kobo,
+    narration: 'daily maximum',
+    senderName: undefined,
+  });
+  const setPolicy = (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: number | undefined, timeZone: string) => {
+    const controls = ControlsStore.open(setup.home.dataDir);
+    try {
+      const policy = maxPerDayKobo === undefined ? undefined : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
+      controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
+    } finally {
+      controls.close();
+    }
+  };
+
+  it('a transfer that would pass the maximum is refused by the claim: nothing journalled, nothing sent', async () => {
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const scopeNow = await transferScope(ctx);
+    const journal = new Journal(`${setup.home.dataDir}/max`);
+    setPolicy(scopeNow, 25_000, 'Africa/Lagos');
+    try {
+      assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-1', 15_000))).kind, 'accepted');
+      setup.server.simulator.clearRequests();
+      await assert.rejects(executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-2', 10_001)), (error: unknown) => {
+        assert.ok(error instanceof PolicyLimitError, String(error));
+        assert.match(error.message, /would pass the daily maximum of ₦250\.00.*₦150\.00 counts toward it.*₦100\.00 is left/);
+        return true;
+      });
+      assert.equal(setup.posts(), 0, 'nothing sent');
+      assert.deepEqual((await journal.transfers()).transfers.map((t) => t.reference), ['ACME-MAX-1'], 'no intent for the refused one');
+      // Reaching it exactly is allowed.
+      assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-3', 10_000))).kind, 'accepted');
+    } finally {
+      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+    }
+  });
+
+  it("the day counted is the policy's time zone's", async () => {
+    const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
+    const scopeNow = await transferScope(ctx);
+    const journal = new Journal(`${setup.home.dataDir}/zone`);
+    // A zone whose day began at least an hour apart from Lagos's, and an earlier transfer a minute before
+    // the later of the two midnights: today in one zone, yesterday in the other.
+    const now = Date.now();
+    const lagos = dayWindow(now, 'Africa/Lagos').start;
+    const zones = Array.from({ length: 27 }, (_, i) => `Etc/GMT${i - 14 < 0 ? '' : '+'}${i - 14}`);
+    const zone = zones.find((z) => Math.abs(dayWindow(now, z).start - lagos) >= 3_600_000)!;
+    const other = dayWindow(now, zone).start;
+    const earlier = Math.max(lagos, other) - 60_000;
+    const countedByZone = other <= earlier; // the zone's day had begun when the earlier transfer was sent
+    const stamp = { ...scopeNow, time: new Date(earlier).toISOString() };
+    await journal.append({ ...intent('ACME-DAY-1', 1), ...stamp, amountKobo: 15_000 } as JournalRecord);
+    await journal.append({ type: 'accepted', reference: 'ACME-DAY-1', ...stamp, status: 'successful', message: 'ok' });
+    setPolicy(scopeNow, 25_000, zone);
+    try {
+      const sending = executeTransfer(ctx, journal, scopeNow, verified('ACME-DAY-2', 15_000));
+      if (countedByZone) await assert.rejects(sending, PolicyLimitError, `${zone}: the earlier transfer is today's`);
+      else assert.equal((await sending).kind, 'accepted', `${zone}: the earlier transfer is yesterday's`);
+    } finally {
+      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+    }
   });
 });

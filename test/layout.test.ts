@@ -1,6 +1,6 @@
 // The shape of src/ (scripts/check-layout.mjs): no import cycle, no terminal code below the commands, no
-// folder over 20 files. Checked on the real tree, and on small trees made to break each rule, so the check
-// is known to fail when it should.
+// folder over 20 files, no SQL outside src/store. Checked on the real tree, and on small trees made to
+// break each rule, so the check is known to fail when it should.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,5 +78,31 @@ describe('the layout of src/', () => {
     assert.equal(status, 1, output);
     assert.match(output, /core holds 21 modules/);
     assert.doesNotMatch(output, /books holds/);
+  });
+
+  it('SQL outside src/store and src/simulator is found, one statement or several lines; comments and prose pass', () => {
+    const src = tree('sql', {
+      'store/journal.ts': "export const q = (db: { sql(t: string): unknown }) => db.sql('SELECT doc FROM transfers WHERE profile = ?');\n",
+      'simulator/store.ts': 'export const schema = `CREATE TABLE IF NOT EXISTS accounts (id TEXT)`;\n',
+      'transfers/journal.ts': "export const q = (db: { sql(t: string): unknown }) => db.sql('SELECT doc FROM transfers WHERE profile = ?');\n",
+      'transfers/many-lines.ts': 'export const q = (db: { sql(t: string): unknown }) =>\n  db.sql(\n    `UPDATE transfers SET state = ? WHERE first_seq = ?`,\n  );\n',
+      'completion/local-state.ts': "import { openDatabase } from '../store/sqlite.js';\nexport const open = openDatabase;\n",
+      'store/sqlite.ts': 'export const openDatabase = (file: string) => file;\n',
+      'books/driver.ts': "import { DatabaseSync } from 'node:sqlite';\nexport const D = DatabaseSync;\n",
+      'notifications/event-log.ts': "export const q = 'INSERT INTO events (kind) VALUES (?)';\n",
+      'books/prose.ts': "// SELECT doc FROM transfers: a comment may name a query\nexport const note = 'Select a bank; update the payee, then delete from the list';\n",
+    });
+    const { status, output } = check(src);
+    assert.equal(status, 1, output);
+    const findings = output.split('\n').filter((line) => /SQL|talks to SQLite/.test(line));
+    assert.deepEqual(
+      findings.map((line) => line.replace(/\S*?sql\/src\//g, '')).sort(),
+      [
+        'books/driver.ts imports node:sqlite: only src/store talks to SQLite',
+        'completion/local-state.ts imports store/sqlite.ts: only src/store talks to SQLite',
+        'transfers/journal.ts:1 holds SQL: queries belong in src/store',
+        'transfers/many-lines.ts:3 holds SQL: queries belong in src/store',
+      ].sort(),
+    );
   });
 });

@@ -1,12 +1,14 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
-import { Journal, TransferFold, type JournalRecord } from '../src/transfers/journal.js';
+import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
 import { journalledTransfers } from '../src/transfers/outcome.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
@@ -38,14 +40,23 @@ function intent(reference: string, time: string, amountKobo: number, extra: Part
     ...extra,
   } as JournalRecord;
 }
-const fold = (records: JournalRecord[]) => {
-  const result = new TransferFold();
-  for (const record of records) result.add(record);
-  return result;
-};
+// Each journal in a data dir of its own, in the real store.
+const roots: string[] = [];
+after(() => {
+  closeLocalStores();
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+async function fold(records: JournalRecord[]): Promise<Journal> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-policy-'));
+  roots.push(dir);
+  const journal = new Journal(dir);
+  for (const record of records) await journal.append(record);
+  return journal;
+}
+const transfersOf = async (records: JournalRecord[]) => (await (await fold(records)).transfers()).transfers;
 
 describe('the day', () => {
-  it('counts today, in flight and answered alike, not refused ones, other days or other accounts', () => {
+  it('counts today, in flight and answered alike, not refused ones, other days or other accounts', async () => {
     const records: JournalRecord[] = [
       intent('ACME-A', local(9), 10_000), // answered: accepted
       { type: 'accepted', reference: 'ACME-A', ...scope, time: local(9), status: 'pending', message: 'ok' },
@@ -55,14 +66,14 @@ describe('the day', () => {
       intent('ACME-D', local(23, 24), 80_000), // yesterday
       intent('ACME-E', local(10), 160_000, { profile: 'other' }), // another profile
     ];
-    assert.equal(spentToday(fold(records).transfers(), scope, now, zone), 30_000);
+    assert.equal(spentToday(await transfersOf(records), scope, now, zone), 30_000);
     const { start, end } = dayWindow(now, zone);
     assert.equal(new Date(start).toISOString(), '2026-11-24T23:00:00.000Z', 'midnight in Lagos');
     assert.equal(end - start, 24 * 3600_000);
   });
 
-  it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', () => {
-    const transfers = fold([intent('ACME-A', local(9), 60_000)]).transfers();
+  it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', async () => {
+    const transfers = await transfersOf([intent('ACME-A', local(9), 60_000)]);
     assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
     assert.throws(
       () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
@@ -70,8 +81,8 @@ describe('the day', () => {
     );
   });
 
-  it('the claim refuses a transfer that would pass the maximum, counting another process in flight', () => {
-    const journal = fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
+  it('the claim refuses a transfer that would pass the maximum, counting another process in flight', async () => {
+    const journal = await fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
     const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
     assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
     assert.throws(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now), PolicyLimitError);
@@ -191,6 +202,114 @@ describe('the day, as the store counts it', () => {
       (error: unknown) => error instanceof PolicyLimitError && /₦191\.00 counts toward it \(today's transfers in flight, .*; not refused\)/.test(error.message),
     );
   });
+});
+
+describe('the daily maximum at the claim, two processes on one store', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-race-'));
+  after(() => {
+    closeLocalStores();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A claimer (test/fixtures/journal-claim.ts) and the lines it says, each awaited with a bound. */
+  function claimer(dataDir: string, reference: string, amountKobo: number, maxKobo: number, role: 'holder' | 'second') {
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('test/fixtures/journal-claim.ts'), dataDir, reference, String(amountKobo), String(maxKobo), String(now), role],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    child.stdin.on('error', () => undefined); // a word to a process that already ended
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines: string[] = [];
+    const waiting: Array<() => void> = [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      for (const wake of waiting.splice(0)) wake();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return {
+      tell: (word: string) => child.stdin.write(`${word}\n`),
+      /** The next line, once said; fails when the process ends first or after 30 s. */
+      async next(): Promise<string> {
+        const deadline = Date.now() + 30_000;
+        let ended = false;
+        void exited.then(() => {
+          ended = true;
+          for (const wake of waiting.splice(0)) wake();
+        });
+        for (;;) {
+          const line = lines.shift();
+          if (line !== undefined) return line;
+          if (ended) throw new Error(`${role} ended without a word: ${stderr}`);
+          const left = deadline - Date.now();
+          if (left <= 0) throw new Error(`${role} said nothing in 30 s: ${stderr}`);
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, left);
+            waiting.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+      },
+      exited,
+      stderr: () => stderr,
+      /**
+       * Resolves once the process waits for the store's write lock: SQLite's busy handler sleeps between
+       * tries, so its main thread is seen in nanosleep (Linux /proc/<pid>/syscall; x86-64 35 and 230,
+       * arm64 101 and 115). By then it has done whatever it does before the lock. Where /proc cannot
+       * tell, resolves at once: the outcome is the same, only less of the interleaving is shown.
+       */
+      async waitingForTheLock(): Promise<void> {
+        const file = `/proc/${child.pid}/syscall`;
+        const sleeping = process.arch === 'arm64' ? ['101', '115'] : ['35', '230'];
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          let now: string;
+          try {
+            now = readFileSync(file, 'utf8').split(' ')[0]!;
+          } catch {
+            return;
+          }
+          if (sleeping.includes(now)) return;
+          if (Date.now() > deadline) throw new Error(`${role} never waited for the lock (${now}): ${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      },
+    };
+  }
+
+  for (const [holderKobo, secondKobo] of [
+    [15_000, 15_000],
+    [5_000, 20_001],
+  ] as const) {
+    it(`₦${holderKobo / 100} and ₦${secondKobo / 100} against ₦250.00, the second claimed while the first is in its transaction: exactly one wins`, { timeout: 60_000 }, async () => {
+      const dataDir = path.join(dir, `${holderKobo}-${secondKobo}`);
+      const max = 25_000;
+      const holder = claimer(dataDir, 'ACME-RACE-1', holderKobo, max, 'holder');
+      const second = claimer(dataDir, 'ACME-RACE-2', secondKobo, max, 'second');
+      try {
+        // The barrier: both have the store open.
+        assert.deepEqual(await Promise.all([holder.next(), second.next()]), ['ready', 'ready']);
+        holder.tell('go');
+        assert.equal(await holder.next(), 'holding', 'the first has checked the day and holds the write transaction');
+        second.tell('go');
+        assert.equal(await second.next(), 'claiming');
+        await second.waitingForTheLock();
+        holder.tell('commit');
+        assert.equal(await holder.next(), 'won');
+        const verdict = await second.next();
+        assert.match(verdict, /^refused .*would pass the daily maximum of ₦250\.00/, second.stderr());
+        assert.deepEqual(await Promise.all([holder.exited, second.exited]), [0, 0]);
+      } finally {
+        holder.tell('commit');
+        second.tell('go');
+      }
+      const { transfers } = await new Journal(dataDir).transfers();
+      assert.deepEqual(transfers.map((t) => [t.reference, t.amountKobo]), [['ACME-RACE-1', holderKobo]], 'one intent, the winner\'s');
+    });
+  }
 });
 
 describe('holds', () => {

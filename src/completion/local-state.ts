@@ -2,10 +2,10 @@
 // network: shell completion (run on every Tab press) and the first-run overview. The real profile store
 // (src/auth/profile-store.ts) creates and narrows the config dir when it opens; these readers only read,
 // and a missing or unreadable file is simply "nothing saved".
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../common/is-record.js';
-import { openDatabase } from '../store/sqlite.js';
+import { readPayeeNames } from '../store/payee-names.js';
 
 export interface SavedProfile {
   name: string;
@@ -96,20 +96,5 @@ function readBankFile(file: string): CachedBank[] | undefined {
  * is created and nothing is written. A missing database, or one without payees yet, is "none".
  */
 export function readSavedPayees(dataDir: string, profileName: string): Array<{ alias: string; name: string }> {
-  const file = path.join(dataDir, 'fsapi.db');
-  if (!existsSync(file)) return [];
-  try {
-    // The driver itself loads on this first open: a Tab anywhere else never loads SQLite.
-    const db = openDatabase(file);
-    try {
-      return db
-        .prepare('SELECT DISTINCT alias, account_name FROM payees WHERE profile = ? ORDER BY alias')
-        .all(profileName)
-        .map((row) => ({ alias: String(row.alias), name: String(row.account_name) }));
-    } finally {
-      db.close();
-    }
-  } catch {
-    return [];
-  }
+  return readPayeeNames(path.join(dataDir, 'fsapi.db'), profileName);
 }

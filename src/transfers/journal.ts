@@ -10,6 +10,7 @@
 // it as JSON Lines, one record a line, as journal.jsonl held it), and `transfers`, each transfer's state
 // folded from those records as each is written, indexed by reference and by payee and time. So a claim,
 // a send, a batch's planning or `transfer log --limit` reads the few rows it needs, whatever the history.
+// The queries are src/store/journal.ts's; what a record means, and how it folds, is decided here.
 //
 // Durability and concurrency: each record is one SQLite transaction, committed (fsync-ed) before
 // `append` returns; a write cut short by a kill or a full disk is rolled back whole, never half kept.
@@ -25,10 +26,10 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
-import { openLocalStore, storePath, type LocalStore } from '../store/database.js';
+import { openLocalStore, storePath } from '../store/database.js';
+import { JournalStore, type StoredTransfer } from '../store/journal.js';
 import { forEachLine } from '../store/lines.js';
-import { holdRunLock, RUN_ID, runIsLive } from '../store/process-lock.js';
-import type { SqlRow } from '../store/sqlite.js';
+import { holdRunLock, runIsLive } from '../store/process-lock.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
@@ -145,7 +146,7 @@ export interface ClaimView {
   stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined;
   /** Whether the run that wrote an attempt without an answer is still running. */
   inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean;
-  /** findDuplicates over the journal, by its index. */
+  /** The duplicate guard's rule over the journal, by its index (JournalStore.duplicates). */
   duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): TransferState[];
   /** The transfers of a profile (any base address) sent in [fromMs, toMs): the policy's day. */
   sentBetween(profile: string, fromMs: number, toMs: number): TransferState[];
@@ -166,7 +167,7 @@ const PAGE = 500;
 export class Journal implements ClaimView {
   /** The database file the journal lives in. */
   readonly file: string;
-  private opened: LocalStore | undefined;
+  private opened: JournalStore | undefined;
   /** What importing journal.jsonl skipped: told once, with the first transfers read by this object. */
   private importWarnings: string[] = [];
 
@@ -183,29 +184,29 @@ export class Journal implements ClaimView {
     return new Journal(dataDir, note);
   }
 
-  /** The store, opened on first use, with journal.jsonl carried over the first time. */
-  private store(): LocalStore {
+  /** The journal's tables, opened on first use, with journal.jsonl carried over the first time. */
+  private rows(): JournalStore {
     if (this.opened) return this.opened;
-    const store = openLocalStore(this.dataDir);
-    this.importWarnings = importJsonl(store, journalPath(this.dataDir), (record) => this.insert(store, record), this.note);
-    this.opened = store;
-    return store;
+    const rows = new JournalStore(openLocalStore(this.dataDir));
+    this.importWarnings = importJsonl(rows, journalPath(this.dataDir), (record) => this.insert(rows, record), this.note);
+    this.opened = rows;
+    return rows;
   }
 
   /** Appends one record and returns once it is on disk. */
   async append(record: JournalRecord): Promise<void> {
     const parsed = journalRecord.parse(record);
-    const store = this.store();
-    store.write(() => this.insert(store, parsed));
+    const rows = this.rows();
+    rows.store.write(() => this.insert(rows, parsed));
   }
 
   /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
   async appendMany(records: Iterable<JournalRecord>): Promise<number> {
-    const store = this.store();
-    return store.write(() => {
+    const rows = this.rows();
+    return rows.store.write(() => {
       let count = 0;
       for (const record of records) {
-        this.insert(store, journalRecord.parse(record));
+        this.insert(rows, journalRecord.parse(record));
         count += 1;
       }
       return count;
@@ -219,11 +220,11 @@ export class Journal implements ClaimView {
    */
   async claim(intent: IntentRecord, check: (journal: ClaimView) => void): Promise<void> {
     const parsed = journalRecord.parse(intent);
-    const store = this.store();
+    const rows = this.rows();
     holdRunLock(this.dataDir);
-    store.write(() => {
+    rows.store.write(() => {
       check(this);
-      this.insert(store, parsed);
+      this.insert(rows, parsed);
     });
   }
 
@@ -234,25 +235,18 @@ export class Journal implements ClaimView {
 
   /** Every record in the order written, a page at a time (flat memory, for exports). */
   *records(): Generator<JournalRecord> {
-    const store = this.store();
-    let after = 0;
-    for (;;) {
-      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
-      for (const row of rows) yield JSON.parse(row.record as string) as JournalRecord;
-      if (rows.length < PAGE) return;
-      after = Number(rows[rows.length - 1]!.seq);
-    }
+    for (const page of this.recordTextPages()) for (const text of page) yield JSON.parse(text) as JournalRecord;
   }
 
   /** Every record as the text it was written as (journal.jsonl's lines), oldest first, a page at a time. */
   *recordTextPages(pageSize = PAGE): Generator<string[]> {
-    const store = this.store();
+    const rows = this.rows();
     let after = 0;
     for (;;) {
-      const rows = store.read(() => store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(after, pageSize));
-      if (rows.length > 0) yield rows.map((row) => row.record as string);
-      if (rows.length < pageSize) return;
-      after = Number(rows[rows.length - 1]!.seq);
+      const page = rows.recordsAfter(after, pageSize);
+      if (page.length > 0) yield page.map((record) => record.text);
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]!.seq;
     }
   }
 
@@ -264,63 +258,35 @@ export class Journal implements ClaimView {
    * is read. With `scope`, only that profile's at that base address (by the index on both).
    */
   *transferPages(pageSize = PAGE, scope?: { profile: string; baseUrl: string }): Generator<TransferState[]> {
-    const store = this.store();
-    const inScope = scope ? 'profile = ? AND base_url = ? AND ' : '';
-    const scopeParams = scope ? [scope.profile, scope.baseUrl] : [];
+    const rows = this.rows();
     // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
     let afterSeq = 0;
     for (;;) {
-      const rows = store.read(() =>
-        store.sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`).all(...scopeParams, afterSeq, pageSize),
-      );
-      if (rows.length > 0) yield rows.map(docOf);
-      if (rows.length < pageSize) break;
-      afterSeq = Number(rows[rows.length - 1]!.first_seq);
+      const page = rows.undatedTransfersAfter(scope, afterSeq, pageSize);
+      if (page.length > 0) yield page.map(stateOfRow);
+      if (page.length < pageSize) break;
+      afterSeq = page[page.length - 1]!.firstSeq;
     }
-    let after: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+    let after = { sentMs: Number.MIN_SAFE_INTEGER, firstSeq: 0 };
     for (;;) {
-      const rows = store.read(() =>
-        store
-          .sql(`SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`)
-          .all(...scopeParams, after[0], after[1], pageSize),
-      );
-      if (rows.length > 0) yield rows.map(docOf);
-      if (rows.length < pageSize) return;
-      const last = rows[rows.length - 1]!;
-      after = [Number(last.sent_ms), Number(last.first_seq)];
+      const page = rows.datedTransfersAfter(scope, after, pageSize);
+      if (page.length > 0) yield page.map(stateOfRow);
+      if (page.length < pageSize) return;
+      const last = page[page.length - 1]!;
+      after = { sentMs: last.sentMs, firstSeq: last.firstSeq };
     }
   }
 
   /** What carrying journal.jsonl over skipped, once (the store is opened to know). */
   importNotes(): string[] {
-    this.store();
+    this.rows();
     return this.takeWarnings();
   }
 
   /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
   async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (query.scope) {
-      where.push('profile = ? AND base_url = ?');
-      params.push(query.scope.profile, query.scope.baseUrl);
-    }
-    if (query.fromMs !== undefined) {
-      where.push('sent_ms >= ?');
-      params.push(query.fromMs);
-    }
-    if (query.toMs !== undefined) {
-      where.push('sent_ms < ?');
-      params.push(query.toMs);
-    }
-    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const store = this.store();
-    const rows = store.read(() =>
-      query.limit !== undefined
-        ? store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq DESC LIMIT ?`).all(...params, query.limit!).reverse()
-        : store.sql(`SELECT doc FROM transfers ${filter} ORDER BY first_seq`).all(...params),
-    );
-    return { transfers: rows.map(docOf), warnings: this.takeWarnings() };
+    const docs = this.rows().transfers(query);
+    return { transfers: docs.map(parseState), warnings: this.takeWarnings() };
   }
 
   private takeWarnings(): string[] {
@@ -331,131 +297,102 @@ export class Journal implements ClaimView {
 
   /** The transfer with exactly this reference in this scope. */
   transfer(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
-    const store = this.store();
-    const row = store.read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(scope.profile, scope.baseUrl, scope.reference));
-    return row ? docOf(row) : undefined;
+    const row = this.rows().exactTransfer(scope);
+    return row ? stateOfRow(row) : undefined;
   }
 
   /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
   snapshot<T>(work: () => T): T {
-    return this.store().read(work);
+    return this.rows().store.read(work);
   }
 
   attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
-    const store = this.store();
-    const row = store.read(() =>
-      store
-        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
-        .get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
-    );
-    if (!row) return undefined;
-    return {
-      intents: Number(row.intents),
-      lastPid: row.last_pid === null ? undefined : Number(row.last_pid),
-      lastRun: row.last_run === null ? undefined : String(row.last_run),
-      lastIntentAt: String(row.last_intent_at),
-      answered: Number(row.answered) === 1,
-    };
+    return this.rows().attempts(scope);
   }
 
   stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
-    return this.transfer(scope) ?? (this.claimRow(scope) ? docOf(this.claimRow(scope)!) : undefined);
+    const exact = this.transfer(scope);
+    if (exact) return exact;
+    const first = this.rows().claimTransfer(scope);
+    return first ? stateOfRow(first) : undefined;
   }
 
   inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
     return runIsLive(this.dataDir, attempts.lastRun);
   }
 
+  /** The duplicate guard's rule (JournalStore.duplicates, src/store/journal.ts), by its index. */
   duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
-    const store = this.store();
-    const rows = store.read(() =>
-      store
-        .sql(
-          `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
-             AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
-        )
-        .all(candidate.profile, candidate.baseUrl, candidate.accountNumber, candidate.bankCode, candidate.amountKobo, now - windowMs, now + windowMs),
-    );
-    return rows.map(docOf);
+    return this.rows().duplicates(candidate, now, windowMs).map(parseState);
   }
 
   sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
-    const store = this.store();
-    return store
-      .read(() => store.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs))
-      .map(docOf);
+    return this.rows().sentBetween(profile, fromMs, toMs).map(parseState);
   }
 
   /** When the first transfer of this scope was sent, by index; undefined when it has none. */
   firstSentMs(scope: { profile: string; baseUrl: string }): number | undefined {
-    const store = this.store();
-    const row = store.read(() => store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl));
-    return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+    return this.rows().firstSentMs(scope);
   }
 
   /** How many transfers the journal holds; with `scope`, of that profile at that base address. */
   count(scope?: { profile: string; baseUrl: string }): number {
-    const store = this.store();
-    const row = store.read(() =>
-      scope
-        ? store.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
-        : store.sql('SELECT count(*) AS n FROM transfers').get(),
-    );
-    return Number(row?.n ?? 0);
+    return this.rows().count(scope);
   }
 
-  private claimRow(scope: { profile: string; baseUrl: string; reference: string }): SqlRow | undefined {
-    const store = this.store();
-    return store.read(() =>
-      store.sql('SELECT * FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, scope.reference.toUpperCase()),
-    );
-  }
-
-  /** Writes one record and folds it into its transfer's row: the caller holds the write transaction. */
-  private insert(store: LocalStore, record: JournalRecord): void {
+  /**
+   * Writes one record and folds it into its transfer's row: the caller holds the write transaction.
+   * An intent makes its transfer (or reopens a refused one) and counts as an attempt of its reference in
+   * any case; an outcome, other than a status check, answers the last attempt and changes the state of
+   * the transfer with exactly its reference. An outcome of a reference with no intent changes nothing.
+   */
+  private insert(rows: JournalStore, record: JournalRecord): void {
     const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
-    const { lastInsertRowid } = store
-      .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(record.type, scope.profile, scope.baseUrl, scope.reference, record.time, JSON.stringify(record));
+    const seq = rows.appendRecord(record.type, scope, record.time, JSON.stringify(record));
     if (record.type === 'repaired') return;
-    const seq = Number(lastInsertRowid);
-    const claim = store.sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(record.profile, record.baseUrl, record.reference.toUpperCase());
-    const exact = store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(record.profile, record.baseUrl, record.reference);
-    const save = (firstSeq: number, state: TransferState) =>
-      store.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state.state, JSON.stringify(state), firstSeq);
+    const claimSeq = rows.claimSeq(record);
+    const exact = rows.exactTransfer(record);
+    const save = (firstSeq: number, state: TransferState) => rows.saveState(firstSeq, state.state, JSON.stringify(state));
     if (record.type === 'intent') {
       if (exact) {
-        const state = docOf(exact);
+        const state = stateOfRow(exact);
         reopen(state, record);
-        save(Number(exact.first_seq), state);
+        save(exact.firstSeq, state);
       } else {
         const state = stateFromIntent(record);
         const sentMs = Date.parse(record.time);
-        store
-          .sql(
-            `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
-               intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
-          )
-          .run(seq, record.profile, record.baseUrl, record.reference, record.reference.toUpperCase(), Number.isFinite(sentMs) ? sentMs : null,
-            state.accountNumber, state.bankCode, state.amountKobo, state.state, record.time, JSON.stringify(state));
+        rows.insertTransfer({
+          firstSeq: seq,
+          profile: record.profile,
+          baseUrl: record.baseUrl,
+          reference: record.reference,
+          sentMs: Number.isFinite(sentMs) ? sentMs : null,
+          accountNumber: state.accountNumber,
+          bankCode: state.bankCode,
+          amountKobo: state.amountKobo,
+          state: state.state,
+          lastIntentAt: record.time,
+          doc: JSON.stringify(state),
+        });
       }
-      const claimSeq = claim ? Number(claim.first_seq) : exact ? Number(exact.first_seq) : seq;
-      store
-        .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
-        .run(record.pid ?? null, record.run ?? null, record.time, claimSeq);
+      rows.noteIntent(claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time);
       return;
     }
-    if (claim && record.type !== 'status-checked') store.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(Number(claim.first_seq));
+    if (claimSeq !== undefined && record.type !== 'status-checked') rows.noteAnswered(claimSeq);
     if (exact) {
-      const state = docOf(exact);
+      const state = stateOfRow(exact);
       apply(state, record);
-      save(Number(exact.first_seq), state);
+      save(exact.firstSeq, state);
     }
   }
 }
 
-function docOf(row: SqlRow): TransferState {
-  return JSON.parse(row.doc as string) as TransferState;
+function parseState(doc: string): TransferState {
+  return JSON.parse(doc) as TransferState;
+}
+
+function stateOfRow(row: StoredTransfer): TransferState {
+  return parseState(row.doc);
 }
 
 /**
@@ -463,12 +400,11 @@ function docOf(row: SqlRow): TransferState {
  * record inserted as its line is read, all in one transaction (a line that stops the import leaves
  * nothing imported), with a row in `imports` so it is never read again. The file is left as it is.
  */
-function importJsonl(store: LocalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
+function importJsonl(rows: JournalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
   const name = path.basename(file);
-  const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined;
-  if (store.read(done)) return [];
-  const imported = store.write(() => {
-    if (done()) return undefined; // another process imported it meanwhile
+  if (rows.imported(name)) return [];
+  const imported = rows.store.write(() => {
+    if (rows.imported(name)) return undefined; // another process imported it meanwhile
     const parser = new JournalParser(file);
     let records = 0;
     let bytes: number | undefined;
@@ -489,11 +425,11 @@ function importJsonl(store: LocalStore, file: string, insert: (record: JournalRe
       throw new CorruptFileError(file, (error as Error).message);
     }
     parser.end();
-    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, new Date().toISOString(), records, bytes ?? 0);
+    rows.noteImport(name, new Date().toISOString(), records, bytes ?? 0);
     return { records, warnings: parser.warnings };
   });
   if (!imported) return [];
-  if (imported.records > 0) note(`carrying ${imported.records} records of ${file} over into ${store.file} (once; the file is kept)`);
+  if (imported.records > 0) note(`carrying ${imported.records} records of ${file} over into ${rows.store.file} (once; the file is kept)`);
   return imported.warnings;
 }
 
@@ -618,13 +554,6 @@ export function transferKey(scope: { profile: string; baseUrl: string; reference
   return `${scope.profile}\u0000${scope.baseUrl}\u0000${scope.reference}`;
 }
 
-/** Folds the records into one state per transfer. Records about a reference with no intent are ignored. */
-export function summarise(records: readonly JournalRecord[]): TransferState[] {
-  const fold = new TransferFold();
-  for (const record of records) fold.add(record);
-  return fold.transfers();
-}
-
 /** What the journal knows of the send attempts of one reference (in one profile and base address). */
 export interface Attempts {
   /** Intents written for it: a resend after a refusal is a second one. */
@@ -640,71 +569,6 @@ export interface Attempts {
 /** References are compared without regard to case, as a person reading them would. */
 export function claimKey(scope: { profile: string; baseUrl: string; reference: string }): string {
   return transferKey({ ...scope, reference: scope.reference.toUpperCase() });
-}
-
-/** The records folded, one at a time, into each transfer's state and each reference's attempts. */
-export class TransferFold implements ClaimView {
-  private readonly states = new Map<string, TransferState>();
-  /** The same states by claimKey: the first intent of a reference in any case. */
-  private readonly statesByClaim = new Map<string, TransferState>();
-  private readonly attemptsByKey = new Map<string, Attempts>();
-
-  add(record: JournalRecord): void {
-    if (record.type === 'repaired') return;
-    const key = transferKey(record);
-    const attempts = this.attemptsByKey.get(claimKey(record));
-    if (record.type === 'intent') {
-      this.attemptsByKey.set(claimKey(record), {
-        intents: (attempts?.intents ?? 0) + 1,
-        lastPid: record.pid,
-        lastRun: record.run,
-        lastIntentAt: record.time,
-        answered: false,
-      });
-      const earlier = this.states.get(key);
-      if (earlier) {
-        reopen(earlier, record);
-        return;
-      }
-      const state = stateFromIntent(record);
-      this.states.set(key, state);
-      if (!this.statesByClaim.has(claimKey(record))) this.statesByClaim.set(claimKey(record), state);
-      return;
-    }
-    if (attempts && record.type !== 'status-checked') attempts.answered = true;
-    const state = this.states.get(key);
-    if (state) apply(state, record);
-  }
-
-  /** Each transfer's last known state, oldest intent first. */
-  transfers(): TransferState[] {
-    return [...this.states.values()];
-  }
-
-  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
-    return this.attemptsByKey.get(claimKey(scope));
-  }
-
-  /** The state of a reference, compared without regard to case. */
-  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
-    return this.states.get(transferKey(scope)) ?? this.statesByClaim.get(claimKey(scope));
-  }
-
-  /** Records in memory have no data dir to find other runs in: only this run is known to be alive. */
-  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
-    return attempts.lastRun === RUN_ID;
-  }
-
-  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
-    return findDuplicates(this.transfers(), candidate, now, windowMs);
-  }
-
-  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
-    return this.transfers().filter((t) => {
-      const at = Date.parse(t.sentAt);
-      return t.profile === profile && at >= fromMs && at < toMs;
-    });
-  }
 }
 
 function stateFromIntent(record: IntentRecord): TransferState {
@@ -782,8 +646,9 @@ function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecor
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
 /**
- * Transfers of the same amount to the same account at the same bank, from the same profile and base
- * address, journalled within the window before `now`. Refused transfers do not count: nothing moved.
+ * What the duplicate guard compares (JournalStore.duplicates, src/store/journal.ts, holds the rule):
+ * transfers of the same amount to the same account at the same bank, from the same profile and base
+ * address, journalled within the window of `now`. Refused transfers do not count: nothing moved.
  */
 export interface DuplicateCandidate {
   profile: string;
@@ -791,26 +656,4 @@ export interface DuplicateCandidate {
   accountNumber: string;
   bankCode: string;
   amountKobo: number;
-}
-
-export function findDuplicates(
-  transfers: readonly TransferState[],
-  candidate: DuplicateCandidate,
-  now: number,
-  windowMs = DUPLICATE_WINDOW_MS,
-): TransferState[] {
-  return transfers.filter((transfer) => {
-    if (transfer.state === 'rejected') return false;
-    const sentAt = Date.parse(transfer.sentAt);
-    return (
-      transfer.profile === candidate.profile &&
-      transfer.baseUrl === candidate.baseUrl &&
-      transfer.accountNumber === candidate.accountNumber &&
-      transfer.bankCode === candidate.bankCode &&
-      transfer.amountKobo === candidate.amountKobo &&
-      Number.isFinite(sentAt) &&
-      now - sentAt < windowMs &&
-      sentAt - now < windowMs // a clock set back still counts as recent
-    );
-  });
 }

@@ -1,0 +1,270 @@
+// The transfer journal's tables in the local store (src/store/database.ts; the schema is a step of
+// src/store/migrations.ts): every query the journal (src/transfers/journal.ts) makes, by name. What a
+// record means and how it changes its transfer's state is decided there; this module only reads and
+// writes rows.
+//
+//   journal     every record in the order written, as the JSON text it was written as (`record`);
+//   transfers   each transfer's state as the journal folded it (`doc`, JSON), with the columns the claim
+//               and `transfer log` look it up by: profile, base_url, reference, claim_key (the reference
+//               upper-cased), sent_ms, the payee and amount, state, and the send attempts of the reference;
+//   imports     the files carried over into the store, so none is read twice.
+//
+// Each method runs in its own read or write transaction, or joins the caller's (a claim, an import).
+import type { LocalStore } from './database.js';
+import type { SqlRow, SqlValue } from './sqlite.js';
+
+/** Which account and reference a row belongs to. */
+export interface JournalScope {
+  profile: string;
+  baseUrl: string;
+}
+
+export interface ReferenceScope extends JournalScope {
+  reference: string;
+}
+
+/** One stored record: its position in the journal and its text. */
+export interface StoredRecord {
+  seq: number;
+  text: string;
+}
+
+/** A transfer's row: where its first intent is (its key) and its folded state as JSON. */
+export interface StoredTransfer {
+  firstSeq: number;
+  doc: string;
+}
+
+/** The send attempts of a reference as the transfers table keeps them. */
+export interface StoredAttempts {
+  intents: number;
+  lastPid: number | undefined;
+  lastRun: string | undefined;
+  lastIntentAt: string;
+  answered: boolean;
+}
+
+/** A new transfer's row, made from its first intent. */
+export interface NewTransfer extends ReferenceScope {
+  firstSeq: number;
+  /** The intent's time in ms since the epoch; null when the time is not a date (a hand-edited journal.jsonl). */
+  sentMs: number | null;
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+  state: string;
+  lastIntentAt: string;
+  doc: string;
+}
+
+/** What the duplicate guard compares: the payee and the amount, in one account. */
+export interface DuplicateQuery extends JournalScope {
+  accountNumber: string;
+  bankCode: string;
+  amountKobo: number;
+}
+
+export interface TransferFilter {
+  limit?: number | undefined;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  scope?: JournalScope | undefined;
+}
+
+const claimKeyOf = (reference: string) => reference.toUpperCase();
+
+export class JournalStore {
+  constructor(readonly store: LocalStore) {}
+
+  // ---- writing (the caller holds the write transaction) ------------------------------------------
+
+  /** Appends one record's text to the journal; returns its seq. */
+  appendRecord(type: string, scope: ReferenceScope, time: string, text: string): number {
+    const { lastInsertRowid } = this.store
+      .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(type, scope.profile, scope.baseUrl, scope.reference, time, text);
+    return Number(lastInsertRowid);
+  }
+
+  /** The row that holds the attempts of a reference: the first one of its claim key (any case). */
+  claimSeq(scope: ReferenceScope): number | undefined {
+    const row = this.store.read(() =>
+      this.store.sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
+    );
+    return row ? Number(row.first_seq) : undefined;
+  }
+
+  /** The transfer with exactly this reference in this scope. */
+  exactTransfer(scope: ReferenceScope): StoredTransfer | undefined {
+    const row = this.store.read(() =>
+      this.store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(scope.profile, scope.baseUrl, scope.reference),
+    );
+    return row ? stored(row) : undefined;
+  }
+
+  /** The first transfer of the reference's claim key (any case). */
+  claimTransfer(scope: ReferenceScope): StoredTransfer | undefined {
+    const row = this.store.read(() =>
+      this.store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
+    );
+    return row ? stored(row) : undefined;
+  }
+
+  insertTransfer(row: NewTransfer): void {
+    this.store
+      .sql(
+        `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
+           intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
+      )
+      .run(row.firstSeq, row.profile, row.baseUrl, row.reference, claimKeyOf(row.reference), row.sentMs, row.accountNumber, row.bankCode, row.amountKobo, row.state, row.lastIntentAt, row.doc);
+  }
+
+  /** Stores a transfer's folded state. */
+  saveState(firstSeq: number, state: string, doc: string): void {
+    this.store.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state, doc, firstSeq);
+  }
+
+  /** One more intent of the reference whose attempts `firstSeq` holds: unanswered until an outcome. */
+  noteIntent(firstSeq: number, pid: number | undefined, run: string | undefined, time: string): void {
+    this.store
+      .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
+      .run(pid ?? null, run ?? null, time, firstSeq);
+  }
+
+  /** An outcome was written after the last intent of the reference whose attempts `firstSeq` holds. */
+  noteAnswered(firstSeq: number): void {
+    this.store.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(firstSeq);
+  }
+
+  /** Whether the file `name` was carried over already. */
+  imported(name: string): boolean {
+    return this.store.read(() => this.store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined);
+  }
+
+  noteImport(name: string, at: string, records: number, bytes: number): void {
+    this.store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, at, records, bytes);
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------
+
+  /** Up to `limit` records after `afterSeq`, in the order written. */
+  recordsAfter(afterSeq: number, limit: number): StoredRecord[] {
+    const rows = this.store.read(() => this.store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit));
+    return rows.map((row) => ({ seq: Number(row.seq), text: String(row.record) }));
+  }
+
+  /** A page of the transfers whose intent time is not a date, after `afterSeq`, by first_seq. */
+  undatedTransfersAfter(scope: JournalScope | undefined, afterSeq: number, limit: number): StoredTransfer[] {
+    const [inScope, params] = scopeFilter(scope);
+    const rows = this.store.read(() =>
+      this.store.sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`).all(...params, afterSeq, limit),
+    );
+    return rows.map(stored);
+  }
+
+  /** A page of the dated transfers after (sentMs, firstSeq), by the index on sent_ms. */
+  datedTransfersAfter(scope: JournalScope | undefined, after: { sentMs: number; firstSeq: number }, limit: number): Array<StoredTransfer & { sentMs: number }> {
+    const [inScope, params] = scopeFilter(scope);
+    const rows = this.store.read(() =>
+      this.store
+        .sql(`SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`)
+        .all(...params, after.sentMs, after.firstSeq, limit),
+    );
+    return rows.map((row) => ({ ...stored(row), sentMs: Number(row.sent_ms) }));
+  }
+
+  /** The transfers `filter` selects, oldest intent first; with `limit`, the last ones (still oldest first). */
+  transfers(filter: TransferFilter): string[] {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    if (filter.scope) {
+      where.push('profile = ? AND base_url = ?');
+      params.push(filter.scope.profile, filter.scope.baseUrl);
+    }
+    if (filter.fromMs !== undefined) {
+      where.push('sent_ms >= ?');
+      params.push(filter.fromMs);
+    }
+    if (filter.toMs !== undefined) {
+      where.push('sent_ms < ?');
+      params.push(filter.toMs);
+    }
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = this.store.read(() =>
+      filter.limit !== undefined
+        ? this.store.sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq DESC LIMIT ?`).all(...params, filter.limit).reverse()
+        : this.store.sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq`).all(...params),
+    );
+    return rows.map(docText);
+  }
+
+  /** The send attempts of a reference (its claim key, any case). */
+  attempts(scope: ReferenceScope): StoredAttempts | undefined {
+    const row = this.store.read(() =>
+      this.store
+        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
+    );
+    if (!row) return undefined;
+    return {
+      intents: Number(row.intents),
+      lastPid: row.last_pid === null ? undefined : Number(row.last_pid),
+      lastRun: row.last_run === null ? undefined : String(row.last_run),
+      lastIntentAt: String(row.last_intent_at),
+      answered: Number(row.answered) === 1,
+    };
+  }
+
+  /**
+   * The duplicate guard's one rule: transfers of the same amount to the same account at the same bank,
+   * from the same profile and base address, sent less than `windowMs` before `now` (or after it: a
+   * clock set back still counts as recent), oldest first. Refused transfers do not count: nothing moved.
+   * A transfer whose intent time is not a date has no sent_ms and is never one.
+   */
+  duplicates(query: DuplicateQuery, now: number, windowMs: number): string[] {
+    const rows = this.store.read(() =>
+      this.store
+        .sql(
+          `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+             AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
+        )
+        .all(query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs),
+    );
+    return rows.map(docText);
+  }
+
+  /** The transfers of a profile (any base address) sent in [fromMs, toMs), oldest first. */
+  sentBetween(profile: string, fromMs: number, toMs: number): string[] {
+    return this.store
+      .read(() => this.store.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs))
+      .map(docText);
+  }
+
+  /** When the first transfer of this scope was sent; undefined when it has none. */
+  firstSentMs(scope: JournalScope): number | undefined {
+    const row = this.store.read(() => this.store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl));
+    return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+  }
+
+  /** How many transfers there are; with `scope`, of that profile at that base address. */
+  count(scope?: JournalScope): number {
+    const row = this.store.read(() =>
+      scope
+        ? this.store.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
+        : this.store.sql('SELECT count(*) AS n FROM transfers').get(),
+    );
+    return Number(row?.n ?? 0);
+  }
+}
+
+function scopeFilter(scope: JournalScope | undefined): [string, SqlValue[]] {
+  return scope ? ['profile = ? AND base_url = ? AND ', [scope.profile, scope.baseUrl]] : ['', []];
+}
+
+function stored(row: SqlRow): StoredTransfer {
+  return { firstSeq: Number(row.first_seq), doc: String(row.doc) };
+}
+
+function docText(row: SqlRow): string {
+  return String(row.doc);
+}
