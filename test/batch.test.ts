@@ -540,7 +540,10 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
   it('1,200 rows: the summary lists the first 1,000 and counts the rest; --json streams every row; each row paid once', async () => {
     const s = await start();
     const file = writeCsv(s, 'long.csv', `${HEADER}\n${rows(1200).join('\n')}\n`);
-    const result = await s.run(batch(file, '--yes', '--json', '--concurrency', '8'));
+    // 1,200 fsynced intents and outcomes: seconds on a quiet disk, a minute or more on a busy one. The
+    // bound only stops a run that hangs; nothing here depends on how long it takes.
+    const bound = { timeoutMs: 180_000 };
+    const result = await s.run(batch(file, '--yes', '--json', '--concurrency', '8'), bound);
     assert.equal(result.code, 0, result.stderr.slice(-2000));
     assert.match(result.stderr, /Batch .*long\.csv: 1200 rows/);
     assert.match(result.stderr, /… and 200 more rows; --dry-run --json lists them all/);
@@ -554,7 +557,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(s.posts(), 1200);
     const report = readReport(`${file}.report.csv`);
     assert.deepEqual(report.map((r) => r.reference), shown.map((r) => r.reference));
-    const again = await s.run(batch(file, '--yes'));
+    const again = await s.run(batch(file, '--yes'), bound);
     assert.equal(again.code, 0, again.stderr.slice(-2000));
     assert.equal(s.posts(), 1200, 'the same file again sends nothing');
   });
