@@ -42,7 +42,9 @@ const intents = (s: TransferSetup) => s.journalLines().map((line) => JSON.parse(
 
 describe('liveness that a reused pid cannot fool', () => {
   it('fsapi as pid 1 of a pid namespace, killed mid-send: the host resumes the batch, each row paid once', { skip: canUnshare ? false : 'needs root and unshare -p (a pid namespace); this machine does not allow it', timeout: 90_000 }, async () => {
-    const s = (setup = await setUpTransfers());
+    // Transfers settle after an hour here, so both rows are still pending when the resumed run looks, however
+    // long the machine takes to get there.
+    const s = (setup = await setUpTransfers({ settleSeconds: 3600 }));
     const file = path.join(s.home.root, 'ns.csv');
     writeFileSync(file, 'account_number,bank,amount,narration\n3000000157,gtb,110,Namespace 1\n3000000257,gtb,120,Namespace 2\n');
     s.server.simulator.setFault('stall'); // the first POST is carried out and never answered
