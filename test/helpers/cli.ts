@@ -62,7 +62,7 @@ export function homePool(): { home(): Home; cleanup(): void } {
 }
 
 /** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
