@@ -12,7 +12,9 @@ import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/money/amount-words.js';
 import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/books/statement.js';
-import { stripAnsi } from './helpers/cli.js';
+import { makeHome, stripAnsi, type Home } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
+import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 /** The text of every page of a PDF, one string a page, as a PDF reader extracts it. */
@@ -154,6 +156,49 @@ describe('transfer receipt', () => {
     const status = await setup.runInProcess(['transfer', 'status', reference]);
     const [statusHeader, statusRow] = status.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(statusRow![statusHeader!.indexOf('Session ID')], record.sessionId);
+  });
+});
+
+describe('transfer receipt: only for a debit of the account', () => {
+  // The API's record of a sent transfer comes back with every fact matching (reference, amount, account)
+  // but as another type of transaction: a credit into the account is no proof that money left it.
+  let setup: TransferSetup;
+  let proxy: HostileApi;
+  let home: Home;
+  let dir: string;
+  before(async () => {
+    setup = await setUpTransfers({ settleSeconds: 1 });
+    proxy = await startHostileApi(setup.server.url);
+    home = makeHome();
+    await logInToSimulator(home.env, proxy.url);
+    dir = mkdtempSync(path.join(tmpdir(), 'fsapi-receipt-type-'));
+  });
+  after(async () => {
+    await proxy?.close();
+    await setup?.close();
+    home?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (args: string[]) => setup.runInProcess(args, { env: home.env });
+
+  it('gives a receipt for the debit, and none when the same record says credit or fee (exit 1, no file)', async () => {
+    const sent = await run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '2500', '--narration', 'Invoice 12', '--yes', '--wait', '--json']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const { reference } = JSON.parse(sent.stdout) as { reference: string };
+    // The honest record, its type in the API's capitals: a receipt.
+    proxy.options.rewriteLookupAnswer = (data) => ({ ...data, type: 'DEBIT' });
+    const honest = await run(['transfer', 'receipt', reference, '--json']);
+    assert.equal(honest.code, 0, honest.stderr);
+    assert.equal((JSON.parse(honest.stdout) as { status: string }).status, 'successful');
+    for (const type of ['credit', 'Credit', 'fee']) {
+      proxy.options.rewriteLookupAnswer = (data) => ({ ...data, type });
+      const file = path.join(dir, `${type}.pdf`);
+      const result = await run(['transfer', 'receipt', reference, '--pdf', file]);
+      assert.equal(result.code, 1, `${type}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`^error: the API's record of ${reference} is not what was sent \\(a ${type} of the account, not a transfer out of it\\): no receipt$`, 'm'));
+      assert.equal(existsSync(file), false, `${type}: a receipt was written`);
+    }
   });
 });
 
