@@ -114,6 +114,9 @@ export interface ScriptedAnswer {
  * the question's own validation, or an answer never asked for fails the run (see `verify`).
  */
 export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io: IO) => Prompt; asked: string[]; verify(): void } {
+  let io: IO | undefined;
+  /** The question and the answer on stderr, where a person sees them (a password's answer stays hidden). */
+  const show = (message: string, answer: string) => io?.stderr.write(`? ${message} ${answer}\n`);
   const queue = [...script];
   const asked: string[] = [];
   const problems: string[] = [];
@@ -138,6 +141,7 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
     const answer = next(kind, message);
     const wanted = text(kind, message, answer);
     const choice = choices.find((c) => c.name.includes(wanted));
+    show(message, choice?.name ?? wanted);
     if (choice) return choice.value;
     const problem = `no choice of ${JSON.stringify(message)} names ${JSON.stringify(wanted)} (choices: ${choices.map((c) => c.name).join(' | ')})`;
     problems.push(problem);
@@ -147,6 +151,7 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
     interactive: true,
     async confirm(message) {
       const answer = next('confirm', message);
+      show(message, answer.answer === true ? 'Yes' : answer.answer === false ? 'No' : '');
       if (typeof answer.answer === 'boolean') return answer.answer;
       const problem = `the confirm prompt ${JSON.stringify(message)} needs true or false, the script gave ${JSON.stringify(answer.answer)}`;
       problems.push(problem);
@@ -157,6 +162,7 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
     },
     async input(message, options) {
       const typed = text('input', message, next('input', message));
+      show(message, typed);
       const valid = options?.validate?.(typed) ?? true;
       if (valid !== true) {
         const problem = `the answer ${JSON.stringify(typed)} to ${JSON.stringify(message)} was refused: ${valid}`;
@@ -166,13 +172,16 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
       return typed === '' ? (options?.defaultValue ?? '') : typed;
     },
     async password(message) {
-      return text('password', message, next('password', message));
+      const typed = text('password', message, next('password', message));
+      show(message, '');
+      return typed;
     },
     async search(message, source) {
       const answer = next('search', message);
       const term = text('search', message, answer);
       const choices = source(term);
       const choice = choices.find((c) => c.name.includes(term)) ?? choices[0];
+      show(message, choice?.name ?? term);
       if (choice) return choice.value;
       const problem = `the search ${JSON.stringify(message)} found nothing for ${JSON.stringify(term)}`;
       problems.push(problem);
@@ -180,7 +189,10 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
     },
   };
   return {
-    prompt: () => prompt,
+    prompt: (runIO) => {
+      io = runIO;
+      return prompt;
+    },
     asked,
     verify() {
       assert.deepEqual(problems, [], problems.join('\n'));
