@@ -21,7 +21,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
-import { AnswerTooLargeError, nodeTransport } from './node-transport.js';
+import { AnswerTooLargeError, closeAgents, nodeTransport } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
 import type { Http, HttpAnswer, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
@@ -39,11 +39,13 @@ const localSimulators = new Set<{ close(): void }>();
 
 /**
  * Forgets what this module keeps per process (the note shown, the rate-limit note's time) and closes the
- * in-process simulators it opened: a process that runs many commands (the tests) starts each afresh.
+ * in-process simulators it opened and the kept-alive connections: a process that runs many commands (the
+ * tests) starts each afresh.
  */
 export function resetHttpState(): void {
   localNoteShown = false;
   lastRateLimitNote = 0;
+  closeAgents();
   for (const simulator of localSimulators) simulator.close();
   localSimulators.clear();
 }

@@ -11,6 +11,7 @@ import { forEachCommand, helpCommandAsFlag, reportError, stderrColor } from '../
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { resetHttpState } from '../../src/api/http.js';
 import { closeLocalStores } from '../../src/store/database.js';
+import { releaseProcessLocks } from '../../src/store/process-lock.js';
 import { captureTerminal, FakeClock, scriptedPrompt, type ScriptedAnswer } from './context.js';
 import { childEnv, type RunResult } from './cli.js';
 
@@ -91,6 +92,7 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
     // What a process would lose when it ends: open stores, simulators, notes shown once per run.
     resetHttpState();
     closeLocalStores();
+    releaseProcessLocks();
   }
   prompts?.verify();
   // Under a terminal the person sees stdout and stderr on one screen, as runCli's pseudo-terminal gives them.
