@@ -52,38 +52,53 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-function forEachCommand(command: Command, visit: (command: Command) => void): void {
+export function forEachCommand(command: Command, visit: (command: Command) => void): void {
   visit(command);
   for (const sub of command.commands) forEachCommand(sub, visit);
 }
 
+/** Where an error is written: the process's stderr, or a test's capture (test/helpers/in-process.ts). */
+export interface ErrorOutput {
+  write(text: string): void;
+  /** Terminal width to wrap at; undefined when stderr is no terminal. */
+  width: number | undefined;
+  color: boolean;
+}
+
+function processErrorOutput(): ErrorOutput {
+  return {
+    write: (text) => void process.stderr.write(text),
+    width: process.stderr.isTTY ? process.stderr.columns : undefined,
+    color: stderrColor(process.env, process.argv, Boolean(process.stderr.isTTY)),
+  };
+}
+
 /** Writes the error to stderr and returns the exit code. */
-export function reportError(error: unknown, verbose: boolean): number {
+export function reportError(error: unknown, verbose: boolean, output: ErrorOutput = processErrorOutput()): number {
   if (isCommanderError(error)) {
     // commander already printed its message (with a "Did you mean" suggestion where it has one).
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
     if (error.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
   }
-  const useColor = stderrColor();
+  const { width, color: useColor } = output;
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
   const yellow = (text: string) => (useColor ? `\u001b[33m${text}\u001b[39m` : text);
   // On a terminal a long line is wrapped at spaces (src/ui/error-lines.ts); piped, each stays one line.
-  const width = process.stderr.isTTY ? process.stderr.columns : undefined;
   if (isFsapiError(error)) {
     // Held for approval (exit 7) is no failure: the payment waits for a person. It is said as `transfer
     // batch` says its held rows, a yellow `held:`, with the same hint line as an error.
     const held = error.exitCode === EXIT_HELD;
     // Messages can quote the API (its `message`, a name): never let them drive the terminal.
-    process.stderr.write(labelledLines(held ? 'held:' : 'error:', terminalText(error.message), width, held ? yellow : red));
-    if (error.hint) process.stderr.write(labelledLines('hint:', terminalText(error.hint), width));
-    if (verbose && error.cause instanceof Error && error.cause.stack) process.stderr.write(`${error.cause.stack}\n`);
+    output.write(labelledLines(held ? 'held:' : 'error:', terminalText(error.message), width, held ? yellow : red));
+    if (error.hint) output.write(labelledLines('hint:', terminalText(error.hint), width));
+    if (verbose && error.cause instanceof Error && error.cause.stack) output.write(`${error.cause.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(labelledLines('error:', `unexpected failure: ${terminalText(message)}`, width, red));
-  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write(labelledLines('hint:', 'run again with --verbose for details', width));
+  output.write(labelledLines('error:', `unexpected failure: ${terminalText(message)}`, width, red));
+  if (verbose && error instanceof Error && error.stack) output.write(`${error.stack}\n`);
+  else output.write(labelledLines('hint:', 'run again with --verbose for details', width));
   return EXIT_FAILED;
 }
 
@@ -96,8 +111,9 @@ function isCommanderError(error: unknown): error is CommanderError {
   return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
 }
 
-function stderrColor(): boolean {
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
-  if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) return false;
-  return Boolean(process.stderr.isTTY);
+/** Whether an error on stderr is coloured, before (or without) a Context to ask. */
+export function stderrColor(env: Readonly<Record<string, string | undefined>>, argv: readonly string[], isTTY: boolean): boolean {
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  if (env.NO_COLOR !== undefined || argv.includes('--no-color')) return false;
+  return isTTY;
 }

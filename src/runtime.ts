@@ -2,10 +2,10 @@
 // reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
 import type { Command } from 'commander';
 import type { CommandInput, CommandModule } from './commands/types.js';
-import type { Context, GlobalOptions } from './context.js';
+import type { Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './common/paths.js';
-import { createNodeIO } from './ui/io.js';
+import { createNodeIO, type Terminal } from './ui/io.js';
 import { outputMode, prepareTables } from './ui/output.js';
 import { createPrompt } from './ui/prompt.js';
 import { systemClock } from './common/clock.js';
@@ -17,15 +17,37 @@ import { createApi } from './api/client.js';
 import { storeGuard } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 
+/** Builds the Context of a run from the parsed global options; see useContextFactory. */
+export type ContextFactory = (
+  rawGlobals: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  fromEnv: ReadonlySet<string>,
+) => Context;
+
+let contextFactory: ContextFactory = createContext;
+let pipeWatched = false;
+
+/**
+ * Replaces how runCommand builds a run's Context (undefined: the real one again). The tests run the real
+ * command tree in their own process this way (test/helpers/in-process.ts), with a captured terminal, a
+ * fake clock and scripted prompts made by createContext's own parts.
+ */
+export function useContextFactory(factory: ContextFactory | undefined): void {
+  contextFactory = factory ?? createContext;
+}
+
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
   // `fsapi tx list --all | head`: the reader left, which is not an error of ours. Stop quietly.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  if (!pipeWatched) {
+    pipeWatched = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   // Which global values came from the environment, so an error about one names the variable.
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
-  const ctx = createContext(command.optsWithGlobals(), process.env, fromEnv);
+  const ctx = contextFactory(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
   const input: CommandInput = { args, options: command.opts() };
   const longRunning = typeof module.longRunning === 'function' ? module.longRunning(input) : module.longRunning;
@@ -136,13 +158,23 @@ export function checkBaseUrl(text: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** What a Context is made of besides the options and env: the process's own unless given (tests). */
+export interface ContextParts {
+  /** The streams and what they are (terminals, width); the process's by default. */
+  terminal?: Terminal;
+  clock?: Clock;
+  /** The prompts over the run's IO; by default @inquirer/prompts on stdin and stderr. */
+  prompt?: (io: IO) => Prompt;
+}
+
 export function createContext(
   rawGlobals: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
   fromEnv: ReadonlySet<string> = new Set(),
+  parts: ContextParts = {},
 ): Context {
   const globals = parseGlobals(rawGlobals, env, fromEnv);
-  const io = createNodeIO(globals, env);
+  const io = createNodeIO(globals, env, parts.terminal);
   const paths = resolvePaths(env);
   let profiles: ReturnType<Context['profiles']> | undefined;
   let profile: ReturnType<Context['profile']> | undefined;
@@ -152,8 +184,8 @@ export function createContext(
     globals,
     env,
     paths,
-    clock: systemClock,
-    prompt: createPrompt(io),
+    clock: parts.clock ?? systemClock,
+    prompt: (parts.prompt ?? createPrompt)(io),
     profiles: () => (profiles ??= Promise.resolve().then(() => openProfileStore(paths.configDir))),
     profile: () =>
       (profile ??= resolveProfile(ctx).catch((error: unknown) => {

@@ -1,4 +1,4 @@
-// fsapi api as a user runs it: the built CLI against the simulator served on 127.0.0.1, logged in as
+// fsapi api as a user runs it, each run in process (test/helpers/in-process.ts) against the simulator served on 127.0.0.1, logged in as
 // profile `sim`. Good calls print the API's body; bad input is exit 2 with nothing sent (not even a token
 // request); refusals are exit 1 with the API's message; a refused token is exit 3.
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ const requests = () => setup.server.simulator.requests().map((entry) => `${entry
 
 describe('fsapi api: calls', () => {
   it('GET /v1/account prints the whole answer as JSON when piped', async () => {
-    const result = await setup.run(['api', 'GET', '/v1/account']);
+    const result = await setup.runInProcess(['api', 'GET', '/v1/account']);
     assert.equal(result.code, 0, result.stderr);
     const body = JSON.parse(result.stdout) as { success: boolean; data: { accountNumber: string; accountName: string } };
     assert.equal(body.success, true);
@@ -39,13 +39,13 @@ describe('fsapi api: calls', () => {
   });
 
   it('accepts the method in any case', async () => {
-    const result = await setup.run(['api', 'get', '/v1/account']);
+    const result = await setup.runInProcess(['api', 'get', '/v1/account']);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(requests(), ['GET /v1/account']);
   });
 
   it('POST with --data sends the JSON body', async () => {
-    const result = await setup.run(['api', 'POST', '/v1/transfer/name-enquiry', '--data', enquiryBody]);
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer/name-enquiry', '--data', enquiryBody]);
     assert.equal(result.code, 0, result.stderr);
     const body = JSON.parse(result.stdout) as { data: { accountName: string; bankCode: string } };
     assert.equal(body.data.accountName, KNOWN_ACCOUNT_NAMES['0123456789']);
@@ -56,17 +56,17 @@ describe('fsapi api: calls', () => {
   it('reads the body from @file and from stdin (-)', async () => {
     const file = path.join(setup.home.root, 'enquiry.json');
     writeFileSync(file, enquiryBody);
-    const fromFile = await setup.run(['api', 'POST', '/v1/transfer/name-enquiry', '--data', `@${file}`]);
+    const fromFile = await setup.runInProcess(['api', 'POST', '/v1/transfer/name-enquiry', '--data', `@${file}`]);
     assert.equal(fromFile.code, 0, fromFile.stderr);
     assert.equal((JSON.parse(fromFile.stdout) as { data: { accountName: string } }).data.accountName, KNOWN_ACCOUNT_NAMES['0123456789']);
-    const fromStdin = await setup.run(['api', 'POST', '/v1/transfer/name-enquiry', '--data', '-'], { input: enquiryBody });
+    const fromStdin = await setup.runInProcess(['api', 'POST', '/v1/transfer/name-enquiry', '--data', '-'], { input: enquiryBody });
     assert.equal(fromStdin.code, 0, fromStdin.stderr);
     assert.equal((JSON.parse(fromStdin.stdout) as { data: { accountName: string } }).data.accountName, KNOWN_ACCOUNT_NAMES['0123456789']);
     assert.equal(requests().length, 2);
   });
 
   it('sends --query parameters, merged with a query written into the path', async () => {
-    const result = await setup.run(['api', 'GET', '/v1/transactions?page=1', '--query', 'limit=3']);
+    const result = await setup.runInProcess(['api', 'GET', '/v1/transactions?page=1', '--query', 'limit=3']);
     assert.equal(result.code, 0, result.stderr);
     const body = JSON.parse(result.stdout) as { data: unknown[] };
     assert.equal(body.data.length, 3);
@@ -74,7 +74,7 @@ describe('fsapi api: calls', () => {
   });
 
   it('--include writes the status and headers on stderr, not stdout', async () => {
-    const result = await setup.run(['api', 'GET', '/v1/account', '--include']);
+    const result = await setup.runInProcess(['api', 'GET', '/v1/account', '--include']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /^HTTP 200$/m);
     assert.match(result.stderr, /^content-type: application\/json/m);
@@ -83,7 +83,7 @@ describe('fsapi api: calls', () => {
   });
 
   it('pretty-prints the JSON on a terminal', async () => {
-    const result = await setup.run(['api', 'GET', '/v1/account'], { tty: true });
+    const result = await setup.runInProcess(['api', 'GET', '/v1/account'], { tty: true });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /^\{\n {2}"success": true,\n {2}"data": \{\n/m);
@@ -93,7 +93,7 @@ describe('fsapi api: calls', () => {
 
 describe('fsapi api: refusals and failures', () => {
   it('exits 1 with the API message on a 400 answer, and still prints the body', async () => {
-    const result = await setup.run(['api', 'POST', '/v1/transfer/name-enquiry', '--data', '{"bankCode":"999999","accountNumber":"0123456789"}']);
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer/name-enquiry', '--data', '{"bankCode":"999999","accountNumber":"0123456789"}']);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^error: HTTP 400 from POST \/v1\/transfer\/name-enquiry: Request Un-?Successful/m);
     assert.equal((JSON.parse(result.stdout) as { success: boolean }).success, false);
@@ -101,7 +101,7 @@ describe('fsapi api: refusals and failures', () => {
   });
 
   it('exits 3 when the API refuses the token and it cannot be renewed', async () => {
-    const result = await setup.run(['api', 'GET', '/v1/account'], { env: { FSAPI_TOKEN: 'not-a-token' } });
+    const result = await setup.runInProcess(['api', 'GET', '/v1/account'], { env: { FSAPI_TOKEN: 'not-a-token' } });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^error: .*HTTP 401/m);
     assert.equal(result.stdout, '');
@@ -123,7 +123,7 @@ describe('fsapi api: bad input is exit 2 and nothing is sent', () => {
   ];
   for (const testCase of cases) {
     it(testCase.name, async () => {
-      const result = await setup.run(testCase.args, { input: testCase.input });
+      const result = await setup.runInProcess(testCase.args, { input: testCase.input });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, testCase.message);
       assert.equal(result.stdout, '');
@@ -135,7 +135,7 @@ describe('fsapi api: bad input is exit 2 and nothing is sent', () => {
 describe('fsapi api: the transfer endpoint however it is spelled', () => {
   for (const [method, spelling] of TRANSFER_SPELLINGS) {
     it(`${method} ${spelling} without --allow-transfer: exit 2, nothing reaches the API`, async () => {
-      const result = await setup.run(['api', method, spelling, '--data', '{"amount":1}']);
+      const result = await setup.runInProcess(['api', method, spelling, '--data', '{"amount":1}']);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /does not send POST \/v1\/transfer/);
       assert.equal(result.stdout, '');
@@ -144,7 +144,7 @@ describe('fsapi api: the transfer endpoint however it is spelled', () => {
   }
 
   it('other endpoints under /v1/transfer/ and their dot spellings still go, to where URL resolves them', async () => {
-    const result = await setup.run(['api', 'POST', '/v1/transfer/x/../name-enquiry', '--data', enquiryBody]);
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer/x/../name-enquiry', '--data', enquiryBody]);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(requests(), ['POST /v1/transfer/name-enquiry']);
   });
@@ -155,7 +155,7 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
     JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', narration: 'raw', amount: 100, reference });
 
   it('sends it once, after a warning, and prints the answer', async () => {
-    const result = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(`${BUSINESS.referencePrefix}-RAWAPI0001`)]);
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(`${BUSINESS.referencePrefix}-RAWAPI0001`)]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /warning: raw transfer: not name-checked, not journalled/);
     assert.equal((JSON.parse(result.stdout) as { data: { reference: string } }).data.reference, `${BUSINESS.referencePrefix}-RAWAPI0001`);
@@ -165,7 +165,7 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
   it('looks the reference up when the connection drops after the API committed it: found, exit 0, never resent', async () => {
     setup.server.simulator.setFault('drop');
     const reference = `${BUSINESS.referencePrefix}-RAWAPI0002`;
-    const result = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)]);
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /no answer to the transfer \(the connection .* dropped.*\); not sending it again: looking .* up/);
     assert.match(result.stderr, new RegExp(`found ${reference} \\(pending\\): it went through`));
@@ -176,7 +176,7 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
   it('is exit 5 (outcome unknown, do not resend) when the lookups cannot settle it either', async () => {
     setup.server.simulator.setFault('html'); // every answer an HTML 502 page, lookups included
     const reference = `${BUSINESS.referencePrefix}-RAWAPI0003`;
-    const result = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)], {
+    const result = await setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', transfer(reference)], {
       env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,50' },
     });
     assert.equal(result.code, 5, result.stderr);

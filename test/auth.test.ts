@@ -1,10 +1,12 @@
-// auth login / status / logout / token and profile list / use / remove, run as the built CLI against the
-// simulator served on 127.0.0.1 (an ephemeral port). Build first: `npm run build`.
+// auth login / status / logout / token and profile list / use / remove, run in process (test/helpers/
+// in-process.ts) against the simulator served on 127.0.0.1 (an ephemeral port). The built CLI (`npm run
+// build` first) runs where a process is the point: the DNS refusal hook is a --require of its own.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi, type Home } from './helpers/cli.js';
+import { runInProcess } from './helpers/in-process.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
@@ -43,7 +45,7 @@ async function loggedIn(options: { save?: boolean; target?: RunningSimulator; na
   const args = ['auth', 'login', '--env', 'sandbox', '--base-url', target.url];
   if (options.name) args.unshift('--profile', options.name);
   if (options.save) args.push('--save-credentials');
-  const result = await runCli(args, { env: { ...h.env, ...CREDENTIALS } });
+  const result = await runInProcess(args, { env: { ...h.env, ...CREDENTIALS } });
   assert.equal(result.code, 0, result.stderr);
   return h;
 }
@@ -52,7 +54,7 @@ describe('auth login', () => {
   it('logs in from the environment, saves the token 0600 in a 0700 dir, without the secret', async () => {
     const h = home();
     server.simulator.clearRequests();
-    const result = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
+    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, new RegExp(`Logged in to sandbox \\(${server.url.replaceAll('.', '\\.')}\\) as profile "sandbox"; token valid until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d`));
     assert.match(result.stderr, /Profile "sandbox" is now the default/);
@@ -85,7 +87,7 @@ describe('auth login', () => {
 
   it('keeps the credentials (mode 0600) with --save-credentials, and prints JSON without the token', async () => {
     const h = home();
-    const result = await runCli(['--json', 'auth', 'login', '--profile', 'ops', '--env', 'production', '--base-url', server.url, '--save-credentials', '--validity', '60'], {
+    const result = await runInProcess(['--json', 'auth', 'login', '--profile', 'ops', '--env', 'production', '--base-url', server.url, '--save-credentials', '--validity', '60'], {
       env: { ...h.env, ...CREDENTIALS },
     });
     assert.equal(result.code, 0, result.stderr);
@@ -105,7 +107,7 @@ describe('auth login', () => {
 
   it('says "the API refused these credentials" and exits 3 on bad credentials, saving nothing', async () => {
     const h = home();
-    const result = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], {
+    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], {
       env: { ...h.env, FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'wrong' },
     });
     assert.equal(result.code, 3, result.stderr);
@@ -118,7 +120,7 @@ describe('auth login', () => {
     it(`refuses --validity ${validity} with exit 2 before sending anything`, async () => {
       const h = home();
       server.simulator.clearRequests();
-      const result = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--validity', validity], { env: { ...h.env, ...CREDENTIALS } });
+      const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--validity', validity], { env: { ...h.env, ...CREDENTIALS } });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /--validity must be a whole number of minutes from 1 to 2880/);
       assert.deepEqual(server.simulator.requests(), []);
@@ -142,7 +144,7 @@ describe('auth login', () => {
   it('--base-url still overrides the known address, and the profile remembers it', async () => {
     const h = home();
     server.simulator.clearRequests();
-    assert.equal((await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } })).code, 0);
+    assert.equal((await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } })).code, 0);
     const again = await runCli(['auth', 'login', '--profile', 'sandbox'], { env: { ...h.env, ...CREDENTIALS, ...NO_DNS } });
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /bellmfb/);
@@ -153,7 +155,7 @@ describe('auth login', () => {
   it('without a terminal and without the variables, exits 2 naming them and sends nothing', async () => {
     const h = home();
     server.simulator.clearRequests();
-    const result = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, FSAPI_CONSUMER_KEY: 'only-the-key' } });
+    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, FSAPI_CONSUMER_KEY: 'only-the-key' } });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^error: no consumer secret to log in with$/m);
     assert.match(result.stderr, /^hint: set FSAPI_CONSUMER_SECRET in the environment/m);
@@ -162,7 +164,7 @@ describe('auth login', () => {
 
   it('refuses a malformed --base-url with exit 2', async () => {
     const h = home();
-    const result = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', 'ftp//nowhere'], { env: { ...h.env, ...CREDENTIALS } });
+    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', 'ftp//nowhere'], { env: { ...h.env, ...CREDENTIALS } });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /base URL "ftp\/\/nowhere"/);
     assert.ok(!existsSync(profilesFile(h)));
@@ -186,7 +188,7 @@ describe('auth login', () => {
 
   it('logs the local profile in to the in-process simulator without credentials', async () => {
     const h = home();
-    const result = await runCli(['auth', 'login'], { env: h.env });
+    const result = await runInProcess(['auth', 'login'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /local simulator: no real money moves/);
     assert.match(result.stderr, /Logged in to the local simulator as profile "local"/);
@@ -202,7 +204,7 @@ describe('token renewal and refusal', () => {
     const h = await loggedIn({ save: true, target: shortLived });
     const before = readProfiles(h).profiles?.sandbox?.token;
     shortLived.simulator.clearRequests();
-    const result = await runCli(['account', '--json'], { env: h.env });
+    const result = await runInProcess(['account', '--json'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     assert.equal((JSON.parse(result.stdout) as { accountNumber?: unknown }).accountNumber !== undefined, true);
     assert.deepEqual(
@@ -216,7 +218,7 @@ describe('token renewal and refusal', () => {
   it('fails with exit 3 and the login hint when the token expired and no credentials are at hand', async () => {
     const h = await loggedIn({ target: shortLived });
     shortLived.simulator.clearRequests();
-    const result = await runCli(['account'], { env: h.env });
+    const result = await runInProcess(['account'], { env: h.env });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^error: the token of profile "sandbox" expired at .* no credentials are at hand to renew it$/m);
     assert.match(result.stderr, /^hint: run fsapi auth login/m);
@@ -225,7 +227,7 @@ describe('token renewal and refusal', () => {
 
   it('also renews with FSAPI_CONSUMER_KEY/SECRET from the environment', async () => {
     const h = await loggedIn({ target: shortLived });
-    const result = await runCli(['auth', 'token'], { env: { ...h.env, ...CREDENTIALS } });
+    const result = await runInProcess(['auth', 'token'], { env: { ...h.env, ...CREDENTIALS } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout.trim(), readProfiles(h).profiles?.sandbox?.token);
   });
@@ -236,7 +238,7 @@ describe('token renewal and refusal', () => {
     stored.profiles!.sandbox!.token = 'not-a-token-the-server-issued';
     writeFileSync(profilesFile(h), JSON.stringify(stored));
     server.simulator.clearRequests();
-    const result = await runCli(['account'], { env: h.env });
+    const result = await runInProcess(['account'], { env: h.env });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^error: the API refused the token of profile "sandbox" \(HTTP 401\)/m);
     assert.match(result.stderr, /^hint: run fsapi auth login/m);
@@ -249,7 +251,7 @@ describe('token renewal and refusal', () => {
     stored.profiles!.sandbox!.token = 'not-a-token-the-server-issued';
     writeFileSync(profilesFile(h), JSON.stringify(stored));
     server.simulator.clearRequests();
-    const result = await runCli(['account'], { env: h.env });
+    const result = await runInProcess(['account'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(
       server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
@@ -263,12 +265,12 @@ describe('token renewal and refusal', () => {
     const token = String(readProfiles(source).profiles?.sandbox?.token);
     const h = home();
     server.simulator.clearRequests();
-    const result = await runCli(['--base-url', server.url, 'account', '--json'], { env: { ...h.env, FSAPI_TOKEN: token } });
+    const result = await runInProcess(['--base-url', server.url, 'account', '--json'], { env: { ...h.env, FSAPI_TOKEN: token } });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 200']);
     assert.ok(!existsSync(profilesFile(h)), 'FSAPI_TOKEN run wrote the token store');
 
-    const refused = await runCli(['--base-url', server.url, 'account'], { env: { ...h.env, FSAPI_TOKEN: 'bogus', ...CREDENTIALS } });
+    const refused = await runInProcess(['--base-url', server.url, 'account'], { env: { ...h.env, FSAPI_TOKEN: 'bogus', ...CREDENTIALS } });
     assert.equal(refused.code, 3, refused.stderr);
     assert.match(refused.stderr, /^error: the API refused the token in FSAPI_TOKEN \(HTTP 401\)/m);
   });
@@ -278,7 +280,7 @@ describe('auth status, token, logout', () => {
   it('prints a readable view on a terminal, never the token', async () => {
     const h = await loggedIn();
     const token = String(readProfiles(h).profiles?.sandbox?.token);
-    const result = await runCli(['auth', 'status'], { env: h.env, tty: true });
+    const result = await runInProcess(['auth', 'status'], { env: h.env, tty: true });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /Profile\s+sandbox/);
@@ -291,7 +293,7 @@ describe('auth status, token, logout', () => {
 
   it('prints one TSV header and one line when piped', async () => {
     const h = await loggedIn({ save: true });
-    const result = await runCli(['auth', 'status'], { env: h.env });
+    const result = await runInProcess(['auth', 'status'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(lines.length, 2);
@@ -304,7 +306,7 @@ describe('auth status, token, logout', () => {
 
   it('prints JSON with --json, and exits 3 once logged out', async () => {
     const h = await loggedIn();
-    const json = await runCli(['--json', 'auth', 'status'], { env: h.env });
+    const json = await runInProcess(['--json', 'auth', 'status'], { env: h.env });
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout), {
       profile: 'sandbox',
@@ -317,14 +319,14 @@ describe('auth status, token, logout', () => {
       renewal: null,
     });
 
-    const logout = await runCli(['auth', 'logout'], { env: h.env });
+    const logout = await runInProcess(['auth', 'logout'], { env: h.env });
     assert.equal(logout.code, 0, logout.stderr);
     assert.match(logout.stderr, /Logged out of profile "sandbox"/);
     const profile = readProfiles(h).profiles?.sandbox;
     assert.equal(profile?.token, undefined);
     assert.equal(profile?.baseUrl, server.url, 'logout kept the base address');
 
-    const status = await runCli(['--json', 'auth', 'status'], { env: h.env });
+    const status = await runInProcess(['--json', 'auth', 'status'], { env: h.env });
     assert.equal(status.code, 3, status.stderr);
     assert.equal((JSON.parse(status.stdout) as { token: string }).token, 'none');
     assert.match(status.stderr, /^hint: run fsapi auth login --profile sandbox$/m);
@@ -332,7 +334,7 @@ describe('auth status, token, logout', () => {
 
   it('logout removes saved credentials too', async () => {
     const h = await loggedIn({ save: true });
-    assert.equal((await runCli(['auth', 'logout'], { env: h.env })).code, 0);
+    assert.equal((await runInProcess(['auth', 'logout'], { env: h.env })).code, 0);
     const text = readFileSync(profilesFile(h), 'utf8');
     assert.ok(!text.includes(SIMULATOR_CREDENTIALS.consumerSecret));
     assert.ok(!text.includes('"token"'));
@@ -340,12 +342,12 @@ describe('auth status, token, logout', () => {
 
   it('auth token prints the stored token, and exits 3 when there is none', async () => {
     const h = await loggedIn();
-    const result = await runCli(['auth', 'token'], { env: h.env });
+    const result = await runInProcess(['auth', 'token'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `${String(readProfiles(h).profiles?.sandbox?.token)}\n`);
 
-    await runCli(['auth', 'logout'], { env: h.env });
-    const none = await runCli(['auth', 'token'], { env: h.env });
+    await runInProcess(['auth', 'logout'], { env: h.env });
+    const none = await runInProcess(['auth', 'token'], { env: h.env });
     assert.equal(none.code, 3, none.stderr);
     assert.equal(none.stdout, '');
     assert.match(none.stderr, /^hint: run fsapi auth login/m);
@@ -353,7 +355,7 @@ describe('auth status, token, logout', () => {
 
   it('shows FSAPI_TOKEN as the token source', async () => {
     const h = home();
-    const result = await runCli(['--json', 'auth', 'status'], { env: { ...h.env, FSAPI_TOKEN: 'from-env' } });
+    const result = await runInProcess(['--json', 'auth', 'status'], { env: { ...h.env, FSAPI_TOKEN: 'from-env' } });
     assert.equal(result.code, 0, result.stderr);
     assert.equal((JSON.parse(result.stdout) as { token: string }).token, 'env');
     assert.ok(!result.stdout.includes('from-env'));
@@ -363,7 +365,7 @@ describe('auth status, token, logout', () => {
 describe('profiles', () => {
   it('lists local even when nothing is saved, then saved ones with the default marked', async () => {
     const empty = home();
-    const bare = await runCli(['--json', 'profile', 'list'], { env: empty.env });
+    const bare = await runInProcess(['--json', 'profile', 'list'], { env: empty.env });
     assert.equal(bare.code, 0, bare.stderr);
     assert.deepEqual(
       (JSON.parse(bare.stdout) as Array<{ profile: string; default: boolean; baseUrl: unknown }>).map((p) => [p.profile, p.default, p.baseUrl]),
@@ -371,8 +373,8 @@ describe('profiles', () => {
     );
 
     const h = await loggedIn();
-    await runCli(['--profile', 'other', 'auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
-    const piped = await runCli(['profile', 'list'], { env: h.env });
+    await runInProcess(['--profile', 'other', 'auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
+    const piped = await runInProcess(['profile', 'list'], { env: h.env });
     assert.equal(piped.code, 0, piped.stderr);
     assert.deepEqual(
       piped.stdout.trimEnd().split('\n').map((line) => line.split('\t')),
@@ -383,7 +385,7 @@ describe('profiles', () => {
         ['yes', 'sandbox', 'sandbox', server.url, 'valid'],
       ],
     );
-    const tty = await runCli(['profile', 'list'], { env: h.env, tty: true });
+    const tty = await runInProcess(['profile', 'list'], { env: h.env, tty: true });
     assert.equal(tty.code, 0);
     assert.match(stripAnsi(tty.stdout), /^\*\s+sandbox/m);
     assert.ok(!tty.stdout.includes(String(readProfiles(h).profiles?.sandbox?.token)));
@@ -391,33 +393,33 @@ describe('profiles', () => {
 
   it('use switches the default; unknown names are exit 2 listing the saved ones', async () => {
     const h = await loggedIn();
-    await runCli(['--profile', 'other', 'auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
-    const use = await runCli(['profile', 'use', 'other'], { env: h.env });
+    await runInProcess(['--profile', 'other', 'auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
+    const use = await runInProcess(['profile', 'use', 'other'], { env: h.env });
     assert.equal(use.code, 0, use.stderr);
     assert.equal(readProfiles(h).default, 'other');
-    assert.equal((await runCli(['profile', 'use', 'local'], { env: h.env })).code, 0);
+    assert.equal((await runInProcess(['profile', 'use', 'local'], { env: h.env })).code, 0);
     assert.equal(readProfiles(h).default, 'local');
 
-    const unknown = await runCli(['profile', 'use', 'nope'], { env: h.env });
+    const unknown = await runInProcess(['profile', 'use', 'nope'], { env: h.env });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^error: no profile named "nope"$/m);
     assert.match(unknown.stderr, /saved profiles: local, other, sandbox/);
 
-    const flag = await runCli(['--profile', 'nope', 'account'], { env: h.env });
+    const flag = await runInProcess(['--profile', 'nope', 'account'], { env: h.env });
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /no profile named "nope"/);
   });
 
   it('remove deletes the profile and clears the default when it was the default', async () => {
     const h = await loggedIn();
-    const removed = await runCli(['profile', 'remove', 'sandbox'], { env: h.env });
+    const removed = await runInProcess(['profile', 'remove', 'sandbox'], { env: h.env });
     assert.equal(removed.code, 0, removed.stderr);
     assert.match(removed.stderr, /there is no default now/);
     const stored = readProfiles(h);
     assert.equal(stored.default, undefined);
     assert.equal(stored.profiles?.sandbox, undefined);
 
-    const again = await runCli(['profile', 'remove', 'sandbox'], { env: h.env });
+    const again = await runInProcess(['profile', 'remove', 'sandbox'], { env: h.env });
     assert.equal(again.code, 2);
     assert.match(again.stderr, /no profile named "sandbox"/);
   });
@@ -428,7 +430,7 @@ describe('profiles', () => {
     const broken = '{"profiles": {"sandbox": {"env": "sandbox", ';
     writeFileSync(profilesFile(h), broken, { mode: 0o600 });
     for (const args of [['profile', 'list'], ['auth', 'status'], ['account']]) {
-      const result = await runCli(args, { env: h.env });
+      const result = await runInProcess(args, { env: h.env });
       assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, new RegExp(`^error: cannot read ${profilesFile(h).replaceAll('.', '\\.')}: not valid JSON`, 'm'));
       assert.match(result.stderr, /^hint: fix or move the file away/m);
@@ -439,7 +441,7 @@ describe('profiles', () => {
   it('narrows a config dir that is open to others to 0700', async () => {
     const h = home();
     mkdirSync(h.configDir, { recursive: true, mode: 0o755 });
-    const result = await runCli(['profile', 'list'], { env: h.env });
+    const result = await runInProcess(['profile', 'list'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(mode(h.configDir), 0o700);
   });

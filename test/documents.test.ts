@@ -1,4 +1,4 @@
-// Receipts and statements of account against a served simulator: the PDFs are read back with a PDF text
+// Receipts and statements of account against a served simulator, each command run in process: the PDFs are read back with a PDF text
 // extractor (unpdf) and compared with what the API says (`tx get --json`, `account --json`), the
 // transaction CSV is read back with csv-parse, and a transfer that is not successful gets no receipt.
 import assert from 'node:assert/strict';
@@ -12,7 +12,9 @@ import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/money/amount-words.js';
 import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/books/statement.js';
-import { stripAnsi } from './helpers/cli.js';
+import { makeHome, stripAnsi, type Home } from './helpers/cli.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
+import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 /** The text of every page of a PDF, one string a page, as a PDF reader extracts it. */
@@ -58,17 +60,17 @@ describe('transfer receipt', () => {
   });
 
   async function send(account: string, amount: string, wait: boolean): Promise<string> {
-    const result = await setup.run(['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 7 for Adébáyọ̀', '--yes', '--json', ...(wait ? ['--wait'] : [])]);
+    const result = await setup.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 7 for Adébáyọ̀', '--yes', '--json', ...(wait ? ['--wait'] : [])]);
     assert.ok(result.code === 0 || result.code === 1, result.stderr);
     return (JSON.parse(result.stdout) as { reference: string }).reference;
   }
 
   it('writes a one-page PDF of a successful transfer whose text is the API record, the verified payee and the amount in words', async () => {
     const reference = await send('0123456789', '12345.67', true);
-    const record = JSON.parse((await setup.run(['tx', 'get', reference, '--json'])).stdout) as Record<string, string>;
+    const record = JSON.parse((await setup.runInProcess(['tx', 'get', reference, '--json'])).stdout) as Record<string, string>;
     const file = path.join(dir, 'receipt.pdf');
     // The reference typed in lower case finds the same transfer.
-    const result = await setup.run(['transfer', 'receipt', reference.toLowerCase(), '--pdf', file]);
+    const result = await setup.runInProcess(['transfer', 'receipt', reference.toLowerCase(), '--pdf', file]);
     assert.equal(result.code, 0, result.stderr);
     const pages = await pdfPages(file);
     assert.equal(pages.length, 1);
@@ -92,16 +94,16 @@ describe('transfer receipt', () => {
 
   it('prints the same facts as --json and, piped, as tab-separated fields', async () => {
     const reference = await send('0123456789', '5000', true);
-    const json = await setup.run(['transfer', 'receipt', reference, '--json']);
+    const json = await setup.runInProcess(['transfer', 'receipt', reference, '--json']);
     assert.equal(json.code, 0, json.stderr);
     const receipt = JSON.parse(json.stdout);
-    const record = JSON.parse((await setup.run(['tx', 'get', reference, '--json'])).stdout);
+    const record = JSON.parse((await setup.runInProcess(['tx', 'get', reference, '--json'])).stdout);
     assert.equal(receipt.amount, '5000.00');
     assert.equal(receipt.amountInWords, 'Five thousand naira only');
     assert.equal(receipt.sessionId, record.sessionId);
     assert.equal(receipt.payee.name, record.destinationAccountName);
     assert.equal(receipt.status, 'successful');
-    const piped = await setup.run(['transfer', 'receipt', reference]);
+    const piped = await setup.runInProcess(['transfer', 'receipt', reference]);
     const [header, row] = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(row![header!.indexOf('Amount')], '5000.00');
     assert.equal(row![header!.indexOf('Session ID')], record.sessionId);
@@ -109,7 +111,7 @@ describe('transfer receipt', () => {
 
   it('at a terminal: one labelled line a fact, within 80 columns', async () => {
     const reference = await send('0123456789', '100500', true);
-    const result = await setup.run(['transfer', 'receipt', reference], { tty: true, columns: 80 });
+    const result = await setup.runInProcess(['transfer', 'receipt', reference], { tty: true, columns: 80 });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /^Amount\s+₦100,500\.00\s*$/m);
@@ -129,7 +131,7 @@ describe('transfer receipt', () => {
     ];
     for (const [reference, message] of cases) {
       const file = path.join(dir, `${reference}.pdf`);
-      const result = await setup.run(['transfer', 'receipt', reference, '--pdf', file]);
+      const result = await setup.runInProcess(['transfer', 'receipt', reference, '--pdf', file]);
       assert.equal(result.code, 1, `${reference}: ${result.stderr}`);
       assert.match(result.stderr, message);
       assert.equal(existsSync(file), false);
@@ -138,22 +140,65 @@ describe('transfer receipt', () => {
 
   it('refuses a --pdf in a folder that does not exist before asking the API (exit 2)', async () => {
     setup.server.simulator.clearRequests();
-    const result = await setup.run(['transfer', 'receipt', 'ACME-ANY', '--pdf', path.join(dir, 'missing', 'r.pdf')]);
+    const result = await setup.runInProcess(['transfer', 'receipt', 'ACME-ANY', '--pdf', path.join(dir, 'missing', 'r.pdf')]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: --pdf: the folder .* does not exist/m);
     assert.equal(setup.server.simulator.requests().length, 0);
   });
 
   it('transfer send and transfer status show the session id', async () => {
-    const sent = await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '10', '--narration', 'x', '--yes']);
+    const sent = await setup.runInProcess(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '10', '--narration', 'x', '--yes']);
     assert.equal(sent.code, 0, sent.stderr);
     const [header, row] = sent.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     const reference = row![header!.indexOf('Reference')]!;
-    const record = JSON.parse((await setup.run(['tx', 'get', reference, '--json'])).stdout);
+    const record = JSON.parse((await setup.runInProcess(['tx', 'get', reference, '--json'])).stdout);
     assert.equal(row![header!.indexOf('Session ID')], record.sessionId);
-    const status = await setup.run(['transfer', 'status', reference]);
+    const status = await setup.runInProcess(['transfer', 'status', reference]);
     const [statusHeader, statusRow] = status.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(statusRow![statusHeader!.indexOf('Session ID')], record.sessionId);
+  });
+});
+
+describe('transfer receipt: only for a debit of the account', () => {
+  // The API's record of a sent transfer comes back with every fact matching (reference, amount, account)
+  // but as another type of transaction: a credit into the account is no proof that money left it.
+  let setup: TransferSetup;
+  let proxy: HostileApi;
+  let home: Home;
+  let dir: string;
+  before(async () => {
+    setup = await setUpTransfers({ settleSeconds: 1 });
+    proxy = await startHostileApi(setup.server.url);
+    home = makeHome();
+    await logInToSimulator(home.env, proxy.url);
+    dir = mkdtempSync(path.join(tmpdir(), 'fsapi-receipt-type-'));
+  });
+  after(async () => {
+    await proxy?.close();
+    await setup?.close();
+    home?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (args: string[]) => setup.runInProcess(args, { env: home.env });
+
+  it('gives a receipt for the debit, and none when the same record says credit or fee (exit 1, no file)', async () => {
+    const sent = await run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '2500', '--narration', 'Invoice 12', '--yes', '--wait', '--json']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const { reference } = JSON.parse(sent.stdout) as { reference: string };
+    // The honest record, its type in the API's capitals: a receipt.
+    proxy.options.rewriteLookupAnswer = (data) => ({ ...data, type: 'DEBIT' });
+    const honest = await run(['transfer', 'receipt', reference, '--json']);
+    assert.equal(honest.code, 0, honest.stderr);
+    assert.equal((JSON.parse(honest.stdout) as { status: string }).status, 'successful');
+    for (const type of ['credit', 'Credit', 'fee']) {
+      proxy.options.rewriteLookupAnswer = (data) => ({ ...data, type });
+      const file = path.join(dir, `${type}.pdf`);
+      const result = await run(['transfer', 'receipt', reference, '--pdf', file]);
+      assert.equal(result.code, 1, `${type}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`^error: the API's record of ${reference} is not what was sent \\(a ${type} of the account, not a transfer out of it\\): no receipt$`, 'm'));
+      assert.equal(existsSync(file), false, `${type}: a receipt was written`);
+    }
   });
 });
 
@@ -183,8 +228,8 @@ describe('statement of account', () => {
 
   /** Every row of the list with the balance now: the ground truth the statement is checked against. */
   async function truth() {
-    const rows = JSON.parse((await setup.run(['tx', 'list', '--all', '--json'])).stdout) as Row[];
-    const account = JSON.parse((await setup.run(['account', '--json'])).stdout) as { availableBalance: string };
+    const rows = JSON.parse((await setup.runInProcess(['tx', 'list', '--all', '--json'])).stdout) as Row[];
+    const account = JSON.parse((await setup.runInProcess(['account', '--json'])).stdout) as { availableBalance: string };
     return { rows, balance: kobo(account.availableBalance) };
   }
   const moved = (row: Row) => !['failed', 'reversed'].includes(row.status.toLowerCase()) && !row.reference.startsWith('R-');
@@ -196,7 +241,7 @@ describe('statement of account', () => {
     const untilMs = Date.now() - 2 * dayMs; // a period that ends before the last two days
     const until = new Date(untilMs).toISOString().slice(0, 10);
     const since = new Date(untilMs - 6 * dayMs).toISOString().slice(0, 10);
-    const result = await setup.run(['statement', '--since', since, '--until', until, '--json'], { env: { TZ: 'UTC' } });
+    const result = await setup.runInProcess(['statement', '--since', since, '--until', until, '--json'], { env: { TZ: 'UTC' } });
     assert.equal(result.code, 0, result.stderr);
     const s = JSON.parse(result.stdout);
     const endMs = Date.parse(`${until}T00:00:00Z`) + dayMs;
@@ -215,10 +260,10 @@ describe('statement of account', () => {
   });
 
   it('--csv --transactions: one row per transaction, oldest first, UTC and local time, account numbers kept as text, a balance that adds up', async () => {
-    const result = await setup.run(['statement', '--csv', '--transactions'], { env: { TZ: 'Africa/Lagos' } });
+    const result = await setup.runInProcess(['statement', '--csv', '--transactions'], { env: { TZ: 'Africa/Lagos' } });
     assert.equal(result.code, 0, result.stderr);
     const records = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
-    const summary = JSON.parse((await setup.run(['statement', '--json'], { env: { TZ: 'Africa/Lagos' } })).stdout);
+    const summary = JSON.parse((await setup.runInProcess(['statement', '--json'], { env: { TZ: 'Africa/Lagos' } })).stdout);
     assert.ok(records.length > 20);
     let balance = kobo(summary.openingBalance);
     let previous = '';
@@ -237,11 +282,11 @@ describe('statement of account', () => {
 
   it('--pdf: the totals, the balances and every transaction of the period, read back from the PDF', async () => {
     const file = path.join(dir, 'statement.pdf');
-    const result = await setup.run(['statement', '--pdf', file]);
+    const result = await setup.runInProcess(['statement', '--pdf', file]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /wrote .*statement\.pdf: \d+ transaction\(s\) on \d+ page\(s\)/);
-    const summary = JSON.parse((await setup.run(['statement', '--json'])).stdout);
-    const lines = JSON.parse((await setup.run(['tx', 'list', '--all', '--json'])).stdout) as Row[];
+    const summary = JSON.parse((await setup.runInProcess(['statement', '--json'])).stdout);
+    const lines = JSON.parse((await setup.runInProcess(['tx', 'list', '--all', '--json'])).stdout) as Row[];
     const pages = await pdfPages(file);
     const text = pages.join('\n');
     for (const expected of [
@@ -266,7 +311,7 @@ describe('statement of account', () => {
   it('refuses --pdf with --json, and --transactions without --csv (exit 2, nothing sent)', async () => {
     setup.server.simulator.clearRequests();
     for (const args of [['statement', '--pdf', path.join(dir, 'x.pdf'), '--json'], ['statement', '--transactions']]) {
-      const result = await setup.run(args);
+      const result = await setup.runInProcess(args);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /^error: /m);
     }

@@ -1,6 +1,7 @@
-// Saved payees, the payment policy and approvals, end to end: the CLI as a subprocess against the simulator
-// over HTTP, prompts typed into a real pseudo-terminal, the simulator's request log as the proof of what
-// was (not) sent. The profile `sim` is logged in from the environment WITHOUT --save-credentials: the
+// Saved payees, the payment policy and approvals, end to end: each command run in process (test/helpers/
+// in-process.ts) against the simulator over HTTP, the secret typed at a scripted prompt (a prompt the
+// script does not expect fails the test: where no answer is given, nothing may be asked), the simulator's
+// request log as the proof of what was (not) sent; concurrent sends run as processes. The profile `sim` is logged in from the environment WITHOUT --save-credentials: the
 // consumer key it keeps is what a typed secret is checked against.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,11 +20,13 @@ afterEach(async () => {
 });
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
+/** The consumer secret typed at its prompt, the one question of the run. */
+const secretTyped = (typed: string) => [{ prompt: 'Consumer secret', answer: typed }];
 const send = (amount: string, ...more: string[]) => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y', ...more];
 
 /** `policy set` as a person does it: at a terminal, the secret typed. */
 async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
-  const result = await s.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`] });
+  const result = await s.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET) });
   assert.equal(result.code, 0, stripAnsi(result.stdout));
 }
 
@@ -38,7 +41,7 @@ function changeSaved(s: TransferSetup, sql: string): void {
 }
 
 async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amountKobo: number; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
-  const result = await s.run(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
+  const result = await s.runInProcess(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
 }
@@ -46,13 +49,13 @@ async function requests(s: TransferSetup, all = true): Promise<Array<{ id: strin
 describe('payees', () => {
   it('add verifies the name; send --to pays it; an unknown alias is exit 2 with nothing sent', async () => {
     setup = await setUpTransfers();
-    const added = await setup.run(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
+    const added = await setup.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
     assert.equal(added.code, 0, added.stderr);
     assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 1);
-    const listed = JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout) as Array<Record<string, string>>;
+    const listed = JSON.parse((await setup.runInProcess(['payees', 'list', '--json'])).stdout) as Array<Record<string, string>>;
     assert.deepEqual(listed.map((p) => [p.alias, p.accountNumber, p.bankCode, p.accountName]), [['landlord', '0123456789', '000013', 'OKAFOR CHIAMAKA ADAEZE']]);
 
-    const sent = await setup.run(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    const sent = await setup.runInProcess(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(sent.code, 0, sent.stderr);
     assert.equal(setup.posts(), 1);
     // The name was asked again at the send.
@@ -60,49 +63,49 @@ describe('payees', () => {
 
     // The holder changed since the payee was saved (here: the saved name made different): nothing is sent.
     changeSaved(setup, "UPDATE payees SET account_name = 'ADEBAYO TUNDE' WHERE alias = 'landlord'");
-    const changed = await setup.run(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    const changed = await setup.runInProcess(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(changed.code, 1, changed.stderr);
     assert.match(changed.stderr, /belongs to "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE"; nothing was sent/);
     assert.equal(setup.posts(), 1);
     changeSaved(setup, "UPDATE payees SET account_name = 'OKAFOR CHIAMAKA ADAEZE' WHERE alias = 'landlord'");
 
-    const unknown = await setup.run(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
+    const unknown = await setup.runInProcess(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no saved payee named "landlady"/);
-    const clash = await setup.run(['transfer', 'send', '0123456789', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
+    const clash = await setup.runInProcess(['transfer', 'send', '0123456789', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(clash.code, 2);
     assert.equal(setup.posts(), 1);
 
-    const again = await setup.run(['payees', 'add', 'LANDLORD', '0123456789', '--bank', 'gtb']);
+    const again = await setup.runInProcess(['payees', 'add', 'LANDLORD', '0123456789', '--bank', 'gtb']);
     assert.equal(again.code, 2, 'aliases are compared without case');
-    assert.equal((await setup.run(['payees', 'remove', 'landlord'])).code, 0);
-    assert.deepEqual(JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout), []);
+    assert.equal((await setup.runInProcess(['payees', 'remove', 'landlord'])).code, 0);
+    assert.deepEqual(JSON.parse((await setup.runInProcess(['payees', 'list', '--json'])).stdout), []);
   });
 });
 
 describe('policy set', () => {
   it('needs a terminal: exit 2 without one, even with the secret in the environment; nothing changes', async () => {
     setup = await setUpTransfers();
-    const result = await setup.run(['policy', 'set', '--max-per-day', '1000'], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    const result = await setup.runInProcess(['policy', 'set', '--max-per-day', '1000'], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
-    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
     assert.equal(shown.maxPerDayKobo, null);
   });
 
   it('shows the change, then a wrong secret changes nothing (exit 3) and the right one does', async () => {
     setup = await setUpTransfers();
-    const wrong = await setup.run(['policy', 'set', '--max-per-day', '1000'], { tty: true, keys: ['not-the-secret\r'] });
+    const wrong = await setup.runInProcess(['policy', 'set', '--max-per-day', '1000'], { tty: true, prompts: secretTyped('not-the-secret') });
     const screen = stripAnsi(wrong.stdout);
     assert.equal(wrong.code, 3, screen);
     assert.match(screen, /Max per day\s+none -> ₦1,000\.00/);
     assert.ok(screen.indexOf('Max per day') < screen.indexOf('Consumer secret'), 'the change is shown before the secret is asked');
     assert.doesNotMatch(screen, /not-the-secret/, 'the secret is not echoed');
     assert.equal(setup.count('POST', '/v1/generate-token'), 1, 'the secret was checked with the API');
-    assert.equal((JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDayKobo, null);
+    assert.equal((JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDayKobo, null);
 
     await setPolicy(setup, '--max-per-day', '1000', '--payees-only');
-    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
     assert.equal(shown.maxPerDayKobo, 100_000);
     assert.equal(shown.payeesOnly, true);
     assert.equal(typeof shown.updatedBy, 'string');
@@ -112,23 +115,23 @@ describe('policy set', () => {
 describe('auth token under a policy', () => {
   it('without a terminal: exit 2, saying why, nothing printed; at a terminal the token is printed', async () => {
     setup = await setUpTransfers();
-    const before = await setup.run(['auth', 'token']);
+    const before = await setup.runInProcess(['auth', 'token']);
     assert.equal(before.code, 0, before.stderr);
     const token = before.stdout.trim();
     assert.ok(token.length > 0);
 
     await setPolicy(setup, '--max-per-day', '1000');
-    const piped = await setup.run(['auth', 'token']);
+    const piped = await setup.runInProcess(['auth', 'token']);
     assert.equal(piped.code, 2, piped.stderr);
     assert.equal(piped.stdout, '');
     assert.match(piped.stderr, /has a payment policy.*would let a script pay round it[\s\S]*only at a terminal; nothing was printed/);
     assert.match(piped.stderr, /hint: run it yourself in a terminal/);
     assert.doesNotMatch(piped.stderr, new RegExp(token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    const json = await setup.run(['auth', 'token', '--json']);
+    const json = await setup.runInProcess(['auth', 'token', '--json']);
     assert.equal(json.code, 2);
     assert.equal(json.stdout, '');
 
-    const atTerminal = await setup.run(['auth', 'token'], { tty: true });
+    const atTerminal = await setup.runInProcess(['auth', 'token'], { tty: true });
     assert.equal(atTerminal.code, 0, stripAnsi(atTerminal.stdout));
     assert.ok(stripAnsi(atTerminal.stdout).includes(token), 'a person at a terminal still gets it');
   });
@@ -138,16 +141,16 @@ describe('policy show', () => {
   it("says what counts toward today's maximum, in the outcome words, on a terminal, piped and in --json", async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--max-per-day', '100000');
-    assert.equal((await setup.run(send('30000'))).code, 0);
-    const screen = stripAnsi((await setup.run(['policy', 'show'], { tty: true, columns: 80 })).stdout);
+    assert.equal((await setup.runInProcess(send('30000'))).code, 0);
+    const screen = stripAnsi((await setup.runInProcess(['policy', 'show'], { tty: true, columns: 80 })).stdout);
     // Its words continue under themselves at 80 columns.
     assert.match(screen.replace(/\r?\n {32}/g, ' '), /^Counted toward today's maximum {2}₦30,000\.00 \(today's transfers in flight, pending, successful, failed, reversed or unknown; not refused\)\r?$/m);
     assert.match(screen, /^Left today +₦70,000\.00\r?$/m);
     assert.doesNotMatch(screen, /Sent today/);
     assert.ok(screen.split(/\r?\n/).every((line) => line.length <= 80), screen);
-    const piped = (await setup.run(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const piped = (await setup.runInProcess(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(piped[1]![piped[0]!.indexOf("Counted toward today's maximum")], '30000.00');
-    const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
     assert.equal(shown.countedTodayKobo, 3_000_000);
     assert.deepEqual(shown.countedOutcomes, ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown']);
   });
@@ -157,14 +160,14 @@ describe('the policy at send time', () => {
   it('over the per-transfer maximum: exit 1, nothing sent, naming the limit and what is left today', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--max-per-transfer', '50000', '--max-per-day', '100000');
-    assert.equal((await setup.run(send('30000'))).code, 0);
-    const result = await setup.run(send('60000'));
+    assert.equal((await setup.runInProcess(send('30000'))).code, 0);
+    const result = await setup.runInProcess(send('60000'));
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /₦60,000\.00 is over the per-transfer maximum of ₦50,000\.00/);
     assert.match(result.stderr, /₦70,000\.00 is left of today's maximum of ₦100,000\.00/);
     assert.equal(setup.posts(), 1);
     // fsapi's raw door is shut too while there is a policy.
-    const raw = await setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}']);
+    const raw = await setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}']);
     assert.equal(raw.code, 2, raw.stderr);
     assert.match(raw.stderr, /payment policy/);
     assert.equal(setup.posts(), 1);
@@ -173,8 +176,8 @@ describe('the policy at send time', () => {
   it('over the daily maximum: exit 1, nothing sent, naming what was sent and what is left', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--max-per-day', '20000');
-    assert.equal((await setup.run(send('15000'))).code, 0);
-    const result = await setup.run(send('6000', '--allow-duplicate'));
+    assert.equal((await setup.runInProcess(send('15000'))).code, 0);
+    const result = await setup.runInProcess(send('6000', '--allow-duplicate'));
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /would pass the daily maximum of ₦20,000\.00.*₦15,000\.00 counts toward it.*₦5,000\.00 is left; nothing was sent/);
     assert.equal(setup.posts(), 1);
@@ -183,7 +186,7 @@ describe('the policy at send time', () => {
   it('above the approval threshold: held (exit 7), no POST, recorded under its reference, the message says how to approve', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '20000');
-    const result = await setup.run(send('25000'));
+    const result = await setup.runInProcess(send('25000'));
     assert.equal(result.code, 7, result.stderr);
     assert.equal(setup.posts(), 0);
     assert.deepEqual(setup.journalLines(), []);
@@ -199,7 +202,7 @@ describe('the policy at send time', () => {
     assert.equal(request.transfers[0]!.reference, reference);
     assert.equal(request.transfers[0]!.amountKobo, 2_500_000);
     // With --json the held request's record is on stdout, for scripts and agents.
-    const json = await setup.run(['--json', ...send('30000')]);
+    const json = await setup.runInProcess(['--json', ...send('30000')]);
     assert.equal(json.code, 7, json.stderr);
     const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
     assert.equal(printed.status, 'held');
@@ -207,33 +210,33 @@ describe('the policy at send time', () => {
     // The --json run says held: on stderr as well, and keeps stdout for the record alone.
     assert.match(json.stderr, new RegExp(`^held: for approval as request ${printed.id}: `, 'm'));
     // At a terminal, in yellow, like a batch's held rows; no red error line.
-    const shown = await setup.run(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
+    const shown = await setup.runInProcess(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
     assert.equal(shown.code, 7, stripAnsi(shown.stdout));
     assert.match(shown.stdout, /\u001b\[33mheld:\u001b\[39m for approval as request AP-/);
     assert.doesNotMatch(stripAnsi(shown.stdout), /^error:/m);
     // Below the threshold goes.
-    assert.equal((await setup.run(send('20000'))).code, 0);
+    assert.equal((await setup.runInProcess(send('20000'))).code, 0);
     assert.equal(setup.posts(), 1);
   });
 
   it('payees only: an account that is not a saved payee is held (exit 7, no POST); a payee is paid', async () => {
     setup = await setUpTransfers();
-    assert.equal((await setup.run(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
+    assert.equal((await setup.runInProcess(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
     await setPolicy(setup, '--payees-only');
-    const other = await setup.run(['transfer', 'send', '0234567891', '--bank', 'gtb', '--amount', '100', '--narration', 'x', '-y']);
+    const other = await setup.runInProcess(['transfer', 'send', '0234567891', '--bank', 'gtb', '--amount', '100', '--narration', 'x', '-y']);
     assert.equal(other.code, 7, other.stderr);
     assert.match(other.stderr, /not a saved payee/);
     assert.equal(setup.posts(), 0);
     // Without a terminal no new payee can be added under payees-only: an agent cannot widen the list.
-    const add = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb']);
+    const add = await setup.runInProcess(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb']);
     assert.equal(add.code, 2, add.stderr);
     // A person at a terminal with the secret can.
-    const person = await setup.run(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb'], { tty: true, keys: [`${SECRET}\r`] });
+    const person = await setup.runInProcess(['payees', 'add', 'bob', '0234567891', '--bank', 'gtb'], { tty: true, prompts: secretTyped(SECRET) });
     assert.equal(person.code, 0, stripAnsi(person.stdout));
-    assert.equal((JSON.parse((await setup.run(['payees', 'list', '--json'])).stdout) as unknown[]).length, 2);
-    assert.equal((await setup.run(['transfer', 'send', '--to', 'ada', '--amount', '100', '--narration', 'x', '-y'])).code, 0);
+    assert.equal((JSON.parse((await setup.runInProcess(['payees', 'list', '--json'])).stdout) as unknown[]).length, 2);
+    assert.equal((await setup.runInProcess(['transfer', 'send', '--to', 'ada', '--amount', '100', '--narration', 'x', '-y'])).code, 0);
     // The same account typed out is a payee too (its verified name is still the saved one).
-    assert.equal((await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '101', '--narration', 'x', '-y'])).code, 0);
+    assert.equal((await setup.runInProcess(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '101', '--narration', 'x', '-y'])).code, 0);
     assert.equal(setup.posts(), 2);
   });
 });
@@ -268,7 +271,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     // The caller's zone reads 00:xx: its day began less than an hour ago, after the first send below.
     const fresh = zoneAtHour(now, 0);
     await setPolicy(setup, '--max-per-day', '100000', '--time-zone', zone);
-    const under = (tz: string, amount: string, ...more: string[]) => setup!.run(send(amount, ...more), { env: { TZ: tz } });
+    const under = (tz: string, amount: string, ...more: string[]) => setup!.runInProcess(send(amount, ...more), { env: { TZ: tz } });
 
     assert.equal((await under('Etc/GMT-14', '60000')).code, 0);
     sentEarlier(setup, 90 * 60_000);
@@ -283,15 +286,15 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.equal(setup.posts(), 2, 'only the two within the maximum reached the API');
 
     for (const tz of ['Etc/GMT+12', 'Etc/GMT-14', fresh]) {
-      const shown = JSON.parse((await setup.run(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
+      const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
       assert.deepEqual([shown.timeZone, shown.sentTodayKobo, shown.leftTodayKobo], [zone, 10_000_000, 0], `policy show under TZ=${tz}`);
     }
   });
 
   it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {
     setup = await setUpTransfers();
-    const set = (env: Record<string, string>, ...options: string[]) => setup!.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`], env });
-    const shown = async () => JSON.parse((await setup!.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    const set = (env: Record<string, string>, ...options: string[]) => setup!.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET), env });
+    const shown = async () => JSON.parse((await setup!.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
 
     const first = await set({ TZ: 'Asia/Tokyo' }, '--max-per-day', '1000');
     assert.equal(first.code, 0, stripAnsi(first.stdout));
@@ -303,7 +306,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.equal((await shown()).timeZone, 'America/New_York');
 
     const tokens = setup.count('POST', '/v1/generate-token');
-    const unknown = await setup.run(['policy', 'set', '--time-zone', 'Mars/Olympus']);
+    const unknown = await setup.runInProcess(['policy', 'set', '--time-zone', 'Mars/Olympus']);
     assert.equal(unknown.code, 2, unknown.stderr);
     assert.match(unknown.stderr, /--time-zone: unknown time zone "Mars\/Olympus"/);
     assert.equal((await shown()).timeZone, 'America/New_York');
@@ -318,7 +321,7 @@ describe('fsapi api under a policy', () => {
     setup.server.simulator.clearRequests();
     const body = '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW2"}';
     for (const [method, spelling] of TRANSFER_SPELLINGS) {
-      const result = await setup.run(['api', method, spelling, '--allow-transfer', '--data', body]);
+      const result = await setup.runInProcess(['api', method, spelling, '--allow-transfer', '--data', body]);
       assert.equal(result.code, 2, `${method} ${spelling}: ${result.stderr}`);
       assert.match(result.stderr, /this profile has a payment policy: fsapi api does not send POST \/v1\/transfer/);
       assert.deepEqual(setup.server.simulator.requests(), [], `${method} ${spelling}: nothing reached the API`);
@@ -330,9 +333,9 @@ describe('approvals approve', () => {
   it('without a terminal: exit 2, nothing sent, even with the secret in the environment', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
-    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     const [request] = await requests(setup);
-    const result = await setup.run(['approvals', 'approve', request!.id], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    const result = await setup.runInProcess(['approvals', 'approve', request!.id], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
     assert.equal(setup.posts(), 0);
@@ -342,14 +345,14 @@ describe('approvals approve', () => {
   it('a wrong secret approves nothing; the right one sends it once under its held reference; again sends nothing', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
-    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     const [request] = await requests(setup);
     const id = request!.id;
     const reference = request!.transfers[0]!.reference;
 
     // A holder who changed since the hold: nothing is approved, and the secret is not even asked.
     changeSaved(setup, "UPDATE approval_transfers SET account_name = 'ADEBAYO TUNDE'");
-    const changed = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
+    const changed = await setup.runInProcess(['approvals', 'approve', id], { tty: true });
     assert.equal(changed.code, 1, stripAnsi(changed.stdout));
     assert.match(stripAnsi(changed.stdout), /is now "OKAFOR CHIAMAKA ADAEZE", not "ADEBAYO TUNDE".*nothing\s+was\s+approved/s);
     assert.doesNotMatch(stripAnsi(changed.stdout), /Consumer secret/);
@@ -357,20 +360,20 @@ describe('approvals approve', () => {
     changeSaved(setup, "UPDATE approval_transfers SET account_name = 'OKAFOR CHIAMAKA ADAEZE'");
 
     // The right secret in the environment does not stand in for the typed one.
-    const wrong = await setup.run(['approvals', 'approve', id], { tty: true, keys: ['sim-consumer-secreT\r'], env: { FSAPI_CONSUMER_SECRET: SECRET } });
+    const wrong = await setup.runInProcess(['approvals', 'approve', id], { tty: true, prompts: secretTyped('sim-consumer-secreT'), env: { FSAPI_CONSUMER_SECRET: SECRET } });
     assert.equal(wrong.code, 3, stripAnsi(wrong.stdout));
     assert.match(stripAnsi(wrong.stdout), /did not accept that consumer secret.*nothing was changed/s);
     assert.equal(setup.posts(), 0);
     assert.equal((await requests(setup))[0]!.status, 'held');
 
-    const right = await setup.run(['approvals', 'approve', id.toLowerCase()], { tty: true, keys: [`${SECRET}\r`] });
+    const right = await setup.runInProcess(['approvals', 'approve', id.toLowerCase()], { tty: true, prompts: secretTyped(SECRET) });
     const screen = stripAnsi(right.stdout);
     assert.equal(right.code, 0, screen);
     assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
     assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, 'the API\'s words follow its status');
     assert.equal(setup.posts(), 1);
     // The API has it under the reference it was held with.
-    const found = await setup.run(['tx', 'get', reference, '--json']);
+    const found = await setup.runInProcess(['tx', 'get', reference, '--json']);
     assert.equal(found.code, 0, found.stderr);
     assert.equal((JSON.parse(found.stdout) as { reference: string }).reference, reference);
     const [approved] = await requests(setup);
@@ -378,21 +381,21 @@ describe('approvals approve', () => {
     assert.equal(approved!.decisions.length, 1);
     assert.equal(approved!.decisions[0]!.decision, 'approved');
     assert.ok(approved!.decisions[0]!.by.length > 0 && !Number.isNaN(Date.parse(approved!.decisions[0]!.at)));
-    const log = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; origin: string }>;
+    const log = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; origin: string }>;
     assert.deepEqual(log.map((t) => t.reference), [reference]);
     assert.match(log[0]!.origin, new RegExp(`approval ${id}`));
 
-    const twice = await setup.run(['approvals', 'approve', id], { tty: true, keys: [`${SECRET}\r`] });
+    const twice = await setup.runInProcess(['approvals', 'approve', id], { tty: true });
     assert.equal(twice.code, 0, stripAnsi(twice.stdout));
     assert.match(stripAnsi(twice.stdout), /already approved.*nothing was sent again/);
     assert.equal(setup.posts(), 1);
 
     // A rejected request is never sent.
-    assert.equal((await setup.run(send('7000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('7000'))).code, 7);
     const newest = (await requests(setup, false))[0]!;
-    const rejected = await setup.run(['approvals', 'reject', newest.id, '--reason', 'wrong invoice']);
+    const rejected = await setup.runInProcess(['approvals', 'reject', newest.id, '--reason', 'wrong invoice']);
     assert.equal(rejected.code, 0, rejected.stderr);
-    const afterReject = await setup.run(['approvals', 'approve', newest.id], { tty: true, keys: [`${SECRET}\r`] });
+    const afterReject = await setup.runInProcess(['approvals', 'approve', newest.id], { tty: true });
     assert.equal(afterReject.code, 1);
     assert.equal(setup.posts(), 1);
   });
@@ -402,21 +405,21 @@ describe('an approval stopped before its transfers left', () => {
   it('approving again sends only what the journal has never seen, once; --off removes the policy', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
-    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     const [request] = await requests(setup);
     // As if the process died right after recording the decision.
     changeSaved(setup, `UPDATE approval_requests SET status = 'approved' WHERE id = '${request!.id}'`);
-    const resumed = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const resumed = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, prompts: secretTyped(SECRET) });
     assert.equal(resumed.code, 0, stripAnsi(resumed.stdout));
     assert.match(stripAnsi(resumed.stdout), /approved earlier but 1 of its transfers never left/);
     assert.equal(setup.posts(), 1);
     assert.equal((await requests(setup))[0]!.decisions.length, 1, 'the person who finished it is recorded');
-    const again = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const again = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true });
     assert.equal(again.code, 0);
     assert.equal(setup.posts(), 1);
 
     await setPolicy(setup, '--off');
-    assert.equal((await setup.run(send('5000', '--allow-duplicate'))).code, 0);
+    assert.equal((await setup.runInProcess(send('5000', '--allow-duplicate'))).code, 0);
     assert.equal(setup.posts(), 2);
   });
 });
@@ -425,11 +428,11 @@ describe('approving within the hard limits', () => {
   it('a held transfer that would now pass the daily maximum is not approved, and the secret is not asked', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000', '--max-per-day', '10000');
-    assert.equal((await setup.run(send('9000'))).code, 7);
-    assert.equal((await setup.run(send('900'))).code, 0);
-    assert.equal((await setup.run(send('900', '--allow-duplicate'))).code, 0);
+    assert.equal((await setup.runInProcess(send('9000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('900'))).code, 0);
+    assert.equal((await setup.runInProcess(send('900', '--allow-duplicate'))).code, 0);
     const [request] = await requests(setup);
-    const result = await setup.run(['approvals', 'approve', request!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const result = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
     assert.match(screen, /would pass the daily maximum of ₦10,000\.00.*₦1,800\.00 counts toward it.*₦8,200\.00 is left;\s+nothing\s+was\s+approved/s);
@@ -445,7 +448,7 @@ describe('the daily maximum across processes', () => {
     await setPolicy(setup, '--max-per-day', '25000');
     const s = setup;
     const accounts = ['0123456789', '0234567891', '0345678912'];
-    const results = await Promise.all(accounts.map((account) => s.run(['transfer', 'send', account, '--bank', 'gtb', '--amount', '10000', '--narration', 'race', '-y'])));
+    const results = await Promise.all(accounts.map((account) => s.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', '10000', '--narration', 'race', '-y'])));
     const codes = results.map((r) => r.code).sort();
     assert.deepEqual(codes, [0, 0, 1], results.map((r) => r.stderr).join('\n'));
     assert.equal(setup.posts(), 2);
@@ -457,11 +460,11 @@ describe('the daily maximum across processes', () => {
 describe('transfer batch under a policy', () => {
   it('sends the rows within it and holds the rest as one request (exit 7); a second run holds nothing again', async () => {
     setup = await setUpTransfers();
-    assert.equal((await setup.run(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
+    assert.equal((await setup.runInProcess(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
     await setPolicy(setup, '--approval-above', '20000');
     const file = path.join(setup.home.root, 'pay.csv');
     writeFileSync(file, 'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n');
-    const first = await setup.run(['transfer', 'batch', file, '--yes']);
+    const first = await setup.runInProcess(['transfer', 'batch', file, '--yes']);
     assert.equal(first.code, 7, first.stderr);
     assert.match(first.stderr, /^held: 2 of 4 transfers held for approval/m);
     assert.doesNotMatch(first.stderr, /^error:/m);
@@ -472,16 +475,16 @@ describe('transfer batch under a policy', () => {
     const report = readFileSync(`${file}.report.csv`, 'utf8');
     assert.equal(report.split('\n').filter((line) => /,held,/.test(line)).length, 2, report);
 
-    const second = await setup.run(['transfer', 'batch', file, '--yes']);
+    const second = await setup.runInProcess(['transfer', 'batch', file, '--yes']);
     assert.equal(second.code, 7, second.stderr);
     assert.equal(setup.posts(), 2);
     assert.equal((await requests(setup)).length, 1);
 
-    const approved = await setup.run(['approvals', 'approve', held[0]!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const approved = await setup.runInProcess(['approvals', 'approve', held[0]!.id], { tty: true, prompts: secretTyped(SECRET) });
     assert.equal(approved.code, 0, stripAnsi(approved.stdout));
     assert.equal(setup.posts(), 4);
     // The file's third run finds every row paid.
-    const third = await setup.run(['transfer', 'batch', file, '--yes']);
+    const third = await setup.runInProcess(['transfer', 'batch', file, '--yes']);
     assert.equal(third.code, 0, third.stderr);
     assert.equal(setup.posts(), 4);
   });
@@ -491,22 +494,22 @@ describe('approvals show: the decision as a person reads it', () => {
   it('the decision time reads like every other time at a terminal, ISO when piped', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
-    assert.equal((await setup.run(send('5000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     const [request] = await requests(setup);
-    assert.equal((await setup.run(['approvals', 'reject', request!.id, '--reason', 'wrong invoice'])).code, 0);
+    assert.equal((await setup.runInProcess(['approvals', 'reject', request!.id, '--reason', 'wrong invoice'])).code, 0);
     const [decision] = (await requests(setup))[0]!.decisions;
 
-    const screen = stripAnsi((await setup.run(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
+    const screen = stripAnsi((await setup.runInProcess(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
     assert.match(screen, /^Decided +rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\)\s*$/m, screen);
     assert.doesNotMatch(screen, /\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'no raw ISO time at a terminal');
-    const piped = await setup.run(['approvals', 'show', request!.id]);
+    const piped = await setup.runInProcess(['approvals', 'show', request!.id]);
     assert.match(piped.stdout, new RegExp(`rejected by \\S+ at ${decision!.at.replaceAll('.', '\\.')} \\(wrong invoice\\)`));
 
     // The messages about an earlier decision give its time the same way.
-    const again = await setup.run(['approvals', 'reject', request!.id]);
+    const again = await setup.runInProcess(['approvals', 'reject', request!.id]);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
-    const approve = await setup.run(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
+    const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
     assert.equal(approve.code, 1);
     // At 80 columns the error wraps at a space (src/ui/error-lines.ts).
     assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing\s+was\s+sent/);
@@ -516,13 +519,13 @@ describe('approvals show: the decision as a person reads it', () => {
 describe('approvals show: what became of each transfer', () => {
   type Shown = { status: string; transfers: Array<{ reference: string; outcome: string }> };
   const shownJson = async (s: TransferSetup, id: string): Promise<Shown> => {
-    const result = await s.run(['approvals', 'show', id, '--json']);
+    const result = await s.runInProcess(['approvals', 'show', id, '--json']);
     assert.equal(result.code, 0, result.stderr);
     return JSON.parse(result.stdout) as Shown;
   };
   /** The OUTCOME of each transfer line of the piped view (the table after the record's two lines). */
   const shownTsv = async (s: TransferSetup, id: string): Promise<string[]> => {
-    const result = await s.run(['approvals', 'show', id]);
+    const result = await s.runInProcess(['approvals', 'show', id]);
     assert.equal(result.code, 0, result.stderr);
     const [header, ...rows] = result.stdout.trimEnd().split('\n\n')[1]!.split('\n');
     const at = header!.split('\t').indexOf('OUTCOME');
@@ -533,24 +536,24 @@ describe('approvals show: what became of each transfer', () => {
   it('held while waiting, then the journal\'s outcome once sent (as transfer log says it); not-sent when rejected', async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
-    assert.equal((await setup.run(send('5000'))).code, 7);
-    assert.equal((await setup.run(send('6000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
+    assert.equal((await setup.runInProcess(send('6000'))).code, 7);
     const [first, second] = await requests(setup);
 
     assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), ['held']);
     assert.deepEqual(await shownTsv(setup, first!.id), ['held']);
-    const screen = stripAnsi((await setup.run(['approvals', 'show', first!.id], { tty: true, columns: 80 })).stdout);
+    const screen = stripAnsi((await setup.runInProcess(['approvals', 'show', first!.id], { tty: true, columns: 80 })).stdout);
     assert.match(screen, /^REFERENCE .*OUTCOME$/m, 'never dropped for width');
 
-    const approved = await setup.run(['approvals', 'approve', first!.id], { tty: true, keys: [`${SECRET}\r`] });
+    const approved = await setup.runInProcess(['approvals', 'approve', first!.id], { tty: true, prompts: secretTyped(SECRET) });
     assert.equal(approved.code, 0, stripAnsi(approved.stdout));
-    const log = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
+    const log = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
     const logged = log.find((t) => t.reference === first!.transfers[0]!.reference);
     assert.ok(logged && ['pending', 'successful'].includes(logged.outcome), JSON.stringify(log));
     assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), [logged!.outcome]);
     assert.deepEqual(await shownTsv(setup, first!.id), [logged!.outcome]);
 
-    assert.equal((await setup.run(['approvals', 'reject', second!.id])).code, 0);
+    assert.equal((await setup.runInProcess(['approvals', 'reject', second!.id])).code, 0);
     // The batch report's word for a transfer that never left, not "not sent".
     assert.deepEqual((await shownJson(setup, second!.id)).transfers.map((t) => t.outcome), ['not-sent']);
     assert.deepEqual(await shownTsv(setup, second!.id), ['not-sent']);

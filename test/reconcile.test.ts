@@ -1,4 +1,4 @@
-// fsapi reconcile against a served simulator whose clock the test moves: one journal entry of each
+// fsapi reconcile, run in process, against a served simulator whose clock the test moves: one journal entry of each
 // finding (settled, still pending, missing from the API, a debit the journal does not know, an amount
 // and a total that differ) is exit 1 with each finding in --json; a clean journal is exit 0. Failed and
 // reversed transfers, which the simulator does not make, go through src/books/reconcile.ts with the
@@ -15,10 +15,10 @@ import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 const send = (setup: TransferSetup, account: string, amount: string, extra: string[] = []) =>
-  setup.run(['--json', 'transfer', 'send', account, '--bank', '000013', '--amount', amount, '--narration', 'reconcile test', '--yes', ...extra]);
+  setup.runInProcess(['--json', 'transfer', 'send', account, '--bank', '000013', '--amount', amount, '--narration', 'reconcile test', '--yes', ...extra]);
 
 function rawTransfer(setup: TransferSetup, body: Record<string, unknown>) {
-  return setup.run(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'sent by hand', ...body })]);
+  return setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'sent by hand', ...body })]);
 }
 
 /** The scope the journal records carry for this setup's profile. */
@@ -81,7 +81,7 @@ describe('reconcile: one finding of each kind', () => {
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
     clock += 61_000; // the first transfer is successful now; the one to ...1111 never is
 
-    const result = await setup.run(['--json', 'reconcile', '--since', since]);
+    const result = await setup.runInProcess(['--json', 'reconcile', '--since', since]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /findings need attention/);
     const report = JSON.parse(result.stdout);
@@ -101,14 +101,14 @@ describe('reconcile: one finding of each kind', () => {
     assert.match(String(report.since), /Z$/, '--json keeps ISO UTC');
 
     // The journal learned what the API said: the first transfer is successful there now.
-    const log = JSON.parse((await setup.run(['--json', 'transfer', 'log'])).stdout) as Array<Record<string, unknown>>;
+    const log = JSON.parse((await setup.runInProcess(['--json', 'transfer', 'log'])).stdout) as Array<Record<string, unknown>>;
     assert.equal(log.find((t) => t.reference === settlingRef)!.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.ok(lines.some((r) => r.type === 'status-checked' && r.reference === 'ACME-NEVERARRIVED1' && r.found === false));
     assert.ok(!lines.some((r) => r.type === 'status-checked' && (r.reference === 'ACME-ONITSWAY01' || r.reference === 'ACME-STILLSENDING')), 'nothing journalled for those in transit');
 
     // On a terminal: a heading per kind, the references under it.
-    const screen = await setup.run(['reconcile', '--since', since], { tty: true });
+    const screen = await setup.runInProcess(['reconcile', '--since', since], { tty: true });
     assert.equal(screen.code, 1);
     const text = stripAnsi(screen.stdout);
     assert.match(text, /debits the journal does not know[^\n]*\n\s+ACME-BYHAND0001/);
@@ -120,7 +120,7 @@ describe('reconcile: one finding of each kind', () => {
 
   it('refuses a bad --since with exit 2, nothing sent', async () => {
     const before = setup.server.simulator.requests().length;
-    const result = await setup.run(['reconcile', '--since', '2026-02-30']);
+    const result = await setup.runInProcess(['reconcile', '--since', '2026-02-30']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /not a calendar date/);
     assert.equal(setup.server.simulator.requests().length, before);
@@ -139,18 +139,18 @@ describe('reconcile: a clean journal', () => {
     const sent = await send(setup, '0123456789', '2500');
     assert.equal(sent.code, 0, sent.stderr);
     // Right after a send: the pending transfer is in transit, nothing to fix (exit 0).
-    const now = await setup.run(['--json', 'reconcile']);
+    const now = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(now.code, 0, now.stderr);
     assert.deepEqual(JSON.parse(now.stdout).findings.map((f: { kind: string }) => f.kind), ['in-transit']);
     clock += 61_000;
-    const first = await setup.run(['--json', 'reconcile']);
+    const first = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(first.code, 0, first.stderr);
     const report = JSON.parse(first.stdout);
     assert.equal(report.agrees, true);
     assert.deepEqual(report.findings.map((f: { kind: string }) => f.kind), ['settled']);
     assert.deepEqual([report.journal, report.api.total], [{ count: 1, total: '2500.00' }, '2500.00']);
 
-    const again = await setup.run(['reconcile']);
+    const again = await setup.runInProcess(['reconcile']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /everything agrees/);
   });
@@ -211,7 +211,7 @@ describe('reconcile: the default period', () => {
     assert.equal(sent.code, 0, sent.stderr);
     clock += 61_000; // settled: only the debits by hand are left to see
 
-    const result = await setup.run(['--json', 'reconcile']);
+    const result = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout);
     const unknown = (report.findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
@@ -221,7 +221,7 @@ describe('reconcile: the default period', () => {
     assert.deepEqual(report.journal, { count: 1, total: '2500.00' });
 
     // --since still says where it starts: from today on, the debit of 3 days ago is out of the period.
-    const today = await setup.run(['--json', 'reconcile', '--since', 'today']);
+    const today = await setup.runInProcess(['--json', 'reconcile', '--since', 'today']);
     const todays = (JSON.parse(today.stdout).findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
     assert.ok(!todays.includes('ACME-HANDTHREEDAYS'), today.stdout);
   });
@@ -229,7 +229,7 @@ describe('reconcile: the default period', () => {
   it('reaches back to the first journalled send when it is older than the week', async () => {
     const old = intent(scopeOf(setup), 'ACME-OLDSEND00001', 100_00, 9 * 24 * 60);
     await new Journal(setup.home.dataDir).append(old);
-    const result = await setup.run(['--json', 'reconcile']);
+    const result = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(Date.parse(JSON.parse(result.stdout).since), Date.parse(old.time), result.stderr);
   });
 });

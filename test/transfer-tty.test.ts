@@ -12,11 +12,13 @@ afterEach(async () => {
 });
 
 const sendArgs = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '15000', '--narration', 'Invoice 42'];
+/** The confirmation's question: each answer is typed once the screen asks it. */
+const CONFIRM = 'Send ₦15,000.00 to OKAFOR CHIAMAKA ADAEZE?';
 
 describe('transfer send on a terminal', () => {
   it('answering n cancels: exit 4, no POST, nothing journalled', async () => {
     setup = await setUpTransfers();
-    const result = await setup.run(sendArgs, { tty: true, keys: ['n', '\r'] });
+    const result = await setup.run(sendArgs, { tty: true, keys: [[CONFIRM, 'n\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 4, screen);
     assert.match(screen, /OKAFOR CHIAMAKA ADAEZE/);
@@ -28,14 +30,14 @@ describe('transfer send on a terminal', () => {
 
   it('Enter alone takes the default, No: exit 4, no POST', async () => {
     setup = await setUpTransfers();
-    const result = await setup.run(sendArgs, { tty: true, keys: ['\r'] });
+    const result = await setup.run(sendArgs, { tty: true, keys: [[CONFIRM, '\r']] });
     assert.equal(result.code, 4, stripAnsi(result.stdout));
     assert.equal(setup.posts(), 0);
   });
 
   it('answering y sends exactly once and shows the result as a record', async () => {
     setup = await setUpTransfers();
-    const result = await setup.run(sendArgs, { tty: true, keys: ['y', '\r'] });
+    const result = await setup.run(sendArgs, { tty: true, keys: [[CONFIRM, 'y\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 0, screen);
     assert.equal(setup.posts(), 1);
@@ -48,7 +50,7 @@ describe('transfer send on a terminal', () => {
     setup = await setUpTransfers();
     assert.equal((await setup.run([...sendArgs, '--yes'])).code, 0);
     // --yes skips the confirmation, not the duplicate question.
-    const result = await setup.run([...sendArgs, '--yes'], { tty: true, keys: ['n', '\r'] });
+    const result = await setup.run([...sendArgs, '--yes'], { tty: true, keys: [['Send the same amount to the same account again?', 'n\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 4, screen);
     assert.match(screen, /already sent/);
@@ -62,7 +64,7 @@ describe('transfer send on a terminal', () => {
       env: SIMULATOR_LOGIN_ENV,
     });
     assert.equal(login.code, 0, login.stderr);
-    const result = await setup.run(['--profile', 'live', ...sendArgs], { tty: true, keys: ['n', '\r'] });
+    const result = await setup.run(['--profile', 'live', ...sendArgs], { tty: true, keys: [[CONFIRM, 'n\r']] });
     assert.equal(result.code, 4);
     const screen = stripAnsi(result.stdout);
     const marker = screen.indexOf('PRODUCTION');

@@ -21,7 +21,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
-import { AnswerTooLargeError, nodeTransport } from './node-transport.js';
+import { AnswerTooLargeError, closeAgents, nodeTransport } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
 import type { Http, HttpAnswer, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
@@ -34,6 +34,21 @@ const GET_RETRIES = 2;
 const retryDelayMs = (retry: number) => 250 * retry;
 
 let localNoteShown = false;
+/** The in-process simulators this process opened, closed by resetHttpState. */
+const localSimulators = new Set<{ close(): void }>();
+
+/**
+ * Forgets what this module keeps per process (the note shown, the rate-limit note's time) and closes the
+ * in-process simulators it opened and the kept-alive connections: a process that runs many commands (the
+ * tests) starts each afresh.
+ */
+export function resetHttpState(): void {
+  localNoteShown = false;
+  lastRateLimitNote = 0;
+  closeAgents();
+  for (const simulator of localSimulators) simulator.close();
+  localSimulators.clear();
+}
 
 /** Writes the contract's yellow note once per run, whichever code first talks to the local simulator. */
 export function noteLocalSimulator(ctx: Context): void {
@@ -68,7 +83,9 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
   let host: string;
   if (baseUrl === undefined) {
     const { openLocalSimulator } = await import('../simulator/index.js');
-    transport = fetchTransport(openLocalSimulator(ctx.paths.dataDir, ctx.env).fetch);
+    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+    localSimulators.add(simulator);
+    transport = fetchTransport(simulator.fetch);
     origin = requestOrigin(baseUrl);
     host = 'the local simulator';
     noteLocalSimulator(ctx);
@@ -141,7 +158,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
         } catch (error) {
           const retryable = error instanceof TransportError && error.kind === 'network' && !inProcess;
           if (!retryable || tryNumber >= tries) throw error;
-          await sleep(retryDelayMs(tryNumber));
+          await ctx.clock.sleep(retryDelayMs(tryNumber));
           continue;
         }
         // A 429 is not a refusal: a request that moves no money waits and asks again (bounded). Any other
@@ -150,12 +167,12 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
           const waitMs = rateLimitWaitMs(answer.headers['retry-after'], rateLimitWaits, Date.now());
           rateLimitWaits += 1;
           noteRateLimit(ctx, `rate limited by ${host}: waiting ${formatSeconds(waitMs)} before asking again (${request.method} ${url.pathname})`);
-          await sleep(waitMs);
+          await ctx.clock.sleep(waitMs);
           tryNumber -= 1; // a wait for the rate limit is not one of the tries for failures
           continue;
         }
         if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
-          await sleep(retryDelayMs(tryNumber));
+          await ctx.clock.sleep(retryDelayMs(tryNumber));
           continue;
         }
         return {
@@ -225,7 +242,6 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function networkError(host: string, error: unknown, inProcess: boolean): TransportError {
   if (inProcess) {

@@ -43,6 +43,12 @@ const agents = new Map<string, http.Agent>();
  */
 const IDLE_CONNECTION_MS = 2_000;
 
+/** Closes the kept-alive connections, as the end of the process does (tests that run many commands in one). */
+export function closeAgents(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
 /** Keep-alive agents, so `tx list --all` reuses one connection for every page. */
 function agentFor(protocol: string, https: HttpsModule | undefined): http.Agent {
   let agent = agents.get(protocol);

@@ -90,9 +90,12 @@ function release(key: string): void {
 
 // A normal exit removes this process's lock files; a killed process leaves them, unlocked, for the next
 // reader to find dead and remove (runIsLive).
-process.once('exit', () => {
+process.once('exit', releaseProcessLocks);
+
+/** Lets go of every lock this process holds, as its end does (tests that run many commands in one process). */
+export function releaseProcessLocks(): void {
   for (const key of [...held.keys()]) release(key);
-});
+}
 
 // ---- the run lock ----------------------------------------------------------------------------------------
 

@@ -16,12 +16,20 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Keystrokes typed once the screen shows `expect`. */
+export type KeyAnswer = readonly [expect: string | RegExp, keystrokes: string];
+
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   tty?: boolean;
-  /** Answers typed into the terminal one by one, each after the previous output settles (tty only). */
-  keys?: string[];
+  /**
+   * What is typed into the terminal (tty only), in order. A pair [expect, keystrokes] is typed once the
+   * screen, since the keystrokes before, shows `expect` (ANSI codes stripped): the prompt it answers.
+   * A plain string is typed once the output has been quiet for 400 ms (older tests; a pair waits for
+   * the event instead of for time).
+   */
+  keys?: Array<string | KeyAnswer>;
   timeoutMs?: number;
   cwd?: string;
   /** The script node runs instead of bin/fsapi.cjs, e.g. the launcher of a copy of the package. */
@@ -62,7 +70,7 @@ export function homePool(): { home(): Home; cleanup(): void } {
 }
 
 /** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
@@ -126,18 +134,31 @@ function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResul
     let stderr = '';
     const keys = [...(options.keys ?? [])];
     let quietTimer: NodeJS.Timeout | undefined;
-    const typeNextKeyWhenQuiet = () => {
+    /** Where the screen stood when the last keystrokes were typed: an expectation reads only what followed. */
+    let typedAt = 0;
+    const typeNextKey = () => {
       clearTimeout(quietTimer);
-      if (keys.length === 0) return;
+      const key = keys[0];
+      if (key === undefined) return;
+      if (typeof key !== 'string') {
+        const [expect, keystrokes] = key;
+        const shown = stripAnsi(screen.slice(typedAt));
+        if (typeof expect === 'string' ? !shown.includes(expect) : !expect.test(shown)) return;
+        keys.shift();
+        typedAt = screen.length;
+        child.stdin.write(keystrokes);
+        return typeNextKey();
+      }
       quietTimer = setTimeout(() => {
-        const key = keys.shift();
-        if (key !== undefined) child.stdin.write(key);
-        typeNextKeyWhenQuiet();
+        keys.shift();
+        typedAt = screen.length;
+        child.stdin.write(key);
+        typeNextKey();
       }, 400);
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       screen += chunk;
-      typeNextKeyWhenQuiet();
+      typeNextKey();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);

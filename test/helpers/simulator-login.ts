@@ -1,7 +1,8 @@
 // Logs a profile in to a served simulator with its documented credentials, the way a user does
-// (`auth login` from the environment), and fails the test at once if that does not work.
+// (`auth login` from the environment), and fails the test at once if that does not work. Run in process
+// (test/helpers/in-process.ts): a set-up step, not what a test is about.
 import assert from 'node:assert/strict';
-import { runCli } from './cli.js';
+import { runInProcess } from './in-process.js';
 import { SIMULATOR_CREDENTIALS } from '../../src/simulator/server.js';
 
 /** The environment that `auth login` reads the simulator's consumer key and secret from. */
@@ -11,7 +12,7 @@ export const SIMULATOR_LOGIN_ENV = {
 };
 
 export async function logInToSimulator(env: Record<string, string>, baseUrl: string, profile = 'sim'): Promise<void> {
-  const login = await runCli(['auth', 'login', '--profile', profile, '--env', 'sandbox', '--base-url', baseUrl], {
+  const login = await runInProcess(['auth', 'login', '--profile', profile, '--env', 'sandbox', '--base-url', baseUrl], {
     env: { ...env, ...SIMULATOR_LOGIN_ENV },
   });
   assert.equal(login.code, 0, `login failed: ${login.stderr}`);

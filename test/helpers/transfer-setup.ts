@@ -8,14 +8,23 @@ import type { SimulatorOptions } from '../../src/simulator/types.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { makeHome, runCli, type RunOptions, type RunResult } from './cli.js';
 import { logInToSimulator } from './simulator-login.js';
+import { runInProcess, type InProcessOptions } from './in-process.js';
+import { FakeClock } from './context.js';
 
 export interface TransferSetup {
   server: RunningSimulator;
   home: ReturnType<typeof makeHome>;
   env: Record<string, string>;
   run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /**
+   * The same run in the test's process (test/helpers/in-process.ts): for what needs no process of its
+   * own. Its clock is `clock`, the served simulator's too, so `--wait` and retries skip their waits.
+   */
+  runInProcess(args: string[], options?: Partial<InProcessOptions>): Promise<RunResult>;
   /** How many requests with this method and path reached the simulator since login. */
   count(method: string, path: string): number;
+  /** The clock of the served simulator and of runInProcess: real time plus every wait skipped in process. */
+  clock: FakeClock;
   /** POST /v1/transfer requests since login. */
   posts(): number;
   journalLines(): string[];
@@ -23,7 +32,8 @@ export interface TransferSetup {
 }
 
 export async function setUpTransfers(options: SimulatorOptions = {}): Promise<TransferSetup> {
-  const server = await startSimulatorServer({ port: 0, settleSeconds: 1, ...options });
+  const clock = new FakeClock();
+  const server = await startSimulatorServer({ port: 0, settleSeconds: 1, now: clock.now, ...options });
   const home = makeHome();
   const env: Record<string, string> = { ...home.env };
   await logInToSimulator(env, server.url);
@@ -35,6 +45,8 @@ export async function setUpTransfers(options: SimulatorOptions = {}): Promise<Tr
     home,
     env,
     run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
+    runInProcess: (args, runOptions = {}) => runInProcess(args, { clock, ...runOptions, env: { ...env, ...runOptions.env } }),
+    clock,
     count,
     posts: () => count('POST', '/v1/transfer'),
     journalLines: () => storeRecords(home.dataDir, 'journal'),
