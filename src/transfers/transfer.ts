@@ -69,6 +69,16 @@ export function parseSendRequest(accountNumber: string | undefined, options: Rec
     bankQuery: String(options.bank ?? ''),
     amountKobo: parseAmountOption(String(options.amount ?? '')),
     narration: parseNarration(String(options.narration ?? '')),
+    ...parseSendExtras(options),
+  };
+}
+
+/**
+ * The options of a send that are never asked for (--reference, --sender-name, --expect-name), checked on
+ * their own: the guided send checks them before its first question, so a bad one is refused at once.
+ */
+export function parseSendExtras(options: Record<string, unknown>): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
+  return {
     reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
     senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
     expectName: parseOptionalText(options.expectName, '--expect-name', 200),

@@ -16,6 +16,7 @@ import {
   enquireEarly,
   openJournal,
   type EarlyEnquiry,
+  parseSendExtras,
   parseSendRequest,
   prepareTransfer,
   recordStatusSeen,
@@ -40,6 +41,8 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   //    --to <alias>: a saved payee gives the account, the bank and the name the enquiry must find again.
   let early: EarlyEnquiry | undefined;
   const payee = await payeeOf(ctx, input);
+  // The options never asked for are checked before the first question too (askForMissing checks the rest).
+  parseSendExtras(input.options);
   const given = await askForMissing(
     ctx,
     {

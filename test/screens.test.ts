@@ -1,0 +1,40 @@
+// The screens as a new user meets them at a terminal (a real pseudo-terminal, colours on): each test
+// drives one command the way a person does and checks what the screen shows.
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { stripAnsi } from './helpers/cli.js';
+import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+
+let setup: TransferSetup | undefined;
+afterEach(async () => {
+  await setup?.close();
+  setup = undefined;
+});
+
+describe('the guided send checks the flags it was given before its first question', () => {
+  for (const [given, refusal] of [
+    [['--bank', 'acess'], /no bank matches "acess"/],
+    [['--amount', '12x'], /--amount: amount "12x" is not a number/],
+    [['--narration', ' '], /--narration is empty/],
+    [['--sender-name', ' '], /--sender-name is empty/],
+  ] as const) {
+    it(`transfer send ${given.join(' ')}: refused (exit 2) before the account number is asked`, async () => {
+      setup = await setUpTransfers();
+      const result = await setup.run(['transfer', 'send', ...given], { tty: true, columns: 80, env: { FORCE_COLOR: '1' }, timeoutMs: 15_000 });
+      const screen = stripAnsi(result.stdout);
+      assert.equal(result.code, 2, screen);
+      assert.match(screen, refusal);
+      assert.doesNotMatch(screen, /Account number/);
+      assert.equal(setup.posts(), 0);
+    });
+  }
+
+  it('enquiry --bank acess: refused before the account number is asked', async () => {
+    setup = await setUpTransfers();
+    const result = await setup.run(['enquiry', '--bank', 'acess'], { tty: true, columns: 80, timeoutMs: 15_000 });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 2, screen);
+    assert.match(screen, /hint: did you mean Access Bank\?/);
+    assert.doesNotMatch(screen, /Account number/);
+  });
+});
