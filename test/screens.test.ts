@@ -38,3 +38,15 @@ describe('the guided send checks the flags it was given before its first questio
     assert.doesNotMatch(screen, /Account number/);
   });
 });
+
+describe('payees add with a wrong --expect-name', () => {
+  it('says nothing was saved (not sent), and saves nothing', async () => {
+    setup = await setUpTransfers();
+    const result = await setup.run(['payees', 'add', 'bob', '0123456789', '--bank', 'gtb', '--expect-name', 'John Doe']);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /not "John Doe"; nothing was saved/);
+    assert.doesNotMatch(result.stderr, /nothing was sent/);
+    const list = await setup.run(['payees', 'list', '--json']);
+    assert.deepEqual(JSON.parse(list.stdout), []);
+  });
+});
