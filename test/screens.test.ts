@@ -50,3 +50,28 @@ describe('payees add with a wrong --expect-name', () => {
     assert.deepEqual(JSON.parse(list.stdout), []);
   });
 });
+
+describe('transfer receipt', () => {
+  const send = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '1500', '--narration', 'Invoice 42', '--yes', '--wait'];
+  const receiptOf = async (extra: string[]) => {
+    const sent = await setup!.run([...send, ...extra, '--json']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const reference = String((JSON.parse(sent.stdout) as { reference: string }).reference);
+    const receipt = await setup!.run(['transfer', 'receipt', reference], { tty: true, columns: 80 });
+    assert.equal(receipt.code, 0, receipt.stdout);
+    return stripAnsi(receipt.stdout);
+  };
+
+  it('names the sender name the payee saw: --sender-name when given', async () => {
+    setup = await setUpTransfers();
+    assert.match(await receiptOf(['--sender-name', 'ACME Payroll']), /^Sender name shown\s+ACME Payroll$/m);
+  });
+
+  it('names the sender name the payee saw: the business name when none was given', async () => {
+    setup = await setUpTransfers();
+    const screen = await receiptOf([]);
+    const paidBy = /^Paid by\s+(.+)$/m.exec(screen)?.[1];
+    assert.ok(paidBy, screen);
+    assert.match(screen, new RegExp(`^Sender name shown\\s+${paidBy}$`, 'm'));
+  });
+});
