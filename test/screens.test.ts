@@ -2,13 +2,15 @@
 // drives one command the way a person does and checks what the screen shows.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { stripAnsi } from './helpers/cli.js';
+import { homePool, runCli, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 let setup: TransferSetup | undefined;
+const homes = homePool();
 afterEach(async () => {
   await setup?.close();
   setup = undefined;
+  homes.cleanup();
 });
 
 describe('the guided send checks the flags it was given before its first question', () => {
@@ -73,5 +75,26 @@ describe('transfer receipt', () => {
     const paidBy = /^Paid by\s+(.+)$/m.exec(screen)?.[1];
     assert.ok(paidBy, screen);
     assert.match(screen, new RegExp(`^Sender name shown\\s+${paidBy}$`, 'm'));
+  });
+});
+
+describe('collections says its period', () => {
+  it('without --since: the last 7 days, named as dates, before the totals', async () => {
+    const result = await runCli(['collections'], { tty: true, columns: 80, env: homes.home().env });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 0, screen);
+    const [, since, until] = /^inflows (\d{4}-\d\d-\d\d) to (\d{4}-\d\d-\d\d) \(the last 7 days; --since, --until for others\)$/m.exec(screen) ?? [];
+    assert.ok(since && until, screen);
+    assert.equal((Date.parse(until) - Date.parse(since)) / 86_400_000, 6);
+    assert.ok(screen.indexOf('inflows 20') < screen.indexOf('ACCOUNT'), screen);
+  });
+
+  it('with --since and --until (both days included), also for one account', async () => {
+    const env = homes.home().env;
+    for (const args of [['collections'], ['collections', '9900000066']]) {
+      const result = await runCli([...args, '--since', '2026-11-01', '--until', '2026-11-10'], { tty: true, columns: 80, env });
+      assert.equal(result.code, 0, result.stdout);
+      assert.match(stripAnsi(result.stdout), /^inflows 2026-11-01 to 2026-11-10$/m);
+    }
   });
 });
