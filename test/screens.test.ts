@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 
 let setup: TransferSetup | undefined;
 const homes = homePool();
@@ -96,5 +97,40 @@ describe('collections says its period', () => {
       assert.equal(result.code, 0, result.stdout);
       assert.match(stripAnsi(result.stdout), /^inflows 2026-11-01 to 2026-11-10$/m);
     }
+  });
+});
+
+describe('a send the policy holds, at a terminal', () => {
+  const send = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '25000', '--narration', 'Invoice 42'];
+  const held = async () => {
+    setup = await setUpTransfers();
+    const policy = await setup.run(['policy', 'set', '--approval-above', '20000'], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+    assert.equal(policy.code, 0, stripAnsi(policy.stdout));
+    return setup;
+  };
+  const requests = async (s: TransferSetup) => JSON.parse((await s.run(['approvals', 'list', '--json'])).stdout) as Array<{ id: string }>;
+
+  it('asks before making an approval request; no makes none (exit 4)', async () => {
+    const s = await held();
+    const result = await s.run(send, { tty: true, columns: 80, keys: ['n', '\r'] });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 4, screen);
+    // The note wraps at 80 columns: read as one text.
+    assert.match(screen.replace(/\s+/g, ' '), /holds this transfer for a person to approve: above the approval threshold of ₦20,000\.00/);
+    assert.match(screen, /Ask for approval of ₦25,000\.00 to OKAFOR CHIAMAKA ADAEZE\?/);
+    assert.match(screen, /no approval request was made/);
+    assert.deepEqual(await requests(s), []);
+    assert.equal(s.posts(), 0);
+  });
+
+  it('yes makes the request (exit 7), and sends nothing', async () => {
+    const s = await held();
+    const result = await s.run(send, { tty: true, columns: 80, keys: ['y', '\r'] });
+    const screen = stripAnsi(result.stdout);
+    assert.equal(result.code, 7, screen);
+    const [request] = await requests(s);
+    assert.ok(request, screen);
+    assert.match(screen, new RegExp(`held: for approval as request ${request.id}`));
+    assert.equal(s.posts(), 0);
   });
 });
