@@ -1,6 +1,8 @@
 // The screens as a new user meets them at a terminal (a real pseudo-terminal, colours on): each test
 // drives one command the way a person does and checks what the screen shows.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
@@ -132,5 +134,47 @@ describe('a send the policy holds, at a terminal', () => {
     assert.ok(request, screen);
     assert.match(screen, new RegExp(`held: for approval as request ${request.id}`));
     assert.equal(s.posts(), 0);
+  });
+});
+
+describe('transfer batch --dry-run ends with the exit code of the real run on the same state', () => {
+  const csv = (s: TransferSetup, text: string) => {
+    const file = path.join(s.home.root, 'pay.csv');
+    writeFileSync(file, `account_number,bank,amount,narration\n${text}`);
+    return file;
+  };
+
+  it('a row an earlier run saw fail: exit 1 both ways, nothing sent again', async () => {
+    setup = await setUpTransfers();
+    const file = csv(setup, '0123456789,gtb,1000,Rent\n1234564040,gtb,2000,Other\n');
+    const first = await setup.run(['transfer', 'batch', file, '--yes', '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    const failing = (JSON.parse(first.stdout) as Array<{ reference: string; account_number: string }>).find((row) => row.account_number === '1234564040')!;
+    // Bounded wait for the simulator to settle it (as failed): its status, asked like a person asks.
+    for (let tries = 0; ; tries += 1) {
+      const status = await setup.run(['transfer', 'status', failing.reference, '--json']);
+      if (/"failed"/i.test(status.stdout)) break;
+      assert.ok(tries < 100, `never settled: ${status.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const dry = await setup.run(['transfer', 'batch', file, '--dry-run']);
+    const real = await setup.run(['transfer', 'batch', file, '--yes']);
+    assert.equal(real.code, 1, real.stderr);
+    assert.equal(dry.code, real.code, dry.stderr);
+    assert.match(dry.stderr, /^error: earlier runs of this file: 1 failed of 2 transfers/m);
+    assert.equal(setup.posts(), 2);
+  });
+
+  it('rows the policy would hold: exit 7 both ways', async () => {
+    setup = await setUpTransfers();
+    const policy = await setup.run(['policy', 'set', '--approval-above', '1500'], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+    assert.equal(policy.code, 0, stripAnsi(policy.stdout));
+    const file = csv(setup, '0123456789,gtb,1000,Rent\n0123456780,gtb,2000,Other\n');
+    const dry = await setup.run(['transfer', 'batch', file, '--dry-run']);
+    assert.equal(dry.code, 7, dry.stderr);
+    assert.match(dry.stderr, /1 row would be held for approval/);
+    assert.equal(setup.posts(), 0);
+    const real = await setup.run(['transfer', 'batch', file, '--yes']);
+    assert.equal(real.code, 7, real.stderr);
   });
 });
