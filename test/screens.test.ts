@@ -178,3 +178,21 @@ describe('transfer batch --dry-run ends with the exit code of the real run on th
     assert.equal(real.code, 7, real.stderr);
   });
 });
+
+describe('transfer log uses the room of a wide terminal', () => {
+  it('at 120 columns the payee name is whole and STATUS, equal to OUTCOME on every row, is left out', async () => {
+    setup = await setUpTransfers();
+    const sent = await setup.run(['transfer', 'send', '1234564040', '--bank', 'gtb', '--amount', '1500', '--narration', 'Invoice 42', '--yes']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const wide = stripAnsi((await setup.run(['transfer', 'log'], { tty: true, columns: 120 })).stdout);
+    const header = wide.split('\n').find((line) => line.startsWith('TIME'));
+    assert.ok(header, wide);
+    assert.doesNotMatch(header, /STATUS/);
+    assert.match(header, /OUTCOME/);
+    assert.match(wide, /OYELARAN OLUWASEUN TEMITOPE/);
+    for (const line of wide.split('\n')) assert.ok(line.length <= 120, line);
+    // Piped, every column stays: scripts read them by position.
+    const piped = await setup.run(['transfer', 'log']);
+    assert.match(piped.stdout.split('\n')[0]!, /\tOUTCOME\tSTATUS\t/);
+  });
+});
