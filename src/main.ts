@@ -3,7 +3,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
-import { labelledLines } from './ui/error-lines.js';
+import { errorRed, labelledLines, stderrColour } from './ui/error-lines.js';
 import { terminalText } from './common/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
@@ -65,8 +65,8 @@ export function reportError(error: unknown, verbose: boolean): number {
     if (error.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
   }
-  const useColor = stderrColor();
-  const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
+  const useColor = stderrColour();
+  const red = errorRed(useColor);
   const yellow = (text: string) => (useColor ? `\u001b[33m${text}\u001b[39m` : text);
   // On a terminal a long line is wrapped at spaces (src/ui/error-lines.ts); piped, each stays one line.
   const width = process.stderr.isTTY ? process.stderr.columns : undefined;
@@ -96,8 +96,3 @@ function isCommanderError(error: unknown): error is CommanderError {
   return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
 }
 
-function stderrColor(): boolean {
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
-  if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) return false;
-  return Boolean(process.stderr.isTTY);
-}

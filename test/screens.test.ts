@@ -196,3 +196,16 @@ describe('transfer log uses the room of a wide terminal', () => {
     assert.match(piped.stdout.split('\n')[0]!, /\tOUTCOME\tSTATUS\t/);
   });
 });
+
+describe("commander's own errors", () => {
+  it('have a red error: label like fsapi errors, and none under NO_COLOR', async () => {
+    const env = homes.home().env;
+    const coloured = await runCli(['tx', 'list', '--pgae', '2'], { tty: true, columns: 80, env: { ...env, FORCE_COLOR: '1' } });
+    assert.equal(coloured.code, 2, coloured.stdout);
+    assert.match(coloured.stdout, /\u001b\[31merror:\u001b\[39m unknown option '--pgae'/);
+    const plain = await runCli(['tx', 'list', '--pgae', '2'], { tty: true, columns: 80, env: { ...env, NO_COLOR: '1' } });
+    assert.equal(plain.code, 2, plain.stdout);
+    assert.match(plain.stdout, /^error: unknown option '--pgae'$/m);
+    assert.doesNotMatch(plain.stdout, /\u001b\[/);
+  });
+});

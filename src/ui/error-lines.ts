@@ -7,6 +7,19 @@
 // never cut: it goes whole on its own line, so it can still be copied.
 // Dependency-free and small: src/main.ts loads it on every error.
 
+/**
+ * Whether stderr shows colour, for the lines written before a command's context exists (errors, commander's
+ * usage errors): FORCE_COLOR, then NO_COLOR or --no-color, then a terminal (src/ui/io.ts decides the same).
+ */
+export function stderrColour(env: Readonly<Record<string, string | undefined>> = process.env, argv: readonly string[] = process.argv, isTTY = Boolean(process.stderr.isTTY)): boolean {
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  if (env.NO_COLOR !== undefined || argv.includes('--no-color')) return false;
+  return isTTY;
+}
+
+/** The red of an `error:` label, when `colour`. */
+export const errorRed = (colour: boolean) => (text: string) => (colour ? `\u001b[31m${text}\u001b[39m` : text);
+
 /** Below this much room after the label, wrapping would make a column of single words: left to the terminal. */
 const NARROWEST_ROOM = 16;
 
