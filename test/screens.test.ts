@@ -209,3 +209,29 @@ describe("commander's own errors", () => {
     assert.doesNotMatch(plain.stdout, /\u001b\[/);
   });
 });
+
+/** What the terminal shows: colours removed, and of a line rewritten with \r (progress), its last text. */
+const onScreen = (output: string) =>
+  stripAnsi(output)
+    .split('\n')
+    .map((line) => line.split('\r').at(-1))
+    .join('\n');
+
+describe('long lines wrap at spaces within the terminal', () => {
+  it('reconcile at 80 columns: every line within 80, words whole; piped, each finding stays one line', async () => {
+    const env = homes.home().env;
+    const shown = await runCli(['reconcile'], { tty: true, columns: 80, env: { ...env, FORCE_COLOR: '1' } });
+    const screen = onScreen(shown.stdout);
+    const lines = screen.split('\n');
+    for (const line of lines) assert.ok([...line].length <= 80, `over 80 columns: ${line}`);
+    const piped = await runCli(['reconcile'], { env });
+    assert.equal(piped.code, shown.code, piped.stderr);
+    const findings = piped.stdout.split('\n').filter((line) => line.startsWith('  ACME-'));
+    assert.ok(findings.some((line) => line.length > 80), 'the seeded findings include long lines');
+    // Each finding reads the same once its wrapped lines are joined: broken at spaces, never mid-word.
+    // (Spacing is compared collapsed: a break may fall in the two spaces between a finding's parts.)
+    const collapsed = (text: string) => text.replace(/ +/g, ' ');
+    const joined = collapsed(screen.replace(/\n {4}/g, ' '));
+    for (const finding of findings) assert.ok(joined.includes(collapsed(finding)), `not whole: ${finding}`);
+  });
+});
