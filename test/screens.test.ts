@@ -1,7 +1,8 @@
 // The screens as a new user meets them at a terminal (a real pseudo-terminal, colours on): each test
 // drives one command the way a person does and checks what the screen shows.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { extractText, getDocumentProxy } from 'unpdf';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi } from './helpers/cli.js';
@@ -233,5 +234,29 @@ describe('long lines wrap at spaces within the terminal', () => {
     const collapsed = (text: string) => text.replace(/ +/g, ' ');
     const joined = collapsed(screen.replace(/\n {4}/g, ' '));
     for (const finding of findings) assert.ok(joined.includes(collapsed(finding)), `not whole: ${finding}`);
+  });
+});
+
+describe('the statement PDF', () => {
+  it("shows a failed row's status whole and its narration, over the lines of the details column it needs", async () => {
+    setup = await setUpTransfers();
+    const narration = 'Invoice 4040 for the November delivery of cement';
+    const sent = await setup.run(['transfer', 'send', '1234564040', '--bank', 'gtb', '--amount', '2500', '--narration', narration, '--yes', '--json']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const reference = String((JSON.parse(sent.stdout) as { reference: string }).reference);
+    // Bounded wait for the simulator to settle it as failed.
+    for (let tries = 0; ; tries += 1) {
+      const status = await setup.run(['transfer', 'status', reference, '--json']);
+      if (/"failed"/i.test(status.stdout)) break;
+      assert.ok(tries < 100, `never settled: ${status.stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const file = path.join(setup.home.root, 'statement.pdf');
+    const made = await setup.run(['statement', '--since', 'today', '--pdf', file]);
+    assert.equal(made.code, 0, made.stderr);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(readFileSync(file))), { mergePages: true });
+    const flat = (text as string).replace(/\s+/g, ' ');
+    assert.ok(flat.includes(`failed, not counted: Guaranty Trust Bank · ${narration}`), flat);
+    assert.doesNotMatch(flat, /not count…/);
   });
 });
