@@ -3,7 +3,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
-import { labelledLines } from './ui/error-lines.js';
+import { errorRed, labelledLines, stderrColour } from './ui/error-lines.js';
 import { terminalText } from './common/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
@@ -69,7 +69,7 @@ function processErrorOutput(): ErrorOutput {
   return {
     write: (text) => void process.stderr.write(text),
     width: process.stderr.isTTY ? process.stderr.columns : undefined,
-    color: stderrColor(process.env, process.argv, Boolean(process.stderr.isTTY)),
+    color: stderrColour(process.env, process.argv, Boolean(process.stderr.isTTY)),
   };
 }
 
@@ -82,7 +82,7 @@ export function reportError(error: unknown, verbose: boolean, output: ErrorOutpu
     return EXIT_USAGE;
   }
   const { width, color: useColor } = output;
-  const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);
+  const red = errorRed(useColor);
   const yellow = (text: string) => (useColor ? `\u001b[33m${text}\u001b[39m` : text);
   // On a terminal a long line is wrapped at spaces (src/ui/error-lines.ts); piped, each stays one line.
   if (isFsapiError(error)) {
@@ -111,9 +111,3 @@ function isCommanderError(error: unknown): error is CommanderError {
   return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
 }
 
-/** Whether an error on stderr is coloured, before (or without) a Context to ask. */
-export function stderrColor(env: Readonly<Record<string, string | undefined>>, argv: readonly string[], isTTY: boolean): boolean {
-  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
-  if (env.NO_COLOR !== undefined || argv.includes('--no-color')) return false;
-  return isTTY;
-}

@@ -7,7 +7,7 @@
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
-import { labelledLines } from './ui/error-lines.js';
+import { errorRed, labelledLines, stderrColour } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
 
 export const program = new Command('fsapi')
@@ -22,7 +22,8 @@ export const program = new Command('fsapi')
   .showSuggestionAfterError(true)
   // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
   .configureOutput({
-    outputError: (text, write) => write(commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined)),
+    // Red like fsapi's own errors (src/main.ts), by the same rules.
+    outputError: (text, write) => write(commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour()))),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
@@ -164,7 +165,7 @@ const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: s
  * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
  * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
  */
-export function commanderErrorInOneVoice(text: string, width?: number): string {
+export function commanderErrorInOneVoice(text: string, width?: number, paint: (label: string) => string = (label) => label): string {
   const lines = text.trim().split('\n');
   const message = lines[0]!.replace(/^error: /i, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
@@ -174,7 +175,7 @@ export function commanderErrorInOneVoice(text: string, width?: number): string {
       ? 'fsapi --help lists the commands'
       : "add --help to the command to see its usage";
   // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
-  return labelledLines('error:', message, width) + labelledLines('hint:', hint, width);
+  return labelledLines('error:', message, width, paint) + labelledLines('hint:', hint, width);
 }
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */

@@ -68,7 +68,7 @@ describe('error lines', () => {
     assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
   });
 
-  it('a note with a label (a coloured warning:, a bad row\'s line 7:) wraps the same way on a terminal; other notes are left as they are', async () => {
+  it('a note with a label (a coloured warning:, a bad row\'s line 7:) wraps the same way on a terminal; other long notes wrap at spaces', async () => {
     const { labelledNote } = await import('../src/ui/error-lines.js');
     const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
     const text = 'could not read the client list for account names (timeout: no answer in 30 s)';
@@ -84,8 +84,10 @@ describe('error lines', () => {
       labelledNote(`${red('line 7:')} amount "abc" is not a number of naira like 1500 or 1,500.50`, 40),
       `${red('line 7:')} amount "abc" is not a number of\n        naira like 1500 or 1,500.50\n`,
     );
+    // Any other line wraps at spaces too, its continuation two columns in; piped it stays one line.
     const plain = `sent now: ${text}`;
-    assert.equal(labelledNote(plain, 50), `${plain}\n`);
+    assert.equal(labelledNote(plain, undefined), `${plain}\n`);
+    assert.equal(labelledNote(plain, 50), 'sent now: could not read the client list for\n  account names (timeout: no answer in 30 s)\n');
     assert.equal(labelledNote('warning: one\ntwo', 5), 'warning: one\ntwo\n');
   });
 });

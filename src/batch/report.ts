@@ -185,3 +185,22 @@ export function batchError(t: Tally, options: { authFailed: boolean; reportPath:
   }
   return undefined;
 }
+
+/**
+ * A dry run's exit: the one the real run on the same state would end with, as far as it is known without
+ * sending. The rows earlier runs settled keep their outcomes (a failed one is exit 1 in the real run, so
+ * here too); the rows to send have none yet; rows the policy would hold are exit 7, as they would be.
+ */
+export function dryRunError(settled: Tally, holdCount: number): FsapiError | undefined {
+  const known = batchError(settled, { authFailed: false, reportPath: undefined });
+  if (known) {
+    return new FsapiError(`earlier runs of this file: ${known.message}`, { exitCode: known.exitCode, hint: known.hint });
+  }
+  if (holdCount > 0) {
+    return new FsapiError(`dry run: nothing was sent; ${holdCount} row${holdCount === 1 ? '' : 's'} would be held for approval by the payment policy`, {
+      exitCode: ExitCode.heldForApproval,
+      hint: 'the real run holds them as one request for a person to approve (fsapi approvals approve <id>)',
+    });
+  }
+  return undefined;
+}

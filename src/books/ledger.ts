@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { parseDateRange, type DateRange } from './dates.js';
+import { formatDateTime } from '../common/time.js';
 import { parseApiAmount, type Kobo } from '../money/kobo.js';
 import { REVERSAL_PREFIX, statusKind } from '../transfers/outcome.js';
 import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
@@ -83,6 +84,17 @@ export function parsePeriod(since: unknown, until: unknown, now: number, default
   // No --since: the week that ends on the last day of the period.
   const lastDay = new Date(untilMs - 1);
   return { sinceMs: new Date(lastDay.getFullYear(), lastDay.getMonth(), lastDay.getDate() - (defaultDays - 1)).getTime(), untilMs };
+}
+
+/**
+ * A period as a person reads it: `2026-11-20 to 2026-11-26` (local days, both included), with the time
+ * of an end that is not a local midnight (`--since 2026-11-20T09:30`).
+ */
+export function periodText(period: Period): string {
+  const atMidnight = (ms: number) => new Date(ms).getHours() === 0 && new Date(ms).getMinutes() === 0;
+  const since = atMidnight(period.sinceMs) ? localDay(period.sinceMs) : formatDateTime(period.sinceMs);
+  const until = atMidnight(period.untilMs) ? localDay(period.untilMs - 1) : formatDateTime(period.untilMs);
+  return `${since} to ${until}`;
 }
 
 /** Every local day of the period, oldest first (at most `limit`, so a period of centuries cannot run away). */

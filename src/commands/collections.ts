@@ -17,7 +17,7 @@ import {
   receivingAccount,
   type AccountCollections,
 } from '../books/collections.js';
-import { parsePeriod, periodPages, type Period } from '../books/ledger.js';
+import { DEFAULT_PERIOD_DAYS, parsePeriod, periodPages, periodText, type Period } from '../books/ledger.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
@@ -53,6 +53,11 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
   const account = input.args[0] === undefined ? undefined : parseAccountNumber(input.args[0], 'the client account number');
   const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
+  // The totals mean nothing without their period: said first, on a terminal (--json and CSV are data).
+  if (outputMode(ctx) === 'table' && !csv) {
+    const chosen = input.options.since === undefined ? ` (the last ${DEFAULT_PERIOD_DAYS} days; --since, --until for others)` : '';
+    ctx.io.note(`inflows ${periodText(period)}${chosen}`);
+  }
   if (account !== undefined) return oneAccount(ctx, period, account, csv);
 
   // The names are asked for while the transactions page; the client list is small next to them. Without

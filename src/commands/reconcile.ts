@@ -11,6 +11,7 @@ import { formatNaira, koboToDecimal } from '../money/kobo.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../books/reconcile.js';
 import { openJournal, transferScope } from '../transfers/transfer.js';
 import { colors, outputMode, printJson } from '../ui/output.js';
+import { labelledNote } from '../ui/error-lines.js';
 import { withProgress } from '../ui/page-progress.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
@@ -28,7 +29,8 @@ export default async function reconcileCommand(ctx: Context, input: CommandInput
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
 
   if (outputMode(ctx) === 'json') printJson(ctx, reconciliationJson(result));
-  else ctx.io.out(renderReport(ctx, result));
+  // On a terminal its long lines wrap at spaces within the width (src/ui/error-lines.ts); piped, one line each.
+  else ctx.io.out(labelledNote(renderReport(ctx, result).replace(/\n$/, ''), ctx.io.columns));
 
   const attention = result.findings.filter(needsAttention).length;
   if (attention > 0) {

@@ -64,7 +64,7 @@ export async function verifyPayee(ctx: Context, alias: string, accountNumberText
   const accountNumber = parseAccountNumber(accountNumberText);
   if (bankQuery.trim() === '') throw new UsageError('--bank is required', 'give the 6-digit institution code or the bank name, e.g. --bank gtbank');
   const bank = await resolveBank(ctx, bankQuery);
-  const accountName = await verifyAccountName(ctx, bank, accountNumber, expectName);
+  const accountName = await verifyAccountName(ctx, bank, accountNumber, expectName, 'nothing was saved');
   return {
     alias,
     accountNumber,

@@ -86,11 +86,12 @@ export async function writeStatementPdf(path: string, given: StatementPdfInput):
     for await (const batch of input.lines) {
       for (const line of batch) {
         const names = nameLines(doc, partyName(line));
-        if (y + 8 * (names.length + 1) + 3 > BOTTOM) {
+        const details = detailLines(doc, line);
+        if (y + rowHeight(names, details) > BOTTOM) {
           startPage();
           y = tableHeader(doc, PAGE.margin);
         }
-        y += writeLine(doc, line, y, names);
+        y += writeLine(doc, line, y, names, details);
         transactions += 1;
         any = true;
       }
@@ -249,15 +250,37 @@ const DETAILS_WIDTH = CELLS.details * MONO_ADVANCE;
 
 /** The other party's name in lines of the details column: whole, over two lines when it is long. */
 export function nameLines(doc: Pdf, name: string): string[] {
+  return detailsColumnLines(doc, name, 2);
+}
+
+/**
+ * Under the name: the status of a row that is not plainly successful (`failed, not counted:`) first, so it
+ * is never the part cut off, then the other party's bank and the narration, over more lines when long.
+ */
+export function detailLines(doc: Pdf, line: StatementLine): string[] {
+  const status = String(line.tx.status ?? '').toLowerCase();
+  const note = line.counted ? (status === 'successful' ? '' : `${status}:`) : `${status || 'other'}, not counted:`;
+  const bank = counterparty(line.tx).bank.trim();
+  const narration = shownText(line.tx.description).trim();
+  const details = [bank, narration].filter((part) => part !== '').join(' · ');
+  // Four lines hold a status, a long bank name and a narration of the API's 100 characters.
+  const lines = detailsColumnLines(doc, [note, details].filter((part) => part !== '').join(' '), 4);
+  return lines.length > 0 ? lines : [''];
+}
+
+/** Text in lines of the details column, broken at spaces; past `most` lines the last one ends in `…`. */
+function detailsColumnLines(doc: Pdf, text: string, most: number): string[] {
   setFont(doc, 'regular').fontSize(MONO_SIZE);
   const lines: string[] = [];
-  for (const word of name.replace(/\s+/g, ' ').trim().split(' ')) {
+  for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
+    if (word === '') continue;
     const last = lines.at(-1);
     if (last !== undefined && doc.widthOfString(`${last} ${word}`) <= DETAILS_WIDTH) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
-  // A name longer than two lines is cut at the end of the second, with an ellipsis.
-  return lines.length > 2 ? [lines[0]!, fit(doc, lines.slice(1).join(' '), DETAILS_WIDTH)] : lines.map((line) => fit(doc, line, DETAILS_WIDTH));
+  return lines.length > most
+    ? [...lines.slice(0, most - 1), fit(doc, lines.slice(most - 1).join(' '), DETAILS_WIDTH)]
+    : lines.map((part) => fit(doc, part, DETAILS_WIDTH));
 }
 
 /** Text that fits a width at the current font: cut with an ellipsis (never inside a letter and its marks). */
@@ -281,13 +304,11 @@ const partyName = (line: StatementLine) => {
 
 /**
  * One transaction: local time, the other party's name (whole), the money and the balance after it; under
- * them the reference, the other party's bank and the narration. Returns the height it took.
+ * them the reference, and the row's status, the other party's bank and the narration. Returns the height
+ * it took.
  */
-function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[]): number {
+function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[], details: string[]): number {
   const money = (kobo: number) => (kobo > 0 ? formatNaira(kobo) : '');
-  const status = String(line.tx.status ?? '').toLowerCase();
-  const note = line.counted ? (status === 'successful' ? '' : `${status}: `) : `${status || 'other'}, not counted: `;
-  const bank = counterparty(line.tx).bank.trim();
   const colour = line.counted ? 'black' : GREY;
   setFont(doc, 'mono').fontSize(MONO_SIZE).fillColor(colour);
   doc.text(
@@ -299,11 +320,13 @@ function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[]): n
   doc.fillColor(GREY).text(shownText(line.tx.reference), LEFT + 2, y + 8 * names.length, { lineBreak: false });
   setFont(doc, 'regular').fontSize(MONO_SIZE).fillColor(colour);
   names.forEach((name, i) => doc.text(name, DETAILS_X, y + 8 * i, { lineBreak: false }));
-  const details = [bank, `${note}${shownText(line.tx.description)}`].filter((part) => part.trim() !== '').join(' · ');
-  doc.fillColor(GREY).text(fit(doc, details.replace(/\s+/g, ' ').trim(), DETAILS_WIDTH), DETAILS_X, y + 8 * names.length, { lineBreak: false });
+  doc.fillColor(GREY);
+  details.forEach((text, i) => doc.text(text, DETAILS_X, y + 8 * (names.length + i), { lineBreak: false }));
   doc.fillColor('black');
-  return 8 * (names.length + 1) + 3;
+  return rowHeight(names, details);
 }
+
+const rowHeight = (names: readonly string[], details: readonly string[]) => 8 * (names.length + details.length) + 3;
 
 function rightText(doc: Pdf, text: string, right: number, y: number, font: 'regular' | 'bold', size: number): void {
   if (text === '') return;

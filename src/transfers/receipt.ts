@@ -21,6 +21,8 @@ export interface Receipt {
   sessionId: string;
   payer: { name: string; accountNumber: string; bankName: string };
   payee: { name: string; accountNumber: string; bankName: string; bankCode: string };
+  /** The sender name the payee's bank showed them: --sender-name, else the business name (the API's rule). */
+  senderName?: string | undefined;
   amountKobo: number;
   chargeKobo: number;
   narration: string;
@@ -62,12 +64,13 @@ export function makeReceipt(
   readAtMs: number,
 ): Receipt {
   const time = epochToDate(tx.completedAt) ?? epochToDate(tx.createdAt);
+  const payerName = shownText(tx.sourceAccountName).trim() || business.name;
   return {
     reference: shownText(tx.reference),
     status: shownText(tx.status).toLowerCase(),
     sessionId: shownText(tx.sessionId),
     payer: {
-      name: shownText(tx.sourceAccountName).trim() || business.name,
+      name: payerName,
       accountNumber: shownText(tx.sourceAccountNumber).trim() || business.accountNumber,
       bankName: shownText(tx.sourceBankName).trim(),
     },
@@ -78,6 +81,8 @@ export function makeReceipt(
       bankName: shownText(tx.destinationBankName).trim() || intent.bankName,
       bankCode: shownText(tx.destinationBankCode).trim(),
     },
+    // The API shows the receiver the business name when no sender name was sent (docs/api-spec.md).
+    senderName: intent.senderName ?? payerName,
     amountKobo: parseApiAmount(tx.amount as string | number),
     chargeKobo: koboOf(tx.charge),
     narration: shownText(tx.description).trim() || intent.narration,
@@ -99,6 +104,7 @@ export function receiptFields(receipt: Receipt): Array<[string, string]> {
     ['Account number', receipt.payee.accountNumber],
     ['Bank', receipt.payee.bankCode ? `${receipt.payee.bankName} (${receipt.payee.bankCode})` : receipt.payee.bankName],
     ['Paid by', receipt.payer.name],
+    ...(receipt.senderName === undefined ? [] : ([['Sender name shown', receipt.senderName]] as Array<[string, string]>)),
     ['From account', receipt.payer.bankName ? `${receipt.payer.accountNumber}, ${receipt.payer.bankName}` : receipt.payer.accountNumber],
     ['Narration', receipt.narration],
     ['Reference', receipt.reference],

@@ -69,6 +69,16 @@ export function parseSendRequest(accountNumber: string | undefined, options: Rec
     bankQuery: String(options.bank ?? ''),
     amountKobo: parseAmountOption(String(options.amount ?? '')),
     narration: parseNarration(String(options.narration ?? '')),
+    ...parseSendExtras(options),
+  };
+}
+
+/**
+ * The options of a send that are never asked for (--reference, --sender-name, --expect-name), checked on
+ * their own: the guided send checks them before its first question, so a bad one is refused at once.
+ */
+export function parseSendExtras(options: Record<string, unknown>): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
+  return {
     reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
     senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
     expectName: parseOptionalText(options.expectName, '--expect-name', 200),
@@ -121,7 +131,14 @@ export async function sourceAccount(ctx: Context): Promise<SourceAccount> {
 }
 
 /** The verified holder name of an account (POST /v1/transfer/name-enquiry), checked against --expect-name. */
-export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber: string, expectName: string | undefined): Promise<string> {
+export async function verifyAccountName(
+  ctx: Context,
+  bank: Bank,
+  accountNumber: string,
+  expectName: string | undefined,
+  /** What did not happen, in the refusal: a payee being saved says "nothing was saved". */
+  nothingDone = 'nothing was sent',
+): Promise<string> {
   const api = await ctx.api();
   let result: Awaited<ReturnType<typeof api.nameEnquiry>>;
   try {
@@ -129,7 +146,7 @@ export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber:
   } catch (error) {
     if (isRefusal(error)) {
       throw new ApiError(
-        `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); nothing was sent`,
+        `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); ${nothingDone}`,
         { status: error.status, apiMessage: error.apiMessage, hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)' },
       );
     }
@@ -137,22 +154,23 @@ export async function verifyAccountName(ctx: Context, bank: Bank, accountNumber:
   }
   const accountName = result.accountName.trim();
   if (accountName === '') {
-    throw new ApiError(`the name enquiry for ${accountNumber} at ${bank.institutionName} returned no account name; nothing was sent`);
+    throw new ApiError(`the name enquiry for ${accountNumber} at ${bank.institutionName} returned no account name; ${nothingDone}`);
   }
-  if (expectName !== undefined && !namesMatch(accountName, expectName)) throw new NameMismatchError(accountName, expectName, accountNumber, bank);
+  if (expectName !== undefined && !namesMatch(accountName, expectName)) throw new NameMismatchError(accountName, expectName, accountNumber, bank, nothingDone);
   return accountName;
 }
 
-/** --expect-name did not match the verified name: exit 1, nothing sent. */
+/** --expect-name did not match the verified name: exit 1, nothing sent (or saved). */
 export class NameMismatchError extends FsapiError {
   constructor(
     readonly verifiedName: string,
     readonly expectedName: string,
     accountNumber: string,
     bank: Bank,
+    nothingDone = 'nothing was sent',
   ) {
     super(
-      `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; nothing was sent`,
+      `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; ${nothingDone}`,
       { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only' },
     );
   }

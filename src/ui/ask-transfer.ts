@@ -6,9 +6,10 @@ import type { Context } from '../context.js';
 import type { Bank } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { aliasesOf, BANK_ALIASES } from '../transfers/bank-aliases.js';
-import { loadBanks, matchBanks, suggestBanks } from '../transfers/banks.js';
+import { loadBanks, matchBanks, resolveBank, suggestBanks } from '../transfers/banks.js';
 import { AmountError, parseNairaInput } from '../money/kobo.js';
-import { MAX_NARRATION_LENGTH } from '../transfers/transfer.js';
+import { MAX_NARRATION_LENGTH, parseNarration } from '../transfers/transfer.js';
+import { parseAccountNumber, parseAmountOption } from '../common/validate.js';
 
 export type AskedField = 'accountNumber' | 'bank' | 'amount' | 'narration';
 
@@ -48,7 +49,7 @@ export async function askForMissing(
     const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
     throw new UsageError(`missing ${list}; nothing was sent`, `give ${missing.length === 1 ? 'it' : 'them'} on the command line (${usage}), or run it at a terminal to be asked`);
   }
-  const answers = { ...fields };
+  const answers = await checkGiven(ctx, fields);
   let told = false;
   for (const field of missing) {
     if (!told && onAccountKnown && answers.accountNumber !== undefined && answers.bank !== undefined) {
@@ -58,6 +59,19 @@ export async function askForMissing(
     answers[field] = await ask(ctx, field);
   }
   return answers;
+}
+
+/**
+ * What the command line did give, checked before the first question: a mistyped --bank or --amount is
+ * refused at once (exit 2), not after the person has typed the rest. The bank is resolved here, once (an
+ * ambiguous name is asked about here), and its institution code stands for it from then on.
+ */
+async function checkGiven(ctx: Context, fields: TransferFields): Promise<TransferFields> {
+  if (fields.accountNumber !== undefined) parseAccountNumber(fields.accountNumber);
+  if (fields.amount !== undefined) parseAmountOption(fields.amount);
+  if (fields.narration !== undefined) parseNarration(fields.narration);
+  const bank = fields.bank === undefined ? undefined : (await resolveBank(ctx, fields.bank)).institutionCode;
+  return { ...fields, bank };
 }
 
 async function ask(ctx: Context, field: AskedField): Promise<string> {

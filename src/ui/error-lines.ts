@@ -4,8 +4,23 @@
 // scripts grep them and tests match whole lines. On a terminal a line longer than the terminal is wrapped
 // here, at spaces, with the continuation indented under the text after the label, because the terminal
 // itself would cut it wherever the edge falls, mid-word. A word longer than the room (a path, a URL) is
-// never cut: it goes whole on its own line, so it can still be copied.
+// never cut: it goes whole on its own line, so it can still be copied. Every other line of talk (a total,
+// a summary of a re-run) wraps at spaces as well, its continuation indented two columns, so no line fsapi
+// writes on a terminal is cut mid-word by the edge.
 // Dependency-free and small: src/main.ts loads it on every error.
+
+/**
+ * Whether stderr shows colour, for the lines written before a command's context exists (errors, commander's
+ * usage errors): FORCE_COLOR, then NO_COLOR or --no-color, then a terminal (src/ui/io.ts decides the same).
+ */
+export function stderrColour(env: Readonly<Record<string, string | undefined>> = process.env, argv: readonly string[] = process.argv, isTTY = Boolean(process.stderr.isTTY)): boolean {
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  if (env.NO_COLOR !== undefined || argv.includes('--no-color')) return false;
+  return isTTY;
+}
+
+/** The red of an `error:` label, when `colour`. */
+export const errorRed = (colour: boolean) => (text: string) => (colour ? `\u001b[31m${text}\u001b[39m` : text);
 
 /** Below this much room after the label, wrapping would make a column of single words: left to the terminal. */
 const NARROWEST_ROOM = 16;
@@ -34,16 +49,46 @@ export function labelledLines(label: string, text: string, width: number | undef
 }
 
 /**
- * One line of talk for stderr (src/ui/io.ts note) with a label of this voice, `warning:`, `note:` or a bad
- * row's `line N:` too,
- * the label perhaps coloured: wrapped as `labelledLines` does on a terminal of `width` columns. Any other
- * line, or one that already holds line breaks, is left as it is.
+ * Talk for stderr (src/ui/io.ts note) as the lines to write on a terminal of `width` columns: a line with
+ * a label of this voice, `warning:`, `note:` or a bad row's `line N:` (the label perhaps coloured), wraps
+ * as `labelledLines` does; any other line longer than the terminal wraps at spaces too, its continuation
+ * two columns in from where the line starts. Each line of a text that holds line breaks is taken alone.
+ * Piped (`width` undefined), everything stays as it was written.
  */
-export function labelledNote(line: string, width: number | undefined): string {
-  const match = width === undefined || line.includes('\n') ? null : LABELLED.exec(line);
-  if (!match) return `${line}\n`;
-  const [, before = '', label = '', after = '', text = ''] = match;
-  return labelledLines(`${label}:`, text, width, (plain) => `${before}${plain}${after}`);
+export function labelledNote(text: string, width: number | undefined): string {
+  if (width === undefined) return `${text}\n`;
+  return text.split('\n').map((line) => terminalLine(line, width)).join('');
+}
+
+/** One line as `labelledNote` writes it on a terminal of `width` columns, ending in a newline. */
+export function terminalLine(line: string, width: number | undefined): string {
+  if (width === undefined || length(line) <= width) return `${line}\n`;
+  const match = LABELLED.exec(line);
+  if (match) {
+    const [, before = '', label = '', after = '', text = ''] = match;
+    return labelledLines(`${label}:`, text, width, (plain) => `${before}${plain}${after}`);
+  }
+  const indent = /^ */.exec(line)![0];
+  const hanging = `${indent}  `;
+  if (width - hanging.length < NARROWEST_ROOM) return `${line}\n`;
+  const lines: string[] = [];
+  let current = indent;
+  let empty = true;
+  // Split on single spaces, so runs of spaces inside the line (aligned columns) are kept where it does not break.
+  for (const word of line.slice(indent.length).split(' ')) {
+    if (empty) {
+      if (word === '') continue;
+      current += word;
+      empty = false;
+    } else if (length(current) + 1 + length(word) <= width) current += ` ${word}`;
+    else if (word === '') continue;
+    else {
+      lines.push(current.trimEnd());
+      current = hanging + word;
+    }
+  }
+  if (!empty) lines.push(current.trimEnd());
+  return `${lines.join('\n')}\n`;
 }
 
 // eslint-disable-next-line no-control-regex

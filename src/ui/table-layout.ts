@@ -4,9 +4,11 @@
 // The rules, in order, until the table fits:
 //   1. every column starts at its natural width (its widest cell or header);
 //   2. while even the narrowest layout is too wide, the column of the highest `priority` number drops
-//      out (priority 0, the default, never drops: a reference or an amount must not disappear);
-//   3. `flex` columns (names, descriptions) are narrowed, widest first, down to their minimum; their cells
-//      end in `…`;
+//      out (priority 0, the default, never drops: a reference or an amount must not disappear); in that
+//      layout an essential flex column keeps up to NAME_ROOM columns, so a name is not cut to a stub to
+//      make room for an optional column;
+//   3. `flex` columns (names, descriptions) are narrowed, widest first, down to their minimum, the ones that
+//      may drop out (priority > 0) before the ones that never do; their cells end in `…`;
 //   4. if the essential columns alone are still too wide (a very narrow terminal), every column is
 //      narrowed, widest first: a cut cell is better than a line that wraps mid-cell.
 
@@ -30,6 +32,9 @@ export interface TableFit {
   widths: number[];
 }
 
+/** The room an essential name keeps before optional columns are shown (most names fit in it whole). */
+const NAME_ROOM = 24;
+
 /** The narrowest any column gets, even on an absurdly narrow terminal: one character and the `…`. */
 const NARROWEST = 2;
 
@@ -43,10 +48,15 @@ export function fitColumns(columns: readonly ColumnSpace[], available: number, g
   const totalOf = (indexes: readonly number[], width: (index: number) => number) =>
     indexes.reduce((sum, index) => sum + width(index), 0) + gap * Math.max(0, indexes.length - 1);
 
+  // While optional columns remain, an essential flex column (a payee's name) counts at up to NAME_ROOM of
+  // its natural width: an optional column drops out before the name is cut to its bare minimum.
+  const reserved = (column: ColumnSpace) =>
+    column.flex && (column.priority ?? 0) === 0 ? Math.max(minimum(column), Math.min(column.natural, NAME_ROOM)) : minimum(column);
+
   // 2. Drop columns, highest priority number first (the rightmost of equals), while even the narrowest
   //    layout of what is left is too wide.
   const shown = columns.map((_, index) => index);
-  while (totalOf(shown, (index) => minimum(columns[index]!)) > available) {
+  while (totalOf(shown, (index) => reserved(columns[index]!)) > available) {
     let drop = -1;
     for (const index of shown) {
       const priority = columns[index]!.priority ?? 0;
@@ -70,10 +80,14 @@ export function fitColumns(columns: readonly ColumnSpace[], available: number, g
       excess -= 1;
     }
   };
-  narrow((position) => {
-    const column = columns[shown[position]!]!;
-    return column.flex === true && widths[position]! > minimum(column);
-  });
+  // Optional flex columns (a bank's name, a message) give up their room before an essential one (the
+  // payee's name) is cut: at 120 columns a name keeps its length while the bank's ends in `…`.
+  for (const essential of [false, true]) {
+    narrow((position) => {
+      const column = columns[shown[position]!]!;
+      return column.flex === true && ((column.priority ?? 0) === 0) === essential && widths[position]! > minimum(column);
+    });
+  }
   narrow((position) => widths[position]! > NARROWEST);
   return { shown, widths };
 }

@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Clock } from '../../src/context.js';
 import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
-import { forEachCommand, helpCommandAsFlag, reportError, stderrColor } from '../../src/main.js';
+import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
+import { stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { resetHttpState } from '../../src/api/http.js';
 import { closeLocalStores } from '../../src/store/database.js';
@@ -83,7 +84,7 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
     code = reportError(error, args.includes('--verbose') || env.FSAPI_VERBOSE === '1', {
       write: (text) => void terminal.stderr.write(text),
       width: terminal.stderrColumns,
-      color: stderrColor(env, argv, terminal.stderrIsTTY),
+      color: stderrColour(env, argv, terminal.stderrIsTTY),
     });
   } finally {
     useContextFactory(undefined);

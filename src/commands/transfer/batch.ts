@@ -24,7 +24,7 @@ import {
   type BatchRun,
   type PlanStage,
 } from '../../batch/payouts.js';
-import { batchError, defaultReportPath, tally, writeReport, writeReportSync } from '../../batch/report.js';
+import { batchError, dryRunError, defaultReportPath, tally, writeReport, writeReportSync } from '../../batch/report.js';
 import { formatNaira } from '../../money/kobo.js';
 import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../batch/policy.js';
 import { resolvePayeeRows } from '../../controls/payees.js';
@@ -123,7 +123,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
   // run nobody watches (--yes) needs --allow-duplicate to pay both.
   if (plan.fileDuplicates.length > 0) {
     writeFileDuplicates(ctx, plan.fileDuplicates);
-    if (options.yes && !options.dryRun && !options.allowDuplicate) {
+    if (options.yes && !options.allowDuplicate) {
       const groups = plan.fileDuplicates.map((group) => `lines ${group.lines.join(', ')} (${formatNaira(group.amountKobo)} to ${group.accountNumber})`);
       throw new UsageError(`${file.name}: ${groups.join('; ')} pay the same account, bank and amount; nothing was sent`, 'if every one of them is meant, add --allow-duplicate; otherwise remove the copies');
     }
@@ -144,6 +144,8 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
       markDryRun(plan);
       printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
     }
+    const error = dryRunError(tally(rowResults(plan, 'settled')), gate.holdCount);
+    if (error) throw error;
     return;
   }
   if (plan.toSendCount > 0 && !options.yes) {

@@ -23,7 +23,8 @@ type LoggedTransfer = JournalledTransfer;
 /** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
 const columnsFor = (severalProfiles: boolean): Column<LoggedTransfer>[] => [
   { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
-  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 4 },
+  // One profile's rows all say the same profile: the first column to go for width.
+  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6 },
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
@@ -34,7 +35,8 @@ const columnsFor = (severalProfiles: boolean): Column<LoggedTransfer>[] => [
   // The API's own word for it, as last seen: not necessarily today's. Mostly the same word as OUTCOME, so
   // at a narrow terminal it goes before the payee's name is cut short.
   { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 2 },
-  { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true },
+  // A message cut to a few characters says nothing: it is shown with room to be read, or not at all.
+  { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true, minWidth: 30 },
 ];
 
 /** Without --limit it reads the whole history, a page at a time: see CommandModule.longRunning. */
@@ -82,7 +84,7 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
     else count(rows);
     const empty = scope ? `the journal ${journal.file} has no transfers of profile ${scope.profile} yet` : `the journal ${journal.file} has no transfers yet`;
     if (csv) await printCsv(ctx, columns, rows);
-    else printList<LoggedTransfer>(ctx, columns, rows, rows.map(toJson), empty);
+    else printList<LoggedTransfer>(ctx, table ? withoutRepeatedStatus(columns, rows) : columns, rows, rows.map(toJson), empty);
     if (capped) {
       // Two lines, each within 80 columns.
       ctx.io.note(`showing the last ${TABLE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} transfers (--limit <n>: more or fewer)`);
@@ -107,6 +109,15 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
   if (tally.stale > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
     ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${tally.stale} pending`);
   }
+}
+
+/**
+ * A terminal's table leaves STATUS out when it says what OUTCOME says on every row (the API's `successful`
+ * beside the outcome `successful`): the room goes to the payee's name. TSV and CSV keep every column.
+ */
+function withoutRepeatedStatus(columns: Column<LoggedTransfer>[], rows: readonly LoggedTransfer[]): Column<LoggedTransfer>[] {
+  const repeated = rows.every((t) => (t.status ?? '').toLowerCase() === t.outcome.toLowerCase());
+  return repeated ? columns.filter((column) => column.header !== 'STATUS') : columns;
 }
 
 /** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */

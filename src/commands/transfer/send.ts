@@ -16,6 +16,7 @@ import {
   enquireEarly,
   openJournal,
   type EarlyEnquiry,
+  parseSendExtras,
   parseSendRequest,
   prepareTransfer,
   recordStatusSeen,
@@ -40,6 +41,8 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   //    --to <alias>: a saved payee gives the account, the bank and the name the enquiry must find again.
   let early: EarlyEnquiry | undefined;
   const payee = await payeeOf(ctx, input);
+  // The options never asked for are checked before the first question too (askForMissing checks the rest).
+  parseSendExtras(input.options);
   const given = await askForMissing(
     ctx,
     {
@@ -81,7 +84,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
   checkAvailable(prepared);
 
   // The payment policy (src/controls/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
-  await holdUnlessAllowed(ctx, journal, prepared, payee?.alias);
+  await holdUnlessAllowed(ctx, journal, prepared, payee?.alias, yes);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.
   await guardAgainstDuplicate(ctx, prepared.duplicates, allowDuplicate);
@@ -177,11 +180,22 @@ async function payeeOf(ctx: Context, input: CommandInput): Promise<Payee | undef
   return findPayee(ctx, await controlScope(ctx), alias);
 }
 
-/** Sends on only what the policy lets go without a person; a hold is recorded and is exit 7. */
-async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: PreparedTransfer, payee: string | undefined): Promise<void> {
+/**
+ * Sends on only what the policy lets go without a person; a hold is recorded and is exit 7. At a terminal
+ * (without --yes) the person is asked first: they set out to send, not to file a request, so saying no
+ * leaves no request behind (exit 4).
+ */
+async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: PreparedTransfer, payee: string | undefined, yes: boolean): Promise<void> {
   const { transfer, scope } = prepared;
   const verdict = await applyPolicy(ctx, journal, scope, [{ ...transfer, payee, origin: 'send' }]);
   if (verdict.hold.length === 0) return;
+  if (!yes) {
+    const c = colors(ctx, 'stderr');
+    const why = [...new Set(verdict.hold.flatMap((held) => held.reasons))].join('; ');
+    ctx.io.note(`${c.yellow('note:')} the payment policy holds this transfer for a person to approve: ${why}`);
+    const file = await ctx.prompt.confirm(`Ask for approval of ${formatNaira(transfer.amountKobo)} to ${transfer.accountName}?`, { defaultValue: false });
+    if (!file) throw new CancelledError('cancelled; nothing was sent and no approval request was made');
+  }
   const request = holdForApproval(ctx, scope, verdict.hold, 'send');
   if (ctx.globals.json) printJson(ctx, requestJson(request));
   throw heldError(request);
