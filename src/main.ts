@@ -3,7 +3,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
-import { labelledLines } from './ui/error-lines.js';
+import { errorObjectLine, jsonRequested, labelledLines } from './ui/error-lines.js';
 import { terminalText } from './common/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
@@ -57,13 +57,26 @@ function forEachCommand(command: Command, visit: (command: Command) => void): vo
   for (const sub of command.commands) forEachCommand(sub, visit);
 }
 
-/** Writes the error to stderr and returns the exit code. */
-export function reportError(error: unknown, verbose: boolean): number {
+/**
+ * Writes the error to stderr and returns the exit code. Under `--json` it is one JSON object on one line
+ * (errorObjectLine), with no stack whatever `--verbose` says: a machine reads stderr as JSON lines.
+ */
+export function reportError(error: unknown, verbose: boolean, json = jsonRequested()): number {
   if (isCommanderError(error)) {
-    // commander already printed its message (with a "Did you mean" suggestion where it has one).
+    // commander already printed its message (with a "Did you mean" suggestion where it has one; under
+    // --json as the error object, src/program.ts).
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
     if (error.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
+  }
+  if (json) {
+    if (isFsapiError(error)) {
+      process.stderr.write(errorObjectLine(error.code ?? 'failed', error.message, error.hint, error.exitCode));
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(errorObjectLine('internal', `unexpected failure: ${message}`, 'run again without --json and with --verbose for details', EXIT_FAILED));
+    return EXIT_FAILED;
   }
   const useColor = stderrColor();
   const red = (text: string) => (useColor ? `\u001b[31m${text}\u001b[39m` : text);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
@@ -44,7 +44,7 @@ async function requests(s: TransferSetup, all = true): Promise<Array<{ id: strin
 }
 
 describe('payees', () => {
-  it('add verifies the name; send --to pays it; an unknown alias is exit 2 with nothing sent', async () => {
+  it('add verifies the name; send --to pays it; an unknown alias is not found (exit 1) with nothing sent', async () => {
     setup = await setUpTransfers();
     const added = await setup.run(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
     assert.equal(added.code, 0, added.stderr);
@@ -67,7 +67,7 @@ describe('payees', () => {
     changeSaved(setup, "UPDATE payees SET account_name = 'OKAFOR CHIAMAKA ADAEZE' WHERE alias = 'landlord'");
 
     const unknown = await setup.run(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
-    assert.equal(unknown.code, 2);
+    assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no saved payee named "landlady"/);
     const clash = await setup.run(['transfer', 'send', '0123456789', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(clash.code, 2);
@@ -204,8 +204,11 @@ describe('the policy at send time', () => {
     const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
     assert.equal(printed.status, 'held');
     assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
-    // The --json run says held: on stderr as well, and keeps stdout for the record alone.
-    assert.match(json.stderr, new RegExp(`^held: for approval as request ${printed.id}: `, 'm'));
+    // The --json run says so on stderr as well, as the error object, and keeps stdout for the record alone.
+    const held = errorObject(json.stderr);
+    assert.equal(held.code, 'held_for_approval');
+    assert.equal(held.exitCode, 7);
+    assert.match(held.message, new RegExp(`^for approval as request ${printed.id}: `));
     // At a terminal, in yellow, like a batch's held rows; no red error line.
     const shown = await setup.run(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
     assert.equal(shown.code, 7, stripAnsi(shown.stdout));

@@ -81,7 +81,7 @@ export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: Contr
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
 export class PolicyLimitError extends FsapiError {
   constructor(message: string, hint: string) {
-    super(message, { exitCode: ExitCode.failed, hint });
+    super(message, { exitCode: ExitCode.failed, hint, code: 'policy_limit' });
   }
 }
 
