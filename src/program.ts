@@ -448,7 +448,7 @@ group('payees', 'saved payees: accounts verified once, checked again at every se
 
 group('policy', 'the payment policy: limits, and what waits for a person', ['fsapi policy show', 'fsapi policy set --max-per-day 500000 --approval-above 100000'], (policy) => {
   policy.command('show').description('show the payment policy of the profile, and what is sent and left today')
-    .addHelpText('after', examples('fsapi policy show', 'fsapi policy show --json | jq .leftTodayKobo'))
+    .addHelpText('after', examples('fsapi policy show', 'fsapi policy show --json | jq -r .leftToday'))
     .action(lazy('policy/show'));
   policy.command('set').description('change the payment policy (at a terminal, with the consumer secret)')
     .option('--max-per-transfer <naira>', 'hard limit for one transfer (none removes it)')

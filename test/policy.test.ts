@@ -37,7 +37,7 @@ function changeSaved(s: TransferSetup, sql: string): void {
   }
 }
 
-async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amountKobo: number; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
+async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amount: string; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
   const result = await s.run(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
@@ -87,7 +87,7 @@ describe('policy set', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
     const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.maxPerDayKobo, null);
+    assert.equal(shown.maxPerDay, null);
   });
 
   it('shows the change, then a wrong secret changes nothing (exit 3) and the right one does', async () => {
@@ -99,11 +99,11 @@ describe('policy set', () => {
     assert.ok(screen.indexOf('Max per day') < screen.indexOf('Consumer secret'), 'the change is shown before the secret is asked');
     assert.doesNotMatch(screen, /not-the-secret/, 'the secret is not echoed');
     assert.equal(setup.count('POST', '/v1/generate-token'), 1, 'the secret was checked with the API');
-    assert.equal((JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDayKobo, null);
+    assert.equal((JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDay, null);
 
     await setPolicy(setup, '--max-per-day', '1000', '--payees-only');
     const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.maxPerDayKobo, 100_000);
+    assert.equal(shown.maxPerDay, '1000.00');
     assert.equal(shown.payeesOnly, true);
     assert.equal(typeof shown.updatedBy, 'string');
   });
@@ -148,7 +148,7 @@ describe('policy show', () => {
     const piped = (await setup.run(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(piped[1]![piped[0]!.indexOf("Counted toward today's maximum")], '30000.00');
     const shown = JSON.parse((await setup.run(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.countedTodayKobo, 3_000_000);
+    assert.equal(shown.countedToday, '30000.00');
     assert.deepEqual(shown.countedOutcomes, ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown']);
   });
 });
@@ -197,7 +197,7 @@ describe('the policy at send time', () => {
     // The reference shown in the summary is the one held.
     const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
     assert.equal(request.transfers[0]!.reference, reference);
-    assert.equal(request.transfers[0]!.amountKobo, 2_500_000);
+    assert.equal(request.transfers[0]!.amount, '25000.00');
     // With --json the held request's record is on stdout, for scripts and agents.
     const json = await setup.run(['--json', ...send('30000')]);
     assert.equal(json.code, 7, json.stderr);
@@ -287,7 +287,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
 
     for (const tz of ['Etc/GMT+12', 'Etc/GMT-14', fresh]) {
       const shown = JSON.parse((await setup.run(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
-      assert.deepEqual([shown.timeZone, shown.sentTodayKobo, shown.leftTodayKobo], [zone, 10_000_000, 0], `policy show under TZ=${tz}`);
+      assert.deepEqual([shown.timeZone, shown.countedToday, shown.leftToday], [zone, '100000.00', '0.00'], `policy show under TZ=${tz}`);
     }
   });
 
@@ -301,7 +301,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.match(stripAnsi(first.stdout), /Day's time zone\s+none -> Asia\/Tokyo/, 'shown before the secret is asked');
     assert.equal((await shown()).timeZone, 'Asia/Tokyo');
     assert.equal((await set({ TZ: 'Europe/London' }, '--max-per-day', '2000')).code, 0);
-    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDayKobo], ['Asia/Tokyo', 200_000]);
+    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDay], ['Asia/Tokyo', '2000.00']);
     assert.equal((await set({}, '--time-zone', 'america/new_york')).code, 0);
     assert.equal((await shown()).timeZone, 'America/New_York');
 
@@ -471,7 +471,7 @@ describe('transfer batch under a policy', () => {
     assert.equal(setup.posts(), 2);
     const held = await requests(setup);
     assert.equal(held.length, 1, 'one request for the batch');
-    assert.deepEqual(held[0]!.transfers.map((t) => t.amountKobo), [2_500_000, 3_000_000]);
+    assert.deepEqual(held[0]!.transfers.map((t) => t.amount), ['25000.00', '30000.00']);
     const report = readFileSync(`${file}.report.csv`, 'utf8');
     assert.equal(report.split('\n').filter((line) => /,held,/.test(line)).length, 2, report);
 

@@ -14,6 +14,7 @@ import { nowIso, osUser } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
+import { koboToDecimal } from '../../money/kobo.js';
 
 export default async function approve(ctx: Context, input: CommandInput): Promise<void> {
   requireTerminal(ctx, 'approving a held transfer');
@@ -61,7 +62,7 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
     { header: 'OUTCOME', cell: (r) => statusCell(r.outcome) },
     { header: 'MESSAGE', cell: (r) => r.message, flex: true, minWidth: 10, priority: 1 },
   ];
-  printList(ctx, columns, results);
+  printList(ctx, columns, results, results.map(({ amountKobo, ...result }) => ({ ...result, amount: koboToDecimal(amountKobo) })));
   const error = approvalError(request, results);
   if (error) throw error;
 }
