@@ -74,6 +74,7 @@ describe('webhook verify', () => {
     assert.equal(output.state, 'mismatch');
     assert.equal(output.field, 'amountReceived');
     const error = errorObject(result.stderr);
+    assert.equal(error.code, 'not_verified');
     assert.match(error.message, new RegExp(`^${notification.reference} is not verified: mismatch`));
     assert.match(error.hint ?? '', /do not act on this notification/);
   });
