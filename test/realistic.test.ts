@@ -124,7 +124,7 @@ describe('failed and reversed transfers, --wait and its limit', () => {
     assert.equal(await available(), before, 'the money is back in the available balance');
     const error = errorObject(result.stderr);
     assert.equal(error.code, 'transfer_failed');
-    assert.equal(error.message, `transfer ${record.reference} ended as failed; it did not succeed`);
+    assert.match(error.message, new RegExp(`^transfer ${record.reference} ended as failed; it did not succeed$`, 'i'));
 
     const status = await s.run(['transfer', 'status', record.reference]);
     assert.equal(status.code, 1, status.stderr);
