@@ -106,6 +106,9 @@ const SUCCESSES: Case[] = [
   { name: 'reconcile', args: () => ['reconcile'], own: true },
   // The notification as the API would POST it: the API's data.
   { name: 'simulator collect', args: () => ['simulator', 'collect', CLIENT, '--amount', '25000'], own: false },
+  { name: 'webhook secret', args: () => ['webhook', 'secret'], own: true },
+  { name: 'webhook events list', args: () => ['webhook', 'events', 'list'], own: true },
+  { name: 'simulator trigger', args: () => ['simulator', 'trigger', 'collection'], own: false },
   { name: 'api GET /v1/account', args: () => ['api', 'GET', '/v1/account'], own: false },
 ];
 
@@ -212,6 +215,11 @@ const FAILURES: Failure[] = [
   { args: ['reconcile', '--since', 'yesterdayish'], code: 'usage', exit: 2 },
   { args: ['webhook', 'listen', '--port', 'abc'], code: 'usage', exit: 2 },
   { args: ['webhook', 'verify', 'no-such-event.json'], code: 'usage', exit: 2 },
+  { args: ['webhook', 'secret', '--bogus'], code: 'usage', exit: 2 },
+  { args: ['webhook', 'events', 'list', '--since', 'yesterdayish'], code: 'usage', exit: 2 },
+  { args: ['webhook', 'events', 'show', 'no-such-event'], code: 'not_found', exit: 1 },
+  { args: ['webhook', 'events', 'resend', 'no-such-event', '--forward-to', 'http://127.0.0.1:9/hooks'], code: 'not_found', exit: 1 },
+  { args: ['simulator', 'trigger', 'bogus'], code: 'usage', exit: 2 },
   { args: ['simulator', 'serve', '--port', 'abc'], code: 'usage', exit: 2 },
   { args: ['simulator', 'collect', '123', '--amount', '5'], code: 'usage', exit: 2 },
   { args: ['simulator', 'reset', '--bogus'], code: 'usage', exit: 2 },
