@@ -8,7 +8,12 @@
 {
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major < 22 || (major === 22 && minor < 13)) {
-    process.stderr.write(`error: fsapi needs Node.js 22.13+ or 24; this is Node ${process.versions.node}\n`);
+    const message = `fsapi needs Node.js 22.13+ or 24; this is Node ${process.versions.node}`;
+    // Under --json, the error object of docs/scripting.md, as every other error.
+    const args = process.argv.slice(2);
+    const end = args.indexOf('--');
+    const json = (end === -1 ? args : args.slice(0, end)).indexOf('--json') !== -1;
+    process.stderr.write(json ? `${JSON.stringify({ error: { code: 'usage', message, hint: null, exitCode: 2 } })}\n` : `error: ${message}\n`);
     process.exit(2);
   }
 }

@@ -13,21 +13,50 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The `code` of the `--json` error object (docs/scripting.md) when an error names none: one machine word
+ * per exit code. Scripts branch on these words, so a word once given is never changed.
+ */
+const CODE_OF_EXIT: Record<ExitCode, string> = {
+  0: 'ok',
+  1: 'failed',
+  2: 'usage',
+  3: 'auth_required',
+  4: 'cancelled',
+  5: 'outcome_unknown',
+  6: 'still_pending',
+  7: 'held_for_approval',
+};
+
 export class FsapiError extends Error {
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
-  constructor(message: string, options: { exitCode: ExitCode; hint?: string; cause?: unknown }) {
+  /** A stable machine word for this kind of failure, e.g. `not_found` (the `--json` error object's `code`). */
+  readonly code: string;
+  constructor(message: string, options: { exitCode: ExitCode; hint?: string; cause?: unknown; code?: string }) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.exitCode = options.exitCode;
     this.hint = options.hint;
+    this.code = options.code ?? CODE_OF_EXIT[options.exitCode];
+  }
+}
+
+/**
+ * What was asked for is not there: a local record (an approval request, a payee, a transfer sent from
+ * here) or the API's (a transaction, a client account). Exit 1, as an API lookup that finds nothing has
+ * always been: the command was well formed, and the thing may yet exist (docs/scripting.md).
+ */
+export class NotFoundError extends FsapiError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.failed, hint, code: 'not_found' });
   }
 }
 
 /** Invalid usage or input. Raised before anything is sent. Exit 2. */
 export class UsageError extends FsapiError {
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.usage, hint });
+  constructor(message: string, hint?: string, code = 'usage') {
+    super(message, { exitCode: ExitCode.usage, hint, code });
   }
 }
 
@@ -37,8 +66,10 @@ export class ApiError extends FsapiError {
   readonly apiMessage: string | undefined;
   /** The body was the spec's error shape (a JSON object with `success: false`): src/transfers/refusal-proof.ts reads it. */
   readonly errorShape: boolean;
-  constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean } = {}) {
-    super(message, { exitCode: ExitCode.failed, hint: options.hint, cause: options.cause });
+  constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean; code?: string } = {}) {
+    // A 4xx is the API saying no; anything else (no status, 5xx, a shape fsapi cannot read) is a failure.
+    const code = options.code ?? (options.status !== undefined && options.status >= 400 && options.status < 500 ? 'api_refused' : 'api_failed');
+    super(message, { exitCode: ExitCode.failed, hint: options.hint, cause: options.cause, code });
     this.status = options.status;
     this.apiMessage = options.apiMessage;
     this.errorShape = options.errorShape ?? false;
@@ -53,7 +84,7 @@ export class TransportError extends ApiError {
     message: string,
     options: { status?: number; hint?: string; cause?: unknown } = {},
   ) {
-    super(message, options);
+    super(message, { ...options, code: kind === 'unreadable' ? 'unreadable_answer' : kind.replace('-', '_') });
     this.kind = kind;
   }
 }
@@ -61,7 +92,7 @@ export class TransportError extends ApiError {
 /** Authentication needed or failed. Exit 3. */
 export class AuthError extends FsapiError {
   constructor(message: string, hint = 'run fsapi auth login') {
-    super(message, { exitCode: ExitCode.auth, hint });
+    super(message, { exitCode: ExitCode.auth, hint, code: 'auth_required' });
   }
 }
 
@@ -112,6 +143,7 @@ export class CorruptFileError extends FsapiError {
     super(`cannot read ${path}: ${detail.replace(/\s+/g, ' ').trim()}`, {
       exitCode: ExitCode.failed,
       hint: 'fix or move the file away; fsapi does not overwrite it',
+      code: 'corrupt_file',
     });
   }
 }

@@ -3,7 +3,7 @@
 import type { Command, CommanderError } from 'commander';
 import type { FsapiError } from './errors.js';
 import { engineWasLoaded } from './engine-loader.js';
-import { errorRed, labelledLines, stderrColour } from './ui/error-lines.js';
+import { errorObjectLine, errorRed, jsonRequested, labelledLines, stderrColour } from './ui/error-lines.js';
 import { terminalText } from './common/sanitize.js';
 import { handedToNodeStreams } from './write-now.js';
 
@@ -63,6 +63,8 @@ export interface ErrorOutput {
   /** Terminal width to wrap at; undefined when stderr is no terminal. */
   width: number | undefined;
   color: boolean;
+  /** Under --json an error is one JSON object on one line (docs/scripting.md). */
+  json: boolean;
 }
 
 function processErrorOutput(): ErrorOutput {
@@ -70,16 +72,30 @@ function processErrorOutput(): ErrorOutput {
     write: (text) => void process.stderr.write(text),
     width: process.stderr.isTTY ? process.stderr.columns : undefined,
     color: stderrColour(process.env, process.argv, Boolean(process.stderr.isTTY)),
+    json: jsonRequested(),
   };
 }
 
-/** Writes the error to stderr and returns the exit code. */
+/**
+ * Writes the error to stderr and returns the exit code. Under `--json` it is one JSON object on one line
+ * (errorObjectLine), with no stack whatever `--verbose` says: a machine reads stderr as JSON lines.
+ */
 export function reportError(error: unknown, verbose: boolean, output: ErrorOutput = processErrorOutput()): number {
   if (isCommanderError(error)) {
-    // commander already printed its message (with a "Did you mean" suggestion where it has one).
+    // commander already printed its message (with a "Did you mean" suggestion where it has one; under
+    // --json as the error object, src/program.ts).
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
     if (error.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
+  }
+  if (output.json) {
+    if (isFsapiError(error)) {
+      output.write(errorObjectLine(error.code ?? 'failed', error.message, error.hint, error.exitCode));
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    output.write(errorObjectLine('internal', `unexpected failure: ${message}`, 'run again without --json and with --verbose for details', EXIT_FAILED));
+    return EXIT_FAILED;
   }
   const { width, color: useColor } = output;
   const red = errorRed(useColor);

@@ -7,7 +7,7 @@
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
-import { errorRed, labelledLines, stderrColour } from './ui/error-lines.js';
+import { errorObjectLine, errorRed, jsonRequested, labelledLines, stderrColour } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
 
 export const program = new Command('fsapi')
@@ -20,10 +20,12 @@ export const program = new Command('fsapi')
   .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default: 30)').env('FSAPI_TIMEOUT'))
   .addOption(new Option('--base-url <url>', "override the profile's base address").env('FSAPI_BASE_URL'))
   .showSuggestionAfterError(true)
-  // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
+  // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`, or under
+  // --json the error object (exit 2, src/main.ts).
   .configureOutput({
-    // Red like fsapi's own errors (src/main.ts), by the same rules.
-    outputError: (text, write) => write(commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour()))),
+    // Red like fsapi's own errors (src/main.ts), by the same rules; under --json the error object.
+    outputError: (text, write) =>
+      write(jsonRequested() ? commanderErrorAsJson(text) : commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour()))),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
@@ -166,6 +168,18 @@ const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: s
  * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
  */
 export function commanderErrorInOneVoice(text: string, width?: number, paint: (label: string) => string = (label) => label): string {
+  const { message, hint } = commanderMessage(text);
+  // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
+  return labelledLines('error:', message, width, paint) + labelledLines('hint:', hint, width);
+}
+
+/** The same under --json: the error object with code `usage` and exit 2 (docs/scripting.md). */
+export function commanderErrorAsJson(text: string): string {
+  const { message, hint } = commanderMessage(text);
+  return errorObjectLine('usage', message, hint, 2);
+}
+
+function commanderMessage(text: string): { message: string; hint: string } {
   const lines = text.trim().split('\n');
   const message = lines[0]!.replace(/^error: /i, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
@@ -174,8 +188,7 @@ export function commanderErrorInOneVoice(text: string, width?: number, paint: (l
     : /unknown command/.test(message)
       ? 'fsapi --help lists the commands'
       : "add --help to the command to see its usage";
-  // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
-  return labelledLines('error:', message, width, paint) + labelledLines('hint:', hint, width);
+  return { message, hint };
 }
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
@@ -437,7 +450,7 @@ group('payees', 'saved payees: accounts verified once, checked again at every se
 
 group('policy', 'the payment policy: limits, and what waits for a person', ['fsapi policy show', 'fsapi policy set --max-per-day 500000 --approval-above 100000'], (policy) => {
   policy.command('show').description('show the payment policy of the profile, and what is sent and left today')
-    .addHelpText('after', examples('fsapi policy show', 'fsapi policy show --json | jq .leftTodayKobo'))
+    .addHelpText('after', examples('fsapi policy show', 'fsapi policy show --json | jq -r .leftToday'))
     .action(lazy('policy/show'));
   policy.command('set').description('change the payment policy (at a terminal, with the consumer secret)')
     .option('--max-per-transfer <naira>', 'hard limit for one transfer (none removes it)')

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { homePool, runCli, stripAnsi, type Home } from './helpers/cli.js';
+import { errorObject, homePool, runCli, stripAnsi, type Home } from './helpers/cli.js';
 import { runInProcess } from './helpers/in-process.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
@@ -329,7 +329,10 @@ describe('auth status, token, logout', () => {
     const status = await runInProcess(['--json', 'auth', 'status'], { env: h.env });
     assert.equal(status.code, 3, status.stderr);
     assert.equal((JSON.parse(status.stdout) as { token: string }).token, 'none');
-    assert.match(status.stderr, /^hint: run fsapi auth login --profile sandbox$/m);
+    const error = errorObject(status.stderr);
+    assert.equal(error.code, 'auth_required');
+    assert.equal(error.hint, 'run fsapi auth login --profile sandbox');
+    assert.equal(error.exitCode, 3);
   });
 
   it('logout removes saved credentials too', async () => {

@@ -12,7 +12,7 @@ import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/money/amount-words.js';
 import { StatementChangedError, gatherStatement, statementLines, type GatheredStatement, type StatementLine } from '../src/books/statement.js';
-import { makeHome, stripAnsi, type Home } from './helpers/cli.js';
+import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
@@ -313,7 +313,8 @@ describe('statement of account', () => {
     for (const args of [['statement', '--pdf', path.join(dir, 'x.pdf'), '--json'], ['statement', '--transactions']]) {
       const result = await setup.runInProcess(args);
       assert.equal(result.code, 2, result.stderr);
-      assert.match(result.stderr, /^error: /m);
+      if (args.includes('--json')) assert.equal(errorObject(result.stderr).code, 'usage');
+      else assert.match(result.stderr, /^error: /m);
     }
     assert.equal(setup.server.simulator.requests().length, 0);
   });

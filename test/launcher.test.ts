@@ -135,6 +135,11 @@ describe('the launcher', () => {
       assert.equal(result.stdout, '');
       assert.equal(result.stderr, `error: fsapi needs Node.js 22.13+ or 24; this is Node ${version}\n`);
     }
+    // Under --json, the error object (docs/scripting.md), still one line.
+    const json = spawnSync(process.execPath, ['--require', preload, unbuilt, 'account', '--json'], { env: { ...home.env, FAKE_NODE_VERSION: '20.19.5' }, encoding: 'utf8' });
+    assert.equal(json.status, 2, json.stderr);
+    assert.equal(json.stdout, '');
+    assert.deepEqual(JSON.parse(json.stderr), { error: { code: 'usage', message: 'fsapi needs Node.js 22.13+ or 24; this is Node 20.19.5', hint: null, exitCode: 2 } });
     for (const version of ['22.13.0', '24.0.0']) {
       const result = run(cliPath, version);
       assert.equal(result.status, 0, `${version}: ${result.stderr}`);

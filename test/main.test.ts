@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXIT_FAILED, EXIT_HELD, EXIT_OK, EXIT_USAGE, reportError } from '../src/main.js';
-import { ApiError, AuthError, CancelledError, ExitCode, HeldForApprovalError, OutcomeUnknownError, UsageError } from '../src/errors.js';
+import { ApiError, AuthError, CancelledError, ExitCode, HeldForApprovalError, NotFoundError, OutcomeUnknownError, TransportError, UsageError } from '../src/errors.js';
 
 describe('main', () => {
   it('uses the same exit codes as src/errors.ts', () => {
@@ -30,6 +30,40 @@ describe('main', () => {
     assert.ok(written.includes('hint: run fsapi auth login\n'), written.join(''));
     assert.ok(written.some((line) => line.includes('unexpected failure: boom')));
     assert.ok(!written.some((line) => line.includes('at ')), 'no stack trace without --verbose');
+  });
+
+  it('under --json an error is one JSON line with a code per case, no stack even with --verbose', (t) => {
+    const written: string[] = [];
+    t.mock.method(process.stderr, 'write', (chunk: string) => {
+      written.push(chunk);
+      return true;
+    });
+    const cases: Array<[unknown, string, number]> = [
+      [new UsageError('bad', 'fix it'), 'usage', 2],
+      [new NotFoundError('no such thing'), 'not_found', 1],
+      [new ApiError('refused', { status: 403 }), 'api_refused', 1],
+      [new TransportError('timeout', 'no answer in 30 s'), 'timeout', 1],
+      [new AuthError('no token'), 'auth_required', 3],
+      [new OutcomeUnknownError('ACME-1', 'dropped'), 'outcome_unknown', 5],
+      [new HeldForApprovalError('AP-7K3M9Q2X', 'for approval'), 'held_for_approval', 7],
+      [new Error('boom\u001b[2J'), 'internal', 1],
+    ];
+    const jsonOutput = { write: (text: string) => void process.stderr.write(text), width: undefined, color: false, json: true };
+    const codes = cases.map(([error]) => reportError(error, true, jsonOutput));
+    t.mock.restoreAll();
+    assert.deepEqual(codes, cases.map(([, , exit]) => exit));
+    assert.equal(written.length, cases.length, written.join(''));
+    written.forEach((line, i) => {
+      assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'), `one line: ${line}`);
+      const parsed = JSON.parse(line) as { error: Record<string, unknown> };
+      assert.deepEqual(Object.keys(parsed), ['error']);
+      assert.deepEqual(Object.keys(parsed.error).sort(), ['code', 'exitCode', 'hint', 'message']);
+      assert.equal(parsed.error.code, cases[i]![1]);
+      assert.equal(parsed.error.exitCode, cases[i]![2]);
+      assert.ok(!line.includes('\u001b'), 'JSON escapes control characters');
+    });
+    assert.equal(JSON.parse(written[0]!).error.hint, 'fix it');
+    assert.equal(JSON.parse(written[1]!).error.hint, null);
   });
 
   it('a transfer held for approval (exit 7) is no error: a yellow held: line and its hint', (t) => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
@@ -40,14 +40,14 @@ function changeSaved(s: TransferSetup, sql: string): void {
   }
 }
 
-async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amountKobo: number; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
+async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amount: string; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
   const result = await s.runInProcess(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
 }
 
 describe('payees', () => {
-  it('add verifies the name; send --to pays it; an unknown alias is exit 2 with nothing sent', async () => {
+  it('add verifies the name; send --to pays it; an unknown alias is not found (exit 1) with nothing sent', async () => {
     setup = await setUpTransfers();
     const added = await setup.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
     assert.equal(added.code, 0, added.stderr);
@@ -70,7 +70,7 @@ describe('payees', () => {
     changeSaved(setup, "UPDATE payees SET account_name = 'OKAFOR CHIAMAKA ADAEZE' WHERE alias = 'landlord'");
 
     const unknown = await setup.runInProcess(['transfer', 'send', '--to', 'landlady', '--amount', '5000', '--narration', 'Rent', '-y']);
-    assert.equal(unknown.code, 2);
+    assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no saved payee named "landlady"/);
     const clash = await setup.runInProcess(['transfer', 'send', '0123456789', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(clash.code, 2);
@@ -90,7 +90,7 @@ describe('policy set', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
     const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.maxPerDayKobo, null);
+    assert.equal(shown.maxPerDay, null);
   });
 
   it('shows the change, then a wrong secret changes nothing (exit 3) and the right one does', async () => {
@@ -102,11 +102,11 @@ describe('policy set', () => {
     assert.ok(screen.indexOf('Max per day') < screen.indexOf('Consumer secret'), 'the change is shown before the secret is asked');
     assert.doesNotMatch(screen, /not-the-secret/, 'the secret is not echoed');
     assert.equal(setup.count('POST', '/v1/generate-token'), 1, 'the secret was checked with the API');
-    assert.equal((JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDayKobo, null);
+    assert.equal((JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>).maxPerDay, null);
 
     await setPolicy(setup, '--max-per-day', '1000', '--payees-only');
     const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.maxPerDayKobo, 100_000);
+    assert.equal(shown.maxPerDay, '1000.00');
     assert.equal(shown.payeesOnly, true);
     assert.equal(typeof shown.updatedBy, 'string');
   });
@@ -151,7 +151,7 @@ describe('policy show', () => {
     const piped = (await setup.runInProcess(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     assert.equal(piped[1]![piped[0]!.indexOf("Counted toward today's maximum")], '30000.00');
     const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
-    assert.equal(shown.countedTodayKobo, 3_000_000);
+    assert.equal(shown.countedToday, '30000.00');
     assert.deepEqual(shown.countedOutcomes, ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown']);
   });
 });
@@ -200,15 +200,18 @@ describe('the policy at send time', () => {
     // The reference shown in the summary is the one held.
     const reference = /Reference\s+(ACME-\S+)/.exec(result.stderr)?.[1];
     assert.equal(request.transfers[0]!.reference, reference);
-    assert.equal(request.transfers[0]!.amountKobo, 2_500_000);
+    assert.equal(request.transfers[0]!.amount, '25000.00');
     // With --json the held request's record is on stdout, for scripts and agents.
     const json = await setup.runInProcess(['--json', ...send('30000')]);
     assert.equal(json.code, 7, json.stderr);
     const printed = JSON.parse(json.stdout) as { id: string; status: string; transfers: unknown[] };
     assert.equal(printed.status, 'held');
     assert.match(printed.id, /^AP-[0-9A-Z]{8}$/);
-    // The --json run says held: on stderr as well, and keeps stdout for the record alone.
-    assert.match(json.stderr, new RegExp(`^held: for approval as request ${printed.id}: `, 'm'));
+    // The --json run says so on stderr as well, as the error object, and keeps stdout for the record alone.
+    const held = errorObject(json.stderr);
+    assert.equal(held.code, 'held_for_approval');
+    assert.equal(held.exitCode, 7);
+    assert.match(held.message, new RegExp(`^for approval as request ${printed.id}: `));
     // At a terminal, in yellow, like a batch's held rows; no red error line.
     const shown = await setup.runInProcess(send('26000'), { tty: true, env: { FORCE_COLOR: '1' } });
     assert.equal(shown.code, 7, stripAnsi(shown.stdout));
@@ -287,7 +290,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
 
     for (const tz of ['Etc/GMT+12', 'Etc/GMT-14', fresh]) {
       const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
-      assert.deepEqual([shown.timeZone, shown.sentTodayKobo, shown.leftTodayKobo], [zone, 10_000_000, 0], `policy show under TZ=${tz}`);
+      assert.deepEqual([shown.timeZone, shown.countedToday, shown.leftToday], [zone, '100000.00', '0.00'], `policy show under TZ=${tz}`);
     }
   });
 
@@ -301,7 +304,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.match(stripAnsi(first.stdout), /Day's time zone\s+none -> Asia\/Tokyo/, 'shown before the secret is asked');
     assert.equal((await shown()).timeZone, 'Asia/Tokyo');
     assert.equal((await set({ TZ: 'Europe/London' }, '--max-per-day', '2000')).code, 0);
-    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDayKobo], ['Asia/Tokyo', 200_000]);
+    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDay], ['Asia/Tokyo', '2000.00']);
     assert.equal((await set({}, '--time-zone', 'america/new_york')).code, 0);
     assert.equal((await shown()).timeZone, 'America/New_York');
 
@@ -471,7 +474,7 @@ describe('transfer batch under a policy', () => {
     assert.equal(setup.posts(), 2);
     const held = await requests(setup);
     assert.equal(held.length, 1, 'one request for the batch');
-    assert.deepEqual(held[0]!.transfers.map((t) => t.amountKobo), [2_500_000, 3_000_000]);
+    assert.deepEqual(held[0]!.transfers.map((t) => t.amount), ['25000.00', '30000.00']);
     const report = readFileSync(`${file}.report.csv`, 'utf8');
     assert.equal(report.split('\n').filter((line) => /,held,/.test(line)).length, 2, report);
 

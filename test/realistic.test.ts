@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NULLABLE_TRANSACTION_FIELDS } from '../src/simulator/realistic.js';
 import { parseWaitTimeout, statusKind } from '../src/transfers/outcome.js';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 let s: TransferSetup;
@@ -122,7 +122,9 @@ describe('failed and reversed transfers, --wait and its limit', () => {
     // What fsapi says about the money and what the simulator did with it agree: it is back, with no credit.
     assert.match(result.stderr, new RegExp(`reversal: no credit R-${record.reference}: a failed transfer's money returns to the available balance without one`));
     assert.equal(await available(), before, 'the money is back in the available balance');
-    assert.match(result.stderr, new RegExp(`^error: transfer ${record.reference} ended as failed; it did not succeed`, 'im'));
+    const error = errorObject(result.stderr);
+    assert.equal(error.code, 'transfer_failed');
+    assert.match(error.message, new RegExp(`^transfer ${record.reference} ended as failed; it did not succeed$`, 'i'));
 
     const status = await s.runInProcess(['transfer', 'status', record.reference]);
     assert.equal(status.code, 1, status.stderr);

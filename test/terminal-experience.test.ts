@@ -42,7 +42,7 @@ describe('guided transfer send at a terminal', () => {
     assert.match(screen, /Send ₦1,500\.50 to OKAFOR CHIAMAKA ADAEZE\?/);
     const sent = await journal(home.env);
     assert.equal(sent.length, 1);
-    assert.equal(sent[0]!.amountKobo, 150_050);
+    assert.equal(sent[0]!.amount, '1500.50');
     assert.equal(sent[0]!.bankCode, '000013');
     assert.equal(sent[0]!.narration, 'Invoice 42');
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { Journal } from '../src/transfers/journal.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
@@ -371,7 +371,7 @@ describe('transfer status and log', () => {
     assert.deepEqual((JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference), all.slice(-2).map((t) => t.reference));
     const mixed = await setup.run(['transfer', 'log', '--jsonl', '--json']);
     assert.equal(mixed.code, 2);
-    assert.match(mixed.stderr, /^error: --jsonl/m);
+    assert.match(errorObject(mixed.stderr).message, /^--jsonl/);
     const zero = await setup.run(['transfer', 'log', '--limit', '0']);
     assert.equal(zero.code, 2);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
+import { errorObject, makeHome, runCli, stripAnsi } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 const CLIENT_ACCOUNT = '9900000011';
@@ -73,8 +73,10 @@ describe('webhook verify', () => {
     const output = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.equal(output.state, 'mismatch');
     assert.equal(output.field, 'amountReceived');
-    assert.match(result.stderr, new RegExp(`^error: ${notification.reference} is not verified: mismatch`, 'm'));
-    assert.match(result.stderr, /^hint: .*do not act on this notification/m);
+    const error = errorObject(result.stderr);
+    assert.equal(error.code, 'not_verified');
+    assert.match(error.message, new RegExp(`^${notification.reference} is not verified: mismatch`));
+    assert.match(error.hint ?? '', /do not act on this notification/);
   });
 
   test('another account, or an unknown reference: exit 1', async () => {

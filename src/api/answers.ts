@@ -96,6 +96,7 @@ export function parseAnswer<T extends z.ZodMiniType>(answer: HttpAnswer, host: s
     throw new ApiError(`unexpected answer from the API: ${where}${issue?.message ?? 'does not match the expected shape'}`, {
       status: answer.status,
       hint: 'run again with --verbose; fsapi api <METHOD> <path> shows the raw answer',
+      code: 'unexpected_answer',
     });
   }
   return parsed.data;

@@ -58,7 +58,7 @@ export class BadRowsError extends UsageError {
     message: string,
     hint?: string,
   ) {
-    super(message, hint);
+    super(message, hint, 'bad_rows');
   }
 }
 

@@ -303,7 +303,7 @@ export async function* statementLines(ctx: Context, gathered: GatheredStatement,
     throw new StatementChangedError(
       `the transaction list changed while the statement was made (${gathered.rows} rows at the first reading, ${count} at the second; ` +
         `balance ${koboToDecimal(balance)} against ${koboToDecimal(gathered.statement.closingKobo)})`,
-      { hint: 'run it again; with an --until in the past, new transactions cannot change the period' },
+      { hint: 'run it again; with an --until in the past, new transactions cannot change the period', code: 'statement_changed' },
     );
   }
 }

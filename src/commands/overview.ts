@@ -3,11 +3,12 @@
 // any) through a read-only reader, creates no file or directory and makes no request.
 import type { Context } from '../context.js';
 import type { CommandInput } from './types.js';
-import { colors } from '../ui/output.js';
+import { colors, printJson } from '../ui/output.js';
 import { readSavedProfiles } from '../completion/local-state.js';
 import { formatDateTime } from '../common/time.js';
 
 export default async function overview(ctx: Context, _input: CommandInput): Promise<void> {
+  if (ctx.globals.json) return printJson(ctx, activeProfileJson(ctx));
   const c = colors(ctx);
   const command = (text: string) => c.cyan(text);
   const lines = [
@@ -81,4 +82,22 @@ function describeActiveProfile(ctx: Context): string {
   else if (profile.tokenExpiresAt !== undefined) login = `logged in until ${formatDateTime(profile.tokenExpiresAt)}`;
   else login = 'logged in';
   return `Now using profile ${c.bold(name)}: ${env}, ${login}.`;
+}
+
+/** `fsapi --json`: which profile a command would use, read as the overview reads it (no request). */
+function activeProfileJson(ctx: Context) {
+  const saved = readSavedProfiles(ctx.paths.configDir);
+  const name = ctx.globals.profile ?? saved.defaultName ?? 'local';
+  const profile = saved.profiles.find((candidate) => candidate.name === name);
+  const baseUrl = ctx.globals.baseUrl ?? profile?.baseUrl;
+  const local = name === 'local' && (!profile || profile.env === 'local') && baseUrl === undefined;
+  return {
+    profile: name,
+    saved: profile !== undefined,
+    env: local ? 'local' : (profile?.env ?? null),
+    baseUrl: baseUrl ?? null,
+    loggedIn: local || profile?.hasToken === true,
+    tokenExpiresAt: profile?.tokenExpiresAt === undefined ? null : new Date(profile.tokenExpiresAt).toISOString(),
+    problem: saved.problem ?? null,
+  };
 }

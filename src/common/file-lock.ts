@@ -46,7 +46,7 @@ export class LockBusyError extends FsapiError {
     message: string,
     hint: string,
   ) {
-    super(message, { exitCode: ExitCode.failed, hint });
+    super(message, { exitCode: ExitCode.failed, hint, code: 'busy' });
   }
 }
 
@@ -56,6 +56,7 @@ export class LockLostError extends FsapiError {
     super(`lost the lock on ${file} (${reason}); stopped before writing anything that relied on it`, {
       exitCode: ExitCode.failed,
       hint: 'another fsapi process may have taken over; run the command again',
+      code: 'lock_lost',
     });
   }
 }

@@ -2,7 +2,7 @@
 // when the payee was added. Sending to a payee (`transfer send --to`, a `payee` column in a batch file)
 // asks the name enquiry again and sends only if the name is still the saved one.
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import { ControlsStore, type ControlScope, type Payee } from '../store/controls.js';
 import type { BatchFile, RowProblem } from '../batch/file.js';
 import { resolveBank } from '../transfers/banks.js';
@@ -48,12 +48,12 @@ export function listPayees(ctx: Context, scope: ControlScope): Payee[] {
   }
 }
 
-/** The payee named `alias`, or exit 2 naming the saved ones. */
+/** The payee named `alias`, or not found (exit 1) naming the saved ones. */
 export function findPayee(ctx: Context, scope: ControlScope, alias: string): Payee {
   const payees = listPayees(ctx, scope);
   const found = payees.find((p) => p.alias.toLowerCase() === alias.toLowerCase());
   if (found) return found;
-  throw new UsageError(
+  throw new NotFoundError(
     `no saved payee named ${JSON.stringify(alias)} in profile "${scope.profile}"`,
     payees.length > 0 ? `saved: ${payees.map((p) => p.alias).join(', ')}` : 'save one first: fsapi payees add <alias> <accountNumber> --bank <bank>',
   );

@@ -20,7 +20,7 @@ import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
-import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
 import { zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
@@ -81,7 +81,7 @@ export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: Contr
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
 export class PolicyLimitError extends FsapiError {
   constructor(message: string, hint: string) {
-    super(message, { exitCode: ExitCode.failed, hint });
+    super(message, { exitCode: ExitCode.failed, hint, code: 'policy_limit' });
   }
 }
 
@@ -256,9 +256,11 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
     createdAt: request.createdAt,
     createdBy: request.createdBy,
     origin: request.origin,
-    totalKobo: sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)),
-    transfers: request.transfers.map((t) => ({
+    // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
+    total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo))),
+    transfers: request.transfers.map(({ amountKobo, ...t }) => ({
       ...t,
+      amount: koboToDecimal(amountKobo),
       senderName: t.senderName ?? null,
       payee: t.payee ?? null,
       origin: t.origin ?? null,

@@ -56,6 +56,7 @@ export class StoreBusyError extends FsapiError {
       exitCode: ExitCode.failed,
       hint: 'another fsapi is writing to it (a process stopped with Ctrl+Z holds it until resumed); try again',
       cause,
+      code: 'store_busy',
     });
   }
 }
@@ -327,6 +328,7 @@ export class NotPrivateError extends FsapiError {
     super(`refusing to use ${what}: ${detail}`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi keeps its journal of payments there; use a directory only you can write to (FSAPI_DATA_DIR chooses it)',
+      code: 'not_private',
     });
   }
 }

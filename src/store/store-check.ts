@@ -18,7 +18,7 @@ import type { FoundStore } from './identity.js';
 /** The store is not the profile's: exit 1, nothing read, sent or changed. */
 export class WrongStoreError extends FsapiError {
   constructor(message: string, hint: string) {
-    super(`${message}; nothing was sent or changed`, { exitCode: ExitCode.failed, hint });
+    super(`${message}; nothing was sent or changed`, { exitCode: ExitCode.failed, hint, code: 'store_mismatch' });
   }
 }
 

@@ -46,7 +46,7 @@ export class ReferenceTakenError extends UsageError {
     readonly reference: string,
     message: string,
   ) {
-    super(`${message}; a reference pays once, so nothing was sent`, `fsapi transfer status ${reference} shows what happened to it`);
+    super(`${message}; a reference pays once, so nothing was sent`, `fsapi transfer status ${reference} shows what happened to it`, 'reference_taken');
   }
 }
 
@@ -62,6 +62,7 @@ export class DuplicateClaimError extends UsageError {
       `${formatNaira(candidate.amountKobo)} to ${candidate.accountNumber} was already sent under ${first.reference} at ${first.sentAt} ` +
         `(less than ${describeWindow(windowMs)} ago, ${first.outcome}); nothing was sent`,
       'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
+      'possible_duplicate',
     );
   }
 }

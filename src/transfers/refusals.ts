@@ -15,6 +15,6 @@ export async function namingRefusal<T>(lookup: () => Promise<T>, what: string, h
   } catch (error) {
     if (!isRefusal(error)) throw error;
     const detail = error.apiMessage ? `HTTP ${error.status}: ${error.apiMessage}` : `HTTP ${error.status}`;
-    throw new ApiError(`${what} (${detail})`, { status: error.status, apiMessage: error.apiMessage, hint, cause: error });
+    throw new ApiError(`${what} (${detail})`, { status: error.status, apiMessage: error.apiMessage, hint, cause: error, code: 'not_found' });
   }
 }

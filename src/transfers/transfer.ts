@@ -171,7 +171,7 @@ export class NameMismatchError extends FsapiError {
   ) {
     super(
       `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; ${nothingDone}`,
-      { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only' },
+      { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only', code: 'name_mismatch' },
     );
   }
 }
@@ -268,6 +268,7 @@ export function checkAvailable(prepared: PreparedTransfer): void {
   if (available === undefined || amount <= available) return;
   throw new ApiError(`${formatNaira(amount)} is more than the available balance of ${formatNaira(available)}; nothing was sent`, {
     hint: 'fund the account or send less (the charge comes on top of the amount); fsapi account shows the balance',
+    code: 'insufficient_balance',
   });
 }
 
@@ -523,6 +524,7 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
         hint: journalled?.state === 'unknown'
           ? 'it has not arrived (yet); check again in a few minutes, and do not resend while it may still arrive'
           : 'check the reference; fsapi transfer log lists the ones sent from here',
+        code: 'not_found',
       });
     }
     throw error;
@@ -534,6 +536,7 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
     if (journalled && journalled.state !== 'rejected') throw new OutcomeUnknownError(reference, detail);
     throw new ApiError(`no transaction with reference ${reference} was found: ${detail}`, {
       hint: 'check the reference; fsapi transfer log lists the ones sent from here',
+      code: 'not_found',
     });
   }
   if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction);

@@ -2,7 +2,7 @@
 // so the output rules hold), and the review a person reads on stderr before typing the secret.
 import type { Context } from '../context.js';
 import type { ApprovalRequest, HeldTransfer, Payee, Policy } from '../store/controls.js';
-import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
 import { colors, koboCell, printList, printRecord, statusCell, type Cell, type Column } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { formatDateTime } from '../common/time.js';
@@ -46,11 +46,12 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
   ];
 }
 
+/** The policy as --json gives it: limits as the API writes money (two-decimal naira text), null for none. */
 export function policyJson(policy: Policy | undefined): Record<string, unknown> {
   return {
-    maxPerTransferKobo: policy?.maxPerTransferKobo ?? null,
-    maxPerDayKobo: policy?.maxPerDayKobo ?? null,
-    approvalAboveKobo: policy?.approvalAboveKobo ?? null,
+    maxPerTransfer: nairaOrNull(policy?.maxPerTransferKobo),
+    maxPerDay: nairaOrNull(policy?.maxPerDayKobo),
+    approvalAbove: nairaOrNull(policy?.approvalAboveKobo),
     payeesOnly: policy?.payeesOnly ?? false,
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
@@ -140,4 +141,9 @@ export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env:
     ctx.io.note(`    ${c.dim('held     ')} ${t.reasons.join('; ')}`);
   }
   ctx.io.note(`  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; names verified again just now`);
+}
+
+/** An amount of fsapi's own records in --json: "100000.00", or null where there is none. */
+export function nairaOrNull(kobo: number | undefined): string | null {
+  return kobo === undefined ? null : koboToDecimal(kobo);
 }

@@ -98,3 +98,21 @@ const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Columns a text takes: one a code point, colours none (the messages hold no wide characters). */
 const length = (text: string): number => [...text.replace(SGR, '')].length;
+
+/** Whether the run asked for `--json` (before any `--`): then errors and talk on stderr are JSON lines. */
+export function jsonRequested(argv: readonly string[] = process.argv): boolean {
+  for (const arg of argv.slice(2)) {
+    if (arg === '--') return false;
+    if (arg === '--json') return true;
+  }
+  return false;
+}
+
+/**
+ * The `--json` error object (docs/scripting.md), one line: `code` a stable machine word, `hint` null when
+ * there is none, `exitCode` the process's exit status. Plain text: JSON escapes control characters, so
+ * a message quoting the API cannot drive a terminal.
+ */
+export function errorObjectLine(code: string, message: string, hint: string | undefined, exitCode: number): string {
+  return `${JSON.stringify({ error: { code, message, hint: hint ?? null, exitCode } })}\n`;
+}

@@ -33,6 +33,7 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
   writeReversal(ctx, await findReversal(ctx, end.reference), outcomeOfStatus(end.status));
   throw new ApiError(`transfer ${end.reference} ended as ${end.status}; it did not succeed`, {
     hint: `check the reversal before paying again; a new attempt needs a new reference (fsapi tx get ${end.reference})`,
+    code: 'transfer_failed',
   });
 }
 

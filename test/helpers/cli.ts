@@ -180,3 +180,33 @@ export function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b\][^\u0007]*\u0007/g, '');
 }
+
+export interface ErrorObject {
+  code: string;
+  message: string;
+  hint: string | null;
+  exitCode: number;
+}
+
+/**
+ * The `--json` error object of a run: the last line of stderr, one JSON object with exactly the keys
+ * code, message, hint and exitCode (docs/scripting.md). Fails when stderr ends in anything else.
+ */
+export function errorObject(stderr: string): ErrorObject {
+  const lines = stderr.split('\n').filter((line) => line !== '');
+  const last = lines.at(-1) ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(last);
+  } catch {
+    throw new Error(`the last stderr line is not JSON: ${JSON.stringify(last)}`);
+  }
+  const error = (parsed as { error?: Record<string, unknown> }).error;
+  if (!error || Object.keys(parsed as object).length !== 1) throw new Error(`not an error object: ${last}`);
+  const keys = Object.keys(error).sort().join(',');
+  if (keys !== 'code,exitCode,hint,message') throw new Error(`the error object has the keys ${keys}`);
+  if (typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.exitCode !== 'number' || !(typeof error.hint === 'string' || error.hint === null)) {
+    throw new Error(`the error object's values have the wrong types: ${last}`);
+  }
+  return error as unknown as ErrorObject;
+}

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Clock } from '../../src/context.js';
 import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
-import { stderrColour } from '../../src/ui/error-lines.js';
+import { jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { resetHttpState } from '../../src/api/http.js';
 import { closeLocalStores } from '../../src/store/database.js';
@@ -85,6 +85,7 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
       write: (text) => void terminal.stderr.write(text),
       width: terminal.stderrColumns,
       color: stderrColour(env, argv, terminal.stderrIsTTY),
+      json: jsonRequested(argv),
     });
   } finally {
     useContextFactory(undefined);

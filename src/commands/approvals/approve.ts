@@ -5,7 +5,7 @@
 // its held reference, through the journal (src/controls/approvals.ts) -> the outcomes.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
 import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
@@ -14,13 +14,14 @@ import { nowIso, osUser } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
+import { koboToDecimal } from '../../money/kobo.js';
 
 export default async function approve(ctx: Context, input: CommandInput): Promise<void> {
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(input.args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
-  if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   if (request.status === 'rejected') {
     throw new FsapiError(`request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'}; nothing was sent`, { exitCode: ExitCode.failed });
@@ -61,7 +62,7 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
     { header: 'OUTCOME', cell: (r) => statusCell(r.outcome) },
     { header: 'MESSAGE', cell: (r) => r.message, flex: true, minWidth: 10, priority: 1 },
   ];
-  printList(ctx, columns, results);
+  printList(ctx, columns, results, results.map(({ amountKobo, ...result }) => ({ ...result, amount: koboToDecimal(amountKobo) })));
   const error = approvalError(request, results);
   if (error) throw error;
 }

@@ -2,7 +2,7 @@
 // money, so it needs no proof; the decision is recorded with the OS user and the time.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { nowIso, osUser } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
@@ -23,7 +23,7 @@ export default async function reject(ctx: Context, input: CommandInput): Promise
     if (!request) return undefined;
     return { request, decided: store.decide(scope, id, { decision: 'rejected', by: osUser(), at: nowIso(ctx), reason: reason || undefined }) };
   });
-  if (!outcome) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!outcome) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
     const last = outcome.request.decisions.at(-1);
     throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });

@@ -2,7 +2,7 @@
 // outcome in the journal, read only) and its last decision.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { UsageError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { heldOutcomes } from '../../controls/approvals.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { requestJson } from '../../controls/policy.js';
@@ -13,7 +13,7 @@ export default async function show(ctx: Context, input: CommandInput): Promise<v
   const id = normaliseRequestId(String(input.args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
-  if (!request) throw new UsageError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   const outcomes = heldOutcomes(ctx, scope, request);
   printRequest(ctx, request, requestJson(request, outcomes), outcomes);
 }

@@ -7,7 +7,7 @@ import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '..
 import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
-import { policyJson, policyLines } from '../../ui/controls.js';
+import { nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
 
 export default async function show(ctx: Context, _input: CommandInput): Promise<void> {
   const scope = await controlScope(ctx);
@@ -27,6 +27,6 @@ export default async function show(ctx: Context, _input: CommandInput): Promise<
       ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],
       ['Changed by', policy?.updatedBy ?? ''],
     ],
-    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), countedTodayKobo: spent, countedOutcomes: COUNTED_OUTCOMES, sentTodayKobo: spent, leftTodayKobo: left ?? null },
+    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), countedToday: nairaOrNull(spent), countedOutcomes: COUNTED_OUTCOMES, leftToday: nairaOrNull(left) },
   );
 }

@@ -196,7 +196,7 @@ async function refreshPending(ctx: Context, journal: Journal): Promise<void> {
   if (others > 0) ctx.io.note(`${others} pending transfer${others === 1 ? '' : 's'} of other profiles not looked up: add --profile <name> for those`);
 }
 
-/** The journal's own JSON (not an API object): one object per transfer, amounts as decimal text and kobo. */
+/** The journal's own JSON (not an API object): one object per transfer, the amount as two-decimal naira text. */
 function toJson(t: LoggedTransfer) {
   return {
     sentAt: t.sentAt,
@@ -210,7 +210,6 @@ function toJson(t: LoggedTransfer) {
     bankCode: t.bankCode,
     bankName: t.bankName,
     amount: koboToDecimal(t.amountKobo),
-    amountKobo: t.amountKobo,
     narration: t.narration,
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,

@@ -4,17 +4,17 @@
 // matches the intent gets a receipt of success: on the terminal, as --json, or as a one-page PDF.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../transfers/transfer.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
 import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../transfers/receipt.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 
-/** No receipt of success: the transfer is not successful, not ours, or not what was sent. Exit 1. */
+/** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
   constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.failed, hint });
+    super(message, { exitCode: ExitCode.failed, hint, code: 'no_receipt' });
   }
 }
 
@@ -29,7 +29,7 @@ export default async function receipt(ctx: Context, input: CommandInput): Promis
   // By the journal's index; the reference compared without regard to case.
   const intent = journal.stateOf({ ...scope, reference });
   if (!intent) {
-    throw new NoReceiptError(
+    throw new NotFoundError(
       `${reference} was not sent from here (profile ${scope.profile}): there is no verified payee to put on a receipt`,
       'fsapi transfer log lists the transfers sent from here; fsapi transfer status shows any transfer by reference',
     );

@@ -4,7 +4,7 @@
 // marked `X-Fsapi-Resend: 1`, so the app can test its handling of an event it already has.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
 import { lastForwardTarget } from '../../notifications/forward-target.js';
 import { forwardEvent, parseForwardTarget } from '../../notifications/forward.js';
@@ -21,7 +21,7 @@ export default async function eventsResend(ctx: Context, input: CommandInput): P
 
   const history = findEvent(await eventHistories(ctx.paths.dataDir), given);
   if (history === 'ambiguous') throw new UsageError(`more than one event id starts with ${given}; give more of it`);
-  if (!history) throw new FsapiError(`no event ${given} in the event log`, { exitCode: ExitCode.failed, hint: 'fsapi webhook events list shows the ids' });
+  if (!history) throw new NotFoundError(`no event ${given} in the event log`, 'fsapi webhook events list shows the ids');
   // Only what was verified is ever forwarded: the latest verified (or given-up) outcome's body.
   const kept = [...history.outcomes].reverse().find((outcome) => (outcome.state === 'verified' || outcome.state === 'failed') && outcome.forwardBody !== undefined);
   if (!kept?.forwardBody) {

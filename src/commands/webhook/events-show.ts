@@ -2,7 +2,7 @@
 // body that was (or would be) forwarded.
 import type { Context } from '../../context.js';
 import type { CommandInput } from '../types.js';
-import { ExitCode, FsapiError, UsageError } from '../../errors.js';
+import { NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
 import { printRecord } from '../../ui/output.js';
 import { findEvent, summarise } from './events-summary.js';
@@ -12,7 +12,7 @@ export default async function eventsShow(ctx: Context, input: CommandInput): Pro
   if (given === '') throw new UsageError('give the id of an event (fsapi webhook events list shows them)');
   const history = findEvent(await eventHistories(ctx.paths.dataDir), given);
   if (history === 'ambiguous') throw new UsageError(`more than one event id starts with ${given}; give more of it`);
-  if (!history) throw new FsapiError(`no event ${given} in the event log`, { exitCode: ExitCode.failed, hint: 'fsapi webhook events list shows the ids' });
+  if (!history) throw new NotFoundError(`no event ${given} in the event log`, 'fsapi webhook events list shows the ids');
   const summary = summarise(history);
   const last = history.outcomes.at(-1);
   const parse = (text: string | undefined) => {

@@ -62,7 +62,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
     },
   );
   if (verification.state !== 'verified') {
-    throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state] });
+    throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state], code: 'not_verified' });
   }
 }
 
