@@ -9,6 +9,8 @@ import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
 import { labelledLines } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
+import { exitCodeLines, isGroup, optionKey, type CommandSpec, type GroupSpec, type OptionSpec } from './commands/spec.js';
+import { commandSpecs } from './commands/specs.js';
 
 export const program = new Command('fsapi')
   .description('Bank transfers, balances, transactions and client accounts from the command line.')
@@ -76,7 +78,15 @@ function formatHelpInOrder(this: Help, command: Command, helper: Help): string {
 
 /** The API endpoints a command calls, with what for (its help and docs/commands.md show them). */
 export function apiEndpoints(command: Command): ReadonlyArray<readonly [endpoint: string, why: string]> {
-  return ENDPOINTS[commandPath(command)] ?? [];
+  return specOf.get(command)?.endpoints ?? ENDPOINTS[commandPath(command)] ?? [];
+}
+
+/** The spec each command was built from (src/commands/spec.ts). */
+const specOf = new Map<Command, CommandSpec<any>>();
+
+/** The spec of a command of the tree, if it was built from one. */
+export function commandSpec(command: Command): CommandSpec<any> | undefined {
+  return specOf.get(command);
 }
 
 /** `transfer send` for `fsapi transfer send`. */
@@ -98,22 +108,6 @@ const ENDPOINTS: Record<string, ReadonlyArray<readonly [endpoint: string, why: s
     ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
     ['POST /v1/transfer/name-enquiry', 'the account holder name'],
   ],
-  'transfer send': [
-    ['GET /v1/account', 'the business name: the reference prefix'],
-    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
-    ['POST /v1/transfer/name-enquiry', 'the verified name, before asking'],
-    ['POST /v1/transfer', 'the transfer, once, never retried blindly'],
-    [TRANSACTION_BY_REFERENCE, 'the outcome, when the answer is lost, and --wait'],
-  ],
-  'transfer status': [[TRANSACTION_BY_REFERENCE, 'the transfer, and its reversal R-<reference>']],
-  'transfer batch': [
-    ['GET /v1/account', 'the business name and the available balance'],
-    ['GET /v1/transfer/banks', 'the bank list, when the 24 h cache is old'],
-    ['POST /v1/transfer/name-enquiry', "each row's verified name"],
-    ['POST /v1/transfer', 'each row, once'],
-    [TRANSACTION_BY_REFERENCE, 'rows sent before, and lost answers'],
-  ],
-  'transfer log': [[TRANSACTION_BY_REFERENCE, 'with --refresh: transfers still pending']],
   tsq: [['GET /v1/transfer/tsq', 'the transfer status query']],
   'clients list': [['GET /v1/account/clients', 'the client accounts, page by page']],
   'clients get': [['GET /v1/client-enquiry/{accountNumber}', 'one client account']],
@@ -185,6 +179,64 @@ function lazy(key: keyof typeof commands) {
     const engine = await loadEngine();
     await engine.runCommand(command, args, engine.commands[key]);
   };
+}
+
+// ---- commands from their specs ------------------------------------------------------------------------
+
+/** The key of src/engine.ts's `commands` that runs a spec: `transfer/send` for `transfer send`. */
+export const engineKey = (spec: CommandSpec<any>) => spec.path.replaceAll(' ', '/') as keyof typeof commands;
+
+/** Adds the command of `spec` under `parent`: its words, arguments, options (parsed by their kinds), help. */
+function addCommand(parent: Command, spec: CommandSpec<any>): Command {
+  const command = parent.command(spec.path.split(' ').at(-1)!).description(spec.description ?? spec.summary);
+  if (spec.description) command.summary(spec.summary);
+  for (const argument of spec.args ?? []) command.argument(argument.name, argument.description);
+  for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
+    // The key a run file reads is commander's name for the flag: renaming one without the other fails here.
+    if (optionKey(option.flags) !== key) throw new Error(`${spec.path}: option ${option.flags} must be keyed ${optionKey(option.flags)}, not ${key}`);
+    command.addOption(commanderOption(option));
+    if (option.negation) command.addOption(new Option(option.negation.flags, option.negation.description));
+  }
+  command.addHelpText('after', helpAfterOptions(spec));
+  specOf.set(command, spec);
+  return command.action(lazy(engineKey(spec)));
+}
+
+/** commander's Option for a spec's: its value parsed at the edge, so a bad one is exit 2 before anything runs. */
+function commanderOption(option: OptionSpec): Option {
+  const made = new Option(option.flags, option.description);
+  if (option.choices) made.choices(option.choices);
+  // After choices(), which sets a parser of its own: the help still lists the choices.
+  if (option.parse) made.argParser(option.parse);
+  if (option.defaultValue !== undefined) made.default(option.defaultValue);
+  if (option.conflicts) made.conflicts([...option.conflicts]);
+  return made;
+}
+
+/** Extra text, the exit codes the command can return, then its examples. */
+function helpAfterOptions(spec: CommandSpec<any>): string {
+  return `${spec.helpText ?? ''}\nExit codes:\n${exitCodeLines(spec).join('\n')}\n${examples(...spec.examples)}`;
+}
+
+/** A group of specs (`transfer`, or `clients create` inside `clients`), its commands defined when entered. */
+function groupOfSpecs(parent: Command, spec: GroupSpec): Command {
+  const addAll = (command: Command) => {
+    for (const sub of spec.commands) {
+      if (isGroup(sub)) nestedGroup(command, sub);
+      else addCommand(command, sub);
+    }
+  };
+  if (parent === program) return group(spec.path, spec.summary, [...spec.examples], addAll);
+  return nestedGroup(parent, spec);
+}
+
+function nestedGroup(parent: Command, spec: GroupSpec): Command {
+  const command = parent.command(spec.path.split(' ').at(-1)!).description(spec.summary).addHelpText('after', examples(...spec.examples));
+  for (const sub of spec.commands) {
+    if (isGroup(sub)) nestedGroup(command, sub);
+    else addCommand(command, sub);
+  }
+  return command;
 }
 
 // ---- groups, defined when entered ---------------------------------------------------------------------
@@ -365,54 +417,10 @@ program.command('enquiry').argument('[accountNumber]', '10-digit account number 
   .action(lazy('enquiry'));
 
 // ---- transfers ---------------------------------------------------------------------------------------
-group('transfer', 'send money, check transfers, pay a CSV batch', ['fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi transfer status ACME-EXAMPLES000001'], (transfer) => {
-  transfer.command('send').argument('[accountNumber]', '10-digit account number of the receiver')
-    .description('verify the receiver, confirm, and send one transfer exactly once (asks for what is missing at a terminal)')
-    .option('--bank <code|name>', "receiver's bank: 6-digit code, brand name (GTBank, OPay) or part of the name")
-    .option('--amount <naira>', 'amount in naira, e.g. 1500 or 1,500.50')
-    .option('--narration <text>', 'transfer description, one line of plain text')
-    .option('--reference <ref>', 'your reference, PREFIX-... with the business prefix (upper-cased when the prefix is not)')
-    .option('--sender-name <name>', 'name shown to the receiver (default: the business name)')
-    .option('--expect-name <name>', 'refuse unless the verified account name matches this')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--wait', 'wait until the transfer is successful, failed or reversed (at most --wait-timeout)')
-    .option('--wait-timeout <seconds>', 'how long --wait waits; still pending after it: exit 6', '300')
-    .option('--allow-duplicate', 'send even if the same amount went to this account in the last 10 minutes')
-    .option('--to <alias>', 'a saved payee (fsapi payees list) instead of the account number and --bank; its name is checked again')
-    .addHelpText('after', TRANSFER_EXIT_CODES + examples(
-      'fsapi transfer send',
-      'fsapi transfer send 0123456789 --bank gtbank --amount 15000 --narration Rent',
-      'fsapi transfer send 0123456789 --bank 000013 --amount 2500 --narration rent -y --json',
-    ))
-    .action(lazy('transfer/send'));
-  transfer.command('status').argument('<reference>', 'transfer reference').description('look a transfer up by reference')
-    .option('--wait', 'poll until it is successful, failed or reversed (at most --wait-timeout)')
-    .option('--wait-timeout <seconds>', 'how long --wait polls; still pending after it: exit 6', '300')
-    .addHelpText('after', TRANSFER_EXIT_CODES + examples('fsapi transfer status ACME-EXAMPLES000001', 'fsapi transfer status ACME-EXAMPLES000001 --wait --wait-timeout 600 --json'))
-    .action(lazy('transfer/status'));
-  transfer.command('receipt').argument('<reference>', 'reference of a transfer sent from here (any case)')
-    .description('proof of a successful transfer: payee, bank, amount in figures and words, session id (GET /v1/transactions/reference/{reference})')
-    .option('--pdf <file>', 'write the receipt as a one-page PDF')
-    .addHelpText('after', examples('fsapi transfer receipt ACME-EXAMPLES000001', 'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf', 'fsapi transfer receipt ACME-EXAMPLES000001 --json'))
-    .action(lazy('transfer/receipt'));
-  transfer.command('batch').argument('<file>', 'CSV of at most 100,000 rows with columns account_number, bank, amount, narration (and optionally reference, sender_name, expect_name, payee)')
-    .description('verify and pay every row of a CSV file, once; safe to run again')
-    .option('--dry-run', 'verify and show the summary, send nothing')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--concurrency <n>', 'transfers in flight at once, 1 to 16', '4')
-    .option('--report <file>', 'where to write the report CSV (default: <file>.report.csv)')
-    .option('--allow-duplicate', 'send rows even if the journal has the same amount to the same account in the last 24 hours under another reference, or another row of the file does')
-    .addHelpText('after', examples('fsapi transfer batch payroll.csv --dry-run', 'fsapi transfer batch payroll.csv --yes --report out.csv'))
-    .action(lazy('transfer/batch'));
-  transfer.command('log').description('the local journal of money-moving requests: the last state of each, and the status fsapi last saw')
-    .option('--refresh', 'look up the transfers of this profile that were still pending, first')
-    .option('--limit <n>', 'only the last n transfers')
-    .option('--csv', 'CSV on stdout (for spreadsheets)')
-    .option('--jsonl', 'every journal record as written, one JSON object a line (the audit export)')
-    .option('--all-profiles', "every profile's transfers, not only the profile in use")
-    .addHelpText('after', examples('fsapi transfer log --limit 50', 'fsapi transfer log --jsonl > journal-export.jsonl', 'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\''))
-    .action(lazy('transfer/log'));
-});
+for (const spec of commandSpecs) {
+  if (isGroup(spec)) groupOfSpecs(program, spec);
+  else addCommand(program, spec);
+}
 
 // ---- payees, policy, approvals ---------------------------------------------------------------------------
 group('payees', 'saved payees: accounts verified once, checked again at every send', ['fsapi payees add landlord 0123456789 --bank gtbank', 'fsapi payees list'], (payees) => {

@@ -22,7 +22,7 @@ const columns: Column<ClientListItem>[] = [
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
-export const longRunning = (input: CommandInput) => input.options.all === true;
+export const longRunning = (options: { all?: boolean }) => options.all === true;
 
 export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
   const csv = input.options.csv === true;

@@ -44,7 +44,7 @@ function signedAmount(tx: TransactionRecord): Cell {
 }
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
-export const longRunning = (input: CommandInput) => input.options.all === true;
+export const longRunning = (options: { all?: boolean }) => options.all === true;
 
 export default async function txList(ctx: Context, input: CommandInput): Promise<void> {
   const listing = parseListing(ctx, input.options);
