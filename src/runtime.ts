@@ -35,9 +35,7 @@ export async function runCommand(command: Command, args: string[], load: () => P
   watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
   let failed = false;
   try {
-    const body = module.default;
-    if ('spec' in body) await body(ctx, options, args);
-    else await body(ctx, { args, options });
+    await module.default(ctx, options, args);
   } catch (error) {
     failed = true;
     throw error;

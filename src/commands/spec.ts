@@ -6,7 +6,8 @@
 // On the `--help` start-up path (bundled in dist/cli.cjs): it imports only the two dependency-free modules
 // and parsers below (none imports more than src/errors.ts), never zod or a command's code.
 import { UsageError } from '../errors.js';
-import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
+import type { Kobo } from '../money/kobo.js';
+import { parseAmountOption } from '../common/validate.js';
 import { parseDateOption } from '../books/dates.js';
 
 /** What an option's value is; `flag` takes none. */
@@ -189,12 +190,7 @@ export function money<N extends boolean = false>(flags: string, description: str
     always: false,
     parse: (value) => {
       if (extra.none && value.trim().toLowerCase() === 'none') return null as N extends true ? Kobo | null : Kobo;
-      try {
-        return parseNairaInput(value);
-      } catch (error) {
-        if (!(error instanceof AmountError)) throw error;
-        throw new UsageError(`${longName(flags)}: ${error.message}`, 'amounts are in naira, e.g. 1500 or 1,500.50');
-      }
+      return parseAmountOption(value, longName(flags));
     },
     ...extra,
   };

@@ -2,7 +2,8 @@
 // stdout (scripts read the port from it); the banner with the credentials and a login line to stderr.
 import path from 'node:path';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { serveSpec } from './serve.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { checkBusinessName } from '../../simulator/business-name.js';
 import type { FaultMode, SimulatorOptions } from '../../simulator/types.js';
@@ -12,8 +13,8 @@ export interface ServeOptions extends SimulatorOptions {
   host: string;
 }
 
-export default async function serve(ctx: Context, input: CommandInput): Promise<void> {
-  const options = parseServeOptions(input.options);
+export default run(serveSpec, async (ctx, opts) => {
+  const options = parseServeOptions(opts);
   // Serving is the one command that lives until a signal: it listens for it here, and nowhere else.
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -26,7 +27,7 @@ export default async function serve(ctx: Context, input: CommandInput): Promise<
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
+});
 
 /** Serves until `stop` aborts, then closes every connection and returns. */
 export async function runServe(ctx: Context, options: ServeOptions, stop: AbortSignal): Promise<void> {

@@ -3,15 +3,16 @@
 // kind than collection), 2 when the input is not a notification.
 import { open } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { verifySpec } from './verify.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { MAX_NOTIFICATION_BYTES, parseNotification, VERIFY_ONCE_POLICY, verifyNotification, type VerificationState } from '../../notifications/verify.js';
 import { printRecord, type Cell } from '../../ui/output.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 
-export default async function webhookVerify(ctx: Context, input: CommandInput): Promise<void> {
-  const source = input.args[0] ?? '';
+export default run(verifySpec, async (ctx, opts, args) => {
+  const source = args[0] ?? '';
   if (source === '') throw new UsageError('give a notification file, or - to read it from stdin');
   const text = await readSource(ctx, source);
   const parsed = parseNotification(text);
@@ -61,7 +62,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
   if (verification.state !== 'verified') {
     throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state] });
   }
-}
+});
 
 const HINTS: Record<Exclude<VerificationState, 'verified'>, string> = {
   mismatch: 'the API holds different facts for this reference: do not act on this notification',
