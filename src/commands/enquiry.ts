@@ -12,7 +12,7 @@ import { askForMissing } from '../ui/ask-transfer.js';
 export default run(enquirySpec, async (ctx, opts, args) => {
   const given = await askForMissing(
     ctx,
-    { accountNumber: args[0], bank: opts.bank === undefined ? undefined : String(opts.bank), amount: undefined, narration: undefined },
+    { accountNumber: args[0], bank: opts.bank, amount: undefined, narration: undefined },
     ['accountNumber', 'bank'],
     'fsapi enquiry <accountNumber> --bank <code|name>',
   );

@@ -22,6 +22,8 @@ export interface OptionSpec<T = any, Always extends boolean = boolean> {
   readonly choices?: readonly string[];
   readonly min?: number;
   readonly max?: number;
+  /** What an integer counts (`minutes`); `naira` and `seconds` for the money and duration kinds. */
+  readonly unit?: string;
   /** Checked by the command (it may be asked for at a terminal), said in the description. */
   readonly required?: boolean;
   /** Present in the options even when not given: flags (false), negatable flags (true), defaults. */
@@ -140,18 +142,18 @@ export function choice<const C extends readonly string[]>(flags: string, descrip
   };
 }
 
-/** A whole number from min to max. */
+/** A whole number from min to max, of `unit` (minutes) when it counts something its errors should name. */
 export function integer<D extends number | undefined = undefined>(
   flags: string,
   description: string,
-  range: { min: number; max: number; defaultValue?: D } & Common,
+  range: { min: number; max: number; defaultValue?: D; unit?: string } & Common,
 ): OptionSpec<number, D extends number ? true : false> {
   return {
     kind: 'integer',
     flags,
     description,
     always: (range.defaultValue !== undefined) as D extends number ? true : false,
-    parse: (value) => wholeNumber(value, longName(flags), range.min, range.max),
+    parse: (value) => wholeNumber(value, longName(flags), range.min, range.max, range.unit),
     ...range,
   };
 }
@@ -256,10 +258,10 @@ export const isNegation = (flags: string) => /^--no-/.test(longName(flags));
 
 const oneOf = (choices: readonly string[]) => (choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`);
 
-function wholeNumber(text: string, option: string, min: number, max: number): number {
+function wholeNumber(text: string, option: string, min: number, max: number, unit?: string): number {
   const value = text.trim();
   if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`);
+    throw new UsageError(`${option} must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}, not ${JSON.stringify(text)}`);
   }
   return Number(value);
 }
@@ -279,7 +281,7 @@ export interface OptionDescription {
   maximum?: number;
   default?: unknown;
   /** money: the value is naira text, the command gets integer kobo. */
-  unit?: 'naira' | 'seconds';
+  unit?: string;
 }
 
 /** The spec's arguments and options, each in a form a JSON schema (an MCP tool's input) can be built from. */
@@ -295,7 +297,7 @@ export function describeOptions(spec: CommandSpec<any>): OptionDescription[] {
     ...(option.min !== undefined ? { minimum: option.min } : {}),
     ...(option.max !== undefined ? { maximum: option.max } : {}),
     ...(option.defaultValue !== undefined ? { default: option.defaultValue } : {}),
-    ...(option.kind === 'money' ? { unit: 'naira' as const } : option.kind === 'duration' ? { unit: 'seconds' as const } : {}),
+    ...(option.kind === 'money' ? { unit: 'naira' } : option.kind === 'duration' ? { unit: 'seconds' } : option.unit ? { unit: option.unit } : {}),
   }));
   const args = (spec.args ?? []).map((argument): OptionDescription => ({
     name: argument.name.replace(/[<>[\].]/g, ''),

@@ -12,7 +12,7 @@ import { isoTimeCell } from '../../ui/transfers.js';
 
 export default run(rejectSpec, async (ctx, opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
-  const reason = opts.reason === undefined ? undefined : String(opts.reason).trim();
+  const reason = opts.reason === undefined ? undefined : opts.reason.trim();
   if (reason !== undefined) {
     const control = controlCharacterProblem(reason, '--reason');
     if (control) throw new UsageError(control);

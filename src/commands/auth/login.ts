@@ -10,7 +10,6 @@ import { run } from '../run.js';
 import { loginSpec } from './login.spec.js';
 import { UsageError } from '../../errors.js';
 import { formatDateTime } from '../../common/time.js';
-import { DEFAULT_VALIDITY_MINUTES, MAX_VALIDITY_MINUTES } from '../../api/token.js';
 import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
 import { knownBaseUrl } from '../../auth/known-addresses.js';
 import { logIn } from '../../auth/login.js';
@@ -20,7 +19,7 @@ import type { Environment } from '../../auth/types.js';
 import { printJson } from '../../ui/output.js';
 
 export default run(loginSpec, async (ctx, opts, args) => {
-  const validityMinutes = parseValidity(opts.validity);
+  const validityMinutes = opts.validity;
   const saveCredentials = opts.saveCredentials;
   const store = await ctx.profiles();
 
@@ -73,16 +72,6 @@ export default run(loginSpec, async (ctx, opts, args) => {
   }
 });
 
-function parseValidity(value: unknown): number {
-  const text = value === undefined ? String(DEFAULT_VALIDITY_MINUTES) : String(value).trim();
-  const minutes = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(minutes >= 1 && minutes <= MAX_VALIDITY_MINUTES)) {
-    throw new UsageError(
-      `--validity must be a whole number of minutes from 1 to ${MAX_VALIDITY_MINUTES} (48 hours), not ${JSON.stringify(text)}`,
-    );
-  }
-  return minutes;
-}
 
 function defaultEnvironmentFor(name: string): Environment | undefined {
   if (name === 'local' || name === 'sandbox' || name === 'production') return name;

@@ -13,14 +13,14 @@ import { printPayee } from '../../ui/controls.js';
 
 export default run(addSpec, async (ctx, opts, args) => {
   const alias = parseAlias(args[0]);
-  const expectName = opts.expectName === undefined ? undefined : String(opts.expectName).trim() || undefined;
+  const expectName = opts.expectName === undefined ? undefined : opts.expectName.trim() || undefined;
   const scope = await controlScope(ctx);
   const policy = readPolicy(ctx, scope);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');
   const taken = withStore(ctx, (store) => store.payee(scope, alias));
   if (taken) throw new UsageError(`payee ${taken.alias} already exists (${taken.accountNumber} at ${taken.bankName})`, `remove it first: fsapi payees remove ${taken.alias}`);
 
-  const payee = await verifyPayee(ctx, alias, String(args[1] ?? ''), String(opts.bank ?? ''), expectName);
+  const payee = await verifyPayee(ctx, alias, String(args[1] ?? ''), opts.bank ?? '', expectName);
   if (policy?.payeesOnly) {
     ctx.io.note(`payee ${payee.alias}: ${payee.accountName}, ${payee.accountNumber} at ${payee.bankName} (${payee.bankCode})`);
     ctx.io.note('the policy of this profile pays saved payees only: a new payee is a decision for a person');

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { collectSpec } from './collect.spec.js';
 import { collectionNotification, type CollectionNotification } from '../../api/schemas.js';
-import { AmountError, koboToDecimal, parseNairaInput, type Kobo } from '../../money/kobo.js';
+import { koboToDecimal, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
@@ -15,14 +15,9 @@ export default run(collectSpec, async (ctx, opts, args) => {
   const accountNumber = (args[0] ?? '').trim();
   if (!/^\d{10}$/.test(accountNumber)) throw new UsageError(`account number ${JSON.stringify(accountNumber)} must be 10 digits`);
   if (opts.amount === undefined) throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
-  let amountKobo: Kobo;
-  try {
-    amountKobo = parseNairaInput(String(opts.amount ?? ''));
-  } catch (error) {
-    if (error instanceof AmountError) throw new UsageError(`--amount: ${error.message}`);
-    throw error;
-  }
-  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(String(opts.webhookUrl), '--webhook-url');
+  // Integer kobo already: the spec's money kind parsed the naira at the command line.
+  const amountKobo = opts.amount;
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
 
   const profile = await ctx.profile();
   const notification =

@@ -1,10 +1,10 @@
-import { choice, date, defineCommand, duration, integer } from '../spec.js';
+import { choice, date, defineCommand, integer } from '../spec.js';
 
 export const watchSpec = defineCommand({
   path: 'tx watch',
   summary: 'print new transactions as they appear (Ctrl-C stops)',
   options: {
-    interval: duration('--interval <seconds>', 'seconds between polls, 1 to 3600', { min: 1, max: 3600, defaultValue: 5 }),
+    interval: integer('--interval <seconds>', 'seconds between polls, 1 to 3600', { min: 1, max: 3600, defaultValue: 5 }),
     type: choice('--type <type>', 'only credits or debits', ['credit', 'debit']),
     since: date('--since <date>', 'first replay the transactions from this date (YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time)'),
     count: integer('--count <n>', 'stop after printing this many transactions', { min: 1, max: 1_000_000 }),

@@ -9,7 +9,6 @@ import type { TransactionRecord } from '../../api/schemas.js';
 import { parseDateOption } from '../../books/dates.js';
 import { directionOf, type Direction } from '../../books/ledger.js';
 import { counterpartyLabel, toExportRow } from '../../books/transactions.js';
-import { parseIntegerOption } from '../../common/validate.js';
 import { watchTransactions } from '../../books/watch.js';
 import { colors, moneyCell, outputMode, statusCell, timeCell } from '../../ui/output.js';
 import { onStopSignal } from '../stop-signal.js';
@@ -18,10 +17,10 @@ import { onStopSignal } from '../stop-signal.js';
 export const longRunning = true;
 
 export default run(watchSpec, async (ctx, opts, args) => {
-  const intervalSeconds = parseIntegerOption(opts.interval ?? '5', '--interval', 1, 3600)!;
-  const maxCount = parseIntegerOption(opts.count, '--count', 1, 1_000_000);
-  const sinceMs = opts.since === undefined ? undefined : parseDateOption(String(opts.since), '--since', ctx.clock.now()).startMs;
-  const type = opts.type === undefined ? undefined : (String(opts.type) as Direction);
+  const intervalSeconds = opts.interval;
+  const maxCount = opts.count;
+  const sinceMs = opts.since === undefined ? undefined : parseDateOption(opts.since, '--since', ctx.clock.now()).startMs;
+  const type: Direction | undefined = opts.type;
 
   const stop = new AbortController();
   const stopOnSignal = onStopSignal(() => stop.abort());
