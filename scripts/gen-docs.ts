@@ -127,7 +127,7 @@ export function renderCommandReference(root: Command): string {
   const lines = [
     '# fsapi command reference',
     '',
-    '<!-- Generated from the command tree (src/program.ts) by `npm run docs`. Do not edit: test/docs.test.ts fails when this file is out of date. -->',
+    '<!-- Generated from the command tree (src/program.ts, from the specs in src/commands) by `npm run docs`. Do not edit: test/docs.test.ts fails when this file is out of date. -->',
     '',
     help.commandDescription(root),
     '',

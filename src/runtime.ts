@@ -1,7 +1,7 @@
 // Builds the Context for a command run from the real process: the only place (with src/main.ts) that
 // reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
 import type { Command } from 'commander';
-import type { CommandInput, CommandModule } from './commands/types.js';
+import type { CommandModule } from './commands/types.js';
 import type { Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './common/paths.js';
@@ -49,15 +49,15 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
   const ctx = contextFactory(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
-  const input: CommandInput = { args, options: command.opts() };
-  const longRunning = typeof module.longRunning === 'function' ? module.longRunning(input) : module.longRunning;
+  const options = command.opts();
+  const longRunning = typeof module.longRunning === 'function' ? module.longRunning(options) : module.longRunning;
   if (longRunning) keepYoungGenerationSmall();
   // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
   const guard = storeGuard(ctx);
   watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
   let failed = false;
   try {
-    await module.default(ctx, input);
+    await module.default(ctx, options, args);
   } catch (error) {
     failed = true;
     throw error;

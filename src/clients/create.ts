@@ -15,6 +15,9 @@ import type { Context } from '../context.js';
 import type { CorporateClientRequest, IndividualClientRequest } from '../api/schemas.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { shownText } from '../common/shown.js';
+import { longName, optionKey, type OptionSpec } from '../commands/spec.js';
+import { corporateSpec } from '../commands/clients/create-corporate.spec.js';
+import { individualSpec } from '../commands/clients/create-individual.spec.js';
 
 /** A field's text is wrong: the message says why, without the flag name (the caller adds it). */
 export class FieldError extends Error {}
@@ -124,44 +127,50 @@ export function parseMetadata(text: string): Record<string, unknown> {
 
 // ---- the two forms -------------------------------------------------------------------------------------
 
-const field = <Key extends string>(spec: FieldSpec<Key>) => spec;
+/**
+ * A field of a form: its flag, commander's name for it and whether it is required come from the command's
+ * spec (src/commands/clients/create-*.spec.ts), so the flags are defined once; the label and check are here.
+ */
+const field = <Options extends Record<string, OptionSpec>, Key extends keyof Options & string>(
+  options: Options,
+  key: Key,
+  label: string,
+  parse: FieldSpec['parse'],
+): FieldSpec<Key> => {
+  const option = options[key]!;
+  return { key, flag: longName(option.flags), option: optionKey(option.flags), label, required: option.required === true, choices: option.choices, parse };
+};
+const individual = individualSpec.options;
+const corporate = corporateSpec.options;
 
 export const INDIVIDUAL_FIELDS = [
-  field({ key: 'firstname', flag: '--firstname', option: 'firstname', label: 'First name', required: true, parse: parseText }),
-  field({ key: 'lastname', flag: '--lastname', option: 'lastname', label: 'Last name', required: true, parse: parseText }),
-  field({ key: 'middlename', flag: '--middlename', option: 'middlename', label: 'Middle name', required: false, parse: parseText }),
-  field({ key: 'phoneNumber', flag: '--phone-number', option: 'phoneNumber', label: 'Phone number (e.g. 08031234567)', required: true, parse: parseNigerianPhone }),
-  field({ key: 'emailAddress', flag: '--email-address', option: 'emailAddress', label: 'E-mail address', required: true, parse: parseEmail }),
-  field({ key: 'address', flag: '--address', option: 'address', label: 'Address', required: true, parse: parseText }),
-  field({ key: 'bvn', flag: '--bvn', option: 'bvn', label: 'BVN (11 digits)', required: true, parse: parseElevenDigits }),
-  field({ key: 'nin', flag: '--nin', option: 'nin', label: 'NIN (11 digits)', required: false, parse: parseElevenDigits }),
-  field({
-    key: 'gender',
-    flag: '--gender',
-    option: 'gender',
-    label: 'Gender',
-    required: true,
-    choices: ['male', 'female'],
-    parse: (text) => {
-      const value = text.trim().toLowerCase();
-      if (value !== 'male' && value !== 'female') throw new FieldError(`must be male or female, not ${JSON.stringify(text)}`);
-      return value;
-    },
+  field(individual, 'firstname', 'First name', parseText),
+  field(individual, 'lastname', 'Last name', parseText),
+  field(individual, 'middlename', 'Middle name', parseText),
+  field(individual, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
+  field(individual, 'emailAddress', 'E-mail address', parseEmail),
+  field(individual, 'address', 'Address', parseText),
+  field(individual, 'bvn', 'BVN (11 digits)', parseElevenDigits),
+  field(individual, 'nin', 'NIN (11 digits)', parseElevenDigits),
+  field(individual, 'gender', 'Gender', (text) => {
+    const value = text.trim().toLowerCase();
+    if (value !== 'male' && value !== 'female') throw new FieldError(`must be male or female, not ${JSON.stringify(text)}`);
+    return value;
   }),
-  field({ key: 'dateOfBirth', flag: '--date-of-birth', option: 'dateOfBirth', label: 'Date of birth (YYYY-MM-DD)', required: true, parse: toSlashDate }),
-  field({ key: 'metadata', flag: '--metadata', option: 'metadata', label: 'Metadata (JSON object)', required: false, parse: parseMetadata }),
+  field(individual, 'dateOfBirth', 'Date of birth (YYYY-MM-DD)', toSlashDate),
+  field(individual, 'metadata', 'Metadata (JSON object)', parseMetadata),
 ] as const;
 
 export const CORPORATE_FIELDS = [
-  field({ key: 'rcNumber', flag: '--rc-number', option: 'rcNumber', label: 'RC number', required: true, parse: parseRcNumber }),
-  field({ key: 'businessName', flag: '--business-name', option: 'businessName', label: 'Business name', required: true, parse: parseText }),
-  field({ key: 'emailAddress', flag: '--email-address', option: 'emailAddress', label: 'E-mail address', required: true, parse: parseEmail }),
-  field({ key: 'phoneNumber', flag: '--phone-number', option: 'phoneNumber', label: 'Phone number (e.g. 08031234567)', required: true, parse: parseNigerianPhone }),
-  field({ key: 'address', flag: '--address', option: 'address', label: 'Address', required: false, parse: parseText }),
-  field({ key: 'bvn', flag: '--bvn', option: 'bvn', label: "Director's BVN (11 digits)", required: true, parse: parseBvnAsNumber }),
-  field({ key: 'incorporationDate', flag: '--incorporation-date', option: 'incorporationDate', label: 'Incorporation date (YYYY-MM-DD)', required: true, parse: toIsoDate }),
-  field({ key: 'dateOfBirth', flag: '--date-of-birth', option: 'dateOfBirth', label: "Director's date of birth (YYYY-MM-DD)", required: true, parse: toSlashDate }),
-  field({ key: 'metadata', flag: '--metadata', option: 'metadata', label: 'Metadata (JSON object)', required: false, parse: parseMetadata }),
+  field(corporate, 'rcNumber', 'RC number', parseRcNumber),
+  field(corporate, 'businessName', 'Business name', parseText),
+  field(corporate, 'emailAddress', 'E-mail address', parseEmail),
+  field(corporate, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
+  field(corporate, 'address', 'Address', parseText),
+  field(corporate, 'bvn', "Director's BVN (11 digits)", parseBvnAsNumber),
+  field(corporate, 'incorporationDate', 'Incorporation date (YYYY-MM-DD)', toIsoDate),
+  field(corporate, 'dateOfBirth', "Director's date of birth (YYYY-MM-DD)", toSlashDate),
+  field(corporate, 'metadata', 'Metadata (JSON object)', parseMetadata),
 ] as const;
 
 // ---- collecting ----------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 // fsapi account: GET /v1/account, the primary business account and its balances.
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { accountSpec } from './top/account.spec.js';
 import { moneyCell, printRecord, timeCell } from '../ui/output.js';
 
-export default async function account(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(accountSpec, async (ctx) => {
   const api = await ctx.api();
   const data = await api.getAccount();
   printRecord(
@@ -21,4 +22,4 @@ export default async function account(ctx: Context, _input: CommandInput): Promi
     ],
     data,
   );
-}
+});

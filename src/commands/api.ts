@@ -15,7 +15,9 @@
 // was sent before, so no 400 counts as proof; a 429 does.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { apiSpec } from './top/api.spec.js';
+import type { OptionsOf } from './spec.js';
 import { readPolicy } from '../controls/policy.js';
 import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../transfers/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
@@ -42,13 +44,13 @@ interface ApiRequest {
   hasBody: boolean;
 }
 
-export default async function api(ctx: Context, input: CommandInput): Promise<void> {
-  const request = await parseRequest(ctx, input);
+export default run(apiSpec, async (ctx, opts, args) => {
+  const request = await parseRequest(ctx, opts, args);
   const target = resolveApiTarget((await ctx.profile()).baseUrl, request.path, request.searchParams);
   // Any method but GET: a server may route PUT or PATCH (or an override of the method) to the same handler.
   const isTransfer = request.method !== 'GET' && reachesTransfer(target);
   const spelled = isTransfer && (request.method !== 'POST' || request.path !== '/v1/transfer') ? ` (${request.method} ${request.path} goes to ${target.url.pathname}: the transfer endpoint)` : '';
-  if (isTransfer && input.options.allowTransfer !== true) {
+  if (isTransfer && !opts.allowTransfer) {
     throw new UsageError(
       `fsapi api does not send POST /v1/transfer${spelled}: it would skip the name check, the confirmation and the journal that stop double payments`,
       'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
@@ -79,7 +81,7 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
     throw error;
   }
 
-  if (input.options.include === true) writeStatusAndHeaders(ctx, response);
+  if (opts.include) writeStatusAndHeaders(ctx, response);
   const what = `${request.method} ${request.path}`;
   const refused = isRecord(response.body) && response.body.success === false;
   const succeeded = response.status >= 200 && response.status < 300 && !refused;
@@ -93,18 +95,18 @@ export default async function api(ctx: Context, input: CommandInput): Promise<vo
   const message = isRecord(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
   const failure = response.status >= 200 && response.status < 300 ? `the API refused ${what} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${what}`;
   throw new ApiError(`${failure}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
-}
+});
 
 // ---- input -------------------------------------------------------------------------------------------
 
-async function parseRequest(ctx: Context, input: CommandInput): Promise<ApiRequest> {
-  const [methodText = '', pathText = ''] = input.args;
+async function parseRequest(ctx: Context, opts: OptionsOf<typeof apiSpec>, args: string[]): Promise<ApiRequest> {
+  const [methodText = '', pathText = ''] = args;
   const method = methodText.trim().toUpperCase();
   if (!isMethod(method)) {
     throw new UsageError(`unknown HTTP method ${JSON.stringify(methodText)}`, `use one of ${METHODS.join(', ')}`);
   }
-  const { path, searchParams } = parsePath(pathText, queryOption(input.options.query));
-  const data = input.options.data;
+  const { path, searchParams } = parsePath(pathText, queryOption(opts.query));
+  const data = opts.data;
   if (data === undefined) return { method, path, searchParams, json: undefined, hasBody: false };
   if (method === 'GET') throw new UsageError('a GET request has no body', 'give its parameters with --query key=value');
   return { method, path, searchParams, json: await readData(ctx, String(data)), hasBody: true };

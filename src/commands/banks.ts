@@ -1,16 +1,17 @@
 // fsapi banks [search] [--refresh]: the bank list and institution codes, cached 24 h per profile.
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { banksSpec } from './top/banks.spec.js';
 import { didYouMean, loadBanks, searchBanks } from '../transfers/banks.js';
 import { printList, type Column } from '../ui/output.js';
 import { printCsv, refuseCsvWithJson } from '../ui/csv.js';
 import type { Bank } from '../api/schemas.js';
 
-export default async function banks(ctx: Context, input: CommandInput): Promise<void> {
-  const [search] = input.args;
-  const csv = input.options.csv === true;
+export default run(banksSpec, async (ctx, opts, args) => {
+  const [search] = args;
+  const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
-  const all = await loadBanks(ctx, { refresh: input.options.refresh === true });
+  const all = await loadBanks(ctx, { refresh: opts.refresh });
   const shown = search === undefined ? all : searchBanks(all, search);
   const columns: Column<Bank>[] = [
       { header: 'CODE', csv: 'institution_code', cell: (bank) => bank.institutionCode },
@@ -25,4 +26,4 @@ export default async function banks(ctx: Context, input: CommandInput): Promise<
     shown,
     search === undefined ? 'the bank list is empty' : [`no bank matches ${JSON.stringify(search)}`, didYouMean(all, search)].filter(Boolean).join('; '),
   );
-}
+});

@@ -2,7 +2,8 @@
 // period, or with an account number that account's inflows one by one. Streams the transaction list
 // (src/books/collections.ts); account names come from the client list, read once for the run.
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { collectionsSpec } from './top/collections.spec.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import {
@@ -48,14 +49,14 @@ const inflowColumns: Column<TransactionRecord>[] = [
   { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
 ];
 
-export default async function collections(ctx: Context, input: CommandInput): Promise<void> {
-  const csv = input.options.csv === true;
+export default run(collectionsSpec, async (ctx, opts, args) => {
+  const csv = opts.csv;
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
-  const account = input.args[0] === undefined ? undefined : parseAccountNumber(input.args[0], 'the client account number');
-  const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
+  const account = args[0] === undefined ? undefined : parseAccountNumber(args[0], 'the client account number');
+  const period = parsePeriod(opts.since, opts.until, ctx.clock.now());
   // The totals mean nothing without their period: said first, on a terminal (--json and CSV are data).
   if (outputMode(ctx) === 'table' && !csv) {
-    const chosen = input.options.since === undefined ? ` (the last ${DEFAULT_PERIOD_DAYS} days; --since, --until for others)` : '';
+    const chosen = opts.since === undefined ? ` (the last ${DEFAULT_PERIOD_DAYS} days; --since, --until for others)` : '';
     ctx.io.note(`inflows ${periodText(period)}${chosen}`);
   }
   if (account !== undefined) return oneAccount(ctx, period, account, csv);
@@ -80,7 +81,7 @@ export default async function collections(ctx: Context, input: CommandInput): Pr
     const total = groups.reduce((sum, group) => sum + group.totalKobo, 0);
     ctx.io.note(`${count} inflow${count === 1 ? '' : 's'} to ${groups.length} account${groups.length === 1 ? '' : 's'}, ${koboCell(total).text} in all`);
   }
-}
+});
 
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
 async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {

@@ -2,16 +2,17 @@
 // What is missing is asked for at a terminal (a searchable bank picker), or named in one exit-2 error.
 import { namingRefusal } from '../transfers/refusals.js';
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { enquirySpec } from './top/enquiry.spec.js';
 import { resolveBank } from '../transfers/banks.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { printRecord } from '../ui/output.js';
 import { askForMissing } from '../ui/ask-transfer.js';
 
-export default async function enquiry(ctx: Context, input: CommandInput): Promise<void> {
+export default run(enquirySpec, async (ctx, opts, args) => {
   const given = await askForMissing(
     ctx,
-    { accountNumber: input.args[0], bank: input.options.bank === undefined ? undefined : String(input.options.bank), amount: undefined, narration: undefined },
+    { accountNumber: args[0], bank: opts.bank, amount: undefined, narration: undefined },
     ['accountNumber', 'bank'],
     'fsapi enquiry <accountNumber> --bank <code|name>',
   );
@@ -35,4 +36,4 @@ export default async function enquiry(ctx: Context, input: CommandInput): Promis
     ],
     result,
   );
-}
+});

@@ -2,12 +2,13 @@
 // user runs, so it must work on a machine where fsapi has never run: it only reads the profiles file (if
 // any) through a read-only reader, creates no file or directory and makes no request.
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { overviewSpec } from './top/overview.spec.js';
 import { colors, printJson } from '../ui/output.js';
 import { readSavedProfiles } from '../completion/local-state.js';
 import { formatDateTime } from '../common/time.js';
 
-export default async function overview(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(overviewSpec, async (ctx) => {
   if (ctx.globals.json) return printJson(ctx, activeProfileJson(ctx));
   const c = colors(ctx);
   const command = (text: string) => c.cyan(text);
@@ -29,7 +30,7 @@ export default async function overview(ctx: Context, _input: CommandInput): Prom
       '',
   ];
   ctx.io.out(lines.flatMap((line) => wrapStyled(line, ctx.io.columns)).join('\n'));
-}
+});
 
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;

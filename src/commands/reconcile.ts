@@ -3,7 +3,8 @@
 // Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input.
 import { terminalText } from '../common/sanitize.js';
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { reconcileSpec } from './top/reconcile.spec.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../books/ledger.js';
 import { formatDateTime } from '../common/time.js';
@@ -17,13 +18,13 @@ import { withProgress } from '../ui/page-progress.js';
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default async function reconcileCommand(ctx: Context, input: CommandInput): Promise<void> {
+export default run(reconcileSpec, async (ctx, opts, args) => {
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
   // Without --since: the last 7 local days, or from this profile's first journalled transfer when that is
   // earlier. Never less than the week: a payment made by hand this morning, before the first transfer sent
   // from here, is exactly what reconcile is for.
-  const period = input.options.since !== undefined ? parsePeriod(input.options.since, undefined, ctx.clock.now()) : defaultPeriod(ctx, journal, scope);
+  const period = opts.since !== undefined ? parsePeriod(opts.since, undefined, ctx.clock.now()) : defaultPeriod(ctx, journal, scope);
 
   const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
@@ -39,7 +40,7 @@ export default async function reconcileCommand(ctx: Context, input: CommandInput
       hint: 'fsapi transfer status <reference> looks one transfer up; fsapi transfer log shows the journal',
     });
   }
-}
+});
 
 /** The last DEFAULT_PERIOD_DAYS local days up to the end of today, reaching back to the first journalled send. */
 function defaultPeriod(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Period {

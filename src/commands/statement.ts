@@ -5,7 +5,8 @@
 // --csv (one row per transaction with --transactions), one object with --json, or a PDF with --pdf: for
 // the transaction rows the list is read a second time, oldest first, and written as it arrives.
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { statementSpec } from './top/statement.spec.js';
 import { UsageError } from '../errors.js';
 import { parsePeriod, type Period } from '../books/ledger.js';
 import { formatNaira } from '../money/kobo.js';
@@ -32,14 +33,14 @@ import { csvRecord } from '../common/sanitize.js';
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default async function statement(ctx: Context, input: CommandInput): Promise<void> {
-  const csv = input.options.csv === true;
-  const transactions = input.options.transactions === true;
-  const pdf = input.options.pdf === undefined ? undefined : parsePdfPath(input.options.pdf);
+export default run(statementSpec, async (ctx, opts, args) => {
+  const csv = opts.csv;
+  const transactions = opts.transactions;
+  const pdf = opts.pdf === undefined ? undefined : parsePdfPath(opts.pdf);
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
   if (pdf !== undefined && (csv || ctx.globals.json)) throw new UsageError('--pdf writes a file; it cannot be used with --csv or --json', 'run the statement twice');
   if (transactions && !csv) throw new UsageError('--transactions lists rows in the CSV: use it with --csv', 'or --pdf, which always lists every transaction');
-  const period = parsePeriod(input.options.since, input.options.until, ctx.clock.now());
+  const period = parsePeriod(opts.since, opts.until, ctx.clock.now());
 
   const readAtMs = ctx.clock.now();
   const gathered = await gatherStatement(ctx, period, (pages) => withProgress(ctx, pages, 'transactions'));
@@ -60,7 +61,7 @@ export default async function statement(ctx: Context, input: CommandInput): Prom
   }
   if (result.skipped.failed > 0) ctx.io.note(`${result.skipped.failed} failed or reversed transfer(s) and reversal credit(s) in the period moved no money in the end and are not counted`);
   if (result.skipped.otherType > 0) ctx.io.note(`${result.skipped.otherType} transaction(s) neither credit nor debit are not counted`);
-}
+});
 
 /** The PDF: pdfkit and the font are loaded only here, so no other command pays for them. */
 async function writePdf(ctx: Context, gathered: GatheredStatement, period: Period, path: string, readAtMs: number): Promise<void> {

@@ -4,12 +4,13 @@
 // it is given, unchanged, and on a refusal suggests the other one (docs/transactions.md).
 import { namingRefusal } from '../transfers/refusals.js';
 import type { Context } from '../context.js';
-import type { CommandInput } from './types.js';
+import { run } from './run.js';
+import { tsqSpec } from './top/tsq.spec.js';
 import { parseReferenceArgument } from '../books/transactions.js';
 import { printRecord, statusCell } from '../ui/output.js';
 
-export default async function tsq(ctx: Context, input: CommandInput): Promise<void> {
-  const transactionId = parseReferenceArgument(input.args[0], 'transaction id');
+export default run(tsqSpec, async (ctx, opts, args) => {
+  const transactionId = parseReferenceArgument(args[0], 'transaction id');
   const api = await ctx.api();
   const result = await namingRefusal(
     () => api.transferRequery(transactionId),
@@ -26,4 +27,4 @@ export default async function tsq(ctx: Context, input: CommandInput): Promise<vo
     ],
     result,
   );
-}
+});

@@ -1,16 +1,16 @@
 import type { Context } from '../context.js';
+import type { CommandSpec } from './spec.js';
 
-/** What commander hands a command: its positional arguments and its own (not global) options. */
-export interface CommandInput {
-  args: string[];
-  options: Record<string, unknown>;
-}
+/**
+ * What every file under src/commands default-exports: run(spec, ...) (src/commands/run.ts). Its options
+ * were parsed by the spec's kinds (src/commands/spec.ts) when commander read the command line.
+ */
+export type SpecRun = ((ctx: Context, options: Record<string, unknown>, args: string[]) => Promise<void>) & { spec: CommandSpec<any> };
 
-/** Every file under src/commands default-exports one of these. */
 export interface CommandModule {
-  default: (ctx: Context, input: CommandInput) => Promise<void>;
+  default: SpecRun;
   /** Set by commands that can run long over many rows or events: src/runtime.ts keeps their memory flat. */
-  longRunning?: boolean | ((input: CommandInput) => boolean);
+  longRunning?: boolean | ((options: Record<string, unknown>) => boolean);
   /**
    * Set by the commands that look at a store the profile may not expect (store status, store adopt): the
    * store is not refused for them (src/store/store-check.ts); they show what differs and act on it.

@@ -4,7 +4,8 @@
 // typing it is the confirmation -> the decision recorded (OS user, time) -> each transfer sent once, under
 // its held reference, through the journal (src/controls/approvals.ts) -> the outcomes.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
@@ -16,9 +17,9 @@ import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 
-export default async function approve(ctx: Context, input: CommandInput): Promise<void> {
+export default run(approveSpec, async (ctx, opts, args) => {
   requireTerminal(ctx, 'approving a held transfer');
-  const id = normaliseRequestId(String(input.args[0] ?? ''));
+  const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
@@ -65,4 +66,4 @@ export default async function approve(ctx: Context, input: CommandInput): Promis
   printList(ctx, columns, results, results.map(({ amountKobo, ...result }) => ({ ...result, amount: koboToDecimal(amountKobo) })));
   const error = approvalError(request, results);
   if (error) throw error;
-}
+});

@@ -1,13 +1,14 @@
 // fsapi approvals list [--all]: the requests held for approval in this profile (with --all, decided ones too).
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { listSpec } from './list.spec.js';
 import { controlScope } from '../../controls/payees.js';
 import { requestJson } from '../../controls/policy.js';
 import { ControlsStore, type ApprovalRequest } from '../../store/controls.js';
 import { printList } from '../../ui/output.js';
 import { requestColumns } from '../../ui/controls.js';
 
-export default async function list(ctx: Context, input: CommandInput): Promise<void> {
+export default run(listSpec, async (ctx, opts, args) => {
   const scope = await controlScope(ctx);
   const store = ControlsStore.openIfExists(ctx.paths.dataDir);
   let requests: ApprovalRequest[] = [];
@@ -16,6 +17,6 @@ export default async function list(ctx: Context, input: CommandInput): Promise<v
   } finally {
     store?.close();
   }
-  if (input.options.all !== true) requests = requests.filter((r) => r.status === 'held');
-  printList(ctx, requestColumns, requests, requests.map((r) => requestJson(r)), input.options.all === true ? 'no approval requests' : 'nothing is waiting for approval');
-}
+  if (!opts.all) requests = requests.filter((r) => r.status === 'held');
+  printList(ctx, requestColumns, requests, requests.map((r) => requestJson(r)), opts.all ? 'no approval requests' : 'nothing is waiting for approval');
+});

@@ -1,7 +1,8 @@
 // fsapi approvals reject <id> [--reason TEXT]: a held request will never be sent. Rejecting moves no
 // money, so it needs no proof; the decision is recorded with the OS user and the time.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { rejectSpec } from './reject.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { nowIso, osUser } from '../../controls/policy.js';
@@ -9,9 +10,9 @@ import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 
-export default async function reject(ctx: Context, input: CommandInput): Promise<void> {
-  const id = normaliseRequestId(String(input.args[0] ?? ''));
-  const reason = input.options.reason === undefined ? undefined : String(input.options.reason).trim();
+export default run(rejectSpec, async (ctx, opts, args) => {
+  const id = normaliseRequestId(String(args[0] ?? ''));
+  const reason = opts.reason === undefined ? undefined : opts.reason.trim();
   if (reason !== undefined) {
     const control = controlCharacterProblem(reason, '--reason');
     if (control) throw new UsageError(control);
@@ -29,4 +30,4 @@ export default async function reject(ctx: Context, input: CommandInput): Promise
     throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });
   }
   ctx.io.note(`rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`);
-}
+});

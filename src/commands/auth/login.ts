@@ -6,10 +6,10 @@
 // come from FSAPI_CONSUMER_KEY / FSAPI_CONSUMER_SECRET or are asked at a terminal (the secret hidden);
 // never from a flag. Everything is checked before the one generate-token request is sent.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { loginSpec } from './login.spec.js';
 import { UsageError } from '../../errors.js';
 import { formatDateTime } from '../../common/time.js';
-import { DEFAULT_VALIDITY_MINUTES, MAX_VALIDITY_MINUTES } from '../../api/token.js';
 import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
 import { knownBaseUrl } from '../../auth/known-addresses.js';
 import { logIn } from '../../auth/login.js';
@@ -18,16 +18,16 @@ import { LOCAL_PROFILE } from '../../auth/resolve.js';
 import type { Environment } from '../../auth/types.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function login(ctx: Context, input: CommandInput): Promise<void> {
-  const validityMinutes = parseValidity(input.options.validity);
-  const saveCredentials = input.options.saveCredentials === true;
+export default run(loginSpec, async (ctx, opts, args) => {
+  const validityMinutes = opts.validity;
+  const saveCredentials = opts.saveCredentials;
   const store = await ctx.profiles();
 
   let name = ctx.globals.profile;
   if (name !== undefined && !PROFILE_NAME_PATTERN.test(name)) {
     throw new UsageError(`profile name ${JSON.stringify(name)} is not allowed`, 'use letters, digits, dot, dash and underscore, e.g. sandbox or live-2');
   }
-  let env = input.options.env as Environment | undefined;
+  let env = opts.env as Environment | undefined;
   let baseUrl = ctx.globals.baseUrl; // login's --base-url or the global one / FSAPI_BASE_URL, already checked
 
   // A person at a terminal who named nothing chooses the environment (and so the profile) from a list.
@@ -70,18 +70,8 @@ export default async function login(ctx: Context, input: CommandInput): Promise<
       expiresAt: new Date(profile.tokenExpiresAt ?? 0).toISOString(),
     });
   }
-}
+});
 
-function parseValidity(value: unknown): number {
-  const text = value === undefined ? String(DEFAULT_VALIDITY_MINUTES) : String(value).trim();
-  const minutes = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(minutes >= 1 && minutes <= MAX_VALIDITY_MINUTES)) {
-    throw new UsageError(
-      `--validity must be a whole number of minutes from 1 to ${MAX_VALIDITY_MINUTES} (48 hours), not ${JSON.stringify(text)}`,
-    );
-  }
-  return minutes;
-}
 
 function defaultEnvironmentFor(name: string): Environment | undefined {
   if (name === 'local' || name === 'sandbox' || name === 'production') return name;

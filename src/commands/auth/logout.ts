@@ -2,10 +2,11 @@
 // (environment, base address) stays, so `auth login` needs no --base-url again; `profile remove` deletes
 // it. The API has no revocation endpoint, so a token copied elsewhere stays valid until it expires.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { logoutSpec } from './logout.spec.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function logout(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(logoutSpec, async (ctx) => {
   const store = await ctx.profiles();
   const profile = await ctx.profile();
   const saved = store.get(profile.name);
@@ -20,4 +21,4 @@ export default async function logout(ctx: Context, _input: CommandInput): Promis
   );
   if (ctx.env.FSAPI_TOKEN) ctx.io.note('note: FSAPI_TOKEN is set in the environment and is still used until you unset it');
   if (ctx.globals.json) printJson(ctx, { profile: profile.name, removed: hadSomething });
-}
+});

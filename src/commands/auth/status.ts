@@ -6,14 +6,15 @@
 // token and nothing to renew one with). It is 3, the contract's "authentication needed", with the
 // status still printed on stdout first.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { statusSpec } from './status.spec.js';
 import { AuthError } from '../../errors.js';
 import { baseUrlCell, isUsable, renewalCell, summarize, tokenCell } from '../../ui/profile-summary.js';
 import { LOCAL_PROFILE } from '../../auth/resolve.js';
 import { secretsElsewhere } from '../../auth/session.js';
 import { printRecord, timeCell } from '../../ui/output.js';
 
-export default async function status(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(statusSpec, async (ctx) => {
   const store = await ctx.profiles();
   const profile = await ctx.profile();
   const isDefault = (store.defaultName() ?? LOCAL_PROFILE) === profile.name;
@@ -40,4 +41,4 @@ export default async function status(ctx: Context, _input: CommandInput): Promis
     const what = summary.token === 'expired' ? 'its token expired' : 'it has no token';
     throw new AuthError(`not logged in: profile "${summary.profile}": ${what} and no credentials are at hand to renew it`, `run fsapi auth login --profile ${summary.profile}`);
   }
-}
+});

@@ -6,14 +6,15 @@
 // A token calls the API round the payment policy (curl needs nothing else), so while the profile has a
 // policy the token goes only to a person at a terminal, as changing the policy does (docs/policy.md).
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { tokenSpec } from './token.spec.js';
 import { ApiError, TransportError, UsageError } from '../../errors.js';
 import { readPolicy } from '../../controls/policy.js';
 import { createHttp } from '../../api/http.js';
 import { createTokenSession } from '../../auth/session.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function token(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(tokenSpec, async (ctx) => {
   const [store, profile] = await Promise.all([ctx.profiles(), ctx.profile()]);
   // The scope as transferScope has it, without opening the client (for `local`, the simulator).
   if (!ctx.prompt.interactive && readPolicy(ctx, { profile: profile.name, baseUrl: profile.baseUrl ?? 'local' })) {
@@ -38,7 +39,7 @@ export default async function token(ctx: Context, _input: CommandInput): Promise
     return;
   }
   ctx.io.out(`${bearer}\n`);
-}
+});
 
 /**
  * The HTTP client is needed only when the token must be renewed; for the in-process simulator opening it

@@ -2,15 +2,16 @@
 // POST /v1/account/clients/individual. Missing required fields are asked for on a terminal; then the details
 // are shown for review (default No; --yes skips it; no terminal and no --yes is exit 2, nothing sent).
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { individualSpec } from './create-individual.spec.js';
 import { bankLabel, clientAccountBank, collectIndividualClient, confirmCreate, INDIVIDUAL_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
 import { printRecord, timeCell } from '../../ui/output.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
-export default async function createIndividual(ctx: Context, input: CommandInput): Promise<void> {
+export default run(individualSpec, async (ctx, opts, args) => {
   // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
-  const yes = input.options.yes === true;
-  const body = await collectIndividualClient(ctx, input.options);
+  const yes = opts.yes;
+  const body = await collectIndividualClient(ctx, opts);
   requireReviewer(ctx, yes);
 
   // 2. The review: what will be sent, and where.
@@ -41,4 +42,4 @@ export default async function createIndividual(ctx: Context, input: CommandInput
     ],
     client,
   );
-}
+});

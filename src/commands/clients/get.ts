@@ -1,12 +1,13 @@
 // fsapi clients get <accountNumber>: GET /v1/client-enquiry/{accountNumber}, one client account.
 import { namingRefusal } from '../../transfers/refusals.js';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { getSpec } from './get.spec.js';
 import { parseAccountNumber } from '../../common/validate.js';
 import { printRecord } from '../../ui/output.js';
 
-export default async function clientsGet(ctx: Context, input: CommandInput): Promise<void> {
-  const accountNumber = parseAccountNumber(input.args[0] ?? '', 'client account number');
+export default run(getSpec, async (ctx, opts, args) => {
+  const accountNumber = parseAccountNumber(args[0] ?? '', 'client account number');
   const api = await ctx.api();
   const client = await namingRefusal(
     () => api.getClient(accountNumber),
@@ -29,4 +30,4 @@ export default async function clientsGet(ctx: Context, input: CommandInput): Pro
     ],
     client,
   );
-}
+});

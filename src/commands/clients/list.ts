@@ -1,11 +1,12 @@
 // fsapi clients list: GET /v1/account/clients. One page, or with --all every page streamed as it arrives.
 // The type, validity-type and status filters go to the API as query parameters.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { listSpec } from './list.spec.js';
+import type { OptionsOf } from '../spec.js';
 import type { ClientListItem } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_CLIENT_PAGE_LIMIT, MAX_CLIENT_PAGE_LIMIT, clientName, clientPages, type ClientListing } from '../../clients/list.js';
-import { parseIntegerOption } from '../../common/validate.js';
+import { DEFAULT_CLIENT_PAGE_LIMIT, clientName, clientPages, type ClientListing } from '../../clients/list.js';
 import { createRowStream, outputMode, printJson, printList, timeCell, type Column } from '../../ui/output.js';
 import { streamPages } from '../../ui/stream.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
@@ -22,12 +23,12 @@ const columns: Column<ClientListItem>[] = [
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
-export const longRunning = (input: CommandInput) => input.options.all === true;
+export const longRunning = (options: { all?: boolean }) => options.all === true;
 
-export default async function clientsList(ctx: Context, input: CommandInput): Promise<void> {
-  const csv = input.options.csv === true;
+export default run(listSpec, async (ctx, opts, args) => {
+  const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
-  const listing = parseListing(input.options);
+  const listing = parseListing(opts);
   const pages = clientPages(ctx, listing);
 
   if (!listing.all) {
@@ -43,11 +44,11 @@ export default async function clientsList(ctx: Context, input: CommandInput): Pr
   }
   const sink = csv ? await createCsvSink(ctx, columns) : createRowStream(ctx, columns);
   await streamPages(ctx, pages, sink, { noun: 'client accounts', progress: true });
-}
+});
 
-function parseListing(options: Record<string, unknown>): ClientListing {
-  const page = parseIntegerOption(options.page, '--page', 1, 1_000_000) ?? 1;
-  const limit = parseIntegerOption(options.limit, '--limit', 1, MAX_CLIENT_PAGE_LIMIT);
+function parseListing(options: OptionsOf<typeof listSpec>): ClientListing {
+  const page = options.page ?? 1;
+  const limit = options.limit;
   return {
     filters: {
       accountType: optionalText(options.type, '--type'),
@@ -56,7 +57,7 @@ function parseListing(options: Record<string, unknown>): ClientListing {
     },
     page,
     limit,
-    all: options.all === true,
+    all: options.all,
   };
 }
 

@@ -3,23 +3,24 @@
 // Under a payees-only policy a payee is someone fsapi may pay without a person, so adding one is a
 // decision for a person too: a terminal and the consumer secret (src/auth/proof.ts).
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { addSpec } from './add.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, parseAlias, verifyPayee, withStore } from '../../controls/payees.js';
 import { readPolicy } from '../../controls/policy.js';
 import { printPayee } from '../../ui/controls.js';
 
-export default async function add(ctx: Context, input: CommandInput): Promise<void> {
-  const alias = parseAlias(input.args[0]);
-  const expectName = input.options.expectName === undefined ? undefined : String(input.options.expectName).trim() || undefined;
+export default run(addSpec, async (ctx, opts, args) => {
+  const alias = parseAlias(args[0]);
+  const expectName = opts.expectName === undefined ? undefined : opts.expectName.trim() || undefined;
   const scope = await controlScope(ctx);
   const policy = readPolicy(ctx, scope);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');
   const taken = withStore(ctx, (store) => store.payee(scope, alias));
   if (taken) throw new UsageError(`payee ${taken.alias} already exists (${taken.accountNumber} at ${taken.bankName})`, `remove it first: fsapi payees remove ${taken.alias}`);
 
-  const payee = await verifyPayee(ctx, alias, String(input.args[1] ?? ''), String(input.options.bank ?? ''), expectName);
+  const payee = await verifyPayee(ctx, alias, String(args[1] ?? ''), opts.bank ?? '', expectName);
   if (policy?.payeesOnly) {
     ctx.io.note(`payee ${payee.alias}: ${payee.accountName}, ${payee.accountNumber} at ${payee.bankName} (${payee.bankCode})`);
     ctx.io.note('the policy of this profile pays saved payees only: a new payee is a decision for a person');
@@ -29,4 +30,4 @@ export default async function add(ctx: Context, input: CommandInput): Promise<vo
   if (!added) throw new UsageError(`payee ${alias} was added by another fsapi process meanwhile; nothing was changed`, 'fsapi payees list');
   ctx.io.note(`saved payee ${payee.alias}: ${payee.accountName} (verified by name enquiry); send with fsapi transfer send --to ${payee.alias}`);
   printPayee(ctx, payee);
-}
+});

@@ -6,27 +6,26 @@
 // so a caller's TZ later changes nothing. A decision for a person: a terminal, the change shown, then the
 // consumer secret typed (hidden) and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { setSpec } from './set.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, listPayees, withStore } from '../../controls/payees.js';
 import { nowIso, osUser, readPolicy } from '../../controls/policy.js';
-import { parseAmountOption } from '../../common/validate.js';
 import { localTimeZone, parseTimeZone } from '../../common/time-zone.js';
 import type { Policy } from '../../store/controls.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function set(ctx: Context, input: CommandInput): Promise<void> {
-  const o = input.options;
+export default run(setSpec, async (ctx, opts) => {
+  // Each limit: kobo, null for `none` (removed), undefined when not given (kept).
   const limits = {
-    maxPerTransferKobo: parseLimit(o.maxPerTransfer, '--max-per-transfer'),
-    maxPerDayKobo: parseLimit(o.maxPerDay, '--max-per-day'),
-    approvalAboveKobo: parseLimit(o.approvalAbove, '--approval-above'),
+    maxPerTransferKobo: opts.maxPerTransfer,
+    maxPerDayKobo: opts.maxPerDay,
+    approvalAboveKobo: opts.approvalAbove,
   };
-  const payeesOnly = typeof o.payeesOnly === 'boolean' ? o.payeesOnly : undefined;
-  const timeZone = o.timeZone === undefined ? undefined : parseTimeZone(String(o.timeZone), '--time-zone');
-  const off = o.off === true;
+  const { payeesOnly, off } = opts;
+  const timeZone = opts.timeZone === undefined ? undefined : parseTimeZone(opts.timeZone, '--time-zone');
   const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined || timeZone !== undefined;
   if (off && anyChange) throw new UsageError('--off removes the whole policy: give it alone');
   if (!off && !anyChange) {
@@ -67,12 +66,6 @@ export default async function set(ctx: Context, input: CommandInput): Promise<vo
   withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
   ctx.io.note(after ? `policy of profile "${scope.profile}" changed (by ${by})` : `policy of profile "${scope.profile}" removed (by ${by}): fsapi pays without limits or approvals`);
   if (ctx.globals.json) printJson(ctx, policyJson(after));
-}
+});
 
 /** Naira (as --amount takes it) in kobo; `none` is null (remove the limit); undefined when not given. */
-function parseLimit(value: unknown, option: string): number | null | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  if (text.toLowerCase() === 'none') return null;
-  return parseAmountOption(text, option);
-}

@@ -1,6 +1,7 @@
 // fsapi policy show: the payment policy of the profile, and what counts toward today's maximum and is left.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
 import { controlScope } from '../../controls/payees.js';
 import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '../../controls/policy.js';
@@ -9,7 +10,7 @@ import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
 
-export default async function show(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
   const policy = readPolicy(ctx, scope);
   // Without a policy there is no day of its own: this terminal's day, for information.
@@ -29,4 +30,4 @@ export default async function show(ctx: Context, _input: CommandInput): Promise<
     ],
     { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), countedToday: nairaOrNull(spent), countedOutcomes: COUNTED_OUTCOMES, leftToday: nairaOrNull(left) },
   );
-}
+});

@@ -1,12 +1,13 @@
 // fsapi profile list: every saved profile and `local` (always there: the built-in simulator), the
 // default marked, with the state of each token. Never a token or a secret.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { listSpec } from './list.spec.js';
 import { baseUrlCell, summarize, tokenCell, type ProfileSummary } from '../../ui/profile-summary.js';
 import { implicitLocalProfile, LOCAL_PROFILE } from '../../auth/resolve.js';
 import { printList } from '../../ui/output.js';
 
-export default async function list(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(listSpec, async (ctx) => {
   const store = await ctx.profiles();
   const defaultName = store.defaultName() ?? LOCAL_PROFILE;
   const profiles = store.list();
@@ -26,4 +27,4 @@ export default async function list(ctx: Context, _input: CommandInput): Promise<
     ],
     rows,
   );
-}
+});

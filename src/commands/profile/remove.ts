@@ -1,13 +1,14 @@
 // fsapi profile remove <name>: deletes a saved profile with its token and credentials. Removing the
 // default leaves no default, so later runs use `local` until `profile use` picks another.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { removeSpec } from './remove.spec.js';
 import { UsageError } from '../../errors.js';
 import { LOCAL_PROFILE, savedNames } from '../../auth/resolve.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function remove(ctx: Context, input: CommandInput): Promise<void> {
-  const name = input.args[0] ?? '';
+export default run(removeSpec, async (ctx, opts, args) => {
+  const name = args[0] ?? '';
   const store = await ctx.profiles();
   const wasDefault = store.defaultName() === name;
   if (!(await store.remove(name))) {
@@ -21,4 +22,4 @@ export default async function remove(ctx: Context, input: CommandInput): Promise
   ctx.io.note(`Removed profile "${name}" and its token`);
   if (wasDefault) ctx.io.note('It was the default; there is no default now, so commands use "local" (choose one with fsapi profile use <name>)');
   if (ctx.globals.json) printJson(ctx, { removed: name, wasDefault });
-}
+});

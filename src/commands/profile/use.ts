@@ -1,15 +1,16 @@
 // fsapi profile use <name>: makes a saved profile (or `local`) the default for later runs.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { useSpec } from './use.spec.js';
 import { getProfileOrThrow } from '../../auth/resolve.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function use(ctx: Context, input: CommandInput): Promise<void> {
-  const name = input.args[0] ?? '';
+export default run(useSpec, async (ctx, opts, args) => {
+  const name = args[0] ?? '';
   const store = await ctx.profiles();
   const profile = getProfileOrThrow(store, name);
   await store.setDefault(profile.name);
   const where = profile.baseUrl === undefined ? 'the local simulator' : `${profile.env}, ${profile.baseUrl}`;
   ctx.io.note(`Default profile is now "${profile.name}" (${where})`);
   if (ctx.globals.json) printJson(ctx, { default: profile.name });
-}
+});

@@ -3,25 +3,21 @@
 // its admin route POST /__simulator/collect), else on the local simulator's state, then POSTed to
 // --webhook-url if given.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { collectSpec } from './collect.spec.js';
 import { collectionNotification, type CollectionNotification } from '../../api/schemas.js';
-import { AmountError, koboToDecimal, parseNairaInput, type Kobo } from '../../money/kobo.js';
+import { koboToDecimal, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
 
-export default async function collect(ctx: Context, input: CommandInput): Promise<void> {
-  const accountNumber = (input.args[0] ?? '').trim();
+export default run(collectSpec, async (ctx, opts, args) => {
+  const accountNumber = (args[0] ?? '').trim();
   if (!/^\d{10}$/.test(accountNumber)) throw new UsageError(`account number ${JSON.stringify(accountNumber)} must be 10 digits`);
-  if (input.options.amount === undefined) throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
-  let amountKobo: Kobo;
-  try {
-    amountKobo = parseNairaInput(String(input.options.amount ?? ''));
-  } catch (error) {
-    if (error instanceof AmountError) throw new UsageError(`--amount: ${error.message}`);
-    throw error;
-  }
-  const webhookUrl = input.options.webhookUrl === undefined ? undefined : checkWebhookUrl(String(input.options.webhookUrl), '--webhook-url');
+  if (opts.amount === undefined) throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
+  // Integer kobo already: the spec's money kind parsed the naira at the command line.
+  const amountKobo = opts.amount;
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
 
   const profile = await ctx.profile();
   const { notification, sent } =
@@ -29,7 +25,7 @@ export default async function collect(ctx: Context, input: CommandInput): Promis
       ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)
       : await collectOnServer(ctx, profile.baseUrl, accountNumber, amountKobo, webhookUrl);
   printNotification(ctx, notification, sent);
-}
+});
 
 async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
   const api = await ctx.api();

@@ -1,12 +1,13 @@
 // fsapi simulator reset: forgets the local simulator's state; the next command starts again from the seed.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { resetSpec } from './reset.spec.js';
 import { checkBusinessName } from '../../simulator/business-name.js';
 
-export default async function reset(ctx: Context, input: CommandInput): Promise<void> {
-  const given = input.options.businessName;
+export default run(resetSpec, async (ctx, opts, args) => {
+  const given = opts.businessName;
   const businessName = given === undefined ? undefined : checkBusinessName(String(given), '--business-name');
   const { resetLocalSimulator } = await import('../../simulator/index.js');
   const file = await resetLocalSimulator(ctx.paths.dataDir, businessName);
   ctx.io.note(`local simulator reset: ${file} starts again from the seed${businessName ? `, business ${businessName}` : ''}`);
-}
+});

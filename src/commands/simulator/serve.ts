@@ -2,7 +2,9 @@
 // stdout (scripts read the port from it); the banner with the credentials and a login line to stderr.
 import path from 'node:path';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { serveSpec } from './serve.spec.js';
+import type { OptionsOf } from '../spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { checkBusinessName } from '../../simulator/business-name.js';
 import type { FaultMode, SimulatorOptions } from '../../simulator/types.js';
@@ -12,8 +14,8 @@ export interface ServeOptions extends SimulatorOptions {
   host: string;
 }
 
-export default async function serve(ctx: Context, input: CommandInput): Promise<void> {
-  const options = parseServeOptions(input.options);
+export default run(serveSpec, async (ctx, opts) => {
+  const options = parseServeOptions(opts);
   // Serving is the one command that lives until a signal: it listens for it here, and nowhere else.
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -26,7 +28,7 @@ export default async function serve(ctx: Context, input: CommandInput): Promise<
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
+});
 
 /** Serves until `stop` aborts, then closes every connection and returns. */
 export async function runServe(ctx: Context, options: ServeOptions, stop: AbortSignal): Promise<void> {
@@ -66,50 +68,27 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   ctx.io.note('simulator stopped');
 }
 
-export function parseServeOptions(raw: Record<string, unknown>): ServeOptions {
-  const text = (name: string) => (raw[name] === undefined ? undefined : String(raw[name]).trim());
-  const whole = (name: string, flag: string, min: number, max: number): number | undefined => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-    }
-    return Number(value);
-  };
-  const options: ServeOptions = {
-    port: whole('port', '--port', 0, 65535) ?? 4010,
-    host: text('host') || '127.0.0.1',
-  };
-  const settle = text('settleSeconds');
-  if (settle !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(settle) || Number(settle) > 86_400) {
-      throw new UsageError(`--settle-seconds must be a number of seconds from 0 to 86400, not ${JSON.stringify(settle)}`);
-    }
-    options.settleSeconds = Number(settle);
+export function parseServeOptions(raw: OptionsOf<typeof serveSpec>): ServeOptions {
+  const options: ServeOptions = { port: raw.port, host: raw.host.trim() || '127.0.0.1' };
+  const settle = raw.settleSeconds.trim();
+  if (!/^\d+(\.\d+)?$/.test(settle) || Number(settle) > 86_400) {
+    throw new UsageError(`--settle-seconds must be a number of seconds from 0 to 86400, not ${JSON.stringify(settle)}`);
   }
-  const latency = whole('latencyMs', '--latency-ms', 0, 600_000);
-  if (latency !== undefined) options.latencyMs = latency;
-  const seed = whole('seedTransactions', '--seed-transactions', 0, 1_000_000);
-  if (seed !== undefined) options.seedTransactions = seed;
-  const validity = whole('tokenValiditySeconds', '--token-validity-seconds', 1, 2880 * 60);
-  if (validity !== undefined) options.tokenValiditySeconds = validity;
-  const state = text('state');
+  options.settleSeconds = Number(settle);
+  options.latencyMs = raw.latencyMs;
+  if (raw.seedTransactions !== undefined) options.seedTransactions = raw.seedTransactions;
+  if (raw.tokenValiditySeconds !== undefined) options.tokenValiditySeconds = raw.tokenValiditySeconds;
+  const state = raw.state?.trim();
   if (state !== undefined) {
     if (state === '') throw new UsageError('--state needs a file name');
     options.stateFile = path.resolve(state);
   }
-  const business = text('businessName');
-  if (business !== undefined) options.businessName = checkBusinessName(business, '--business-name');
-  const webhook = text('webhookUrl');
-  if (webhook !== undefined) options.webhookUrl = checkWebhookUrl(webhook, '--webhook-url');
-  if (raw.realistic === true) options.realistic = true;
-  const rateLimit = whole('rateLimit', '--rate-limit', 1, 100_000);
-  if (rateLimit !== undefined) options.rateLimitPerSecond = rateLimit;
-  const fault = text('fault');
-  if (fault !== undefined) {
-    if (!['drop', 'bad-gateway', 'stall', 'html'].includes(fault)) throw new UsageError(`--fault must be drop, bad-gateway, stall or html, not ${JSON.stringify(fault)}`);
-    options.fault = fault as FaultMode;
-  }
+  if (raw.businessName !== undefined) options.businessName = checkBusinessName(raw.businessName.trim(), '--business-name');
+  if (raw.webhookUrl !== undefined) options.webhookUrl = checkWebhookUrl(raw.webhookUrl.trim(), '--webhook-url');
+  if (raw.realistic) options.realistic = true;
+  if (raw.rateLimit !== undefined) options.rateLimitPerSecond = raw.rateLimit;
+  // One of the spec's choices already.
+  if (raw.fault !== undefined) options.fault = raw.fault satisfies FaultMode;
   return options;
 }
 

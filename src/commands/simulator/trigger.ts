@@ -6,19 +6,20 @@
 // the served simulator of the profile (POST /__simulator/trigger, to its --webhook-url or this one), else
 // the local one (to --webhook-url).
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { triggerSpec } from './trigger.spec.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { printList, type Column } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
 import { TRIGGER_KINDS, type TriggerKind, type TriggerResult } from '../../simulator/types.js';
 
-export default async function trigger(ctx: Context, input: CommandInput): Promise<void> {
-  const given = (input.args[0] ?? '').trim().toLowerCase();
+export default run(triggerSpec, async (ctx, opts, args) => {
+  const given = (args[0] ?? '').trim().toLowerCase();
   if (!(TRIGGER_KINDS as readonly string[]).includes(given)) {
-    throw new UsageError(`cannot trigger ${JSON.stringify(input.args[0] ?? '')}`, `give one of ${TRIGGER_KINDS.join(', ')}`);
+    throw new UsageError(`cannot trigger ${JSON.stringify(args[0] ?? '')}`, `give one of ${TRIGGER_KINDS.join(', ')}`);
   }
   const kind = given as TriggerKind;
-  const webhookUrl = input.options.webhookUrl === undefined ? undefined : checkWebhookUrl(String(input.options.webhookUrl), '--webhook-url');
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
   const profile = await ctx.profile();
   const result = profile.baseUrl === undefined ? await triggerLocally(ctx, kind, webhookUrl) : await triggerOnServer(ctx, profile.baseUrl, kind, webhookUrl);
 
@@ -38,7 +39,7 @@ export default async function trigger(ctx: Context, input: CommandInput): Promis
       hint: 'start the receiver (for example fsapi webhook listen) and trigger again',
     });
   }
-}
+});
 
 async function triggerOnServer(ctx: Context, baseUrl: string, kind: TriggerKind, webhookUrl: string | undefined): Promise<TriggerResult> {
   const api = await ctx.api();

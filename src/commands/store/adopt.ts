@@ -3,7 +3,8 @@
 // policy change is: a terminal, what changes shown (the store expected, the store found, their records),
 // then the consumer secret typed and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { adoptSpec } from './adopt.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { storeRefusal } from '../../store/store-check.js';
 import { holdsRecords } from './status.js';
@@ -12,7 +13,7 @@ import { colors, printJson } from '../../ui/output.js';
 
 export const inspectsStore = true;
 
-export default async function adopt(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(adoptSpec, async (ctx) => {
   requireTerminal(ctx, 'adopting a store');
   const profile = await ctx.profile();
   const profiles = await ctx.profiles();
@@ -43,7 +44,7 @@ export default async function adopt(ctx: Context, _input: CommandInput): Promise
   await profiles.rememberStore(profile.name, { id: identity.id, path: found.file, writes: identity.writes }, { exact: true });
   ctx.io.note(`profile "${profile.name}" now keeps its records in ${found.file} (store ${identity.id}, ${identity.writes} records written)`);
   if (ctx.globals.json) printJson(ctx, { profile: profile.name, id: identity.id, path: found.file, writes: identity.writes });
-}
+});
 
 function describeFound(found: StoreReport): string {
   if (!found.exists) return 'no store: a new, empty one will be made';

@@ -5,13 +5,14 @@
 import { closeSync, constants, existsSync, fsyncSync, linkSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { backupSpec } from './backup.spec.js';
 import { FsapiError, ExitCode, UsageError } from '../../errors.js';
 import { openLocalStore, storePath } from '../../store/database.js';
 import { printJson } from '../../ui/output.js';
 
-export default async function backup(ctx: Context, input: CommandInput): Promise<void> {
-  const given = input.args[0] ?? '';
+export default run(backupSpec, async (ctx, opts, args) => {
+  const given = args[0] ?? '';
   if (given.trim() === '') throw new UsageError('give the file to write the backup to', 'fsapi store backup ~/fsapi-backup.db');
   const target = path.resolve(given);
   if (existsSync(target)) throw new UsageError(`${target} exists; a backup never overwrites a file`, 'choose a new name, or remove the old file first');
@@ -47,7 +48,7 @@ export default async function backup(ctx: Context, input: CommandInput): Promise
   const bytes = statSync(target).size;
   ctx.io.note(`backed up store ${identity.id} (${identity.writes} records written, ${bytes} bytes) to ${target}`);
   if (ctx.globals.json) printJson(ctx, { file: target, id: identity.id, writes: identity.writes, bytes });
-}
+});
 
 /** link() fails when `target` exists (another process made it meanwhile); rename() only where links are not. */
 function placeWithoutOverwrite(partial: string, target: string): void {

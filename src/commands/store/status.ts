@@ -2,14 +2,15 @@
 // dir holds now: the file, its size, its id and records, and whether the two are the same store. Reads
 // only: a missing or emptied store is reported, never made or migrated.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { statusSpec } from './status.spec.js';
 import { storeRefusal } from '../../store/store-check.js';
 import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
 
 export const inspectsStore = true;
 
-export default async function status(ctx: Context, _input: CommandInput): Promise<void> {
+export default run(statusSpec, async (ctx) => {
   const profile = await ctx.profile();
   const expected = (await ctx.profiles()).expectedStore(profile.name);
   const found = inspectLocalStore(ctx.paths.dataDir);
@@ -49,7 +50,7 @@ export default async function status(ctx: Context, _input: CommandInput): Promis
       problem: refusal ? refusal.message : null,
     },
   );
-}
+});
 
 /** A store made before stores had an id holds records without one; its next opening gives it one. */
 export function holdsRecords(found: StoreReport): boolean {

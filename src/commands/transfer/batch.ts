@@ -8,15 +8,14 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run as commandOf } from '../run.js';
+import { batchSpec } from './batch.spec.js';
 import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
 import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../batch/file.js';
 import {
   checkBalance,
-  DEFAULT_CONCURRENCY,
   executeBatch,
   lockBatch,
-  MAX_CONCURRENCY,
   planBatch,
   rowResults,
   rowsToHold,
@@ -28,7 +27,6 @@ import { batchError, dryRunError, defaultReportPath, tally, writeReport, writeRe
 import { formatNaira } from '../../money/kobo.js';
 import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../batch/policy.js';
 import { resolvePayeeRows } from '../../controls/payees.js';
-import { parseIntegerOption } from '../../common/validate.js';
 import { BatchWorkspace } from '../../store/batch-workspace.js';
 import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';
@@ -46,17 +44,17 @@ import {
 /** Pages, rows or events without end: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default async function batch(ctx: Context, input: CommandInput): Promise<void> {
+export default commandOf(batchSpec, async (ctx, opts, args) => {
   // 1. Options, and whether anyone can answer the confirmation: before anything is read or asked.
-  const fileName = String(input.args[0] ?? '');
-  const concurrency = parseIntegerOption(input.options.concurrency ?? String(DEFAULT_CONCURRENCY), '--concurrency', 1, MAX_CONCURRENCY)!;
-  const dryRun = input.options.dryRun === true;
-  const yes = input.options.yes === true;
-  const allowDuplicate = input.options.allowDuplicate === true;
+  const fileName = String(args[0] ?? '');
+  const { concurrency } = opts;
+  const dryRun = opts.dryRun;
+  const yes = opts.yes;
+  const allowDuplicate = opts.allowDuplicate;
   if (!dryRun && !yes && !ctx.prompt.interactive) {
     throw new UsageError('there is no terminal to confirm this batch on; nothing was sent', 'check it with --dry-run, then add --yes to send without asking');
   }
-  const reportPath = dryRun ? undefined : await checkReportPath(fileName, input.options.report);
+  const reportPath = dryRun ? undefined : await checkReportPath(fileName, opts.report);
 
   // 2. The whole file, streamed into the run's workspace (src/store/batch-workspace.ts) and validated row
   //    by row. Bad rows are kept to report with the banks and names of the good ones (step 4): every
@@ -81,7 +79,7 @@ export default async function batch(ctx: Context, input: CommandInput): Promise<
   } finally {
     workspace.close();
   }
-}
+});
 
 interface RunOptions {
   concurrency: number;

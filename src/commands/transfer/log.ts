@@ -4,11 +4,11 @@
 // simulator's rows never look like real money. Local only, unless --refresh: then the transfers of this
 // profile whose status may still change are looked up first, and the journal learns what the API says now.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { logSpec } from './log.spec.js';
 import { koboToDecimal } from '../../money/kobo.js';
 import { checkTransferStatus, openJournal, transferScope } from '../../transfers/transfer.js';
 import { FsapiError, UsageError } from '../../errors.js';
-import { parseIntegerOption } from '../../common/validate.js';
 import type { Journal, TransferState } from '../../transfers/journal.js';
 import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../transfers/outcome.js';
 import { colors, createRowStream, koboCell, outputMode, printList, statusCell } from '../../ui/output.js';
@@ -40,7 +40,7 @@ const columnsFor = (severalProfiles: boolean): Column<LoggedTransfer>[] => [
 ];
 
 /** Without --limit it reads the whole history, a page at a time: see CommandModule.longRunning. */
-export const longRunning = (input: CommandInput) => input.options.limit === undefined;
+export const longRunning = (options: { limit?: number }) => options.limit === undefined;
 
 /**
  * On a terminal a table needs every row to fit its columns, so it is drawn whole up to this many
@@ -49,19 +49,19 @@ export const longRunning = (input: CommandInput) => input.options.limit === unde
  */
 export const TABLE_ROWS = 1_000;
 
-export default async function log(ctx: Context, input: CommandInput): Promise<void> {
-  const csv = input.options.csv === true;
-  const jsonl = input.options.jsonl === true;
+export default run(logSpec, async (ctx, opts, args) => {
+  const csv = opts.csv;
+  const jsonl = opts.jsonl;
   refuseCsvWithJson(ctx, csv);
-  if (jsonl && (csv || ctx.globals.json || input.options.limit !== undefined || input.options.refresh === true)) {
+  if (jsonl && (csv || ctx.globals.json || opts.limit !== undefined || opts.refresh)) {
     throw new UsageError('--jsonl exports every record as written: it goes with no --csv, --json, --limit or --refresh');
   }
-  let limit = parseIntegerOption(input.options.limit, '--limit', 1, 1_000_000);
-  const allProfiles = input.options.allProfiles === true;
+  let { limit } = opts;
+  const allProfiles = opts.allProfiles;
   if (jsonl && allProfiles) throw new UsageError('--jsonl exports every record of every profile already: it goes without --all-profiles');
   const journal = openJournal(ctx);
   if (jsonl) return exportRecords(ctx, journal);
-  if (input.options.refresh === true) await refreshPending(ctx, journal);
+  if (opts.refresh) await refreshPending(ctx, journal);
   for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
   const columns = columnsFor(allProfiles);
@@ -106,10 +106,10 @@ export default async function log(ctx: Context, input: CommandInput): Promise<vo
     ctx.io.note(`${tally.unknown.toLocaleString('en-US')} transfer${tally.unknown === 1 ? ' has' : 's have'} no known outcome: do not resend`);
     ctx.io.note(`fsapi transfer status <reference> settles ${tally.unknown === 1 ? 'it' : 'each'}`);
   }
-  if (tally.stale > 0 && !ctx.globals.json && input.options.refresh !== true && ctx.io.stderrIsTTY) {
+  if (tally.stale > 0 && !ctx.globals.json && !opts.refresh && ctx.io.stderrIsTTY) {
     ctx.io.note(`OUTCOME is as last seen; fsapi transfer log --refresh looks up ${tally.stale} pending`);
   }
-}
+});
 
 /**
  * A terminal's table leaves STATUS out when it says what OUTCOME says on every row (the API's `successful`

@@ -3,7 +3,8 @@
 // what happened (GET /v1/transactions/reference/{reference}). Only a successful transfer whose record
 // matches the intent gets a receipt of success: on the terminal, as --json, or as a one-page PDF.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { receiptSpec } from './receipt.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../transfers/transfer.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
@@ -18,9 +19,9 @@ class NoReceiptError extends FsapiError {
   }
 }
 
-export default async function receipt(ctx: Context, input: CommandInput): Promise<void> {
-  const reference = parseReferenceArgument(input.args[0], 'the reference');
-  const pdf = input.options.pdf === undefined ? undefined : parsePdfPath(input.options.pdf);
+export default run(receiptSpec, async (ctx, opts, args) => {
+  const reference = parseReferenceArgument(args[0], 'the reference');
+  const pdf = opts.pdf === undefined ? undefined : parsePdfPath(opts.pdf);
   if (pdf !== undefined && ctx.globals.json) throw new UsageError('--pdf writes a file; it cannot be used with --json', 'run it twice');
 
   // 1. What was meant: the journal's intent for this reference, in this profile and base address.
@@ -57,4 +58,4 @@ export default async function receipt(ctx: Context, input: CommandInput): Promis
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
   const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
   printRecord(ctx, receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const), receiptJson(facts));
-}
+});

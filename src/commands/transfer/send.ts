@@ -3,13 +3,16 @@
 // resolve and verify -> summary -> duplicate guard -> confirm -> send once through the journal
 // (src/transfers/transfer.ts) -> report, and --wait.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { sendSpec } from './send.spec.js';
+import type { OptionsOf } from '../spec.js';
+import { resolveBank } from '../../transfers/banks.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import type { Journal } from '../../transfers/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS } from '../../transfers/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
-import { formatNaira } from '../../money/kobo.js';
+import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
   checkAvailable,
@@ -23,7 +26,7 @@ import {
   waitForSettlement,
   type PreparedTransfer,
 } from '../../transfers/transfer.js';
-import { describeWait, outcomeOfStatus, parseWaitTimeout, type TransferWithOutcome } from '../../transfers/outcome.js';
+import { describeWait, outcomeOfStatus, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
@@ -34,22 +37,26 @@ import type { Payee } from '../../store/controls.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
 
-export default async function send(ctx: Context, input: CommandInput): Promise<void> {
+type SendOptions = OptionsOf<typeof sendSpec>;
+
+export default run(sendSpec, async (ctx, opts, args) => {
   // 1. What the command line left out, asked for at a terminal (all of it named at once without one);
   //    then everything that needs no request, including whether anyone can answer the confirmation.
   //    Guided: the name enquiry runs as soon as the account and bank are known, before the amount is asked.
   //    --to <alias>: a saved payee gives the account, the bank and the name the enquiry must find again.
   let early: EarlyEnquiry | undefined;
-  const payee = await payeeOf(ctx, input);
-  // The options never asked for are checked before the first question too (askForMissing checks the rest).
-  parseSendExtras(input.options);
+  const payee = await payeeOf(ctx, opts, args[0]);
+  // The options never asked for are checked before the first question too (askForMissing checks the rest,
+  // the bank included).
+  parseSendExtras(opts);
   const given = await askForMissing(
     ctx,
     {
-      accountNumber: payee?.accountNumber ?? input.args[0],
-      bank: payee?.bankCode ?? optionText(input.options.bank),
-      amount: optionText(input.options.amount),
-      narration: optionText(input.options.narration),
+      accountNumber: payee?.accountNumber ?? args[0],
+      bank: payee?.bankCode ?? opts.bank,
+      // Parsed to kobo at the command line; asked-for amounts are parsed with the rest below.
+      amount: opts.amount === undefined ? undefined : koboToDecimal(opts.amount),
+      narration: opts.narration,
     },
     ['accountNumber', 'bank', 'amount', 'narration'],
     'fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>',
@@ -63,16 +70,16 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
     },
   );
   const request = parseSendRequest(given.accountNumber, {
-    ...input.options,
+    reference: opts.reference,
+    senderName: opts.senderName,
+    expectName: opts.expectName,
     bank: given.bank,
     amount: given.amount,
     narration: given.narration,
     ...(payee ? { expectName: payee.accountName } : {}),
   });
-  const yes = input.options.yes === true;
-  const wait = input.options.wait === true;
-  const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
-  const allowDuplicate = input.options.allowDuplicate === true;
+  const { yes, wait, allowDuplicate } = opts;
+  const waitTimeoutMs = opts.waitTimeout * 1000;
   if (!yes && !ctx.prompt.interactive) {
     throw new UsageError('there is no terminal to confirm this transfer on; nothing was sent', 'check the details and add --yes to send without asking');
   }
@@ -152,7 +159,7 @@ export default async function send(ctx: Context, input: CommandInput): Promise<v
       printTransferResult(ctx, outcome.result, outcome.message);
       return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
   }
-}
+});
 
 /** What a transfer found by lookup is, in the outcome's words: failed and reversed never "went through". */
 function foundSays(status: string): string {
@@ -169,13 +176,11 @@ function refusalHint(message: string): string {
   return `no money moved; ${reason}the usual causes: the available balance (fsapi account) is below the amount plus its charge, a limit on the account was reached, or the destination account cannot receive it (fsapi enquiry checks it)`;
 }
 
-const optionText = (value: unknown) => (value === undefined ? undefined : String(value));
-
 /** The saved payee of --to, which stands for the account number, --bank and --expect-name. */
-async function payeeOf(ctx: Context, input: CommandInput): Promise<Payee | undefined> {
-  if (input.options.to === undefined) return undefined;
-  const alias = parseAlias(input.options.to, '--to');
-  const clash = [input.args[0] !== undefined ? 'an account number' : '', input.options.bank !== undefined ? '--bank' : '', input.options.expectName !== undefined ? '--expect-name' : ''].filter(Boolean);
+async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | undefined): Promise<Payee | undefined> {
+  if (opts.to === undefined) return undefined;
+  const alias = parseAlias(opts.to, '--to');
+  const clash = [accountNumber !== undefined ? 'an account number' : '', opts.bank !== undefined ? '--bank' : '', opts.expectName !== undefined ? '--expect-name' : ''].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
   return findPayee(ctx, await controlScope(ctx), alias);
 }

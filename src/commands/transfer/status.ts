@@ -1,19 +1,20 @@
 // fsapi transfer status <reference> [--wait] [--wait-timeout S]: where is this transfer? (GET /v1/transactions/reference/{ref})
 // When the reference is one of ours, the journal learns the answer: an unknown outcome becomes reconciled.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { statusSpec } from './status.spec.js';
 import { UsageError } from '../../errors.js';
 import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../transfers/transfer.js';
-import { describeWait, outcomeOfStatus, parseWaitTimeout } from '../../transfers/outcome.js';
+import { describeWait, outcomeOfStatus } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
 
-export default async function status(ctx: Context, input: CommandInput): Promise<void> {
-  const reference = (input.args[0] ?? '').trim();
+export default run(statusSpec, async (ctx, opts, args) => {
+  const reference = (args[0] ?? '').trim();
   if (reference === '') throw new UsageError('the reference is empty', 'fsapi transfer log lists the references sent from here');
-  const wait = input.options.wait === true;
-  const waitTimeoutMs = parseWaitTimeout(input.options.waitTimeout);
+  const { wait } = opts;
+  const waitTimeoutMs = opts.waitTimeout * 1000;
 
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
@@ -41,4 +42,4 @@ export default async function status(ctx: Context, input: CommandInput): Promise
   printTransaction(ctx, transaction);
   // failed/reversed (any final status but successful): the reversal is shown, exit 1; still pending after --wait: exit 6.
   await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason });
-}
+});

@@ -3,13 +3,14 @@
 import { namingRefusal } from '../../transfers/refusals.js';
 import { completedCell } from '../../ui/transfers.js';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { getSpec } from './get.spec.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
 import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../ui/output.js';
 
-export default async function txGet(ctx: Context, input: CommandInput): Promise<void> {
-  const reference = parseReferenceArgument(input.args[0], 'reference');
+export default run(getSpec, async (ctx, opts, args) => {
+  const reference = parseReferenceArgument(args[0], 'reference');
   const api = await ctx.api();
   const tx = await namingRefusal(
     () => api.getTransaction(reference),
@@ -37,7 +38,7 @@ export default async function txGet(ctx: Context, input: CommandInput): Promise<
     ],
     tx,
   );
-}
+});
 
 /** "Ada Obi · 0123456789 · Access Bank", leaving out what the API sent empty. */
 function party(...parts: unknown[]): string {

@@ -1,21 +1,21 @@
 // fsapi tx list: GET /v1/transactions, newest first. One page, or with --all every page streamed as it
 // arrives (table rows, TSV, one JSON array, or CSV), filtered here by type, status and date.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { listSpec } from './list.spec.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import { parseDateRange } from '../../books/dates.js';
 import {
   DEFAULT_PAGE_LIMIT,
   EXPORT_COLUMNS,
-  MAX_PAGE_LIMIT,
   counterpartyLabel,
   hasFilter,
   toExportRow,
   transactionPages,
   type TransactionListing,
 } from '../../books/transactions.js';
-import { parseIntegerOption } from '../../common/validate.js';
+import type { OptionsOf } from '../spec.js';
 import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Cell, type Column } from '../../ui/output.js';
 import { directionOf } from '../../books/ledger.js';
 import { csvRecord } from '../../common/sanitize.js';
@@ -44,11 +44,11 @@ function signedAmount(tx: TransactionRecord): Cell {
 }
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
-export const longRunning = (input: CommandInput) => input.options.all === true;
+export const longRunning = (options: { all?: boolean }) => options.all === true;
 
-export default async function txList(ctx: Context, input: CommandInput): Promise<void> {
-  const listing = parseListing(ctx, input.options);
-  const csv = input.options.csv === true;
+export default run(listSpec, async (ctx, opts) => {
+  const listing = parseListing(ctx, opts);
+  const csv = opts.csv;
   const pages = transactionPages(ctx, listing);
 
   if (!listing.all) {
@@ -69,20 +69,20 @@ export default async function txList(ctx: Context, input: CommandInput): Promise
 
   const sink = csv ? await csvSink(ctx) : createRowStream(ctx, transactionColumns);
   await streamPages(ctx, pages, sink, { noun: 'transactions', progress: true });
-}
+});
 
-function parseListing(ctx: Context, options: Record<string, unknown>): TransactionListing {
-  if (options.csv === true && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
-  const page = parseIntegerOption(options.page, '--page', 1, 1_000_000) ?? 1;
-  const limit = parseIntegerOption(options.limit, '--limit', 1, MAX_PAGE_LIMIT);
+function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>): TransactionListing {
+  if (options.csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
+  const page = options.page ?? 1;
+  const limit = options.limit;
   let status: string | undefined;
   if (options.status !== undefined) {
-    status = String(options.status).trim();
+    status = options.status.trim();
     if (status === '') throw new UsageError('--status is empty', 'give a status such as successful or pending');
   }
-  const type = options.type === undefined ? undefined : String(options.type);
+  const { type } = options;
   const range = parseDateRange(options.since, options.until, ctx.clock.now());
-  return { page, limit, all: options.all === true, filter: { type, status, range } };
+  return { page, limit, all: options.all, filter: { type, status, range } };
 }
 
 /**

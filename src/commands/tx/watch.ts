@@ -3,12 +3,12 @@
 // --json one JSON object per line (NDJSON), the API's record as it came. Talk goes to stderr.
 import { terminalText, tsvField } from '../../common/sanitize.js';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { watchSpec } from './watch.spec.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import { parseDateOption } from '../../books/dates.js';
 import { directionOf, type Direction } from '../../books/ledger.js';
 import { counterpartyLabel, toExportRow } from '../../books/transactions.js';
-import { parseIntegerOption } from '../../common/validate.js';
 import { watchTransactions } from '../../books/watch.js';
 import { colors, moneyCell, outputMode, statusCell, timeCell } from '../../ui/output.js';
 import { onStopSignal } from '../stop-signal.js';
@@ -16,11 +16,11 @@ import { onStopSignal } from '../stop-signal.js';
 /** It runs until stopped: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default async function txWatch(ctx: Context, input: CommandInput): Promise<void> {
-  const intervalSeconds = parseIntegerOption(input.options.interval ?? '5', '--interval', 1, 3600)!;
-  const maxCount = parseIntegerOption(input.options.count, '--count', 1, 1_000_000);
-  const sinceMs = input.options.since === undefined ? undefined : parseDateOption(String(input.options.since), '--since', ctx.clock.now()).startMs;
-  const type = input.options.type === undefined ? undefined : (String(input.options.type) as Direction);
+export default run(watchSpec, async (ctx, opts, args) => {
+  const intervalSeconds = opts.interval;
+  const maxCount = opts.count;
+  const sinceMs = opts.since === undefined ? undefined : parseDateOption(opts.since, '--since', ctx.clock.now()).startMs;
+  const type: Direction | undefined = opts.type;
 
   const stop = new AbortController();
   const stopOnSignal = onStopSignal(() => stop.abort());
@@ -45,7 +45,7 @@ export default async function txWatch(ctx: Context, input: CommandInput): Promis
   } finally {
     stopOnSignal();
   }
-}
+});
 
 /**
  * One line per transaction in the output mode of the run; `was` (the status it was shown with before)

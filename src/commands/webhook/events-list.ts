@@ -2,7 +2,8 @@
 // received, newest first, with the state each is in now (docs/notifications.md). A table on a terminal,
 // TSV when piped, a JSON array with --json.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { eventsListSpec } from './events.spec.js';
 import { UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
 import { parseIntegerOption } from '../../common/validate.js';
@@ -10,15 +11,15 @@ import { printList, type Column } from '../../ui/output.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 import { summarise, type EventSummary } from './events-summary.js';
 
-export default async function eventsList(ctx: Context, input: CommandInput): Promise<void> {
-  const state = input.options.state === undefined ? undefined : String(input.options.state).trim().toLowerCase();
-  const kind = input.options.kind === undefined ? undefined : String(input.options.kind).trim().toLowerCase();
+export default run(eventsListSpec, async (ctx, opts) => {
+  const state = opts.state?.trim().toLowerCase();
+  const kind = opts.kind?.trim().toLowerCase();
   let since: number | undefined;
-  if (input.options.since !== undefined) {
-    since = Date.parse(String(input.options.since));
-    if (!Number.isFinite(since)) throw new UsageError(`--since ${JSON.stringify(String(input.options.since))} is not a date`, 'give it as 2026-11-26 or 2026-11-26T09:00:00Z');
+  if (opts.since !== undefined) {
+    since = Date.parse(opts.since);
+    if (!Number.isFinite(since)) throw new UsageError(`--since ${JSON.stringify(opts.since)} is not a date`, 'give it as 2026-11-26 or 2026-11-26T09:00:00Z');
   }
-  const limit = parseIntegerOption(input.options.limit ?? '50', '--limit', 1, 100_000)!;
+  const limit = opts.limit;
 
   const rows = (await eventHistories(ctx.paths.dataDir))
     .map(summarise)
@@ -36,4 +37,4 @@ export default async function eventsList(ctx: Context, input: CommandInput): Pro
     { header: 'DETAIL', cell: (row) => row.detail, flex: true, priority: 1 },
   ];
   printList(ctx, columns, rows, rows, 'no events recorded (fsapi webhook listen records them)');
-}
+});

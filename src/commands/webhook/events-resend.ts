@@ -2,8 +2,8 @@
 // retries: run it again to try again), to where `webhook listen` last forwarded the profile's events or to
 // --forward-to. The body is the one verified and kept (the API's facts), signed like every forward and
 // marked `X-Fsapi-Resend: 1`, so the app can test its handling of an event it already has.
-import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { eventsResendSpec } from './events.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
 import { lastForwardTarget } from '../../notifications/forward-target.js';
@@ -11,11 +11,11 @@ import { forwardEvent, parseForwardTarget } from '../../notifications/forward.js
 import { webhookSecret } from '../../notifications/webhook-secret.js';
 import { findEvent } from './events-summary.js';
 
-export default async function eventsResend(ctx: Context, input: CommandInput): Promise<void> {
-  const given = (input.args[0] ?? '').trim();
+export default run(eventsResendSpec, async (ctx, opts, args) => {
+  const given = (args[0] ?? '').trim();
   if (given === '') throw new UsageError('give the id of an event (fsapi webhook events list shows them)');
   const profile = await ctx.profile();
-  const targetText = input.options.forwardTo === undefined ? lastForwardTarget(ctx.paths.dataDir, profile.name) : String(input.options.forwardTo);
+  const targetText = opts.forwardTo ?? lastForwardTarget(ctx.paths.dataDir, profile.name);
   if (targetText === undefined) throw new UsageError('no --forward-to, and no webhook listen has forwarded for this profile yet', 'give --forward-to http://127.0.0.1:3000/hooks');
   const target = parseForwardTarget(targetText);
 
@@ -41,4 +41,4 @@ export default async function eventsResend(ctx: Context, input: CommandInput): P
   if (ctx.globals.json) ctx.io.out(`${JSON.stringify(json)}\n`);
   if (!result.ok) throw new FsapiError(`resend of ${history.received.reference} failed: ${result.detail}`, { exitCode: ExitCode.failed });
   if (!ctx.globals.json) ctx.io.out(`${history.received.reference} resent to ${target.href} (HTTP ${result.status})\n`);
-}
+});

@@ -1,14 +1,14 @@
 // fsapi webhook events show <id>: one event whole: the body as it arrived, every outcome recorded, and the
 // body that was (or would be) forwarded.
-import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { eventsShowSpec } from './events.spec.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
 import { printRecord } from '../../ui/output.js';
 import { findEvent, summarise } from './events-summary.js';
 
-export default async function eventsShow(ctx: Context, input: CommandInput): Promise<void> {
-  const given = (input.args[0] ?? '').trim();
+export default run(eventsShowSpec, async (ctx, _opts, args) => {
+  const given = (args[0] ?? '').trim();
   if (given === '') throw new UsageError('give the id of an event (fsapi webhook events list shows them)');
   const history = findEvent(await eventHistories(ctx.paths.dataDir), given);
   if (history === 'ambiguous') throw new UsageError(`more than one event id starts with ${given}; give more of it`);
@@ -40,4 +40,4 @@ export default async function eventsShow(ctx: Context, input: CommandInput): Pro
     ],
     { ...summary, body: parse(history.received.body), forwardBody: parse(last?.forwardBody), outcomes: history.outcomes },
   );
-}
+});

@@ -3,7 +3,8 @@
 // collection, payout and reversal by looking it up, shows one line per event and forwards the verified
 // facts, signed with the profile's secret. See docs/notifications.md.
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { listenSpec } from './listen.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
 import { createLimiter, DEFAULT_RETRY_FOR_MS, EventProcessor, formatSpan, newReceivedRecord, type ProcessorDeps, type Tally } from '../../notifications/event-processor.js';
@@ -13,7 +14,7 @@ import { rememberForwardTarget } from '../../notifications/forward-target.js';
 import { webhookSecret } from '../../notifications/webhook-secret.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../notifications/forward.js';
 import { startListener, type Rejection } from '../../notifications/listen.js';
-import { parseIntegerOption } from '../../common/validate.js';
+import type { OptionsOf } from '../spec.js';
 import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../notifications/verify.js';
 import { createEventPrinter } from '../../ui/webhook-events.js';
 import { onStopSignal } from '../stop-signal.js';
@@ -37,8 +38,8 @@ interface ListenOptions {
 /** Pages, rows or events without end: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default async function webhookListen(ctx: Context, input: CommandInput): Promise<void> {
-  const options = parseOptions(input.options);
+export default run(listenSpec, async (ctx, opts) => {
+  const options = parseOptions(opts);
   // Listened for before anything is announced: a Ctrl+C that follows "press Ctrl+C" at once must stop
   // cleanly, not meet the lock's signal-exit handler alone (which re-raises it and kills the process).
   let release = () => {};
@@ -48,7 +49,7 @@ export default async function webhookListen(ctx: Context, input: CommandInput): 
   } finally {
     release();
   }
-}
+});
 
 async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<string>): Promise<void> {
   const lock = await lockEventLog(ctx.paths.dataDir);
@@ -197,18 +198,18 @@ async function keepRedelivering(ctx: Context, processor: EventProcessor, signal:
   }
 }
 
-function parseOptions(raw: Record<string, unknown>): ListenOptions {
-  const port = parseIntegerOption(raw.port ?? '8787', '--port', 0, 65535)!;
-  const host = String(raw.host ?? '127.0.0.1').trim();
+function parseOptions(raw: OptionsOf<typeof listenSpec>): ListenOptions {
+  const { port } = raw;
+  const host = raw.host.trim();
   if (host === '') throw new UsageError('--host must not be empty', 'use 127.0.0.1, or 0.0.0.0 for every interface');
-  const pathText = String(raw.path ?? '/');
+  const pathText = raw.path;
   if (!/^\/[\x21-\x7e]*$/.test(pathText) || /[?#]/.test(pathText)) {
     throw new UsageError(`--path must be a URL path starting with / (no spaces, ? or #), not ${JSON.stringify(pathText)}`);
   }
   const path = new URL(pathText, 'http://listener.invalid').pathname;
-  const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(String(raw.forwardTo));
-  const verify = raw.verify !== false;
-  const retryForMs = raw.retryFor === undefined ? DEFAULT_RETRY_FOR_MS : parseDuration(String(raw.retryFor), '--retry-for');
+  const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(raw.forwardTo);
+  const { verify } = raw;
+  const retryForMs = raw.retryFor === undefined ? DEFAULT_RETRY_FOR_MS : parseDuration(raw.retryFor, '--retry-for');
   return { port, host, path, forwardTo, verify, retryForMs };
 }
 

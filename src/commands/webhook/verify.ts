@@ -3,7 +3,8 @@
 // checked, or the event is of a kind fsapi cannot verify), 2 when the input is not a notification.
 import { open } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import type { CommandInput } from '../types.js';
+import { run } from '../run.js';
+import { verifySpec } from './verify.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { MAX_NOTIFICATION_BYTES, parseNotification, VERIFY_ONCE_POLICY, verifyNotification, type VerificationState } from '../../notifications/verify.js';
@@ -12,8 +13,8 @@ import { verifyOutflow, type OutflowEvent } from '../../notifications/payout-eve
 import { readAmount } from '../../notifications/verify.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 
-export default async function webhookVerify(ctx: Context, input: CommandInput): Promise<void> {
-  const source = input.args[0] ?? '';
+export default run(verifySpec, async (ctx, opts, args) => {
+  const source = args[0] ?? '';
   if (source === '') throw new UsageError('give a notification file, or - to read it from stdin');
   const text = await readSource(ctx, source);
   const parsed = parseNotification(text);
@@ -64,7 +65,7 @@ export default async function webhookVerify(ctx: Context, input: CommandInput): 
   if (verification.state !== 'verified') {
     throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state], code: 'not_verified' });
   }
-}
+});
 
 /** A payout or reversal, checked against the transfer it names (and for a reversal, its credit). */
 async function verifyOutflowEvent(ctx: Context, event: OutflowEvent): Promise<void> {

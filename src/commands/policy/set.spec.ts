@@ -1,0 +1,25 @@
+import { defineCommand, flag, flagPair, money, text } from '../spec.js';
+
+export const setSpec = defineCommand({
+  path: 'policy set',
+  summary: 'change the payment policy (at a terminal, with the consumer secret)',
+  options: {
+    maxPerTransfer: money('--max-per-transfer <naira>', 'hard limit for one transfer (none removes it)', { none: true }),
+    maxPerDay: money('--max-per-day <naira>', "hard limit for the day's transfers, every fsapi process counted (none removes it)", { none: true }),
+    approvalAbove: money('--approval-above <naira>', 'hold transfers above this for a person to approve (none removes it)', { none: true }),
+    payeesOnly: flagPair('--payees-only', 'hold transfers to accounts that are not saved payees', {
+      flags: '--no-payees-only',
+      description: 'pay accounts that are not saved payees without approval',
+    }),
+    timeZone: text('--time-zone <iana>', "the zone of the daily maximum's day (default: kept, or this terminal's)"),
+    off: flag('--off', 'remove the policy: pay without limits or approvals'),
+  },
+  helpText: '\nNeeds a terminal: the change is shown, then the consumer secret of the profile is\nasked (hidden) and checked with the API; typing it is the confirmation.\n',
+  endpoints: [['POST /v1/generate-token', 'the typed consumer secret, checked (no token is kept)']],
+  exitCodes: [0, 1, 2, 3, 4],
+  examples: [
+    'fsapi policy set --max-per-transfer 200000 --max-per-day 1000000',
+    'fsapi policy set --approval-above 50000 --payees-only',
+    'fsapi policy set --off',
+  ],
+});
