@@ -8,7 +8,7 @@
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
-import { labelledLines } from './ui/error-lines.js';
+import { errorObjectLine, errorRed, jsonRequested, labelledLines, stderrColour } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
 import { exitCodeLines, isGroup, optionKey, type CommandSpec, type GroupSpec, type OptionSpec } from './commands/spec.js';
 import { commandSpecs } from './commands/tree.js';
@@ -25,7 +25,9 @@ export const program = new Command('fsapi')
   .showSuggestionAfterError(true)
   // commander's own errors in the voice of every other error: `error: ...` then one `hint: ...`.
   .configureOutput({
-    outputError: (text, write) => write(commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined)),
+    // Red like fsapi's own errors (src/main.ts), by the same rules; under --json the error object.
+    outputError: (text, write) =>
+      write(jsonRequested() ? commanderErrorAsJson(text) : commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour()))),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
@@ -94,7 +96,19 @@ export function commandSpec(command: Command): CommandSpec<any> | undefined {
  * commander's "error: unknown option '--pgae'\n(Did you mean --page?)" as "error: unknown option
  * '--pgae'\nhint: did you mean --page?"; an error without a suggestion gets a hint towards the usage.
  */
-export function commanderErrorInOneVoice(text: string, width?: number): string {
+export function commanderErrorInOneVoice(text: string, width?: number, paint: (label: string) => string = (label) => label): string {
+  const { message, hint } = commanderMessage(text);
+  // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
+  return labelledLines('error:', message, width, paint) + labelledLines('hint:', hint, width);
+}
+
+/** The same under --json: the error object with code `usage` and exit 2 (docs/scripting.md). */
+export function commanderErrorAsJson(text: string): string {
+  const { message, hint } = commanderMessage(text);
+  return errorObjectLine('usage', message, hint, 2);
+}
+
+function commanderMessage(text: string): { message: string; hint: string } {
   const lines = text.trim().split('\n');
   const message = lines[0]!.replace(/^error: /i, '');
   const suggestion = /\(Did you mean (.+)\?\)/.exec(text);
@@ -103,8 +117,7 @@ export function commanderErrorInOneVoice(text: string, width?: number): string {
     : /unknown command/.test(message)
       ? 'fsapi --help lists the commands'
       : "add --help to the command to see its usage";
-  // Wrapped at spaces on a terminal of `width` columns, one line each otherwise (src/ui/error-lines.ts).
-  return labelledLines('error:', message, width) + labelledLines('hint:', hint, width);
+  return { message, hint };
 }
 
 /** A commander action that runs a command module of the engine (src/engine.ts), loaded only when it runs. */
