@@ -22,7 +22,9 @@ async function measure(rows, rounds) {
   for (const key of ['FSAPI_PROFILE', 'FSAPI_TOKEN', 'FSAPI_BASE_URL', 'FSAPI_VERBOSE', 'NODE_EXTRA_CA_CERTS']) delete env[key];
   const served = await startServedSimulator(['--seed-transactions', String(rows)], env);
   try {
-    await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], { env: { ...env, ...credentials } });
+    await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+      env: { ...env, ...credentials },
+    });
     // The seeded history spans the 90 days before the simulator started: ask for all of it.
     const since = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
     const base = [cli, '--profile', 'bench', '--json'];
@@ -47,7 +49,10 @@ export async function benchBackoffice({ rounds = 5 } = {}) {
   const small = await measure(2_000, rounds);
   const rows = [];
   const failures = [];
-  for (const [results, size] of [[large, '20,000'], [small, '2,000']]) {
+  for (const [results, size] of [
+    [large, '20,000'],
+    [small, '2,000'],
+  ]) {
     const [list, ...subjects] = results;
     rows.push({ ...list });
     for (const subject of subjects) {

@@ -44,7 +44,8 @@ function option(name, fallback) {
 function wholeOption(name, fallback) {
   const value = option(name, undefined);
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 999_999) usage(`--${name} must be a whole number from 1 to 999999, not ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 999_999)
+    usage(`--${name} must be a whole number from 1 to 999999, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 const SMALL = wholeOption('small', 3000);
@@ -67,7 +68,9 @@ function batchCsv(count, tag) {
   const lines = ['account_number,bank,amount,narration'];
   const kobo = String(tag % 100).padStart(2, '0');
   for (let i = 0; i < count; i += 1) {
-    lines.push(`${String(tag).padStart(2, '0')}${String(i).padStart(6, '0')}57,${BANKS[i % BANKS.length]},${1 + (i % 20)}.${kobo},${NARRATIONS[i % NARRATIONS.length](tag, i)}`);
+    lines.push(
+      `${String(tag).padStart(2, '0')}${String(i).padStart(6, '0')}57,${BANKS[i % BANKS.length]},${1 + (i % 20)}.${kobo},${NARRATIONS[i % NARRATIONS.length](tag, i)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -99,7 +102,12 @@ function measure(args, env) {
 function reportTrouble(report) {
   if (!existsSync(report)) return '';
   const rows = parse(readFileSync(report), { columns: true }).filter((row) => row.status !== 'pending' && row.status !== 'successful');
-  return rows.length === 0 ? '' : ` (${rows.length} rows; ${rows.slice(0, 3).map((row) => `line ${row.line}: ${row.status}: ${row.message}`).join(' | ')})`;
+  return rows.length === 0
+    ? ''
+    : ` (${rows.length} rows; ${rows
+        .slice(0, 3)
+        .map((row) => `line ${row.line}: ${row.status}: ${row.message}`)
+        .join(' | ')})`;
 }
 
 /** One run in a fresh home, against a simulator of its own: nothing from an earlier run is looked up. */
@@ -109,7 +117,9 @@ async function runInFreshHome(work, baseEnv, rows, tag, kind) {
   const env = { ...baseEnv, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') };
   const served = await startServedSimulator([], { ...baseEnv, FSAPI_DATA_DIR: path.join(home, 'sim') });
   try {
-    const login = spawnSync(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], { env: { ...env, ...credentials } });
+    const login = spawnSync(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+      env: { ...env, ...credentials },
+    });
     if (login.status !== 0) throw new Error(`login failed: ${login.stderr}`);
     const file = path.join(home, `batch-${rows}.csv`);
     writeFileSync(file, batchCsv(rows, tag));
@@ -161,7 +171,9 @@ export async function benchBatchSize() {
             samples.ms.push(result.ms);
             samples.rss.push(result.rssMb);
           }
-          console.error(`  ${kind.label}, ${size.toLocaleString('en')} rows (${took}): ${stopped ?? `${result.cpu.toFixed(2)} s CPU, peak RSS ${result.rssMb.toFixed(1)} MB`}`);
+          console.error(
+            `  ${kind.label}, ${size.toLocaleString('en')} rows (${took}): ${stopped ?? `${result.cpu.toFixed(2)} s CPU, peak RSS ${result.rssMb.toFixed(1)} MB`}`,
+          );
         }
         const name = `transfer batch ${kind.label}, ${size.toLocaleString('en')} rows`;
         if (stopped !== undefined) {
@@ -172,7 +184,12 @@ export async function benchBatchSize() {
         }
         const measured = { cpuPerRowMs: (median(samples.cpu) * 1000) / size, ms: median(samples.ms), rssMb: Math.max(...samples.rss) };
         results.push(measured);
-        rows.push({ name, ms: measured.ms, rssMb: measured.rssMb, note: `CPU ${median(samples.cpu).toFixed(2)} s = ${measured.cpuPerRowMs.toFixed(3)} ms/row` });
+        rows.push({
+          name,
+          ms: measured.ms,
+          rssMb: measured.rssMb,
+          note: `CPU ${median(samples.cpu).toFixed(2)} s = ${measured.cpuPerRowMs.toFixed(3)} ms/row`,
+        });
       }
       const [small, large] = results;
       if (small && large) {
@@ -192,7 +209,10 @@ export async function benchBatchSize() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  printRows(`Batch size: ${LARGE.toLocaleString('en')} rows against ${SMALL.toLocaleString('en')}, each in a fresh home (ratios: CPU per row, then peak RSS)`, rows);
+  printRows(
+    `Batch size: ${LARGE.toLocaleString('en')} rows against ${SMALL.toLocaleString('en')}, each in a fresh home (ratios: CPU per row, then peak RSS)`,
+    rows,
+  );
   console.log(failures.length === 0 ? '  targets met' : `  TARGETS MISSED: ${failures.join('; ')}`);
   return rows;
 }

@@ -21,7 +21,9 @@ const FLAT_RSS_GROWTH = 1.25;
 function batchCsv(count, tag) {
   const lines = ['account_number,bank,amount,narration'];
   for (let i = 0; i < count; i += 1) {
-    lines.push(`${String(tag).padStart(2, '0')}${String(i).padStart(6, '0')}57,${['gtb', '000004', 'Access Bank'][i % 3]},${1000 + i}.${String(tag).padStart(2, '0')},Bench ${tag} row ${i}`);
+    lines.push(
+      `${String(tag).padStart(2, '0')}${String(i).padStart(6, '0')}57,${['gtb', '000004', 'Access Bank'][i % 3]},${1000 + i}.${String(tag).padStart(2, '0')},Bench ${tag} row ${i}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -42,7 +44,9 @@ export async function benchBatch({ sizes = [100, 1000] } = {}) {
       // A fresh home per run: its journal starts empty, as for a new file.
       const home = path.join(root, `home-${index}`);
       const env = { ...baseEnv, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data') };
-      await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], { env: { ...env, ...credentials } });
+      await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+        env: { ...env, ...credentials },
+      });
       const file = path.join(home, `batch-${size}.csv`);
       writeFileSync(file, batchCsv(size, index + 10));
       await fetch(`${served.url}/__simulator/requests`, { method: 'DELETE' });

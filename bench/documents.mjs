@@ -26,15 +26,27 @@ async function endToEnd(rows, rounds, dir) {
   for (const key of ['FSAPI_PROFILE', 'FSAPI_TOKEN', 'FSAPI_BASE_URL', 'FSAPI_VERBOSE']) delete env[key];
   const served = await startServedSimulator(['--seed-transactions', String(rows)], env);
   try {
-    await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], { env: { ...env, ...credentials } });
+    await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+      env: { ...env, ...credentials },
+    });
     const since = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
     const base = [cli, '--profile', 'bench'];
     const label = rows.toLocaleString('en-US');
     const pdf = path.join(dir, 'statement.pdf');
     const results = await compare(
       [
-        { name: `fsapi statement --json, ${label} rows`, command: process.execPath, args: [...base, '--json', 'statement', '--since', since], options: { env } },
-        { name: `fsapi statement --pdf, ${label} rows`, command: process.execPath, args: [...base, 'statement', '--since', since, '--pdf', pdf], options: { env } },
+        {
+          name: `fsapi statement --json, ${label} rows`,
+          command: process.execPath,
+          args: [...base, '--json', 'statement', '--since', since],
+          options: { env },
+        },
+        {
+          name: `fsapi statement --pdf, ${label} rows`,
+          command: process.execPath,
+          args: [...base, 'statement', '--since', since, '--pdf', pdf],
+          options: { env },
+        },
       ],
       rounds,
     );
@@ -51,7 +63,12 @@ async function writerAlone(rows, dir) {
   const result = await runOnce(process.execPath, ['--import', 'tsx', driver, String(rows), file], { env: userEnv() });
   const size = statSync(file).size;
   rmSync(file, { force: true });
-  return { name: `statement PDF writer alone, ${rows.toLocaleString('en-US')} rows`, ms: result.ms, rssMb: result.rssMb, note: `${(size / 1e6).toFixed(1)} MB PDF` };
+  return {
+    name: `statement PDF writer alone, ${rows.toLocaleString('en-US')} rows`,
+    ms: result.ms,
+    rssMb: result.rssMb,
+    note: `${(size / 1e6).toFixed(1)} MB PDF`,
+  };
 }
 
 export async function benchDocuments({ rows = [10_000, 1_000_000], rounds = 3 } = {}) {
@@ -78,7 +95,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const rows = (option('--rows') ?? '10000,1000000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const rows = (option('--rows') ?? '10000,1000000')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const rounds = Number(option('--rounds') ?? 3);
   await benchDocuments({ rows, rounds: Number.isInteger(rounds) && rounds > 0 ? rounds : 3 });
 }

@@ -37,7 +37,10 @@ const ROUNDS = option('rounds', 5);
 function measure(args, env, { okCodes = [0], countLines = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, cli, ...args], { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, cli, ...args], {
+      env,
+      stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'],
+    });
     let stderr = '';
     let lines = 0;
     child.stdout?.on('data', (chunk) => {
@@ -57,7 +60,10 @@ function measure(args, env, { okCodes = [0], countLines = false } = {}) {
 /** `count` rows with accounts and amounts unique to `tag`: each batch is a new file, never a resume. */
 function batchCsv(count, tag) {
   const lines = ['account_number,bank,amount,narration'];
-  for (let i = 0; i < count; i += 1) lines.push(`${String(tag).padStart(3, '0')}${String(i).padStart(5, '0')}57,gtb,${10 + (i % 90)}.${String(tag % 100).padStart(2, '0')},History ${tag} row ${i}`);
+  for (let i = 0; i < count; i += 1)
+    lines.push(
+      `${String(tag).padStart(3, '0')}${String(i).padStart(5, '0')}57,gtb,${10 + (i % 90)}.${String(tag % 100).padStart(2, '0')},History ${tag} row ${i}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -72,13 +78,19 @@ export async function benchHistory() {
       const env = { ...baseEnv, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data'), FSAPI_SIM_SETTLE_SECONDS: '0' };
       const served = await startServedSimulator([], { ...baseEnv, FSAPI_DATA_DIR: path.join(home, 'sim') });
       homes.push({ name, env, served, home });
-      const login = spawnSync(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], { env: { ...env, ...credentials } });
+      const login = spawnSync(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+        env: { ...env, ...credentials },
+      });
       if (login.status !== 0) throw new Error(`login failed: ${login.stderr}`);
     }
     // The base address as fsapi records it: what the first send journals.
     const [empty, full] = homes;
     const started = Date.now();
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', seeder, full.env.FSAPI_DATA_DIR, String(HISTORY), 'bench', full.served.url.replace(/\/$/, '')], { cwd: root, env: baseEnv, encoding: 'utf8' });
+    const seeded = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', seeder, full.env.FSAPI_DATA_DIR, String(HISTORY), 'bench', full.served.url.replace(/\/$/, '')],
+      { cwd: root, env: baseEnv, encoding: 'utf8' },
+    );
     if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
     console.error(`${seeded.stdout.trim()} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
@@ -86,7 +98,11 @@ export async function benchHistory() {
     let amount = 1;
     const since = () => new Date(Date.now() - 86_400_000).toISOString();
     const commands = [
-      { name: 'transfer send', rounds: ROUNDS, args: () => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', `${(amount += 1)}.07`, '--narration', 'history bench', '--yes'] },
+      {
+        name: 'transfer send',
+        rounds: ROUNDS,
+        args: () => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', `${(amount += 1)}.07`, '--narration', 'history bench', '--yes'],
+      },
       { name: 'transfer log --limit 50', rounds: ROUNDS, args: () => ['transfer', 'log', '--limit', '50'] },
       { name: 'reconcile (one day)', rounds: ROUNDS, args: () => ['reconcile', '--since', since()], okCodes: [0, 1] },
       {

@@ -10,9 +10,12 @@ if (!baseUrl || !token) {
 }
 const limit = Number(limitText);
 
-const write = (text) =>
-  process.stdout.write(text) ? undefined : new Promise((resolve) => process.stdout.once('drain', resolve));
-const indent = (text) => text.split('\n').map((line) => `  ${line}`).join('\n');
+const write = (text) => (process.stdout.write(text) ? undefined : new Promise((resolve) => process.stdout.once('drain', resolve)));
+const indent = (text) =>
+  text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 
 let count = 0;
 await write('[');

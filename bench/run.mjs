@@ -52,7 +52,9 @@ for (const line of selected.some((script) => script.everyLine) ? supportedNodeLi
   }
 }
 if (nodes.length === 0) {
-  console.error('error: no supported Node line (22 or 24) to run the benchmarks on\nhint: the npm registry must be reachable once to install one (npm config get registry)');
+  console.error(
+    'error: no supported Node line (22 or 24) to run the benchmarks on\nhint: the npm registry must be reachable once to install one (npm config get registry)',
+  );
   process.exit(1);
 }
 
@@ -78,7 +80,11 @@ process.exitCode = failed ? 1 : 0;
 
 function readResults(file) {
   try {
-    return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }

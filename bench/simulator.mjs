@@ -61,12 +61,16 @@ function startServe(args, env) {
 /** One HTTP request over the shared keep-alive agent; resolves to the status (0 when the request failed). */
 function request(agent, url, method, pathname, headers, body) {
   return new Promise((resolve) => {
-    const req = http.request(`${url}${pathname}`, { method, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => resolve({ status: 0, text: '' }));
-    });
+    const req = http.request(
+      `${url}${pathname}`,
+      { method, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', () => resolve({ status: 0, text: '' }));
+      },
+    );
     req.on('error', () => resolve({ status: 0, text: '' }));
     req.setTimeout(30_000, () => req.destroy());
     req.end(body);
@@ -197,10 +201,7 @@ async function driverCosts(rounds) {
       ],
       rounds,
     );
-    printRows(`SQLite driver start-up, ${label}`, [
-      results[0],
-      { ...results[1], note: `+${(results[1].ms - results[0].ms).toFixed(1)} ms` },
-    ]);
+    printRows(`SQLite driver start-up, ${label}`, [results[0], { ...results[1], note: `+${(results[1].ms - results[0].ms).toFixed(1)} ms` }]);
   }
 }
 
@@ -218,8 +219,18 @@ export async function benchSimulator({ fill = FILLED, rounds = 11 } = {}) {
     const url = await served.url;
     const [baseline, fresh] = await alternate([memoryUrl, url], MEASURED_TRANSFERS, transfer);
     await memory.stop();
-    line('in memory (baseline, taken in turn with the next): transfers/s', baseline.perSecond.toFixed(0), `/s  p99 ${baseline.p99.toFixed(0)} ms, ${baseline.failed} failed`);
-    line('--state FILE, fresh: transfers/s', fresh.perSecond.toFixed(0), `/s  p99 ${fresh.p99.toFixed(0)} ms, ${(fresh.perSecond / baseline.perSecond).toFixed(2)}x of in memory`, '>= 400', fresh.perSecond >= 400);
+    line(
+      'in memory (baseline, taken in turn with the next): transfers/s',
+      baseline.perSecond.toFixed(0),
+      `/s  p99 ${baseline.p99.toFixed(0)} ms, ${baseline.failed} failed`,
+    );
+    line(
+      '--state FILE, fresh: transfers/s',
+      fresh.perSecond.toFixed(0),
+      `/s  p99 ${fresh.p99.toFixed(0)} ms, ${(fresh.perSecond / baseline.perSecond).toFixed(2)}x of in memory`,
+      '>= 400',
+      fresh.perSecond >= 400,
+    );
     line(`--state FILE, fresh: failed requests of ${fresh.done}`, String(fresh.failed), '', '0', fresh.failed === 0);
     if (fresh.firstFailure) console.log(`    first failure: ${fresh.firstFailure}`);
 
@@ -230,11 +241,29 @@ export async function benchSimulator({ fill = FILLED, rounds = 11 } = {}) {
     const [later, freshAgain] = await alternate([url, await second.url], MEASURED_TRANSFERS, transfer);
     await second.stop();
     const ratio = later.perSecond / freshAgain.perSecond;
-    line(`--state FILE, at ${total.toLocaleString('en')} transactions: transfers/s`, later.perSecond.toFixed(0), `/s  p99 ${later.p99.toFixed(0)} ms, ${ratio.toFixed(2)}x of a fresh file (${freshAgain.perSecond.toFixed(0)}/s)`, '>= 0.7x', ratio >= 0.7);
+    line(
+      `--state FILE, at ${total.toLocaleString('en')} transactions: transfers/s`,
+      later.perSecond.toFixed(0),
+      `/s  p99 ${later.p99.toFixed(0)} ms, ${ratio.toFixed(2)}x of a fresh file (${freshAgain.perSecond.toFixed(0)}/s)`,
+      '>= 0.7x',
+      ratio >= 0.7,
+    );
     const listed = await load(url, LISTINGS, listing);
-    line(`--state FILE, at ${(total + later.done).toLocaleString('en')}: listing (limit 30) requests/s`, listed.perSecond.toFixed(0), `/s  p99 ${listed.p99.toFixed(0)} ms`, '>= 400', listed.perSecond >= 400);
+    line(
+      `--state FILE, at ${(total + later.done).toLocaleString('en')}: listing (limit 30) requests/s`,
+      listed.perSecond.toFixed(0),
+      `/s  p99 ${listed.p99.toFixed(0)} ms`,
+      '>= 400',
+      listed.perSecond >= 400,
+    );
     const failedInAll = fresh.failed + filling.failed + later.failed + listed.failed + freshAgain.failed;
-    line(`--state FILE: failed requests of ${fresh.done + filling.done + later.done + listed.done + freshAgain.done} in all`, String(failedInAll), '', '0', failedInAll === 0);
+    line(
+      `--state FILE: failed requests of ${fresh.done + filling.done + later.done + listed.done + freshAgain.done} in all`,
+      String(failedInAll),
+      '',
+      '0',
+      failedInAll === 0,
+    );
     await served.stop();
 
     // The local profile on that state (copied in as its state.db) against a fresh one.
@@ -245,8 +274,18 @@ export async function benchSimulator({ fill = FILLED, rounds = 11 } = {}) {
     const command = [cli, 'tx', 'list', '--limit', '30', '--json'];
     const [small, big] = await compare(
       [
-        { name: 'fsapi tx list --limit 30 --json, local, fresh state', command: process.execPath, args: command, options: { env: { ...env, FSAPI_DATA_DIR: freshData } } },
-        { name: `fsapi tx list --limit 30 --json, local, ${(total + later.done).toLocaleString('en')} transactions`, command: process.execPath, args: command, options: { env: { ...env, FSAPI_DATA_DIR: bigData } } },
+        {
+          name: 'fsapi tx list --limit 30 --json, local, fresh state',
+          command: process.execPath,
+          args: command,
+          options: { env: { ...env, FSAPI_DATA_DIR: freshData } },
+        },
+        {
+          name: `fsapi tx list --limit 30 --json, local, ${(total + later.done).toLocaleString('en')} transactions`,
+          command: process.execPath,
+          args: command,
+          options: { env: { ...env, FSAPI_DATA_DIR: bigData } },
+        },
       ],
       rounds,
     );

@@ -25,7 +25,14 @@ export async function startServedSimulator(args = [], env = process.env) {
     });
     child.on('exit', (code) => reject(new Error(`simulator serve exited ${code}: ${err}`)));
   });
-  return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 // Targets (issue 15) on the supported LTS lines, 22 and 24.

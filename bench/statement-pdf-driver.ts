@@ -18,17 +18,31 @@ function row(i: number): TransactionRecord {
   const credit = i % 3 !== 0;
   const name = names[i % names.length]!;
   return {
-    id: i, userId: 1, accountId: null, netAmount: 0, details: {},
+    id: i,
+    userId: 1,
+    accountId: null,
+    netAmount: 0,
+    details: {},
     amount: `${1000 + (i % 9973)}.${String(i % 100).padStart(2, '0')}`,
-    charge: credit ? '25.00' : '10.75', stampDuty: credit && i % 7 === 0 ? 50 : null,
+    charge: credit ? '25.00' : '10.75',
+    stampDuty: credit && i % 7 === 0 ? 50 : null,
     description: credit ? `Transfer from ${name}` : `Invoice ${i}`,
-    destinationAccountNumber: credit ? '1100084217' : '0123456789', destinationAccountName: credit ? 'ACME TRADING LIMITED' : name,
-    destinationBankCode: '000013', destinationBankName: 'Guaranty Trust Bank',
-    sourceAccountNumber: credit ? '0987654321' : '1100084217', sourceAccountName: credit ? name : 'ACME TRADING LIMITED',
-    sourceBankCode: '000014', sourceBankName: 'Access Bank',
+    destinationAccountNumber: credit ? '1100084217' : '0123456789',
+    destinationAccountName: credit ? 'ACME TRADING LIMITED' : name,
+    destinationBankCode: '000013',
+    destinationBankName: 'Guaranty Trust Bank',
+    sourceAccountNumber: credit ? '0987654321' : '1100084217',
+    sourceAccountName: credit ? name : 'ACME TRADING LIMITED',
+    sourceBankCode: '000014',
+    sourceBankName: 'Access Bank',
     reference: `${credit ? 'COL' : 'ACME'}-${i.toString(36).toUpperCase().padStart(10, '0')}`,
-    transactionTypeName: credit ? 'collection' : 'bank_transfer', category: credit ? 'collection' : 'bank_transfer', utilityType: null,
-    sessionId: `0000232611${String(i).padStart(20, '0')}`, status: 'successful', reversedFlag: 0, type: credit ? 'credit' : 'debit',
+    transactionTypeName: credit ? 'collection' : 'bank_transfer',
+    category: credit ? 'collection' : 'bank_transfer',
+    utilityType: null,
+    sessionId: `0000232611${String(i).padStart(20, '0')}`,
+    status: 'successful',
+    reversedFlag: 0,
+    type: credit ? 'credit' : 'debit',
     completedAt: period.sinceMs + Math.floor((i * (period.untilMs - period.sinceMs)) / rows),
     createdAt: period.sinceMs + Math.floor((i * (period.untilMs - period.sinceMs)) / rows),
     updatedAt: 0,
@@ -54,11 +68,18 @@ async function* lines(): AsyncGenerator<StatementLine[]> {
     if (process.env.FSAPI_BENCH_TRACE && start % 10_000 === 0 && typeof globalThis.gc === 'function') {
       globalThis.gc();
       const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
-      console.error(`${start} rows: heap ${(heapUsed / 1e6).toFixed(1)} MB, external ${(external / 1e6).toFixed(1)} MB, buffers ${(arrayBuffers / 1e6).toFixed(1)} MB, rss ${(rss / 1e6).toFixed(1)} MB`);
+      console.error(
+        `${start} rows: heap ${(heapUsed / 1e6).toFixed(1)} MB, external ${(external / 1e6).toFixed(1)} MB, buffers ${(arrayBuffers / 1e6).toFixed(1)} MB, rss ${(rss / 1e6).toFixed(1)} MB`,
+      );
     }
   }
 }
 
 const started = Date.now();
-const written = await writeStatementPdf(file, { statement, account: { name: 'ACME TRADING LIMITED', number: '1100084217' }, readAtMs: untilMs, lines: lines() });
+const written = await writeStatementPdf(file, {
+  statement,
+  account: { name: 'ACME TRADING LIMITED', number: '1100084217' },
+  readAtMs: untilMs,
+  lines: lines(),
+});
 console.error(JSON.stringify({ ...written, ms: Date.now() - started }));

@@ -79,7 +79,12 @@ async function measure(rows, rounds) {
 
     const [baseline, subject] = await compare(
       [
-        { name: `minimal fetch script, ${rows.toLocaleString('en-US')} rows`, command: process.execPath, args: [minimal, served.url], options: { env: minimalEnv } },
+        {
+          name: `minimal fetch script, ${rows.toLocaleString('en-US')} rows`,
+          command: process.execPath,
+          args: [minimal, served.url],
+          options: { env: minimalEnv },
+        },
         { name: `fsapi tx list --all --json, ${rows.toLocaleString('en-US')} rows`, command: process.execPath, args: fsapiArgs, options: { env } },
       ],
       rounds,

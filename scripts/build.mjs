@@ -86,7 +86,9 @@ const common = {
 const engineLeftOut = {
   name: 'engine-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) => (args.importer.endsWith('engine-loader.ts') ? { path: './engine.cjs', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) =>
+      args.importer.endsWith('engine-loader.ts') ? { path: './engine.cjs', external: true } : undefined,
+    );
   },
 };
 
@@ -103,7 +105,10 @@ const vendorFiles = {
   'csv-parse': { imports: ['csv-parse'], exports: "{ Parser: require('csv-parse').Parser }" },
   'csv-stringify': { imports: ['csv-stringify/sync'], exports: "require('csv-stringify/sync')" },
   // One file for both: @hono/node-server works with hono's classes, which must not exist twice.
-  hono: { imports: ['hono', '@hono/node-server'], exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }" },
+  hono: {
+    imports: ['hono', '@hono/node-server'],
+    exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }",
+  },
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },

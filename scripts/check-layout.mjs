@@ -16,10 +16,7 @@ const SRC = path.resolve(process.argv[2] ?? 'src');
 const UI = path.join(SRC, 'ui');
 // Who may import src/ui: the terminal layer itself, the commands, and the CLI shell (the files at the top of
 // src/: the command tree, the runner, main). Everything else is logic with no terminal.
-const mayImportUi = (file) =>
-  file.startsWith(UI + path.sep) ||
-  file.startsWith(path.join(SRC, 'commands') + path.sep) ||
-  path.dirname(file) === SRC;
+const mayImportUi = (file) => file.startsWith(UI + path.sep) || file.startsWith(path.join(SRC, 'commands') + path.sep) || path.dirname(file) === SRC;
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
 // Where SQL may be written: the store, and the simulator's own database.

@@ -12,7 +12,10 @@ export const docsPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 /** The subcommands a user can see: not hidden (the completion callback), not commander's `help`. */
 export function visibleSubcommands(command: Command): Command[] {
-  return command.createHelp().visibleCommands(command).filter((sub) => command.commands.includes(sub));
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((sub) => command.commands.includes(sub));
 }
 
 /** Every visible command below `root`, depth first, in the order of `--help`. */
@@ -46,7 +49,11 @@ export function examplesOf(command: Command): string[] {
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
-const anchor = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 
 function optionTable(help: Help, options: ReturnType<Help['visibleOptions']>): string[] {
   return [
@@ -115,7 +122,8 @@ function renderCommand(command: Command, depth: number): string[] {
   if (options.length > 0) out.push(...optionTable(help, options), '');
 
   const endpoints = apiEndpoints(command);
-  if (endpoints.length > 0) out.push('| API endpoint | For |', '|---|---|', ...endpoints.map(([endpoint, why]) => `| \`${cell(endpoint)}\` | ${cell(why)} |`), '');
+  if (endpoints.length > 0)
+    out.push('| API endpoint | For |', '|---|---|', ...endpoints.map(([endpoint, why]) => `| \`${cell(endpoint)}\` | ${cell(why)} |`), '');
 
   out.push(...afterHelpSection(command));
   return out;
@@ -158,7 +166,10 @@ export function renderCommandReference(root: Command): string {
     const depth = commandPath(command).split(' ').length;
     lines.push(...renderCommand(command, depth));
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -45,7 +45,19 @@ export async function nodeBinary(line, { log = (text) => process.stderr.write(`$
   log(`installing Node ${line} from the npm registry into ${folder} ...`);
   try {
     await new Promise((resolve, reject) => {
-      const args = ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--fetch-timeout=30000', '--fetch-retries=1', '--prefix', staging, `node@${line}`];
+      const args = [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--loglevel=error',
+        '--fetch-timeout=30000',
+        '--fetch-retries=1',
+        '--prefix',
+        staging,
+        `node@${line}`,
+      ];
       // The `node` package fetches the binary of this platform in its install script (a second npm), so
       // scripts must run; npm runs in a process group of its own so that the limit stops both.
       const env = { ...process.env, npm_config_ignore_scripts: 'false' };

@@ -79,11 +79,7 @@ export class ApiError extends FsapiError {
 /** The request never produced a readable answer: network error, timeout, HTML page, 5xx. */
 export class TransportError extends ApiError {
   readonly kind: 'network' | 'timeout' | 'bad-gateway' | 'unreadable';
-  constructor(
-    kind: TransportError['kind'],
-    message: string,
-    options: { status?: number; hint?: string; cause?: unknown } = {},
-  ) {
+  constructor(kind: TransportError['kind'], message: string, options: { status?: number; hint?: string; cause?: unknown } = {}) {
     super(message, { ...options, code: kind === 'unreadable' ? 'unreadable_answer' : kind.replace('-', '_') });
     this.kind = kind;
   }

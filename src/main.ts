@@ -126,4 +126,3 @@ function isFsapiError(error: unknown): error is FsapiError {
 function isCommanderError(error: unknown): error is CommanderError {
   return error instanceof Error && typeof (error as CommanderError).code === 'string' && (error as CommanderError).code.startsWith('commander.');
 }
-

@@ -27,7 +27,11 @@ export const program = new Command('fsapi')
   .configureOutput({
     // Red like fsapi's own errors (src/main.ts), by the same rules; under --json the error object.
     outputError: (text, write) =>
-      write(jsonRequested() ? commanderErrorAsJson(text) : commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour()))),
+      write(
+        jsonRequested()
+          ? commanderErrorAsJson(text)
+          : commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour())),
+      ),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
@@ -75,7 +79,8 @@ function formatHelpInOrder(this: Help, command: Command, helper: Help): string {
   const termWidth = helper.padWidth(command, helper);
   const calls = apiEndpoints(command);
   const endpointWidth = Math.max(termWidth, ...calls.map(([endpoint]) => endpoint.length));
-  const endpoints = calls.length === 0 ? [] : [['API endpoints:', ...calls.map(([endpoint, why]) => helper.formatItem(endpoint, endpointWidth, why, helper))].join('\n')];
+  const endpoints =
+    calls.length === 0 ? [] : [['API endpoints:', ...calls.map(([endpoint, why]) => helper.formatItem(endpoint, endpointWidth, why, helper))].join('\n')];
   return `${[...sections.filter((section) => !globals.includes(section)), ...endpoints, ...globals].join('\n\n')}\n`;
 }
 
@@ -116,7 +121,7 @@ function commanderMessage(text: string): { message: string; hint: string } {
     ? `did you mean ${suggestion[1]}?`
     : /unknown command/.test(message)
       ? 'fsapi --help lists the commands'
-      : "add --help to the command to see its usage";
+      : 'add --help to the command to see its usage';
   return { message, hint };
 }
 
@@ -192,7 +197,14 @@ function wrapParagraphs(text: string, width = 80): string {
 function addGroupCommands(command: Command, spec: GroupSpec): void {
   for (const sub of spec.commands) {
     if (!isGroup(sub)) addCommand(command, sub);
-    else addGroupCommands(command.command(sub.path.split(' ').at(-1)!).description(sub.summary).addHelpText('after', examples(...sub.examples)), sub);
+    else
+      addGroupCommands(
+        command
+          .command(sub.path.split(' ').at(-1)!)
+          .description(sub.summary)
+          .addHelpText('after', examples(...sub.examples)),
+        sub,
+      );
   }
 }
 
@@ -207,7 +219,10 @@ const undefinedGroups = new Map<Command, (group: Command) => void>();
  * --help does; a mistyped sub-command is commander's unknown-command error with its "did you mean".
  */
 function group(name: string, description: string, exampleLines: string[], define: (group: Command) => void): Command {
-  const command = program.command(name).description(description).addHelpText('after', examples(...exampleLines));
+  const command = program
+    .command(name)
+    .description(description)
+    .addHelpText('after', examples(...exampleLines));
   undefinedGroups.set(command, define);
   // `fsapi help transfer` shows the group's help without entering it: its help lists the sub-commands.
   command.on('beforeHelp', () => defineSubcommands(command));
@@ -290,11 +305,10 @@ function wrapExample(line: string, width = 80): string {
   return lines.join('\n');
 }
 
-program.addHelpText('after', examples(
-  'fsapi account',
-  'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent',
-  'fsapi auth login --profile sandbox',
-));
+program.addHelpText(
+  'after',
+  examples('fsapi account', 'fsapi transfer send 0123456789 --bank gtb --amount 5000 --narration Rent', 'fsapi auth login --profile sandbox'),
+);
 
 for (const spec of commandSpecs) {
   if (isGroup(spec)) group(spec.path, spec.summary, [...spec.examples], (command) => addGroupCommands(command, spec));
@@ -305,7 +319,8 @@ for (const spec of commandSpecs) {
 // the docs and completion. It builds no Context: it only reads local files, so a Tab never touches the
 // network or creates anything.
 
-program.command('__complete', { hidden: true })
+program
+  .command('__complete', { hidden: true })
   .description('answer a shell completion request')
   .argument('[words...]', 'the words after the program name, the last one being completed')
   .option('--line <text>', 'bash: the command line up to the cursor')

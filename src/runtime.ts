@@ -18,11 +18,7 @@ import { storeGuard } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 
 /** Builds the Context of a run from the parsed global options; see useContextFactory. */
-export type ContextFactory = (
-  rawGlobals: Record<string, unknown>,
-  env: Readonly<Record<string, string | undefined>>,
-  fromEnv: ReadonlySet<string>,
-) => Context;
+export type ContextFactory = (rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, fromEnv: ReadonlySet<string>) => Context;
 
 let contextFactory: ContextFactory = createContext;
 let pipeWatched = false;
@@ -67,6 +63,8 @@ export async function runCommand(command: Command, args: string[], load: () => P
     try {
       await guard.remember(finishStores());
     } catch (error) {
+      // Only when the command itself succeeded: then there is no error of its own for this one to hide.
+      // biome-ignore lint/correctness/noUnsafeFinally: see the line above
       if (!failed) throw error;
     }
   }

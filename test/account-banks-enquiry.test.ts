@@ -102,7 +102,10 @@ describe('banks', () => {
 
       const second = await runCli(['banks', 'kuda'], { env: { ...h.env, FSAPI_PROFILE: 'sim' } });
       assert.equal(second.code, 0, second.stderr);
-      assert.equal(second.stdout, 'CODE\tNAME\tCATEGORY\n090267\tKuda Microfinance Bank\t9\n'.replace('\t9\n', `\t${second.stdout.trim().split('\t').at(-1)}\n`));
+      assert.equal(
+        second.stdout,
+        'CODE\tNAME\tCATEGORY\n090267\tKuda Microfinance Bank\t9\n'.replace('\t9\n', `\t${second.stdout.trim().split('\t').at(-1)}\n`),
+      );
       assert.equal(requestsTo('/v1/transfer/banks').length, 1, 'the cache answered');
 
       const refreshed = await runCli(['banks', '--refresh'], { env: { ...h.env, FSAPI_PROFILE: 'sim' } });
@@ -156,7 +159,10 @@ describe('enquiry', () => {
   it('resolves a bank by part of its name and prints TSV when piped', async () => {
     const result = await runCli(['enquiry', '0123456789', '--bank', 'guaranty'], { env: env() });
     assert.equal(result.code, 0, result.stderr);
-    const [header, row] = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, row] = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(row![header!.indexOf('Account name')], 'OKAFOR CHIAMAKA ADAEZE');
     assert.equal(row![header!.indexOf('Bank code')], '000013');
   });
@@ -181,7 +187,11 @@ describe('enquiry', () => {
     ['letters in the account number', ['enquiry', '01234abcde', '--bank', '000013'], /account number must be 10 digits/],
     ['a bank that matches nothing', ['enquiry', '0123456789', '--bank', 'zzz'], /no bank matches "zzz"/],
     ['an unknown 6-digit code', ['enquiry', '0123456789', '--bank', '999999'], /no bank has the institution code 999999/],
-    ['an ambiguous bank name without a terminal', ['enquiry', '0123456789', '--bank', 'first'], /"first" matches 2 banks: 000016 First Bank of Nigeria; 000003 First City Monument Bank/],
+    [
+      'an ambiguous bank name without a terminal',
+      ['enquiry', '0123456789', '--bank', 'first'],
+      /"first" matches 2 banks: 000016 First Bank of Nigeria; 000003 First City Monument Bank/,
+    ],
     ['an unknown option', ['enquiry', '0123456789', '--bank', '000013', '--bnak', 'x'], /unknown option '--bnak'/],
   ] as const) {
     it(`exits 2 on ${label} and sends no name enquiry`, async () => {
@@ -216,4 +226,3 @@ describe('unknown commands', () => {
     assert.match(result.stderr, /^hint: did you mean account\?$/m);
   });
 });
-

@@ -43,7 +43,11 @@ describe('answers over the size limit', () => {
       assert.match(result.stderr, /^error: answer from 127\.0\.0\.1:\d+ refused: the answer (declared \d+ bytes, over|grew past) the 16 MB limit$/m);
       assert.doesNotMatch(result.stderr, /at .*\.js:\d+/, 'no stack trace');
       assert.equal(result.stdout, '');
-      assert.deepEqual(proxy.hits.filter((hit) => hit === 'GET /v1/account'), ['GET /v1/account'], 'not retried');
+      assert.deepEqual(
+        proxy.hits.filter((hit) => hit === 'GET /v1/account'),
+        ['GET /v1/account'],
+        'not retried',
+      );
       // The proxy could write only what the client read before hanging up, plus what sockets buffer.
       assert.equal(proxy.sent.length, 1);
       assert.ok(proxy.sent[0]! < 2 * MAX_ANSWER_BYTES, `the client stopped reading (${proxy.sent[0]} bytes written)`);

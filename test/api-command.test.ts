@@ -113,13 +113,34 @@ describe('fsapi api: bad input is exit 2 and nothing is sent', () => {
     { name: 'an unknown method', args: ['api', 'FETCH', '/v1/account'], message: /unknown HTTP method "FETCH"[\s\S]*GET, POST, PUT, PATCH, DELETE/ },
     { name: 'a path without a leading /', args: ['api', 'GET', 'v1/account'], message: /must start with \// },
     { name: '--data that is not JSON', args: ['api', 'POST', '/v1/transfer/name-enquiry', '--data', '{bankCode: 1}'], message: /not valid JSON/ },
-    { name: 'a missing @file', args: ['api', 'POST', '/v1/transfer/name-enquiry', '--data', '@/nonexistent/body.json'], message: /cannot read --data file .*no such file/ },
-    { name: 'stdin that is not JSON', args: ['api', 'POST', '/v1/transfer/name-enquiry', '--data', '-'], input: 'hello', message: /body in stdin is not valid JSON/ },
+    {
+      name: 'a missing @file',
+      args: ['api', 'POST', '/v1/transfer/name-enquiry', '--data', '@/nonexistent/body.json'],
+      message: /cannot read --data file .*no such file/,
+    },
+    {
+      name: 'stdin that is not JSON',
+      args: ['api', 'POST', '/v1/transfer/name-enquiry', '--data', '-'],
+      input: 'hello',
+      message: /body in stdin is not valid JSON/,
+    },
     { name: 'a --query without =', args: ['api', 'GET', '/v1/transactions', '--query', 'limit'], message: /"limit" is not key=value/ },
     { name: 'a GET with a body', args: ['api', 'GET', '/v1/account', '--data', '{}'], message: /GET request has no body/ },
-    { name: 'a number that JSON cannot carry exactly', args: ['api', 'POST', '/v1/x', '--data', '{"amount":12345678901234567890}'], message: /cannot be sent exactly/ },
-    { name: 'POST /v1/transfer without --allow-transfer', args: ['api', 'POST', '/v1/transfer', '--data', '{"amount":1}'], message: /does not send POST \/v1\/transfer[\s\S]*hint: use fsapi transfer send/ },
-    { name: 'POST /v1/transfer spelled differently', args: ['api', 'post', '//V1/Transfer/', '--data', '{"amount":1}'], message: /does not send POST \/v1\/transfer/ },
+    {
+      name: 'a number that JSON cannot carry exactly',
+      args: ['api', 'POST', '/v1/x', '--data', '{"amount":12345678901234567890}'],
+      message: /cannot be sent exactly/,
+    },
+    {
+      name: 'POST /v1/transfer without --allow-transfer',
+      args: ['api', 'POST', '/v1/transfer', '--data', '{"amount":1}'],
+      message: /does not send POST \/v1\/transfer[\s\S]*hint: use fsapi transfer send/,
+    },
+    {
+      name: 'POST /v1/transfer spelled differently',
+      args: ['api', 'post', '//V1/Transfer/', '--data', '{"amount":1}'],
+      message: /does not send POST \/v1\/transfer/,
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, async () => {
@@ -180,10 +201,16 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
       env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,50' },
     });
     assert.equal(result.code, 5, result.stderr);
-    assert.match(result.stderr, /outcome is unknown: the transfer was answered HTTP 502, which does not prove it was refused; the lookup by reference found nothing/);
+    assert.match(
+      result.stderr,
+      /outcome is unknown: the transfer was answered HTTP 502, which does not prove it was refused; the lookup by reference found nothing/,
+    );
     assert.match(result.stderr, new RegExp(`hint: do not resend; run fsapi transfer status ${reference}`));
     assert.equal(result.stdout, '');
     assert.equal(setup.posts(), 1, 'sent exactly once, never retried');
-    assert.ok(setup.server.simulator.requests().some((r) => r.path === `/v1/transactions/reference/${reference}`), 'looked up');
+    assert.ok(
+      setup.server.simulator.requests().some((r) => r.path === `/v1/transactions/reference/${reference}`),
+      'looked up',
+    );
   });
 });

@@ -21,7 +21,15 @@ describe('the target of fsapi api', () => {
     for (const [, spelling] of TRANSFER_SPELLINGS) {
       assert.ok(isTransferEndpoint(resolveApiTarget('http://127.0.0.1:4010', spelling.split('?')[0]!).endpoint), spelling);
     }
-    for (const other of ['/v1/transfer/name-enquiry', '/v1/transfer/tsq', '/v1/transfer/banks', '/v1/transfers', '/v1/transferx', '/v2/transfer', '/v1/account']) {
+    for (const other of [
+      '/v1/transfer/name-enquiry',
+      '/v1/transfer/tsq',
+      '/v1/transfer/banks',
+      '/v1/transfers',
+      '/v1/transferx',
+      '/v2/transfer',
+      '/v1/account',
+    ]) {
       assert.equal(isTransferEndpoint(resolveApiTarget('http://127.0.0.1:4010', other).endpoint), false, other);
     }
   });
@@ -33,8 +41,19 @@ describe('the target of fsapi api', () => {
     // A base address that ends in the version makes a shorter path the transfer endpoint.
     for (const path of ['/transfer', '/./Transfer/']) assert.ok(reachesTransfer(resolveApiTarget('https://api.example.ng/v1', path)), path);
     assert.equal(reachesTransfer(resolveApiTarget('https://api.example.ng/v1', '/transfer/tsq')), false);
-    for (const outside of ['/../v1/transfer', '/x/../../v1/transfer', '/%2e%2e/v1/transfer', '/..%2Fv1/transfer', '/%252e%252e/v1/transfer', '/..\\v1/transfer']) {
-      assert.throws(() => resolveApiTarget(base, outside), (error: unknown) => error instanceof UsageError && error.exitCode === 2 && /outside the base address/.test(error.message), outside);
+    for (const outside of [
+      '/../v1/transfer',
+      '/x/../../v1/transfer',
+      '/%2e%2e/v1/transfer',
+      '/..%2Fv1/transfer',
+      '/%252e%252e/v1/transfer',
+      '/..\\v1/transfer',
+    ]) {
+      assert.throws(
+        () => resolveApiTarget(base, outside),
+        (error: unknown) => error instanceof UsageError && error.exitCode === 2 && /outside the base address/.test(error.message),
+        outside,
+      );
     }
   });
 

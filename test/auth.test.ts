@@ -56,7 +56,10 @@ describe('auth login', () => {
     server.simulator.clearRequests();
     const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, ...CREDENTIALS } });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, new RegExp(`Logged in to sandbox \\(${server.url.replaceAll('.', '\\.')}\\) as profile "sandbox"; token valid until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d`));
+    assert.match(
+      result.stderr,
+      new RegExp(`Logged in to sandbox \\(${server.url.replaceAll('.', '\\.')}\\) as profile "sandbox"; token valid until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d`),
+    );
     assert.match(result.stderr, /Profile "sandbox" is now the default/);
     assert.equal(result.stdout, '');
 
@@ -87,9 +90,12 @@ describe('auth login', () => {
 
   it('keeps the credentials (mode 0600) with --save-credentials, and prints JSON without the token', async () => {
     const h = home();
-    const result = await runInProcess(['--json', 'auth', 'login', '--profile', 'ops', '--env', 'production', '--base-url', server.url, '--save-credentials', '--validity', '60'], {
-      env: { ...h.env, ...CREDENTIALS },
-    });
+    const result = await runInProcess(
+      ['--json', 'auth', 'login', '--profile', 'ops', '--env', 'production', '--base-url', server.url, '--save-credentials', '--validity', '60'],
+      {
+        env: { ...h.env, ...CREDENTIALS },
+      },
+    );
     assert.equal(result.code, 0, result.stderr);
     const printed = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.deepEqual(Object.keys(printed).sort(), ['baseUrl', 'env', 'expiresAt', 'profile']);
@@ -120,7 +126,9 @@ describe('auth login', () => {
     it(`refuses --validity ${validity} with exit 2 before sending anything`, async () => {
       const h = home();
       server.simulator.clearRequests();
-      const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--validity', validity], { env: { ...h.env, ...CREDENTIALS } });
+      const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--validity', validity], {
+        env: { ...h.env, ...CREDENTIALS },
+      });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /--validity must be a whole number of minutes from 1 to 2880/);
       assert.deepEqual(server.simulator.requests(), []);
@@ -136,7 +144,9 @@ describe('auth login', () => {
     assert.ok(!result.stderr.includes(CREDENTIALS.FSAPI_CONSUMER_SECRET), 'the secret was printed');
     assert.ok(!existsSync(profilesFile(h)), 'a failed login saved a profile');
 
-    const production = await runCli(['--timeout', '5', 'auth', 'login', '--profile', 'live', '--env', 'production'], { env: { ...h.env, ...CREDENTIALS, ...NO_DNS } });
+    const production = await runCli(['--timeout', '5', 'auth', 'login', '--profile', 'live', '--env', 'production'], {
+      env: { ...h.env, ...CREDENTIALS, ...NO_DNS },
+    });
     assert.equal(production.code, 1, production.stderr);
     assert.match(production.stderr, /cannot reach baas-api\.bellmfb\.com/);
   });
@@ -155,7 +165,9 @@ describe('auth login', () => {
   it('without a terminal and without the variables, exits 2 naming them and sends nothing', async () => {
     const h = home();
     server.simulator.clearRequests();
-    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], { env: { ...h.env, FSAPI_CONSUMER_KEY: 'only-the-key' } });
+    const result = await runInProcess(['auth', 'login', '--env', 'sandbox', '--base-url', server.url], {
+      env: { ...h.env, FSAPI_CONSUMER_KEY: 'only-the-key' },
+    });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^error: no consumer secret to log in with$/m);
     assert.match(result.stderr, /^hint: set FSAPI_CONSUMER_SECRET in the environment/m);
@@ -242,7 +254,10 @@ describe('token renewal and refusal', () => {
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^error: the API refused the token of profile "sandbox" \(HTTP 401\)/m);
     assert.match(result.stderr, /^hint: run fsapi auth login/m);
-    assert.deepEqual(server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 401']);
+    assert.deepEqual(
+      server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['GET /v1/account 401'],
+    );
   });
 
   it('renews once after a 401 when credentials are at hand and sends the request once more', async () => {
@@ -267,7 +282,10 @@ describe('token renewal and refusal', () => {
     server.simulator.clearRequests();
     const result = await runInProcess(['--base-url', server.url, 'account', '--json'], { env: { ...h.env, FSAPI_TOKEN: token } });
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 200']);
+    assert.deepEqual(
+      server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['GET /v1/account 200'],
+    );
     assert.ok(!existsSync(profilesFile(h)), 'FSAPI_TOKEN run wrote the token store');
 
     const refused = await runInProcess(['--base-url', server.url, 'account'], { env: { ...h.env, FSAPI_TOKEN: 'bogus', ...CREDENTIALS } });
@@ -295,7 +313,10 @@ describe('auth status, token, logout', () => {
     const h = await loggedIn({ save: true });
     const result = await runInProcess(['auth', 'status'], { env: h.env });
     assert.equal(result.code, 0, result.stderr);
-    const lines = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(lines.length, 2);
     assert.deepEqual(lines[0], ['Profile', 'Environment', 'Base URL', 'Default', 'Token', 'Token expires', 'Credentials saved', 'Renewal']);
     const [name, env, baseUrl, isDefault, state, expires, saved, renewal] = lines[1]!;
@@ -380,7 +401,10 @@ describe('profiles', () => {
     const piped = await runInProcess(['profile', 'list'], { env: h.env });
     assert.equal(piped.code, 0, piped.stderr);
     assert.deepEqual(
-      piped.stdout.trimEnd().split('\n').map((line) => line.split('\t')),
+      piped.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')),
       [
         ['Default', 'Name', 'Environment', 'Base URL', 'Token'],
         ['no', 'local', 'local', '', 'none'],

@@ -73,7 +73,13 @@ describe('--bank with an alias', () => {
 
   it('an exact alias wins over partial matches; a generic word is still ambiguous', async () => {
     const home = pool.home();
-    for (const [typed, code] of [['GTBank', '000013'], ['OPay', '100004'], ['FBN', '000016'], ['union', '000018'], ['Access', '000014']] as const) {
+    for (const [typed, code] of [
+      ['GTBank', '000013'],
+      ['OPay', '100004'],
+      ['FBN', '000016'],
+      ['union', '000018'],
+      ['Access', '000014'],
+    ] as const) {
       const result = await runCli(['enquiry', '0123456789', '--bank', typed], { env: home.env });
       assert.equal(result.code, 0, `${typed}: ${result.stderr}`);
       assert.match(result.stdout, new RegExp(`\\t${code}\\t`), `${typed} -> ${code}`);
@@ -101,8 +107,14 @@ describe('typos and one reading of a word', () => {
     assert.ok(first.length >= 2, 'first is still ambiguous');
     assert.equal(first[0], '000016');
     assert.ok(first.includes('000003'));
-    assert.deepEqual(matchBanks(BANKS, 'gtbank').map((bank) => bank.institutionCode), ['000013']);
-    assert.deepEqual(matchBanks(BANKS, '000014').map((bank) => bank.institutionName), ['Access Bank']);
+    assert.deepEqual(
+      matchBanks(BANKS, 'gtbank').map((bank) => bank.institutionCode),
+      ['000013'],
+    );
+    assert.deepEqual(
+      matchBanks(BANKS, '000014').map((bank) => bank.institutionName),
+      ['Access Bank'],
+    );
   });
 });
 

@@ -39,7 +39,10 @@ describe('batch file: what people export', () => {
 
   it('accepts header names in any case, with spaces or dashes, and columns in any order', () => {
     const file = parseText('Narration, Amount ,BANK,Account Number,expect-name\nrent,"1,000",gtb,0123456789,Ada Obi\n');
-    assert.deepEqual(file.rows.map((row) => [row.accountNumber, row.amountKobo, row.narration, row.expectName]), [['0123456789', 100000, 'rent', 'Ada Obi']]);
+    assert.deepEqual(
+      file.rows.map((row) => [row.accountNumber, row.amountKobo, row.narration, row.expectName]),
+      [['0123456789', 100000, 'rent', 'Ada Obi']],
+    );
   });
 
   it('gives the same rows for LF and CRLF files, and for a file with and without a BOM', () => {
@@ -48,7 +51,10 @@ describe('batch file: what people export', () => {
     const strip = (text: string) => parseText(text).rows.map(({ line, accountNumber, amountKobo }) => [line, accountNumber, amountKobo]);
     assert.deepEqual(strip(lf), strip(crlf));
     assert.deepEqual(strip(lf), strip(`\uFEFF${lf}`));
-    assert.deepEqual(strip(lf), [[2, '0123456789', 1000], [4, '0123456781', 2000]]);
+    assert.deepEqual(strip(lf), [
+      [2, '0123456789', 1000],
+      [4, '0123456781', 2000],
+    ]);
   });
 });
 
@@ -86,8 +92,18 @@ describe('batch file: read a chunk at a time', () => {
       '0123456783,uba,3,last line without a break,,';
     const content = Buffer.from(text, 'utf8');
     const whole = readInChunks(content, []);
-    assert.deepEqual(whole.rows.map((row) => [row.line, row.expectName]), [[2, undefined], [4, 'Bello\nAdaeze'], [8, undefined]]);
-    assert.deepEqual(whole.problems.map((p) => p.line), [6, 7]);
+    assert.deepEqual(
+      whole.rows.map((row) => [row.line, row.expectName]),
+      [
+        [2, undefined],
+        [4, 'Bello\nAdaeze'],
+        [8, undefined],
+      ],
+    );
+    assert.deepEqual(
+      whole.problems.map((p) => p.line),
+      [6, 7],
+    );
     assert.match(whole.problems[1]!.reason, /reference acme-x1 is already used on line 4/);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: content.length - 1 }), { maxLength: 12 }), (cuts) => {
@@ -106,7 +122,10 @@ describe('batch file: read a chunk at a time', () => {
 describe('batch file: bad rows, each with its line and reason', () => {
   it('lists every bad amount, account number and empty narration, not just the first', () => {
     const problems = problemsOf(fixture('bad-rows.csv'));
-    assert.deepEqual(problems.map((p) => p.line), [3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [3, 4, 5, 6, 7, 8],
+    );
     const reason = (line: number) => problems.find((p) => p.line === line)!.reason;
     assert.match(reason(3), /more than 2 decimals/);
     assert.match(reason(4), /"-5" is below zero: give the naira to send, like 5$/);
@@ -119,7 +138,10 @@ describe('batch file: bad rows, each with its line and reason', () => {
   it('counts lines physically: blank lines and line breaks inside quotes move the numbers', () => {
     const text = 'account_number,bank,amount,narration,expect_name\r\n\r\n0123456789,gtb,10,a,"a\r\nb\r\nc"\r\n\r\n0123456781,gtb,lots,d,\r\n';
     assert.deepEqual(problemsOf(text), [{ line: 7, reason: 'amount "lots" is not a number of naira like 1500 or 1,500.50' }]);
-    assert.deepEqual(problemsOf(`\uFEFF${text}`).map((p) => p.line), [7]);
+    assert.deepEqual(
+      problemsOf(`\uFEFF${text}`).map((p) => p.line),
+      [7],
+    );
   });
 
   it('refuses a narration or sender name with a line break, tab or other control character', () => {
@@ -136,7 +158,10 @@ describe('batch file: bad rows, each with its line and reason', () => {
       `0123456788,gtb,10,${'😀'.repeat(100)},\n` +
       `0123456789,gtb,11,${'😀'.repeat(101)},\n`;
     const problems = problemsOf(text);
-    assert.deepEqual(problems.map((p) => p.line), [2, 4, 5, 6, 8, 10, 11, 13]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [2, 4, 5, 6, 8, 10, 11, 13],
+    );
     const reason = (line: number) => problems.find((p) => p.line === line)!.reason;
     assert.match(reason(2), /^narration contains a newline at character 4: it must be one line of plain text$/);
     assert.match(reason(4), /narration contains a tab/);
@@ -164,7 +189,10 @@ describe('batch file: bad rows, each with its line and reason', () => {
         '0123456782,gtb,10,x,has space\n' +
         '0123456783,gtb,10,say "hi",\n',
     );
-    assert.deepEqual(problems.map((p) => p.line), [2, 3, 4, 5]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [2, 3, 4, 5],
+    );
     assert.match(problems[0]!.reason, /has 6 fields; the header has 5/);
     assert.match(problems[1]!.reason, /has 3 fields/);
     assert.match(problems[2]!.reason, /reference "has space" must look like PREFIX-XXXX/);
@@ -172,11 +200,14 @@ describe('batch file: bad rows, each with its line and reason', () => {
   });
 
   it('a missing required column is exit 2 naming it; so is an unknown column (a typo would skip a check)', () => {
-    assert.throws(() => parseBatchFile(fixture('missing-column.csv'), 'm.csv'), (error: unknown) => {
-      assert.ok(error instanceof UsageError);
-      assert.match(error.message, /line 1: the header has no amount column/);
-      return true;
-    });
+    assert.throws(
+      () => parseBatchFile(fixture('missing-column.csv'), 'm.csv'),
+      (error: unknown) => {
+        assert.ok(error instanceof UsageError);
+        assert.match(error.message, /line 1: the header has no amount column/);
+        return true;
+      },
+    );
     assert.throws(() => parseText('account_number,bank,amount,narration,expected_name\n0123456789,gtb,1,a,Ada\n'), /unknown column expected_name/);
     assert.throws(() => parseText('account_number,bank,amount,amount,narration\n'), /the column amount appears twice/);
     assert.throws(() => parseText('0123456789,gtb,1500,rent\n'), /line 1 is a row, not a header/);

@@ -4,7 +4,7 @@ import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -78,7 +78,9 @@ function spawnCli(s: TransferSetup, args: string[], env: Record<string, string> 
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   void exited.finally(() => clearTimeout(killer));
   return { child, exited, output: () => ({ stdout, stderr }) };
@@ -130,7 +132,10 @@ describe('transfer batch: paying a file, once', () => {
     const json = JSON.parse(first.stdout) as ReportLine[];
     const report = readReport(`${file}.report.csv`);
     assert.equal(report.length, 200);
-    assert.deepEqual(json.map((r) => [String(r.line), r.reference, r.status]), report.map((r) => [r.line, r.reference, r.status]));
+    assert.deepEqual(
+      json.map((r) => [String(r.line), r.reference, r.status]),
+      report.map((r) => [r.line, r.reference, r.status]),
+    );
     assert.ok(report.every((r) => isPaid(r.status)));
     assert.equal(report[0]!.line, '2');
     assert.equal(report[0]!.amount, '1000.00');
@@ -139,7 +144,10 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(new Set(references).size, 200);
     const counts = await transactionsWith(s, references);
     assert.equal(counts.size, 200, 'every reference is a transaction');
-    assert.ok([...counts.values()].every((n) => n === 1), 'and only one');
+    assert.ok(
+      [...counts.values()].every((n) => n === 1),
+      'and only one',
+    );
     assert.match(first.stderr, /^sent now: 200 pending \(₦[\d,.]+ \+ charges ₦[\d,.]+ paid or on its way\)$/m);
     assert.doesNotMatch(first.stderr, /accepted/);
 
@@ -150,7 +158,10 @@ describe('transfer batch: paying a file, once', () => {
       const again = await s.run(batch(file, '--yes', '--concurrency', '8', '--json'), { timeoutMs: 60_000 });
       assert.equal(again.code, 0, again.stderr);
       const report = JSON.parse(again.stdout) as ReportLine[];
-      assert.deepEqual(report.map((r) => r.reference), references);
+      assert.deepEqual(
+        report.map((r) => r.reference),
+        references,
+      );
       for (const r of report) {
         assert.equal(r.status, expected, r.message);
         assert.equal(r.message, `sent by an earlier run; not sent again; now ${expected}`);
@@ -191,13 +202,25 @@ describe('transfer batch: paying a file, once', () => {
     assert.match(resumed.stderr, /were sent by an earlier run and looked up, not sent again/);
     const report = readReport(`${file}.report.csv`);
     assert.equal(report.length, 200);
-    assert.ok(report.every((r) => isPaid(r.status)), 'every row accepted');
-    const counts = await transactionsWith(s, report.map((r) => r.reference));
+    assert.ok(
+      report.every((r) => isPaid(r.status)),
+      'every row accepted',
+    );
+    const counts = await transactionsWith(
+      s,
+      report.map((r) => r.reference),
+    );
     assert.equal(counts.size, 200);
-    assert.ok([...counts.values()].every((n) => n === 1), 'every row paid once');
+    assert.ok(
+      [...counts.values()].every((n) => n === 1),
+      'every row paid once',
+    );
     const log = await journalLog(s);
     assert.equal(log.length, 200);
-    assert.ok(log.every((t) => t.state === 'accepted' || t.state === 'reconciled'), 'the journal agrees');
+    assert.ok(
+      log.every((t) => t.state === 'accepted' || t.state === 'reconciled'),
+      'the journal agrees',
+    );
   });
 
   it('Ctrl-C (SIGINT) stops starting rows, lets those in flight finish, writes the report, exit 1; the next run sends the rest', async () => {
@@ -246,7 +269,10 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(ended.code, 5, stderr);
     assert.match(stderr, /quit with 2 transfers in flight; report: /);
     const report = readReport(`${file}.report.csv`);
-    assert.deepEqual(report.map((r) => r.status), ['unknown', 'unknown', 'not-sent', 'not-sent', 'not-sent', 'not-sent']);
+    assert.deepEqual(
+      report.map((r) => r.status),
+      ['unknown', 'unknown', 'not-sent', 'not-sent', 'not-sent', 'not-sent'],
+    );
     assert.equal(s.posts(), 2);
 
     s.server.simulator.setFault(undefined);
@@ -277,7 +303,13 @@ describe('transfer batch: paying a file, once', () => {
         reference: ref(line),
         time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
         env: 'sandbox',
-        request: { beneficiaryBankCode: bankCode, beneficiaryAccountNumber: fields[0]!, narration: fields[3]!, amount: Number(fields[2]), reference: ref(line) },
+        request: {
+          beneficiaryBankCode: bankCode,
+          beneficiaryAccountNumber: fields[0]!,
+          narration: fields[3]!,
+          amount: Number(fields[2]),
+          reference: ref(line),
+        },
         amountKobo: Math.round(Number(fields[2]) * 100),
         bankName: 'x',
         accountName: 'x',
@@ -323,14 +355,20 @@ describe('transfer batch: paying a file, once', () => {
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /1 refused of 2 transfers \(1 pending or successful\)/);
     const report = readReport(`${file}.report.csv`);
-    assert.deepEqual(report.map((r) => (isPaid(r.status) ? 'paid' : r.status)), ['paid', 'refused']);
+    assert.deepEqual(
+      report.map((r) => (isPaid(r.status) ? 'paid' : r.status)),
+      ['paid', 'refused'],
+    );
     // Piped stdout: the results as TSV, one header line.
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
     assert.equal(header, 'LINE\tACCOUNT\tNAME\tBANK\tAMOUNT\tREFERENCE\tOUTCOME\tSENT\tMESSAGE');
-    assert.deepEqual(lines.map((line) => line.split('\t').slice(0, 7)), [
-      ['2', '0123456789', 'OKAFOR CHIAMAKA ADAEZE', 'Guaranty Trust Bank', '100.00', report[0]!.reference, report[0]!.status],
-      ['3', '0123456781', 'EZE EMEKA SANI', 'Guaranty Trust Bank', '4999890.00', report[1]!.reference, 'refused'],
-    ]);
+    assert.deepEqual(
+      lines.map((line) => line.split('\t').slice(0, 7)),
+      [
+        ['2', '0123456789', 'OKAFOR CHIAMAKA ADAEZE', 'Guaranty Trust Bank', '100.00', report[0]!.reference, report[0]!.status],
+        ['3', '0123456781', 'EZE EMEKA SANI', 'Guaranty Trust Bank', '4999890.00', report[1]!.reference, 'refused'],
+      ],
+    );
     assert.match(report[1]!.message, /^HTTP 400: Request Un-?Successful/);
     assert.equal(s.posts(), 2);
 
@@ -365,10 +403,23 @@ describe('transfer batch: failed and reversed rows are never paid', () => {
     assert.doesNotMatch(again.stderr, /sent now|accepted|\bpaid\b(?! or on its way)/);
     assert.match(again.stderr, /^error: 1 failed, 1 reversed of 3 transfers \(1 pending or successful\)/m);
     const report = readReport(`${file}.report.csv`);
-    assert.deepEqual(report.map((r) => r.status), ['successful', 'failed', 'reversed']);
+    assert.deepEqual(
+      report.map((r) => r.status),
+      ['successful', 'failed', 'reversed'],
+    );
     // Piped: the outcome and whether this run sent it, in their own columns.
-    const lines = again.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
-    assert.deepEqual(lines.slice(1).map((cells) => [cells[6], cells[7]]), [['successful', 'earlier run'], ['failed', 'earlier run'], ['reversed', 'earlier run']]);
+    const lines = again.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    assert.deepEqual(
+      lines.slice(1).map((cells) => [cells[6], cells[7]]),
+      [
+        ['successful', 'earlier run'],
+        ['failed', 'earlier run'],
+        ['reversed', 'earlier run'],
+      ],
+    );
 
     // At an 80-column terminal the outcome column stays; names and banks go first.
     const narrow = await s.run(batch(file, '--yes'), { tty: true, columns: 80, env: { FORCE_COLOR: '1' } });
@@ -406,7 +457,10 @@ describe('transfer batch: a row another process is sending', () => {
     const result = await s.run(batch(file, '--yes', '--json'));
     assert.equal(result.code, 5, result.stderr);
     const report = JSON.parse(result.stdout) as ReportLine[];
-    assert.deepEqual(report.map((r) => r.status).map((status, i) => (i === 1 && isPaid(status) ? 'paid' : status)), ['in flight', 'paid']);
+    assert.deepEqual(
+      report.map((r) => r.status).map((status, i) => (i === 1 && isPaid(status) ? 'paid' : status)),
+      ['in flight', 'paid'],
+    );
     assert.match(report[0]!.message, new RegExp(`being sent by another fsapi process \\(pid ${process.pid}\\)`));
     assert.equal(s.posts(), 1, 'only the other row');
   });
@@ -527,11 +581,14 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.match(result.stderr, /Available\s+₦5,000,000\.00/);
     assert.match(result.stderr, /dry run: nothing was sent/);
     const rowsShown = JSON.parse(result.stdout) as ReportLine[];
-    assert.deepEqual(rowsShown.map((r) => [r.line, r.verified_name, r.status]), [
-      [2, 'OKAFOR CHIAMAKA ADAEZE', 'not-sent'],
-      [3, 'EZE EMEKA SANI', 'not-sent'],
-      [4, 'BELLO ADAEZE NGOZI', 'not-sent'],
-    ]);
+    assert.deepEqual(
+      rowsShown.map((r) => [r.line, r.verified_name, r.status]),
+      [
+        [2, 'OKAFOR CHIAMAKA ADAEZE', 'not-sent'],
+        [3, 'EZE EMEKA SANI', 'not-sent'],
+        [4, 'BELLO ADAEZE NGOZI', 'not-sent'],
+      ],
+    );
     assert.equal(s.posts(), 0);
     assert.deepEqual(s.journalLines(), []);
     assert.equal(existsSync(`${file}.report.csv`), false);
@@ -551,12 +608,21 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.match(result.stderr, /^1001\t/m);
     assert.doesNotMatch(result.stderr, /^1002\t/m);
     const shown = JSON.parse(result.stdout) as ReportLine[];
-    assert.deepEqual(shown.map((r) => Number(r.line)), Array.from({ length: 1200 }, (_, i) => i + 2));
-    assert.ok(shown.every((r) => r.status === 'pending' || r.status === 'successful'), 'every row pending or successful');
+    assert.deepEqual(
+      shown.map((r) => Number(r.line)),
+      Array.from({ length: 1200 }, (_, i) => i + 2),
+    );
+    assert.ok(
+      shown.every((r) => r.status === 'pending' || r.status === 'successful'),
+      'every row pending or successful',
+    );
     assert.equal(new Set(shown.map((r) => r.reference)).size, 1200);
     assert.equal(s.posts(), 1200);
     const report = readReport(`${file}.report.csv`);
-    assert.deepEqual(report.map((r) => r.reference), shown.map((r) => r.reference));
+    assert.deepEqual(
+      report.map((r) => r.reference),
+      shown.map((r) => r.reference),
+    );
     const again = await s.run(batch(file, '--yes'), bound);
     assert.equal(again.code, 0, again.stderr.slice(-2000));
     assert.equal(s.posts(), 1200, 'the same file again sends nothing');
@@ -602,7 +668,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     assert.equal(s.posts(), 5);
   });
 
-  it('one run of a file at a time: a live run refuses the second at once (exit 1); a killed run\'s lock is gone with it', async () => {
+  it("one run of a file at a time: a live run refuses the second at once (exit 1); a killed run's lock is gone with it", async () => {
     const s = await start();
     const content = `${HEADER}\n${rows(1).join('\n')}\n`;
     const file = writeCsv(s, 'lock.csv', content);

@@ -14,11 +14,34 @@ let id = 0;
 function row(fields: Partial<Record<keyof TransactionRecord, unknown>>): TransactionRecord {
   id += 1;
   return {
-    id, userId: 1, accountId: null, netAmount: 0, amount: '0.00', charge: '0.00', stampDuty: null, details: {},
-    description: '', destinationAccountNumber: '9900000011', destinationAccountName: 'ON THE ROW', destinationBankCode: '000023',
-    destinationBankName: 'Providus Bank', sourceAccountNumber: '', sourceAccountName: '', sourceBankCode: '', sourceBankName: '',
-    reference: `REF-${id}`, transactionTypeName: 'collection', category: 'collection', utilityType: null, sessionId: '',
-    status: 'successful', reversedFlag: 0, type: 'credit', completedAt: null, createdAt: base, updatedAt: base,
+    id,
+    userId: 1,
+    accountId: null,
+    netAmount: 0,
+    amount: '0.00',
+    charge: '0.00',
+    stampDuty: null,
+    details: {},
+    description: '',
+    destinationAccountNumber: '9900000011',
+    destinationAccountName: 'ON THE ROW',
+    destinationBankCode: '000023',
+    destinationBankName: 'Providus Bank',
+    sourceAccountNumber: '',
+    sourceAccountName: '',
+    sourceBankCode: '',
+    sourceBankName: '',
+    reference: `REF-${id}`,
+    transactionTypeName: 'collection',
+    category: 'collection',
+    utilityType: null,
+    sessionId: '',
+    status: 'successful',
+    reversedFlag: 0,
+    type: 'credit',
+    completedAt: null,
+    createdAt: base,
+    updatedAt: base,
     ...fields,
   } as TransactionRecord;
 }
@@ -53,10 +76,19 @@ describe('statement tally with loose rows', () => {
       assert.equal(json.charges, '15.75');
       assert.equal(json.stampDuty, '50.00');
       assert.equal(json.net, '934.55'); // 1000.30 - 0.00 - 15.75 - 50.00
-      assert.deepEqual(json.days.map((day) => [day.date, day.net]), [['2026-11-17', '-10.75'], ['2026-11-18', '945.30']]);
+      assert.deepEqual(
+        json.days.map((day) => [day.date, day.net]),
+        [
+          ['2026-11-17', '-10.75'],
+          ['2026-11-18', '945.30'],
+        ],
+      );
       // opening = closing - net; each day's balance is the one before plus the day's net.
       assert.equal(json.openingBalance, '4065.45');
-      assert.deepEqual(json.days.map((day) => day.balance), ['4054.70', '5000.00']);
+      assert.deepEqual(
+        json.days.map((day) => day.balance),
+        ['4054.70', '5000.00'],
+      );
       assert.equal(json.closingBalance, '5000.00');
     } finally {
       restoreTz(previous);
@@ -77,8 +109,22 @@ describe('collections tally with loose rows', () => {
     ]);
     const groups = tally.result(new Map([['9900000022', 'Ibrahim Musa Bello']])).map(collectionsJson);
     assert.deepEqual(groups, [
-      { accountNumber: '9900000022', accountName: 'Ibrahim Musa Bello', count: 2, total: '150.00', first: new Date(base + 1).toISOString(), last: new Date(base + 2).toISOString() },
-      { accountNumber: '9900000033', accountName: 'NAME ON THE ROW', count: 1, total: '70.00', first: new Date(base).toISOString(), last: new Date(base).toISOString() },
+      {
+        accountNumber: '9900000022',
+        accountName: 'Ibrahim Musa Bello',
+        count: 2,
+        total: '150.00',
+        first: new Date(base + 1).toISOString(),
+        last: new Date(base + 2).toISOString(),
+      },
+      {
+        accountNumber: '9900000033',
+        accountName: 'NAME ON THE ROW',
+        count: 1,
+        total: '70.00',
+        first: new Date(base).toISOString(),
+        last: new Date(base).toISOString(),
+      },
     ]);
   });
 });
@@ -89,7 +135,15 @@ describe('periods', () => {
     process.env.TZ = 'Africa/Lagos';
     try {
       const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos
-      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23']);
+      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), [
+        '2026-11-17',
+        '2026-11-18',
+        '2026-11-19',
+        '2026-11-20',
+        '2026-11-21',
+        '2026-11-22',
+        '2026-11-23',
+      ]);
       assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now)).slice(0, 2), ['2026-09-27', '2026-09-28']);
       assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now), /after --until/);
     } finally {

@@ -56,16 +56,37 @@ const statesOf = async (records: JournalRecord[]) => (await (await journalOf(rec
 
 describe('the journal: a refusal never hides a payment', () => {
   it('four attempts of one reference, one accepted and three refused (in any order): accepted', async () => {
-    const records = [intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), intent('ACME-R1', 1), outcome('rejected', 'ACME-R1', 2), outcome('accepted', 'ACME-R1', 3), outcome('rejected', 'ACME-R1', 4), outcome('rejected', 'ACME-R1', 5)];
+    const records = [
+      intent('ACME-R1', 1),
+      intent('ACME-R1', 1),
+      intent('ACME-R1', 1),
+      intent('ACME-R1', 1),
+      outcome('rejected', 'ACME-R1', 2),
+      outcome('accepted', 'ACME-R1', 3),
+      outcome('rejected', 'ACME-R1', 4),
+      outcome('rejected', 'ACME-R1', 5),
+    ];
     const states = await statesOf(records);
-    assert.deepEqual(states.map((s) => s.state), ['accepted']);
-    assert.deepEqual((await statesOf([intent('ACME-R2', 1), outcome('reconciled', 'ACME-R2', 2), outcome('rejected', 'ACME-R2', 3)])).map((s) => s.state), ['reconciled']);
+    assert.deepEqual(
+      states.map((s) => s.state),
+      ['accepted'],
+    );
+    assert.deepEqual(
+      (await statesOf([intent('ACME-R2', 1), outcome('reconciled', 'ACME-R2', 2), outcome('rejected', 'ACME-R2', 3)])).map((s) => s.state),
+      ['reconciled'],
+    );
   });
 
   it('a resend after a refusal is in flight again until its own outcome', async () => {
     const records = [intent('ACME-R3', 1), outcome('rejected', 'ACME-R3', 2), intent('ACME-R3', 3)];
-    assert.deepEqual((await statesOf(records)).map((s) => s.state), ['unknown']);
-    assert.deepEqual((await statesOf([...records, outcome('accepted', 'ACME-R3', 4)])).map((s) => s.state), ['accepted']);
+    assert.deepEqual(
+      (await statesOf(records)).map((s) => s.state),
+      ['unknown'],
+    );
+    assert.deepEqual(
+      (await statesOf([...records, outcome('accepted', 'ACME-R3', 4)])).map((s) => s.state),
+      ['accepted'],
+    );
   });
 });
 
@@ -78,11 +99,14 @@ describe('checkClaim', () => {
   it('a new reference is claimed; one another process holds (any case) is refused', async () => {
     checkClaim(await fold([]), candidate('ACME-NEW'), noGuard, now);
     const held = await fold([intent('ACME-HELD', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
-    assert.throws(() => checkClaim(held, candidate('acme-held'), noGuard, now), (error: unknown) => {
-      assert.ok(error instanceof ReferenceTakenError);
-      assert.match(error.message, new RegExp(`is being sent by another fsapi process \\(pid ${process.pid}`));
-      return true;
-    });
+    assert.throws(
+      () => checkClaim(held, candidate('acme-held'), noGuard, now),
+      (error: unknown) => {
+        assert.ok(error instanceof ReferenceTakenError);
+        assert.match(error.message, new RegExp(`is being sent by another fsapi process \\(pid ${process.pid}`));
+        return true;
+      },
+    );
     const paid = await fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]);
     assert.throws(() => checkClaim(paid, candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
   });
@@ -96,7 +120,12 @@ describe('checkClaim', () => {
 
   it('an intent without an answer whose writer died may be resent; the same pid with another run id is a reused pid', async () => {
     checkClaim(await fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
-    checkClaim(await fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'fedcba9876543210' } as Partial<JournalRecord>)]), candidate('ACME-REUSED'), { earlierAttempts: 1, duplicates: undefined }, now);
+    checkClaim(
+      await fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'fedcba9876543210' } as Partial<JournalRecord>)]),
+      candidate('ACME-REUSED'),
+      { earlierAttempts: 1, duplicates: undefined },
+      now,
+    );
   });
 
   it('the duplicate guard counts unknown and accepted transfers in the window, not refused or ignored ones', async () => {
@@ -166,10 +195,10 @@ describe('a refused resend is looked up and never called "no money moved"', () =
 
     const resent = await executeTransfer(ctx, journal, scopeNow, verified('ACME-CLAIM-PAID'), { claim: { earlierAttempts: 1, duplicates: undefined } });
     assert.equal(resent.kind, 'reconciled');
-    assert.deepEqual(setup.server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), [
-      'POST /v1/transfer 400',
-      'GET /v1/transactions/reference/ACME-CLAIM-PAID 200',
-    ]);
+    assert.deepEqual(
+      setup.server.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['POST /v1/transfer 400', 'GET /v1/transactions/reference/ACME-CLAIM-PAID 200'],
+    );
     const { transfers } = await journal.transfers();
     assert.equal(transfers[0]!.state, 'reconciled');
 
@@ -177,7 +206,13 @@ describe('a refused resend is looked up and never called "no money moved"', () =
     // of a reference sent before is no proof, and the lookups found nothing: unknown, not "no money moved".
     await journal.append({ ...intent('ACME-CLAIM-NONE', 1), ...stamp });
     await journal.append({ type: 'rejected', reference: 'ACME-CLAIM-NONE', ...stamp, message: 'refused' });
-    const refused = await executeTransfer(ctx, journal, scopeNow, { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' }, { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] });
+    const refused = await executeTransfer(
+      ctx,
+      journal,
+      scopeNow,
+      { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' },
+      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] },
+    );
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
   });
@@ -206,7 +241,10 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
   const setPolicy = (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: number | undefined, timeZone: string) => {
     const controls = ControlsStore.open(setup.home.dataDir);
     try {
-      const policy = maxPerDayKobo === undefined ? undefined : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
+      const policy =
+        maxPerDayKobo === undefined
+          ? undefined
+          : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
       controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
     } finally {
       controls.close();
@@ -227,7 +265,11 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
         return true;
       });
       assert.equal(setup.posts(), 0, 'nothing sent');
-      assert.deepEqual((await journal.transfers()).transfers.map((t) => t.reference), ['ACME-MAX-1'], 'no intent for the refused one');
+      assert.deepEqual(
+        (await journal.transfers()).transfers.map((t) => t.reference),
+        ['ACME-MAX-1'],
+        'no intent for the refused one',
+      );
       // Reaching it exactly is allowed.
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-3', 10_000))).kind, 'accepted');
     } finally {

@@ -6,16 +6,52 @@ import { stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 const individual = [
-  'clients', 'create', 'individual',
-  '--firstname', 'Ada', '--lastname', 'Obi', '--middlename', 'Chioma',
-  '--phone-number', '+234 803 123 4567', '--email-address', 'ada@example.com', '--address', '1 Marina, Lagos',
-  '--bvn', '22212345678', '--nin', '12345678901', '--gender', 'female', '--date-of-birth', '1990-04-01',
-  '--metadata', '{"customerId":"42"}', '--yes',
+  'clients',
+  'create',
+  'individual',
+  '--firstname',
+  'Ada',
+  '--lastname',
+  'Obi',
+  '--middlename',
+  'Chioma',
+  '--phone-number',
+  '+234 803 123 4567',
+  '--email-address',
+  'ada@example.com',
+  '--address',
+  '1 Marina, Lagos',
+  '--bvn',
+  '22212345678',
+  '--nin',
+  '12345678901',
+  '--gender',
+  'female',
+  '--date-of-birth',
+  '1990-04-01',
+  '--metadata',
+  '{"customerId":"42"}',
+  '--yes',
 ];
 const corporate = [
-  'clients', 'create', 'corporate',
-  '--rc-number', 'RC 1234567', '--business-name', 'Kola Foods Ltd', '--email-address', 'ops@kola.ng',
-  '--phone-number', '08031234567', '--bvn', '22212345678', '--incorporation-date', '2015/06/01', '--date-of-birth', '1980-01-31', '--yes',
+  'clients',
+  'create',
+  'corporate',
+  '--rc-number',
+  'RC 1234567',
+  '--business-name',
+  'Kola Foods Ltd',
+  '--email-address',
+  'ops@kola.ng',
+  '--phone-number',
+  '08031234567',
+  '--bvn',
+  '22212345678',
+  '--incorporation-date',
+  '2015/06/01',
+  '--date-of-birth',
+  '1980-01-31',
+  '--yes',
 ];
 /** The args without one flag and its value. */
 const without = (args: string[], ...flags: string[]) => args.filter((arg, i) => !flags.includes(arg) && !flags.includes(args[i - 1] ?? ''));
@@ -88,7 +124,14 @@ describe('clients create individual', () => {
     const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: ['\r'], timeoutMs: 45_000 });
     const screen = stripAnsi(declined.stdout);
     assert.equal(declined.code, 4, screen);
-    for (const shown of [/Individual client account/, /First name\s+Ada/, /Middle name\s+Chioma/, /BVN\s+22212345678/, /Date of birth\s+1990\/04\/01/, /Phone number\s+08031234567/]) {
+    for (const shown of [
+      /Individual client account/,
+      /First name\s+Ada/,
+      /Middle name\s+Chioma/,
+      /BVN\s+22212345678/,
+      /Date of birth\s+1990\/04\/01/,
+      /Phone number\s+08031234567/,
+    ]) {
       assert.match(screen, shown);
     }
     assert.match(screen, /Create this individual client account\? \(y\/N\)/);

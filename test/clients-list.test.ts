@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
-import type { ClientEnquiryAsSpecified as ClientEnquiry, ClientListItemAsSpecified as ClientListItem, IndividualClientAsSpecified as IndividualClient } from '../src/api/schemas.js';
+import type {
+  ClientEnquiryAsSpecified as ClientEnquiry,
+  ClientListItemAsSpecified as ClientListItem,
+  IndividualClientAsSpecified as IndividualClient,
+} from '../src/api/schemas.js';
 import { formatDateTime } from '../src/common/time.js';
 
 process.env.TZ = 'Africa/Lagos';
@@ -79,7 +83,10 @@ describe('clients list', () => {
     assert.equal(result.code, 0, result.stderr);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
     assert.equal(header, 'account_number,account_name,account_type,account_tier,email_address,mobile_number,created_at');
-    assert.ok(lines.some((line) => line.startsWith(`${created.accountNumber},Ngozi Eze,individual,`)), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => line.startsWith(`${created.accountNumber},Ngozi Eze,individual,`)),
+      lines.join('\n'),
+    );
   });
 
   it('prints the API list exactly with --json', async () => {
@@ -111,7 +118,14 @@ describe('clients list', () => {
     books.clearRequests();
     const short = await books.run(['clients', 'list', '--all', '--limit', '3']);
     assert.equal(short.code, 0, short.stderr);
-    assert.deepEqual(short.stdout.trimEnd().split('\n').slice(1).map((line) => line.split('\t')[0]), all.map((client) => client.accountNumber));
+    assert.deepEqual(
+      short.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[0]),
+      all.map((client) => client.accountNumber),
+    );
     assert.deepEqual(pagesAsked(), ['1/3', '2/3', '3/3', '4/3']);
   });
 

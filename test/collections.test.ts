@@ -77,22 +77,32 @@ describe('collections', () => {
     const kinds = new Set(groups.map((group) => names.get(group.accountNumber)!.accountType));
     assert.deepEqual([...kinds].sort(), ['corporate', 'individual']);
     const totals = groups.map((group) => kobo(group.total));
-    assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'largest total first');
+    assert.deepEqual(
+      totals,
+      [...totals].sort((a, b) => b - a),
+      'largest total first',
+    );
   });
 
-  it('<accountNumber>: that account\'s inflows only, newest first; a new inflow shows at once', async () => {
+  it("<accountNumber>: that account's inflows only, newest first; a new inflow shows at once", async () => {
     const account = '9900000033'; // Zenkwe Foods Limited, corporate
     const made = await books.server.simulator.collect(account, 1_234_500);
     const rows = (await transactions()).filter((row) => row.type === 'credit' && row.destinationAccountNumber === account);
     assert.equal(rows[0]!.reference, made.reference);
     const result = await books.run(['--json', 'collections', account, '--since', SINCE]);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual((JSON.parse(result.stdout) as Row[]).map((row) => row.reference), rows.map((row) => row.reference));
+    assert.deepEqual(
+      (JSON.parse(result.stdout) as Row[]).map((row) => row.reference),
+      rows.map((row) => row.reference),
+    );
 
     const csv = await books.run(['collections', account, '--since', SINCE, '--csv']);
     assert.equal(csv.code, 0, csv.stderr);
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
-    assert.deepEqual(records.map((r) => r.reference), rows.map((row) => row.reference));
+    assert.deepEqual(
+      records.map((r) => r.reference),
+      rows.map((row) => row.reference),
+    );
     assert.deepEqual(records[0], {
       ...records[0],
       amount: '12345.00',
@@ -103,15 +113,15 @@ describe('collections', () => {
   });
 
   it('--csv summary read back with csv-parse; a terminal gets a table and a total line', async () => {
-    const [csv, json] = await Promise.all([
-      books.run(['collections', '--since', SINCE, '--csv']),
-      books.run(['--json', 'collections', '--since', SINCE]),
-    ]);
+    const [csv, json] = await Promise.all([books.run(['collections', '--since', SINCE, '--csv']), books.run(['--json', 'collections', '--since', SINCE])]);
     assert.equal(csv.code, 0, csv.stderr);
     assert.equal(csv.stdout.split('\n')[0], 'account_number,account_name,collection_count,total_amount,first_collection_at,last_collection_at');
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
     const groups = JSON.parse(json.stdout) as Group[];
-    assert.deepEqual(records.map((r) => [r.account_number, r.account_name, Number(r.collection_count), r.total_amount, r.first_collection_at, r.last_collection_at]), groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]));
+    assert.deepEqual(
+      records.map((r) => [r.account_number, r.account_name, Number(r.collection_count), r.total_amount, r.first_collection_at, r.last_collection_at]),
+      groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]),
+    );
 
     const screen = await books.run(['collections', '--since', SINCE], { tty: true });
     assert.equal(screen.code, 0, screen.stdout);

@@ -92,7 +92,15 @@ describe('bash completion (the real script in a real bash)', () => {
     assert.deepEqual(bashComplete('fsapi transfer send 0123456789 --bank guar'), ['Guaranty\\ Trust\\ Bank']);
     assert.deepEqual(bashComplete('fsapi transfer send 0123456789 --bank gtb'), ['Guaranty\\ Trust\\ Bank'], 'initials, as --bank accepts them');
     assert.deepEqual(bashComplete('fsapi enquiry 0123456789 --bank 00001').sort(), [
-      '000010', '000011', '000012', '000013', '000014', '000015', '000016', '000017', '000018',
+      '000010',
+      '000011',
+      '000012',
+      '000013',
+      '000014',
+      '000015',
+      '000016',
+      '000017',
+      '000018',
     ]);
     assert.ok(bashComplete('fsapi enquiry 0123456789 --bank ').includes('Access\\ Bank'));
     assert.deepEqual(bashComplete('fsapi enquiry 0123456789 --bank=acce'), ['Access\\ Bank']);
@@ -159,13 +167,22 @@ describe('completion scripts', () => {
   it('fish completes subcommands and bank names through the script', { skip: !hasShell('fish') && 'fish is not installed' }, async () => {
     const script = (await runCli(['completion', 'fish'])).stdout;
     const run = (line: string) =>
-      execFileSync('fish', ['--no-config', '-c', `function fsapi; ${shellQuote(process.execPath)} ${shellQuote(cliPath)} $argv; end\n${script}\ncomplete -C${shellQuote(line)}`], {
-        env: { PATH: process.env.PATH, HOME: setup.home.root, ...setup.env },
-        encoding: 'utf8',
-      })
+      execFileSync(
+        'fish',
+        ['--no-config', '-c', `function fsapi; ${shellQuote(process.execPath)} ${shellQuote(cliPath)} $argv; end\n${script}\ncomplete -C${shellQuote(line)}`],
+        {
+          env: { PATH: process.env.PATH, HOME: setup.home.root, ...setup.env },
+          encoding: 'utf8',
+        },
+      )
         .split('\n')
         .filter((entry) => entry !== '');
-    assert.deepEqual(run('fsapi transfer s').map((entry) => entry.split('\t')[0]).sort(), ['send', 'status']);
+    assert.deepEqual(
+      run('fsapi transfer s')
+        .map((entry) => entry.split('\t')[0])
+        .sort(),
+      ['send', 'status'],
+    );
     assert.ok(run('fsapi enquiry 1 --bank guar').includes('Guaranty Trust Bank\t000013'));
   });
 

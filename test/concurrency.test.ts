@@ -107,7 +107,10 @@ describe('N processes sending at once on one data dir', () => {
     const second = path.join(s.home.root, 'payroll-copy.csv');
     writeFileSync(first, `account_number,bank,amount,narration\n${rows.map((r) => `${r.account},gtb,${r.amount},${r.narration}`).join('\n')}\n`);
     // Other column order, quoting, spacing and line ends: other bytes, so other derived references.
-    writeFileSync(second, `narration,amount,bank,account_number\r\n${rows.map((r) => `"${r.narration}", ${r.amount} ,Guaranty Trust Bank,"${r.account}"`).join('\r\n')}\r\n`);
+    writeFileSync(
+      second,
+      `narration,amount,bank,account_number\r\n${rows.map((r) => `"${r.narration}", ${r.amount} ,Guaranty Trust Bank,"${r.account}"`).join('\r\n')}\r\n`,
+    );
     const [a, b] = await Promise.all([
       s.run(['transfer', 'batch', first, '--yes'], { timeoutMs: 120_000 }),
       s.run(['transfer', 'batch', second, '--yes'], { timeoutMs: 120_000 }),
@@ -143,7 +146,10 @@ describe('N processes writing the profiles at once', () => {
   });
 
   const profilesOf = (configDir: string) =>
-    JSON.parse(readFileSync(path.join(configDir, 'profiles.json'), 'utf8')) as { default?: string; profiles: Record<string, { token?: string; tokenExpiresAt?: number }> };
+    JSON.parse(readFileSync(path.join(configDir, 'profiles.json'), 'utf8')) as {
+      default?: string;
+      profiles: Record<string, { token?: string; tokenExpiresAt?: number }>;
+    };
   const login = (env: Record<string, string>, name: string) =>
     runCli(['auth', 'login', '--profile', name, '--env', 'sandbox', '--base-url', server.url], { env: { ...env, ...SIMULATOR_LOGIN_ENV }, timeoutMs: 90_000 });
 
@@ -152,7 +158,11 @@ describe('N processes writing the profiles at once', () => {
     const h = homes.home();
     const names = Array.from({ length: 8 }, (_, i) => `desk${i}`);
     const results = await Promise.all(names.map((name) => login(h.env, name)));
-    assert.deepEqual(results.map((r) => r.code), Array(8).fill(0), results.map((r) => r.stderr).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.code),
+      Array(8).fill(0),
+      results.map((r) => r.stderr).join('\n'),
+    );
     assert.equal(server.simulator.requests().filter((r) => r.path === '/v1/generate-token').length, 8);
     const stored = profilesOf(h.configDir);
     assert.deepEqual(Object.keys(stored.profiles).sort(), names);
@@ -178,7 +188,11 @@ describe('N processes writing the profiles at once', () => {
     ]);
     assert.equal(renewal!.code, 0, renewal!.stderr);
     assert.equal(use!.code, 0, use!.stderr);
-    assert.deepEqual(logins.map((r) => r.code), Array(6).fill(0), logins.map((r) => r.stderr).join('\n'));
+    assert.deepEqual(
+      logins.map((r) => r.code),
+      Array(6).fill(0),
+      logins.map((r) => r.stderr).join('\n'),
+    );
     const after = profilesOf(h.configDir);
     assert.deepEqual(Object.keys(after.profiles).sort(), ['main', ...names].sort());
     assert.equal(after.default, 'main');
@@ -216,19 +230,37 @@ describe('secrets stay with their host', () => {
     server = await startSimulatorServer({ port: 0, log: () => undefined });
     recorder = await startRecorder();
     const h = homes.home();
-    const login = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--save-credentials'], { env: { ...h.env, ...SIMULATOR_LOGIN_ENV } });
+    const login = await runCli(['auth', 'login', '--env', 'sandbox', '--base-url', server.url, '--save-credentials'], {
+      env: { ...h.env, ...SIMULATOR_LOGIN_ENV },
+    });
     assert.equal(login.code, 0, login.stderr);
 
     const viaFlag = await runCli(['--base-url', recorder.url, 'account'], { env: h.env });
-    const viaEnv = await runCli(['transfer', 'send', ACCOUNT, '--bank', '000013', '--amount', '10', '--narration', 'x', '--yes'], { env: { ...h.env, FSAPI_BASE_URL: recorder.url } });
+    const viaEnv = await runCli(['transfer', 'send', ACCOUNT, '--bank', '000013', '--amount', '10', '--narration', 'x', '--yes'], {
+      env: { ...h.env, FSAPI_BASE_URL: recorder.url },
+    });
     const token = await runCli(['auth', 'token'], { env: { ...h.env, FSAPI_BASE_URL: recorder.url } });
     for (const result of [viaFlag, viaEnv, token]) {
       assert.equal(result.code, 3, result.stderr);
-      assert.match(result.stderr, /^error: profile "sandbox" is logged in to http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+: fsapi sends a stored token or saved credentials only to the address that stored them$/m);
-      assert.match(result.stderr, /^hint: log in a profile for that address \(fsapi auth login --profile <name> --base-url http:\/\/127\.0\.0\.1:\d+\), or pass FSAPI_TOKEN$/m);
+      assert.match(
+        result.stderr,
+        /^error: profile "sandbox" is logged in to http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+: fsapi sends a stored token or saved credentials only to the address that stored them$/m,
+      );
+      assert.match(
+        result.stderr,
+        /^hint: log in a profile for that address \(fsapi auth login --profile <name> --base-url http:\/\/127\.0\.0\.1:\d+\), or pass FSAPI_TOKEN$/m,
+      );
     }
-    assert.deepEqual(recorder.seen.filter((r) => r.headers.authorization !== undefined), [], 'no Authorization header reached the other host');
-    assert.deepEqual(recorder.seen.filter((r) => r.url.startsWith('/v1/generate-token') || r.headers.consumersecret !== undefined), [], 'no token request, no secret');
+    assert.deepEqual(
+      recorder.seen.filter((r) => r.headers.authorization !== undefined),
+      [],
+      'no Authorization header reached the other host',
+    );
+    assert.deepEqual(
+      recorder.seen.filter((r) => r.url.startsWith('/v1/generate-token') || r.headers.consumersecret !== undefined),
+      [],
+      'no token request, no secret',
+    );
     assert.equal(recorder.seen.length, 0);
 
     // The profile's own address, written another way (trailing slash), still gets its token.
@@ -237,7 +269,10 @@ describe('secrets stay with their host', () => {
     // FSAPI_TOKEN is the person's choice for this run, and goes where they send it.
     const chosen = await runCli(['--base-url', recorder.url, 'account'], { env: { ...h.env, FSAPI_TOKEN: 'chosen-for-this-run' } });
     assert.equal(chosen.code, 3);
-    assert.deepEqual(recorder.seen.map((r) => r.headers.authorization), ['Bearer chosen-for-this-run']);
+    assert.deepEqual(
+      recorder.seen.map((r) => r.headers.authorization),
+      ['Bearer chosen-for-this-run'],
+    );
   });
 });
 
@@ -255,7 +290,10 @@ describe('narrations are one line of plain text', () => {
       [['--narration', 'Invoice \u0085 9'], /--narration contains the control character U\+0085/],
       [['--narration', 'ok', '--sender-name', 'Acme\u0007'], /--sender-name contains the control character U\+0007/],
       // Invisible: what the receiver's statement shows is not what was typed.
-      [['--narration', 'Invoice \u202E24 eciovnI'], /^error: --narration contains a right-to-left override \(U\+202E\) at character 9: it must be one line of plain text$/m],
+      [
+        ['--narration', 'Invoice \u202E24 eciovnI'],
+        /^error: --narration contains a right-to-left override \(U\+202E\) at character 9: it must be one line of plain text$/m,
+      ],
       [['--narration', '😀\u2066Invoice'], /--narration contains a left-to-right isolate \(U\+2066\) at character 2:/],
       [['--narration', 'Pay\u200Bment'], /--narration contains a zero-width space \(U\+200B\) at character 4:/],
       [['--narration', 'ok', '--sender-name', 'Acme\u200F Ltd'], /--sender-name contains a right-to-left mark \(U\+200F\) at character 5:/],

@@ -20,7 +20,18 @@ describe('CSV headers', () => {
     const log = await runCli(['transfer', 'log', '--csv'], { env: home.env });
     assert.equal(log.code, 0, log.stderr);
     const [row] = parse(log.stdout, { columns: true }) as Array<Record<string, string>>;
-    assert.deepEqual(Object.keys(row!), ['sent_at', 'profile', 'reference', 'account_number', 'account_name', 'bank_name', 'amount', 'outcome', 'api_status', 'message']);
+    assert.deepEqual(Object.keys(row!), [
+      'sent_at',
+      'profile',
+      'reference',
+      'account_number',
+      'account_name',
+      'bank_name',
+      'amount',
+      'outcome',
+      'api_status',
+      'message',
+    ]);
     assert.equal(row!.account_number, '0123456789');
     assert.equal(row!.amount, '1500.00');
   });

@@ -55,9 +55,15 @@ describe('examples in --help', () => {
     const result = await runCli(['transfer', 'send', '--help']);
     assert.equal(result.code, 0);
     // An example longer than 80 columns continues on the next line after ` \`.
-    const lines = result.stdout.trimEnd().replace(/ \\\n\s+/g, ' ').split('\n');
+    const lines = result.stdout
+      .trimEnd()
+      .replace(/ \\\n\s+/g, ' ')
+      .split('\n');
     assert.match(lines.at(-1)!, /^\s+\$ fsapi transfer send /);
-    assert.ok(result.stdout.split('\n').every((line) => line.length <= 80), 'every line fits 80 columns');
+    assert.ok(
+      result.stdout.split('\n').every((line) => line.length <= 80),
+      'every line fits 80 columns',
+    );
     assert.ok(lines.includes('Examples:'));
   });
 });
@@ -146,7 +152,10 @@ describe('help that fits and reads in order', () => {
     const result = await runCli(['--help']);
     assert.equal(result.code, 0);
     const lines = result.stdout.split('\n');
-    assert.ok(lines.every((line) => line.length <= 80), lines.filter((line) => line.length > 80).join('\n'));
+    assert.ok(
+      lines.every((line) => line.length <= 80),
+      lines.filter((line) => line.length > 80).join('\n'),
+    );
     assert.match(result.stdout, /collections \[options\] \[accountNumber\]\s+inflows by receiving client \(virtual\)\n\s{20,}account/);
   });
 
@@ -160,9 +169,15 @@ describe('help that fits and reads in order', () => {
   it("each command's help names the API endpoints it calls", async () => {
     for (const [args, endpoints] of [
       [['account'], ['GET /v1/account']],
-      [['transfer', 'send'], ['POST /v1/transfer/name-enquiry', 'POST /v1/transfer', 'GET /v1/transactions/reference/{reference}']],
+      [
+        ['transfer', 'send'],
+        ['POST /v1/transfer/name-enquiry', 'POST /v1/transfer', 'GET /v1/transactions/reference/{reference}'],
+      ],
       [['clients', 'create', 'individual'], ['POST /v1/account/clients/individual']],
-      [['webhook', 'listen'], ['GET /v1/transactions/reference/{reference}', 'GET /v1/client-enquiry/{accountNumber}']],
+      [
+        ['webhook', 'listen'],
+        ['GET /v1/transactions/reference/{reference}', 'GET /v1/client-enquiry/{accountNumber}'],
+      ],
     ] as const) {
       const result = await runCli([...args, '--help']);
       const section = result.stdout.slice(result.stdout.indexOf('API endpoints:'), result.stdout.indexOf('Global Options:'));

@@ -60,7 +60,20 @@ describe('transfer receipt', () => {
   });
 
   async function send(account: string, amount: string, wait: boolean): Promise<string> {
-    const result = await setup.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 7 for Adébáyọ̀', '--yes', '--json', ...(wait ? ['--wait'] : [])]);
+    const result = await setup.runInProcess([
+      'transfer',
+      'send',
+      account,
+      '--bank',
+      'gtb',
+      '--amount',
+      amount,
+      '--narration',
+      'Invoice 7 for Adébáyọ̀',
+      '--yes',
+      '--json',
+      ...(wait ? ['--wait'] : []),
+    ]);
     assert.ok(result.code === 0 || result.code === 1, result.stderr);
     return (JSON.parse(result.stdout) as { reference: string }).reference;
   }
@@ -104,7 +117,10 @@ describe('transfer receipt', () => {
     assert.equal(receipt.payee.name, record.destinationAccountName);
     assert.equal(receipt.status, 'successful');
     const piped = await setup.runInProcess(['transfer', 'receipt', reference]);
-    const [header, row] = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, row] = piped.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(row![header!.indexOf('Amount')], '5000.00');
     assert.equal(row![header!.indexOf('Session ID')], record.sessionId);
   });
@@ -149,12 +165,18 @@ describe('transfer receipt', () => {
   it('transfer send and transfer status show the session id', async () => {
     const sent = await setup.runInProcess(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '10', '--narration', 'x', '--yes']);
     assert.equal(sent.code, 0, sent.stderr);
-    const [header, row] = sent.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, row] = sent.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const reference = row![header!.indexOf('Reference')]!;
     const record = JSON.parse((await setup.runInProcess(['tx', 'get', reference, '--json'])).stdout);
     assert.equal(row![header!.indexOf('Session ID')], record.sessionId);
     const status = await setup.runInProcess(['transfer', 'status', reference]);
-    const [statusHeader, statusRow] = status.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [statusHeader, statusRow] = status.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(statusRow![statusHeader!.indexOf('Session ID')], record.sessionId);
   });
 });
@@ -196,7 +218,10 @@ describe('transfer receipt: only for a debit of the account', () => {
       const file = path.join(dir, `${type}.pdf`);
       const result = await run(['transfer', 'receipt', reference, '--pdf', file]);
       assert.equal(result.code, 1, `${type}: ${result.stderr}`);
-      assert.match(result.stderr, new RegExp(`^error: the API's record of ${reference} is not what was sent \\(a ${type} of the account, not a transfer out of it\\): no receipt$`, 'm'));
+      assert.match(
+        result.stderr,
+        new RegExp(`^error: the API's record of ${reference} is not what was sent \\(a ${type} of the account, not a transfer out of it\\): no receipt$`, 'm'),
+      );
       assert.equal(existsSync(file), false, `${type}: a receipt was written`);
     }
   });
@@ -310,7 +335,10 @@ describe('statement of account', () => {
 
   it('refuses --pdf with --json, and --transactions without --csv (exit 2, nothing sent)', async () => {
     setup.server.simulator.clearRequests();
-    for (const args of [['statement', '--pdf', path.join(dir, 'x.pdf'), '--json'], ['statement', '--transactions']]) {
+    for (const args of [
+      ['statement', '--pdf', path.join(dir, 'x.pdf'), '--json'],
+      ['statement', '--transactions'],
+    ]) {
       const result = await setup.runInProcess(args);
       assert.equal(result.code, 2, result.stderr);
       if (args.includes('--json')) assert.equal(errorObject(result.stderr).code, 'usage');
@@ -334,7 +362,16 @@ describe('statement: the second reading, oldest first', () => {
     return { api: async () => api } as unknown as Context;
   }
   const tx = (i: number, type: 'credit' | 'debit', createdAt: number): TransactionRecord =>
-    ({ reference: `REF-${i}`, type, status: 'successful', amount: `${100 + i}.00`, charge: '1.50', stampDuty: null, createdAt, description: '' }) as unknown as TransactionRecord;
+    ({
+      reference: `REF-${i}`,
+      type,
+      status: 'successful',
+      amount: `${100 + i}.00`,
+      charge: '1.50',
+      stampDuty: null,
+      createdAt,
+      description: '',
+    }) as unknown as TransactionRecord;
   /** 270 rows in the period and 30 after it, newest first: three full pages of 100. */
   const history = () => Array.from({ length: 300 }, (_, i) => tx(i, i % 4 === 0 ? 'debit' : 'credit', untilMs + 30 * HOUR - i * HOUR - 1));
 
@@ -351,10 +388,15 @@ describe('statement: the second reading, oldest first', () => {
     const lines = await readAll(ctx, gathered);
     const inPeriod = rows.filter((row) => (row.createdAt as number) < untilMs);
     assert.equal(lines.length, inPeriod.length);
-    assert.deepEqual(lines.map((line) => line.tx.reference), inPeriod.map((row) => row.reference).reverse());
+    assert.deepEqual(
+      lines.map((line) => line.tx.reference),
+      inPeriod.map((row) => row.reference).reverse(),
+    );
     assert.equal(lines.at(-1)!.balanceKobo, gathered.statement.closingKobo);
     // Closing: the balance now less what the 30 rows after the period did.
-    const after = rows.filter((row) => (row.createdAt as number) >= untilMs).reduce((sum, row) => sum + (row.type === 'credit' ? 1 : -1) * kobo(row.amount) - 150, 0);
+    const after = rows
+      .filter((row) => (row.createdAt as number) >= untilMs)
+      .reduce((sum, row) => sum + (row.type === 'credit' ? 1 : -1) * kobo(row.amount) - 150, 0);
     assert.equal(gathered.statement.closingKobo, 5_000_000 - after);
   });
 

@@ -66,7 +66,10 @@ describe('help examples', () => {
 
   it('are found in the command tree', () => {
     assert.ok(helpExamples.length >= 50, `only ${helpExamples.length} examples`);
-    assert.ok(helpExamples.every((example) => /(^|\s|\()fsapi /.test(example)), 'every example runs fsapi');
+    assert.ok(
+      helpExamples.every((example) => /(^|\s|\()fsapi /.test(example)),
+      'every example runs fsapi',
+    );
   });
 
   it('each one that moves no money exits 0 on the simulator', { timeout: 600_000 }, async () => {

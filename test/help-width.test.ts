@@ -63,7 +63,14 @@ describe('help from the specs', () => {
   it("describes a spec's arguments and options for a tool schema", () => {
     const described = describeOptions(sendSpec);
     const byName = new Map(described.map((option) => [option.name, option]));
-    assert.deepEqual(byName.get('accountNumber'), { name: 'accountNumber', flag: '[accountNumber]', kind: 'text', type: 'string', description: '10-digit account number of the receiver', required: false });
+    assert.deepEqual(byName.get('accountNumber'), {
+      name: 'accountNumber',
+      flag: '[accountNumber]',
+      kind: 'text',
+      type: 'string',
+      description: '10-digit account number of the receiver',
+      required: false,
+    });
     assert.equal(byName.get('amount')?.unit, 'naira');
     assert.equal(byName.get('amount')?.type, 'string');
     assert.deepEqual([byName.get('waitTimeout')?.minimum, byName.get('waitTimeout')?.maximum, byName.get('waitTimeout')?.default], [1, 86_400, 300]);

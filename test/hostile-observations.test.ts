@@ -61,7 +61,8 @@ async function start(options: SimulatorOptions = {}): Promise<Setup> {
   return setup;
 }
 
-const log = async (s: Setup) => JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; state: string; accountNumber: string }>;
+const log = async (s: Setup) =>
+  JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; state: string; accountNumber: string }>;
 
 describe('checkObservation: one check for every observation of a transfer', () => {
   const intent = { reference: 'ACME-ABC', amountKobo: 120000, accountNumber: '0123456781', bankCode: '000013' };
@@ -75,7 +76,13 @@ describe('checkObservation: one check for every observation of a transfer', () =
     const other = checkObservation(intent, { reference: 'ACME-OTHER', amount: '5000', destinationAccountNumber: '0123456789', destinationBankCode: '000013' });
     assert.equal(other.matches, false);
     assert.match(!other.matches ? other.detail : '', /reference ACME-OTHER, ₦5,000\.00 to account 0123456789 .*the reference, amount, account differ/);
-    for (const changed of [{ amount: '1200.01' }, { destinationAccountNumber: '0123456780' }, { destinationBankCode: '000004' }, { amount: 'lots' }, { destinationAccountNumber: undefined }]) {
+    for (const changed of [
+      { amount: '1200.01' },
+      { destinationAccountNumber: '0123456780' },
+      { destinationBankCode: '000004' },
+      { amount: 'lots' },
+      { destinationAccountNumber: undefined },
+    ]) {
       assert.equal(checkObservation(intent, { ...record, ...changed }).matches, false, JSON.stringify(changed));
     }
   });
@@ -84,7 +91,20 @@ describe('checkObservation: one check for every observation of a transfer', () =
 describe('a proxy that drops the POST and answers every lookup with another transaction', () => {
   it('transfer send: exit 5, the other transaction named, never "went through"; status says the same', async () => {
     const s = await start();
-    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-1', '--yes']);
+    const other = await s.run([
+      'transfer',
+      'send',
+      '0123456789',
+      '--bank',
+      'gtb',
+      '--amount',
+      '5000',
+      '--narration',
+      'other',
+      '--reference',
+      'ACME-OTHER-1',
+      '--yes',
+    ]);
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-1' });
 
@@ -107,7 +127,20 @@ describe('a proxy that drops the POST and answers every lookup with another tran
 
   it('transfer batch and its re-run: every row unknown (exit 5), none paid, nothing sent twice', async () => {
     const s = await start();
-    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-2', '--yes']);
+    const other = await s.run([
+      'transfer',
+      'send',
+      '0123456789',
+      '--bank',
+      'gtb',
+      '--amount',
+      '5000',
+      '--narration',
+      'other',
+      '--reference',
+      'ACME-OTHER-2',
+      '--yes',
+    ]);
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-2' });
     const file = path.join(s.home.root, 'pay.csv');
@@ -117,8 +150,15 @@ describe('a proxy that drops the POST and answers every lookup with another tran
       const result = await s.run(['transfer', 'batch', file, '--yes', '--concurrency', '1']);
       assert.equal(result.code, 5, `${run}: ${result.stderr}`);
       const report = parse(readFileSync(`${file}.report.csv`), { columns: true }) as Array<{ status: string; message: string }>;
-      assert.deepEqual(report.map((r) => r.status), ['unknown', 'unknown'], run);
-      assert.ok(report.every((r) => /ACME-OTHER-2/.test(r.message)), `${run}: the other transaction is named`);
+      assert.deepEqual(
+        report.map((r) => r.status),
+        ['unknown', 'unknown'],
+        run,
+      );
+      assert.ok(
+        report.every((r) => /ACME-OTHER-2/.test(r.message)),
+        `${run}: the other transaction is named`,
+      );
       assert.doesNotMatch(result.stderr, /successful|pending|paid or on its way|accepted/, run);
     }
     assert.equal(s.posts(), 1, 'no row reached the API, and no row was sent twice by the proxy');
@@ -128,12 +168,15 @@ describe('a proxy that drops the POST and answers every lookup with another tran
 describe('a proxy that rewrites the answer to the POST', () => {
   const rewrite = (data: Record<string, unknown>) => ({ ...data, reference: 'ACME-SOMEONE-ELSE', amount: '999999.00', destinationAccountNumber: '9999999999' });
 
-  it('the mismatch is reported and settled by a lookup of fsapi\'s own reference', async () => {
+  it("the mismatch is reported and settled by a lookup of fsapi's own reference", async () => {
     const s = await start();
     s.proxy.options.rewriteTransferAnswer = rewrite;
     const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes', '--json']);
     assert.equal(sent.code, 0, sent.stderr);
-    assert.match(sent.stderr, /the answer to the transfer was not about it: it named another transaction \(reference ACME-SOMEONE-ELSE, ₦999,999\.00 to account 9999999999/);
+    assert.match(
+      sent.stderr,
+      /the answer to the transfer was not about it: it named another transaction \(reference ACME-SOMEONE-ELSE, ₦999,999\.00 to account 9999999999/,
+    );
     const record = JSON.parse(sent.stdout) as { reference: string; destinationAccountNumber: string; amount: unknown };
     assert.equal(record.destinationAccountNumber, '0123456781', 'the looked-up record of our own reference');
     const mine = (await log(s)).find((t) => t.reference === record.reference)!;
@@ -143,7 +186,20 @@ describe('a proxy that rewrites the answer to the POST', () => {
 
   it('with lookups answered by another transaction too: exit 5, never paid', async () => {
     const s = await start();
-    const other = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'other', '--reference', 'ACME-OTHER-3', '--yes']);
+    const other = await s.run([
+      'transfer',
+      'send',
+      '0123456789',
+      '--bank',
+      'gtb',
+      '--amount',
+      '5000',
+      '--narration',
+      'other',
+      '--reference',
+      'ACME-OTHER-3',
+      '--yes',
+    ]);
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { rewriteTransferAnswer: rewrite, lookupsAnswerWith: 'ACME-OTHER-3' });
     const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes']);
@@ -159,11 +215,15 @@ describe('reconcile while a transfer is on its way', () => {
     // No seeded history: reconcile's default week would list its debits as unknown to the journal.
     const s = await start({ seedTransactions: 0 });
     s.proxy.options.holdTransfers = true;
-    const child = spawn(process.execPath, [cliPath, 'transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'on its way', '--yes', '--timeout', '60'], {
-      cwd: repoRoot,
-      env: { ...cleanEnv(), ...s.home.env },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [cliPath, 'transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'on its way', '--yes', '--timeout', '60'],
+      {
+        cwd: repoRoot,
+        env: { ...cleanEnv(), ...s.home.env },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise((resolve) => child.on('close', resolve));
     try {
       // The intent is written before the POST; the proxy holds the POST.
@@ -176,7 +236,10 @@ describe('reconcile while a transfer is on its way', () => {
       assert.equal(result.code, 0, result.stderr);
       const report = JSON.parse(result.stdout) as { agrees: boolean; findings: Array<{ kind: string; why: string }> };
       assert.equal(report.agrees, true);
-      assert.deepEqual(report.findings.map((f) => f.kind), ['in-transit']);
+      assert.deepEqual(
+        report.findings.map((f) => f.kind),
+        ['in-transit'],
+      );
       assert.match(report.findings[0]!.why, new RegExp(`being sent by a running fsapi process \\(pid ${child.pid}\\)`));
       const mine = (await log(s)).find((t) => t.accountNumber === '0123456781') as { state: string; outcome?: string };
       assert.equal(mine.state, 'unknown', 'reconcile journalled nothing');

@@ -18,7 +18,6 @@ import { makeHome, runCli, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 /** Anything a terminal or a spreadsheet could act on, besides the line break (and the TSV tab). */
-// eslint-disable-next-line no-control-regex
 const CONTROL_OR_BIDI = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const FORMULA = /^\s*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
@@ -63,7 +62,8 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   let simulator: RunningSimulator;
   let proxy: HostileApi;
   let home: Home;
-  const run = (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, ...options.env } });
+  const run = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
+    runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, ...options.env } });
 
   before(async () => {
     simulator = await startSimulatorServer({ port: 0, settleSeconds: 1 });
@@ -97,7 +97,10 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     }
     const descriptions = records.map((record) => record.description);
     assert.ok(descriptions.includes(`'${HOSTILE_TEXTS[0]}`), 'a formula is kept, as text');
-    assert.ok(descriptions.some((text) => text!.includes('\uFFFD')), 'a control character was replaced visibly');
+    assert.ok(
+      descriptions.some((text) => text!.includes('\uFFFD')),
+      'a control character was replaced visibly',
+    );
   });
 
   it('tx list piped (TSV): no control character, every line as many columns as the header', async () => {
@@ -109,7 +112,10 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
       assert.doesNotMatch(line, CONTROL_OR_BIDI, JSON.stringify(line));
       assert.equal(line.split('\t').length, columns, JSON.stringify(line));
     }
-    assert.ok(lines.some((line) => line.includes('line one\\nline two\\r\\nwith\\ttab')), 'newlines and tabs escaped');
+    assert.ok(
+      lines.some((line) => line.includes('line one\\nline two\\r\\nwith\\ttab')),
+      'newlines and tabs escaped',
+    );
   });
 
   it('tx list and tx get on a terminal: nothing the terminal would obey', async () => {
@@ -154,7 +160,10 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     for (const [i, record] of records.entries()) {
       for (const [column, cell] of Object.entries(record)) assertSafeCsvCell(cell, `report row ${i + 1} ${column}`);
     }
-    assert.ok(records.some((record) => record.verified_name!.startsWith("'") || record.verified_name!.includes('\uFFFD')), 'the hostile name was neutralised');
+    assert.ok(
+      records.some((record) => record.verified_name!.startsWith("'") || record.verified_name!.includes('\uFFFD')),
+      'the hostile name was neutralised',
+    );
   });
 
   it('API error messages carrying each hostile text are shown as text on stderr', async () => {
@@ -169,7 +178,10 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
       assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI, JSON.stringify(result.stderr));
     }
     assert.ok(seen.size >= 5, 'several different hostile messages were met');
-    assert.ok([...seen].some((line) => line.includes('\uFFFD')), 'a control character was replaced visibly');
+    assert.ok(
+      [...seen].some((line) => line.includes('\uFFFD')),
+      'a control character was replaced visibly',
+    );
   });
 });
 

@@ -157,7 +157,10 @@ describe('fsapi over a failing network', () => {
     const stored = JSON.parse(readFileSync(path.join(h.configDir, 'profiles.json'), 'utf8')) as { profiles: { sandbox: { token: string } } };
     const token = stored.profiles.sandbox.token;
     const httpLines = (text: string) => text.split('\n').filter((line) => line.startsWith('http: '));
-    assert.deepEqual(httpLines(login.stderr).map((line) => line.replace(/\(\d+ ms\)/, '(N ms)')), ['http: POST /v1/generate-token -> 200 (N ms)']);
+    assert.deepEqual(
+      httpLines(login.stderr).map((line) => line.replace(/\(\d+ ms\)/, '(N ms)')),
+      ['http: POST /v1/generate-token -> 200 (N ms)'],
+    );
     const listLines = httpLines(result.stderr);
     assert.ok(listLines.length >= 1);
     for (const line of listLines) assert.match(line, /^http: GET \/v1\/transactions\?\S*limit=5\S* -> 200 \(\d+ ms\)$/);
@@ -285,7 +288,10 @@ describe('createApi', () => {
       } finally {
         simulator.simulator.setFault(undefined);
       }
-      assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path}`), ['POST /v1/transfer']);
+      assert.deepEqual(
+        simulator.simulator.requests().map((r) => `${r.method} ${r.path}`),
+        ['POST /v1/transfer'],
+      );
     });
   }
 
@@ -297,7 +303,10 @@ describe('createApi', () => {
     const error = await rejection(api.sendTransfer({ ...transferBody('WRONGPREFIX-123'), beneficiaryAccountNumber: '0123450000' }));
     assert.ok(error instanceof ApiError && !(error instanceof TransportError));
     assert.equal(error.status, 400);
-    assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['POST /v1/transfer 400']);
+    assert.deepEqual(
+      simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['POST /v1/transfer 400'],
+    );
   });
 
   it('never sends POST /v1/transfer again after a 401: the token is renewed for the lookup, the 401 handed back', async () => {
@@ -311,14 +320,17 @@ describe('createApi', () => {
     const error = await rejection(api.sendTransfer(transferBody(newReference())));
     assert.ok(error instanceof ApiError && !(error instanceof TransportError) && !(error instanceof AuthError), `got ${String(error)}`);
     assert.equal(error.status, 401);
-    assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), [
-      'POST /v1/transfer 401',
-      'POST /v1/generate-token 200',
-    ]);
+    assert.deepEqual(
+      simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['POST /v1/transfer 401', 'POST /v1/generate-token 200'],
+    );
     // The renewed token serves the lookup that follows.
     simulator.simulator.clearRequests();
     await api.getAccount();
-    assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 200']);
+    assert.deepEqual(
+      simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['GET /v1/account 200'],
+    );
   });
 
   it('a stub that answers every request 401: one POST /v1/transfer, typed or raw, however its path is written', async () => {
@@ -368,15 +380,22 @@ describe('createApi', () => {
   });
 
   it('throws AuthError for a refused FSAPI_TOKEN and never renews it', async () => {
-    const { ctx } = contextFor(home(), { baseUrl: simulator.url }, {
-      FSAPI_TOKEN: 'bogus',
-      FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
-      FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
-    });
+    const { ctx } = contextFor(
+      home(),
+      { baseUrl: simulator.url },
+      {
+        FSAPI_TOKEN: 'bogus',
+        FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey,
+        FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
+      },
+    );
     simulator.simulator.clearRequests();
     const error = await rejection((await ctx.api()).getAccount());
     assert.ok(error instanceof AuthError);
-    assert.deepEqual(simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /v1/account 401']);
+    assert.deepEqual(
+      simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ['GET /v1/account 401'],
+    );
   });
 
   it('holds the deadline for the body too: an answer that stops half-way is a timeout, not retried', async () => {

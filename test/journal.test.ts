@@ -52,9 +52,15 @@ describe('journal: writing and reading (the local store)', () => {
     for (const file of [journal.file, `${journal.file}-wal`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
     assert.equal(statSync(journal.dataDir).mode & 0o777, 0o700);
     const { records, warnings } = await journal.read();
-    assert.deepEqual(records.map((r) => r.type), ['intent', 'accepted']);
+    assert.deepEqual(
+      records.map((r) => r.type),
+      ['intent', 'accepted'],
+    );
     assert.deepEqual(warnings, []);
-    assert.deepEqual(storeRecords(journal.dataDir, 'journal').map((line) => (JSON.parse(line) as JournalRecord).type), ['intent', 'accepted']);
+    assert.deepEqual(
+      storeRecords(journal.dataDir, 'journal').map((line) => (JSON.parse(line) as JournalRecord).type),
+      ['intent', 'accepted'],
+    );
   });
 
   it('a missing journal is empty, not an error', async () => {
@@ -75,10 +81,14 @@ describe('journal: writing and reading (the local store)', () => {
     const perWriter = 300;
     const writer = (tag: string) =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/fixtures/journal-append.ts'), journal.dataDir, String(perWriter), tag], {
-          cwd: repoRoot,
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', path.join(repoRoot, 'test/fixtures/journal-append.ts'), journal.dataDir, String(perWriter), tag],
+          {
+            cwd: repoRoot,
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
+        );
         child.on('error', reject);
         child.on('close', (code) => resolve(code ?? 1));
       });
@@ -131,7 +141,10 @@ describe('journal: writing and reading (the local store)', () => {
       await journal.append(record);
     }
     const plain = (value: unknown) => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown));
-    assert.deepEqual((await journal.transfers()).transfers.map((t) => `${t.profile} ${t.reference}`), transfers);
+    assert.deepEqual(
+      (await journal.transfers()).transfers.map((t) => `${t.profile} ${t.reference}`),
+      transfers,
+    );
     for (let i = 0; i < 25; i += 1) {
       for (const profile of [scope.profile, 'other']) {
         const ref = { profile, baseUrl: scope.baseUrl, reference: `acme-f${i}` };
@@ -151,10 +164,19 @@ describe('journal: carrying over journal.jsonl', () => {
   it('imports every record once, keeps the file, and skips a torn last line with a warning', async () => {
     const journal = freshJournal();
     const old = path.join(journal.dataDir, 'journal.jsonl');
-    const text = lines(intent('ACME-T1', '2026-01-01T10:00:00.000Z'), { type: 'accepted', ...at('ACME-T1', '2026-01-01T10:00:01.000Z'), status: 'pending', message: 'queued' }) + '{"type":"accepted","reference":"ACME-T2","prof';
+    const text =
+      lines(intent('ACME-T1', '2026-01-01T10:00:00.000Z'), {
+        type: 'accepted',
+        ...at('ACME-T1', '2026-01-01T10:00:01.000Z'),
+        status: 'pending',
+        message: 'queued',
+      }) + '{"type":"accepted","reference":"ACME-T2","prof';
     writeFileSync(old, text);
     const first = await journal.read();
-    assert.deepEqual(first.records.map((r) => r.type), ['intent', 'accepted']);
+    assert.deepEqual(
+      first.records.map((r) => r.type),
+      ['intent', 'accepted'],
+    );
     assert.equal(first.warnings.length, 1);
     assert.match(first.warnings[0]!, /incomplete last line 3 of .*journal\.jsonl/);
     assert.equal(readFileSync(old, 'utf8'), text, 'the original is left as it was');
@@ -162,7 +184,10 @@ describe('journal: carrying over journal.jsonl', () => {
     // Once: what an old fsapi appends to the file afterwards is not read again, by this process or another.
     appendFileSync(old, lines(intent('ACME-T3', '2026-01-01T10:02:00.000Z')));
     await journal.append(intent('ACME-T4', '2026-01-01T10:03:00.000Z'));
-    assert.deepEqual((await Journal.inDataDir(journal.dataDir).transfers()).transfers.map((t) => t.reference), ['ACME-T1', 'ACME-T4']);
+    assert.deepEqual(
+      (await Journal.inDataDir(journal.dataDir).transfers()).transfers.map((t) => t.reference),
+      ['ACME-T1', 'ACME-T4'],
+    );
   });
 
   it('a line in the middle that is not a record stops the import, naming the file and line; nothing is half imported', async () => {
@@ -211,7 +236,10 @@ describe('journal: carrying over journal.jsonl', () => {
 
   it('records of an unknown type (a newer fsapi) are left out', async () => {
     const journal = freshJournal();
-    writeFileSync(path.join(journal.dataDir, 'journal.jsonl'), lines({ type: 'from-the-future', reference: 'X' }, intent('ACME-F1', '2026-01-01T10:00:00.000Z')));
+    writeFileSync(
+      path.join(journal.dataDir, 'journal.jsonl'),
+      lines({ type: 'from-the-future', reference: 'X' }, intent('ACME-F1', '2026-01-01T10:00:00.000Z')),
+    );
     const { records, warnings } = await journal.read();
     assert.equal(records.length, 1);
     assert.deepEqual(warnings, []);
@@ -294,7 +322,11 @@ describe('journal: the duplicate rule', () => {
   });
 
   it('every earlier transfer of another reference counts, oldest first; the caller leaves out its own reference', async () => {
-    assert.deepEqual(await found([intent('ACME-D2', iso(now - 120_000)), intent('ACME-D1', iso(now - 60_000)), intent('ACME-D3', iso(now - 30_000))]), ['ACME-D2', 'ACME-D1', 'ACME-D3']);
+    assert.deepEqual(await found([intent('ACME-D2', iso(now - 120_000)), intent('ACME-D1', iso(now - 60_000)), intent('ACME-D3', iso(now - 30_000))]), [
+      'ACME-D2',
+      'ACME-D1',
+      'ACME-D3',
+    ]);
   });
 
   it('refused transfers do not count; in flight, unknown, accepted, reconciled and refused-then-found ones do', async () => {

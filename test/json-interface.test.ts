@@ -17,12 +17,27 @@ let paid: string;
 let held: string;
 
 const CLIENT = '9900000011';
-const send = (amount: string, ...more: string[]) => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y', ...more];
+const send = (amount: string, ...more: string[]) => [
+  'transfer',
+  'send',
+  '0123456789',
+  '--bank',
+  'gtb',
+  '--amount',
+  amount,
+  '--narration',
+  'Invoice 42',
+  '-y',
+  ...more,
+];
 
 before(async () => {
   setup = await setUpTransfers();
   // Transfers above ₦20,000 wait for a person: a held request to show.
-  const policy = await setup.run(['policy', 'set', '--approval-above', '20000', '--max-per-day', '1000000'], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+  const policy = await setup.run(['policy', 'set', '--approval-above', '20000', '--max-per-day', '1000000'], {
+    tty: true,
+    keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
+  });
   assert.equal(policy.code, 0, policy.stdout);
   const sent = await setup.run(send('1500.50', '--wait', '--json'));
   assert.equal(sent.code, 0, sent.stderr);
@@ -38,7 +53,8 @@ after(async () => {
 });
 
 /** Names of fsapi's money fields: in its own records each is two-decimal naira text (or null, or an object of such). */
-const MONEY_KEY = /^(amount|total|charge|charges|stampDuty|net|balance|openingBalance|closingBalance|difference|journalAmount|apiAmount|maxPerTransfer|maxPerDay|approvalAbove|countedToday|leftToday)$/;
+const MONEY_KEY =
+  /^(amount|total|charge|charges|stampDuty|net|balance|openingBalance|closingBalance|difference|journalAmount|apiAmount|maxPerTransfer|maxPerDay|approvalAbove|countedToday|leftToday)$/;
 const NAIRA = /^-?\d+\.\d{2}$/;
 
 /** Every problem of `value` as fsapi's machine output: ...Kobo names anywhere; with `own`, money not as naira text. */
@@ -89,7 +105,11 @@ const SUCCESSES: Case[] = [
   { name: 'transfer status', args: () => ['transfer', 'status', paid], own: false },
   { name: 'transfer receipt', args: () => ['transfer', 'receipt', paid], own: true },
   // Rows within the test's policy (approval above ₦20,000): a dry run of rows it would hold is exit 7, as the real run.
-  { name: 'transfer batch within-policy.csv --dry-run', args: () => ['transfer', 'batch', path.join(repoRoot, 'test/fixtures/batch/within-policy.csv'), '--dry-run'], own: true },
+  {
+    name: 'transfer batch within-policy.csv --dry-run',
+    args: () => ['transfer', 'batch', path.join(repoRoot, 'test/fixtures/batch/within-policy.csv'), '--dry-run'],
+    own: true,
+  },
   { name: 'transfer log', args: () => ['transfer', 'log'], own: true },
   { name: 'payees list', args: () => ['payees', 'list'], own: true },
   { name: 'policy show', args: () => ['policy', 'show'], own: true },
@@ -121,7 +141,12 @@ describe('--json on success', () => {
       // reconcile exits 1 when something needs attention; its JSON is on stdout all the same.
       if (args[0] === 'reconcile') assert.ok(result.code === 0 || result.code === 1, result.stderr);
       else assert.equal(result.code, c.code ?? 0, result.stderr);
-      const values = c.ndjson ? result.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown) : [JSON.parse(result.stdout) as unknown];
+      const values = c.ndjson
+        ? result.stdout
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line) as unknown)
+        : [JSON.parse(result.stdout) as unknown];
       assert.ok(values.length > 0);
       assert.deepEqual(problems(values, c.own), []);
     });
@@ -140,14 +165,17 @@ describe('--json on success', () => {
     assert.equal(result.code, 7, result.stderr);
     const request = JSON.parse(result.stdout) as { total: unknown; transfers: Array<{ amount: unknown }> };
     assert.equal(request.total, '25000.00');
-    assert.deepEqual(request.transfers.map((t) => t.amount), ['25000.00']);
+    assert.deepEqual(
+      request.transfers.map((t) => t.amount),
+      ['25000.00'],
+    );
     assert.deepEqual(problems(request, true), []);
     const error = errorObject(result.stderr);
     assert.equal(error.code, 'held_for_approval');
     assert.equal(error.exitCode, 7);
   });
 
-  it('policy show --json: limits and today\'s count as naira text, null for none', async () => {
+  it("policy show --json: limits and today's count as naira text, null for none", async () => {
     const result = await setup.run(['policy', 'show', '--json']);
     const policy = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.equal(policy.approvalAbove, '20000.00');
@@ -236,7 +264,12 @@ describe('--json on failure: one error object on stderr, nothing on stdout', () 
       assert.equal(result.code, f.exit, result.stderr);
       // Exactly one line: the object, with the four keys, its exitCode the process's.
       const lines = result.stderr.split('\n').filter((line) => line !== '');
-      if (f.notesBefore) assert.deepEqual(lines.filter((line) => line.startsWith('{')), [lines.at(-1)], result.stderr);
+      if (f.notesBefore)
+        assert.deepEqual(
+          lines.filter((line) => line.startsWith('{')),
+          [lines.at(-1)],
+          result.stderr,
+        );
       else assert.equal(lines.length, 1, result.stderr);
       const error = errorObject(result.stderr);
       assert.equal(error.exitCode, result.code);

@@ -69,11 +69,20 @@ describe('after a long synchronous stretch', () => {
   });
   after(() => child.kill());
 
-  it('POSTs right after the process was busy past the server\'s keep-alive time go on live connections', async () => {
+  it("POSTs right after the process was busy past the server's keep-alive time go on live connections", async () => {
     const send = (method: 'GET' | 'POST') =>
-      nodeTransport({ method, url: new URL('/v1/transfer', remote), headers: {}, body: method === 'POST' ? Buffer.from('{}') : undefined, signal: new AbortController().signal });
+      nodeTransport({
+        method,
+        url: new URL('/v1/transfer', remote),
+        headers: {},
+        body: method === 'POST' ? Buffer.from('{}') : undefined,
+        signal: new AbortController().signal,
+      });
     // Four kept-alive connections, as a batch's name enquiries leave them.
-    assert.deepEqual((await Promise.all([send('GET'), send('GET'), send('GET'), send('GET')])).map((answer) => answer.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      (await Promise.all([send('GET'), send('GET'), send('GET'), send('GET')])).map((answer) => answer.status),
+      [200, 200, 200, 200],
+    );
     // Busy, with no turn of the event loop, well past the server's keep-alive time: it closes them meanwhile.
     const until = Date.now() + 5_000;
     while (Date.now() < until) {

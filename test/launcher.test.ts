@@ -104,9 +104,16 @@ describe('the launcher', () => {
     const home = homes.home();
     const preload = path.join(home.root, 'report-streams.cjs');
     // At exit, whether Node loaded its stream modules (making process.stdout does; src/write-now.ts avoids it).
-    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, 'stream loaded: ' + process.moduleLoadList.includes('NativeModule stream') + '\\n'));\n");
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('node:fs').writeSync(2, 'stream loaded: ' + process.moduleLoadList.includes('NativeModule stream') + '\\n'));\n",
+    );
     for (const args of [['--help'], ['transfer', '--help'], ['--version'], ['tx', 'lsit']]) {
-      const result = spawnSync(process.execPath, ['--require', preload, cliPath, ...args], { env: home.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const result = spawnSync(process.execPath, ['--require', preload, cliPath, ...args], {
+        env: home.env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       assert.equal(result.status, args[1] === 'lsit' ? 2 : 0, result.stderr);
       assert.match(result.stderr, /stream loaded: false\n$/, args.join(' '));
       if (args[0] === '--help') assert.match(result.stdout, /^Usage: fsapi [\s\S]*\$ fsapi auth login --profile sandbox\n\n$/);
@@ -114,7 +121,10 @@ describe('the launcher', () => {
     // `| true` leaves without reading: whether the help was written before or after it left, no error.
     const shellEnv: Record<string, string> = { ...home.env };
     delete shellEnv.BASH_ENV; // no start-up file of this machine's shell
-    const early = spawnSync('bash', ['--noprofile', '--norc', '-c', `"${process.execPath}" "${cliPath}" --help | true; echo "exit \${PIPESTATUS[0]}"`], { env: shellEnv, encoding: 'utf8' });
+    const early = spawnSync('bash', ['--noprofile', '--norc', '-c', `"${process.execPath}" "${cliPath}" --help | true; echo "exit \${PIPESTATUS[0]}"`], {
+      env: shellEnv,
+      encoding: 'utf8',
+    });
     assert.equal(early.stdout, 'exit 0\n');
     assert.equal(early.stderr, '');
   });
@@ -136,10 +146,15 @@ describe('the launcher', () => {
       assert.equal(result.stderr, `error: fsapi needs Node.js 22.13+ or 24; this is Node ${version}\n`);
     }
     // Under --json, the error object (docs/scripting.md), still one line.
-    const json = spawnSync(process.execPath, ['--require', preload, unbuilt, 'account', '--json'], { env: { ...home.env, FAKE_NODE_VERSION: '20.19.5' }, encoding: 'utf8' });
+    const json = spawnSync(process.execPath, ['--require', preload, unbuilt, 'account', '--json'], {
+      env: { ...home.env, FAKE_NODE_VERSION: '20.19.5' },
+      encoding: 'utf8',
+    });
     assert.equal(json.status, 2, json.stderr);
     assert.equal(json.stdout, '');
-    assert.deepEqual(JSON.parse(json.stderr), { error: { code: 'usage', message: 'fsapi needs Node.js 22.13+ or 24; this is Node 20.19.5', hint: null, exitCode: 2 } });
+    assert.deepEqual(JSON.parse(json.stderr), {
+      error: { code: 'usage', message: 'fsapi needs Node.js 22.13+ or 24; this is Node 20.19.5', hint: null, exitCode: 2 },
+    });
     for (const version of ['22.13.0', '24.0.0']) {
       const result = run(cliPath, version);
       assert.equal(result.status, 0, `${version}: ${result.stderr}`);
@@ -151,7 +166,7 @@ describe('the launcher', () => {
   const pathNode = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim() ?? '';
   const [pathMajor = 0, pathMinor = 0] = pathNode.split('.').map(Number);
   const pathNodeIsOld = pathNode !== '' && (pathMajor < 22 || (pathMajor === 22 && pathMinor < 13));
-  it('refuses the machine\'s old Node the same way', { skip: pathNodeIsOld ? false : `node on PATH is ${pathNode || 'missing'}, not older than 22.13` }, () => {
+  it("refuses the machine's old Node the same way", { skip: pathNodeIsOld ? false : `node on PATH is ${pathNode || 'missing'}, not older than 22.13` }, () => {
     const result = spawnSync('node', [cliPath, 'account'], { env: homes.home().env, encoding: 'utf8' });
     assert.equal(result.status, 2, result.stderr);
     assert.equal(result.stdout, '');

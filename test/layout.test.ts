@@ -37,7 +37,7 @@ describe('the layout of src/', () => {
     const src = tree('cycle', {
       'transfers/claim.ts': "import type { Policy } from '../controls/policy.js';\nexport type Claim = Policy;\n",
       'controls/policy.ts': "import { type Claim } from '../transfers/claim.js';\nexport type Policy = { claim?: Claim };\n",
-      'money/kobo.ts': "export type Kobo = number;\n",
+      'money/kobo.ts': 'export type Kobo = number;\n',
     });
     const { status, output } = check(src);
     assert.equal(status, 1, output);
@@ -61,7 +61,8 @@ describe('the layout of src/', () => {
       'ui/table.ts': "import { clean } from './cells.js';\nexport const cell = clean;\n",
       'commands/send.ts': "import { clean } from '../ui/cells.js';\nexport const run = clean;\n",
       'main.ts': "import { clean } from './ui/cells.js';\nexport const main = clean;\n",
-      'batch/report.ts': "// import { clean } from '../ui/cells.js' in a comment is not an import\nimport { clean } from '../ui/cells.js';\nexport const report = clean;\n",
+      'batch/report.ts':
+        "// import { clean } from '../ui/cells.js' in a comment is not an import\nimport { clean } from '../ui/cells.js';\nexport const report = clean;\n",
     });
     const { status, output } = check(src);
     assert.equal(status, 1, output);
@@ -85,12 +86,14 @@ describe('the layout of src/', () => {
       'store/journal.ts': "export const q = (db: { sql(t: string): unknown }) => db.sql('SELECT doc FROM transfers WHERE profile = ?');\n",
       'simulator/store.ts': 'export const schema = `CREATE TABLE IF NOT EXISTS accounts (id TEXT)`;\n',
       'transfers/journal.ts': "export const q = (db: { sql(t: string): unknown }) => db.sql('SELECT doc FROM transfers WHERE profile = ?');\n",
-      'transfers/many-lines.ts': 'export const q = (db: { sql(t: string): unknown }) =>\n  db.sql(\n    `UPDATE transfers SET state = ? WHERE first_seq = ?`,\n  );\n',
+      'transfers/many-lines.ts':
+        'export const q = (db: { sql(t: string): unknown }) =>\n  db.sql(\n    `UPDATE transfers SET state = ? WHERE first_seq = ?`,\n  );\n',
       'completion/local-state.ts': "import { openDatabase } from '../store/sqlite.js';\nexport const open = openDatabase;\n",
       'store/sqlite.ts': 'export const openDatabase = (file: string) => file;\n',
       'books/driver.ts': "import { DatabaseSync } from 'node:sqlite';\nexport const D = DatabaseSync;\n",
       'notifications/event-log.ts': "export const q = 'INSERT INTO events (kind) VALUES (?)';\n",
-      'books/prose.ts': "// SELECT doc FROM transfers: a comment may name a query\nexport const note = 'Select a bank; update the payee, then delete from the list';\n",
+      'books/prose.ts':
+        "// SELECT doc FROM transfers: a comment may name a query\nexport const note = 'Select a bank; update the payee, then delete from the list';\n",
     });
     const { status, output } = check(src);
     assert.equal(status, 1, output);

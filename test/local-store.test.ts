@@ -38,10 +38,17 @@ function spawnWith(s: TransferSetup, command: string, args: string[]) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
-const intents = (s: TransferSetup) => s.journalLines().map((line) => JSON.parse(line) as { type: string; reference: string; pid?: number }).filter((r) => r.type === 'intent');
+const intents = (s: TransferSetup) =>
+  s
+    .journalLines()
+    .map((line) => JSON.parse(line) as { type: string; reference: string; pid?: number })
+    .filter((r) => r.type === 'intent');
 
 describe('liveness that a reused pid cannot fool', () => {
-  it('fsapi as pid 1 of a pid namespace, killed mid-send: the host resumes the batch, each row paid once', { skip: canUnshare ? false : 'needs root and unshare -p (a pid namespace); this machine does not allow it', timeout: 90_000 }, async () => {
+  it('fsapi as pid 1 of a pid namespace, killed mid-send: the host resumes the batch, each row paid once', {
+    skip: canUnshare ? false : 'needs root and unshare -p (a pid namespace); this machine does not allow it',
+    timeout: 90_000,
+  }, async () => {
     // Transfers settle after an hour here, so both rows are still pending when the resumed run looks, however
     // long the machine takes to get there.
     const s = (setup = await setUpTransfers({ settleSeconds: 3600 }));
@@ -60,12 +67,17 @@ describe('liveness that a reused pid cannot fool', () => {
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.doesNotMatch(resumed.stderr + resumed.stdout, /being sent by another fsapi process/);
     const rows = JSON.parse(resumed.stdout) as Array<{ line: number; status: string; message: string }>;
-    assert.deepEqual(rows.map((r) => r.status), ['pending', 'pending']);
+    assert.deepEqual(
+      rows.map((r) => r.status),
+      ['pending', 'pending'],
+    );
     assert.match(rows[0]!.message, /sent by an earlier run; not sent again/);
     assert.equal(s.posts(), 2, 'one POST per row in all');
   });
 
-  it('a batch stopped (SIGSTOP) past any stale time still owns its row: another run of it does not send it; resumed, it finishes; one POST', { timeout: 90_000 }, async () => {
+  it('a batch stopped (SIGSTOP) past any stale time still owns its row: another run of it does not send it; resumed, it finishes; one POST', {
+    timeout: 90_000,
+  }, async () => {
     const s = (setup = await setUpTransfers());
     const file = path.join(s.home.root, 'stopped.csv');
     writeFileSync(file, 'account_number,bank,amount,narration,reference\n3000000357,gtb,321,Stopped,ACME-STOPPED0001\n');
@@ -112,13 +124,17 @@ describe('local files are private', () => {
     for (const name of ['fsapi.db', 'fsapi.db-wal']) assert.equal(statSync(path.join(s.home.dataDir, name)).mode & 0o777, 0o600, name);
   });
 
-  it('a data dir that belongs to another user is refused, nothing sent', { skip: isRoot ? false : 'needs root to give a directory to another user' }, async () => {
+  it('a data dir that belongs to another user is refused, nothing sent', {
+    skip: isRoot ? false : 'needs root to give a directory to another user',
+  }, async () => {
     const s = (setup = await setUpTransfers());
     const foreign = path.join(s.home.root, 'foreign');
     mkdirSync(foreign, { mode: 0o777 });
     chmodSync(foreign, 0o777);
     spawnSync('chown', ['65534:65534', foreign]);
-    const sent = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '12', '--narration', 'Foreign', '--yes'], { env: { FSAPI_DATA_DIR: foreign } });
+    const sent = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '12', '--narration', 'Foreign', '--yes'], {
+      env: { FSAPI_DATA_DIR: foreign },
+    });
     assert.equal(sent.code, 1, sent.stderr);
     assert.match(sent.stderr, /^error: refusing to use the data dir .*foreign: it belongs to another user \(uid 65534\)$/m);
     assert.equal(s.posts(), 0);
@@ -133,13 +149,30 @@ describe('the batch report is written through a temporary file nobody can plant'
       writeFileSync(victim, 'precious\n');
       const report = path.join(dir, 'pay.csv.report.csv');
       symlinkSync(victim, path.join(dir, `.pay.csv.report.csv.${process.pid}.tmp`));
-      const row: RowResult = { line: 2, accountNumber: '0123456789', bankName: 'Guaranty Trust Bank', bankCode: '000013', amountKobo: 100_00 as Kobo, verifiedName: 'ADA', reference: 'ACME-R1', status: 'pending', apiStatus: 'pending', chargeKobo: undefined, message: 'ok', earlier: false };
+      const row: RowResult = {
+        line: 2,
+        accountNumber: '0123456789',
+        bankName: 'Guaranty Trust Bank',
+        bankCode: '000013',
+        amountKobo: 100_00 as Kobo,
+        verifiedName: 'ADA',
+        reference: 'ACME-R1',
+        status: 'pending',
+        apiStatus: 'pending',
+        chargeKobo: undefined,
+        message: 'ok',
+        earlier: false,
+      };
       await writeReport(report, [row]);
       writeReportSync(report, [row]);
       assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
       assert.match(readFileSync(report, 'utf8'), /ACME-R1/);
       assert.equal(statSync(report).mode & 0o777, 0o600);
-      assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp') && !lstatSync(path.join(dir, name)).isSymbolicLink()), [], 'no temporary file left');
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => name.endsWith('.tmp') && !lstatSync(path.join(dir, name)).isSymbolicLink()),
+        [],
+        'no temporary file left',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -149,7 +182,10 @@ describe('the batch report is written through a temporary file nobody can plant'
 describe('every acknowledged record stays readable', () => {
   const canMount = process.platform === 'linux' && isRoot;
 
-  it('a full disk (a small tmpfs) under the journal: a send that cannot record its intent sends nothing; what was recorded before stays', { skip: canMount ? false : 'needs root to mount a small tmpfs', timeout: 120_000 }, async () => {
+  it('a full disk (a small tmpfs) under the journal: a send that cannot record its intent sends nothing; what was recorded before stays', {
+    skip: canMount ? false : 'needs root to mount a small tmpfs',
+    timeout: 120_000,
+  }, async () => {
     const s = (setup = await setUpTransfers());
     const mount = path.join(s.home.root, 'small-journal-disk');
     mkdirSync(mount);
@@ -157,7 +193,8 @@ describe('every acknowledged record stays readable', () => {
     if (mounted.status !== 0) return void assert.fail(`mount failed: ${mounted.stderr}`);
     try {
       const env = { FSAPI_DATA_DIR: path.join(mount, 'data') };
-      const send = (amount: string) => s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Disk', '--yes', '--allow-duplicate', '--json'], { env });
+      const send = (amount: string) =>
+        s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Disk', '--yes', '--allow-duplicate', '--json'], { env });
       const first = await send('11');
       assert.equal(first.code, 0, first.stderr);
       const paid = (JSON.parse(first.stdout) as { reference: string }).reference;
@@ -185,7 +222,10 @@ describe('every acknowledged record stays readable', () => {
     }
   });
 
-  it('a full disk (a small tmpfs) under webhook listen: no event is answered 200 unless it is stored; after space is freed it goes on', { skip: canMount ? false : 'needs root to mount a small tmpfs', timeout: 120_000 }, async () => {
+  it('a full disk (a small tmpfs) under webhook listen: no event is answered 200 unless it is stored; after space is freed it goes on', {
+    skip: canMount ? false : 'needs root to mount a small tmpfs',
+    timeout: 120_000,
+  }, async () => {
     const s = (setup = await setUpTransfers());
     const mount = path.join(s.home.root, 'small-disk');
     mkdirSync(mount);
@@ -201,18 +241,37 @@ describe('every acknowledged record stays readable', () => {
       await until(() => started.output().stderr.includes('press Ctrl+C to stop'), 'the listener to start', 30_000);
       const post = async (reference: string) => {
         const body = JSON.stringify({
-          event: 'collection', reference, virtualAccount: '9900000001', externalReference: 'x'.repeat(2000), amountReceived: '100.00', transactionFee: 0, netAmount: 100,
-          stampDuty: 0, sessionId: '0'.repeat(30), sourceCurrency: 'NGN', sourceAccountNumber: '0123456789', sourceAccountName: 'PAYER', sourceBankCode: '000013',
-          sourceBankName: 'GTBank', remarks: 'disk', destinationCurrency: 'NGN', status: 'successful', createdAt: Date.now(), updatedAt: Date.now(),
+          event: 'collection',
+          reference,
+          virtualAccount: '9900000001',
+          externalReference: 'x'.repeat(2000),
+          amountReceived: '100.00',
+          transactionFee: 0,
+          netAmount: 100,
+          stampDuty: 0,
+          sessionId: '0'.repeat(30),
+          sourceCurrency: 'NGN',
+          sourceAccountNumber: '0123456789',
+          sourceAccountName: 'PAYER',
+          sourceBankCode: '000013',
+          sourceBankName: 'GTBank',
+          remarks: 'disk',
+          destinationCurrency: 'NGN',
+          status: 'successful',
+          createdAt: Date.now(),
+          updatedAt: Date.now(),
         });
         // A connection of its own for each event (agent: false): a kept-alive one could be closed by the
         // listener's idle timeout while the disk is being filled or emptied, and then reused at that
         // instant; the failure would be the test's connection pool, not the listener.
         return new Promise<number>((resolve) => {
-          const request = httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
-            response.resume();
-            response.on('end', () => resolve(response.statusCode ?? 0));
-          });
+          const request = httpRequest(
+            { host: '127.0.0.1', port, path: '/', method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(response.statusCode ?? 0));
+            },
+          );
           request.on('error', () => resolve(0));
           request.end(body);
         });
@@ -237,14 +296,20 @@ describe('every acknowledged record stays readable', () => {
         else refused.push(`${reference}:${status}`);
       }
       assert.ok(refused.length > 0, 'the full disk refused some events');
-      assert.ok(refused.every((r) => r.endsWith(':500')), refused.join(', '));
+      assert.ok(
+        refused.every((r) => r.endsWith(':500')),
+        refused.join(', '),
+      );
       // Space again: the listener goes on, nothing acknowledged is lost, nothing is glued to a fragment.
       for (const name of readdirSync(mount)) if (name.startsWith('filler-')) rmSync(path.join(mount, name), { force: true });
       assert.equal(await post('COL-DISK-AFTER'), 200);
       acknowledged.push('COL-DISK-AFTER');
       started.child.kill('SIGINT');
       await started.exited;
-      const received = storeRecords(dataDir, 'events').map((line) => JSON.parse(line) as { kind: string; reference: string }).filter((r) => r.kind === 'received').map((r) => r.reference);
+      const received = storeRecords(dataDir, 'events')
+        .map((line) => JSON.parse(line) as { kind: string; reference: string })
+        .filter((r) => r.kind === 'received')
+        .map((r) => r.reference);
       for (const reference of acknowledged) assert.ok(received.includes(reference), `${reference} was answered 200 and is stored`);
       assert.equal(new Set(received).size, received.length, 'each stored once');
     } finally {

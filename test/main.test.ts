@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXIT_FAILED, EXIT_HELD, EXIT_OK, EXIT_USAGE, reportError } from '../src/main.js';
-import { ApiError, AuthError, CancelledError, ExitCode, HeldForApprovalError, NotFoundError, OutcomeUnknownError, TransportError, UsageError } from '../src/errors.js';
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  ExitCode,
+  HeldForApprovalError,
+  NotFoundError,
+  OutcomeUnknownError,
+  TransportError,
+  UsageError,
+} from '../src/errors.js';
 
 describe('main', () => {
   it('uses the same exit codes as src/errors.ts', () => {
@@ -51,7 +61,10 @@ describe('main', () => {
     const jsonOutput = { write: (text: string) => void process.stderr.write(text), width: undefined, color: false, json: true };
     const codes = cases.map(([error]) => reportError(error, true, jsonOutput));
     t.mock.restoreAll();
-    assert.deepEqual(codes, cases.map(([, , exit]) => exit));
+    assert.deepEqual(
+      codes,
+      cases.map(([, , exit]) => exit),
+    );
     assert.equal(written.length, cases.length, written.join(''));
     written.forEach((line, i) => {
       assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'), `one line: ${line}`);
@@ -99,10 +112,13 @@ describe('error lines', () => {
     assert.equal(labelledLines('hint:', text, 40), 'hint: give a date as YYYY-MM-DD (a whole\n      local day), today, yesterday, 7d,\n      30d, 2w\n');
     // The label alone is coloured; a word longer than the room stays whole on its own line.
     const path = `/home/ada/${'d'.repeat(40)}/journal.db`;
-    assert.equal(labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`), `<error:> cannot open\n       ${path}\n       here\n`);
+    assert.equal(
+      labelledLines('error:', `cannot open ${path} here`, 40, (label) => `<${label}>`),
+      `<error:> cannot open\n       ${path}\n       here\n`,
+    );
   });
 
-  it('a note with a label (a coloured warning:, a bad row\'s line 7:) wraps the same way on a terminal; other long notes wrap at spaces', async () => {
+  it("a note with a label (a coloured warning:, a bad row's line 7:) wraps the same way on a terminal; other long notes wrap at spaces", async () => {
     const { labelledNote } = await import('../src/ui/error-lines.js');
     const yellow = (text: string) => `\u001b[33m${text}\u001b[39m`;
     const text = 'could not read the client list for account names (timeout: no answer in 30 s)';

@@ -3,16 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import {
-  AmountError,
-  formatNaira,
-  koboToApiNumber,
-  koboToDecimal,
-  MAX_INTEGER_DIGITS,
-  parseApiAmount,
-  parseNairaInput,
-  type Kobo,
-} from '../src/money/kobo.js';
+import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, MAX_INTEGER_DIGITS, parseApiAmount, parseNairaInput, type Kobo } from '../src/money/kobo.js';
 import { parseAmountOption } from '../src/common/validate.js';
 import { UsageError } from '../src/errors.js';
 
@@ -33,7 +24,9 @@ const amountText = fc
   .filter(({ value, decimals }) => (decimals === 0 ? value % 100 === 0 : decimals === 1 ? value % 10 === 0 : true))
   .map(({ value, grouped, decimals, padding }) => {
     const integer = String(Math.floor(value / 100));
-    const fraction = String(value % 100).padStart(2, '0').slice(0, decimals);
+    const fraction = String(value % 100)
+      .padStart(2, '0')
+      .slice(0, decimals);
     const text = `${grouped ? group(integer) : integer}${decimals > 0 ? `.${fraction}` : ''}`;
     return { value, text: `${padding}${text}${padding}` };
   });
@@ -106,8 +99,29 @@ describe('money: valid amounts', () => {
 describe('money: invalid amounts are refused', () => {
   const integerText = fc.integer({ min: 0, max: 10 ** 9 }).map(String);
 
-  it('the contract\'s examples', () => {
-    for (const text of ['1e3', '-5', '0', '1.005', 'NaN', '', '   ', '١٢٣', '１２３', '१२३', 'Infinity', '+5', '0x10', '1,50', '15,00.00', '1 500', '1.', '.5', '0.00', '0,000']) {
+  it("the contract's examples", () => {
+    for (const text of [
+      '1e3',
+      '-5',
+      '0',
+      '1.005',
+      'NaN',
+      '',
+      '   ',
+      '١٢٣',
+      '１２３',
+      '१२३',
+      'Infinity',
+      '+5',
+      '0x10',
+      '1,50',
+      '15,00.00',
+      '1 500',
+      '1.',
+      '.5',
+      '0.00',
+      '0,000',
+    ]) {
       assert.ok(refuses(text), `${JSON.stringify(text)} should be refused`);
     }
   });
@@ -138,9 +152,7 @@ describe('money: invalid amounts are refused', () => {
   });
 
   it('zero in any spelling', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.constantFrom('', '.0', '.00'), (zeros, fraction) => refuses(`${'0'.repeat(zeros)}${fraction}`)),
-    );
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.constantFrom('', '.0', '.00'), (zeros, fraction) => refuses(`${'0'.repeat(zeros)}${fraction}`)));
   });
 
   it('more than two decimals', () => {
@@ -180,6 +192,9 @@ describe('money: invalid amounts are refused', () => {
   });
 
   it('--amount turns a refusal into a usage error (exit 2)', () => {
-    assert.throws(() => parseAmountOption('1e3'), (error: unknown) => error instanceof UsageError && error.exitCode === 2);
+    assert.throws(
+      () => parseAmountOption('1e3'),
+      (error: unknown) => error instanceof UsageError && error.exitCode === 2,
+    );
   });
 });

@@ -77,7 +77,10 @@ describe('fsapi with no arguments, logged in to a sandbox', () => {
   it('shows the active profile and its login, without calling the API', async () => {
     const result = await setup.runInProcess([]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, new RegExp(`Now using profile sim: sandbox at ${setup.server.url.replaceAll('.', '\\.')}, logged in until \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}\\.`));
+    assert.match(
+      result.stdout,
+      new RegExp(`Now using profile sim: sandbox at ${setup.server.url.replaceAll('.', '\\.')}, logged in until \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}\\.`),
+    );
     assert.doesNotMatch(result.stdout, /built-in simulator \(profile local\)/);
     assert.deepEqual(setup.server.simulator.requests(), []);
   });
@@ -101,7 +104,7 @@ describe('fsapi help', () => {
   const home = makeHome();
   after(() => home.cleanup());
 
-  it('prints the full help, and `help <command>` that command\'s, with exit 0 and no files created', async () => {
+  it("prints the full help, and `help <command>` that command's, with exit 0 and no files created", async () => {
     const root = await runInProcess(['help'], { env: home.env });
     assert.equal(root.code, 0, root.stderr);
     assert.match(root.stdout, /^Usage: fsapi \[options\] \[command\]/);

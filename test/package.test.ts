@@ -45,7 +45,10 @@ describe('the npm package', () => {
   });
 
   const files = projectFiles();
-  it('packs a fresh tree (building it first), installs into a temporary prefix, and runs fsapi account', { skip: files ? false : 'not a git checkout', timeout: 300_000 }, async () => {
+  it('packs a fresh tree (building it first), installs into a temporary prefix, and runs fsapi account', {
+    skip: files ? false : 'not a git checkout',
+    timeout: 300_000,
+  }, async () => {
     const source = path.join(work, 'source');
     for (const file of files ?? []) {
       mkdirSync(path.dirname(path.join(source, file)), { recursive: true });
@@ -65,7 +68,10 @@ describe('the npm package', () => {
     for (const file of ['package/package.json', 'package/bin/fsapi.cjs', 'package/dist/cli.cjs', 'package/dist/engine.cjs']) {
       assert.ok(contents.includes(file), `${file} is not in the package: ${contents.join(', ')}`);
     }
-    assert.deepEqual(contents.filter((file) => /^package\/(src|test|scripts|bench)\//.test(file)), []);
+    assert.deepEqual(
+      contents.filter((file) => /^package\/(src|test|scripts|bench)\//.test(file)),
+      [],
+    );
 
     const prefix = path.join(work, 'prefix');
     // The package has no dependencies and no install script: nothing is fetched or built.

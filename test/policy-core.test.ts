@@ -85,7 +85,10 @@ describe('the day', () => {
     const journal = await fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
     const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
     assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
-    assert.throws(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now), PolicyLimitError);
+    assert.throws(
+      () => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now),
+      PolicyLimitError,
+    );
     assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
   });
 });
@@ -142,7 +145,11 @@ describe("the day in the policy's time zone", () => {
     assert.equal(parseTimeZone('africa/lagos', '--time-zone'), 'Africa/Lagos');
     assert.equal(parseTimeZone('UTC', '--time-zone'), 'UTC');
     for (const bad of ['Mars/Olympus', '+01:00', 'GMT+1:00', '', 'Africa/Lagos; rm -rf /']) {
-      assert.throws(() => parseTimeZone(bad, '--time-zone'), (error: unknown) => error instanceof UsageError && error.exitCode === 2, bad);
+      assert.throws(
+        () => parseTimeZone(bad, '--time-zone'),
+        (error: unknown) => error instanceof UsageError && error.exitCode === 2,
+        bad,
+      );
     }
   });
 });
@@ -191,7 +198,11 @@ describe('the day, as the store counts it', () => {
     });
     const counted = 1_00 + 2_00 + 4_00 + 8_00 + 16_00 + 32_00 + 128_00;
     assert.equal(spentTodayIn(journal, scope, now, zone), counted, 'everything but the refused one');
-    assert.deepEqual(new Set(COUNTED_OUTCOMES), new Set(Object.values(outcomes).filter((o) => o !== 'refused')), 'the words policy show uses are what is counted');
+    assert.deepEqual(
+      new Set(COUNTED_OUTCOMES),
+      new Set(Object.values(outcomes).filter((o) => o !== 'refused')),
+      'the words policy show uses are what is counted',
+    );
 
     // The claim decides on the same count, under the store's lock.
     const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 };
@@ -284,7 +295,9 @@ describe('the daily maximum at the claim, two processes on one store', () => {
     [15_000, 15_000],
     [5_000, 20_001],
   ] as const) {
-    it(`₦${holderKobo / 100} and ₦${secondKobo / 100} against ₦250.00, the second claimed while the first is in its transaction: exactly one wins`, { timeout: 60_000 }, async () => {
+    it(`₦${holderKobo / 100} and ₦${secondKobo / 100} against ₦250.00, the second claimed while the first is in its transaction: exactly one wins`, {
+      timeout: 60_000,
+    }, async () => {
       const dataDir = path.join(dir, `${holderKobo}-${secondKobo}`);
       const max = 25_000;
       const holder = claimer(dataDir, 'ACME-RACE-1', holderKobo, max, 'holder');
@@ -307,13 +320,25 @@ describe('the daily maximum at the claim, two processes on one store', () => {
         second.tell('go');
       }
       const { transfers } = await new Journal(dataDir).transfers();
-      assert.deepEqual(transfers.map((t) => [t.reference, t.amountKobo]), [['ACME-RACE-1', holderKobo]], 'one intent, the winner\'s');
+      assert.deepEqual(
+        transfers.map((t) => [t.reference, t.amountKobo]),
+        [['ACME-RACE-1', holderKobo]],
+        "one intent, the winner's",
+      );
     });
   }
 });
 
 describe('holds', () => {
-  const policy = { maxPerTransferKobo: undefined, maxPerDayKobo: undefined, approvalAboveKobo: 50_000, payeesOnly: true, timeZone: zone, updatedAt: '', updatedBy: '' };
+  const policy = {
+    maxPerTransferKobo: undefined,
+    maxPerDayKobo: undefined,
+    approvalAboveKobo: 50_000,
+    payeesOnly: true,
+    timeZone: zone,
+    updatedAt: '',
+    updatedBy: '',
+  };
   it('above the threshold (not at it), and to a non-payee under payees-only', () => {
     assert.deepEqual(holdReasons(policy, 50_000, true), []);
     assert.equal(holdReasons(policy, 50_001, true).length, 1);
@@ -349,7 +374,10 @@ describe('the controls store', () => {
       assert.equal(b.decide(scope, request.id, { decision: 'rejected', by: 'bola', at: 'later', reason: 'no' }), false);
       const stored = b.request(scope, request.id)!;
       assert.equal(stored.status, 'approved');
-      assert.deepEqual(stored.decisions.map((d) => [d.decision, d.by]), [['approved', 'ada']]);
+      assert.deepEqual(
+        stored.decisions.map((d) => [d.decision, d.by]),
+        [['approved', 'ada']],
+      );
       // Another account does not see it.
       assert.equal(b.request({ ...scope, profile: 'other' }, request.id), undefined);
     } finally {
@@ -484,16 +512,48 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
     it(`a database made with the tables outside the steps (${journalFirst ? 'journal' : 'controls'} opened first) migrates without loss, and keeps working`, async () => {
       const dir = olderDatabase(journalFirst);
       const store = ControlsStore.open(dir);
-      assert.deepEqual(store.payees(scope).map((p) => [p.alias, p.accountNumber, p.accountName]), [['Landlord', '0123456789', 'ADA OBI']]);
-      assert.deepEqual(store.policy(scope), { maxPerTransferKobo: 500000, maxPerDayKobo: 2000000, approvalAboveKobo: 100000, payeesOnly: true, timeZone: 'Africa/Lagos', updatedAt: '2026-01-02T00:00:00Z', updatedBy: 'ada' }, 'a policy stored without a zone counts the day in Lagos');
+      assert.deepEqual(
+        store.payees(scope).map((p) => [p.alias, p.accountNumber, p.accountName]),
+        [['Landlord', '0123456789', 'ADA OBI']],
+      );
+      assert.deepEqual(
+        store.policy(scope),
+        {
+          maxPerTransferKobo: 500000,
+          maxPerDayKobo: 2000000,
+          approvalAboveKobo: 100000,
+          payeesOnly: true,
+          timeZone: 'Africa/Lagos',
+          updatedAt: '2026-01-02T00:00:00Z',
+          updatedBy: 'ada',
+        },
+        'a policy stored without a zone counts the day in Lagos',
+      );
       const held = store.request(scope, 'AP-OLDHELD1')!;
       assert.equal(held.status, 'held');
-      assert.deepEqual(held.transfers.map((t) => [t.reference, t.amountKobo, t.payee, t.reasons]), [['ACME-OLD1', 250000, 'Landlord', ['above the approval threshold of ₦1,000.00']]]);
-      assert.deepEqual(store.request(scope, 'AP-OLDDONE1')!.decisions.map((d) => [d.decision, d.by, d.reason]), [['rejected', 'bola', 'not ours']]);
+      assert.deepEqual(
+        held.transfers.map((t) => [t.reference, t.amountKobo, t.payee, t.reasons]),
+        [['ACME-OLD1', 250000, 'Landlord', ['above the approval threshold of ₦1,000.00']]],
+      );
+      assert.deepEqual(
+        store.request(scope, 'AP-OLDDONE1')!.decisions.map((d) => [d.decision, d.by, d.reason]),
+        [['rejected', 'bola', 'not ours']],
+      );
       assert.equal(store.requestOfReference(scope, 'acme-old1')?.id, 'AP-OLDHELD1');
       // Still working: a decision, a new payee, a new held request, the journal beside them.
       assert.equal(store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', by: 'bola', at: 'now', reason: undefined }), true);
-      assert.equal(store.addPayee(scope, { alias: 'Plumber', accountNumber: '0123456780', bankCode: '000013', bankName: 'GTB', accountName: 'B', addedAt: 'now', addedBy: 'ada' }), true);
+      assert.equal(
+        store.addPayee(scope, {
+          alias: 'Plumber',
+          accountNumber: '0123456780',
+          bankCode: '000013',
+          bankName: 'GTB',
+          accountName: 'B',
+          addedAt: 'now',
+          addedBy: 'ada',
+        }),
+        true,
+      );
       store.setPolicy(scope, undefined, 'ada', 'now');
       await Journal.inDataDir(dir).append(intent('ACME-NEW1', local(10), 1000));
       closeLocalStores();

@@ -22,7 +22,19 @@ afterEach(async () => {
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 /** The consumer secret typed at its prompt, the one question of the run. */
 const secretTyped = (typed: string) => [{ prompt: 'Consumer secret', answer: typed }];
-const send = (amount: string, ...more: string[]) => ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y', ...more];
+const send = (amount: string, ...more: string[]) => [
+  'transfer',
+  'send',
+  '0123456789',
+  '--bank',
+  'gtb',
+  '--amount',
+  amount,
+  '--narration',
+  'Invoice 42',
+  '-y',
+  ...more,
+];
 
 /** `policy set` as a person does it: at a terminal, the secret typed. */
 async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
@@ -40,7 +52,17 @@ function changeSaved(s: TransferSetup, sql: string): void {
   }
 }
 
-async function requests(s: TransferSetup, all = true): Promise<Array<{ id: string; status: string; transfers: Array<{ reference: string; amount: string; reasons: string[] }>; decisions: Array<{ decision: string; by: string; at: string }> }>> {
+async function requests(
+  s: TransferSetup,
+  all = true,
+): Promise<
+  Array<{
+    id: string;
+    status: string;
+    transfers: Array<{ reference: string; amount: string; reasons: string[] }>;
+    decisions: Array<{ decision: string; by: string; at: string }>;
+  }>
+> {
   const result = await s.runInProcess(['approvals', 'list', '--json', ...(all ? ['--all'] : [])]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
@@ -53,7 +75,10 @@ describe('payees', () => {
     assert.equal(added.code, 0, added.stderr);
     assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 1);
     const listed = JSON.parse((await setup.runInProcess(['payees', 'list', '--json'])).stdout) as Array<Record<string, string>>;
-    assert.deepEqual(listed.map((p) => [p.alias, p.accountNumber, p.bankCode, p.accountName]), [['landlord', '0123456789', '000013', 'OKAFOR CHIAMAKA ADAEZE']]);
+    assert.deepEqual(
+      listed.map((p) => [p.alias, p.accountNumber, p.bankCode, p.accountName]),
+      [['landlord', '0123456789', '000013', 'OKAFOR CHIAMAKA ADAEZE']],
+    );
 
     const sent = await setup.runInProcess(['transfer', 'send', '--to', 'landlord', '--amount', '5000', '--narration', 'Rent', '-y']);
     assert.equal(sent.code, 0, sent.stderr);
@@ -86,7 +111,9 @@ describe('payees', () => {
 describe('policy set', () => {
   it('needs a terminal: exit 2 without one, even with the secret in the environment; nothing changes', async () => {
     setup = await setUpTransfers();
-    const result = await setup.runInProcess(['policy', 'set', '--max-per-day', '1000'], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    const result = await setup.runInProcess(['policy', 'set', '--max-per-day', '1000'], {
+      env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET },
+    });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
     const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
@@ -144,11 +171,20 @@ describe('policy show', () => {
     assert.equal((await setup.runInProcess(send('30000'))).code, 0);
     const screen = stripAnsi((await setup.runInProcess(['policy', 'show'], { tty: true, columns: 80 })).stdout);
     // Its words continue under themselves at 80 columns.
-    assert.match(screen.replace(/\r?\n {32}/g, ' '), /^Counted toward today's maximum {2}₦30,000\.00 \(today's transfers in flight, pending, successful, failed, reversed or unknown; not refused\)\r?$/m);
+    assert.match(
+      screen.replace(/\r?\n {32}/g, ' '),
+      /^Counted toward today's maximum {2}₦30,000\.00 \(today's transfers in flight, pending, successful, failed, reversed or unknown; not refused\)\r?$/m,
+    );
     assert.match(screen, /^Left today +₦70,000\.00\r?$/m);
     assert.doesNotMatch(screen, /Sent today/);
-    assert.ok(screen.split(/\r?\n/).every((line) => line.length <= 80), screen);
-    const piped = (await setup.runInProcess(['policy', 'show'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    assert.ok(
+      screen.split(/\r?\n/).every((line) => line.length <= 80),
+      screen,
+    );
+    const piped = (await setup.runInProcess(['policy', 'show'])).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(piped[1]![piped[0]!.indexOf("Counted toward today's maximum")], '30000.00');
     const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
     assert.equal(shown.countedToday, '30000.00');
@@ -167,7 +203,14 @@ describe('the policy at send time', () => {
     assert.match(result.stderr, /₦70,000\.00 is left of today's maximum of ₦100,000\.00/);
     assert.equal(setup.posts(), 1);
     // fsapi's raw door is shut too while there is a policy.
-    const raw = await setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}']);
+    const raw = await setup.runInProcess([
+      'api',
+      'POST',
+      '/v1/transfer',
+      '--allow-transfer',
+      '--data',
+      '{"beneficiaryBankCode":"000013","beneficiaryAccountNumber":"0123456789","narration":"x","amount":600000,"reference":"ACME-RAW1"}',
+    ]);
     assert.equal(raw.code, 2, raw.stderr);
     assert.match(raw.stderr, /payment policy/);
     assert.equal(setup.posts(), 1);
@@ -194,7 +237,10 @@ describe('the policy at send time', () => {
     assert.ok(request);
     assert.equal(request.status, 'held');
     // Not an error: the payment waits for a person, said with `held:` as a batch says its held rows.
-    assert.match(result.stderr, new RegExp(`^held: for approval as request ${request.id}: .*above the approval threshold of ₦20,000\\.00; nothing was sent$`, 'm'));
+    assert.match(
+      result.stderr,
+      new RegExp(`^held: for approval as request ${request.id}: .*above the approval threshold of ₦20,000\\.00; nothing was sent$`, 'm'),
+    );
     assert.match(result.stderr, new RegExp(`^hint: .*fsapi approvals approve ${request.id}$`, 'm'));
     assert.doesNotMatch(result.stderr, /^error:/m);
     // The reference shown in the summary is the one held.
@@ -266,7 +312,7 @@ function sentEarlier(s: TransferSetup, ms: number): void {
 }
 
 describe("the daily maximum counts the policy's day, not the caller's", () => {
-  it("a caller whose own day began after the earlier sends (TZ=Etc/GMT+7 at 07:00 UTC) starts no new one", async () => {
+  it('a caller whose own day began after the earlier sends (TZ=Etc/GMT+7 at 07:00 UTC) starts no new one', async () => {
     setup = await setUpTransfers();
     const now = Date.now();
     // The policy's zone reads about noon: its midnight is hours away, before and after the sends.
@@ -296,7 +342,8 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
 
   it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {
     setup = await setUpTransfers();
-    const set = (env: Record<string, string>, ...options: string[]) => setup!.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET), env });
+    const set = (env: Record<string, string>, ...options: string[]) =>
+      setup!.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET), env });
     const shown = async () => JSON.parse((await setup!.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
 
     const first = await set({ TZ: 'Asia/Tokyo' }, '--max-per-day', '1000');
@@ -338,7 +385,9 @@ describe('approvals approve', () => {
     await setPolicy(setup, '--approval-above', '1000');
     assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     const [request] = await requests(setup);
-    const result = await setup.runInProcess(['approvals', 'approve', request!.id], { env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET } });
+    const result = await setup.runInProcess(['approvals', 'approve', request!.id], {
+      env: { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_CONSUMER_SECRET: SECRET },
+    });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /needs a person at a terminal/);
     assert.equal(setup.posts(), 0);
@@ -363,7 +412,11 @@ describe('approvals approve', () => {
     changeSaved(setup, "UPDATE approval_transfers SET account_name = 'OKAFOR CHIAMAKA ADAEZE'");
 
     // The right secret in the environment does not stand in for the typed one.
-    const wrong = await setup.runInProcess(['approvals', 'approve', id], { tty: true, prompts: secretTyped('sim-consumer-secreT'), env: { FSAPI_CONSUMER_SECRET: SECRET } });
+    const wrong = await setup.runInProcess(['approvals', 'approve', id], {
+      tty: true,
+      prompts: secretTyped('sim-consumer-secreT'),
+      env: { FSAPI_CONSUMER_SECRET: SECRET },
+    });
     assert.equal(wrong.code, 3, stripAnsi(wrong.stdout));
     assert.match(stripAnsi(wrong.stdout), /did not accept that consumer secret.*nothing was changed/s);
     assert.equal(setup.posts(), 0);
@@ -373,7 +426,7 @@ describe('approvals approve', () => {
     const screen = stripAnsi(right.stdout);
     assert.equal(right.code, 0, screen);
     assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
-    assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, 'the API\'s words follow its status');
+    assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, "the API's words follow its status");
     assert.equal(setup.posts(), 1);
     // The API has it under the reference it was held with.
     const found = await setup.runInProcess(['tx', 'get', reference, '--json']);
@@ -385,7 +438,10 @@ describe('approvals approve', () => {
     assert.equal(approved!.decisions[0]!.decision, 'approved');
     assert.ok(approved!.decisions[0]!.by.length > 0 && !Number.isNaN(Date.parse(approved!.decisions[0]!.at)));
     const log = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; origin: string }>;
-    assert.deepEqual(log.map((t) => t.reference), [reference]);
+    assert.deepEqual(
+      log.map((t) => t.reference),
+      [reference],
+    );
     assert.match(log[0]!.origin, new RegExp(`approval ${id}`));
 
     const twice = await setup.runInProcess(['approvals', 'approve', id], { tty: true });
@@ -451,7 +507,9 @@ describe('the daily maximum across processes', () => {
     await setPolicy(setup, '--max-per-day', '25000');
     const s = setup;
     const accounts = ['0123456789', '0234567891', '0345678912'];
-    const results = await Promise.all(accounts.map((account) => s.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', '10000', '--narration', 'race', '-y'])));
+    const results = await Promise.all(
+      accounts.map((account) => s.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', '10000', '--narration', 'race', '-y'])),
+    );
     const codes = results.map((r) => r.code).sort();
     assert.deepEqual(codes, [0, 0, 1], results.map((r) => r.stderr).join('\n'));
     assert.equal(setup.posts(), 2);
@@ -466,7 +524,10 @@ describe('transfer batch under a policy', () => {
     assert.equal((await setup.runInProcess(['payees', 'add', 'ada', '0123456789', '--bank', 'gtb'])).code, 0);
     await setPolicy(setup, '--approval-above', '20000');
     const file = path.join(setup.home.root, 'pay.csv');
-    writeFileSync(file, 'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n');
+    writeFileSync(
+      file,
+      'payee,account_number,bank,amount,narration\nada,,,5000,Rent\n,0234567891,gtb,25000,Big\n,0345678912,gtb,1000,Small\n,0345678912,gtb,30000,Bigger\n',
+    );
     const first = await setup.runInProcess(['transfer', 'batch', file, '--yes']);
     assert.equal(first.code, 7, first.stderr);
     assert.match(first.stderr, /^held: 2 of 4 transfers held for approval/m);
@@ -474,7 +535,10 @@ describe('transfer batch under a policy', () => {
     assert.equal(setup.posts(), 2);
     const held = await requests(setup);
     assert.equal(held.length, 1, 'one request for the batch');
-    assert.deepEqual(held[0]!.transfers.map((t) => t.amount), ['25000.00', '30000.00']);
+    assert.deepEqual(
+      held[0]!.transfers.map((t) => t.amount),
+      ['25000.00', '30000.00'],
+    );
     const report = readFileSync(`${file}.report.csv`, 'utf8');
     assert.equal(report.split('\n').filter((line) => /,held,/.test(line)).length, 2, report);
 
@@ -536,14 +600,17 @@ describe('approvals show: what became of each transfer', () => {
     return rows.map((row) => row.split('\t')[at]!);
   };
 
-  it('held while waiting, then the journal\'s outcome once sent (as transfer log says it); not-sent when rejected', async () => {
+  it("held while waiting, then the journal's outcome once sent (as transfer log says it); not-sent when rejected", async () => {
     setup = await setUpTransfers();
     await setPolicy(setup, '--approval-above', '1000');
     assert.equal((await setup.runInProcess(send('5000'))).code, 7);
     assert.equal((await setup.runInProcess(send('6000'))).code, 7);
     const [first, second] = await requests(setup);
 
-    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), ['held']);
+    assert.deepEqual(
+      (await shownJson(setup, first!.id)).transfers.map((t) => t.outcome),
+      ['held'],
+    );
     assert.deepEqual(await shownTsv(setup, first!.id), ['held']);
     const screen = stripAnsi((await setup.runInProcess(['approvals', 'show', first!.id], { tty: true, columns: 80 })).stdout);
     assert.match(screen, /^REFERENCE .*OUTCOME$/m, 'never dropped for width');
@@ -553,12 +620,18 @@ describe('approvals show: what became of each transfer', () => {
     const log = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
     const logged = log.find((t) => t.reference === first!.transfers[0]!.reference);
     assert.ok(logged && ['pending', 'successful'].includes(logged.outcome), JSON.stringify(log));
-    assert.deepEqual((await shownJson(setup, first!.id)).transfers.map((t) => t.outcome), [logged!.outcome]);
+    assert.deepEqual(
+      (await shownJson(setup, first!.id)).transfers.map((t) => t.outcome),
+      [logged!.outcome],
+    );
     assert.deepEqual(await shownTsv(setup, first!.id), [logged!.outcome]);
 
     assert.equal((await setup.runInProcess(['approvals', 'reject', second!.id])).code, 0);
     // The batch report's word for a transfer that never left, not "not sent".
-    assert.deepEqual((await shownJson(setup, second!.id)).transfers.map((t) => t.outcome), ['not-sent']);
+    assert.deepEqual(
+      (await shownJson(setup, second!.id)).transfers.map((t) => t.outcome),
+      ['not-sent'],
+    );
     assert.deepEqual(await shownTsv(setup, second!.id), ['not-sent']);
     assert.equal(setup.posts(), 1);
   });

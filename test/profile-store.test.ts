@@ -55,7 +55,11 @@ describe('the profiles file check', () => {
   it('reads a valid file into profiles, and refuses a wrong one by name without touching it', () => {
     const dir = configDir();
     const file = path.join(dir, 'profiles.json');
-    writeFileSync(file, JSON.stringify({ default: 'live', profiles: { live: { env: 'sandbox', baseUrl: 'https://sandbox-baas-api.bellmfb.com', token: 't' } } }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify({ default: 'live', profiles: { live: { env: 'sandbox', baseUrl: 'https://sandbox-baas-api.bellmfb.com', token: 't' } } }),
+      { mode: 0o600 },
+    );
     const store = openProfileStore(dir);
     assert.equal(store.defaultName(), 'live');
     assert.deepEqual(store.get('live'), {

@@ -44,9 +44,15 @@ describe('rate limits', () => {
 
     const rows = parse(readFileSync(report), { columns: true }) as Array<{ reference: string; status: string }>;
     assert.equal(rows.length, 12);
-    assert.ok(rows.every((row) => row.status === 'pending' || row.status === 'successful'), rows.map((row) => row.status).join(' '));
+    assert.ok(
+      rows.every((row) => row.status === 'pending' || row.status === 'successful'),
+      rows.map((row) => row.status).join(' '),
+    );
     // The request log: the limit was hit, and exactly one transfer was taken per row.
-    assert.ok(s.server.simulator.requests().some((r) => r.status === 429), 'the rate limit was never hit');
+    assert.ok(
+      s.server.simulator.requests().some((r) => r.status === 429),
+      'the rate limit was never hit',
+    );
     assert.equal(answered(s, 'POST', '/v1/transfer', 200), 12);
     assert.equal(answered(s, 'POST', '/v1/transfer', 400), 0, 'a transfer was sent twice and refused as a duplicate');
 
@@ -72,7 +78,10 @@ describe('rate limits', () => {
     const result = await s.run(['enquiry', '0123456789', '--bank', '000013', '--json'], LONG);
     assert.equal(result.code, 0, result.stderr);
     assert.equal((JSON.parse(result.stdout) as { accountName: string }).accountName, 'OKAFOR CHIAMAKA ADAEZE');
-    assert.ok(s.server.simulator.requests().some((r) => r.status === 429), 'the rate limit was never hit');
+    assert.ok(
+      s.server.simulator.requests().some((r) => r.status === 429),
+      'the rate limit was never hit',
+    );
     assert.equal(answered(s, 'POST', '/v1/transfer/name-enquiry', 200), 1);
   });
 
@@ -89,7 +98,10 @@ describe('rate limits', () => {
       const log = s.server.simulator.requests();
       const first429 = log.findIndex((r) => r.path === '/v1/transfer' && r.status === 429);
       const sent = log.findIndex((r) => r.path === '/v1/transfer' && r.status === 200);
-      assert.ok(log.slice(first429, sent).some((r) => r.path === `/v1/transactions/reference/${reference}`), 'no lookup before the resend');
+      assert.ok(
+        log.slice(first429, sent).some((r) => r.path === `/v1/transactions/reference/${reference}`),
+        'no lookup before the resend',
+      );
     }
     const journal = await s.run(['transfer', 'log', '--json']);
     const entry = (JSON.parse(journal.stdout) as Array<{ reference: string; state: string }>).find((t) => t.reference === reference);
@@ -104,6 +116,9 @@ describe('rate limits', () => {
     assert.equal(rateLimitWaitMs(undefined, 9, 0, none), 30_000);
     assert.equal(rateLimitWaitMs('3600', 0, 0, none), 30_000);
     assert.equal(rateLimitWaitMs(new Date(10_000).toUTCString(), 0, 5000, none), 5000);
-    assert.equal(rateLimitWaitMs(undefined, 0, 0, () => 1), 1250);
+    assert.equal(
+      rateLimitWaitMs(undefined, 0, 0, () => 1),
+      1250,
+    );
   });
 });

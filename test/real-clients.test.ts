@@ -60,7 +60,14 @@ describe('a real client against simulator serve', () => {
   it('still refuses a required field sent as null, as if it were left out', async () => {
     const call = await realClient(simulator.url);
     const refused = await call('POST', '/v1/account/clients/individual', {
-      firstname: 'Amaka', lastname: null, phoneNumber: '08031234567', emailAddress: 'a@example.com', address: 'x', bvn: '22212345678', gender: 'female', dateOfBirth: '1990/05/17',
+      firstname: 'Amaka',
+      lastname: null,
+      phoneNumber: '08031234567',
+      emailAddress: 'a@example.com',
+      address: 'x',
+      bvn: '22212345678',
+      gender: 'female',
+      dateOfBirth: '1990/05/17',
     });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.success, false);
@@ -116,7 +123,10 @@ describe('realistic notifications', () => {
   });
 
   it('a reversed transfer is notified as payout pending, payout reversed, and a reversal of R-<reference>', async () => {
-    const sent = await runCli(['--profile', 'sim', 'transfer', 'send', '0123455050', '--bank', '000013', '--amount', '1200', '--narration', 'refund', '--yes', '--json'], { env: home.env });
+    const sent = await runCli(
+      ['--profile', 'sim', 'transfer', 'send', '0123455050', '--bank', '000013', '--amount', '1200', '--narration', 'refund', '--yes', '--json'],
+      { env: home.env },
+    );
     assert.equal(sent.code, 0, sent.stderr);
     const reference = (JSON.parse(sent.stdout) as { reference: string }).reference;
     const events = await eventsOf((e) => e.reference === reference || e.reference === `R-${reference}`, 3);
@@ -139,11 +149,17 @@ describe('realistic notifications', () => {
   });
 
   it('a transfer that fails is notified as payout failed with a failureReason', async () => {
-    const sent = await runCli(['--profile', 'sim', 'transfer', 'send', '0123454040', '--bank', '000013', '--amount', '900', '--narration', 'x', '--yes', '--json'], { env: home.env });
+    const sent = await runCli(
+      ['--profile', 'sim', 'transfer', 'send', '0123454040', '--bank', '000013', '--amount', '900', '--narration', 'x', '--yes', '--json'],
+      { env: home.env },
+    );
     assert.equal(sent.code, 0, sent.stderr);
     const reference = (JSON.parse(sent.stdout) as { reference: string }).reference;
     const events = await eventsOf((e) => e.reference === reference, 2);
-    assert.deepEqual(events.map((e) => e.status), ['pending', 'failed']);
+    assert.deepEqual(
+      events.map((e) => e.status),
+      ['pending', 'failed'],
+    );
     assert.equal(typeof events[1]!.failureReason, 'string');
   });
 });

@@ -28,7 +28,10 @@ describe('realistic mode: events of other kinds', () => {
   });
 
   it('notifies a transfer as a payout event, which webhook verify checks against the transfer', async () => {
-    const sent = await runCli(['--profile', 'sim', 'transfer', 'send', '0123456789', '--bank', '000013', '--amount', '2500', '--narration', 'rent', '--yes', '--json'], { env: home.env });
+    const sent = await runCli(
+      ['--profile', 'sim', 'transfer', 'send', '0123456789', '--bank', '000013', '--amount', '2500', '--narration', 'rent', '--yes', '--json'],
+      { env: home.env },
+    );
     assert.equal(sent.code, 0, sent.stderr);
     const reference = (JSON.parse(sent.stdout) as { reference: string }).reference;
 
@@ -43,7 +46,10 @@ describe('realistic mode: events of other kinds', () => {
     const answer = JSON.parse(verified.stdout) as { kind: string; state: string; status: string; amount: string };
     assert.deepEqual([answer.kind, answer.state, answer.status, answer.amount], ['payout', 'verified', 'pending', '2500.00']);
 
-    const forged = await runCli(['--profile', 'sim', 'webhook', 'verify', '-', '--json'], { env: home.env, input: JSON.stringify({ ...payout, amount: 250000 }) });
+    const forged = await runCli(['--profile', 'sim', 'webhook', 'verify', '-', '--json'], {
+      env: home.env,
+      input: JSON.stringify({ ...payout, amount: 250000 }),
+    });
     assert.equal(forged.code, 1, forged.stderr);
     assert.equal((JSON.parse(forged.stdout) as { state: string; field: string }).field, 'amount');
   });

@@ -68,10 +68,20 @@ describe('every list and record command against the realistic simulator', () => 
     const json = await s.runInProcess(['tx', 'list', '--all', '--json']);
     assert.equal(json.code, 0, json.stderr);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
-    for (const field of NULLABLE_TRANSACTION_FIELDS) assert.ok(rows.some((row) => row[field] === null), `no row with ${field} null`);
-    assert.ok(rows.some((row) => typeof row.id === 'string'), 'no id as text');
+    for (const field of NULLABLE_TRANSACTION_FIELDS)
+      assert.ok(
+        rows.some((row) => row[field] === null),
+        `no row with ${field} null`,
+      );
+    assert.ok(
+      rows.some((row) => typeof row.id === 'string'),
+      'no id as text',
+    );
     assert.ok(rows.some((row) => typeof row.amount === 'number') && rows.some((row) => typeof row.amount === 'string'), 'amounts not both ways');
-    assert.ok(rows.some((row) => row.status === 'SUCCESSFUL'), 'no status in upper case');
+    assert.ok(
+      rows.some((row) => row.status === 'SUCCESSFUL'),
+      'no status in upper case',
+    );
 
     const piped = await s.runInProcess(['tx', 'list', '--all']);
     assert.equal(piped.code, 0, piped.stderr);
@@ -82,14 +92,35 @@ describe('every list and record command against the realistic simulator', () => 
     const filtered = await s.runInProcess(['tx', 'list', '--all', '--status', 'successful', '--json']);
     const successful = JSON.parse(filtered.stdout) as Array<{ status: string }>;
     assert.equal(successful.length, rows.filter((row) => String(row.status).toLowerCase() === 'successful').length);
-    assert.ok(successful.some((row) => row.status !== 'successful'), 'the filter ignored case');
+    assert.ok(
+      successful.some((row) => row.status !== 'successful'),
+      'the filter ignored case',
+    );
   });
 
   it('the name enquiry answers what integrations read (name, number, bank) and the bankCode of spec 2.8, and a transfer verified by it goes through', async () => {
     const json = await s.runInProcess(['enquiry', '2222222222', '--bank', '000013', '--json']);
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout), { accountName: 'ADEYEMI FUNMILAYO YETUNDE', bankCode: '000013', accountNumber: '2222222222', bank: 'Guaranty Trust Bank' });
-    const send = await s.runInProcess(['transfer', 'send', '2222222222', '--bank', '000013', '--amount', '700', '--narration', 'x', '--expect-name', 'Adeyemi Funmilayo Yetunde', '--yes']);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      accountName: 'ADEYEMI FUNMILAYO YETUNDE',
+      bankCode: '000013',
+      accountNumber: '2222222222',
+      bank: 'Guaranty Trust Bank',
+    });
+    const send = await s.runInProcess([
+      'transfer',
+      'send',
+      '2222222222',
+      '--bank',
+      '000013',
+      '--amount',
+      '700',
+      '--narration',
+      'x',
+      '--expect-name',
+      'Adeyemi Funmilayo Yetunde',
+      '--yes',
+    ]);
     assert.equal(send.code, 0, send.stderr);
   });
 });
@@ -120,7 +151,10 @@ describe('failed and reversed transfers, --wait and its limit', () => {
     const record = JSON.parse(result.stdout) as { reference: string; status: string };
     assert.equal(record.status.toLowerCase(), 'failed');
     // What fsapi says about the money and what the simulator did with it agree: it is back, with no credit.
-    assert.match(result.stderr, new RegExp(`reversal: no credit R-${record.reference}: a failed transfer's money returns to the available balance without one`));
+    assert.match(
+      result.stderr,
+      new RegExp(`reversal: no credit R-${record.reference}: a failed transfer's money returns to the available balance without one`),
+    );
     assert.equal(await available(), before, 'the money is back in the available balance');
     const error = errorObject(result.stderr);
     assert.equal(error.code, 'transfer_failed');
@@ -133,7 +167,10 @@ describe('failed and reversed transfers, --wait and its limit', () => {
     const log = JSON.parse((await s.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; status: string | null }>;
     assert.equal(log.find((t) => t.reference === record.reference)?.status?.toLowerCase(), 'failed');
     const failed = JSON.parse((await s.runInProcess(['tx', 'list', '--all', '--status', 'FAILED', '--json'])).stdout) as Array<{ reference: string }>;
-    assert.deepEqual(failed.map((t) => t.reference), [record.reference]);
+    assert.deepEqual(
+      failed.map((t) => t.reference),
+      [record.reference],
+    );
   });
 
   it('a transfer that is reversed: --wait shows the reversal credit R-<reference> with amount and time, exits 1', async () => {
@@ -163,7 +200,21 @@ describe('failed and reversed transfers, --wait and its limit', () => {
   it('a bad --wait-timeout is exit 2 and nothing is sent', async () => {
     const before = s.posts();
     for (const value of ['0', '-1', '1.5', 'soon', '86401']) {
-      const result = await s.runInProcess(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '10', '--narration', 'x', '--yes', '--wait', '--wait-timeout', value]);
+      const result = await s.runInProcess([
+        'transfer',
+        'send',
+        '0123456789',
+        '--bank',
+        '000013',
+        '--amount',
+        '10',
+        '--narration',
+        'x',
+        '--yes',
+        '--wait',
+        '--wait-timeout',
+        value,
+      ]);
       assert.equal(result.code, 2, `${value}: ${result.stderr}`);
       assert.match(result.stderr, /--wait-timeout must be a whole number of seconds/);
     }

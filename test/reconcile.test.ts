@@ -18,7 +18,14 @@ const send = (setup: TransferSetup, account: string, amount: string, extra: stri
   setup.runInProcess(['--json', 'transfer', 'send', account, '--bank', '000013', '--amount', amount, '--narration', 'reconcile test', '--yes', ...extra]);
 
 function rawTransfer(setup: TransferSetup, body: Record<string, unknown>) {
-  return setup.runInProcess(['api', 'POST', '/v1/transfer', '--allow-transfer', '--data', JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'sent by hand', ...body })]);
+  return setup.runInProcess([
+    'api',
+    'POST',
+    '/v1/transfer',
+    '--allow-transfer',
+    '--data',
+    JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '2222222222', narration: 'sent by hand', ...body }),
+  ]);
 }
 
 /** The scope the journal records carry for this setup's profile. */
@@ -88,14 +95,37 @@ describe('reconcile: one finding of each kind', () => {
     const findings = report.findings as Array<Record<string, unknown>>;
     const of = (kind: string) => findings.filter((finding) => finding.kind === kind);
 
-    assert.deepEqual(of('settled').map((f) => [f.reference, f.was, f.status]), [[settlingRef, 'pending', 'successful']]);
-    assert.deepEqual(of('still-pending').map((f) => [f.reference, f.amount]), [['ACME-LATE0001', '650.00']]);
-    assert.deepEqual(of('in-transit').map((f) => f.reference).sort(), [pendingRef, 'ACME-ONITSWAY01', 'ACME-STILLSENDING'].sort());
+    assert.deepEqual(
+      of('settled').map((f) => [f.reference, f.was, f.status]),
+      [[settlingRef, 'pending', 'successful']],
+    );
+    assert.deepEqual(
+      of('still-pending').map((f) => [f.reference, f.amount]),
+      [['ACME-LATE0001', '650.00']],
+    );
+    assert.deepEqual(
+      of('in-transit')
+        .map((f) => f.reference)
+        .sort(),
+      [pendingRef, 'ACME-ONITSWAY01', 'ACME-STILLSENDING'].sort(),
+    );
     assert.match(String(of('in-transit').find((f) => f.reference === 'ACME-STILLSENDING')!.why), new RegExp(`running fsapi process \\(pid ${process.pid}\\)`));
-    assert.deepEqual(of('missing-from-api').map((f) => [f.reference, f.amount, f.journalState]), [['ACME-NEVERARRIVED1', '99.00', 'unknown']]);
-    assert.deepEqual(of('unjournalled-debit').map((f) => [f.reference, f.amount, f.accountNumber]), [['ACME-BYHAND0001', '450.00', '2222222222']]);
-    assert.deepEqual(of('amount-differs').map((f) => [f.reference, f.journalAmount, f.apiAmount]), [['ACME-DIFFERS0001', '310.00', '300.00']]);
-    assert.deepEqual(of('totals-differ').map((f) => [f.journalAmount, f.apiAmount, f.difference]), [['2759.00', '2650.00', '-109.00']]);
+    assert.deepEqual(
+      of('missing-from-api').map((f) => [f.reference, f.amount, f.journalState]),
+      [['ACME-NEVERARRIVED1', '99.00', 'unknown']],
+    );
+    assert.deepEqual(
+      of('unjournalled-debit').map((f) => [f.reference, f.amount, f.accountNumber]),
+      [['ACME-BYHAND0001', '450.00', '2222222222']],
+    );
+    assert.deepEqual(
+      of('amount-differs').map((f) => [f.reference, f.journalAmount, f.apiAmount]),
+      [['ACME-DIFFERS0001', '310.00', '300.00']],
+    );
+    assert.deepEqual(
+      of('totals-differ').map((f) => [f.journalAmount, f.apiAmount, f.difference]),
+      [['2759.00', '2650.00', '-109.00']],
+    );
     assert.equal(report.agrees, false);
     assert.deepEqual(report.journal, { count: 5, total: '2759.00' });
     assert.match(String(report.since), /Z$/, '--json keeps ISO UTC');
@@ -105,7 +135,10 @@ describe('reconcile: one finding of each kind', () => {
     assert.equal(log.find((t) => t.reference === settlingRef)!.status, 'successful');
     const lines = setup.journalLines().map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.ok(lines.some((r) => r.type === 'status-checked' && r.reference === 'ACME-NEVERARRIVED1' && r.found === false));
-    assert.ok(!lines.some((r) => r.type === 'status-checked' && (r.reference === 'ACME-ONITSWAY01' || r.reference === 'ACME-STILLSENDING')), 'nothing journalled for those in transit');
+    assert.ok(
+      !lines.some((r) => r.type === 'status-checked' && (r.reference === 'ACME-ONITSWAY01' || r.reference === 'ACME-STILLSENDING')),
+      'nothing journalled for those in transit',
+    );
 
     // On a terminal: a heading per kind, the references under it.
     const screen = await setup.runInProcess(['reconcile', '--since', since], { tty: true });
@@ -141,13 +174,19 @@ describe('reconcile: a clean journal', () => {
     // Right after a send: the pending transfer is in transit, nothing to fix (exit 0).
     const now = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(now.code, 0, now.stderr);
-    assert.deepEqual(JSON.parse(now.stdout).findings.map((f: { kind: string }) => f.kind), ['in-transit']);
+    assert.deepEqual(
+      JSON.parse(now.stdout).findings.map((f: { kind: string }) => f.kind),
+      ['in-transit'],
+    );
     clock += 61_000;
     const first = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(first.code, 0, first.stderr);
     const report = JSON.parse(first.stdout);
     assert.equal(report.agrees, true);
-    assert.deepEqual(report.findings.map((f: { kind: string }) => f.kind), ['settled']);
+    assert.deepEqual(
+      report.findings.map((f: { kind: string }) => f.kind),
+      ['settled'],
+    );
     assert.deepEqual([report.journal, report.api.total], [{ count: 1, total: '2500.00' }, '2500.00']);
 
     const again = await setup.runInProcess(['reconcile']);
@@ -174,7 +213,13 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
     const api = await ctx.api();
     const [reversedRow, failedRow] = await Promise.all(refs.map((ref) => api.getTransaction(ref)));
     // As the real API is reported to send them: statuses in another case, a reversal as its own credit.
-    const reversal: TransactionRecord = { ...reversedRow!, reference: `R-${reversedRow!.reference}`, type: 'credit', status: 'successful', createdAt: Date.now() };
+    const reversal: TransactionRecord = {
+      ...reversedRow!,
+      reference: `R-${reversedRow!.reference}`,
+      type: 'credit',
+      status: 'successful',
+      createdAt: Date.now(),
+    };
     const rows = [reversal, { ...reversedRow!, status: 'Reversed' }, { ...failedRow!, status: 'FAILED' }];
     const pages = (async function* () {
       yield { page: 1, rows, received: rows.length };
@@ -182,8 +227,14 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
     const now = Date.now();
     const result = await reconcile(ctx, new Journal(setup.home.dataDir), await transferScope(ctx), { sinceMs: now - 3_600_000, untilMs: now + 60_000 }, pages);
     const pick = (kind: Finding['kind']) => result.findings.filter((f) => f.kind === kind);
-    assert.deepEqual(pick('reversed').map((f) => f.kind === 'reversed' && [f.reference, f.journalled, f.reversal]), [[refs[0], true, { reference: `R-${refs[0]}`, amountKobo: 1200_00 }]]);
-    assert.deepEqual(pick('failed').map((f) => f.kind === 'failed' && [f.reference, f.journalled, f.reversal]), [[refs[1], true, null]]);
+    assert.deepEqual(
+      pick('reversed').map((f) => f.kind === 'reversed' && [f.reference, f.journalled, f.reversal]),
+      [[refs[0], true, { reference: `R-${refs[0]}`, amountKobo: 1200_00 }]],
+    );
+    assert.deepEqual(
+      pick('failed').map((f) => f.kind === 'failed' && [f.reference, f.journalled, f.reversal]),
+      [[refs[1], true, null]],
+    );
     assert.deepEqual(pick('unjournalled-debit'), [], 'a reversal credit is not a debit, and failed ones are reported as failed');
     assert.deepEqual(pick('totals-differ'), []);
   });
@@ -201,7 +252,11 @@ describe('reconcile: the default period', () => {
   it('covers the last 7 days even when the first journalled send is today: earlier debits by hand are shown', async () => {
     const day = 24 * 3_600_000;
     // Paid by hand before fsapi sent anything: 10 days ago (outside the week), 3 days ago, and this morning.
-    for (const [reference, agoMs] of [['ACME-HANDTENDAYS', 10 * day], ['ACME-HANDTHREEDAYS', 3 * day], ['ACME-HANDEARLIER', 60_000]] as const) {
+    for (const [reference, agoMs] of [
+      ['ACME-HANDTENDAYS', 10 * day],
+      ['ACME-HANDTHREEDAYS', 3 * day],
+      ['ACME-HANDEARLIER', 60_000],
+    ] as const) {
       clock = realNow - agoMs;
       const byHand = await rawTransfer(setup, { amount: 450, reference });
       assert.equal(byHand.code, 0, byHand.stderr);
@@ -217,12 +272,18 @@ describe('reconcile: the default period', () => {
     const unknown = (report.findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
     assert.deepEqual(unknown.sort(), ['ACME-HANDEARLIER', 'ACME-HANDTHREEDAYS']);
     const week = new Date(realNow);
-    assert.equal(Date.parse(report.since), new Date(week.getFullYear(), week.getMonth(), week.getDate() - 6).getTime(), 'from the start of the local day 6 days ago');
+    assert.equal(
+      Date.parse(report.since),
+      new Date(week.getFullYear(), week.getMonth(), week.getDate() - 6).getTime(),
+      'from the start of the local day 6 days ago',
+    );
     assert.deepEqual(report.journal, { count: 1, total: '2500.00' });
 
     // --since still says where it starts: from today on, the debit of 3 days ago is out of the period.
     const today = await setup.runInProcess(['--json', 'reconcile', '--since', 'today']);
-    const todays = (JSON.parse(today.stdout).findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
+    const todays = (JSON.parse(today.stdout).findings as Array<{ kind: string; reference: string }>)
+      .filter((f) => f.kind === 'unjournalled-debit')
+      .map((f) => f.reference);
     assert.ok(!todays.includes('ACME-HANDTHREEDAYS'), today.stdout);
   });
 

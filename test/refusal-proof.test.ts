@@ -43,7 +43,9 @@ async function start(): Promise<Setup> {
   const proxy = await startHostileApi(simulator.url);
   // The profile keeps its credentials (--save-credentials): a 401 is followed by a silent renewal.
   const home = makeHome();
-  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', proxy.url, '--save-credentials'], { env: { ...home.env, ...SIMULATOR_LOGIN_ENV } });
+  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', proxy.url, '--save-credentials'], {
+    env: { ...home.env, ...SIMULATOR_LOGIN_ENV },
+  });
   assert.equal(login.code, 0, login.stderr);
   const direct = makeHome();
   await logInToSimulator(direct.env, simulator.url);
@@ -53,7 +55,8 @@ async function start(): Promise<Setup> {
     proxy,
     home,
     direct,
-    run: (args, env = {}, options = {}) => runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
+    run: (args, env = {}, options = {}) =>
+      runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
     reached: () => simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
     held: async (reference) => {
       const list = await runCli(['tx', 'list', '--all', '--json'], { env: direct.env });
@@ -69,12 +72,34 @@ const postsReached = (s: Setup) => s.reached().filter((line) => line.startsWith(
 const looked = (s: Setup, reference: string) => s.reached().filter((line) => line.startsWith(`GET /v1/transactions/reference/${reference} `)).length;
 
 const ERROR_SHAPE = JSON.stringify({ success: false, message: 'Request Un-Successful', data: null });
-const send = (reference: string, ...extra: string[]) => ['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'proof', '--reference', reference, '--yes', ...extra];
+const send = (reference: string, ...extra: string[]) => [
+  'transfer',
+  'send',
+  '0123456781',
+  '--bank',
+  'gtb',
+  '--amount',
+  '1200',
+  '--narration',
+  'proof',
+  '--reference',
+  reference,
+  '--yes',
+  ...extra,
+];
 
 describe('transfer send: an answer after the API took the transfer is looked up, never "no money moved"', () => {
   const cases: Array<[string, { status: number; body: string; headers?: Record<string, string> }, RegExp]> = [
-    ['401', { status: 401, body: JSON.stringify({ success: false, message: 'Unauthorized', data: null }) }, /the transfer was answered HTTP 401: Unauthorized; it does not prove the API did not take the transfer/],
-    ['303 with a JSON body', { status: 303, body: JSON.stringify({ success: true, message: 'See Other' }), headers: { location: 'https://elsewhere.example/v1/transfer' } }, /redirect \(HTTP 303 to https:\/\/elsewhere\.example\/v1\/transfer\).*it does not prove/],
+    [
+      '401',
+      { status: 401, body: JSON.stringify({ success: false, message: 'Unauthorized', data: null }) },
+      /the transfer was answered HTTP 401: Unauthorized; it does not prove the API did not take the transfer/,
+    ],
+    [
+      '303 with a JSON body',
+      { status: 303, body: JSON.stringify({ success: true, message: 'See Other' }), headers: { location: 'https://elsewhere.example/v1/transfer' } },
+      /redirect \(HTTP 303 to https:\/\/elsewhere\.example\/v1\/transfer\).*it does not prove/,
+    ],
   ];
   for (const [name, answer, said] of cases) {
     it(`${name}: looked up, found, exit 0; the same send again pays nothing more`, async () => {
@@ -196,7 +221,13 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
   it('a 401 after the API took it: one POST, looked up, the record on stdout, exit 0', async () => {
     const s = await start();
     s.proxy.options.answerTransfersWith = { forward: true, status: 401, body: JSON.stringify({ success: false, message: 'Unauthorized', data: null }) };
-    const body = JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456781', narration: 'raw', amount: 12, reference: 'ACME-PROOF-RAW' });
+    const body = JSON.stringify({
+      beneficiaryBankCode: '000013',
+      beneficiaryAccountNumber: '0123456781',
+      narration: 'raw',
+      amount: 12,
+      reference: 'ACME-PROOF-RAW',
+    });
     const raw = await s.run(['api', 'POST', '/v1/transfer', '--data', body, '--allow-transfer']);
     assert.equal(raw.code, 0, raw.stderr);
     assert.match(raw.stderr, /answered HTTP 401: Unauthorized, which does not prove it was refused; not sending it again/);
@@ -221,7 +252,7 @@ describe('which answers prove a refusal (the decision alone)', () => {
   it('400 with the error shape to a first send, and 429: proof; nothing else', () => {
     assert.equal(answerProvesNothingMoved({ status: 400, errorShape: true }, first), true);
     assert.equal(answerProvesNothingMoved({ status: 400, errorShape: true }, resend), false);
-    assert.equal(answerProvesNothingMoved({ status: 400, errorShape: false }, first), false, 'not the spec\'s error shape');
+    assert.equal(answerProvesNothingMoved({ status: 400, errorShape: false }, first), false, "not the spec's error shape");
     assert.equal(answerProvesNothingMoved({ status: 429, errorShape: true }, resend), true);
     for (const status of [200, 301, 303, 401, 403, 404, 409, 422, 500, 502]) {
       assert.equal(answerProvesNothingMoved({ status, errorShape: true }, first), false, String(status));

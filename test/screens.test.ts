@@ -228,7 +228,10 @@ describe('long lines wrap at spaces within the terminal', () => {
     const piped = await runCli(['reconcile'], { env });
     assert.equal(piped.code, shown.code, piped.stderr);
     const findings = piped.stdout.split('\n').filter((line) => line.startsWith('  ACME-'));
-    assert.ok(findings.some((line) => line.length > 80), 'the seeded findings include long lines');
+    assert.ok(
+      findings.some((line) => line.length > 80),
+      'the seeded findings include long lines',
+    );
     // Each finding reads the same once its wrapped lines are joined: broken at spaces, never mid-word.
     // (Spacing is compared collapsed: a break may fall in the two spaces between a finding's parts.)
     const collapsed = (text: string) => text.replace(/ +/g, ' ');

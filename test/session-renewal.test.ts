@@ -66,13 +66,19 @@ describe('token renewal in a long run', () => {
 
 describe('a running batch renewing its token', () => {
   const profilesOf = (configDir: string) =>
-    (JSON.parse(readFileSync(path.join(configDir, 'profiles.json'), 'utf8')) as { profiles: Record<string, { token?: string; consumerKey?: string; consumerSecret?: string }> }).profiles;
+    (
+      JSON.parse(readFileSync(path.join(configDir, 'profiles.json'), 'utf8')) as {
+        profiles: Record<string, { token?: string; consumerKey?: string; consumerSecret?: string }>;
+      }
+    ).profiles;
 
   /** A 1-second token and a slow simulator: the batch renews several times while it runs. */
   async function renewingBatch(h: ReturnType<typeof homes.home>) {
     const slow = await startSimulatorServer({ port: 0, log: () => undefined, tokenValiditySeconds: 1, latencyMs: 60 });
     const env = { ...h.env };
-    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', slow.url, '--save-credentials'], { env: { ...env, ...SIMULATOR_LOGIN_ENV } });
+    const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', slow.url, '--save-credentials'], {
+      env: { ...env, ...SIMULATOR_LOGIN_ENV },
+    });
     assert.equal(login.code, 0, login.stderr);
     const file = path.join(h.root, 'renew.csv');
     const rows = Array.from({ length: 20 }, (_, i) => `30${String(i).padStart(6, '0')}57,gtb,${100 + i},Renewal ${i}`);

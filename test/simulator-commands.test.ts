@@ -54,7 +54,9 @@ describe('simulator serve', () => {
     assert.match(stderr, /sim-consumer-key/);
     assert.match(stderr, /sim-consumer-secret/);
     assert.ok(
-      stderr.includes(`FSAPI_CONSUMER_KEY=sim-consumer-key FSAPI_CONSUMER_SECRET=sim-consumer-secret fsapi auth login --profile sim --env sandbox --base-url ${url}`),
+      stderr.includes(
+        `FSAPI_CONSUMER_KEY=sim-consumer-key FSAPI_CONSUMER_SECRET=sim-consumer-secret fsapi auth login --profile sim --env sandbox --base-url ${url}`,
+      ),
       stderr,
     );
     assert.match(stderr, /simulator stopped/);
@@ -87,7 +89,14 @@ describe('simulator serve', () => {
   });
 
   it('exits 2 on a bad option before listening', async () => {
-    for (const args of [['--port', 'http'], ['--port', '70000'], ['--settle-seconds', '-1'], ['--latency-ms', '1.5'], ['--webhook-url', 'ftp://x'], ['--fault', 'explode']]) {
+    for (const args of [
+      ['--port', 'http'],
+      ['--port', '70000'],
+      ['--settle-seconds', '-1'],
+      ['--latency-ms', '1.5'],
+      ['--webhook-url', 'ftp://x'],
+      ['--fault', 'explode'],
+    ]) {
       const result = await runCli(['simulator', 'serve', ...args], { env: home.env });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.equal(result.stdout, '');
@@ -130,7 +139,12 @@ describe('simulator collect and reset on the local state', () => {
   it('refuses bad input with exit 2 and touches nothing', async () => {
     const untouched = makeHome();
     after(() => untouched.cleanup());
-    for (const args of [['9900000011', '--amount', '10.001'], ['9900000011', '--amount', '-5'], ['99000000', '--amount', '5'], ['9900000011', '--amount', '5', '--webhook-url', 'nope']]) {
+    for (const args of [
+      ['9900000011', '--amount', '10.001'],
+      ['9900000011', '--amount', '-5'],
+      ['99000000', '--amount', '5'],
+      ['9900000011', '--amount', '5', '--webhook-url', 'nope'],
+    ]) {
       const result = await runCli(['simulator', 'collect', ...args], { env: untouched.env });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, /^error: /m);
@@ -147,7 +161,10 @@ describe('simulator collect and reset on the local state', () => {
   it('exits 1 when the webhook cannot be reached, after making the collection', async () => {
     const closed = await startReceiver();
     await closed.close();
-    const result = await runCli(['simulator', 'collect', '9900000033', '--amount', '100', '--webhook-url', closed.url, '--json'], { env: home.env, timeoutMs: 60_000 });
+    const result = await runCli(['simulator', 'collect', '9900000033', '--amount', '100', '--webhook-url', closed.url, '--json'], {
+      env: home.env,
+      timeoutMs: 60_000,
+    });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /made, but its notification did not reach/);
     collectionNotification.parse(JSON.parse(result.stdout));
@@ -183,7 +200,9 @@ describe('simulator collect against a served simulator', () => {
   });
 
   it('collects through POST /__simulator/collect; the served simulator POSTs to --webhook-url', async () => {
-    const result = await runCli(['simulator', 'collect', '9900000044', '--amount', '12000.50', '--webhook-url', receiver.url, '--json', '--profile', 'sim'], { env: home.env });
+    const result = await runCli(['simulator', 'collect', '9900000044', '--amount', '12000.50', '--webhook-url', receiver.url, '--json', '--profile', 'sim'], {
+      env: home.env,
+    });
     assert.equal(result.code, 0, result.stderr);
     const notification = collectionNotification.parse(JSON.parse(result.stdout));
     assert.equal(notification.amountReceived, '12000.50');

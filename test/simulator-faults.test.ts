@@ -110,8 +110,14 @@ describe('fault modes over HTTP', () => {
     const found = await lookup(httpFetch, server.url, token, 'ACME-HTML-1');
     assert.equal(found.status, 400, 'nothing was committed');
     assert.deepEqual(
-      server.simulator.requests().slice(0, 2).map((entry) => [entry.path, entry.status, entry.fault]),
-      [['/v1/transfer', 502, 'html'], ['/v1/account', 502, 'html']],
+      server.simulator
+        .requests()
+        .slice(0, 2)
+        .map((entry) => [entry.path, entry.status, entry.fault]),
+      [
+        ['/v1/transfer', 502, 'html'],
+        ['/v1/account', 502, 'html'],
+      ],
     );
   });
 

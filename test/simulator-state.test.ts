@@ -45,10 +45,13 @@ describe('state file', () => {
     assert.equal((await call(first, token, 'POST', '/v1/transfer', transfer('ACME-SHARED-1'))).status, 200);
     const second = createSimulator({ stateFile: file });
     const found = await call(second, token, 'GET', '/v1/transactions/reference/ACME-SHARED-1');
-    assert.equal(found.status, 200, 'the second simulator accepts the first one\'s token and finds its transfer');
+    assert.equal(found.status, 200, "the second simulator accepts the first one's token and finds its transfer");
     assert.equal(await balanceOf(second, token), '4999889.25');
     // Nothing but the database and its WAL files next to it.
-    assert.deepEqual(readdirSync(path.dirname(file)).filter((name) => !name.startsWith('state.db')), []);
+    assert.deepEqual(
+      readdirSync(path.dirname(file)).filter((name) => !name.startsWith('state.db')),
+      [],
+    );
   });
 
   it('stays compact with a 20,000-row history, and pages through all of it newest first', async () => {
@@ -89,7 +92,10 @@ describe('state file', () => {
       sends.push(call(b, token, 'POST', '/v1/transfer', transfer(`ACME-B-${n}`)));
     }
     const answers = await Promise.all(sends);
-    assert.deepEqual(answers.map((answer) => answer.status), new Array(30).fill(200));
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      new Array(30).fill(200),
+    );
     for (let n = 1; n <= 15; n++) {
       for (const tag of ['A', 'B']) assert.equal((await call(a, token, 'GET', `/v1/transactions/reference/ACME-${tag}-${n}`)).status, 200);
     }
@@ -144,7 +150,12 @@ describe('state file', () => {
         return true;
       });
       await assert.rejects(
-        simulator.fetch(new Request(`${ORIGIN}/v1/generate-token`, { method: 'POST', headers: { consumerKey: 'sim-consumer-key', consumerSecret: 'sim-consumer-secret', validityTime: '5' } })),
+        simulator.fetch(
+          new Request(`${ORIGIN}/v1/generate-token`, {
+            method: 'POST',
+            headers: { consumerKey: 'sim-consumer-key', consumerSecret: 'sim-consumer-secret', validityTime: '5' },
+          }),
+        ),
         CorruptFileError,
       );
       assert.equal(readFileSync(file, 'utf8'), content);
@@ -172,11 +183,16 @@ describe('local simulator', () => {
 
     const faulty = openLocalSimulator(dataDir, { FSAPI_SIM_FAULT: 'drop' });
     assert.equal(faulty.fault(), 'drop');
-    await assert.rejects(faulty.fetch(new Request(`${ORIGIN}/v1/transfer`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(transfer('ACME-DROPPED-1')),
-    })), TypeError);
+    await assert.rejects(
+      faulty.fetch(
+        new Request(`${ORIGIN}/v1/transfer`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(transfer('ACME-DROPPED-1')),
+        }),
+      ),
+      TypeError,
+    );
     assert.equal((await call(simulator, token, 'GET', '/v1/transactions/reference/ACME-DROPPED-1')).status, 200);
 
     assert.throws(() => openLocalSimulator(dataDir, { FSAPI_SIM_FAULT: 'explode' }), UsageError);

@@ -106,10 +106,18 @@ async function expectImported(simulator: Simulator): Promise<void> {
   assert.equal((await call(simulator, token, 'GET', '/v1/client-enquiry/9900000077')).status, 200);
   assert.equal((await call(simulator, legacyToken('expired-jti'), 'GET', '/v1/account')).status, 401);
   // New rows continue after the imported ones.
-  const sent = await call(simulator, token, 'POST', '/v1/transfer', { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', amount: 100, narration: 'after import' });
+  const sent = await call(simulator, token, 'POST', '/v1/transfer', {
+    beneficiaryBankCode: '000013',
+    beneficiaryAccountNumber: '0123456789',
+    amount: 100,
+    narration: 'after import',
+  });
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
   const listed = envelope(z.array(transactionRecord)).parse((await call(simulator, token, 'GET', '/v1/transactions?limit=2')).body).data;
-  assert.deepEqual(listed.map((row) => row.id), [62, 61]);
+  assert.deepEqual(
+    listed.map((row) => row.id),
+    [62, 61],
+  );
 }
 
 describe('an older JSON state', () => {
@@ -156,7 +164,17 @@ describe('a database file that is not a usable state', () => {
     const file = path.join(freshDir(), 'state.db');
     const simulator = createSimulator({ stateFile: file });
     const token = await login(simulator);
-    assert.equal((await call(simulator, token, 'POST', '/v1/transfer', { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', amount: 5, narration: 'x' })).status, 200);
+    assert.equal(
+      (
+        await call(simulator, token, 'POST', '/v1/transfer', {
+          beneficiaryBankCode: '000013',
+          beneficiaryAccountNumber: '0123456789',
+          amount: 5,
+          narration: 'x',
+        })
+      ).status,
+      200,
+    );
     simulator.close();
     await new Promise((resolve) => setTimeout(resolve, 50)); // close() is asynchronous
     for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
@@ -225,7 +243,9 @@ describe('the business name', () => {
     try {
       const reset = await runCli(['simulator', 'reset', '--business-name', 'JUMPA TECHNOLOGIES LTD'], { env: local.env });
       assert.equal(reset.code, 0, reset.stderr);
-      const sent = await runCli(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '100', '--narration', 'hello', '--yes', '--json'], { env: local.env });
+      const sent = await runCli(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '100', '--narration', 'hello', '--yes', '--json'], {
+        env: local.env,
+      });
       assert.equal(sent.code, 0, sent.stderr);
       assert.match(JSON.parse(sent.stdout).reference, /^JUMPA-/);
       const bad = await runCli(['simulator', 'reset', '--business-name', '--- Ltd'], { env: local.env });
@@ -298,9 +318,7 @@ describe('simulator serve --state under SIGKILL', () => {
         await found.body?.cancel();
       }
       // The balance is exactly the opening balance less every stored transfer (₦1 + ₦10.75 each).
-      const count = Number(
-        (openDatabase(file).prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'transfer'").get() as { n: number }).n,
-      );
+      const count = Number((openDatabase(file).prepare("SELECT COUNT(*) AS n FROM transactions WHERE kind = 'transfer'").get() as { n: number }).n);
       assert.ok(count >= acknowledged.length);
       const account = await fetch(`${url2}/v1/account`, { headers: { authorization: `Bearer ${token2}` } });
       const balance = envelope(primaryAccount).parse(await account.json()).data.availableBalance;

@@ -22,7 +22,7 @@ import {
   transferResponse,
   tsqResult,
 } from '../src/api/schemas.js';
-import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
+import { SIMULATOR_CREDENTIALS, startSimulatorServer } from '../src/simulator/server.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
 
 const START = Date.UTC(2025, 5, 2, 9, 30);
@@ -275,7 +275,12 @@ describe('transfers', () => {
   });
 
   it('charges ₦10.75 up to ₦5,000, ₦26.88 up to ₦50,000, ₦53.75 above', async () => {
-    for (const [amount, charge] of [[5000, 10.75], [5000.01, 26.88], [50000, 26.88], [50000.01, 53.75]] as const) {
+    for (const [amount, charge] of [
+      [5000, 10.75],
+      [5000.01, 26.88],
+      [50000, 26.88],
+      [50000.01, 53.75],
+    ] as const) {
       const body = transferResponse.parse((await send({ amount })).body);
       assert.equal(body.data.charge, charge, `charge on ${amount}`);
     }
@@ -366,7 +371,10 @@ describe('transaction history', () => {
     try {
       const theirs = envelope(z.array(transactionRecord)).parse((await twin.call('GET', '/v1/transactions?limit=100')).body).data;
       const ours = await page('?limit=100');
-      assert.deepEqual(theirs.map((r) => [r.reference, r.amount, r.createdAt]), ours.map((r) => [r.reference, r.amount, r.createdAt]));
+      assert.deepEqual(
+        theirs.map((r) => [r.reference, r.amount, r.createdAt]),
+        ours.map((r) => [r.reference, r.amount, r.createdAt]),
+      );
     } finally {
       await twin.server.close();
     }
@@ -395,7 +403,10 @@ describe('transaction history', () => {
       assert.equal(rows.at(-1)!.reference, body.data.reference);
       for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1]!.createdAt >= rows[i]!.createdAt, 'newest first');
       const lastPage = envelope(z.array(transactionRecord)).parse((await backwards.call('GET', '/v1/transactions?page=2&limit=10')).body).data;
-      assert.deepEqual(lastPage.map((row) => row.reference), [body.data.reference]);
+      assert.deepEqual(
+        lastPage.map((row) => row.reference),
+        [body.data.reference],
+      );
     } finally {
       await backwards.server.close();
     }
@@ -477,7 +488,11 @@ describe('clients', () => {
     await refusal('/v1/account/clients/corporate', { ...corporate, rcNumber: 'RC123456' }, 'rcNumber: expected a positive whole number (digits)');
     await refusal('/v1/account/clients/corporate', { ...corporate, bvn: '2229876543x' }, 'bvn: expected 11 digits');
     await refusal('/v1/account/clients/corporate', { ...corporate, bvn: true }, 'bvn: expected a number or a string');
-    await refusal('/v1/account/clients/corporate', { ...corporate, incorporationDate: 'soon' }, 'incorporationDate: expected a date such as 2018-03-09T00:00:00Z');
+    await refusal(
+      '/v1/account/clients/corporate',
+      { ...corporate, incorporationDate: 'soon' },
+      'incorporationDate: expected a date such as 2018-03-09T00:00:00Z',
+    );
   });
 
   it('lists clients newest first with camelCase names, second timestamps and filters', async () => {
@@ -490,12 +505,17 @@ describe('clients', () => {
     assert.ok(all.every((c) => c.createdAt < 1e11));
     const corporates = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?accountType=corporate')).body).data;
     assert.ok(corporates.length >= 2 && corporates.every((c) => c.accountType === 'corporate' && c.firstName === null && c.rcNumber !== null));
-    const individuals = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?accountType=individual&validityType=permanent&status=active')).body).data;
+    const individuals = envelope(z.array(clientListItem)).parse(
+      (await world.call('GET', '/v1/account/clients?accountType=individual&validityType=permanent&status=active')).body,
+    ).data;
     assert.equal(individuals.length + corporates.length, 12);
     const none = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?status=inactive')).body).data;
     assert.deepEqual(none, []);
     const second = envelope(z.array(clientListItem)).parse((await world.call('GET', '/v1/account/clients?page=2&limit=3')).body).data;
-    assert.deepEqual(second.map((c) => c.id), all.slice(3, 6).map((c) => c.id));
+    assert.deepEqual(
+      second.map((c) => c.id),
+      all.slice(3, 6).map((c) => c.id),
+    );
     expectRefusal(await world.call('GET', '/v1/account/clients?limit=101'), 'Request Unsuccessful', /limit/);
   });
 
@@ -671,8 +691,10 @@ describe('docs/simulator.md', () => {
     const docs = readFileSync(new URL('../docs/simulator.md', import.meta.url), 'utf8');
     for (const entry of BANKS) assert.ok(docs.includes(`| ${entry.institutionCode} | ${entry.institutionName} |`), entry.institutionName);
     assert.ok(docs.includes(`${BANKS.length} institutions`));
-    for (const [number, name] of Object.entries(KNOWN_ACCOUNT_NAMES)) assert.ok(docs.includes(`| \`${number}\` | name enquiry, transfer | \`${name}\` |`), number);
-    for (const client of seedClients('docs', START)) assert.ok(docs.includes(`| \`${client.accountNumber}\` | ${client.accountType} | ${client.accountName} |`), client.accountName);
+    for (const [number, name] of Object.entries(KNOWN_ACCOUNT_NAMES))
+      assert.ok(docs.includes(`| \`${number}\` | name enquiry, transfer | \`${name}\` |`), number);
+    for (const client of seedClients('docs', START))
+      assert.ok(docs.includes(`| \`${client.accountNumber}\` | ${client.accountType} | ${client.accountName} |`), client.accountName);
     assert.ok(docs.includes(`\`${SIMULATOR_CREDENTIALS.consumerKey}\` | \`${SIMULATOR_CREDENTIALS.consumerSecret}\``));
     for (const charge of ['₦10.75', '₦26.88', '₦53.75']) assert.ok(docs.includes(charge));
   });

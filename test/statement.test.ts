@@ -74,8 +74,16 @@ describe('statement', () => {
 
       assert.equal(statement.since, since);
       assert.equal(statement.until, until);
-      assert.deepEqual(statement.days.map((day: { date: string }) => day.date), [...days.keys()]);
-      let credits = 0, creditTotal = 0, debits = 0, debitTotal = 0, charges = 0, stampDuty = 0;
+      assert.deepEqual(
+        statement.days.map((day: { date: string }) => day.date),
+        [...days.keys()],
+      );
+      let credits = 0,
+        creditTotal = 0,
+        debits = 0,
+        debitTotal = 0,
+        charges = 0,
+        stampDuty = 0;
       for (const day of statement.days) {
         const want = days.get(day.date)!;
         // The day's balance is checked by test/documents.test.ts against the balance now.
@@ -149,7 +157,13 @@ describe('statement', () => {
     // --since 7d is that same week (today and the six days before), not eight days.
     const week = await books.run(['statement', '--since', '7d'], { env: { TZ: 'Africa/Lagos' } });
     assert.equal(week.code, 0, week.stderr);
-    assert.deepEqual(week.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]), lines.map((line) => line.split('\t')[0]));
+    assert.deepEqual(
+      week.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+      lines.map((line) => line.split('\t')[0]),
+    );
   });
 
   it('on a terminal: a summary and a bar chart of each day', async () => {
@@ -157,7 +171,8 @@ describe('statement', () => {
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /Statement \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
-    for (const label of ['Opening balance', 'Credits', 'Debits', 'Charges', 'Stamp duty', 'Net', 'Closing balance']) assert.match(screen, new RegExp(`^${label}\\s`, 'm'));
+    for (const label of ['Opening balance', 'Credits', 'Debits', 'Charges', 'Stamp duty', 'Net', 'Closing balance'])
+      assert.match(screen, new RegExp(`^${label}\\s`, 'm'));
     assert.match(screen, /^DATE\s+IN\s+OUT\s+CHARGES\s+NET\s+BALANCE$/m);
     assert.match(screen, /█/);
     assert.match(screen, /₦[\d,]+\.\d{2}/);

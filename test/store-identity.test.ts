@@ -47,7 +47,17 @@ function dropWal(dataDir: string): void {
   for (const suffix of ['-wal', '-shm']) rmSync(storeFile(dataDir) + suffix, { force: true });
 }
 
-async function status(s: TransferSetup, env: Record<string, string> = {}): Promise<{ matches: boolean; problem: string | null; id: string | null; writes: number; expected: { id: string; writes: number } | null; counts: Record<string, number> }> {
+async function status(
+  s: TransferSetup,
+  env: Record<string, string> = {},
+): Promise<{
+  matches: boolean;
+  problem: string | null;
+  id: string | null;
+  writes: number;
+  expected: { id: string; writes: number } | null;
+  counts: Record<string, number>;
+}> {
   const result = await s.run(['store', 'status', '--json'], { env });
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
@@ -168,7 +178,7 @@ describe('store adopt', () => {
     assert.match(screen, /found\s+st-[0-9a-f-]+, 3 records written[\s\S]*moved\/fsapi\.db[\s\S]*1 transfers, 0 payees, 1 policies/);
     assert.ok(screen.indexOf('found') < screen.indexOf('Consumer secret'), 'what changes is shown before the secret is asked');
     assert.match(screen, /profile "sim" now keeps its records in .*moved\/fsapi\.db/);
-    assert.equal(before.matches, false, 'the old data dir is no longer the profile\'s store');
+    assert.equal(before.matches, false, "the old data dir is no longer the profile's store");
 
     // The policy came with the store: above the threshold is held, not paid.
     const held = await s.run(send('61000', '3000000157'), { env });

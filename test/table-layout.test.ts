@@ -24,7 +24,10 @@ describe('fitColumns', () => {
   it('keeps every column at its natural width when there is room', () => {
     const fit = fitColumns(tx, 200);
     assert.deepEqual(fit.shown, [0, 1, 2, 3, 4, 5, 6, 7]);
-    assert.deepEqual(fit.widths, tx.map((column) => column.natural));
+    assert.deepEqual(
+      fit.widths,
+      tx.map((column) => column.natural),
+    );
   });
 
   it('drops the highest priority numbers first and narrows flex columns, never the essential ones', () => {
@@ -47,7 +50,10 @@ describe('fitColumns', () => {
     });
     fc.assert(
       fc.property(fc.array(column, { minLength: 1, maxLength: 10 }), fc.integer({ min: 20, max: 300 }), (columns, available) => {
-        const fit = fitColumns(columns.map((c) => ({ ...c, natural: Math.max(c.natural, c.header) })), available);
+        const fit = fitColumns(
+          columns.map((c) => ({ ...c, natural: Math.max(c.natural, c.header) })),
+          available,
+        );
         assert.ok(fit.shown.length >= 1);
         // Essential columns are never dropped.
         columns.forEach((c, index) => {
@@ -72,7 +78,12 @@ describe('tables on a terminal', () => {
   const pool = homePool();
   after(() => pool.cleanup());
 
-  const longest = (screen: string) => Math.max(...stripAnsi(screen).split('\n').map((line) => [...line.replace(/\r$/, '')].length));
+  const longest = (screen: string) =>
+    Math.max(
+      ...stripAnsi(screen)
+        .split('\n')
+        .map((line) => [...line.replace(/\r$/, '')].length),
+    );
 
   for (const columns of [80, 100, 160]) {
     it(`no line is longer than ${columns} columns`, async () => {
@@ -82,7 +93,18 @@ describe('tables on a terminal', () => {
         ['tx', 'list', '--limit', '30'],
         ['clients', 'list'],
         ['banks'],
-        ['transfer', 'send', '0123456789', '--bank', 'gtbank', '--amount', '1500', '--narration', 'A narration long enough to need more than one line at eighty columns', '--yes'],
+        [
+          'transfer',
+          'send',
+          '0123456789',
+          '--bank',
+          'gtbank',
+          '--amount',
+          '1500',
+          '--narration',
+          'A narration long enough to need more than one line at eighty columns',
+          '--yes',
+        ],
         ['transfer', 'log'],
         ['tx', 'get', 'COL-EXAMPLES000002'],
         ['account'],

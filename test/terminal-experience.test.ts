@@ -112,8 +112,11 @@ describe('without a terminal', () => {
     const home = pool.home();
     const all = await runCli(['transfer', 'send'], { env: home.env });
     assert.equal(all.code, 2);
-    assert.equal(all.stderr, 'error: missing the account number, --bank, --amount and --narration; nothing was sent\n' +
-      'hint: give them on the command line (fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>), or run it at a terminal to be asked\n');
+    assert.equal(
+      all.stderr,
+      'error: missing the account number, --bank, --amount and --narration; nothing was sent\n' +
+        'hint: give them on the command line (fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>), or run it at a terminal to be asked\n',
+    );
     const some = await runCli(['transfer', 'send', '0123456789', '--bank', 'gtb', '-y'], { env: home.env });
     assert.equal(some.code, 2);
     assert.match(some.stderr, /^error: missing --amount and --narration; nothing was sent$/m);
@@ -170,11 +173,36 @@ describe('one voice for errors', () => {
       [['tx', 'lst'], {}, 2, "error: unknown command 'lst'\nhint: did you mean list?\n"],
       // A mistyped option is named even when a required value is also missing.
       [['simulator', 'collect', '9900000011', '--amout', '5'], {}, 2, "error: unknown option '--amout'\nhint: did you mean --amount?\n"],
-      [['tx', 'list', '--all', '--page', '2'], {}, 2, "error: option '--all' cannot be used with option '--page <n>'\nhint: add --help to the command to see its usage\n"],
-      [['clients', 'get', '9900000999'], {}, 1, 'error: no client account 9900000999 (HTTP 400: Request Unsuccessful)\nhint: fsapi clients list shows the client accounts\n'],
-      [['tx', 'get', 'ACME-NOPE'], {}, 1, 'error: no transaction with reference ACME-NOPE (HTTP 400: Request Un-Successful)\nhint: check the reference; fsapi tx list shows recent ones\n'],
-      [['account'], { FSAPI_TIMEOUT: 'soon' }, 2, 'error: FSAPI_TIMEOUT must be a positive number of seconds (at most 3600), not "soon"\nhint: fix or unset FSAPI_TIMEOUT in the environment\n'],
-      [['account'], { FSAPI_BASE_URL: 'nowhere' }, 2, 'error: FSAPI_BASE_URL: base URL "nowhere" is not a URL\nhint: fix or unset FSAPI_BASE_URL in the environment\n'],
+      [
+        ['tx', 'list', '--all', '--page', '2'],
+        {},
+        2,
+        "error: option '--all' cannot be used with option '--page <n>'\nhint: add --help to the command to see its usage\n",
+      ],
+      [
+        ['clients', 'get', '9900000999'],
+        {},
+        1,
+        'error: no client account 9900000999 (HTTP 400: Request Unsuccessful)\nhint: fsapi clients list shows the client accounts\n',
+      ],
+      [
+        ['tx', 'get', 'ACME-NOPE'],
+        {},
+        1,
+        'error: no transaction with reference ACME-NOPE (HTTP 400: Request Un-Successful)\nhint: check the reference; fsapi tx list shows recent ones\n',
+      ],
+      [
+        ['account'],
+        { FSAPI_TIMEOUT: 'soon' },
+        2,
+        'error: FSAPI_TIMEOUT must be a positive number of seconds (at most 3600), not "soon"\nhint: fix or unset FSAPI_TIMEOUT in the environment\n',
+      ],
+      [
+        ['account'],
+        { FSAPI_BASE_URL: 'nowhere' },
+        2,
+        'error: FSAPI_BASE_URL: base URL "nowhere" is not a URL\nhint: fix or unset FSAPI_BASE_URL in the environment\n',
+      ],
     ];
     for (const [args, env, code, stderr] of cases) {
       const result = await runCli(args, { env: { ...home.env, ...env } });
@@ -189,10 +217,16 @@ describe('one voice for errors', () => {
   it('on a terminal, long error and hint lines wrap at spaces under their text; piped, each stays one line', async () => {
     const home = pool.home();
     const screenLines = (screen: string) =>
-      stripAnsi(screen).replace(/\r/g, '').split('\n').filter((line) => line.trim() !== '' && !line.startsWith('local simulator'));
+      stripAnsi(screen)
+        .replace(/\r/g, '')
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.startsWith('local simulator'));
     // A continuation line (indented) joined back to the line it continues: what the piped run prints.
     const unwrapped = (lines: string[]) =>
-      lines.reduce<string[]>((joined, line) => (/^ +\S/.test(line) && joined.length > 0 ? [...joined.slice(0, -1), `${joined.at(-1)} ${line.trimStart()}`] : [...joined, line]), []);
+      lines.reduce<string[]>(
+        (joined, line) => (/^ +\S/.test(line) && joined.length > 0 ? [...joined.slice(0, -1), `${joined.at(-1)} ${line.trimStart()}`] : [...joined, line]),
+        [],
+      );
     const longWord = `nowhere/${'x'.repeat(90)}`; // not a URL: refused before anything is asked
     const cases: Array<[string[], Record<string, string>, number]> = [
       [['tx', 'list', '--since', '7x'], {}, 80], // fsapi's own error, hint longer than the line
@@ -203,7 +237,11 @@ describe('one voice for errors', () => {
       const piped = await runCli(args, { env: { ...home.env, ...env } });
       assert.equal(piped.code, 2, piped.stderr);
       const oneLineEach = piped.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('local simulator'));
-      assert.deepEqual(oneLineEach.map((line) => line.split(':')[0]), ['error', 'hint'], piped.stderr);
+      assert.deepEqual(
+        oneLineEach.map((line) => line.split(':')[0]),
+        ['error', 'hint'],
+        piped.stderr,
+      );
       const shown = await runCli(args, { env: { ...home.env, ...env, FORCE_COLOR: '1' }, tty: true, columns });
       assert.equal(shown.code, 2, shown.stdout);
       const lines = screenLines(shown.stdout);
@@ -250,7 +288,12 @@ describe('auth login at a terminal', () => {
     setup = await setUpTransfers();
     const home = pool.home();
     const env = { ...home.env, ...SIMULATOR_LOGIN_ENV };
-    const asked = await runCli(['auth', 'login', '--profile', 'acme-test', '--base-url', setup.server.url], { env, tty: true, timeoutMs: 90_000, keys: ['\r'] });
+    const asked = await runCli(['auth', 'login', '--profile', 'acme-test', '--base-url', setup.server.url], {
+      env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: ['\r'],
+    });
     const screen = stripAnsi(asked.stdout);
     assert.equal(asked.code, 0, screen);
     assert.match(screen, /Which environment do you want to log in to\?/);

@@ -26,9 +26,17 @@ import { setUpTransfers, storeRecords, type TransferSetup } from './helpers/tran
 describe('outcomes: one vocabulary', () => {
   it('reads API statuses without case; an unknown final word is failed, never successful', () => {
     const cases: Array<[string | undefined, string]> = [
-      ['pending', 'pending'], ['PROCESSING', 'pending'], [undefined, 'pending'], ['', 'pending'],
-      ['successful', 'successful'], ['SUCCESS', 'successful'], ['Completed', 'successful'],
-      ['failed', 'failed'], ['Declined', 'failed'], ['REVERSED', 'reversed'], ['reversal', 'reversed'],
+      ['pending', 'pending'],
+      ['PROCESSING', 'pending'],
+      [undefined, 'pending'],
+      ['', 'pending'],
+      ['successful', 'successful'],
+      ['SUCCESS', 'successful'],
+      ['Completed', 'successful'],
+      ['failed', 'failed'],
+      ['Declined', 'failed'],
+      ['REVERSED', 'reversed'],
+      ['reversal', 'reversed'],
     ];
     for (const [status, outcome] of cases) assert.equal(outcomeOfStatus(status), outcome, String(status));
   });
@@ -70,7 +78,10 @@ describe('references', () => {
       made.add(reference);
     }
     assert.equal(made.size, 2000);
-    assert.equal(makeReference('ACME', (size) => new Uint8Array(size).fill(31)), 'ACME-ZZZZZZZZZZZZ');
+    assert.equal(
+      makeReference('ACME', (size) => new Uint8Array(size).fill(31)),
+      'ACME-ZZZZZZZZZZZZ',
+    );
   });
 
   it('a given reference: shape checked locally, prefix compared case-insensitively', () => {
@@ -99,7 +110,10 @@ describe('local validation and the reconciliation schedule', () => {
 
   it('the default schedule is bounded (about 30 s) and FSAPI_RECONCILE_SCHEDULE_MS replaces it', () => {
     assert.deepEqual(reconcileSchedule({}), DEFAULT_RECONCILE_SCHEDULE_MS);
-    assert.equal(DEFAULT_RECONCILE_SCHEDULE_MS.reduce((a, b) => a + b, 0), 30_000);
+    assert.equal(
+      DEFAULT_RECONCILE_SCHEDULE_MS.reduce((a, b) => a + b, 0),
+      30_000,
+    );
     assert.deepEqual(reconcileSchedule({ FSAPI_RECONCILE_SCHEDULE_MS: '0, 100,200' }), [0, 100, 200]);
     for (const bad of ['x', '1,,2', '-1', '999999', Array(21).fill('1').join(',')]) {
       assert.throws(() => reconcileSchedule({ FSAPI_RECONCILE_SCHEDULE_MS: bad }), UsageError, bad);
@@ -179,8 +193,13 @@ describe('core with an injected context', () => {
     const scope = await transferScope(ctx);
     setup.server.simulator.clearRequests();
     const references = Array.from({ length: 8 }, (_, i) => `ACME-CORE-PAR-${i}`);
-    const outcomes = await Promise.all(references.map((reference, i) => executeTransfer(ctx, journal, scope, verified(reference, `01234567${10 + i}`), { origin: `test ${i}` })));
-    assert.deepEqual(outcomes.map((o) => o.kind), Array(8).fill('accepted'));
+    const outcomes = await Promise.all(
+      references.map((reference, i) => executeTransfer(ctx, journal, scope, verified(reference, `01234567${10 + i}`), { origin: `test ${i}` })),
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      Array(8).fill('accepted'),
+    );
     assert.equal(setup.posts(), 8);
     const lines = storeRecords(journal.dataDir, 'journal');
     assert.equal(lines.length, 16);

@@ -14,7 +14,19 @@ afterEach(async () => {
   setup = undefined;
 });
 
-const sendArgs = (account: string, ...extra: string[]) => ['transfer', 'send', account, '--bank', '000013', '--amount', '2500', '--narration', 'fault test', '--yes', ...extra];
+const sendArgs = (account: string, ...extra: string[]) => [
+  'transfer',
+  'send',
+  account,
+  '--bank',
+  '000013',
+  '--amount',
+  '2500',
+  '--narration',
+  'fault test',
+  '--yes',
+  ...extra,
+];
 
 describe('transfer send: faults after the transfer was committed', () => {
   const cases: Array<[FaultMode, string[], RegExp]> = [
@@ -48,12 +60,15 @@ describe('transfer send: faults after the transfer was committed', () => {
     const current = setup;
     // Everything works up to the confirmation; then every answer becomes an HTML error page. The
     // confirmation on a terminal holds the CLI until the fault is in place.
-    const running = current.run(sendArgs('0123456780').filter((arg) => arg !== '--yes'), {
-      tty: true,
-      keys: ['y', '\r'],
-      env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,200,400' },
-      timeoutMs: 45_000,
-    });
+    const running = current.run(
+      sendArgs('0123456780').filter((arg) => arg !== '--yes'),
+      {
+        tty: true,
+        keys: ['y', '\r'],
+        env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,200,400' },
+        timeoutMs: 45_000,
+      },
+    );
     await until(() => current.count('POST', '/v1/transfer/name-enquiry') === 1, 'the name enquiry');
     current.server.simulator.setFault('html');
     const result = await running;

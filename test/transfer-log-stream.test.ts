@@ -40,7 +40,13 @@ before(async () => {
       type: 'intent',
       ...scope,
       env: 'sandbox',
-      request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: `30000${String(i).padStart(5, '0')}`, narration: `Log row ${i}`, amount: 10 + i, reference },
+      request: {
+        beneficiaryBankCode: '000013',
+        beneficiaryAccountNumber: `30000${String(i).padStart(5, '0')}`,
+        narration: `Log row ${i}`,
+        amount: 10 + i,
+        reference,
+      },
       amountKobo: (10 + i) * 100,
       bankName: 'Guaranty Trust Bank',
       accountName: `PAYEE ${i}`,
@@ -73,7 +79,10 @@ describe('transfer log over a long history, a page at a time', () => {
       assert.equal(streamed.stderr, whole.stderr);
     }
     const json = JSON.parse((await run(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ reference: string; outcome: string }>;
-    assert.deepEqual(json.map((t) => t.reference), expected);
+    assert.deepEqual(
+      json.map((t) => t.reference),
+      expected,
+    );
     assert.equal(json.filter((t) => t.outcome === 'unknown').length, unknownCount);
     const tsv = await run(['transfer', 'log', '--all-profiles']);
     assert.equal(tsv.stdout.trimEnd().split('\n').length, COUNT + 1);
@@ -118,7 +127,12 @@ describe('transfer log over a long history, a page at a time', () => {
     // Unknown transfers among the first journalled (i = 0, 97, 194) are outside the table, still counted.
     assert.match(tty.stdout, new RegExp(`${unknownCount} transfers have no known outcome: do not resend`));
     const limited = await run(['transfer', 'log', '--all-profiles', '--limit', '5'], true);
-    assert.equal(stripAnsi(limited.stdout).split('\n').filter((line) => /ACME-LOG\d{6}/.test(line)).length, 5);
+    assert.equal(
+      stripAnsi(limited.stdout)
+        .split('\n')
+        .filter((line) => /ACME-LOG\d{6}/.test(line)).length,
+      5,
+    );
     assert.doesNotMatch(limited.stdout, /showing the last/);
   });
 });

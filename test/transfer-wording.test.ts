@@ -23,10 +23,16 @@ describe('transfer log: what a failed or reversed row says', () => {
     shiftMs += 601_000;
     const refreshed = await s.run(['transfer', 'log', '--refresh']);
     assert.equal(refreshed.code, 0, refreshed.stderr);
-    const [header, ...rows] = refreshed.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, ...rows] = refreshed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const at = (name: string) => header!.indexOf(name);
     const byAccount = new Map(rows.map((cells) => [cells[at('ACCOUNT')], cells]));
-    for (const [account, outcome] of [['0123454040', 'failed'], ['0123455050', 'reversed']] as const) {
+    for (const [account, outcome] of [
+      ['0123454040', 'failed'],
+      ['0123455050', 'reversed'],
+    ] as const) {
       const cells = byAccount.get(account)!;
       assert.equal(cells[at('OUTCOME')], outcome);
       assert.doesNotMatch(cells[at('MESSAGE')]!, /successful/i, `${outcome}: ${cells[at('MESSAGE')]}`);
@@ -56,7 +62,7 @@ describe('transfer send: a pending answer does not read as paid', () => {
   });
   after(async () => s.close());
 
-  it('the API\'s words are labelled as its own, and a terminal is told how to follow the transfer', async () => {
+  it("the API's words are labelled as its own, and a terminal is told how to follow the transfer", async () => {
     const args = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '900', '--narration', 'Pending view', '--yes'];
     const shown = await s.run(args, { tty: true, columns: 80 });
     const screen = stripAnsi(shown.stdout);

@@ -32,7 +32,7 @@ afterEach(async () => {
   await setup.close();
 });
 
-describe('transfer send: the balance and the API\'s refusals', () => {
+describe("transfer send: the balance and the API's refusals", () => {
   it('an amount above the available balance is refused before anything is sent (exit 1); the summary shows the balance', async () => {
     const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '90,000,000', '--narration', 'too much', '--yes']);
     assert.equal(result.code, 1, result.stderr);
@@ -70,7 +70,10 @@ describe('transfer send: the happy path', () => {
     assert.match(result.stderr, /₦1,500\.50/);
     // The journal: intent then accepted, fsync-ed, nothing secret.
     const lines = setup.journalLines();
-    assert.deepEqual(lines.map((line) => (JSON.parse(line) as { type: string }).type), ['intent', 'accepted']);
+    assert.deepEqual(
+      lines.map((line) => (JSON.parse(line) as { type: string }).type),
+      ['intent', 'accepted'],
+    );
     assert.doesNotMatch(lines.join('\n'), /token|secret|Bearer/i);
     const [entry] = await journalLog(setup);
     assert.equal(entry?.reference, data.reference);
@@ -143,7 +146,10 @@ describe('transfer send: refusals before anything is sent', () => {
     ['empty narration', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', '   ']],
     ['narration over 100 characters', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x'.repeat(101)]],
     ['reference with spaces', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--reference', 'ACME- 1']],
-    ['reference without the business prefix', ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--reference', 'ACMEX-123']],
+    [
+      'reference without the business prefix',
+      ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '100', '--narration', 'x', '--reference', 'ACMEX-123'],
+    ],
     ['unknown bank name', ['transfer', 'send', ACCOUNT, '--bank', 'no such bank', '--amount', '100', '--narration', 'x']],
     ['unknown bank code', ['transfer', 'send', ACCOUNT, '--bank', '999999', '--amount', '100', '--narration', 'x']],
   ];
@@ -167,7 +173,20 @@ describe('transfer send: the API refuses', () => {
     assert.equal(other.code, 0, other.stderr);
     setup.server.simulator.clearRequests();
 
-    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '99', '--narration', 'again', '--reference', 'ACME-SHARED-1', '--yes']);
+    const result = await setup.run([
+      'transfer',
+      'send',
+      ACCOUNT,
+      '--bank',
+      'gtb',
+      '--amount',
+      '99',
+      '--narration',
+      'again',
+      '--reference',
+      'ACME-SHARED-1',
+      '--yes',
+    ]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /refused transfer ACME-SHARED-1 \(HTTP 400\): Request Un-?Successful/);
     assert.equal(setup.posts(), 1);
@@ -210,7 +229,10 @@ describe('transfer send: the duplicate guard', () => {
     assert.equal(log.find((t) => t.reference === 'ACME-STILLRUNNING')!.outcome, 'in flight');
     const second = await setup.run(send('--yes'));
     assert.equal(second.code, 2, second.stderr);
-    assert.match(second.stderr, /^warning: ₦1,500\.50 to 0123456789 at Guaranty Trust Bank was already sent less than a minute ago \(ACME-STILLRUNNING, in flight\)$/m);
+    assert.match(
+      second.stderr,
+      /^warning: ₦1,500\.50 to 0123456789 at Guaranty Trust Bank was already sent less than a minute ago \(ACME-STILLRUNNING, in flight\)$/m,
+    );
     assert.doesNotMatch(second.stderr, /unknown/);
     assert.equal(setup.posts(), 1);
   });
@@ -255,7 +277,10 @@ describe('transfer status and log', () => {
     const lines = setup.journalLines().map((line) => JSON.parse(line) as { type: string; status?: string });
     // Only what is new is recorded: a lookup that finds `pending` again (as the answer said) writes
     // nothing; the end of the wait, `successful`, is one record.
-    assert.deepEqual(lines.map((l) => l.type), ['intent', 'accepted', 'status-checked']);
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['intent', 'accepted', 'status-checked'],
+    );
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.run(['transfer', 'status', sent.reference]);
@@ -312,7 +337,10 @@ describe('transfer status and log', () => {
     await other('ACME-OTHERADDR01', 'sim', 'http://127.0.0.1:9', 'sandbox'); // this profile at another address
 
     const mine = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ profile: string; baseUrl: string }>;
-    assert.deepEqual(mine.map((t) => [t.profile, t.baseUrl]), [['sim', baseUrl]]);
+    assert.deepEqual(
+      mine.map((t) => [t.profile, t.baseUrl]),
+      [['sim', baseUrl]],
+    );
     const tsv = await setup.run(['transfer', 'log']);
     assert.equal(tsv.stdout.trimEnd().split('\n').length, 2, tsv.stdout);
     assert.match(tsv.stderr, /^2 other transfers \(other profiles or addresses\) not shown: --all-profiles$/m);
@@ -320,9 +348,21 @@ describe('transfer status and log', () => {
     const all = JSON.parse((await setup.run(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ profile: string; reference: string }>;
     assert.deepEqual(all.map((t) => t.profile).sort(), ['live', 'sim', 'sim']);
     const allTsv = await setup.run(['transfer', 'log', '--all-profiles']);
-    const [header, ...rows] = allTsv.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [header, ...rows] = allTsv.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     assert.equal(header![1], 'PROFILE');
-    assert.deepEqual(rows.map((cells) => [cells[1], cells[2]]).filter(([, ref]) => ref!.endsWith('01')).sort(), [['live', 'ACME-REALMONEY01'], ['sim', 'ACME-OTHERADDR01']]);
+    assert.deepEqual(
+      rows
+        .map((cells) => [cells[1], cells[2]])
+        .filter(([, ref]) => ref!.endsWith('01'))
+        .sort(),
+      [
+        ['live', 'ACME-REALMONEY01'],
+        ['sim', 'ACME-OTHERADDR01'],
+      ],
+    );
     assert.doesNotMatch(allTsv.stderr, /not shown/);
 
     // At 80 columns some columns drop; PROFILE is never one of them when several profiles are shown.
@@ -331,7 +371,10 @@ describe('transfer status and log', () => {
     const lines = stripAnsi(narrow.stdout).replace(/\r/g, '').split('\n');
     assert.match(lines.find((line) => /REFERENCE/.test(line))!, /^TIME +PROFILE +REFERENCE/);
     assert.match(lines.find((line) => line.includes('ACME-REALMONEY01'))!, / live +ACME-REALMONEY01 /);
-    assert.ok(lines.every((line) => [...line].length <= 80), stripAnsi(narrow.stdout));
+    assert.ok(
+      lines.every((line) => [...line].length <= 80),
+      stripAnsi(narrow.stdout),
+    );
     assert.match(narrow.stdout, /not shown at this width/);
     assert.doesNotMatch(narrow.stdout.match(/not shown at this width:[^\n]*/)![0], /PROFILE/);
   });
@@ -363,12 +406,16 @@ describe('transfer status and log', () => {
   });
 
   it('log --limit shows the last n transfers, oldest first; --jsonl refuses the other formats', async () => {
-    for (const amount of ['10', '20', '30']) assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
+    for (const amount of ['10', '20', '30'])
+      assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
     const all = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string }>;
     assert.equal(all.length, 3);
     const last = await setup.run(['transfer', 'log', '--json', '--limit', '2']);
     assert.equal(last.code, 0, last.stderr);
-    assert.deepEqual((JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference), all.slice(-2).map((t) => t.reference));
+    assert.deepEqual(
+      (JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference),
+      all.slice(-2).map((t) => t.reference),
+    );
     const mixed = await setup.run(['transfer', 'log', '--jsonl', '--json']);
     assert.equal(mixed.code, 2);
     assert.match(errorObject(mixed.stderr).message, /^--jsonl/);

@@ -26,7 +26,19 @@ describe('parseDateOption', () => {
     assert.equal(parseDateOption('2026-10-01T08:30', '--until').startMs, new Date(2026, 9, 1, 8, 30).getTime());
   });
 
-  for (const bad of ['', 'the day before', '2026-02-30', '2026-13-01', '2026-1-5', '31/10/2026', '2026-10-01T24:00', '2026-10-01T08:00+15:00', '1969-12-31', '2026-10-01T08', '1e12']) {
+  for (const bad of [
+    '',
+    'the day before',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-1-5',
+    '31/10/2026',
+    '2026-10-01T24:00',
+    '2026-10-01T08:00+15:00',
+    '1969-12-31',
+    '2026-10-01T08',
+    '1e12',
+  ]) {
     it(`refuses ${JSON.stringify(bad)} with a usage error`, () => {
       assert.throws(() => parseDateOption(bad, '--since'), isUsageError);
     });
@@ -50,7 +62,10 @@ describe('parseDateRange', () => {
   });
 
   it('refuses --since after --until', () => {
-    assert.throws(() => parseDateRange('2026-10-02', '2026-10-01'), (error: unknown) => isUsageError(error) && /after --until/.test((error as Error).message));
+    assert.throws(
+      () => parseDateRange('2026-10-02', '2026-10-01'),
+      (error: unknown) => isUsageError(error) && /after --until/.test((error as Error).message),
+    );
   });
 
   it('leaves the range open when neither is given', () => {

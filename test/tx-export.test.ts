@@ -11,7 +11,18 @@ import { BANKS, BUSINESS } from '../src/simulator/data.js';
 
 process.env.TZ = 'Africa/Lagos';
 
-const HEADER = ['date', 'reference', 'type', 'amount', 'charge', 'counterparty_name', 'counterparty_account_number', 'counterparty_bank_name', 'status', 'description'];
+const HEADER = [
+  'date',
+  'reference',
+  'type',
+  'amount',
+  'charge',
+  'counterparty_name',
+  'counterparty_account_number',
+  'counterparty_bank_name',
+  'status',
+  'description',
+];
 const NARRATION = 'Invoice 42, "final" part';
 let books: Books;
 let all: TransactionRecord[];
@@ -21,7 +32,12 @@ before(async () => {
   // longer than the default 5 s settling time to run the commands below.
   books = await openBooks({ seedTransactions: 40, settleSeconds: 3600 });
   const bank = BANKS.find((candidate) => candidate.institutionCode !== BUSINESS.bankCode)!;
-  const sent = await books.post('/v1/transfer', { beneficiaryBankCode: bank.institutionCode, beneficiaryAccountNumber: '0123456789', narration: NARRATION, amount: 1234.5 });
+  const sent = await books.post('/v1/transfer', {
+    beneficiaryBankCode: bank.institutionCode,
+    beneficiaryAccountNumber: '0123456789',
+    narration: NARRATION,
+    amount: 1234.5,
+  });
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
   all = await readAll<TransactionRecord>(books, '/v1/transactions');
   assert.equal(all.length, 41);
@@ -53,7 +69,12 @@ async function exportBoth(args: string[]) {
   const pages = books.queries('/v1/transactions').map(pageOf);
   const json = await books.run(['--json', 'tx', 'list', '--all', ...args]);
   assert.equal(json.code, 0, json.stderr);
-  return { csvText: csv.stdout, records: parse(csv.stdout, { columns: true }) as Record<string, string>[], json: JSON.parse(json.stdout) as TransactionRecord[], pages };
+  return {
+    csvText: csv.stdout,
+    records: parse(csv.stdout, { columns: true }) as Record<string, string>[],
+    json: JSON.parse(json.stdout) as TransactionRecord[],
+    pages,
+  };
 }
 
 describe('tx list --csv', () => {

@@ -27,7 +27,11 @@ describe('tx get', () => {
     const result = await books.run(['tx', 'get', debit.reference], { tty: true });
     assert.equal(result.code, 0, result.stdout);
     const lines = stripAnsi(result.stdout).split('\n');
-    const valueOf = (label: string) => lines.find((line) => line.startsWith(`${label} `))?.slice(label.length).trim();
+    const valueOf = (label: string) =>
+      lines
+        .find((line) => line.startsWith(`${label} `))
+        ?.slice(label.length)
+        .trim();
     assert.equal(valueOf('Reference'), debit.reference);
     assert.equal(valueOf('Status'), debit.status);
     assert.equal(valueOf('Type'), 'debit');

@@ -64,7 +64,16 @@ describe('tx list: one page', () => {
     assert.doesNotMatch(result.stdout, /\u001b\[/);
     lines.slice(1).forEach((line, i) => {
       const tx = all[i]!;
-      assert.deepEqual(line.split('\t'), [iso(tx.createdAt), tx.reference, tx.type, String(tx.amount), String(tx.charge), counterpartyOf(tx), tx.status, tx.description]);
+      assert.deepEqual(line.split('\t'), [
+        iso(tx.createdAt),
+        tx.reference,
+        tx.type,
+        String(tx.amount),
+        String(tx.charge),
+        counterpartyOf(tx),
+        tx.status,
+        tx.description,
+      ]);
       assert.match(line.split('\t')[3]!, /^\d+\.\d{2}$/);
     });
   });
@@ -84,7 +93,10 @@ describe('tx list: one page', () => {
 
   it('filters only the page it reads without --all', async () => {
     const rows = await listJson(['--limit', '15', '--type', 'debit']);
-    assert.deepEqual(rows, all.slice(0, 15).filter((tx) => tx.type === 'debit'));
+    assert.deepEqual(
+      rows,
+      all.slice(0, 15).filter((tx) => tx.type === 'debit'),
+    );
     assert.deepEqual(pagesAsked(), ['1/15']);
   });
 });
@@ -102,7 +114,10 @@ describe('tx list --all', () => {
     assert.equal(result.stderr, '', 'no progress line when stderr is not a terminal');
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.filter((line) => line.startsWith('DATE\t')).length, 1, 'one header line');
-    assert.deepEqual(lines.slice(1).map((line) => line.split('\t')[1]), all.map((tx) => tx.reference));
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.split('\t')[1]),
+      all.map((tx) => tx.reference),
+    );
     assert.deepEqual(pagesAsked(), ['1/20', '2/20', '3/20']);
   });
 
@@ -133,7 +148,10 @@ describe('tx list --all', () => {
 describe('tx list filters', () => {
   it('--type credit keeps credits only, across pages', async () => {
     const rows = await listJson(['--all', '--limit', '15', '--type', 'credit']);
-    assert.deepEqual(rows, all.filter((tx) => tx.type === 'credit'));
+    assert.deepEqual(
+      rows,
+      all.filter((tx) => tx.type === 'credit'),
+    );
     assert.ok(rows.length > 0 && rows.length < SEEDED);
   });
 

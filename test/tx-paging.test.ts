@@ -35,14 +35,21 @@ describe('fetchPages', () => {
   it('stops on a short page without asking for another', async () => {
     const api = source(40);
     const seen = await collect(fetchPages({ firstPage: 1, limit: 15, fetchPage: api.fetchPage, key: (r) => r.id }));
-    assert.deepEqual(seen, [{ page: 1, count: 15 }, { page: 2, count: 15 }, { page: 3, count: 10 }]);
+    assert.deepEqual(seen, [
+      { page: 1, count: 15 },
+      { page: 2, count: 15 },
+      { page: 3, count: 10 },
+    ]);
     assert.deepEqual(api.requested, [1, 2, 3]);
   });
 
   it('stops on an empty page when the last full page was exactly the end', async () => {
     const api = source(45);
     const seen = await collect(fetchPages({ firstPage: 1, limit: 15, fetchPage: api.fetchPage, key: (r) => r.id }));
-    assert.deepEqual(seen.map((p) => p.count), [15, 15, 15, 0]);
+    assert.deepEqual(
+      seen.map((p) => p.count),
+      [15, 15, 15, 0],
+    );
     assert.deepEqual(api.requested, [1, 2, 3, 4]);
   });
 
@@ -60,13 +67,19 @@ describe('fetchPages', () => {
   it('starts from the given page', async () => {
     const api = source(50);
     const seen = await collect(fetchPages({ firstPage: 3, limit: 10, fetchPage: api.fetchPage }));
-    assert.deepEqual(seen.map((p) => p.page), [3, 4, 5, 6]);
+    assert.deepEqual(
+      seen.map((p) => p.page),
+      [3, 4, 5, 6],
+    );
   });
 
   it('stops when wantsMore says so, after that page', async () => {
     const api = source(100);
     const seen = await collect(fetchPages({ firstPage: 1, limit: 10, fetchPage: api.fetchPage, wantsMore: (rows) => rows[0]!.id !== 't20' }));
-    assert.deepEqual(seen.map((p) => p.page), [1, 2, 3]);
+    assert.deepEqual(
+      seen.map((p) => p.page),
+      [1, 2, 3],
+    );
     assert.deepEqual(api.requested, [1, 2, 3]);
   });
 
@@ -88,7 +101,11 @@ describe('fetchPages', () => {
       seen.push(...page.rows.map((r) => r.id));
       received += page.received;
     }
-    assert.deepEqual(seen, Array.from({ length: 25 }, (_, i) => `old${24 - i}`), 'every old row once, in order');
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 25 }, (_, i) => `old${24 - i}`),
+      'every old row once, in order',
+    );
     assert.equal(received, 27, 'the progress count still says what the API sent');
   });
 

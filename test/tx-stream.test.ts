@@ -75,7 +75,12 @@ describe('tx list --all and a slow or closed reader', () => {
     const blockedAt = await settledRequestCount();
     assert.ok(blockedAt < PAGES);
     const bank = BANKS.find((candidate) => candidate.institutionCode !== BUSINESS.bankCode)!;
-    const sent = await books.post('/v1/transfer', { beneficiaryBankCode: bank.institutionCode, beneficiaryAccountNumber: '0123456789', narration: 'lands mid-export', amount: 100 });
+    const sent = await books.post('/v1/transfer', {
+      beneficiaryBankCode: bank.institutionCode,
+      beneficiaryAccountNumber: '0123456789',
+      narration: 'lands mid-export',
+      amount: 100,
+    });
     assert.equal(sent.status, 200);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -116,7 +121,11 @@ describe('streamPages with an injected context', () => {
     const sink = { write: () => void stdout.write('x'.repeat(8192)), end: () => undefined };
     const summary = await streamPages(contextWith(stdout), pages(), sink, { noun: 'rows', progress: false });
     assert.equal(summary.written, 10);
-    assert.deepEqual(backlogWhenAsked.slice(1).filter((bytes) => bytes > 1024), [], `backlog when the next page was asked for: ${backlogWhenAsked.join(', ')}`);
+    assert.deepEqual(
+      backlogWhenAsked.slice(1).filter((bytes) => bytes > 1024),
+      [],
+      `backlog when the next page was asked for: ${backlogWhenAsked.join(', ')}`,
+    );
   });
 
   it('stops at EPIPE without asking for more pages and without ending the sink', async () => {

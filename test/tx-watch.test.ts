@@ -31,10 +31,12 @@ function watch(env: Record<string, string>, args: string[], timeoutMs = 60_000):
     stdout: () => stdout,
     stderr: () => stderr,
     signal: (name) => child.kill(name),
-    exited: new Promise((resolve) => child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve(code ?? (signal === 'SIGKILL' ? -9 : 128));
-    })),
+    exited: new Promise((resolve) =>
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve(code ?? (signal === 'SIGKILL' ? -9 : 128));
+      }),
+    ),
   };
 }
 
@@ -58,7 +60,20 @@ describe('tx watch', () => {
   /** Makes a collection and a transfer; returns their references in that order. */
   async function collectAndSend(amountKobo: number): Promise<[string, string]> {
     const collection = await setup.server.simulator.collect('9900000022', amountKobo);
-    const sent = await setup.run(['--json', 'transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'watch test', '--yes', '--allow-duplicate']);
+    const sent = await setup.run([
+      '--json',
+      'transfer',
+      'send',
+      '0123456789',
+      '--bank',
+      '000013',
+      '--amount',
+      '1500',
+      '--narration',
+      'watch test',
+      '--yes',
+      '--allow-duplicate',
+    ]);
     assert.equal(sent.code, 0, sent.stderr);
     return [collection.reference, JSON.parse(sent.stdout).reference as string];
   }
@@ -69,8 +84,18 @@ describe('tx watch', () => {
     await until(() => polls() > seen, 'the watcher to read its starting page');
     const [collectionRef, transferRef] = await collectAndSend(7_500_00);
     assert.equal(await watcher.exited, 0, watcher.stderr());
-    const lines = watcher.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as { reference: string; type: string; amount: string });
-    assert.deepEqual(lines.map((tx) => [tx.reference, tx.type]), [[collectionRef, 'credit'], [transferRef, 'debit']]);
+    const lines = watcher
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { reference: string; type: string; amount: string });
+    assert.deepEqual(
+      lines.map((tx) => [tx.reference, tx.type]),
+      [
+        [collectionRef, 'credit'],
+        [transferRef, 'debit'],
+      ],
+    );
     assert.equal(lines[0]!.amount, '7500.00');
   });
 
@@ -80,7 +105,14 @@ describe('tx watch', () => {
     await until(() => polls() > seen, 'the watcher to read its starting page');
     const [, transferRef] = await collectAndSend(3_000_00);
     assert.equal(await watcher.exited, 0, watcher.stderr());
-    assert.deepEqual(watcher.stdout().trimEnd().split('\n').map((line) => JSON.parse(line).reference), [transferRef]);
+    assert.deepEqual(
+      watcher
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).reference),
+      [transferRef],
+    );
   });
 
   it('Ctrl-C ends it cleanly (exit 0) and a quiet account prints nothing: no replay at the start', async () => {
@@ -100,7 +132,10 @@ describe('tx watch', () => {
     assert.equal(await watcher.exited, 0, watcher.stderr());
     const lines = watcher.stdout().trimEnd().split('\n');
     assert.equal(lines[0]!.split('\t')[0], 'date', 'piped: one header line');
-    assert.deepEqual(lines.slice(1).map((line) => line.split('\t')[1]), oldestFirst.slice(0, 3).map((tx) => tx.reference));
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.split('\t')[1]),
+      oldestFirst.slice(0, 3).map((tx) => tx.reference),
+    );
   });
 
   it('a pending transfer is shown again when it settles', async () => {
@@ -109,15 +144,28 @@ describe('tx watch', () => {
     await until(() => polls() > seen, 'the watcher to read its starting page');
     const [, transferRef] = await collectAndSend(1_000_00);
     const ofTransfer = () =>
-      watcher.stdout().trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { reference: string; status: string }).filter((tx) => tx.reference === transferRef);
+      watcher
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { reference: string; status: string })
+        .filter((tx) => tx.reference === transferRef);
     await until(() => ofTransfer().length >= 2, 'the transfer shown pending, then settled');
     watcher.signal('SIGINT');
     assert.equal(await watcher.exited, 0, watcher.stderr());
-    assert.deepEqual(ofTransfer().map((tx) => tx.status), ['pending', 'successful']);
+    assert.deepEqual(
+      ofTransfer().map((tx) => tx.status),
+      ['pending', 'successful'],
+    );
   });
 
   it('refuses --interval 0 and a bad --since with exit 2 before polling', async () => {
-    for (const args of [['--interval', '0'], ['--since', 'last week'], ['--count', '0']]) {
+    for (const args of [
+      ['--interval', '0'],
+      ['--since', 'last week'],
+      ['--count', '0'],
+    ]) {
       const seen = polls();
       const result = await setup.run(['tx', 'watch', ...args]);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);

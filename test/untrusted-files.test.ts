@@ -7,7 +7,21 @@
 // - A payee's name of 10,000 characters still makes a one-page receipt.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +52,9 @@ const noPlanter = typeof planter === 'string' ? planter : false;
 /** Runs a shell script as the planter (arguments as $1...), which must succeed. */
 function asPlanter(script: string, ...args: string[]): void {
   assert.ok(typeof planter !== 'string');
-  const result = spawnSync('setpriv', [`--reuid=${planter.uid}`, `--regid=${planter.gid}`, '--clear-groups', 'sh', '-c', script, 'planter', ...args], { encoding: 'utf8' });
+  const result = spawnSync('setpriv', [`--reuid=${planter.uid}`, `--regid=${planter.gid}`, '--clear-groups', 'sh', '-c', script, 'planter', ...args], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `as ${PLANTER}: ${script}\n${result.stderr}`);
 }
 
@@ -88,9 +104,15 @@ describe('what another user plants', { skip: noPlanter }, () => {
     return folder;
   }
 
-  it('a compile cache folder another user made first is never read or written: fsapi runs without it', { skip: node22 ? false : 'no Node >= 22.1 here (none has a compile cache)' }, () => {
+  it('a compile cache folder another user made first is never read or written: fsapi runs without it', {
+    skip: node22 ? false : 'no Node >= 22.1 here (none has a compile cache)',
+  }, () => {
     const run = (env: Record<string, string>) => {
-      const result = spawnSync(node22!, [cliPath, '--help'], { env: victimEnv({ ...homes.home().env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env }), encoding: 'utf8', cwd: repoRoot });
+      const result = spawnSync(node22!, [cliPath, '--help'], {
+        env: victimEnv({ ...homes.home().env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env }),
+        encoding: 'utf8',
+        cwd: repoRoot,
+      });
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /^Usage: fsapi /);
       return result.stderr;
@@ -102,7 +124,10 @@ describe('what another user plants', { skip: noPlanter }, () => {
     execFileSync('chmod', ['-R', 'a+rX', entries]);
     assert.ok(readdirSync(entries, { recursive: true }).length >= 2);
     // The planter makes the folder fsapi would use, and Node's default (the temp dir's node-compile-cache).
-    asPlanter('for dir in "$1/fsapi/compile-cache" "$1/node-compile-cache"; do mkdir -p "$dir" && cp -R "$1/entries/." "$dir/" && chmod -R 777 "$dir"; done', shared);
+    asPlanter(
+      'for dir in "$1/fsapi/compile-cache" "$1/node-compile-cache"; do mkdir -p "$dir" && cp -R "$1/entries/." "$dir/" && chmod -R 777 "$dir"; done',
+      shared,
+    );
     const planted = snapshot(shared);
     const log = run({ XDG_CACHE_HOME: shared, TMPDIR: shared });
     assert.doesNotMatch(log, /\[compile cache\]/, 'no compile cache is used');
@@ -134,7 +159,20 @@ describe('what another user plants', { skip: noPlanter }, () => {
     });
 
     it('is never followed: the file it points at is unchanged, the receipt is written', async () => {
-      const sent = await setup.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '2500', '--narration', 'Receipt test', '--yes', '--json', '--wait']);
+      const sent = await setup.run([
+        'transfer',
+        'send',
+        '0123456789',
+        '--bank',
+        'gtb',
+        '--amount',
+        '2500',
+        '--narration',
+        'Receipt test',
+        '--yes',
+        '--json',
+        '--wait',
+      ]);
       assert.equal(sent.code, 0, sent.stderr);
       const reference = (JSON.parse(sent.stdout) as { reference: string }).reference;
       // A file of the victim's own, and a folder the planter owns where the victim writes its receipt.
@@ -191,7 +229,11 @@ describe('input too big to hold', () => {
     // At exit, the most memory the process held (resourceUsage's maxRSS, in KiB).
     const preload = path.join(folder, 'report-rss.cjs');
     writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, 'maxRSS ' + process.resourceUsage().maxRSS + '\\n'));\n");
-    const result = spawnSync(process.execPath, ['--require', preload, cliPath, 'transfer', 'batch', file, '--dry-run'], { env: victimEnv(home.env), encoding: 'utf8', cwd: repoRoot });
+    const result = spawnSync(process.execPath, ['--require', preload, cliPath, 'transfer', 'batch', file, '--dry-run'], {
+      env: victimEnv(home.env),
+      encoding: 'utf8',
+      cwd: repoRoot,
+    });
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, new RegExp(`error: ${file.replaceAll('.', '\\.')} line 3: a row longer than ${MAX_ROW_BYTES / 1024} KiB; nothing was sent`));
     assert.doesNotMatch(result.stderr, /Cannot create a string|heap/i);
@@ -207,7 +249,11 @@ describe('input too big to hold', () => {
     const file = path.join(folder, 'lines.csv');
     // Short physical lines, one quoted field over thousands of them.
     writeFileSync(file, `account_number,bank,amount,narration\n0123456789,000013,1500,"${'a line\n'.repeat(20_000)}"\n`);
-    const result = spawnSync(process.execPath, [cliPath, 'transfer', 'batch', file, '--dry-run'], { env: victimEnv(home.env), encoding: 'utf8', cwd: repoRoot });
+    const result = spawnSync(process.execPath, [cliPath, 'transfer', 'batch', file, '--dry-run'], {
+      env: victimEnv(home.env),
+      encoding: 'utf8',
+      cwd: repoRoot,
+    });
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, /line \d+: a row longer than 64 KiB; nothing was sent/);
   });
@@ -255,12 +301,21 @@ describe('input too big to hold', () => {
           else controller.enqueue(chunk);
         },
       });
-      const streamed = await fetch(`${server.url}/__simulator/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+      const streamed = await fetch(`${server.url}/__simulator/fault`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
       for (const response of [declared, streamed]) {
         assert.equal(response.status, 400);
         assert.match(((await response.json()) as { reason: string }).reason, new RegExp(`over ${MAX_REQUEST_BYTES} bytes`));
       }
-      const small = await fetch(`${server.url}/__simulator/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"none"}' });
+      const small = await fetch(`${server.url}/__simulator/fault`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"mode":"none"}',
+      });
       assert.equal(small.status, 200, await small.text());
     } finally {
       await server.close();

@@ -132,7 +132,15 @@ describe('parseNotification', () => {
 
   test('read tolerantly: a one-decimal amount, a numeric account, nulls and missing display fields', () => {
     const { sourceAccountName: _name, remarks: _remarks, ...rest } = notification();
-    const body = { ...rest, amountReceived: '1000.0', virtualAccount: 9900000011, netAmount: '990.5', stampDuty: null, externalReference: null, sessionId: 12345 };
+    const body = {
+      ...rest,
+      amountReceived: '1000.0',
+      virtualAccount: 9900000011,
+      netAmount: '990.5',
+      stampDuty: null,
+      externalReference: null,
+      sessionId: 12345,
+    };
     const parsed = parseNotification(JSON.stringify(body));
     assert.ok(parsed.ok && parsed.kind === 'collection', JSON.stringify(parsed));
     assert.equal(parsed.amount, 100000, 'exact kobo, no float');
@@ -156,8 +164,15 @@ describe('parseNotification', () => {
   });
 
   test('payout*, transfer* and revers* events are read tolerantly as payouts and reversals', () => {
-    for (const [event, status] of [['payout', 'FAILED'], ['transfer.failed', undefined], ['payout_reversed', undefined], ['Payout', 'success']] as const) {
-      const parsed = parseNotification(JSON.stringify({ event, reference: 'ACME-1', amount: '1000.0', accountNumber: 123456789, ...(status ? { status } : {}), message: 'No route' }));
+    for (const [event, status] of [
+      ['payout', 'FAILED'],
+      ['transfer.failed', undefined],
+      ['payout_reversed', undefined],
+      ['Payout', 'success'],
+    ] as const) {
+      const parsed = parseNotification(
+        JSON.stringify({ event, reference: 'ACME-1', amount: '1000.0', accountNumber: 123456789, ...(status ? { status } : {}), message: 'No route' }),
+      );
       assert.ok(parsed.ok && parsed.kind === 'payout', `${event}: ${JSON.stringify(parsed)}`);
       assert.equal(parsed.notification.status, event === 'Payout' ? 'successful' : event.endsWith('reversed') ? 'reversed' : 'failed');
       assert.equal(parsed.notification.amount, 100_000);
@@ -266,7 +281,10 @@ describe('compareWithTransaction: a forged notification with each shared field c
     assert.match(stale.detail, /older than 24 h/);
     assert.equal(compareWithTransaction(notification(), tx, { now: tx.createdAt + day - 1, maxAgeMs: day }).state, 'verified');
     // A record in epoch seconds is read as such.
-    assert.equal(compareWithTransaction(notification(), transaction({ createdAt: tx.createdAt / 1000 }), { now: tx.createdAt + 1000, maxAgeMs: day }).state, 'verified');
+    assert.equal(
+      compareWithTransaction(notification(), transaction({ createdAt: tx.createdAt / 1000 }), { now: tx.createdAt + 1000, maxAgeMs: day }).state,
+      'verified',
+    );
     assert.equal(compareWithTransaction(notification(), tx, { now: tx.createdAt + 10 * day }).state, 'verified');
   });
 });
@@ -275,9 +293,12 @@ describe('forwardedEvent', () => {
   const account = (overrides: Record<string, unknown> = {}) =>
     ({ accountName: 'KOLA FOODS / ADA', accountNumber: '9900000011', externalReference: 'EXT-API', currency: 'NGN', ...overrides }) as never;
 
-  test('every section-6 field at the top level; the API\'s values where it gave one, the rest named unverified', () => {
+  test("every section-6 field at the top level; the API's values where it gave one, the rest named unverified", () => {
     const forgedExtras = notification({ remarks: '=HYPERLINK("x")', externalReference: 'EXT-9', sourceAccountName: 'ada obi', updatedAt: 5 });
-    const { body, unverified } = forwardedEvent(forgedExtras, transaction({ netAmount: '24900.5', charge: 49.5, stampDuty: null, sourceAccountName: 'ADA OBI', updatedAt: 1_767_225_700_000 }));
+    const { body, unverified } = forwardedEvent(
+      forgedExtras,
+      transaction({ netAmount: '24900.5', charge: 49.5, stampDuty: null, sourceAccountName: 'ADA OBI', updatedAt: 1_767_225_700_000 }),
+    );
     assert.deepEqual(body, {
       event: 'collection',
       reference: 'COL-0001',
@@ -312,7 +333,7 @@ describe('forwardedEvent', () => {
     );
     assert.equal(body.externalReference, 'EXT-API');
     assert.equal(body.destinationCurrency, 'NGN');
-    assert.equal(body.sessionId, 'S-FROM-NOTE', 'the record left it empty: the notification\'s value, unchecked');
+    assert.equal(body.sessionId, 'S-FROM-NOTE', "the record left it empty: the notification's value, unchecked");
     assert.equal(body.sourceCurrency, '');
     assert.deepEqual(unverified, ['sessionId', 'sourceCurrency', 'remarks']);
   });
@@ -430,7 +451,9 @@ describe('EventProcessor', () => {
   let counter = 0;
 
   /** A processor over a fresh (or given) data dir's event log; verify answers from `verdicts` by reference. */
-  function setUp(options: { dir?: string; verdicts?: Record<string, Verification>; verify?: boolean; forwardOk?: boolean; retryForMs?: number; answer?: number } = {}) {
+  function setUp(
+    options: { dir?: string; verdicts?: Record<string, Verification>; verify?: boolean; forwardOk?: boolean; retryForMs?: number; answer?: number } = {},
+  ) {
     const dir = options.dir ?? path.join(home.root, `run-${(counter += 1)}`);
     const log = EventLogWriter.open(dir);
     const shown: ShownEvent[] = [];
@@ -463,7 +486,9 @@ describe('EventProcessor', () => {
         unverified.push(fields);
         if (app.up) return { ok: true, status: 200, tries: 1 };
         const answer = options.answer ?? 500;
-        return answer === 500 ? { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)', status: 500 } : { ok: false, tries: 1, detail: `HTTP ${answer}`, status: answer };
+        return answer === 500
+          ? { ok: false, tries: 3, detail: 'HTTP 500 (after 3 tries)', status: 500 }
+          : { ok: false, tries: 1, detail: `HTTP ${answer}`, status: answer };
       },
       show: (event) => shown.push(event),
       warn: (line) => warnings.push(line),
@@ -495,7 +520,13 @@ describe('EventProcessor', () => {
     assert.equal(run.processor.tally.duplicate, 4);
     const all = await records(run.dir);
     assert.equal(all.filter((r) => r.kind === 'received').length, 5);
-    assert.deepEqual(all.filter((r) => r.kind === 'outcome').map((r) => r.kind === 'outcome' && r.state).sort(), ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'verified']);
+    assert.deepEqual(
+      all
+        .filter((r) => r.kind === 'outcome')
+        .map((r) => r.kind === 'outcome' && r.state)
+        .sort(),
+      ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'verified'],
+    );
   });
 
   test('a forged copy that arrives first does not hide the genuine event', async () => {
@@ -506,7 +537,10 @@ describe('EventProcessor', () => {
     await run.processor.drain(5000);
     run.log.close();
     // Only a verified event counts as seen: the forged bytes are looked at again each time they come.
-    assert.deepEqual(run.shown.map((e) => e.state), ['mismatch', 'verified', 'mismatch']);
+    assert.deepEqual(
+      run.shown.map((e) => e.state),
+      ['mismatch', 'verified', 'mismatch'],
+    );
     assert.equal(run.forwarded.length, 1);
     assert.match(run.forwarded[0]!, /"amountReceived":"25000.00"/);
   });
@@ -545,10 +579,13 @@ describe('EventProcessor', () => {
     assert.equal(run.shown.length, 1, 'one line for the event; the delivery is a note');
     assert.match(run.warnings.join('\n'), /COL-0001 delivered to the app on a later try \(HTTP 200\)/);
     const outcomes = (await records(run.dir)).filter((r) => r.kind === 'outcome');
-    assert.deepEqual(outcomes.map((r) => r.kind === 'outcome' && [r.state, r.forwarded, r.undelivered ?? false]), [
-      ['verified', false, true],
-      ['verified', true, false],
-    ]);
+    assert.deepEqual(
+      outcomes.map((r) => r.kind === 'outcome' && [r.state, r.forwarded, r.undelivered ?? false]),
+      [
+        ['verified', false, true],
+        ['verified', true, false],
+      ],
+    );
   });
 
   test('an undelivered event waits in the event log for the next run that forwards, and is not delivered twice', async () => {
@@ -558,7 +595,10 @@ describe('EventProcessor', () => {
     first.log.close();
 
     const second = setUp({ dir: first.dir });
-    assert.deepEqual(second.processor.restore(() => assert.fail('bad line')), []);
+    assert.deepEqual(
+      second.processor.restore(() => assert.fail('bad line')),
+      [],
+    );
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0], 'a later run names the fields the first could not check, kept with the body');
@@ -610,7 +650,10 @@ describe('EventProcessor', () => {
     assert.equal(run.processor.undeliveredCount, 0);
     assert.equal(run.forwarded.length, 1);
     const outcomes = (await records(run.dir)).filter((r) => r.kind === 'outcome');
-    assert.deepEqual(outcomes.map((r) => r.kind === 'outcome' && r.state), ['verified', 'failed']);
+    assert.deepEqual(
+      outcomes.map((r) => r.kind === 'outcome' && r.state),
+      ['verified', 'failed'],
+    );
     run.log.close();
   });
 
@@ -620,7 +663,10 @@ describe('EventProcessor', () => {
     run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
-    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded]), [['unverified', false]]);
+    assert.deepEqual(
+      run.shown.map((e) => [e.state, e.forwarded]),
+      [['unverified', false]],
+    );
     assert.equal(run.forwarded.length, 0);
     assert.equal(run.verifyCalls.length, 0);
   });
@@ -639,7 +685,10 @@ describe('EventProcessor', () => {
     second.deliver(notification({ reference: 'COL-3' }));
     await second.processor.drain(5000);
     second.log.close();
-    assert.deepEqual(second.shown.map((e) => [e.reference, e.state]), [['COL-3', 'verified']]);
+    assert.deepEqual(
+      second.shown.map((e) => [e.reference, e.state]),
+      [['COL-3', 'verified']],
+    );
     assert.equal(second.forwarded.length, 1);
   });
 
@@ -654,7 +703,10 @@ describe('EventProcessor', () => {
     run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
     const unfinished = run.processor.restore(() => assert.fail('bad record'));
     run.log.close();
-    assert.deepEqual(unfinished.map((r) => r.reference), ['COL-0001', 'COL-9']);
+    assert.deepEqual(
+      unfinished.map((r) => r.reference),
+      ['COL-0001', 'COL-9'],
+    );
     assert.equal(unfinished[0]!.body, text);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8'), old, 'the old file is kept as it was');
     // Imported once: a second opening does not add the old records again.
@@ -673,7 +725,10 @@ describe('EventProcessor', () => {
     run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
-    assert.deepEqual(run.shown.map((e) => e.state), ['not-found', 'not-found', 'verified']);
+    assert.deepEqual(
+      run.shown.map((e) => e.state),
+      ['not-found', 'not-found', 'verified'],
+    );
     assert.equal(run.forwarded.length, 1, 'forwarded once, after it verified');
     assert.equal(run.processor.tally.duplicate, 1, 'only the delivery after the verified one is a resend');
   });
@@ -700,7 +755,10 @@ describe('EventProcessor', () => {
     run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
-    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded]), [['stale', false]]);
+    assert.deepEqual(
+      run.shown.map((e) => [e.state, e.forwarded]),
+      [['stale', false]],
+    );
     assert.equal(run.forwarded.length, 0);
   });
 
@@ -714,7 +772,10 @@ describe('EventProcessor', () => {
     }
     await run.processor.drain(5000);
     run.log.close();
-    assert.deepEqual(run.shown.map((e) => [e.state, e.forwarded, e.amount]), [['unknown-kind', false, null]]);
+    assert.deepEqual(
+      run.shown.map((e) => [e.state, e.forwarded, e.amount]),
+      [['unknown-kind', false, null]],
+    );
     assert.match(run.shown[0]!.detail, /not verified: unknown kind "payout"/);
     assert.deepEqual(run.verifyCalls, []);
     assert.equal(run.forwarded.length, 0);
@@ -723,7 +784,10 @@ describe('EventProcessor', () => {
   });
 
   test('an undelivered event keeps its verified facts in the event log; the next run forwards those, not the received bytes', async () => {
-    const first = setUp({ forwardOk: false, verdicts: { 'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI' }) } } });
+    const first = setUp({
+      forwardOk: false,
+      verdicts: { 'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI' }) } },
+    });
     first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
     await first.processor.drain(5000);
     first.log.close();
@@ -747,14 +811,34 @@ describe('EventProcessor', () => {
     for (let i = 0; i < references; i += 1) {
       const text = seenText(i);
       const received = newReceivedRecord(at, `COL-H${i}`, Buffer.from(text), text);
-      records.push(received, { kind: 'outcome', id: received.id, at: at.toISOString(), reference: received.reference, state: 'verified', field: null, detail: 'ok', forwarded: true });
+      records.push(received, {
+        kind: 'outcome',
+        id: received.id,
+        at: at.toISOString(),
+        reference: received.reference,
+        state: 'verified',
+        field: null,
+        detail: 'ok',
+        forwarded: true,
+      });
     }
     const openText = JSON.stringify(notification({ reference: 'COL-OPEN' }));
     const open = newReceivedRecord(at, 'COL-OPEN', Buffer.from(openText), openText);
     const undeliveredText = JSON.stringify(notification({ reference: 'COL-LATE' }));
     const late = newReceivedRecord(at, 'COL-LATE', Buffer.from(undeliveredText), undeliveredText);
     const forwardBody = JSON.stringify({ event: 'collection', reference: 'COL-LATE', verified: true });
-    records.push(open, late, { kind: 'outcome', id: late.id, at: at.toISOString(), reference: 'COL-LATE', state: 'verified', field: null, detail: 'ok', forwarded: false, undelivered: true, forwardBody });
+    records.push(open, late, {
+      kind: 'outcome',
+      id: late.id,
+      at: at.toISOString(),
+      reference: 'COL-LATE',
+      state: 'verified',
+      field: null,
+      detail: 'ok',
+      forwarded: false,
+      undelivered: true,
+      forwardBody,
+    });
     return { records, open: open.id, undelivered: forwardBody, seenText };
   }
 
@@ -762,7 +846,11 @@ describe('EventProcessor', () => {
   async function restartsOver(dir: string, seenText: (i: number) => string, open: string, undelivered: string) {
     const run = setUp({ dir });
     const unfinished = run.processor.restore(() => assert.fail('bad row'));
-    assert.deepEqual(unfinished.map((r) => r.id), [open], 'only the event never finished is taken up');
+    assert.deepEqual(
+      unfinished.map((r) => r.id),
+      [open],
+      'only the event never finished is taken up',
+    );
     assert.equal(run.processor.undeliveredCount, 1);
     const resend = (text: string, reference: string) => {
       const record = newReceivedRecord(new Date(), reference, Buffer.from(text), text);
@@ -778,7 +866,10 @@ describe('EventProcessor', () => {
     run.log.close();
     assert.deepEqual(run.verifyCalls, ['COL-H1234', 'COL-NEW']);
     assert.equal(run.processor.tally.duplicate, 2);
-    assert.deepEqual(run.shown.map((e) => e.reference), ['COL-NEW']);
+    assert.deepEqual(
+      run.shown.map((e) => e.reference),
+      ['COL-NEW'],
+    );
     assert.deepEqual(run.forwarded.slice(-1), [undelivered]);
     assert.equal(run.forwarded.length, 2, 'the new event and the one the app had not taken; no resend');
   }
@@ -792,7 +883,9 @@ describe('EventProcessor', () => {
     await restartsOver(dir, seenText, open, undelivered);
   });
 
-  test('a long events.jsonl of an older fsapi is carried over a chunk at a time, every readable record, once; restarts over it recognise resends', { timeout: 120_000 }, async () => {
+  test('a long events.jsonl of an older fsapi is carried over a chunk at a time, every readable record, once; restarts over it recognise resends', {
+    timeout: 120_000,
+  }, async () => {
     const dir = path.join(home.root, 'long-jsonl');
     mkdirSync(dir, { recursive: true });
     const { records, open, undelivered, seenText } = history(10_000);
@@ -827,7 +920,11 @@ describe('EventProcessor', () => {
     const again = openDatabase(path.join(dir, 'fsapi.db'));
     try {
       assert.equal(Number(again.prepare('PRAGMA user_version').get()!.user_version), MIGRATIONS.length);
-      assert.equal(Number(again.prepare('SELECT count(*) AS n FROM events').get()!.n), records.length + 3 * 2 + 1, 'every record kept; three events and one delivery added');
+      assert.equal(
+        Number(again.prepare('SELECT count(*) AS n FROM events').get()!.n),
+        records.length + 3 * 2 + 1,
+        'every record kept; three events and one delivery added',
+      );
     } finally {
       again.close();
     }
@@ -904,7 +1001,10 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
   test('parseForwardTarget takes http(s) URLs only (exit 2 otherwise)', () => {
     assert.equal(parseForwardTarget('http://127.0.0.1:3000/hooks').href, 'http://127.0.0.1:3000/hooks');
     for (const bad of ['127.0.0.1:3000', 'ftp://host/x', 'nonsense', '']) {
-      assert.throws(() => parseForwardTarget(bad), (error: unknown) => error instanceof UsageError && error.exitCode === 2);
+      assert.throws(
+        () => parseForwardTarget(bad),
+        (error: unknown) => error instanceof UsageError && error.exitCode === 2,
+      );
     }
   });
 });

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
@@ -334,7 +333,11 @@ describe('webhook listen, end to end', () => {
       statuses.push((await post(listenUrl, body)).status);
     });
     await sim.simulator.flushWebhooks();
-    assert.deepEqual(simulatorLog.filter((line) => /failed/.test(line)), [], 'every simulator delivery was answered 200 on its first try');
+    assert.deepEqual(
+      simulatorLog.filter((line) => /failed/.test(line)),
+      [],
+      'every simulator delivery was answered 200 on its first try',
+    );
     assert.equal(statuses.length, 470);
     assert.ok(statuses.every((status) => status === 200));
 
@@ -400,7 +403,12 @@ describe('webhook listen, end to end', () => {
     try {
       const notification = await collectTo(sim.url, CLIENT_ACCOUNT, '10000', sink.url);
       await sim.simulator.flushWebhooks();
-      const tolerant = JSON.stringify({ ...notification, amountReceived: '10000.0', virtualAccount: Number(CLIENT_ACCOUNT), netAmount: String(notification.netAmount) });
+      const tolerant = JSON.stringify({
+        ...notification,
+        amountReceived: '10000.0',
+        virtualAccount: Number(CLIENT_ACCOUNT),
+        netAmount: String(notification.netAmount),
+      });
       assert.equal((await post(listenUrl, tolerant)).status, 200);
       const event = await listener.waitForEvent(notification.reference);
       assert.deepEqual([event.state, event.amount, event.virtualAccount, event.forwarded], ['verified', '10000.00', CLIENT_ACCOUNT, true]);
@@ -488,7 +496,10 @@ describe('webhook listen, end to end', () => {
     await until('the resend to be recorded as a duplicate', () => duplicatesOf(home.dataDir, resend.reference) === duplicatesBefore + 1);
     await until('the fresh event to be forwarded', () => target.received.length > forwardsBefore);
     assert.deepEqual(listener.eventsFor(resend.reference), [], 'the resend is not shown again');
-    assert.deepEqual(target.received.slice(forwardsBefore).map((r) => (JSON.parse(r.body) as { reference: string }).reference), [fresh.reference]);
+    assert.deepEqual(
+      target.received.slice(forwardsBefore).map((r) => (JSON.parse(r.body) as { reference: string }).reference),
+      [fresh.reference],
+    );
 
     const stoppedAgain = await listener.stop('SIGTERM');
     assert.equal(stoppedAgain.code, 0);
@@ -512,7 +523,13 @@ describe('webhook listen refuses to start', () => {
   });
 
   test('bad --port or --path: exit 2', async () => {
-    for (const args of [['--port', '70000'], ['--port', 'eighty'], ['--port', '-1'], ['--path', 'hooks'], ['--path', '/a b']]) {
+    for (const args of [
+      ['--port', '70000'],
+      ['--port', 'eighty'],
+      ['--port', '-1'],
+      ['--path', 'hooks'],
+      ['--path', '/a b'],
+    ]) {
       const result = await runCli(['webhook', 'listen', ...args], { env: home.env });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     }
@@ -689,7 +706,10 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
       const stopped = await listener.stop('SIGINT');
       assert.equal(stopped.code, 0, listener.stderr);
       assert.match(listener.stderr, /finishing 1 event\(s\) in progress/);
-      assert.deepEqual(listener.eventsFor(notification.reference).map((e) => [e.state, e.forwarded]), [['verified', true]]);
+      assert.deepEqual(
+        listener.eventsFor(notification.reference).map((e) => [e.state, e.forwarded]),
+        [['verified', true]],
+      );
       assert.equal(target.received.length, 1);
     } finally {
       if (listener?.child.exitCode === null) await listener.stop('SIGKILL');

@@ -14,17 +14,50 @@ import { makeHome } from './helpers/cli.js';
 
 function record(overrides: Partial<TransactionRecord> = {}): TransactionRecord {
   return {
-    id: 7, userId: 1, accountId: null, netAmount: 1010, amount: '1000.00', charge: '10.00', stampDuty: null, details: {}, description: 'withdrawal',
-    destinationAccountNumber: '0123454040', destinationAccountName: 'OKAFOR ADA', destinationBankCode: '000013', destinationBankName: 'GTBank',
-    sourceAccountNumber: '1000000001', sourceAccountName: 'ACME', sourceBankCode: '000023', sourceBankName: 'Providus',
-    reference: 'ACME-W1', transactionTypeName: 'bank_transfer', category: 'bank_transfer', utilityType: null, sessionId: 'S9',
-    status: 'failed', reversedFlag: 0, type: 'debit', completedAt: 1_767_225_600_000, createdAt: 1_767_225_600_000, updatedAt: 1_767_225_605_000,
+    id: 7,
+    userId: 1,
+    accountId: null,
+    netAmount: 1010,
+    amount: '1000.00',
+    charge: '10.00',
+    stampDuty: null,
+    details: {},
+    description: 'withdrawal',
+    destinationAccountNumber: '0123454040',
+    destinationAccountName: 'OKAFOR ADA',
+    destinationBankCode: '000013',
+    destinationBankName: 'GTBank',
+    sourceAccountNumber: '1000000001',
+    sourceAccountName: 'ACME',
+    sourceBankCode: '000023',
+    sourceBankName: 'Providus',
+    reference: 'ACME-W1',
+    transactionTypeName: 'bank_transfer',
+    category: 'bank_transfer',
+    utilityType: null,
+    sessionId: 'S9',
+    status: 'failed',
+    reversedFlag: 0,
+    type: 'debit',
+    completedAt: 1_767_225_600_000,
+    createdAt: 1_767_225_600_000,
+    updatedAt: 1_767_225_605_000,
     ...overrides,
   };
 }
 
 function payout(overrides: Partial<PayoutNotification> = {}): PayoutNotification {
-  return { event: 'payout', reference: 'ACME-W1', status: 'failed', amount: 100_000 as Kobo, accountNumber: '0123454040', bankCode: '000013', failureReason: 'Beneficiary bank not available', message: undefined, ...overrides };
+  return {
+    event: 'payout',
+    reference: 'ACME-W1',
+    status: 'failed',
+    amount: 100_000 as Kobo,
+    accountNumber: '0123454040',
+    bankCode: '000013',
+    failureReason: 'Beneficiary bank not available',
+    message: undefined,
+    ...overrides,
+  };
 }
 
 describe('payout verification', () => {
@@ -33,9 +66,17 @@ describe('payout verification', () => {
     assert.equal(verdict.state, 'verified', verdict.detail);
     const forward = forwardedOutflow({ kind: 'payout', notification: payout() }, record());
     assert.deepEqual(forward.body, {
-      event: 'payout', reference: 'ACME-W1', amount: 1000, destinationAccountNumber: '0123454040', destinationAccountName: 'OKAFOR ADA',
-      destinationBankCode: '000013', sessionId: 'S9', status: 'failed', failureReason: 'Beneficiary bank not available',
-      createdAt: 1_767_225_600_000, updatedAt: 1_767_225_605_000,
+      event: 'payout',
+      reference: 'ACME-W1',
+      amount: 1000,
+      destinationAccountNumber: '0123454040',
+      destinationAccountName: 'OKAFOR ADA',
+      destinationBankCode: '000013',
+      sessionId: 'S9',
+      status: 'failed',
+      failureReason: 'Beneficiary bank not available',
+      createdAt: 1_767_225_600_000,
+      updatedAt: 1_767_225_605_000,
     });
     assert.deepEqual(forward.unverified, ['failureReason']);
     assert.equal(forward.status, 'failed');
@@ -63,7 +104,10 @@ describe('payout verification', () => {
     assert.equal(comparePayout(payout(), record({ status: 'pending' })).state, 'pending');
     // Read tolerantly: the API's case, a reversed flag, amounts as numbers, missing fields contradict nothing.
     assert.equal(comparePayout(payout({ status: 'reversed' }), record({ status: 'Successful', reversedFlag: 1 })).state, 'verified');
-    assert.equal(comparePayout(payout({ amount: undefined, accountNumber: undefined, bankCode: undefined }), record({ amount: 1000 as unknown as string })).state, 'verified');
+    assert.equal(
+      comparePayout(payout({ amount: undefined, accountNumber: undefined, bankCode: undefined }), record({ amount: 1000 as unknown as string })).state,
+      'verified',
+    );
     // Too old to be news.
     assert.equal(comparePayout(payout(), record(), { now: 1_767_225_600_000 + 2 * 86_400_000, maxAgeMs: 86_400_000 }).state, 'stale');
   });
@@ -77,7 +121,16 @@ describe('reversal verification', () => {
     const verdict = compareReversal(notification, credit, record({ status: 'reversed', reversedFlag: 1 }));
     assert.equal(verdict.state, 'verified', verdict.detail);
     const forward = forwardedOutflow({ kind: 'reversal', notification }, credit, record());
-    assert.deepEqual(forward.body, { event: 'reversal', reference: 'R-ACME-W1', originalReference: 'ACME-W1', amount: 1010, sessionId: 'S9', status: 'successful', createdAt: 1_767_225_600_000, updatedAt: 1_767_225_605_000 });
+    assert.deepEqual(forward.body, {
+      event: 'reversal',
+      reference: 'R-ACME-W1',
+      originalReference: 'ACME-W1',
+      amount: 1010,
+      sessionId: 'S9',
+      status: 'successful',
+      createdAt: 1_767_225_600_000,
+      updatedAt: 1_767_225_605_000,
+    });
   });
 
   test('an original that was not reversed, another amount, a debit: mismatch', () => {

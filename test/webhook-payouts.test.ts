@@ -102,7 +102,9 @@ class Listener {
   stderr = '';
   readonly exited: Promise<unknown>;
   constructor(args: string[], env: Record<string, string>) {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_') && key !== 'NO_COLOR' && key !== 'FORCE_COLOR'));
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_') && key !== 'NO_COLOR' && key !== 'FORCE_COLOR'),
+    );
     this.child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
@@ -115,7 +117,10 @@ class Listener {
     assert.equal(this.child.exitCode, null, this.stderr);
   }
   events(): Array<Record<string, unknown>> {
-    return this.stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    return this.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
   async stop() {
     this.child.kill('SIGINT');
@@ -165,13 +170,19 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     const triggered = await runCli(['--profile', 'sim', 'simulator', 'trigger', 'payout.failed', '--json'], { env: home.env });
     assert.equal(triggered.code, 0, triggered.stderr);
     const result = JSON.parse(triggered.stdout) as { reference: string; events: Array<{ event: string; status: string }> };
-    assert.deepEqual(result.events.map((event) => `${event.event} ${event.status}`), ['payout pending', 'payout failed']);
+    assert.deepEqual(
+      result.events.map((event) => `${event.event} ${event.status}`),
+      ['payout pending', 'payout failed'],
+    );
     await until('both payout events to be handled', () => settled(home.dataDir, result.reference, 2));
     await until('the refund', () => app.refunds.has(result.reference));
     assert.equal(app.refunds.get(result.reference), 1);
     const forwarded = app.deliveries.filter((d) => d.event.reference === result.reference && d.event.status === 'failed');
     assert.equal(forwarded.length, 1, 'the app hears of the failure once');
-    assert.deepEqual(app.deliveries.filter((d) => d.event.reference === result.reference).map((d) => d.event.status), ['pending', 'failed']);
+    assert.deepEqual(
+      app.deliveries.filter((d) => d.event.reference === result.reference).map((d) => d.event.status),
+      ['pending', 'failed'],
+    );
     assert.equal(forwarded[0]!.event.failureReason, 'Beneficiary bank not available');
     assert.equal(forwarded[0]!.headers['x-fsapi-verification'], 'verified');
     assert.match(String(forwarded[0]!.headers['x-fsapi-verified-fields']), /^event,reference,amount,destinationAccountNumber,/);
@@ -181,10 +192,17 @@ describe('payouts and reversals reach the app, verified and signed', () => {
       const lines = listener.events().filter((event) => event.reference === result.reference);
       return lines.length >= 2 && lines;
     });
-    assert.deepEqual(shown.map((event) => `${event.kind} ${event.status} ${event.state}`), ['payout pending verified', 'payout failed verified']);
+    assert.deepEqual(
+      shown.map((event) => `${event.kind} ${event.status} ${event.state}`),
+      ['payout pending verified', 'payout failed verified'],
+    );
 
     // The API sending the failure again is recognised: the app is not told (nor refunded) twice.
-    const again = await fetch(listenerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...result.events[1], updatedAt: Date.now() }) });
+    const again = await fetch(listenerUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...result.events[1], updatedAt: Date.now() }),
+    });
     assert.equal(again.status, 200);
     await until('the repeat to be handled', () => settled(home.dataDir, result.reference, 3));
     assert.equal(app.deliveries.filter((d) => d.event.reference === result.reference && d.event.status === 'failed').length, 1);
@@ -199,7 +217,10 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     const reversal = await until('the reversal forward', () => app.deliveries.find((d) => d.event.reference === `R-${reference}`));
     assert.equal(reversal.event.event, 'reversal');
     assert.equal(reversal.event.originalReference, reference);
-    assert.deepEqual(app.deliveries.filter((d) => d.event.reference === reference).map((d) => d.event.status), ['pending', 'reversed']);
+    assert.deepEqual(
+      app.deliveries.filter((d) => d.event.reference === reference).map((d) => d.event.status),
+      ['pending', 'reversed'],
+    );
     assert.equal(app.refunds.get(reference), 1);
   });
 
@@ -221,12 +242,20 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     // Straight to the app, with the listener's headers but no valid signature: the app refuses it.
     const direct = await fetch(app.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-fsapi-verification': 'verified', 'x-fsapi-verified-fields': 'event,reference,status', 'x-fsapi-signature': 't=1,v1=' + '0'.repeat(64) },
+      headers: {
+        'content-type': 'application/json',
+        'x-fsapi-verification': 'verified',
+        'x-fsapi-verified-fields': 'event,reference,status',
+        'x-fsapi-signature': 't=1,v1=' + '0'.repeat(64),
+      },
       body: JSON.stringify(forged),
     });
     assert.equal(direct.status, 401);
     assert.equal(app.refunds.has(reference), false);
-    assert.deepEqual(app.deliveries.filter((d) => d.event.reference === reference).map((d) => d.event.status), ['pending', 'successful']);
+    assert.deepEqual(
+      app.deliveries.filter((d) => d.event.reference === reference).map((d) => d.event.status),
+      ['pending', 'successful'],
+    );
   });
 
   test('every trigger reaches the app, and every forward is signed with the profile secret', async () => {
@@ -255,7 +284,11 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     assert.equal(copies.at(-1)!.headers['x-fsapi-resend'], '1');
 
     const kinds = JSON.parse((await runCli(['--profile', 'sim', 'webhook', 'events', 'list', '--json'], { env: home.env })).stdout) as Array<{ kind: string }>;
-    for (const kind of ['collection', 'payout', 'reversal']) assert.ok(kinds.some((row) => row.kind === kind), kind);
+    for (const kind of ['collection', 'payout', 'reversal'])
+      assert.ok(
+        kinds.some((row) => row.kind === kind),
+        kind,
+      );
   });
 });
 
@@ -278,7 +311,10 @@ describe('retries that end', () => {
     await logInToSimulator(home.env, simulator.url);
     const secret = (await runCli(['--profile', 'sim', 'webhook', 'secret'], { env: home.env })).stdout.trim();
     app = await startJumpaApp(() => secret, 403);
-    listener = new Listener(['--profile', 'sim', 'webhook', 'listen', '--port', String(port), '--forward-to', app.url, '--retry-for', '3s', '--json'], home.env);
+    listener = new Listener(
+      ['--profile', 'sim', 'webhook', 'listen', '--port', String(port), '--forward-to', app.url, '--retry-for', '3s', '--json'],
+      home.env,
+    );
     await listener.ready();
     const triggered = await runCli(['--profile', 'sim', 'simulator', 'trigger', 'collection', '--json'], { env: home.env });
     assert.equal(triggered.code, 0, triggered.stderr);
@@ -320,7 +356,9 @@ describe('simulator collect --json in realistic mode', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-      const result = await runCli(['simulator', 'collect', '9900000011', '--amount', '25000', '--webhook-url', url, '--json'], { env: { ...home.env, FSAPI_SIM_REALISTIC: '1' } });
+      const result = await runCli(['simulator', 'collect', '9900000011', '--amount', '25000', '--webhook-url', url, '--json'], {
+        env: { ...home.env, FSAPI_SIM_REALISTIC: '1' },
+      });
       assert.equal(result.code, 0, result.stderr);
       const printed = JSON.parse(result.stdout) as Record<string, unknown>;
       assert.equal(bodies.length, 1);

@@ -19,8 +19,7 @@ describe('webhook verify', () => {
     writeFileSync(where, content);
     return where;
   };
-  const verify = (args: string[], options: { input?: string; tty?: boolean } = {}) =>
-    runCli(['--profile', 'sim', ...args], { env: home.env, ...options });
+  const verify = (args: string[], options: { input?: string; tty?: boolean } = {}) => runCli(['--profile', 'sim', ...args], { env: home.env, ...options });
 
   before(async () => {
     sim = await startSimulatorServer({ port: 0, log: () => undefined });
@@ -112,6 +111,9 @@ describe('webhook verify', () => {
       assert.match(result.stderr, message);
       assert.equal(result.stdout, '');
     }
-    assert.deepEqual(sim.simulator.requests().filter((r) => r.path.startsWith('/v1/transactions')), []);
+    assert.deepEqual(
+      sim.simulator.requests().filter((r) => r.path.startsWith('/v1/transactions')),
+      [],
+    );
   });
 });

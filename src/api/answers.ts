@@ -57,7 +57,7 @@ export function isErrorShape(body: unknown): boolean {
 }
 
 /** Maps any answer that is not a success to its error. Returns nothing for a 2xx. */
-export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, host: string): void {
+export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, _host: string): void {
   const { status } = answer;
   const message = apiMessage(body);
   const suffix = message ? `: ${message}` : '';

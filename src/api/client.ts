@@ -50,8 +50,7 @@ export async function createApi(ctx: Context): Promise<Api> {
     const { answer, schemas } = await sendThenLoadSchemas(request);
     return parseAnswer(answer, http.host, schemas.envelope(pick(schemas))).data as z.infer<T>;
   }
-  const get = <T extends z.ZodMiniType>(path: string, pick: PickShape<T>, searchParams?: URLSearchParams) =>
-    data({ method: 'GET', path, searchParams }, pick);
+  const get = <T extends z.ZodMiniType>(path: string, pick: PickShape<T>, searchParams?: URLSearchParams) => data({ method: 'GET', path, searchParams }, pick);
   const post = <T extends z.ZodMiniType>(path: string, pick: PickShape<T>, json: unknown) => data({ method: 'POST', path, json }, pick);
 
   return {

@@ -24,7 +24,7 @@ import { FsapiError, TransportError } from '../errors.js';
 import { AnswerTooLargeError, closeAgents, nodeTransport } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
-import type { Http, HttpAnswer, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
+import type { Http, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
 export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
@@ -123,7 +123,10 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       // 'unreadable', not 'network': never retried (it would fetch the huge body again), and for POST
       // /v1/transfer an answer nobody could read leaves the outcome unknown.
       if (error instanceof AnswerTooLargeError) {
-        throw new TransportError('unreadable', `answer from ${host} refused: ${error.message}`, { cause: error, hint: 'the base URL may point at something that is not the API (fsapi auth status)' });
+        throw new TransportError('unreadable', `answer from ${host} refused: ${error.message}`, {
+          cause: error,
+          hint: 'the base URL may point at something that is not the API (fsapi auth status)',
+        });
       }
       throw networkError(host, error, inProcess);
     } finally {
@@ -241,7 +244,6 @@ class DeadlineExceeded extends Error {}
 function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
-
 
 function networkError(host: string, error: unknown, inProcess: boolean): TransportError {
   if (inProcess) {

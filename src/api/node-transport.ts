@@ -20,7 +20,10 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** The answer was over MAX_ANSWER_BYTES; what was read of it is dropped. */
 export class AnswerTooLargeError extends Error {
   readonly code = 'EFSAPI_ANSWER_TOO_LARGE';
-  constructor(readonly limit: number, readonly declared: number | undefined) {
+  constructor(
+    readonly limit: number,
+    readonly declared: number | undefined,
+  ) {
     super(
       declared === undefined
         ? `the answer grew past the ${limit / (1024 * 1024)} MB limit`

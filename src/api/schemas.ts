@@ -34,14 +34,15 @@ const shownObject = z.optional(z.nullable(looseRecord));
 /** An account number fsapi compares: text, or a JSON number (leading zeros lost; compared as digits). */
 export const accountNumberValue = z.union([z.string(), z.number()]);
 
-
 // ---- envelopes -------------------------------------------------------------------------------------
 
-export const errorBody = z.lazy(() => z.looseObject({
-  success: z.literal(false),
-  message: z.string(),
-  data: z.optional(z.null()),
-}));
+export const errorBody = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(false),
+    message: z.string(),
+    data: z.optional(z.null()),
+  }),
+);
 export type ErrorBody = z.infer<typeof errorBody>;
 
 function buildEnvelope<T extends z.ZodMiniType>(data: T) {
@@ -75,197 +76,219 @@ export type TokenResponse = z.infer<typeof tokenResponse>;
 
 // ---- 2.2 / 2.3 client accounts ----------------------------------------------------------------------
 
-export const individualClient = z.lazy(() => z.looseObject({
-  id: z.number(),
-  metadata,
-  createdAt: epochTime,
-  updatedAt: epochTime,
-  accountNumber: z.string(),
-  accountName: z.string(),
-  accountType: z.string(),
-  firstname: z.string(),
-  lastname: z.string(),
-  middlename: z.optional(z.string()),
-  mobileNumber: z.string(),
-  externalReference: z.string(),
-  emailAddress: z.string(),
-  bvn: z.string(),
-  gender: z.string(),
-  address: z.string(),
-  dateOfBirth: z.string(),
-  validityType: z.string(),
-}));
+export const individualClient = z.lazy(() =>
+  z.looseObject({
+    id: z.number(),
+    metadata,
+    createdAt: epochTime,
+    updatedAt: epochTime,
+    accountNumber: z.string(),
+    accountName: z.string(),
+    accountType: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    middlename: z.optional(z.string()),
+    mobileNumber: z.string(),
+    externalReference: z.string(),
+    emailAddress: z.string(),
+    bvn: z.string(),
+    gender: z.string(),
+    address: z.string(),
+    dateOfBirth: z.string(),
+    validityType: z.string(),
+  }),
+);
 export type IndividualClient = z.infer<typeof individualClientAsRead>;
 
-export const corporateClient = z.lazy(() => z.looseObject({
-  id: z.number(),
-  metadata,
-  createdAt: epochTime,
-  updatedAt: epochTime,
-  businessName: z.string(),
-  accountNumber: z.string(),
-  accountName: z.string(),
-  accountType: z.string(),
-  rcNumber: z.string(),
-  incorporationDate: z.string(),
-  mobileNumber: z.string(),
-  externalReference: z.string(),
-  emailAddress: z.string(),
-  bvn: z.string(),
-  dateOfBirth: z.string(),
-  address: z.optional(z.string()),
-  validityType: z.string(),
-}));
+export const corporateClient = z.lazy(() =>
+  z.looseObject({
+    id: z.number(),
+    metadata,
+    createdAt: epochTime,
+    updatedAt: epochTime,
+    businessName: z.string(),
+    accountNumber: z.string(),
+    accountName: z.string(),
+    accountType: z.string(),
+    rcNumber: z.string(),
+    incorporationDate: z.string(),
+    mobileNumber: z.string(),
+    externalReference: z.string(),
+    emailAddress: z.string(),
+    bvn: z.string(),
+    dateOfBirth: z.string(),
+    address: z.optional(z.string()),
+    validityType: z.string(),
+  }),
+);
 export type CorporateClient = z.infer<typeof corporateClientAsRead>;
 
-export const clientListItem = z.lazy(() => z.looseObject({
-  metadata: z.nullable(metadata),
-  id: z.number(),
-  externalReference: z.string(),
-  accountType: z.string(),
-  firstName: z.optional(z.nullable(z.string())),
-  lastName: z.optional(z.nullable(z.string())),
-  mobileNumber: z.string(),
-  accountNumber: z.string(),
-  accountName: z.string(),
-  accountTier: z.nullable(z.number()),
-  emailAddress: z.string(),
-  bvn: z.string(),
-  dateOfBirth: z.string(),
-  businessId: z.number(),
-  rcNumber: z.nullable(z.string()),
-  incorporationDate: z.nullable(z.string()),
-  createdAt: epochTime,
-  updatedAt: epochTime,
-}));
+export const clientListItem = z.lazy(() =>
+  z.looseObject({
+    metadata: z.nullable(metadata),
+    id: z.number(),
+    externalReference: z.string(),
+    accountType: z.string(),
+    firstName: z.optional(z.nullable(z.string())),
+    lastName: z.optional(z.nullable(z.string())),
+    mobileNumber: z.string(),
+    accountNumber: z.string(),
+    accountName: z.string(),
+    accountTier: z.nullable(z.number()),
+    emailAddress: z.string(),
+    bvn: z.string(),
+    dateOfBirth: z.string(),
+    businessId: z.number(),
+    rcNumber: z.nullable(z.string()),
+    incorporationDate: z.nullable(z.string()),
+    createdAt: epochTime,
+    updatedAt: epochTime,
+  }),
+);
 export type ClientListItem = z.infer<typeof clientListItemAsRead>;
 
-export const clientEnquiry = z.lazy(() => z.looseObject({
-  accountName: z.string(),
-  accountNumber: z.string(),
-  externalReference: z.string(),
-  customAccountNumber: z.string(),
-  nubanAccountNumber: z.string(),
-  currency: z.string(),
-  accountTier: z.nullable(z.number()),
-  mobileNumber: z.string(),
-  emailAddress: z.string(),
-}));
+export const clientEnquiry = z.lazy(() =>
+  z.looseObject({
+    accountName: z.string(),
+    accountNumber: z.string(),
+    externalReference: z.string(),
+    customAccountNumber: z.string(),
+    nubanAccountNumber: z.string(),
+    currency: z.string(),
+    accountTier: z.nullable(z.number()),
+    mobileNumber: z.string(),
+    emailAddress: z.string(),
+  }),
+);
 export type ClientEnquiry = z.infer<typeof clientEnquiryAsRead>;
 
 // ---- 2.6 primary account ----------------------------------------------------------------------------
 
-export const primaryAccount = z.lazy(() => z.looseObject({
-  currency: z.string(),
-  accountNumber: z.string(),
-  productName: z.string(),
-  accountType: z.string(),
-  accountName: z.string(),
-  accountTier: z.nullable(z.number()),
-  createdAt: epochTime,
-  updatedAt: epochTime,
-  ledgerBalance: amountValue,
-  availableBalance: amountValue,
-}));
+export const primaryAccount = z.lazy(() =>
+  z.looseObject({
+    currency: z.string(),
+    accountNumber: z.string(),
+    productName: z.string(),
+    accountType: z.string(),
+    accountName: z.string(),
+    accountTier: z.nullable(z.number()),
+    createdAt: epochTime,
+    updatedAt: epochTime,
+    ledgerBalance: amountValue,
+    availableBalance: amountValue,
+  }),
+);
 export type PrimaryAccount = z.infer<typeof primaryAccountAsRead>;
 
 // ---- 2.7 / 2.8 banks and name enquiry ---------------------------------------------------------------
 
-export const bank = z.lazy(() => z.looseObject({
-  institutionCode: z.string(),
-  institutionName: z.string(),
-  category: z.string(),
-}));
+export const bank = z.lazy(() =>
+  z.looseObject({
+    institutionCode: z.string(),
+    institutionName: z.string(),
+    category: z.string(),
+  }),
+);
 export type Bank = z.infer<typeof bankAsRead>;
 
-export const nameEnquiryResult = z.lazy(() => z.looseObject({
-  accountName: z.string(),
-  bankCode: z.string(),
-  bvn: z.string(),
-  message: z.string(),
-  sessionID: z.string(),
-  transactionId: z.string(),
-  responseCode: z.string(),
-  kycLevel: z.string(),
-  bankVerificationNumber: z.string(),
-  channelCode: z.number(),
-}));
+export const nameEnquiryResult = z.lazy(() =>
+  z.looseObject({
+    accountName: z.string(),
+    bankCode: z.string(),
+    bvn: z.string(),
+    message: z.string(),
+    sessionID: z.string(),
+    transactionId: z.string(),
+    responseCode: z.string(),
+    kycLevel: z.string(),
+    bankVerificationNumber: z.string(),
+    channelCode: z.number(),
+  }),
+);
 export type NameEnquiryResult = z.infer<typeof nameEnquiryResultAsRead>;
 
 // ---- 2.9 transfer -----------------------------------------------------------------------------------
 
-export const transferResult = z.lazy(() => z.looseObject({
-  netAmount: amountValue,
-  details: looseRecord,
-  destinationAccountNumber: z.string(),
-  destinationAccountName: z.string(),
-  destinationBankCode: z.string(),
-  destinationBankName: z.string(),
-  sourceAccountName: z.string(),
-  sourceAccountNumber: z.string(),
-  sourceBankCode: z.string(),
-  sourceBankName: z.string(),
-  amount: amountValue,
-  charge: amountValue,
-  completedAt: z.nullable(epochTime),
-  sessionId: z.string(),
-  type: z.string(),
-  description: z.string(),
-  transactionTypeName: z.string(),
-  status: z.string(),
-  reference: z.string(),
-}));
+export const transferResult = z.lazy(() =>
+  z.looseObject({
+    netAmount: amountValue,
+    details: looseRecord,
+    destinationAccountNumber: z.string(),
+    destinationAccountName: z.string(),
+    destinationBankCode: z.string(),
+    destinationBankName: z.string(),
+    sourceAccountName: z.string(),
+    sourceAccountNumber: z.string(),
+    sourceBankCode: z.string(),
+    sourceBankName: z.string(),
+    amount: amountValue,
+    charge: amountValue,
+    completedAt: z.nullable(epochTime),
+    sessionId: z.string(),
+    type: z.string(),
+    description: z.string(),
+    transactionTypeName: z.string(),
+    status: z.string(),
+    reference: z.string(),
+  }),
+);
 export type TransferResult = z.infer<typeof transferResultAsRead>;
 
-export const transferResponse = z.lazy(() => z.looseObject({
-  success: z.literal(true),
-  message: z.string(),
-  data: transferResult,
-  beneficiary: z.optional(looseRecord),
-}));
+export const transferResponse = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(true),
+    message: z.string(),
+    data: transferResult,
+    beneficiary: z.optional(looseRecord),
+  }),
+);
 export type TransferResponse = z.infer<typeof transferResponseAsRead>;
 
 // ---- 2.10 transaction record ------------------------------------------------------------------------
 
-export const transactionRecord = z.lazy(() => z.looseObject({
-  id: z.number(),
-  userId: z.number(),
-  accountId: z.nullable(z.number()),
-  netAmount: amountValue,
-  amount: amountValue,
-  charge: amountValue,
-  stampDuty: z.nullable(amountValue),
-  details: z.nullable(looseRecord),
-  description: z.string(),
-  destinationAccountNumber: z.string(),
-  destinationAccountName: z.string(),
-  destinationBankCode: z.string(),
-  destinationBankName: z.string(),
-  sourceAccountNumber: z.string(),
-  sourceAccountName: z.string(),
-  sourceBankCode: z.string(),
-  sourceBankName: z.string(),
-  reference: z.string(),
-  transactionTypeName: z.string(),
-  category: z.string(),
-  utilityType: z.nullable(z.string()),
-  sessionId: z.string(),
-  status: z.string(),
-  reversedFlag: z.number(),
-  type: z.string(),
-  completedAt: z.nullable(epochTime),
-  createdAt: epochTime,
-  updatedAt: epochTime,
-}));
+export const transactionRecord = z.lazy(() =>
+  z.looseObject({
+    id: z.number(),
+    userId: z.number(),
+    accountId: z.nullable(z.number()),
+    netAmount: amountValue,
+    amount: amountValue,
+    charge: amountValue,
+    stampDuty: z.nullable(amountValue),
+    details: z.nullable(looseRecord),
+    description: z.string(),
+    destinationAccountNumber: z.string(),
+    destinationAccountName: z.string(),
+    destinationBankCode: z.string(),
+    destinationBankName: z.string(),
+    sourceAccountNumber: z.string(),
+    sourceAccountName: z.string(),
+    sourceBankCode: z.string(),
+    sourceBankName: z.string(),
+    reference: z.string(),
+    transactionTypeName: z.string(),
+    category: z.string(),
+    utilityType: z.nullable(z.string()),
+    sessionId: z.string(),
+    status: z.string(),
+    reversedFlag: z.number(),
+    type: z.string(),
+    completedAt: z.nullable(epochTime),
+    createdAt: epochTime,
+    updatedAt: epochTime,
+  }),
+);
 export type TransactionRecord = z.infer<typeof transactionRecordAsRead>;
 
 // ---- 2.11 transfer requery --------------------------------------------------------------------------
 
-export const tsqResult = z.lazy(() => z.looseObject({
-  transactionStatus: z.string(),
-  feedbackCode: z.string(),
-  feedbackDescription: z.string(),
-}));
+export const tsqResult = z.lazy(() =>
+  z.looseObject({
+    transactionStatus: z.string(),
+    feedbackCode: z.string(),
+    feedbackDescription: z.string(),
+  }),
+);
 export type TsqResult = z.infer<typeof tsqResultAsRead>;
 
 // ---- as read by the client -----------------------------------------------------------------------
@@ -273,171 +296,191 @@ export type TsqResult = z.infer<typeof tsqResultAsRead>;
 // the simulator with them). The client reads every answer with these tolerant twins instead, and the
 // exported types are theirs, so display code has to cope with a missing or odd field.
 
-export const individualClientAsRead = z.lazy(() => z.looseObject({
-  id: shown,
-  metadata: shownObject,
-  createdAt: shownTime,
-  updatedAt: shownTime,
-  accountNumber: shown,
-  accountName: shown,
-  accountType: shown,
-  firstname: shown,
-  lastname: shown,
-  middlename: shown,
-  mobileNumber: shown,
-  externalReference: shown,
-  emailAddress: shown,
-  bvn: shown,
-  gender: shown,
-  address: shown,
-  dateOfBirth: shown,
-  validityType: shown,
-}));
+export const individualClientAsRead = z.lazy(() =>
+  z.looseObject({
+    id: shown,
+    metadata: shownObject,
+    createdAt: shownTime,
+    updatedAt: shownTime,
+    accountNumber: shown,
+    accountName: shown,
+    accountType: shown,
+    firstname: shown,
+    lastname: shown,
+    middlename: shown,
+    mobileNumber: shown,
+    externalReference: shown,
+    emailAddress: shown,
+    bvn: shown,
+    gender: shown,
+    address: shown,
+    dateOfBirth: shown,
+    validityType: shown,
+  }),
+);
 
-export const corporateClientAsRead = z.lazy(() => z.looseObject({
-  id: shown,
-  metadata: shownObject,
-  createdAt: shownTime,
-  updatedAt: shownTime,
-  businessName: shown,
-  accountNumber: shown,
-  accountName: shown,
-  accountType: shown,
-  rcNumber: shown,
-  incorporationDate: shown,
-  mobileNumber: shown,
-  externalReference: shown,
-  emailAddress: shown,
-  bvn: shown,
-  dateOfBirth: shown,
-  address: shown,
-  validityType: shown,
-}));
+export const corporateClientAsRead = z.lazy(() =>
+  z.looseObject({
+    id: shown,
+    metadata: shownObject,
+    createdAt: shownTime,
+    updatedAt: shownTime,
+    businessName: shown,
+    accountNumber: shown,
+    accountName: shown,
+    accountType: shown,
+    rcNumber: shown,
+    incorporationDate: shown,
+    mobileNumber: shown,
+    externalReference: shown,
+    emailAddress: shown,
+    bvn: shown,
+    dateOfBirth: shown,
+    address: shown,
+    validityType: shown,
+  }),
+);
 
-export const clientListItemAsRead = z.lazy(() => z.looseObject({
-  metadata: shownObject,
-  id: shown,
-  externalReference: shown,
-  accountType: shown,
-  firstName: shown,
-  lastName: shown,
-  mobileNumber: shown,
-  accountNumber: shown,
-  accountName: shown,
-  accountTier: shown,
-  emailAddress: shown,
-  bvn: shown,
-  dateOfBirth: shown,
-  businessId: shown,
-  rcNumber: shown,
-  incorporationDate: shown,
-  createdAt: shownTime,
-  updatedAt: shownTime,
-}));
+export const clientListItemAsRead = z.lazy(() =>
+  z.looseObject({
+    metadata: shownObject,
+    id: shown,
+    externalReference: shown,
+    accountType: shown,
+    firstName: shown,
+    lastName: shown,
+    mobileNumber: shown,
+    accountNumber: shown,
+    accountName: shown,
+    accountTier: shown,
+    emailAddress: shown,
+    bvn: shown,
+    dateOfBirth: shown,
+    businessId: shown,
+    rcNumber: shown,
+    incorporationDate: shown,
+    createdAt: shownTime,
+    updatedAt: shownTime,
+  }),
+);
 
-export const clientEnquiryAsRead = z.lazy(() => z.looseObject({
-  accountName: shown,
-  accountNumber: shown,
-  externalReference: shown,
-  customAccountNumber: shown,
-  nubanAccountNumber: shown,
-  currency: shown,
-  accountTier: shown,
-  mobileNumber: shown,
-  emailAddress: shown,
-}));
+export const clientEnquiryAsRead = z.lazy(() =>
+  z.looseObject({
+    accountName: shown,
+    accountNumber: shown,
+    externalReference: shown,
+    customAccountNumber: shown,
+    nubanAccountNumber: shown,
+    currency: shown,
+    accountTier: shown,
+    mobileNumber: shown,
+    emailAddress: shown,
+  }),
+);
 
-export const primaryAccountAsRead = z.lazy(() => z.looseObject({
-  currency: shown,
-  accountNumber: shown,
-  productName: shown,
-  accountType: shown,
-  accountName: z.string(),
-  accountTier: shown,
-  createdAt: shownTime,
-  updatedAt: shownTime,
-  ledgerBalance: shownAmount,
-  // Acted on: a batch checks its total against it before sending.
-  availableBalance: amountValue,
-}));
+export const primaryAccountAsRead = z.lazy(() =>
+  z.looseObject({
+    currency: shown,
+    accountNumber: shown,
+    productName: shown,
+    accountType: shown,
+    accountName: z.string(),
+    accountTier: shown,
+    createdAt: shownTime,
+    updatedAt: shownTime,
+    ledgerBalance: shownAmount,
+    // Acted on: a batch checks its total against it before sending.
+    availableBalance: amountValue,
+  }),
+);
 
-export const bankAsRead = z.lazy(() => z.looseObject({
-  institutionCode: z.string(),
-  institutionName: z.string(),
-  category: shown,
-}));
+export const bankAsRead = z.lazy(() =>
+  z.looseObject({
+    institutionCode: z.string(),
+    institutionName: z.string(),
+    category: shown,
+  }),
+);
 
-export const nameEnquiryResultAsRead = z.lazy(() => z.looseObject({
-  accountName: z.string(),
-  bankCode: shown,
-  bvn: shown,
-  message: shown,
-  sessionID: shown,
-  transactionId: shown,
-  responseCode: shown,
-  kycLevel: shown,
-  bankVerificationNumber: shown,
-  channelCode: shown,
-}));
+export const nameEnquiryResultAsRead = z.lazy(() =>
+  z.looseObject({
+    accountName: z.string(),
+    bankCode: shown,
+    bvn: shown,
+    message: shown,
+    sessionID: shown,
+    transactionId: shown,
+    responseCode: shown,
+    kycLevel: shown,
+    bankVerificationNumber: shown,
+    channelCode: shown,
+  }),
+);
 
-export const transferResultAsRead = z.lazy(() => z.looseObject({
-  netAmount: shownAmount,
-  details: shownObject,
-  destinationAccountNumber: shown,
-  destinationAccountName: shown,
-  destinationBankCode: shown,
-  destinationBankName: shown,
-  sourceAccountName: shown,
-  sourceAccountNumber: shown,
-  sourceBankCode: shown,
-  sourceBankName: shown,
-  amount: shownAmount,
-  charge: shownAmount,
-  completedAt: shownTime,
-  sessionId: shown,
-  type: shown,
-  description: shown,
-  transactionTypeName: shown,
-  status: z.string(),
-  reference: z.string(),
-}));
+export const transferResultAsRead = z.lazy(() =>
+  z.looseObject({
+    netAmount: shownAmount,
+    details: shownObject,
+    destinationAccountNumber: shown,
+    destinationAccountName: shown,
+    destinationBankCode: shown,
+    destinationBankName: shown,
+    sourceAccountName: shown,
+    sourceAccountNumber: shown,
+    sourceBankCode: shown,
+    sourceBankName: shown,
+    amount: shownAmount,
+    charge: shownAmount,
+    completedAt: shownTime,
+    sessionId: shown,
+    type: shown,
+    description: shown,
+    transactionTypeName: shown,
+    status: z.string(),
+    reference: z.string(),
+  }),
+);
 
-export const transactionRecordAsRead = z.lazy(() => z.looseObject({
-  id: shown,
-  userId: shown,
-  accountId: shown,
-  netAmount: shownAmount,
-  amount: amountValue,
-  charge: shownAmount,
-  stampDuty: shownAmount,
-  details: shownObject,
-  description: shown,
-  destinationAccountNumber: z.optional(z.nullable(accountNumberValue)),
-  destinationAccountName: shown,
-  destinationBankCode: shown,
-  destinationBankName: shown,
-  sourceAccountNumber: shown,
-  sourceAccountName: shown,
-  sourceBankCode: shown,
-  sourceBankName: shown,
-  reference: z.string(),
-  transactionTypeName: shown,
-  category: shown,
-  utilityType: shown,
-  sessionId: shown,
-  status: z.string(),
-  reversedFlag: shown,
-  type: z.string(),
-  completedAt: shownTime,
-  createdAt: shownTime,
-  updatedAt: shownTime,
-}));
+export const transactionRecordAsRead = z.lazy(() =>
+  z.looseObject({
+    id: shown,
+    userId: shown,
+    accountId: shown,
+    netAmount: shownAmount,
+    amount: amountValue,
+    charge: shownAmount,
+    stampDuty: shownAmount,
+    details: shownObject,
+    description: shown,
+    destinationAccountNumber: z.optional(z.nullable(accountNumberValue)),
+    destinationAccountName: shown,
+    destinationBankCode: shown,
+    destinationBankName: shown,
+    sourceAccountNumber: shown,
+    sourceAccountName: shown,
+    sourceBankCode: shown,
+    sourceBankName: shown,
+    reference: z.string(),
+    transactionTypeName: shown,
+    category: shown,
+    utilityType: shown,
+    sessionId: shown,
+    status: z.string(),
+    reversedFlag: shown,
+    type: z.string(),
+    completedAt: shownTime,
+    createdAt: shownTime,
+    updatedAt: shownTime,
+  }),
+);
 
-export const tsqResultAsRead = z.lazy(() => z.looseObject({
-  transactionStatus: shown,
-  feedbackCode: shown,
-  feedbackDescription: shown,
-}));
+export const tsqResultAsRead = z.lazy(() =>
+  z.looseObject({
+    transactionStatus: shown,
+    feedbackCode: shown,
+    feedbackDescription: shown,
+  }),
+);
 
 /** The spec's shapes as types: what the simulator sends (tests read it with these). */
 export type IndividualClientAsSpecified = z.infer<typeof individualClient>;
@@ -445,36 +488,40 @@ export type ClientListItemAsSpecified = z.infer<typeof clientListItem>;
 export type ClientEnquiryAsSpecified = z.infer<typeof clientEnquiry>;
 export type TransactionRecordAsSpecified = z.infer<typeof transactionRecord>;
 
-export const transferResponseAsRead = z.lazy(() => z.looseObject({
-  success: z.literal(true),
-  message: z.optional(z.nullable(z.string())),
-  data: transferResultAsRead,
-  beneficiary: z.optional(z.nullable(looseRecord)),
-}));
+export const transferResponseAsRead = z.lazy(() =>
+  z.looseObject({
+    success: z.literal(true),
+    message: z.optional(z.nullable(z.string())),
+    data: transferResultAsRead,
+    beneficiary: z.optional(z.nullable(looseRecord)),
+  }),
+);
 
 // ---- section 6: collection notification -------------------------------------------------------------
 
-export const collectionNotification = z.lazy(() => z.looseObject({
-  event: z.string(),
-  reference: z.string().check(z.minLength(1)),
-  virtualAccount: z.string(),
-  externalReference: z.string(),
-  amountReceived: z.string(),
-  transactionFee: z.number(),
-  netAmount: z.number(),
-  stampDuty: z.number(),
-  sessionId: z.string(),
-  sourceCurrency: z.string(),
-  sourceAccountNumber: z.string(),
-  sourceAccountName: z.string(),
-  sourceBankCode: z.string(),
-  sourceBankName: z.string(),
-  remarks: z.string(),
-  destinationCurrency: z.string(),
-  status: z.string(),
-  createdAt: epochTime,
-  updatedAt: epochTime,
-}));
+export const collectionNotification = z.lazy(() =>
+  z.looseObject({
+    event: z.string(),
+    reference: z.string().check(z.minLength(1)),
+    virtualAccount: z.string(),
+    externalReference: z.string(),
+    amountReceived: z.string(),
+    transactionFee: z.number(),
+    netAmount: z.number(),
+    stampDuty: z.number(),
+    sessionId: z.string(),
+    sourceCurrency: z.string(),
+    sourceAccountNumber: z.string(),
+    sourceAccountName: z.string(),
+    sourceBankCode: z.string(),
+    sourceBankName: z.string(),
+    remarks: z.string(),
+    destinationCurrency: z.string(),
+    status: z.string(),
+    createdAt: epochTime,
+    updatedAt: epochTime,
+  }),
+);
 export type CollectionNotification = z.infer<typeof collectionNotification>;
 
 /**
@@ -485,76 +532,96 @@ export type CollectionNotification = z.infer<typeof collectionNotification>;
  * text fields are read as their text; amounts stay as sent and are read into kobo where compared.
  * `collectionNotification` above stays the spec's exact shape: it is what the simulator sends.
  */
-const receivedText = z.optional(z.nullable(z.pipe(z.union([z.string(), z.number()]), z.transform((value) => String(value)))));
+const receivedText = z.optional(
+  z.nullable(
+    z.pipe(
+      z.union([z.string(), z.number()]),
+      z.transform((value) => String(value)),
+    ),
+  ),
+);
 const receivedAmount = z.optional(z.nullable(amountValue));
 
-export const receivedNotification = z.lazy(() => z.looseObject({
-  event: z.string(),
-  reference: z.string().check(z.minLength(1)),
-  virtualAccount: z.pipe(z.union([z.string(), z.number()]), z.transform((value) => String(value))),
-  externalReference: receivedText,
-  amountReceived: amountValue,
-  transactionFee: receivedAmount,
-  netAmount: receivedAmount,
-  stampDuty: receivedAmount,
-  sessionId: receivedText,
-  sourceCurrency: receivedText,
-  sourceAccountNumber: receivedText,
-  sourceAccountName: receivedText,
-  sourceBankCode: receivedText,
-  sourceBankName: receivedText,
-  remarks: receivedText,
-  destinationCurrency: receivedText,
-  status: receivedText,
-  type: receivedText,
-  createdAt: z.optional(z.nullable(epochTime)),
-  updatedAt: z.optional(z.nullable(epochTime)),
-}));
+export const receivedNotification = z.lazy(() =>
+  z.looseObject({
+    event: z.string(),
+    reference: z.string().check(z.minLength(1)),
+    virtualAccount: z.pipe(
+      z.union([z.string(), z.number()]),
+      z.transform((value) => String(value)),
+    ),
+    externalReference: receivedText,
+    amountReceived: amountValue,
+    transactionFee: receivedAmount,
+    netAmount: receivedAmount,
+    stampDuty: receivedAmount,
+    sessionId: receivedText,
+    sourceCurrency: receivedText,
+    sourceAccountNumber: receivedText,
+    sourceAccountName: receivedText,
+    sourceBankCode: receivedText,
+    sourceBankName: receivedText,
+    remarks: receivedText,
+    destinationCurrency: receivedText,
+    status: receivedText,
+    type: receivedText,
+    createdAt: z.optional(z.nullable(epochTime)),
+    updatedAt: z.optional(z.nullable(epochTime)),
+  }),
+);
 export type ReceivedNotification = z.infer<typeof receivedNotification>;
 
 // ---- request bodies (section 4) ---------------------------------------------------------------------
 
-export const individualClientRequest = z.lazy(() => z.looseObject({
-  firstname: z.string().check(z.minLength(1)),
-  lastname: z.string().check(z.minLength(1)),
-  middlename: z.optional(z.string()),
-  phoneNumber: z.string().check(z.minLength(1)),
-  emailAddress: z.string().check(z.minLength(1)),
-  address: z.string().check(z.minLength(1)),
-  bvn: z.string().check(z.minLength(1)),
-  nin: z.optional(z.string()),
-  gender: z.enum(['male', 'female']),
-  dateOfBirth: z.string().check(z.regex(/^\d{4}\/\d{2}\/\d{2}$/)),
-  metadata: z.optional(metadata),
-}));
+export const individualClientRequest = z.lazy(() =>
+  z.looseObject({
+    firstname: z.string().check(z.minLength(1)),
+    lastname: z.string().check(z.minLength(1)),
+    middlename: z.optional(z.string()),
+    phoneNumber: z.string().check(z.minLength(1)),
+    emailAddress: z.string().check(z.minLength(1)),
+    address: z.string().check(z.minLength(1)),
+    bvn: z.string().check(z.minLength(1)),
+    nin: z.optional(z.string()),
+    gender: z.enum(['male', 'female']),
+    dateOfBirth: z.string().check(z.regex(/^\d{4}\/\d{2}\/\d{2}$/)),
+    metadata: z.optional(metadata),
+  }),
+);
 export type IndividualClientRequest = z.infer<typeof individualClientRequest>;
 
 // rcNumber and bvn are numbers in the spec; real clients send them as digit strings: both are read.
-export const corporateClientRequest = z.lazy(() => z.looseObject({
-  rcNumber: z.union([z.number(), z.string()]),
-  businessName: z.string().check(z.minLength(1)),
-  emailAddress: z.string().check(z.minLength(1)),
-  phoneNumber: z.string().check(z.minLength(1)),
-  address: z.optional(z.string()),
-  bvn: z.union([z.number(), z.string()]),
-  incorporationDate: z.string().check(z.minLength(1)),
-  dateOfBirth: z.string().check(z.minLength(1)),
-  metadata: z.optional(metadata),
-}));
+export const corporateClientRequest = z.lazy(() =>
+  z.looseObject({
+    rcNumber: z.union([z.number(), z.string()]),
+    businessName: z.string().check(z.minLength(1)),
+    emailAddress: z.string().check(z.minLength(1)),
+    phoneNumber: z.string().check(z.minLength(1)),
+    address: z.optional(z.string()),
+    bvn: z.union([z.number(), z.string()]),
+    incorporationDate: z.string().check(z.minLength(1)),
+    dateOfBirth: z.string().check(z.minLength(1)),
+    metadata: z.optional(metadata),
+  }),
+);
 export type CorporateClientRequest = z.infer<typeof corporateClientRequest>;
 
-export const nameEnquiryRequest = z.lazy(() => z.looseObject({
-  bankCode: z.string(),
-  accountNumber: z.union([z.number(), z.string()]),
-}));
+export const nameEnquiryRequest = z.lazy(() =>
+  z.looseObject({
+    bankCode: z.string(),
+    accountNumber: z.union([z.number(), z.string()]),
+  }),
+);
 export type NameEnquiryRequest = z.infer<typeof nameEnquiryRequest>;
 
-export const transferRequest = z.lazy(() => z.looseObject({
-  beneficiaryBankCode: z.string().check(z.minLength(1)),
-  beneficiaryAccountNumber: z.string().check(z.minLength(1)),
-  narration: z.string().check(z.minLength(1)),
-  amount: z.number().check(z.positive()),
-  reference: z.optional(z.string().check(z.minLength(1))),
-  senderName: z.optional(z.string()),
-}));
+export const transferRequest = z.lazy(() =>
+  z.looseObject({
+    beneficiaryBankCode: z.string().check(z.minLength(1)),
+    beneficiaryAccountNumber: z.string().check(z.minLength(1)),
+    narration: z.string().check(z.minLength(1)),
+    amount: z.number().check(z.positive()),
+    reference: z.optional(z.string().check(z.minLength(1))),
+    senderName: z.optional(z.string()),
+  }),
+);
 export type TransferRequest = z.infer<typeof transferRequest>;

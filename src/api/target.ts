@@ -34,10 +34,16 @@ export function resolveApiTarget(baseUrl: string | undefined, path: string, sear
   try {
     url = requestUrl(origin, path, searchParams);
   } catch {
-    throw new UsageError(`the path ${JSON.stringify(path)} does not make a valid URL`, 'paths are below the base address, for example: fsapi api GET /v1/account');
+    throw new UsageError(
+      `the path ${JSON.stringify(path)} does not make a valid URL`,
+      'paths are below the base address, for example: fsapi api GET /v1/account',
+    );
   }
   const outside = () =>
-    new UsageError(`the path ${JSON.stringify(path)} resolves to ${url.origin}${url.pathname}, outside the base address ${origin}; nothing was sent`, 'give a path below the base address, without .. segments');
+    new UsageError(
+      `the path ${JSON.stringify(path)} resolves to ${url.origin}${url.pathname}, outside the base address ${origin}; nothing was sent`,
+      'give a path below the base address, without .. segments',
+    );
   if (url.origin !== base.origin || url.username !== '' || url.password !== '') throw outside();
   const basePath = base.pathname.replace(/\/+$/, '');
   if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) throw outside();
@@ -78,7 +84,6 @@ export function lenientPath(pathname: string): string {
   }
   const segments = path
     .split('/')
-    // eslint-disable-next-line no-control-regex
     .map((segment) => segment.replace(/;.*$/, '').replace(/[\s\u0000-\u001f.]+$/, ''))
     .filter((segment) => segment !== '');
   return `/${segments.join('/')}`.toLowerCase().replace(/^\/$/, '');

@@ -45,7 +45,10 @@ export async function proveConsumerSecret(ctx: Context, action: string): Promise
     await generateToken(http, { consumerKey, consumerSecret: secret }, 1, ctx.clock.now);
   } catch (error) {
     if (error instanceof AuthError) {
-      throw new AuthError(`the API did not accept that consumer secret for profile "${profile.name}"; nothing was changed`, 'type the consumer secret of this profile exactly (the one used with fsapi auth login)');
+      throw new AuthError(
+        `the API did not accept that consumer secret for profile "${profile.name}"; nothing was changed`,
+        'type the consumer secret of this profile exactly (the one used with fsapi auth login)',
+      );
     }
     const detail = error instanceof Error ? error.message : String(error);
     throw new FsapiError(`could not check the consumer secret with the API (${detail}); nothing was changed`, { exitCode: ExitCode.failed, cause: error });

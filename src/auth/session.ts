@@ -138,7 +138,10 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
     refusedError(status, apiMessage) {
       const detail = apiMessage ? `: ${apiMessage}` : '';
       if (envToken) {
-        return new AuthError(`the API refused the token in FSAPI_TOKEN (HTTP ${status})${detail}`, 'set a fresh FSAPI_TOKEN, or unset it to use the stored login');
+        return new AuthError(
+          `the API refused the token in FSAPI_TOKEN (HTTP ${status})${detail}`,
+          'set a fresh FSAPI_TOKEN, or unset it to use the stored login',
+        );
       }
       return new AuthError(`the API refused the token of profile "${profile.name}" (HTTP ${status})${detail}`, loginHint);
     },

@@ -138,24 +138,26 @@ export class BatchFileReader {
     },
   ) {
     // The stream class is only the carrier: its `api` is the parser itself, driven here chunk by chunk.
-    this.parser = (new Parser({
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      max_record_size: MAX_ROW_BYTES,
-      on_skip: (error) => {
-        if (!error) return;
-        const line = typeof error.lines === 'number' ? error.lines : 0;
-        // Thrown here, it ends the parse at once: the rest of the row is never read into memory.
-        if (error.code === 'CSV_MAX_RECORD_SIZE') throw rowTooLong(this.name, line);
-        const reason = csvSyntaxReason(error.code, error.message);
-        const key = `${line}:${reason}`;
-        if (!this.seen.has(key)) this.problems.push({ line, reason });
-        this.seen.add(key);
-      },
-    }) as unknown as { api: CsvApi }).api;
+    this.parser = (
+      new Parser({
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        skip_records_with_error: true,
+        max_record_size: MAX_ROW_BYTES,
+        on_skip: (error) => {
+          if (!error) return;
+          const line = typeof error.lines === 'number' ? error.lines : 0;
+          // Thrown here, it ends the parse at once: the rest of the row is never read into memory.
+          if (error.code === 'CSV_MAX_RECORD_SIZE') throw rowTooLong(this.name, line);
+          const reason = csvSyntaxReason(error.code, error.message);
+          const key = `${line}:${reason}`;
+          if (!this.seen.has(key)) this.problems.push({ line, reason });
+          this.seen.add(key);
+        },
+      }) as unknown as { api: CsvApi }
+    ).api;
   }
 
   write(chunk: Buffer): void {
@@ -194,7 +196,12 @@ export class BatchFileReader {
   }
 
   private parse(text: string, last: boolean): void {
-    const error = this.parser.parse(Buffer.from(text, 'utf8'), last, (item) => this.record(item as ParsedRecord), () => undefined);
+    const error = this.parser.parse(
+      Buffer.from(text, 'utf8'),
+      last,
+      (item) => this.record(item as ParsedRecord),
+      () => undefined,
+    );
     if (error instanceof UsageError) throw error;
     if (error !== undefined) throw new UsageError(`${this.name} is not readable as CSV: ${error.message}`);
   }
@@ -211,7 +218,10 @@ export class BatchFileReader {
     }
     this.records += 1;
     if (this.records > MAX_ROWS) {
-      throw new UsageError(`${this.name} has more than ${MAX_ROWS.toLocaleString('en-US')} rows; at most ${MAX_ROWS.toLocaleString('en-US')} are paid in one run`, 'split the file');
+      throw new UsageError(
+        `${this.name} has more than ${MAX_ROWS.toLocaleString('en-US')} rows; at most ${MAX_ROWS.toLocaleString('en-US')} are paid in one run`,
+        'split the file',
+      );
     }
     const result = readRow(csv, this.columns);
     if ('reason' in result) {
@@ -296,7 +306,10 @@ function csvSyntaxReason(code: string | undefined, message: string): string {
 
 /** "Account Number", "account-number" and "ACCOUNT_NUMBER" all name account_number. */
 function columnName(cell: string): string {
-  return cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 function readHeader(cells: readonly string[], line: number, name: string): Map<Column, number> {
@@ -378,7 +391,8 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   const control = controlCharacterProblem(record.fields[columns.get('narration')!] ?? '', 'narration');
   if (control) reasons.push(control);
   else if (narration === '') reasons.push('narration is empty');
-  else if (characterCount(narration) > MAX_NARRATION_LENGTH) reasons.push(`narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
+  else if (characterCount(narration) > MAX_NARRATION_LENGTH)
+    reasons.push(`narration is ${characterCount(narration)} characters long; at most ${MAX_NARRATION_LENGTH} are allowed`);
 
   let reference: string | undefined;
   const referenceCell = cell('reference');
@@ -387,7 +401,9 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
       reference = parseReferenceOption(referenceCell);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      reasons.push(`reference ${JSON.stringify(referenceCell)} must look like PREFIX-XXXX: letters, digits, ".", "-" and "_", at most ${MAX_REFERENCE_LENGTH} characters`);
+      reasons.push(
+        `reference ${JSON.stringify(referenceCell)} must look like PREFIX-XXXX: letters, digits, ".", "-" and "_", at most ${MAX_REFERENCE_LENGTH} characters`,
+      );
     }
   }
 

@@ -41,7 +41,7 @@ import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type Row
 import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';
 import { loadBanks, resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfers/claim.js';
-import { Journal } from '../transfers/journal.js';
+import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
 import { referencePrefix } from '../transfers/reference.js';
@@ -326,12 +326,10 @@ function verifiedRow(rows: BatchWorkspace, stored: WorkspaceRow): VerifiedRow {
 /** The total must fit the available balance: exit 1, nothing sent, when it does not. */
 export function checkBalance(plan: BatchPlan): void {
   if (plan.totalKobo <= plan.availableKobo) return;
-  throw new ApiError(
-    `the batch totals ${formatNaira(plan.totalKobo)} but the available balance is ${formatNaira(plan.availableKobo)}; nothing was sent`,
-    { hint: 'fund the account or remove rows, then run the same command again' },
-  );
+  throw new ApiError(`the batch totals ${formatNaira(plan.totalKobo)} but the available balance is ${formatNaira(plan.availableKobo)}; nothing was sent`, {
+    hint: 'fund the account or remove rows, then run the same command again',
+  });
 }
-
 
 // ---- references and banks ---------------------------------------------------------------------------------
 
@@ -451,7 +449,11 @@ function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: Bat
   });
   if (problems.length > 0) {
     const count = problems.length;
-    throw new BadRowsError(problems, `${file.name}: ${count} row${count === 1 ? '' : 's'} reuse${count === 1 ? 's' : ''} a reference already paid for something else; nothing was sent`, 'fsapi transfer log shows the earlier transfers');
+    throw new BadRowsError(
+      problems,
+      `${file.name}: ${count} row${count === 1 ? '' : 's'} reuse${count === 1 ? 's' : ''} a reference already paid for something else; nothing was sent`,
+      'fsapi transfer log shows the earlier transfers',
+    );
   }
 }
 
@@ -482,13 +484,7 @@ async function lookUpAfterIntent(ctx: Context, intent: TransferIntent, intentAt:
 
 type EarlierDecision = { kind: 'settled'; result: RowResult } | { kind: 'again'; why: string };
 
-async function settleEarlierAttempt(
-  ctx: Context,
-  journal: Journal,
-  scope: TransferScope,
-  row: ResolvedRow,
-  earlier: Journalled,
-): Promise<EarlierDecision> {
+async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: TransferScope, row: ResolvedRow, earlier: Journalled): Promise<EarlierDecision> {
   const base = {
     line: row.line,
     accountNumber: row.accountNumber,
@@ -530,7 +526,8 @@ async function settleEarlierAttempt(
       },
     };
   }
-  const lookupSaid = lookup.kind === 'absent' ? 'does not find it yet' : lookup.kind === 'failed' ? `failed: ${lookup.detail}` : `did not find it: ${lookup.detail}`;
+  const lookupSaid =
+    lookup.kind === 'absent' ? 'does not find it yet' : lookup.kind === 'failed' ? `failed: ${lookup.detail}` : `did not find it: ${lookup.detail}`;
   switch (earlier.last) {
     case 'accepted':
     case 'reconciled': {
@@ -558,7 +555,11 @@ async function settleEarlierAttempt(
     case 'rejected':
     case 'none':
       if (lookup.kind === 'absent') {
-        return { kind: 'again', why: earlier.last === 'rejected' ? `refused earlier (${earlier.message ?? 'no message'})` : 'interrupted earlier before an answer; not found by lookup' };
+        return {
+          kind: 'again',
+          why:
+            earlier.last === 'rejected' ? `refused earlier (${earlier.message ?? 'no message'})` : 'interrupted earlier before an answer; not found by lookup',
+        };
       }
       // No definite answer: sending now could pay twice.
       return {
@@ -622,7 +623,11 @@ function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: Ba
   for (const stored of rows.rows('to-send')) {
     const row = verifiedRow(rows, stored);
     const [earlier] = journal
-      .duplicates({ ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo }, now, BATCH_DUPLICATE_WINDOW_MS)
+      .duplicates(
+        { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
+        now,
+        BATCH_DUPLICATE_WINDOW_MS,
+      )
       .filter((t) => !rows.hasReference(t.reference));
     if (earlier) result.push({ row, earlier: { ...earlier, outcome: outcomeNow(journal, earlier) } });
   }
@@ -733,7 +738,8 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     shouldStop,
   );
 
-  const why = stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
+  const why =
+    stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
   return { stoppedBecause, authFailed };
 }
@@ -756,7 +762,13 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
   const base = rowColumns(row);
   switch (outcome.kind) {
     case 'accepted':
-      return { ...base, status: outcomeOfStatus(outcome.status), apiStatus: outcome.status, chargeKobo: chargeOf(outcome.result.charge), message: `${outcome.status}: ${outcome.message}` };
+      return {
+        ...base,
+        status: outcomeOfStatus(outcome.status),
+        apiStatus: outcome.status,
+        chargeKobo: chargeOf(outcome.result.charge),
+        message: `${outcome.status}: ${outcome.message}`,
+      };
     case 'reconciled':
       return {
         ...base,

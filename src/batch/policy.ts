@@ -32,8 +32,14 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
           const last = request.decisions.at(-1);
           const result: RowResult =
             request.status === 'rejected'
-              ? notSent(row, `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`)
-              : { ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`), status: 'held' };
+              ? notSent(
+                  row,
+                  `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`,
+                )
+              : {
+                  ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`),
+                  status: 'held',
+                };
           storeResult(rows, result);
           earlier.push(result);
         }
@@ -66,12 +72,20 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
 /** Records the rows to hold as one request; their report lines name it. */
 export function holdRows(ctx: Context, plan: BatchPlan, origin: string): void {
   const rows = plan.file.workspace;
-  const transfers = [...rowsToHold(plan)].map(({ row, reasons }) => ({ ...transferOfRow(row), payee: row.payee, origin: `${origin} line ${row.line}`, reasons }));
+  const transfers = [...rowsToHold(plan)].map(({ row, reasons }) => ({
+    ...transferOfRow(row),
+    payee: row.payee,
+    origin: `${origin} line ${row.line}`,
+    reasons,
+  }));
   if (transfers.length === 0) return;
   const request = holdForApproval(ctx, plan.scope, transfers, origin);
   rows.transaction(() => {
     for (const { row, reasons } of rowsToHold(plan)) {
-      storeResult(rows, { ...notSent(row, `held for approval in request ${request.id} (${reasons.join('; ')}): fsapi approvals approve ${request.id}`), status: 'held' });
+      storeResult(rows, {
+        ...notSent(row, `held for approval in request ${request.id} (${reasons.join('; ')}): fsapi approvals approve ${request.id}`),
+        status: 'held',
+      });
     }
   });
 }

@@ -128,7 +128,8 @@ export function tally(results: Iterable<RowResult>): Tally {
     }
     if (result.status === 'held') firstHeldMessage ??= result.message;
   }
-  const count = (...statuses: Array<RowResult['status']>) => statuses.reduce((sum, status) => sum + (now.byStatus[status] ?? 0) + (earlier.byStatus[status] ?? 0), 0);
+  const count = (...statuses: Array<RowResult['status']>) =>
+    statuses.reduce((sum, status) => sum + (now.byStatus[status] ?? 0) + (earlier.byStatus[status] ?? 0), 0);
   return {
     total: now.count + earlier.count,
     paid: count('successful', 'pending'),
@@ -161,7 +162,10 @@ export function batchError(t: Tally, options: { authFailed: boolean; reportPath:
     });
   }
   if (options.authFailed) {
-    return new AuthError(`authentication failed during the batch: ${t.paid} sent, ${t.notSent} not sent${where}`, 'run fsapi auth login, then the same command again: it sends only the rows not sent');
+    return new AuthError(
+      `authentication failed during the batch: ${t.paid} sent, ${t.notSent} not sent${where}`,
+      'run fsapi auth login, then the same command again: it sends only the rows not sent',
+    );
   }
   if (t.refused > 0 || t.notSent > 0 || t.failed > 0 || t.reversed > 0) {
     const parts = [
@@ -169,19 +173,25 @@ export function batchError(t: Tally, options: { authFailed: boolean; reportPath:
       t.reversed > 0 ? `${t.reversed} reversed` : '',
       t.refused > 0 ? `${t.refused} refused` : '',
       t.notSent > 0 ? `${t.notSent} not sent` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}`, {
       exitCode: ExitCode.failed,
-      hint: t.notSent > 0
-        ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
-        : t.failed > 0 || t.reversed > 0
-          ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
-          : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
+      hint:
+        t.notSent > 0
+          ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
+          : t.failed > 0 || t.reversed > 0
+            ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
+            : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
     });
   }
   if (t.held > 0) {
     const request = /request (AP-[0-9A-Z]+)/.exec(t.firstHeldMessage ?? '')?.[1] ?? '<id>';
-    return new HeldForApprovalError(request, `${t.held} of ${t.total} transfers held for approval by the payment policy (${t.paid} pending or successful)${where}`);
+    return new HeldForApprovalError(
+      request,
+      `${t.held} of ${t.total} transfers held for approval by the payment policy (${t.paid} pending or successful)${where}`,
+    );
   }
   return undefined;
 }

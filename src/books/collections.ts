@@ -91,15 +91,41 @@ export function collectionsJson(group: AccountCollections) {
   };
 }
 
-export const COLLECTIONS_CSV_COLUMNS = ['account_number', 'account_name', 'collection_count', 'total_amount', 'first_collection_at', 'last_collection_at'] as const;
+export const COLLECTIONS_CSV_COLUMNS = [
+  'account_number',
+  'account_name',
+  'collection_count',
+  'total_amount',
+  'first_collection_at',
+  'last_collection_at',
+] as const;
 
 export function collectionsCsvRow(group: AccountCollections): Record<(typeof COLLECTIONS_CSV_COLUMNS)[number], string> {
   const json = collectionsJson(group);
-  return { account_number: json.accountNumber, account_name: json.accountName, collection_count: String(json.count), total_amount: json.total, first_collection_at: json.first, last_collection_at: json.last };
+  return {
+    account_number: json.accountNumber,
+    account_name: json.accountName,
+    collection_count: String(json.count),
+    total_amount: json.total,
+    first_collection_at: json.first,
+    last_collection_at: json.last,
+  };
 }
 
 /** One account's inflows as CSV rows: what a spreadsheet needs to match payments to invoices. */
-export const INFLOW_CSV_COLUMNS = ['date', 'reference', 'amount', 'charge', 'stamp_duty', 'net', 'payer_name', 'payer_account_number', 'payer_bank_name', 'status', 'description'] as const;
+export const INFLOW_CSV_COLUMNS = [
+  'date',
+  'reference',
+  'amount',
+  'charge',
+  'stamp_duty',
+  'net',
+  'payer_name',
+  'payer_account_number',
+  'payer_bank_name',
+  'status',
+  'description',
+] as const;
 
 export function inflowCsvRow(tx: TransactionRecord): Record<(typeof INFLOW_CSV_COLUMNS)[number], string> {
   const amount = koboOf(tx.amount);

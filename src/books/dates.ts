@@ -21,15 +21,15 @@ export interface DateRange {
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 const RELATIVE = /^(?:(today)|(yesterday)|(\d{1,4})([dw]))$/i;
 
 /** The furthest back a relative day may reach: about 27 years, more than any statement needs. */
 const MAX_RELATIVE_DAYS = 9999;
 
-const HINT = 'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w, or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
+const HINT =
+  'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w, or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
 
 interface Parsed {
   /** Start of the named instant (or of the day, for a bare date), epoch ms. */
@@ -48,8 +48,10 @@ export function parseDateOption(text: string, option: string, now: number = Date
   if (relative) {
     // Days before today of the day named: `today` 0, `yesterday` 1, `Nd` N-1 (the first of the last N days).
     const days = relative[3] === undefined ? undefined : Number(relative[3]) * (relative[4]!.toLowerCase() === 'w' ? 7 : 1);
-    if (days === 0) throw new UsageError(`${option}: ${JSON.stringify(text)} covers no day`, `1d (or today) is today alone, 7d today and the six days before; ${HINT}`);
-    if (days !== undefined && days > MAX_RELATIVE_DAYS) throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
+    if (days === 0)
+      throw new UsageError(`${option}: ${JSON.stringify(text)} covers no day`, `1d (or today) is today alone, 7d today and the six days before; ${HINT}`);
+    if (days !== undefined && days > MAX_RELATIVE_DAYS)
+      throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
     const back = relative[1] ? 0 : relative[2] ? 1 : days! - 1;
     const today = new Date(now);
     const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - back);

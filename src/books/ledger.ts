@@ -15,13 +15,17 @@ export type Direction = 'credit' | 'debit';
 
 /** `credit` or `debit` whatever the case; undefined for a type the API has not shown. */
 export function directionOf(tx: TransactionRecord): Direction | undefined {
-  const type = String(tx.type ?? '').trim().toLowerCase();
+  const type = String(tx.type ?? '')
+    .trim()
+    .toLowerCase();
   return type === 'credit' || type === 'debit' ? type : undefined;
 }
 
 /** The status in lower case, `''` when the API left it out. */
 export function statusOf(tx: Pick<TransactionRecord, 'status'>): string {
-  return String(tx.status ?? '').trim().toLowerCase();
+  return String(tx.status ?? '')
+    .trim()
+    .toLowerCase();
 }
 
 /** An API amount field as kobo; null, absent or empty reads as zero (the API leaves stampDuty null on debits). */

@@ -36,16 +36,54 @@ export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
   | { kind: 'in-transit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; why: string }
   | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
-  | { kind: 'missing-from-api'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; journalState: string; outcome: Outcome; detail?: string }
-  | { kind: 'unjournalled-debit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; bankName: string; time: string; status: string }
-  | { kind: 'failed' | 'reversed'; reference: string; amountKobo: number; accountNumber: string; accountName: string; time: string; journalled: boolean; reversal: { reference: string; amountKobo: number } | null }
+  | {
+      kind: 'missing-from-api';
+      reference: string;
+      amountKobo: number;
+      accountNumber: string;
+      accountName: string;
+      sentAt: string;
+      journalState: string;
+      outcome: Outcome;
+      detail?: string;
+    }
+  | {
+      kind: 'unjournalled-debit';
+      reference: string;
+      amountKobo: number;
+      accountNumber: string;
+      accountName: string;
+      bankName: string;
+      time: string;
+      status: string;
+    }
+  | {
+      kind: 'failed' | 'reversed';
+      reference: string;
+      amountKobo: number;
+      accountNumber: string;
+      accountName: string;
+      time: string;
+      journalled: boolean;
+      reversal: { reference: string; amountKobo: number } | null;
+    }
   | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
   | { kind: 'totals-differ'; journalKobo: number; apiKobo: number };
 
 export type FindingKind = Finding['kind'];
 
 /** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the rest. */
-const KIND_ORDER: readonly FindingKind[] = ['settled', 'in-transit', 'missing-from-api', 'failed', 'reversed', 'amount-differs', 'still-pending', 'unjournalled-debit', 'totals-differ'];
+const KIND_ORDER: readonly FindingKind[] = [
+  'settled',
+  'in-transit',
+  'missing-from-api',
+  'failed',
+  'reversed',
+  'amount-differs',
+  'still-pending',
+  'unjournalled-debit',
+  'totals-differ',
+];
 
 export interface Reconciliation {
   period: Period;
@@ -86,7 +124,8 @@ export async function reconcile(
   const inTransit = (transfer: JournalledTransfer): string | undefined => {
     if (transfer.writerRunning) return `being sent by a running fsapi process (pid ${transfer.writerPid})`;
     const sentAt = Date.parse(transfer.lastIntentAt);
-    if (now - sentAt < SETTLEMENT_WINDOW_MS) return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago, settles within ${SETTLEMENT_WINDOW_MS / 60_000} min`;
+    if (now - sentAt < SETTLEMENT_WINDOW_MS)
+      return `sent ${Math.max(0, Math.round((now - sentAt) / 1000))} s ago, settles within ${SETTLEMENT_WINDOW_MS / 60_000} min`;
     return undefined;
   };
   const transitFinding = (transfer: JournalledTransfer, why: string): Finding => ({
@@ -127,7 +166,8 @@ export async function reconcile(
       const mine = ours.get(reference);
       // A listed row counts as ours only when it is the transfer we sent (account and bank); its amount is
       // compared below, where a difference is a finding of its own.
-      if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches) seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
+      if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches)
+        seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
       else if (!known(reference)) {
         const party = counterparty(tx);
@@ -152,7 +192,8 @@ export async function reconcile(
     const lookup = await lookUpOnce(ctx, intentOf(transfer));
     if (lookup.kind === 'failed') throw new ApiError(`could not look ${transfer.reference} up: ${lookup.detail}`);
     // Our transfer with another amount is still ours: found, and its amount reported as differing below.
-    const onlyAmountDiffers = lookup.kind === 'mismatch' && checkObservation(intentOf(transfer), { ...lookup.transaction, amount: koboToDecimal(transfer.amountKobo) }).matches;
+    const onlyAmountDiffers =
+      lookup.kind === 'mismatch' && checkObservation(intentOf(transfer), { ...lookup.transaction, amount: koboToDecimal(transfer.amountKobo) }).matches;
     if (lookup.kind === 'found' || onlyAmountDiffers) {
       // Found (an amount that differs is reported as such below).
       const tx = lookup.transaction;
@@ -167,7 +208,14 @@ export async function reconcile(
         continue;
       }
       if (transfer.state === 'unknown') {
-        await journal.append({ type: 'status-checked', reference: transfer.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString(), found: false });
+        await journal.append({
+          type: 'status-checked',
+          reference: transfer.reference,
+          profile: scope.profile,
+          baseUrl: scope.baseUrl,
+          time: new Date(ctx.clock.now()).toISOString(),
+          found: false,
+        });
       }
       findings.push({
         kind: 'missing-from-api',
@@ -209,7 +257,8 @@ export async function reconcile(
       if (transit !== undefined) findings.push(transitFinding(transfer, transit));
       else findings.push({ kind: 'still-pending', reference: transfer.reference, amountKobo: transfer.amountKobo, sentAt: transfer.sentAt });
     }
-    if (found.amountKobo !== transfer.amountKobo) findings.push({ kind: 'amount-differs', reference: transfer.reference, journalKobo: transfer.amountKobo, apiKobo: found.amountKobo });
+    if (found.amountKobo !== transfer.amountKobo)
+      findings.push({ kind: 'amount-differs', reference: transfer.reference, journalKobo: transfer.amountKobo, apiKobo: found.amountKobo });
   }
 
   // A reversal credit the list did not show (some services keep it out of the list) is looked up by its
@@ -254,7 +303,11 @@ export function findingJson(finding: Finding): Record<string, unknown> {
     case 'failed':
     case 'reversed': {
       const { amountKobo, reversal, ...rest } = finding;
-      return { ...rest, amount: koboToDecimal(amountKobo), reversal: reversal ? { reference: reversal.reference, amount: koboToDecimal(reversal.amountKobo) } : null };
+      return {
+        ...rest,
+        amount: koboToDecimal(amountKobo),
+        reversal: reversal ? { reference: reversal.reference, amount: koboToDecimal(reversal.amountKobo) } : null,
+      };
     }
     default: {
       const { amountKobo, ...rest } = finding;

@@ -154,7 +154,6 @@ function exportAmount(value: string | number | null | undefined): string {
 export function parseReferenceArgument(text: string | undefined, what: string): string {
   const value = (text ?? '').trim();
   if (value === '') throw new UsageError(`${what} is empty`);
-  // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`${what} ${JSON.stringify(value)} contains spaces or control characters`);
   if (value.length > 128) throw new UsageError(`${what} is longer than 128 characters`);
   return value;

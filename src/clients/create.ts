@@ -102,7 +102,8 @@ export function toIsoDate(text: string, now: number): string {
 
 export function parseRcNumber(text: string): number {
   const value = text.trim().replace(/^RC\s*/i, '');
-  if (!/^[0-9]{1,12}$/.test(value) || Number(value) <= 0) throw new FieldError(`must be a company registration number like 1234567 or RC1234567, not ${JSON.stringify(text)}`);
+  if (!/^[0-9]{1,12}$/.test(value) || Number(value) <= 0)
+    throw new FieldError(`must be a company registration number like 1234567 or RC1234567, not ${JSON.stringify(text)}`);
   return Number(value);
 }
 
@@ -211,7 +212,10 @@ export async function collectFields(ctx: Context, specs: readonly FieldSpec[], o
   }
   for (const spec of missing) {
     if (spec.choices) {
-      const picked = await ctx.prompt.select(spec.label, spec.choices.map((choice) => ({ name: choice, value: choice })));
+      const picked = await ctx.prompt.select(
+        spec.label,
+        spec.choices.map((choice) => ({ name: choice, value: choice })),
+      );
       body[spec.key] = spec.parse(picked, now);
       continue;
     }
@@ -260,7 +264,10 @@ export function reviewRows(specs: readonly FieldSpec[], body: Record<string, unk
  */
 export function requireReviewer(ctx: Context, yes: boolean): void {
   if (!yes && !ctx.prompt.interactive) {
-    throw new UsageError('there is no terminal to review this client account on; nothing was sent', 'check the details and add --yes to create it without asking');
+    throw new UsageError(
+      'there is no terminal to review this client account on; nothing was sent',
+      'check the details and add --yes to create it without asking',
+    );
   }
 }
 

@@ -1,5 +1,3 @@
-// fsapi account: GET /v1/account, the primary business account and its balances.
-import type { Context } from '../context.js';
 import { run } from './run.js';
 import { accountSpec } from './top/account.spec.js';
 import { moneyCell, printRecord, timeCell } from '../ui/output.js';

@@ -49,7 +49,10 @@ export default run(apiSpec, async (ctx, opts, args) => {
   const target = resolveApiTarget((await ctx.profile()).baseUrl, request.path, request.searchParams);
   // Any method but GET: a server may route PUT or PATCH (or an override of the method) to the same handler.
   const isTransfer = request.method !== 'GET' && reachesTransfer(target);
-  const spelled = isTransfer && (request.method !== 'POST' || request.path !== '/v1/transfer') ? ` (${request.method} ${request.path} goes to ${target.url.pathname}: the transfer endpoint)` : '';
+  const spelled =
+    isTransfer && (request.method !== 'POST' || request.path !== '/v1/transfer')
+      ? ` (${request.method} ${request.path} goes to ${target.url.pathname}: the transfer endpoint)`
+      : '';
   if (isTransfer && !opts.allowTransfer) {
     throw new UsageError(
       `fsapi api does not send POST /v1/transfer${spelled}: it would skip the name check, the confirmation and the journal that stop double payments`,
@@ -93,7 +96,10 @@ export default run(apiSpec, async (ctx, opts, args) => {
   printBody(ctx, response.body);
   if (succeeded) return;
   const message = isRecord(response.body) && typeof response.body.message === 'string' ? response.body.message.trim() : '';
-  const failure = response.status >= 200 && response.status < 300 ? `the API refused ${what} (HTTP ${response.status}, success: false)` : `HTTP ${response.status} from ${what}`;
+  const failure =
+    response.status >= 200 && response.status < 300
+      ? `the API refused ${what} (HTTP ${response.status}, success: false)`
+      : `HTTP ${response.status} from ${what}`;
   throw new ApiError(`${failure}${message ? `: ${message}` : ''}`, { status: response.status, apiMessage: message || undefined });
 });
 
@@ -119,10 +125,13 @@ function isMethod(text: string): text is Method {
 /** The path below the base address; a query string written into it is merged with --query. */
 function parsePath(text: string, query: Array<[string, string]>): { path: string; searchParams: URLSearchParams | undefined } {
   if (!text.startsWith('/')) {
-    throw new UsageError(`the path must start with / (got ${JSON.stringify(text)})`, 'paths are below the base address, for example: fsapi api GET /v1/account');
+    throw new UsageError(
+      `the path must start with / (got ${JSON.stringify(text)})`,
+      'paths are below the base address, for example: fsapi api GET /v1/account',
+    );
   }
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f#]/.test(text)) throw new UsageError(`the path ${JSON.stringify(text)} contains spaces, control characters or #`, 'encode them, e.g. %20 for a space');
+  if (/[\s\u0000-\u001f\u007f#]/.test(text))
+    throw new UsageError(`the path ${JSON.stringify(text)} contains spaces, control characters or #`, 'encode them, e.g. %20 for a space');
   const at = text.indexOf('?');
   const path = at === -1 ? text : text.slice(0, at);
   const params = new URLSearchParams(at === -1 ? '' : text.slice(at + 1));
@@ -158,7 +167,7 @@ async function readData(ctx: Context, data: string): Promise<unknown> {
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read --data file ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);
+      throw new UsageError(`cannot read --data file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}`);
     }
   } else {
     source = '--data';
@@ -168,7 +177,10 @@ async function readData(ctx: Context, data: string): Promise<unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${source === '--data' ? '--data' : `the body in ${source}`} is not valid JSON: ${(error as Error).message}`, `for example: --data '{"bankCode":"000013","accountNumber":"0123456789"}'`);
+    throw new UsageError(
+      `${source === '--data' ? '--data' : `the body in ${source}`} is not valid JSON: ${(error as Error).message}`,
+      `for example: --data '{"bankCode":"000013","accountNumber":"0123456789"}'`,
+    );
   }
   checkNumbersSurvive(value);
   return value;
@@ -212,7 +224,9 @@ async function settleByLookup(ctx: Context, request: ApiRequest, why: string): P
   ctx.io.note(`${why}; not sending it again: looking ${intent.reference} up`);
   const lookup = await lookUpReference(ctx, intent, reconcileSchedule(ctx.env));
   if (!lookup.found) throw outcomeUnknown(request, `${why}; ${lookup.detail}`);
-  ctx.io.note(`the lookup by reference found ${intent.reference} (${shownText(lookup.found.status)}): it went through; stdout has the looked-up transaction record`);
+  ctx.io.note(
+    `the lookup by reference found ${intent.reference} (${shownText(lookup.found.status)}): it went through; stdout has the looked-up transaction record`,
+  );
   printBody(ctx, lookup.found);
 }
 
@@ -229,7 +243,12 @@ function intentOfBody(json: unknown): TransferIntent | undefined {
     return undefined;
   }
   const bank = json.beneficiaryBankCode;
-  return { reference: json.reference, amountKobo, accountNumber: String(account), bankCode: typeof bank === 'string' || typeof bank === 'number' ? String(bank) : undefined };
+  return {
+    reference: json.reference,
+    amountKobo,
+    accountNumber: String(account),
+    bankCode: typeof bank === 'string' || typeof bank === 'number' ? String(bank) : undefined,
+  };
 }
 
 function outcomeUnknown(request: ApiRequest, detail: string): FsapiError {
@@ -266,10 +285,12 @@ function printBody(ctx: Context, body: unknown): void {
 /** Keys, strings, numbers and literals in distinct colours, for a person reading the answer. */
 function colorJson(ctx: Context, json: string): string {
   const c = colors(ctx);
-  return json.replace(/("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (match, string?: string, colon?: string, literal?: string) => {
-    if (string !== undefined) return colon ? `${c.cyan(string)}${colon}` : c.green(string);
-    if (literal !== undefined) return c.magenta(literal);
-    return c.yellow(match);
-  });
+  return json.replace(
+    /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g,
+    (match, string?: string, colon?: string, literal?: string) => {
+      if (string !== undefined) return colon ? `${c.cyan(string)}${colon}` : c.green(string);
+      if (literal !== undefined) return c.magenta(literal);
+      return c.yellow(match);
+    },
+  );
 }
-

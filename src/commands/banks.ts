@@ -1,5 +1,3 @@
-// fsapi banks [search] [--refresh]: the bank list and institution codes, cached 24 h per profile.
-import type { Context } from '../context.js';
 import { run } from './run.js';
 import { banksSpec } from './top/banks.spec.js';
 import { didYouMean, loadBanks, searchBanks } from '../transfers/banks.js';
@@ -14,9 +12,9 @@ export default run(banksSpec, async (ctx, opts, args) => {
   const all = await loadBanks(ctx, { refresh: opts.refresh });
   const shown = search === undefined ? all : searchBanks(all, search);
   const columns: Column<Bank>[] = [
-      { header: 'CODE', csv: 'institution_code', cell: (bank) => bank.institutionCode },
-      { header: 'NAME', csv: 'bank_name', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
-      { header: 'CATEGORY', csv: 'category', cell: (bank) => bank.category, priority: 1, flex: true },
+    { header: 'CODE', csv: 'institution_code', cell: (bank) => bank.institutionCode },
+    { header: 'NAME', csv: 'bank_name', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
+    { header: 'CATEGORY', csv: 'category', cell: (bank) => bank.category, priority: 1, flex: true },
   ];
   if (csv) return printCsv(ctx, columns, shown);
   printList<Bank>(

@@ -20,7 +20,7 @@ import {
 } from '../books/collections.js';
 import { DEFAULT_PERIOD_DAYS, parsePeriod, periodPages, periodText, type Period } from '../books/ledger.js';
 import { parseAccountNumber } from '../common/validate.js';
-import { createRowStream, koboCell, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Column } from '../ui/output.js';
+import { createRowStream, koboCell, moneyCell, outputMode, printList, statusCell, timeCell, type Column } from '../ui/output.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
 import { withProgress } from '../ui/page-progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
@@ -45,7 +45,16 @@ const inflowColumns: Column<TransactionRecord>[] = [
   { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
   { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right', priority: 2 },
   { header: 'STAMP DUTY', cell: (tx) => moneyCell(tx.stampDuty), align: 'right', priority: 3 },
-  { header: 'PAYER', cell: (tx) => [tx.sourceAccountName, tx.sourceBankName].map((part) => String(part ?? '').trim()).filter(Boolean).join(', '), flex: true, minWidth: 16 },
+  {
+    header: 'PAYER',
+    cell: (tx) =>
+      [tx.sourceAccountName, tx.sourceBankName]
+        .map((part) => String(part ?? '').trim())
+        .filter(Boolean)
+        .join(', '),
+    flex: true,
+    minWidth: 16,
+  },
   { header: 'STATUS', cell: (tx) => statusCell(tx.status) },
 ];
 
@@ -85,7 +94,9 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
 
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
 async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
-  const sink: RowSink<TransactionRecord> = csv ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS)), inflowCsvRow) : createRowStream(ctx, inflowColumns);
+  const sink: RowSink<TransactionRecord> = csv
+    ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS)), inflowCsvRow)
+    : createRowStream(ctx, inflowColumns);
   const forAccount: RowSink<TransactionRecord> = {
     write(rows) {
       // Only non-empty batches: a terminal table fixes its column widths from the first one it gets.

@@ -1,7 +1,6 @@
 // fsapi enquiry [accountNumber] [--bank <code|name>]: who holds this account? (POST /v1/transfer/name-enquiry)
 // What is missing is asked for at a terminal (a searchable bank picker), or named in one exit-2 error.
 import { namingRefusal } from '../transfers/refusals.js';
-import type { Context } from '../context.js';
 import { run } from './run.js';
 import { enquirySpec } from './top/enquiry.spec.js';
 import { resolveBank } from '../transfers/banks.js';

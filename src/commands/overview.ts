@@ -13,26 +13,25 @@ export default run(overviewSpec, async (ctx) => {
   const c = colors(ctx);
   const command = (text: string) => c.cyan(text);
   const lines = [
-      `${c.bold('fsapi')}: bank transfers, balances, transactions and client accounts from the command line.`,
-      '',
-      describeActiveProfile(ctx),
-      '',
-      'Start with:',
-      `  ${command('fsapi account')}            balances of the business account`,
-      `  ${command('fsapi tx list')}            recent inflows and outflows`,
-      `  ${command('fsapi statement')}          this week in and out, day by day`,
-      `  ${command('fsapi transfer send')}      asks who, how much and why; checks the name, then pays once`,
-      '',
-      'Log in to the real API (asks for the consumer key and secret):',
-      `  ${command('fsapi auth login --env sandbox')}`,
-      '',
-      `Every command: ${command('fsapi --help')}   Tab completion: ${command('source <(fsapi completion bash)')}`,
-      '',
+    `${c.bold('fsapi')}: bank transfers, balances, transactions and client accounts from the command line.`,
+    '',
+    describeActiveProfile(ctx),
+    '',
+    'Start with:',
+    `  ${command('fsapi account')}            balances of the business account`,
+    `  ${command('fsapi tx list')}            recent inflows and outflows`,
+    `  ${command('fsapi statement')}          this week in and out, day by day`,
+    `  ${command('fsapi transfer send')}      asks who, how much and why; checks the name, then pays once`,
+    '',
+    'Log in to the real API (asks for the consumer key and secret):',
+    `  ${command('fsapi auth login --env sandbox')}`,
+    '',
+    `Every command: ${command('fsapi --help')}   Tab completion: ${command('source <(fsapi completion bash)')}`,
+    '',
   ];
   ctx.io.out(lines.flatMap((line) => wrapStyled(line, ctx.io.columns)).join('\n'));
 });
 
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /**
@@ -79,7 +78,8 @@ function describeActiveProfile(ctx: Context): string {
   const now = ctx.clock.now();
   let login: string;
   if (!profile.hasToken) login = `not logged in: ${c.cyan(`fsapi auth login --profile ${name}`)}`;
-  else if (profile.tokenExpiresAt !== undefined && profile.tokenExpiresAt <= now) login = 'token expired (renewed on the next call when credentials are saved or in the environment)';
+  else if (profile.tokenExpiresAt !== undefined && profile.tokenExpiresAt <= now)
+    login = 'token expired (renewed on the next call when credentials are saved or in the environment)';
   else if (profile.tokenExpiresAt !== undefined) login = `logged in until ${formatDateTime(profile.tokenExpiresAt)}`;
   else login = 'logged in';
   return `Now using profile ${c.bold(name)}: ${env}, ${login}.`;

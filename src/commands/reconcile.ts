@@ -18,7 +18,7 @@ import { withProgress } from '../ui/page-progress.js';
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default run(reconcileSpec, async (ctx, opts, args) => {
+export default run(reconcileSpec, async (ctx, opts, _args) => {
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
   // Without --since: the last 7 local days, or from this profile's first journalled transfer when that is

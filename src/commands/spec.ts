@@ -96,9 +96,10 @@ export function defineGroup(spec: GroupSpec): GroupSpec {
 }
 
 /** The options a run file gets: each parsed, absent ones undefined unless the kind is always present. */
-export type OptionsOf<S> = S extends CommandSpec<infer O>
-  ? { readonly [K in keyof O]: O[K] extends OptionSpec<infer T, infer Always> ? (Always extends true ? T : T | undefined) : never }
-  : never;
+export type OptionsOf<S> =
+  S extends CommandSpec<infer O>
+    ? { readonly [K in keyof O]: O[K] extends OptionSpec<infer T, infer Always> ? (Always extends true ? T : T | undefined) : never }
+    : never;
 
 // ---- kinds -------------------------------------------------------------------------------------------
 
@@ -184,7 +185,11 @@ export function duration<D extends number | undefined = undefined>(
  * An amount in naira as typed (`1500`, `1,500.50`) to integer kobo, by the one money parser
  * (src/money/kobo.ts). With `none`, the word none is null: a limit removed.
  */
-export function money<N extends boolean = false>(flags: string, description: string, extra: Common & { none?: N } = {}): OptionSpec<N extends true ? Kobo | null : Kobo, false> {
+export function money<N extends boolean = false>(
+  flags: string,
+  description: string,
+  extra: Common & { none?: N } = {},
+): OptionSpec<N extends true ? Kobo | null : Kobo, false> {
   return {
     kind: 'money',
     flags,
@@ -286,27 +291,32 @@ export interface OptionDescription {
 
 /** The spec's arguments and options, each in a form a JSON schema (an MCP tool's input) can be built from. */
 export function describeOptions(spec: CommandSpec<any>): OptionDescription[] {
-  const described = Object.entries(spec.options as Record<string, OptionSpec>).map(([name, option]): OptionDescription => ({
-    name,
-    flag: longName(option.flags),
-    kind: option.kind,
-    type: option.kind === 'flag' ? 'boolean' : option.kind === 'integer' || option.kind === 'duration' ? 'integer' : option.kind === 'list' ? 'array' : 'string',
-    description: option.description,
-    required: option.required === true,
-    ...(option.choices ? { enum: option.choices } : {}),
-    ...(option.min !== undefined ? { minimum: option.min } : {}),
-    ...(option.max !== undefined ? { maximum: option.max } : {}),
-    ...(option.defaultValue !== undefined ? { default: option.defaultValue } : {}),
-    ...(option.kind === 'money' ? { unit: 'naira' } : option.kind === 'duration' ? { unit: 'seconds' } : option.unit ? { unit: option.unit } : {}),
-  }));
-  const args = (spec.args ?? []).map((argument): OptionDescription => ({
-    name: argument.name.replace(/[<>[\].]/g, ''),
-    flag: argument.name,
-    kind: 'text',
-    type: argument.name.endsWith('...]') || argument.name.endsWith('...>') ? 'array' : 'string',
-    description: argument.description,
-    required: argument.name.startsWith('<'),
-  }));
+  const described = Object.entries(spec.options as Record<string, OptionSpec>).map(
+    ([name, option]): OptionDescription => ({
+      name,
+      flag: longName(option.flags),
+      kind: option.kind,
+      type:
+        option.kind === 'flag' ? 'boolean' : option.kind === 'integer' || option.kind === 'duration' ? 'integer' : option.kind === 'list' ? 'array' : 'string',
+      description: option.description,
+      required: option.required === true,
+      ...(option.choices ? { enum: option.choices } : {}),
+      ...(option.min !== undefined ? { minimum: option.min } : {}),
+      ...(option.max !== undefined ? { maximum: option.max } : {}),
+      ...(option.defaultValue !== undefined ? { default: option.defaultValue } : {}),
+      ...(option.kind === 'money' ? { unit: 'naira' } : option.kind === 'duration' ? { unit: 'seconds' } : option.unit ? { unit: option.unit } : {}),
+    }),
+  );
+  const args = (spec.args ?? []).map(
+    (argument): OptionDescription => ({
+      name: argument.name.replace(/[<>[\].]/g, ''),
+      flag: argument.name,
+      kind: 'text',
+      type: argument.name.endsWith('...]') || argument.name.endsWith('...>') ? 'array' : 'string',
+      description: argument.description,
+      required: argument.name.startsWith('<'),
+    }),
+  );
   return [...args, ...described];
 }
 

@@ -33,12 +33,13 @@ import { csvRecord } from '../common/sanitize.js';
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default run(statementSpec, async (ctx, opts, args) => {
+export default run(statementSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   const transactions = opts.transactions;
   const pdf = opts.pdf === undefined ? undefined : parsePdfPath(opts.pdf);
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
-  if (pdf !== undefined && (csv || ctx.globals.json)) throw new UsageError('--pdf writes a file; it cannot be used with --csv or --json', 'run the statement twice');
+  if (pdf !== undefined && (csv || ctx.globals.json))
+    throw new UsageError('--pdf writes a file; it cannot be used with --csv or --json', 'run the statement twice');
   if (transactions && !csv) throw new UsageError('--transactions lists rows in the CSV: use it with --csv', 'or --pdf, which always lists every transaction');
   const period = parsePeriod(opts.since, opts.until, ctx.clock.now());
 
@@ -59,7 +60,8 @@ export default run(statementSpec, async (ctx, opts, args) => {
   } else {
     ctx.io.out(renderStatement(ctx, gathered));
   }
-  if (result.skipped.failed > 0) ctx.io.note(`${result.skipped.failed} failed or reversed transfer(s) and reversal credit(s) in the period moved no money in the end and are not counted`);
+  if (result.skipped.failed > 0)
+    ctx.io.note(`${result.skipped.failed} failed or reversed transfer(s) and reversal credit(s) in the period moved no money in the end and are not counted`);
   if (result.skipped.otherType > 0) ctx.io.note(`${result.skipped.otherType} transaction(s) neither credit nor debit are not counted`);
 });
 
@@ -142,11 +144,23 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const dayCharges = (day: Statement['days'][number]) => day.chargesKobo + day.stampDutyKobo;
   const maxDay = Math.max(0, ...s.days.flatMap((day) => [day.credits.totalKobo, day.debits.totalKobo]));
   const width = (header: string, values: number[]) => Math.max(header.length, ...values.map((kobo) => formatNaira(kobo).length));
-  const inWidth = width('IN', s.days.map((day) => day.credits.totalKobo));
-  const outWidth = width('OUT', s.days.map((day) => day.debits.totalKobo));
+  const inWidth = width(
+    'IN',
+    s.days.map((day) => day.credits.totalKobo),
+  );
+  const outWidth = width(
+    'OUT',
+    s.days.map((day) => day.debits.totalKobo),
+  );
   const chargesWidth = width('CHARGES', s.days.map(dayCharges));
-  const netWidth = width('NET', s.days.map((day) => netKobo(day)));
-  const balanceWidth = width('BALANCE', s.days.map((day) => day.balanceKobo));
+  const netWidth = width(
+    'NET',
+    s.days.map((day) => netKobo(day)),
+  );
+  const balanceWidth = width(
+    'BALANCE',
+    s.days.map((day) => day.balanceKobo),
+  );
   // The day lines fit the terminal: the figures keep their width (one space apart when two do not fit),
   // the two bars share what is left.
   const columns = ctx.io.columns ?? 80;
@@ -158,7 +172,14 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const barColumn = (text: string) => (withBars ? `${text.padEnd(barWidth)}  ` : '');
   lines.push(
     c.dim(
-      [`${'DATE'.padEnd(10)}`, `${'IN'.padStart(inWidth)}`, `${barColumn('')}${'OUT'.padStart(outWidth)}`, `${barColumn('')}${'CHARGES'.padStart(chargesWidth)}`, 'NET'.padStart(netWidth), 'BALANCE'.padStart(balanceWidth)].join(gap),
+      [
+        `${'DATE'.padEnd(10)}`,
+        `${'IN'.padStart(inWidth)}`,
+        `${barColumn('')}${'OUT'.padStart(outWidth)}`,
+        `${barColumn('')}${'CHARGES'.padStart(chargesWidth)}`,
+        'NET'.padStart(netWidth),
+        'BALANCE'.padStart(balanceWidth),
+      ].join(gap),
     ),
   );
   for (const day of s.days) {

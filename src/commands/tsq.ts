@@ -3,13 +3,12 @@
 // integrations pass the transfer's reference (most) or the session id of its answer, so fsapi sends what
 // it is given, unchanged, and on a refusal suggests the other one (docs/transactions.md).
 import { namingRefusal } from '../transfers/refusals.js';
-import type { Context } from '../context.js';
 import { run } from './run.js';
 import { tsqSpec } from './top/tsq.spec.js';
 import { parseReferenceArgument } from '../books/transactions.js';
 import { printRecord, statusCell } from '../ui/output.js';
 
-export default run(tsqSpec, async (ctx, opts, args) => {
+export default run(tsqSpec, async (ctx, _opts, args) => {
   const transactionId = parseReferenceArgument(args[0], 'transaction id');
   const api = await ctx.api();
   const result = await namingRefusal(

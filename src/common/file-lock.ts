@@ -52,7 +52,10 @@ export class LockBusyError extends FsapiError {
 
 /** The lock was taken over while held (this process stalled past the stale time). */
 export class LockLostError extends FsapiError {
-  constructor(readonly file: string, reason: string) {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
     super(`lost the lock on ${file} (${reason}); stopped before writing anything that relied on it`, {
       exitCode: ExitCode.failed,
       hint: 'another fsapi process may have taken over; run the command again',
@@ -142,21 +145,19 @@ const turns = new Map<string, Promise<unknown>>();
  * (default DEFAULT_WAIT_MS) for other holders. `fn` should call `lock.assertHeld()` before each write
  * that relies on being alone.
  */
-export async function withFileLock<T>(
-  file: string,
-  fn: (lock: HeldLock) => Promise<T>,
-  options: AcquireOptions = {},
-): Promise<T> {
+export async function withFileLock<T>(file: string, fn: (lock: HeldLock) => Promise<T>, options: AcquireOptions = {}): Promise<T> {
   const key = path.resolve(file);
   const previous = turns.get(key) ?? Promise.resolve();
-  const mine = previous.catch(() => undefined).then(async () => {
-    const lock = await acquireFileLock(file, { waitMs: DEFAULT_WAIT_MS, ...options });
-    try {
-      return await fn(lock);
-    } finally {
-      await lock.release();
-    }
-  });
+  const mine = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const lock = await acquireFileLock(file, { waitMs: DEFAULT_WAIT_MS, ...options });
+      try {
+        return await fn(lock);
+      } finally {
+        await lock.release();
+      }
+    });
   turns.set(key, mine);
   void mine
     .finally(() => {

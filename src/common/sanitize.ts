@@ -17,7 +17,6 @@
 // Dependency-free and small: src/main.ts loads it on every error.
 
 /** C0 controls, DEL and C1 controls (U+0080..U+009F, which some terminals obey like ESC sequences). */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 /** Bidi embeddings, overrides and isolates, and the invisible direction marks. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -25,7 +24,6 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 export const REPLACEMENT = '\uFFFD';
 
 const LINE_BREAKS = /\r\n|[\r\n\t]/g;
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /** Text for a terminal: tabs and line breaks become spaces, other controls and bidi controls U+FFFD. */
@@ -34,7 +32,6 @@ export function terminalText(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
 }
 
-// eslint-disable-next-line no-control-regex
 const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A stderr note: colours (SGR), newlines and tabs kept; any other control or bidi character U+FFFD. */

@@ -173,7 +173,10 @@ function splitOnce(text: string, separator: string): [string, string | undefined
 
 function visibleSubcommands(command: Command): Command[] {
   // The help command and hidden ones (the __complete callback) are left out.
-  return command.createHelp().visibleCommands(command).filter((sub) => command.commands.includes(sub));
+  return command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((sub) => command.commands.includes(sub));
 }
 
 function findSubcommand(command: Command, name: string): Command | undefined {
@@ -200,7 +203,7 @@ function findOption(command: Command, flag: string): Option | undefined {
 
 function optionNames(state: WalkState, current: string): Candidate[] {
   return optionsInScope(state.command)
-    .filter((option) => option.long !== undefined && option.long.startsWith(current))
+    .filter((option) => option.long?.startsWith(current))
     .filter((option) => option.variadic || !state.used.has(option))
     .map((option) => ({ value: option.long!, description: option.description }));
 }
@@ -237,7 +240,10 @@ function argumentValues(state: WalkState, current: string, sources: CompletionSo
     case 'profile use <name>':
       return values(sources.profiles(), current);
     case 'profile remove <name>':
-      return values(sources.profiles().filter((name) => name !== 'local'), current);
+      return values(
+        sources.profiles().filter((name) => name !== 'local'),
+        current,
+      );
     case 'payees remove <alias>':
       return payeeCandidates(sources, state.profile, current);
     default:
@@ -268,7 +274,11 @@ function values(list: readonly string[], current: string): Completion {
 // The same matching rules as `--bank` itself (src/transfers/banks.ts: part of the name, or its initials such
 // as gtb and uba), repeated here because that module loads the zod schemas, too slow for every Tab press.
 const stopWords = new Set(['of', 'for', 'the', 'and', 'plc', 'ltd', 'limited', 'nigeria', 'ng']);
-const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 const initials = (name: string) =>
   normalise(name)
     .split(' ')

@@ -67,7 +67,9 @@ export function readCachedBanks(dataDir: string, profileName: string): CachedBan
   if (fromOwn) return fromOwn;
   let others: string[];
   try {
-    others = readdirSync(cacheDir).filter((name) => /^banks-.+\.json$/.test(name) && name !== own).sort();
+    others = readdirSync(cacheDir)
+      .filter((name) => /^banks-.+\.json$/.test(name) && name !== own)
+      .sort();
   } catch {
     return [];
   }

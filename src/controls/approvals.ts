@@ -12,7 +12,16 @@ import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
-import { isUnsuccessfulOutcome, NOT_SENT, outcomeOfReference, outcomeOfStatus, withOutcomeNow, type NeverSent, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
+import {
+  isUnsuccessfulOutcome,
+  NOT_SENT,
+  outcomeOfReference,
+  outcomeOfStatus,
+  withOutcomeNow,
+  type NeverSent,
+  type Outcome,
+  type TransferWithOutcome,
+} from '../transfers/outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
@@ -40,7 +49,11 @@ export function heldOutcomes(ctx: Context, scope: ControlScope, request: Approva
 }
 
 /** The transfers of a request the journal has never seen (all of them, for a request just approved). */
-export async function unsentTransfers(ctx: Context, scope: ControlScope, request: ApprovalRequest): Promise<{ unsent: HeldTransfer[]; journalled: TransferState[] }> {
+export async function unsentTransfers(
+  ctx: Context,
+  scope: ControlScope,
+  request: ApprovalRequest,
+): Promise<{ unsent: HeldTransfer[]; journalled: TransferState[] }> {
   // Each held reference by the journal's index, not by reading the history.
   const journal = openJournal(ctx);
   const found = request.transfers.map((t) => [t, journal.stateOf({ ...scope, reference: t.reference })] as const);
@@ -60,9 +73,12 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
       await verifyAccountName(ctx, bank, held.accountNumber, held.accountName);
     } catch (error) {
       if (error instanceof NameMismatchError) {
-        throw new ApiError(`the holder of ${held.accountNumber} at ${held.bankName} is now "${error.verifiedName}", not "${held.accountName}" as when ${held.reference} was held; nothing was approved`, {
-          hint: 'reject the request (fsapi approvals reject <id> --reason ...) and send again to the right account',
-        });
+        throw new ApiError(
+          `the holder of ${held.accountNumber} at ${held.bankName} is now "${error.verifiedName}", not "${held.accountName}" as when ${held.reference} was held; nothing was approved`,
+          {
+            hint: 'reject the request (fsapi approvals reject <id> --reason ...) and send again to the right account',
+          },
+        );
       }
       throw error;
     }
@@ -76,7 +92,13 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
   if (policy.maxPerDayKobo !== undefined) {
     const total = sumKobo(transfers.map((t) => t.amountKobo as Kobo));
     try {
-      checkDailyLimit(todaysTransfers(openJournal(ctx), scope, now, policy.timeZone), { ...scope, amountKobo: total }, policy.maxPerDayKobo, now, policy.timeZone);
+      checkDailyLimit(
+        todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
+        { ...scope, amountKobo: total },
+        policy.maxPerDayKobo,
+        now,
+        policy.timeZone,
+      );
     } catch (error) {
       if (error instanceof PolicyLimitError) throw new PolicyLimitError(error.message.replace(/nothing was sent$/, 'nothing was approved'), error.hint ?? '');
       throw error;
@@ -93,7 +115,10 @@ export async function recentDuplicates(ctx: Context, scope: ControlScope, transf
   const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
   const found = new Map<string, TransferState>();
   for (const held of transfers) {
-    for (const t of journal.duplicates({ ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo }, ctx.clock.now())) {
+    for (const t of journal.duplicates(
+      { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo },
+      ctx.clock.now(),
+    )) {
       if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
     }
   }
@@ -162,8 +187,11 @@ export function approvalError(request: ApprovalRequest, results: readonly Approv
   const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === NOT_SENT);
   if (bad.length === 0) return undefined;
   const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo as Kobo)));
-  return new FsapiError(`${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`, {
-    exitCode: ExitCode.failed,
-    hint: 'refused ones moved no money: the message of each says why; fsapi transfer log shows the journal',
-  });
+  return new FsapiError(
+    `${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`,
+    {
+      exitCode: ExitCode.failed,
+      hint: 'refused ones moved no money: the message of each says why; fsapi transfer log shows the journal',
+    },
+  );
 }

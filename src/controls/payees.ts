@@ -16,7 +16,10 @@ export const ALIAS_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,39}$/;
 export function parseAlias(text: unknown, what = 'payee alias'): string {
   const alias = String(text ?? '').trim();
   if (!ALIAS_PATTERN.test(alias)) {
-    throw new UsageError(`${what} ${JSON.stringify(alias)} is not allowed`, 'use a letter first, then letters, digits, ".", "-" or "_" (at most 40), e.g. landlord or ada.obi');
+    throw new UsageError(
+      `${what} ${JSON.stringify(alias)} is not allowed`,
+      'use a letter first, then letters, digits, ".", "-" or "_" (at most 40), e.g. landlord or ada.obi',
+    );
   }
   return alias;
 }

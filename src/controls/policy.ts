@@ -88,7 +88,13 @@ export class PolicyLimitError extends FsapiError {
 const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy show, fsapi policy set';
 
 /** Throws PolicyLimitError when the candidate would take today's total past the daily maximum. */
-export function checkDailyLimit(transfers: readonly TransferState[], candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>, maxPerDayKobo: number, now: number, timeZone: string): void {
+export function checkDailyLimit(
+  transfers: readonly TransferState[],
+  candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>,
+  maxPerDayKobo: number,
+  now: number,
+  timeZone: string,
+): void {
   const spent = spentToday(transfers, candidate, now, timeZone);
   if (spent + candidate.amountKobo <= maxPerDayKobo) return;
   const left = Math.max(0, maxPerDayKobo - spent);
@@ -102,7 +108,8 @@ export function checkDailyLimit(transfers: readonly TransferState[], candidate: 
 /** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
 export function checkPerTransferLimit(policy: Policy, amountKobo: number, profile: string, leftToday: number | undefined): void {
   if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
-  const left = leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
+  const left =
+    leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
   throw new PolicyLimitError(
     `${formatNaira(amountKobo)} is over the per-transfer maximum of ${formatNaira(policy.maxPerTransferKobo)} of profile "${profile}" (${left}); nothing was sent`,
     CHANGE_HINT,
@@ -112,7 +119,8 @@ export function checkPerTransferLimit(policy: Policy, amountKobo: number, profil
 /** Why a transfer must wait for a person, or [] when the policy lets it go. */
 export function holdReasons(policy: Policy, amountKobo: number, toPayee: boolean): string[] {
   const reasons: string[] = [];
-  if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo) reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
+  if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo)
+    reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
   if (policy.payeesOnly && !toPayee) reasons.push('not a saved payee (the policy pays saved payees only)');
   return reasons;
 }
@@ -218,13 +226,19 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
       return holdReasons(rules, candidate.amountKobo, toPayee);
     },
     checkDailyTotal: (totalKobo) => {
-      if (rules.maxPerDayKobo !== undefined && totalKobo > 0) checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
+      if (rules.maxPerDayKobo !== undefined && totalKobo > 0)
+        checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
     },
   };
 }
 
 /** Records transfers as one request held for approval. */
-export function holdForApproval(ctx: Context, scope: ControlScope & { env: string }, transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>, origin: string): ApprovalRequest {
+export function holdForApproval(
+  ctx: Context,
+  scope: ControlScope & { env: string },
+  transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>,
+  origin: string,
+): ApprovalRequest {
   const store = ControlsStore.open(ctx.paths.dataDir);
   try {
     const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));

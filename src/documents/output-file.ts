@@ -10,6 +10,7 @@ export function parsePdfPath(value: unknown): string {
   const path = resolve(text);
   const folder = statSync(dirname(path), { throwIfNoEntry: false });
   if (!folder?.isDirectory()) throw new UsageError(`--pdf: the folder ${dirname(path)} does not exist`, 'create it first, or write the PDF elsewhere');
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--pdf: ${path} is a folder`, 'give a file name, for example --pdf statement.pdf');
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`--pdf: ${path} is a folder`, 'give a file name, for example --pdf statement.pdf');
   return path;
 }

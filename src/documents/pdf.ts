@@ -67,7 +67,10 @@ export function clipText(text: string, max = MAX_DOCUMENT_TEXT): string {
     if (characters.length > max) break;
   }
   if (characters.length <= max && text.length <= max * 8) return text;
-  return `${characters.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${characters
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** A4 in points, and the margin every page keeps. */

@@ -24,19 +24,33 @@ export async function writeReceiptPdf(path: string, receipt: Receipt): Promise<v
   try {
     newPage(doc);
     setFont(doc, 'bold').fontSize(20).text('Transfer receipt', LEFT, PAGE.margin);
-    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(clipText(receipt.payer.name), LEFT, doc.y + 2, { width: WIDTH });
+    setFont(doc, 'regular')
+      .fontSize(10)
+      .fillColor(GREY)
+      .text(clipText(receipt.payer.name), LEFT, doc.y + 2, { width: WIDTH });
     doc.fillColor('black');
 
     // The amount, large, on a tinted band with the status.
     const bandTop = doc.y + 16;
     // The band holds the words however many lines they take.
     const words = amountInWords(receipt.amountKobo);
-    const wordsHeight = setFont(doc, 'regular').fontSize(10).heightOfString(words, { width: WIDTH - 28 });
+    const wordsHeight = setFont(doc, 'regular')
+      .fontSize(10)
+      .heightOfString(words, { width: WIDTH - 28 });
     const bandHeight = 62 + wordsHeight + 12;
     doc.rect(LEFT, bandTop, WIDTH, bandHeight).fill(LIGHT);
-    setFont(doc, 'bold').fontSize(10).fillColor(GREEN).text(receipt.status.toUpperCase(), LEFT + 14, bandTop + 12, { width: WIDTH - 28 });
-    setFont(doc, 'bold').fontSize(26).fillColor('black').text(formatNaira(receipt.amountKobo), LEFT + 14, bandTop + 28, { width: WIDTH - 28 });
-    setFont(doc, 'regular').fontSize(10).fillColor(GREY).text(words, LEFT + 14, bandTop + 62, { width: WIDTH - 28 });
+    setFont(doc, 'bold')
+      .fontSize(10)
+      .fillColor(GREEN)
+      .text(receipt.status.toUpperCase(), LEFT + 14, bandTop + 12, { width: WIDTH - 28 });
+    setFont(doc, 'bold')
+      .fontSize(26)
+      .fillColor('black')
+      .text(formatNaira(receipt.amountKobo), LEFT + 14, bandTop + 28, { width: WIDTH - 28 });
+    setFont(doc, 'regular')
+      .fontSize(10)
+      .fillColor(GREY)
+      .text(words, LEFT + 14, bandTop + 62, { width: WIDTH - 28 });
     doc.fillColor('black');
 
     // Every fact, a labelled line each; long values (a name, a narration) wrap under themselves, and are
@@ -46,9 +60,17 @@ export async function writeReceiptPdf(path: string, receipt: Receipt): Promise<v
       if (label === 'Status' || label === 'Amount' || label === 'Amount in words') continue;
       setFont(doc, 'regular').fontSize(9).fillColor(GREY).text(label, LEFT, y, { width: LABEL_WIDTH });
       const strong = label === 'Paid to' || label === 'Reference' || label === 'Session ID';
-      setFont(doc, strong ? 'bold' : 'regular').fontSize(11).fillColor('black').text(clipText(value), LEFT + LABEL_WIDTH, y - 1.5, { width: WIDTH - LABEL_WIDTH });
+      setFont(doc, strong ? 'bold' : 'regular')
+        .fontSize(11)
+        .fillColor('black')
+        .text(clipText(value), LEFT + LABEL_WIDTH, y - 1.5, { width: WIDTH - LABEL_WIDTH });
       y = Math.max(doc.y, y + 14) + 9;
-      doc.moveTo(LEFT, y - 5).lineTo(LEFT + WIDTH, y - 5).lineWidth(0.4).strokeColor('#dddddd').stroke();
+      doc
+        .moveTo(LEFT, y - 5)
+        .lineTo(LEFT + WIDTH, y - 5)
+        .lineWidth(0.4)
+        .strokeColor('#dddddd')
+        .stroke();
     }
 
     y += 14;

@@ -97,7 +97,11 @@ export async function writeStatementPdf(path: string, given: StatementPdfInput):
       }
       await file.drain();
     }
-    if (!any) setFont(doc, 'regular').fontSize(FONT_SIZE + 1).fillColor(GREY).text('No transactions in the period.', LEFT, y + 4, { lineBreak: false });
+    if (!any)
+      setFont(doc, 'regular')
+        .fontSize(FONT_SIZE + 1)
+        .fillColor(GREY)
+        .text('No transactions in the period.', LEFT, y + 4, { lineBreak: false });
     await file.finish();
   } catch (error) {
     await file.abort();
@@ -110,14 +114,13 @@ export async function writeStatementPdf(path: string, given: StatementPdfInput):
 function writeSummary(doc: Pdf, input: StatementPdfInput): number {
   const { statement: s, account } = input;
   setFont(doc, 'bold').fontSize(18).text('Statement of account', LEFT, PAGE.margin, { lineBreak: false });
-  setFont(doc, 'bold').fontSize(12).text(account.name, LEFT, PAGE.margin + 28, { width: RIGHT - LEFT });
+  setFont(doc, 'bold')
+    .fontSize(12)
+    .text(account.name, LEFT, PAGE.margin + 28, { width: RIGHT - LEFT });
   let y = doc.y + 2;
   setFont(doc, 'regular').fontSize(9).fillColor(GREY);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  for (const text of [
-    `Account number ${account.number}`,
-    `Period ${s.since} to ${s.until} (whole local days, ${zone})`,
-  ]) {
+  for (const text of [`Account number ${account.number}`, `Period ${s.since} to ${s.until} (whole local days, ${zone})`]) {
     doc.text(text, LEFT, y, { lineBreak: false });
     y += 13;
   }
@@ -134,13 +137,27 @@ function writeSummary(doc: Pdf, input: StatementPdfInput): number {
   ];
   const boxTop = y;
   for (const [label, note, amount, strong] of rows) {
-    if (strong) doc.rect(LEFT, y - 3, 300, 16).fill(LIGHT).fillColor('black');
-    setFont(doc, strong ? 'bold' : 'regular').fontSize(9.5).text(label, LEFT + 6, y, { lineBreak: false });
-    setFont(doc, 'regular').fontSize(7.5).fillColor(GREY).text(note, LEFT + 96, y + 1.5, { lineBreak: false }).fillColor('black');
+    if (strong)
+      doc
+        .rect(LEFT, y - 3, 300, 16)
+        .fill(LIGHT)
+        .fillColor('black');
+    setFont(doc, strong ? 'bold' : 'regular')
+      .fontSize(9.5)
+      .text(label, LEFT + 6, y, { lineBreak: false });
+    setFont(doc, 'regular')
+      .fontSize(7.5)
+      .fillColor(GREY)
+      .text(note, LEFT + 96, y + 1.5, { lineBreak: false })
+      .fillColor('black');
     rightText(doc, amount, LEFT + 294, y, strong ? 'bold' : 'regular', 9.5);
     y += 16;
   }
-  doc.rect(LEFT, boxTop - 3, 300, y - boxTop).lineWidth(0.5).strokeColor('#999999').stroke();
+  doc
+    .rect(LEFT, boxTop - 3, 300, y - boxTop)
+    .lineWidth(0.5)
+    .strokeColor('#999999')
+    .stroke();
   const uncounted = s.skipped.failed + s.skipped.otherType;
   setFont(doc, 'regular').fontSize(7.5).fillColor(GREY);
   doc.text(
@@ -174,11 +191,19 @@ function writeChart(doc: Pdf, s: Statement, top: number): number {
   }
   const max = Math.max(1, ...groups.flatMap((g) => [g.inKobo, g.outKobo]));
   doc.lineWidth(0.5).strokeColor('#999999');
-  doc.moveTo(x0, chartTop + height).lineTo(x0 + width, chartTop + height).stroke();
+  doc
+    .moveTo(x0, chartTop + height)
+    .lineTo(x0 + width, chartTop + height)
+    .stroke();
   setFont(doc, 'regular').fontSize(6.5).fillColor(GREY);
   rightText(doc, formatNaira(max), x0 - 4, chartTop - 2, 'regular', 6.5);
   rightText(doc, formatNaira(0), x0 - 4, chartTop + height - 6, 'regular', 6.5);
-  doc.moveTo(x0, chartTop).lineTo(x0 + width, chartTop).dash(1, { space: 2 }).stroke().undash();
+  doc
+    .moveTo(x0, chartTop)
+    .lineTo(x0 + width, chartTop)
+    .dash(1, { space: 2 })
+    .stroke()
+    .undash();
   const slot = width / Math.max(1, groups.length);
   const bar = Math.max(0.5, Math.min(14, slot * 0.38));
   const labelEvery = Math.max(1, Math.ceil(groups.length / 8));
@@ -189,20 +214,33 @@ function writeChart(doc: Pdf, s: Statement, top: number): number {
     if (inHeight > 0) doc.rect(x - bar, chartTop + height - inHeight, bar, inHeight).fill(IN_COLOUR);
     if (outHeight > 0) doc.rect(x, chartTop + height - outHeight, bar, outHeight).fill(OUT_COLOUR);
     if (i % labelEvery === 0) {
-      doc.fillColor(GREY).fontSize(6.5).text(group.label.slice(5), x - 15, chartTop + height + 3, { width: 30, align: 'center', lineBreak: false });
+      doc
+        .fillColor(GREY)
+        .fontSize(6.5)
+        .text(group.label.slice(5), x - 15, chartTop + height + 3, { width: 30, align: 'center', lineBreak: false });
     }
   });
   const legendY = chartTop + height + 14;
   doc.rect(x0, legendY + 1, 6, 6).fill(IN_COLOUR);
-  doc.fillColor('black').fontSize(7).text('money in', x0 + 9, legendY, { lineBreak: false });
+  doc
+    .fillColor('black')
+    .fontSize(7)
+    .text('money in', x0 + 9, legendY, { lineBreak: false });
   doc.rect(x0 + 55, legendY + 1, 6, 6).fill(OUT_COLOUR);
   doc.fillColor('black').text('money out', x0 + 64, legendY, { lineBreak: false });
-  if (groupSize > 1) doc.fillColor(GREY).text(`(each pair of bars is ${groupSize} days)`, x0 + 115, legendY, { lineBreak: false }).fillColor('black');
+  if (groupSize > 1)
+    doc
+      .fillColor(GREY)
+      .text(`(each pair of bars is ${groupSize} days)`, x0 + 115, legendY, { lineBreak: false })
+      .fillColor('black');
   return legendY + 10;
 }
 
 function tableHeader(doc: Pdf, y: number): number {
-  doc.rect(LEFT, y - 3, RIGHT - LEFT, 12).fill(LIGHT).fillColor('black');
+  doc
+    .rect(LEFT, y - 3, RIGHT - LEFT, 12)
+    .fill(LIGHT)
+    .fillColor('black');
   setFont(doc, 'mono').fontSize(MONO_SIZE);
   doc.text(tableRow(['Date and time', 'Details', 'Money in', 'Money out', 'Charges', 'Balance']), LEFT + 2, y, { lineBreak: false });
   return y + 14;

@@ -125,7 +125,10 @@ export interface PastOutcome {
 export class EventLogWriter {
   private store: LocalStore | undefined;
 
-  private constructor(readonly file: string, store: LocalStore) {
+  private constructor(
+    readonly file: string,
+    store: LocalStore,
+  ) {
     this.store = store;
   }
 

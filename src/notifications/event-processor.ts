@@ -194,8 +194,18 @@ export class EventProcessor {
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
-    verified: 0, mismatch: 0, 'not-found': 0, pending: 0, stale: 0, unverifiable: 0, 'unknown-kind': 0, unverified: 0, duplicate: 0, failed: 0,
-    forwarded: 0, forwardFailed: 0,
+    verified: 0,
+    mismatch: 0,
+    'not-found': 0,
+    pending: 0,
+    stale: 0,
+    unverifiable: 0,
+    'unknown-kind': 0,
+    unverified: 0,
+    duplicate: 0,
+    failed: 0,
+    forwarded: 0,
+    forwardFailed: 0,
   };
 
   constructor(private readonly deps: ProcessorDeps) {
@@ -268,8 +278,17 @@ export class EventProcessor {
                 this.undelivered.delete(id);
                 const detail = `delivered to the app on a later try (HTTP ${result.status})`;
                 this.writeOutcome({
-                  kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'verified', field: null, detail, forwarded: true,
-                  forwardBody: waiting.body, forwardUnverified: [...waiting.unverified], attempts: waiting.attempts,
+                  kind: 'outcome',
+                  id,
+                  at: this.now(),
+                  reference: waiting.reference,
+                  state: 'verified',
+                  field: null,
+                  detail,
+                  forwarded: true,
+                  forwardBody: waiting.body,
+                  forwardUnverified: [...waiting.unverified],
+                  attempts: waiting.attempts,
                   ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
                 });
                 this.deps.warn(`${waiting.reference} ${detail}`);
@@ -310,11 +329,24 @@ export class EventProcessor {
     const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - waiting.firstFailedAt)}`;
     const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
     this.writeOutcome({
-      kind: 'outcome', id, at: this.now(), reference: waiting.reference, state: 'failed', field: null, detail, forwarded: false,
-      forwardBody: waiting.body, forwardUnverified: [...waiting.unverified], firstFailedAt: new Date(waiting.firstFailedAt).toISOString(),
-      attempts: waiting.attempts, lastAnswer: waiting.lastProblem, ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
+      kind: 'outcome',
+      id,
+      at: this.now(),
+      reference: waiting.reference,
+      state: 'failed',
+      field: null,
+      detail,
+      forwarded: false,
+      forwardBody: waiting.body,
+      forwardUnverified: [...waiting.unverified],
+      firstFailedAt: new Date(waiting.firstFailedAt).toISOString(),
+      attempts: waiting.attempts,
+      lastAnswer: waiting.lastProblem,
+      ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
     });
-    this.deps.warn(`gave up forwarding ${waiting.reference} (event ${id}): ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}; recorded as failed`);
+    this.deps.warn(
+      `gave up forwarding ${waiting.reference} (event ${id}): ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}; recorded as failed`,
+    );
   }
 
   /** How many accepted events are not finished yet. */
@@ -389,13 +421,18 @@ export class EventProcessor {
     if (state === 'verified' && history?.verified) {
       return this.finishDuplicate(record, 'another delivery of a reference already verified');
     }
-    const forwarding = state === 'verified' && verification?.transaction ? forwardedEvent(notification, verification.transaction, verification.account) : undefined;
+    const forwarding =
+      state === 'verified' && verification?.transaction ? forwardedEvent(notification, verification.transaction, verification.account) : undefined;
     // A verified event is shown with the API's facts; any other with what it claimed (that is what is judged).
     const truth = state === 'verified' ? verification?.transaction : undefined;
     const virtualAccount = truth ? shownText(truth.destinationAccountNumber) || notification.virtualAccount : notification.virtualAccount;
     const payer = (truth ? shownText(truth.sourceAccountName) || notification.sourceAccountName : notification.sourceAccountName) ?? '';
     const detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
-    await this.deliver(record, { kind: 'collection', status: null, state, field: verification?.field ?? null, detail, virtualAccount, amount, payer }, forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified });
+    await this.deliver(
+      record,
+      { kind: 'collection', status: null, state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },
+      forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified },
+    );
   }
 
   /** A payout or reversal: verified against the transfer it names, forwarded in its own shape. */
@@ -416,12 +453,19 @@ export class EventProcessor {
     const amount = record_ ? (readAmount(record_.amount) ?? null) : (n.amount ?? null);
     const account = event.kind === 'payout' ? (record_ ? shownText(record_.destinationAccountNumber) : (event.notification.accountNumber ?? '')) : '';
     // The party column says what happened: the payee of a payout, the transfer a reversal undoes.
-    const party = event.kind === 'payout' ? `payout ${status}${record_ ? ` to ${shownText(record_.destinationAccountName)}` : ''}` : `reversal of ${event.notification.originalReference}`;
+    const party =
+      event.kind === 'payout'
+        ? `payout ${status}${record_ ? ` to ${shownText(record_.destinationAccountName)}` : ''}`
+        : `reversal of ${event.notification.originalReference}`;
     const detail = verification?.detail ?? 'not looked up (--no-verify); not forwarded';
     await this.deliver(
       record,
       { kind: event.kind, status, state, field: verification?.field ?? null, detail, virtualAccount: account, amount, payer: party.trim() },
-      forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified, eventStatus: event.kind === 'payout' ? forwarding.status : undefined },
+      forwarding && {
+        body: JSON.stringify(forwarding.body),
+        unverified: forwarding.unverified,
+        eventStatus: event.kind === 'payout' ? forwarding.status : undefined,
+      },
     );
   }
 
@@ -449,7 +493,16 @@ export class EventProcessor {
       } else {
         this.tally.forwardFailed += 1;
         const now = this.deps.clock.now();
-        waiting = { reference: record.reference, body: forwarding.body, unverified: forwarding.unverified, eventStatus: forwarding.eventStatus, attempts: result.tries, firstFailedAt: now, nextAt: now, lastProblem: result.detail };
+        waiting = {
+          reference: record.reference,
+          body: forwarding.body,
+          unverified: forwarding.unverified,
+          eventStatus: forwarding.eventStatus,
+          attempts: result.tries,
+          firstFailedAt: now,
+          nextAt: now,
+          lastProblem: result.detail,
+        };
         forwardProblem = result.detail;
         refusedWith = result.status;
         detail = `${detail}; forward failed: ${result.detail}; kept to try again`;
@@ -476,7 +529,9 @@ export class EventProcessor {
   private finish(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
-    delivery: Pick<OutcomeRecord, 'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts'> & { forwardProblem: string | null } = { forwarded: false, forwardProblem: null },
+    delivery: Pick<OutcomeRecord, 'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts'> & {
+      forwardProblem: string | null;
+    } = { forwarded: false, forwardProblem: null },
   ): void {
     const { state, field, detail } = shown;
     this.tally[state] += 1;
@@ -489,7 +544,16 @@ export class EventProcessor {
 
   private finishDuplicate(record: ReceivedRecord, detail: string): void {
     this.tally.duplicate += 1;
-    this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state: 'duplicate', field: null, detail, forwarded: false });
+    this.writeOutcome({
+      kind: 'outcome',
+      id: record.id,
+      at: this.now(),
+      reference: record.reference,
+      state: 'duplicate',
+      field: null,
+      detail,
+      forwarded: false,
+    });
   }
 
   /** Writes an outcome; false when the disk refused it (warned). */

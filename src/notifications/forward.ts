@@ -7,7 +7,6 @@
 // so the app can refuse a body that did not come through the listener.
 import type { Clock } from '../context.js';
 import { UsageError } from '../errors.js';
-import { NOTIFICATION_FIELDS } from './verify.js';
 import { signatureHeader } from './webhook-secret.js';
 
 export const VERIFICATION_HEADER = 'X-Fsapi-Verification';

@@ -124,9 +124,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     throw listenError(error, options.host, options.port);
   });
   // After start-up, a server error (rare: the socket failing) is reported, not thrown into nowhere.
-  server.on('error', (error) =>
-    options.rejected({ status: 0, method: '-', path: '-', remote: '-', detail: `server error: ${error.message}` }),
-  );
+  server.on('error', (error) => options.rejected({ status: 0, method: '-', path: '-', remote: '-', detail: `server error: ${error.message}` }));
 
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -159,7 +157,10 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new FsapiError(`cannot listen on ${host}: no such local address`, { exitCode: ExitCode.failed, hint: 'use --host 127.0.0.1, or 0.0.0.0 for every interface' });
+      return new FsapiError(`cannot listen on ${host}: no such local address`, {
+        exitCode: ExitCode.failed,
+        hint: 'use --host 127.0.0.1, or 0.0.0.0 for every interface',
+      });
     default:
       return new FsapiError(`cannot listen on ${host}:${port}: ${error.message}`, { exitCode: ExitCode.failed });
   }

@@ -39,7 +39,9 @@ export { outflowKind, readOutflowEvent, type OutflowEvent, type PayoutNotificati
 export function recordStatus(record: TransactionRecord): string {
   const flagged = record.reversedFlag !== 0 && record.reversedFlag !== undefined && record.reversedFlag !== null && String(record.reversedFlag) !== '0';
   if (flagged) return 'reversed';
-  const status = String(record.status ?? '').trim().toLowerCase();
+  const status = String(record.status ?? '')
+    .trim()
+    .toLowerCase();
   return STATUS_WORDS[status] ?? status;
 }
 
@@ -72,13 +74,14 @@ export function comparePayout(notification: PayoutNotification, record: Transact
     record,
   );
   if (!verdict.matches) {
-    const field = shownText(record.reference).trim().toUpperCase() !== notification.reference.toUpperCase()
-      ? 'reference'
-      : notification.amount !== undefined && notification.amount !== recordAmount
-        ? 'amount'
-        : notification.accountNumber !== undefined && notification.accountNumber !== recordAccount
-          ? 'destinationAccountNumber'
-          : 'destinationBankCode';
+    const field =
+      shownText(record.reference).trim().toUpperCase() !== notification.reference.toUpperCase()
+        ? 'reference'
+        : notification.amount !== undefined && notification.amount !== recordAmount
+          ? 'amount'
+          : notification.accountNumber !== undefined && notification.accountNumber !== recordAccount
+            ? 'destinationAccountNumber'
+            : 'destinationBankCode';
     return mismatch(field, `the lookup answered, but ${verdict.detail}`);
   }
   if (String(record.type ?? '').toLowerCase() !== 'debit') return mismatch('event', `the transaction is a ${record.type || '(no type)'}, not a payout`);
@@ -98,27 +101,42 @@ export function comparePayout(notification: PayoutNotification, record: Transact
  * What the API says about a reversal: its credit `R-<reference>` must be a successful credit of the
  * notified amount, and the original a debit the API shows reversed. Pure.
  */
-export function compareReversal(notification: ReversalNotification, credit: TransactionRecord, original: TransactionRecord, options: CompareOptions = {}): Verification {
+export function compareReversal(
+  notification: ReversalNotification,
+  credit: TransactionRecord,
+  original: TransactionRecord,
+  options: CompareOptions = {},
+): Verification {
   const base = { transaction: credit };
   const mismatch = (field: string, detail: string): Verification => ({ ...base, state: 'mismatch', field, detail });
-  if (shownText(credit.reference).trim().toUpperCase() !== notification.reference.toUpperCase()) return mismatch('reference', `the API answered with transaction ${shownText(credit.reference)}`);
-  if (String(credit.type ?? '').toLowerCase() !== 'credit') return mismatch('event', `${notification.reference} is a ${credit.type || '(no type)'}, not money coming back`);
+  if (shownText(credit.reference).trim().toUpperCase() !== notification.reference.toUpperCase())
+    return mismatch('reference', `the API answered with transaction ${shownText(credit.reference)}`);
+  if (String(credit.type ?? '').toLowerCase() !== 'credit')
+    return mismatch('event', `${notification.reference} is a ${credit.type || '(no type)'}, not money coming back`);
   const creditAmount = readAmount(credit.amount);
   if (notification.amount !== undefined && notification.amount !== creditAmount) {
-    return mismatch('amount', `notified ${formatNaira(notification.amount)}, but the reversal credit is ${creditAmount === undefined ? '(no amount)' : formatNaira(creditAmount)}`);
+    return mismatch(
+      'amount',
+      `notified ${formatNaira(notification.amount)}, but the reversal credit is ${creditAmount === undefined ? '(no amount)' : formatNaira(creditAmount)}`,
+    );
   }
   if (shownText(original.reference).trim().toUpperCase() !== notification.originalReference.toUpperCase()) {
     return mismatch('originalReference', `the API answered with transaction ${shownText(original.reference)} for ${notification.originalReference}`);
   }
   if (String(original.type ?? '').toLowerCase() !== 'debit') return mismatch('originalReference', `${notification.originalReference} is not a transfer out`);
   const originalStatus = recordStatus(original);
-  if (originalStatus !== 'reversed') return mismatch('originalReference', `the API shows ${notification.originalReference} ${originalStatus || '(no status)'}, not reversed`);
+  if (originalStatus !== 'reversed')
+    return mismatch('originalReference', `the API shows ${notification.originalReference} ${originalStatus || '(no status)'}, not reversed`);
   const status = recordStatus(credit);
   if (status === 'pending') return { ...base, state: 'pending', detail: 'the reversal credit exists but is not successful yet' };
   if (status !== 'successful') return mismatch('status', `the reversal credit is ${status}`);
   const stale = staleness(credit, options);
   if (stale) return { ...base, state: 'stale', detail: stale };
-  return { ...base, state: 'verified', detail: `${creditAmount === undefined ? 'the money' : formatNaira(creditAmount)} of ${notification.originalReference} came back, confirmed by the API` };
+  return {
+    ...base,
+    state: 'verified',
+    detail: `${creditAmount === undefined ? 'the money' : formatNaira(creditAmount)} of ${notification.originalReference} came back, confirmed by the API`,
+  };
 }
 
 /** A verified reversal also carries the original transfer's record (for the forward). */
@@ -143,14 +161,20 @@ export async function verifyOutflow(deps: VerifyDeps, event: OutflowEvent, polic
       const original = await lookUp(deps, event.notification.originalReference, policy, signal);
       if ('state' in original) {
         if (original.state !== 'not-found') return original;
-        return { state: 'mismatch', field: 'originalReference', transaction: credit.transaction, detail: `the API knows no transfer ${event.notification.originalReference}` };
+        return {
+          state: 'mismatch',
+          field: 'originalReference',
+          transaction: credit.transaction,
+          detail: `the API knows no transfer ${event.notification.originalReference}`,
+        };
       }
       verdict = { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
     }
     if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
       return verdict.state === 'pending' && pendingChecks > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` } : verdict;
     }
-    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal))) return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
+    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal)))
+      return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
     pendingChecks += 1;
   }
 }

@@ -174,10 +174,14 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
   const recordType = String(transaction.type ?? '').toLowerCase();
   if (recordType !== 'credit') return mismatch('event', `the transaction is a ${transaction.type || '(no type)'}, not an inflow`);
   const notifiedType = said(notification.type);
-  if (notifiedType !== undefined && notifiedType.toLowerCase() !== recordType) return mismatch('type', `notified type ${notifiedType}, but the transaction is a ${transaction.type}`);
+  if (notifiedType !== undefined && notifiedType.toLowerCase() !== recordType)
+    return mismatch('type', `notified type ${notifiedType}, but the transaction is a ${transaction.type}`);
   // The record is read tolerantly (src/api/schemas.ts): an account number may come as a JSON number.
   if (shownText(transaction.destinationAccountNumber) !== notification.virtualAccount) {
-    return mismatch('virtualAccount', `notified account ${notification.virtualAccount}, but the money went to ${transaction.destinationAccountNumber || '(none)'}`);
+    return mismatch(
+      'virtualAccount',
+      `notified account ${notification.virtualAccount}, but the money went to ${transaction.destinationAccountNumber || '(none)'}`,
+    );
   }
 
   let notified: Kobo;
@@ -203,7 +207,8 @@ export function compareWithTransaction(notification: ReceivedNotification, trans
     const truth = said(shownText(transaction[recordField]));
     if (claim === undefined || truth === undefined) continue;
     const same = how === 'exact' ? claim === truth : normaliseName(claim) === normaliseName(truth);
-    if (!same) return mismatch(field, `notified ${field} ${JSON.stringify(claim.slice(0, 60))}, but the transaction says ${JSON.stringify(truth.slice(0, 60))}`);
+    if (!same)
+      return mismatch(field, `notified ${field} ${JSON.stringify(claim.slice(0, 60))}, but the transaction says ${JSON.stringify(truth.slice(0, 60))}`);
   }
 
   if (transaction.reversedFlag !== 0 && transaction.reversedFlag !== undefined && transaction.reversedFlag !== null) {
@@ -345,7 +350,12 @@ export function forwardedEvent(notification: ReceivedNotification, transaction: 
 export function compareWithAccount(notification: ReceivedNotification, account: ClientEnquiry, transaction: TransactionRecord): Verification | undefined {
   const checks = [
     ['externalReference', said(notification.externalReference), said(shownText(account.externalReference)), (a: string, b: string) => a === b],
-    ['destinationCurrency', said(notification.destinationCurrency), said(shownText(account.currency)), (a: string, b: string) => a.toUpperCase() === b.toUpperCase()],
+    [
+      'destinationCurrency',
+      said(notification.destinationCurrency),
+      said(shownText(account.currency)),
+      (a: string, b: string) => a.toUpperCase() === b.toUpperCase(),
+    ],
   ] as const;
   for (const [field, claim, truth, same] of checks) {
     if (claim === undefined || truth === undefined || same(claim, truth)) continue;
@@ -444,7 +454,8 @@ async function withAccount(
       const account = await getClient(notification.virtualAccount);
       return compareWithAccount(notification, account, verdict.transaction!) ?? { ...verdict, account };
     } catch (error) {
-      const retryable = error instanceof TransportError || (error instanceof ApiError && error.status !== 400 && error.status !== 404 && !(error instanceof AuthError));
+      const retryable =
+        error instanceof TransportError || (error instanceof ApiError && error.status !== 400 && error.status !== 404 && !(error instanceof AuthError));
       if (!retryable) return verdict;
     }
     if (attempt < tries && !(await sleep(deps.clock, policy.retryDelaysMs[attempt - 1]!, signal))) return verdict;
@@ -529,8 +540,16 @@ export function outflowKind(event: string): 'payout' | 'reversal' | undefined {
 }
 
 export const STATUS_WORDS: Record<string, string> = {
-  pending: 'pending', processing: 'pending', successful: 'successful', success: 'successful', completed: 'successful',
-  failed: 'failed', fail: 'failed', failure: 'failed', reversed: 'reversed', reversal: 'reversed',
+  pending: 'pending',
+  processing: 'pending',
+  successful: 'successful',
+  success: 'successful',
+  completed: 'successful',
+  failed: 'failed',
+  fail: 'failed',
+  failure: 'failed',
+  reversed: 'reversed',
+  reversal: 'reversed',
 };
 
 function text(value: unknown): string | undefined {
@@ -547,7 +566,8 @@ function text(value: unknown): string | undefined {
  */
 export function readOutflowEvent(kind: 'payout' | 'reversal', body: Record<string, unknown>, event: string): OutflowEvent | { problem: string } {
   const reference = text(body.reference);
-  if (reference === undefined || !isSafeReference(reference)) return { problem: `a ${kind} event needs a usable reference, not ${JSON.stringify(String(body.reference ?? '').slice(0, 80))}` };
+  if (reference === undefined || !isSafeReference(reference))
+    return { problem: `a ${kind} event needs a usable reference, not ${JSON.stringify(String(body.reference ?? '').slice(0, 80))}` };
   let amount: Kobo | undefined;
   if (body.amount !== undefined && body.amount !== null && body.amount !== '') {
     amount = readAmount(body.amount);
@@ -555,12 +575,16 @@ export function readOutflowEvent(kind: 'payout' | 'reversal', body: Record<strin
   }
   if (kind === 'reversal') {
     const original = text(body.originalReference) ?? (reference.toUpperCase().startsWith('R-') ? reference.slice(2) : undefined);
-    if (original === undefined || !isSafeReference(original)) return { problem: `a reversal names its transfer as R-<reference> or originalReference; ${JSON.stringify(reference.slice(0, 80))} does neither` };
+    if (original === undefined || !isSafeReference(original))
+      return { problem: `a reversal names its transfer as R-<reference> or originalReference; ${JSON.stringify(reference.slice(0, 80))} does neither` };
     return { kind, notification: { event, reference, originalReference: original, amount } };
   }
   const said = text(body.status) ?? event.split(/[._:\s-]/).pop();
   const status = said === undefined ? undefined : STATUS_WORDS[said.toLowerCase()];
-  if (status === undefined) return { problem: `a payout event needs a status (pending, successful, failed or reversed), not ${JSON.stringify(String(body.status ?? '').slice(0, 40))}` };
+  if (status === undefined)
+    return {
+      problem: `a payout event needs a status (pending, successful, failed or reversed), not ${JSON.stringify(String(body.status ?? '').slice(0, 40))}`,
+    };
   return {
     kind,
     notification: {

@@ -33,7 +33,11 @@ function readSecret(file: string): string | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new FsapiError(`${file} is a symbolic link; refusing to read a signing secret through it`, { exitCode: ExitCode.failed, hint: 'remove it; fsapi makes a new secret' });
+    if (code === 'ELOOP')
+      throw new FsapiError(`${file} is a symbolic link; refusing to read a signing secret through it`, {
+        exitCode: ExitCode.failed,
+        hint: 'remove it; fsapi makes a new secret',
+      });
     throw error;
   }
   try {

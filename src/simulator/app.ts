@@ -171,9 +171,7 @@ export function buildApp(controls: AppControls): Hono {
   });
 
   // ---- 4.7 / 4.8 banks and name enquiry ------------------------------------------------------------
-  app.get('/v1/transfer/banks', (c) =>
-    c.json(envelope(listOf(bank)).parse({ success: true, message: 'Banks retrieved successfully', data: BANKS })),
-  );
+  app.get('/v1/transfer/banks', (c) => c.json(envelope(listOf(bank)).parse({ success: true, message: 'Banks retrieved successfully', data: BANKS })));
 
   app.post('/v1/transfer/name-enquiry', async (c) => {
     const body = parseApiBody(nameEnquiryRequest, await readJson(c));
@@ -244,7 +242,10 @@ export function buildApp(controls: AppControls): Hono {
     return c.json({ ...answer, sent: controls.notificationBody?.(data) ?? data });
   });
   app.post('/__simulator/trigger', async (c) => {
-    const body = parseBody(z.object({ kind: z.enum(TRIGGER_KINDS as unknown as [TriggerKind, ...TriggerKind[]]), webhookUrl: z.optional(z.url()) }), await readJson(c));
+    const body = parseBody(
+      z.object({ kind: z.enum(TRIGGER_KINDS as unknown as [TriggerKind, ...TriggerKind[]]), webhookUrl: z.optional(z.url()) }),
+      await readJson(c),
+    );
     if (!controls.trigger) throw new SimulatorRefusal('this simulator cannot trigger events');
     const data = await controls.trigger(body.kind, body.webhookUrl);
     return c.json({ success: true, message: 'Event triggered', data });
@@ -297,7 +298,10 @@ async function readBody(c: HonoContext): Promise<string> {
  * field is then absent, and a required one is refused as missing, as it would be if left out.
  */
 function parseApiBody<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
-  const given = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null)) : value;
+  const given =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null))
+      : value;
   return parseBody(schema, given);
 }
 

@@ -106,14 +106,68 @@ export function findBank(code: string): Bank | undefined {
 }
 
 const FIRST_NAMES = [
-  'ADAEZE', 'CHINEDU', 'OLUWASEUN', 'FUNMILAYO', 'IBRAHIM', 'AMINA', 'EMEKA', 'NGOZI', 'TUNDE', 'YETUNDE',
-  'MUSA', 'HAUWA', 'OBINNA', 'CHIAMAKA', 'BABATUNDE', 'ZAINAB', 'IFEANYI', 'BUKOLA', 'SANI', 'KEMI',
-  'UCHENNA', 'TEMITOPE', 'ABUBAKAR', 'NNEKA', 'SEGUN', 'FATIMA', 'KELECHI', 'TOLULOPE', 'YUSUF', 'OLUCHI',
+  'ADAEZE',
+  'CHINEDU',
+  'OLUWASEUN',
+  'FUNMILAYO',
+  'IBRAHIM',
+  'AMINA',
+  'EMEKA',
+  'NGOZI',
+  'TUNDE',
+  'YETUNDE',
+  'MUSA',
+  'HAUWA',
+  'OBINNA',
+  'CHIAMAKA',
+  'BABATUNDE',
+  'ZAINAB',
+  'IFEANYI',
+  'BUKOLA',
+  'SANI',
+  'KEMI',
+  'UCHENNA',
+  'TEMITOPE',
+  'ABUBAKAR',
+  'NNEKA',
+  'SEGUN',
+  'FATIMA',
+  'KELECHI',
+  'TOLULOPE',
+  'YUSUF',
+  'OLUCHI',
 ];
 const SURNAMES = [
-  'OKAFOR', 'ADEYEMI', 'BELLO', 'EZE', 'OGUNLEYE', 'ABDULLAHI', 'NWOSU', 'ADEBAYO', 'MOHAMMED', 'OKONKWO',
-  'OLAWALE', 'USMAN', 'CHUKWU', 'ADELEKE', 'ALIYU', 'OBI', 'ODUYA', 'IBRAHIM', 'NWANKWO', 'AJAYI',
-  'EKWUEME', 'SALAU', 'ANYANWU', 'ONYEKACHI', 'BALOGUN', 'DANJUMA', 'IWU', 'OYELARAN', 'UMEH', 'LAWAL',
+  'OKAFOR',
+  'ADEYEMI',
+  'BELLO',
+  'EZE',
+  'OGUNLEYE',
+  'ABDULLAHI',
+  'NWOSU',
+  'ADEBAYO',
+  'MOHAMMED',
+  'OKONKWO',
+  'OLAWALE',
+  'USMAN',
+  'CHUKWU',
+  'ADELEKE',
+  'ALIYU',
+  'OBI',
+  'ODUYA',
+  'IBRAHIM',
+  'NWANKWO',
+  'AJAYI',
+  'EKWUEME',
+  'SALAU',
+  'ANYANWU',
+  'ONYEKACHI',
+  'BALOGUN',
+  'DANJUMA',
+  'IWU',
+  'OYELARAN',
+  'UMEH',
+  'LAWAL',
 ];
 
 /** Name enquiry answers for the account numbers the docs name. Any other number gets a derived name. */
@@ -138,7 +192,9 @@ export function accountHolderName(accountNumber: string): string {
 
 /** An 11-digit BVN for an account holder, stable per account number. */
 export function bvnFor(accountNumber: string): string {
-  return `22${String(hash32(`bvn:${accountNumber}`)).padStart(9, '0').slice(-9)}`;
+  return `22${String(hash32(`bvn:${accountNumber}`))
+    .padStart(9, '0')
+    .slice(-9)}`;
 }
 
 /** Test values: destination accounts ending in these digits behave specially (docs/simulator.md). */

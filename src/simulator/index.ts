@@ -145,13 +145,16 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     send(url, payoutNotification(data, now()));
     const account = String(data.destinationAccountNumber ?? '');
     if (account.endsWith(PENDING_FOREVER_SUFFIX)) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const failed = account.endsWith(FAILS_LATER_SUFFIX);
-      const reversed = account.endsWith(REVERSED_LATER_SUFFIX);
-      send(url, payoutNotification(data, now(), failed ? 'failed' : reversed ? 'reversed' : 'successful'));
-      if (reversed) send(url, reversalNotification(data, now()));
-    }, Math.round((options.settleSeconds ?? DEFAULT_SETTLE_SECONDS) * 1000));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        const failed = account.endsWith(FAILS_LATER_SUFFIX);
+        const reversed = account.endsWith(REVERSED_LATER_SUFFIX);
+        send(url, payoutNotification(data, now(), failed ? 'failed' : reversed ? 'reversed' : 'successful'));
+        if (reversed) send(url, reversalNotification(data, now()));
+      },
+      Math.round((options.settleSeconds ?? DEFAULT_SETTLE_SECONDS) * 1000),
+    );
     timer.unref();
     timers.add(timer);
   };
@@ -184,7 +187,13 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     if (webhookUrl) {
       for (const event of events) {
         const result = await deliverNotification(webhookUrl, event, { log });
-        deliveries.push({ reference: event.reference, event: event.event, delivered: result.delivered, ...(result.status === undefined ? {} : { status: result.status }), ...(result.error === undefined ? {} : { error: result.error }) });
+        deliveries.push({
+          reference: event.reference,
+          event: event.event,
+          delivered: result.delivered,
+          ...(result.status === undefined ? {} : { status: result.status }),
+          ...(result.error === undefined ? {} : { error: result.error }),
+        });
       }
     }
     return { kind, reference, events, deliveries };
@@ -375,7 +384,12 @@ export function openLocalSimulator(dataDir: string, env: Readonly<Record<string,
  */
 export async function resetLocalSimulator(dataDir: string, businessName?: string): Promise<string> {
   const file = localStateFile(dataDir);
-  const parameters = { seed: DEFAULT_SEED, seedTransactions: DEFAULT_SEED_TRANSACTIONS, now: Date.now, ...(businessName === undefined ? {} : { businessName }) };
+  const parameters = {
+    seed: DEFAULT_SEED,
+    seedTransactions: DEFAULT_SEED_TRANSACTIONS,
+    now: Date.now,
+    ...(businessName === undefined ? {} : { businessName }),
+  };
   const open = () => createFileStore(file, parameters, () => undefined, legacyLocalStateFile(dataDir));
   let store = open();
   try {
@@ -417,7 +431,8 @@ export function simulatorOptionsFromEnv(env: Readonly<Record<string, string | un
   }
   const fault = env.FSAPI_SIM_FAULT?.trim();
   if (fault) {
-    if (!FAULT_MODES.includes(fault as FaultMode)) throw new UsageError(`FSAPI_SIM_FAULT must be one of ${FAULT_MODES.join(', ')}, not ${JSON.stringify(fault)}`);
+    if (!FAULT_MODES.includes(fault as FaultMode))
+      throw new UsageError(`FSAPI_SIM_FAULT must be one of ${FAULT_MODES.join(', ')}, not ${JSON.stringify(fault)}`);
     options.fault = fault as FaultMode;
   }
   return options;

@@ -175,6 +175,7 @@ export function reshapeNotification<T extends { amountReceived: unknown; virtual
   const amount = String(notification.amountReceived);
   if (/^\d+\.\d0$/.test(amount)) out.amountReceived = amount.slice(0, -1);
   else if (/^\d+$/.test(amount)) out.amountReceived = `${amount}.0`;
-  if (typeof notification.virtualAccount === 'string' && /^[1-9]\d{0,14}$/.test(notification.virtualAccount)) out.virtualAccount = Number(notification.virtualAccount);
+  if (typeof notification.virtualAccount === 'string' && /^[1-9]\d{0,14}$/.test(notification.virtualAccount))
+    out.virtualAccount = Number(notification.virtualAccount);
   return out;
 }

@@ -26,8 +26,7 @@ export async function startSimulatorServer(options: SimulatorOptions & { port?: 
   const server = createAdaptorServer({
     // Keep the process's own Request/Response: tests in the same process use the global fetch.
     overrideGlobalObjects: false,
-    fetch: (request: Request, bindings: HttpBindings | Http2Bindings) =>
-      simulator.handle(request, { destroy: () => bindings.incoming.socket.destroy() }),
+    fetch: (request: Request, bindings: HttpBindings | Http2Bindings) => simulator.handle(request, { destroy: () => bindings.incoming.socket.destroy() }),
   }) as Server;
 
   await new Promise<void>((resolve, reject) => {

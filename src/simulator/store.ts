@@ -18,7 +18,16 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
-import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from '../store/sqlite.js';
+import {
+  inTransaction,
+  openDatabase,
+  PreparedStatements,
+  sqliteCode,
+  type SqlDatabase,
+  type SqlRow,
+  type SqlStatement,
+  type SqlValue,
+} from '../store/sqlite.js';
 import type { Business, ClientFilter, SimulatorState, StoredClient, StoredTransaction } from './types.js';
 
 export interface StateStore {
@@ -146,14 +155,22 @@ function createStore(file: string | undefined, parameters: SeedParameters, legac
     close: () => {
       const current = opening;
       opening = undefined;
-      void current?.then((db) => db.close(), () => undefined);
+      void current?.then(
+        (db) => db.close(),
+        () => undefined,
+      );
     },
   };
 }
 
 // ---- opening ------------------------------------------------------------------------------------------
 
-async function openConnection(file: string | undefined, parameters: SeedParameters, legacyFile: string | undefined, log: (line: string) => void): Promise<Connection> {
+async function openConnection(
+  file: string | undefined,
+  parameters: SeedParameters,
+  legacyFile: string | undefined,
+  log: (line: string) => void,
+): Promise<Connection> {
   if (file === undefined) {
     const db = new Connection(openDatabase(':memory:'), undefined);
     db.initialise(parameters);
@@ -309,7 +326,9 @@ class Connection {
   /** Creates the tables and the state on first use; checks that an existing database is a simulator state. */
   initialise(parameters: SeedParameters): void {
     this.atomically('write', () => {
-      const tables = this.sql("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+      const tables = this.sql("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((row) => row.name);
       if (!tables.includes('state')) {
         if (tables.length > 0) throw new CorruptFileError(this.file ?? ':memory:', 'a SQLite database, but not a simulator state (no table "state")');
         this.db.exec(SCHEMA);
@@ -319,7 +338,8 @@ class Connection {
         this.db.exec(RETURNED_TRANSFERS_INDEX);
         const row = this.sql('SELECT format, version FROM state WHERE only = 1').get();
         if (!row || row.format !== FORMAT) throw new CorruptFileError(this.file ?? ':memory:', 'a SQLite database, but not a simulator state');
-        if (row.version !== VERSION) throw new CorruptFileError(this.file ?? ':memory:', `simulator state version ${String(row.version)}, this fsapi reads version ${VERSION}`);
+        if (row.version !== VERSION)
+          throw new CorruptFileError(this.file ?? ':memory:', `simulator state version ${String(row.version)}, this fsapi reads version ${VERSION}`);
         if (parameters.businessName !== undefined) this.sql('UPDATE state SET business_name = ? WHERE only = 1').run(parameters.businessName);
       }
     });
@@ -354,7 +374,18 @@ class Connection {
   private insertState(facts: Facts): void {
     this.sql(
       'INSERT INTO state (only, format, version, id, created_at, seed, seed_transactions, signing_key, business_name, balance_kobo, updated_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(FORMAT, VERSION, facts.id, facts.createdAt, facts.seed, facts.seedTransactions, facts.signingKey, facts.businessName, facts.balanceKobo, facts.updatedAt);
+    ).run(
+      FORMAT,
+      VERSION,
+      facts.id,
+      facts.createdAt,
+      facts.seed,
+      facts.seedTransactions,
+      facts.signingKey,
+      facts.businessName,
+      facts.balanceKobo,
+      facts.updatedAt,
+    );
   }
 
   /** The state as world.ts sees it, for the transaction under way. */
@@ -430,7 +461,22 @@ class SqlState implements SimulatorState {
   }
 
   addTransaction(tx: StoredTransaction): void {
-    const { id, kind, reference, sessionId, amountKobo, chargeKobo, stampDutyKobo, createdAt, settlesAt, counterparty, clientAccountNumber, narration, senderName, ...other } = tx;
+    const {
+      id,
+      kind,
+      reference,
+      sessionId,
+      amountKobo,
+      chargeKobo,
+      stampDutyKobo,
+      createdAt,
+      settlesAt,
+      counterparty,
+      clientAccountNumber,
+      narration,
+      senderName,
+      ...other
+    } = tx;
     this.db
       .sql(
         `INSERT INTO transactions (id, reference, session_id, kind, amount_kobo, charge_kobo, stamp_duty_kobo, created_at, settles_at,

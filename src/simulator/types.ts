@@ -202,4 +202,3 @@ export interface TriggerResult {
   /** Where they went, when there was a webhook URL. */
   deliveries: Array<{ reference: string; event: unknown; delivered: boolean; status?: number; error?: string }>;
 }
-

@@ -22,7 +22,11 @@ export interface DeliveryResult {
   error?: string;
 }
 
-export async function deliverNotification(url: string, notification: CollectionNotification | (Record<string, unknown> & { reference: string }), options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export async function deliverNotification(
+  url: string,
+  notification: CollectionNotification | (Record<string, unknown> & { reference: string }),
+  options: DeliveryOptions = {},
+): Promise<DeliveryResult> {
   const tries = Math.max(1, options.tries ?? 3);
   const backoffMs = options.backoffMs ?? 500;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

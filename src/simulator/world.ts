@@ -63,9 +63,7 @@ export function issueToken(doc: StateDoc, consumerKey: string, lifetimeMs: numbe
   const jti = randomBytes(12).toString('hex');
   const expiresAt = now + lifetimeMs;
   const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const payload = base64url(
-    JSON.stringify({ iss: 'fsapi-simulator', sub: consumerKey, jti, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000) }),
-  );
+  const payload = base64url(JSON.stringify({ iss: 'fsapi-simulator', sub: consumerKey, jti, iat: Math.floor(now / 1000), exp: Math.floor(expiresAt / 1000) }));
   const signature = createHmac('sha256', doc.signingKey).update(`${header}.${payload}`).digest('base64url');
   doc.addToken(jti, expiresAt, now);
   return `${header}.${payload}.${signature}`;
@@ -254,7 +252,11 @@ export function tsq(doc: StateDoc, id: string, now: number): TsqResult {
   const status = transactionStatus(tx, now);
   if (status === 'successful') return { transactionStatus: 'SUCCESSFUL', feedbackCode: '00', feedbackDescription: 'Approved or completed successfully' };
   if (status === 'pending') return { transactionStatus: 'PENDING', feedbackCode: '09', feedbackDescription: 'Request processing in progress' };
-  return { transactionStatus: status.toUpperCase(), feedbackCode: '91', feedbackDescription: status === 'reversed' ? 'Transaction reversed' : 'Beneficiary bank not available' };
+  return {
+    transactionStatus: status.toUpperCase(),
+    feedbackCode: '91',
+    feedbackDescription: status === 'reversed' ? 'Transaction reversed' : 'Beneficiary bank not available',
+  };
 }
 
 export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
@@ -433,7 +435,12 @@ export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo:
   const random = createRandom(hash32(`${doc.id}:col:${id}`));
   const payerBank = random.pick(BANKS.filter((bank) => bank.institutionCode !== BUSINESS.bankCode));
   const payerNumber = random.digits(10).replace(/0000$|1111$/, '4321');
-  const payer: Counterparty = { accountNumber: payerNumber, accountName: accountHolderName(payerNumber), bankCode: payerBank.institutionCode, bankName: payerBank.institutionName };
+  const payer: Counterparty = {
+    accountNumber: payerNumber,
+    accountName: accountHolderName(payerNumber),
+    bankCode: payerBank.institutionCode,
+    bankName: payerBank.institutionName,
+  };
   const tx: StoredTransaction = {
     id,
     kind: 'collection',

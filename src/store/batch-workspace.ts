@@ -143,12 +143,24 @@ export class BatchWorkspace {
     this.sql(
       `INSERT INTO batch_rows (line, account_number, bank_query, amount_kobo, narration, given_reference, sender_name, expect_name, payee)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(row.line, row.accountNumber, row.bankQuery, row.amountKobo, row.narration, row.reference ?? null, row.senderName ?? null, row.expectName ?? null, row.payee ?? null);
+    ).run(
+      row.line,
+      row.accountNumber,
+      row.bankQuery,
+      row.amountKobo,
+      row.narration,
+      row.reference ?? null,
+      row.senderName ?? null,
+      row.expectName ?? null,
+      row.payee ?? null,
+    );
   }
 
   /** The first line whose given reference is `reference` (any case), if any. */
   lineOfGivenReference(reference: string): number | undefined {
-    const found = this.sql('SELECT line FROM batch_rows WHERE upper(given_reference) = upper(?) AND given_reference IS NOT NULL ORDER BY line LIMIT 1').get(reference);
+    const found = this.sql('SELECT line FROM batch_rows WHERE upper(given_reference) = upper(?) AND given_reference IS NOT NULL ORDER BY line LIMIT 1').get(
+      reference,
+    );
     return found ? Number(found.line) : undefined;
   }
 
@@ -164,26 +176,44 @@ export class BatchWorkspace {
   // ---- saved payees -----------------------------------------------------------------------------------
 
   payeeAliases(): string[] {
-    return this.sql('SELECT DISTINCT payee FROM batch_rows WHERE payee IS NOT NULL').all().map((row) => String(row.payee));
+    return this.sql('SELECT DISTINCT payee FROM batch_rows WHERE payee IS NOT NULL')
+      .all()
+      .map((row) => String(row.payee));
   }
 
   linesOfPayee(alias: string): number[] {
-    return this.sql('SELECT line FROM batch_rows WHERE payee = ? ORDER BY line').all(alias).map((row) => Number(row.line));
+    return this.sql('SELECT line FROM batch_rows WHERE payee = ? ORDER BY line')
+      .all(alias)
+      .map((row) => Number(row.line));
   }
 
   fillFromPayee(alias: string, payee: { alias: string; accountNumber: string; bankCode: string; accountName: string }): void {
-    this.sql('UPDATE batch_rows SET payee = ?, account_number = ?, bank_query = ?, expect_name = ? WHERE payee = ?').run(payee.alias, payee.accountNumber, payee.bankCode, payee.accountName, alias);
+    this.sql('UPDATE batch_rows SET payee = ?, account_number = ?, bank_query = ?, expect_name = ? WHERE payee = ?').run(
+      payee.alias,
+      payee.accountNumber,
+      payee.bankCode,
+      payee.accountName,
+      alias,
+    );
   }
 
   // ---- banks and references ---------------------------------------------------------------------------
 
   bankQueries(): string[] {
-    return this.sql('SELECT DISTINCT bank_query FROM batch_rows').all().map((row) => String(row.bank_query));
+    return this.sql('SELECT DISTINCT bank_query FROM batch_rows')
+      .all()
+      .map((row) => String(row.bank_query));
   }
 
   resolve(line: number, reference: string, bank: Bank): void {
     this.banks.set(bank.institutionCode, bank);
-    this.sql('UPDATE batch_rows SET reference = ?, reference_key = ?, bank_code = ?, bank_name = ? WHERE line = ?').run(reference, reference.toUpperCase(), bank.institutionCode, bank.institutionName, line);
+    this.sql('UPDATE batch_rows SET reference = ?, reference_key = ?, bank_code = ?, bank_name = ? WHERE line = ?').run(
+      reference,
+      reference.toUpperCase(),
+      bank.institutionCode,
+      bank.institutionName,
+      line,
+    );
   }
 
   /** The first line before `line` whose final reference is `reference` (any case). */
@@ -234,13 +264,9 @@ export class BatchWorkspace {
   /** Gives every row of `set` that has no outcome yet the same one (rows not sent, held, ...). */
   setResultOfAll(set: RowSet, result: Omit<StoredResult, 'verifiedName'>, where: 'started' | 'not started' | 'any' = 'any'): void {
     const started = where === 'started' ? ' AND started = 1' : where === 'not started' ? ' AND started = 0' : '';
-    this.sql(`UPDATE batch_rows SET status = ?, message = ?, api_status = ?, charge_kobo = ?, earlier = ?, verified_name = coalesce(account_name, '') WHERE ${WHERE[set]} AND status IS NULL${started}`).run(
-      result.status,
-      result.message,
-      result.apiStatus ?? null,
-      result.chargeKobo ?? null,
-      result.earlier ? 1 : 0,
-    );
+    this.sql(
+      `UPDATE batch_rows SET status = ?, message = ?, api_status = ?, charge_kobo = ?, earlier = ?, verified_name = coalesce(account_name, '') WHERE ${WHERE[set]} AND status IS NULL${started}`,
+    ).run(result.status, result.message, result.apiStatus ?? null, result.chargeKobo ?? null, result.earlier ? 1 : 0);
   }
 
   // ---- reading back -----------------------------------------------------------------------------------

@@ -94,7 +94,6 @@ export interface ApprovalRequest {
   decisions: Decision[];
 }
 
-
 /**
  * The base address as one account has it, however it was typed: `HTTP://Host:4010/` and `http://host:4010`
  * are one account, so another spelling of --base-url cannot step round its policy.
@@ -190,7 +189,16 @@ export class ControlsStore {
       if (this.payee(scope, payee.alias)) return false;
       this.run(
         'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        scope.profile, base(scope), payee.alias.toLowerCase(), payee.alias, payee.accountNumber, payee.bankCode, payee.bankName, payee.accountName, payee.addedAt, payee.addedBy,
+        scope.profile,
+        base(scope),
+        payee.alias.toLowerCase(),
+        payee.alias,
+        payee.accountNumber,
+        payee.bankCode,
+        payee.bankName,
+        payee.accountName,
+        payee.addedAt,
+        payee.addedBy,
       );
       return true;
     });
@@ -223,10 +231,25 @@ export class ControlsStore {
       if (policy) {
         this.run(
           'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          scope.profile, base(scope), policy.maxPerTransferKobo ?? null, policy.maxPerDayKobo ?? null, policy.approvalAboveKobo ?? null, policy.payeesOnly ? 1 : 0, policy.timeZone, at, by,
+          scope.profile,
+          base(scope),
+          policy.maxPerTransferKobo ?? null,
+          policy.maxPerDayKobo ?? null,
+          policy.approvalAboveKobo ?? null,
+          policy.payeesOnly ? 1 : 0,
+          policy.timeZone,
+          at,
+          by,
         );
       }
-      this.run('INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)', scope.profile, base(scope), JSON.stringify(policy ?? null), at, by);
+      this.run(
+        'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)',
+        scope.profile,
+        base(scope),
+        JSON.stringify(policy ?? null),
+        at,
+        by,
+      );
     });
   }
 
@@ -240,18 +263,41 @@ export class ControlsStore {
     return this.transaction(() => {
       for (const transfer of transfers) {
         const open = this.openRequestOf(scope, transfer.reference);
-        if (open) throw new UsageError(`reference ${transfer.reference} is already held in request ${open.id} (${open.status}); nothing was sent`, `fsapi approvals show ${open.id}`);
+        if (open)
+          throw new UsageError(
+            `reference ${transfer.reference} is already held in request ${open.id} (${open.status}); nothing was sent`,
+            `fsapi approvals show ${open.id}`,
+          );
       }
       let id = newRequestId();
       while (this.get('SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
       this.run(
         "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'held')",
-        id, scope.profile, base(scope), scope.env, at, by, origin,
+        id,
+        scope.profile,
+        base(scope),
+        scope.env,
+        at,
+        by,
+        origin,
       );
       transfers.forEach((t, position) => {
         this.run(
           'INSERT INTO approval_transfers (request_id, position, reference, reference_key, account_number, bank_code, bank_name, account_name, amount_kobo, narration, sender_name, payee, origin, reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          id, position, t.reference, t.reference.toUpperCase(), t.accountNumber, t.bankCode, t.bankName, t.accountName, t.amountKobo, t.narration, t.senderName ?? null, t.payee ?? null, t.origin ?? null, JSON.stringify(t.reasons),
+          id,
+          position,
+          t.reference,
+          t.reference.toUpperCase(),
+          t.accountNumber,
+          t.bankCode,
+          t.bankName,
+          t.accountName,
+          t.amountKobo,
+          t.narration,
+          t.senderName ?? null,
+          t.payee ?? null,
+          t.origin ?? null,
+          JSON.stringify(t.reasons),
         );
       });
       return this.request(scope, id)!;
@@ -264,7 +310,9 @@ export class ControlsStore {
       `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
         WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
         ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
-      reference.toUpperCase(), scope.profile, base(scope),
+      reference.toUpperCase(),
+      scope.profile,
+      base(scope),
     );
     return row ? this.request(scope, String(row.id)) : undefined;
   }
@@ -281,7 +329,9 @@ export class ControlsStore {
 
   /** Every request of this account, newest first. */
   requests(scope: ControlScope): ApprovalRequest[] {
-    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope)).map((row) => this.withDetails(row));
+    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope)).map((row) =>
+      this.withDetails(row),
+    );
   }
 
   /**
@@ -292,10 +342,20 @@ export class ControlsStore {
     return this.transaction(() => {
       const changed = this.run(
         "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
-        decision.decision, id, scope.profile, base(scope),
+        decision.decision,
+        id,
+        scope.profile,
+        base(scope),
       );
       if (changed === 0) return false;
-      this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
+      this.run(
+        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
+        id,
+        decision.decision,
+        decision.by,
+        decision.at,
+        decision.reason ?? null,
+      );
       return true;
     });
   }
@@ -303,10 +363,24 @@ export class ControlsStore {
   /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
   recordDecision(scope: ControlScope, id: string, decision: Decision): void {
     this.transaction(() => {
-      if (!this.get("SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'", id, scope.profile, base(scope))) {
+      if (
+        !this.get(
+          "SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'",
+          id,
+          scope.profile,
+          base(scope),
+        )
+      ) {
         throw new UsageError(`request ${id} is not approved`);
       }
-      this.run('INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)', id, decision.decision, decision.by, decision.at, decision.reason ?? null);
+      this.run(
+        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
+        id,
+        decision.decision,
+        decision.by,
+        decision.at,
+        decision.reason ?? null,
+      );
     });
   }
 

@@ -51,7 +51,10 @@ export interface LocalStore {
 
 /** The store is locked by another process for longer than STORE_BUSY_TIMEOUT_MS. Exit 1, nothing done. */
 export class StoreBusyError extends FsapiError {
-  constructor(readonly file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
     super(`${file} stayed locked by another fsapi process for ${STORE_BUSY_TIMEOUT_MS / 1000} s; nothing was done`, {
       exitCode: ExitCode.failed,
       hint: 'another fsapi is writing to it (a process stopped with Ctrl+Z holds it until resumed); try again',
@@ -204,7 +207,12 @@ export function inspectLocalStore(dataDir: string): StoreReport {
   }
   try {
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
-    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => String(row.name)));
+    const tables = new Set(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((row) => String(row.name)),
+    );
     for (const [key, table] of COUNTED) {
       if (tables.has(table)) counts[key] = Number(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0);
     }
@@ -349,7 +357,10 @@ export function ensurePrivateDir(dir: string): void {
   try {
     chmodSync(dir, 0o700);
   } catch (error) {
-    throw new NotPrivateError(`the data dir ${dir}`, `it is open to other users (mode ${(stat.mode & 0o777).toString(8)}) and cannot be narrowed to 700 (${(error as Error).message})`);
+    throw new NotPrivateError(
+      `the data dir ${dir}`,
+      `it is open to other users (mode ${(stat.mode & 0o777).toString(8)}) and cannot be narrowed to 700 (${(error as Error).message})`,
+    );
   }
   if ((statSync(dir).mode & 0o077) !== 0) throw new NotPrivateError(`the data dir ${dir}`, 'it stays open to other users after chmod 700');
 }

@@ -89,7 +89,9 @@ export class JournalStore {
   /** The row that holds the attempts of a reference: the first one of its claim key (any case). */
   claimSeq(scope: ReferenceScope): number | undefined {
     const row = this.store.read(() =>
-      this.store.sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
+      this.store
+        .sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
     );
     return row ? Number(row.first_seq) : undefined;
   }
@@ -97,7 +99,9 @@ export class JournalStore {
   /** The transfer with exactly this reference in this scope. */
   exactTransfer(scope: ReferenceScope): StoredTransfer | undefined {
     const row = this.store.read(() =>
-      this.store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?').get(scope.profile, scope.baseUrl, scope.reference),
+      this.store
+        .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
+        .get(scope.profile, scope.baseUrl, scope.reference),
     );
     return row ? stored(row) : undefined;
   }
@@ -105,7 +109,9 @@ export class JournalStore {
   /** The first transfer of the reference's claim key (any case). */
   claimTransfer(scope: ReferenceScope): StoredTransfer | undefined {
     const row = this.store.read(() =>
-      this.store.sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1').get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
+      this.store
+        .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
     );
     return row ? stored(row) : undefined;
   }
@@ -116,7 +122,20 @@ export class JournalStore {
         `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
            intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
       )
-      .run(row.firstSeq, row.profile, row.baseUrl, row.reference, claimKeyOf(row.reference), row.sentMs, row.accountNumber, row.bankCode, row.amountKobo, row.state, row.lastIntentAt, row.doc);
+      .run(
+        row.firstSeq,
+        row.profile,
+        row.baseUrl,
+        row.reference,
+        claimKeyOf(row.reference),
+        row.sentMs,
+        row.accountNumber,
+        row.bankCode,
+        row.amountKobo,
+        row.state,
+        row.lastIntentAt,
+        row.doc,
+      );
   }
 
   /** Stores a transfer's folded state. */
@@ -157,7 +176,9 @@ export class JournalStore {
   undatedTransfersAfter(scope: JournalScope | undefined, afterSeq: number, limit: number): StoredTransfer[] {
     const [inScope, params] = scopeFilter(scope);
     const rows = this.store.read(() =>
-      this.store.sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`).all(...params, afterSeq, limit),
+      this.store
+        .sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`)
+        .all(...params, afterSeq, limit),
     );
     return rows.map(stored);
   }
@@ -167,7 +188,9 @@ export class JournalStore {
     const [inScope, params] = scopeFilter(scope);
     const rows = this.store.read(() =>
       this.store
-        .sql(`SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`)
+        .sql(
+          `SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`,
+        )
         .all(...params, after.sentMs, after.firstSeq, limit),
     );
     return rows.map((row) => ({ ...stored(row), sentMs: Number(row.sent_ms) }));
@@ -192,7 +215,10 @@ export class JournalStore {
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const rows = this.store.read(() =>
       filter.limit !== undefined
-        ? this.store.sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq DESC LIMIT ?`).all(...params, filter.limit).reverse()
+        ? this.store
+            .sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq DESC LIMIT ?`)
+            .all(...params, filter.limit)
+            .reverse()
         : this.store.sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq`).all(...params),
     );
     return rows.map(docText);
@@ -202,7 +228,9 @@ export class JournalStore {
   attempts(scope: ReferenceScope): StoredAttempts | undefined {
     const row = this.store.read(() =>
       this.store
-        .sql('SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+        .sql(
+          'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
+        )
         .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
     );
     if (!row) return undefined;
@@ -242,7 +270,9 @@ export class JournalStore {
 
   /** When the first transfer of this scope was sent; undefined when it has none. */
   firstSentMs(scope: JournalScope): number | undefined {
-    const row = this.store.read(() => this.store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl));
+    const row = this.store.read(() =>
+      this.store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl),
+    );
     return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
   }
 

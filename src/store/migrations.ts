@@ -227,5 +227,7 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /** 16 hex digits, grouped for reading aloud: `st-3f9a-c2d1-07be-5a44`. */
 function newStoreId(): string {
-  return `st-${randomBytes(8).toString('hex').replace(/(.{4})(?=.)/g, '$1-')}`;
+  return `st-${randomBytes(8)
+    .toString('hex')
+    .replace(/(.{4})(?=.)/g, '$1-')}`;
 }

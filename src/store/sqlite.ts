@@ -96,7 +96,10 @@ function loadNodeSqlite(): typeof import('node:sqlite') {
   } finally {
     process.emitWarning = emitWarning;
   }
-  if (!loaded) throw new FsapiError(`fsapi needs SQLite, built into Node 22.13+ and 24; Node ${process.versions.node} has none without a flag`, { exitCode: ExitCode.failed });
+  if (!loaded)
+    throw new FsapiError(`fsapi needs SQLite, built into Node 22.13+ and 24; Node ${process.versions.node} has none without a flag`, {
+      exitCode: ExitCode.failed,
+    });
   return loaded;
 }
 

@@ -64,7 +64,11 @@ export function banksForAlias(banks: readonly Bank[], query: string): Bank[] {
   if (!entry) return [];
   const byCode = banks.filter((bank) => bank.institutionCode === entry.code);
   if (byCode.length > 0) return byCode;
-  const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const normalise = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   return banks.filter((bank) => normalise(bank.institutionName).includes(entry.name));
 }
 

@@ -53,7 +53,11 @@ async function writeCache(file: string, cache: BankCache): Promise<void> {
 // Words that carry no meaning in a bank's initials: "United Bank for Africa" -> UBA.
 const stopWords = new Set(['of', 'for', 'the', 'and', 'plc', 'ltd', 'limited', 'nigeria', 'ng']);
 
-const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 function initials(name: string): string {
   return normalise(name)
@@ -126,11 +130,18 @@ export function suggestBanks(banks: readonly Bank[], search: string): Bank[] {
   const scored: Array<{ bank: Bank; distance: number }> = [];
   for (const bank of banks) {
     const name = normalise(bank.institutionName);
-    const candidates = [name.replaceAll(' ', ''), ...name.split(' ').filter((word) => word.length >= 3), ...aliasesOf(bank).map((alias) => normalise(alias).replaceAll(' ', ''))];
+    const candidates = [
+      name.replaceAll(' ', ''),
+      ...name.split(' ').filter((word) => word.length >= 3),
+      ...aliasesOf(bank).map((alias) => normalise(alias).replaceAll(' ', '')),
+    ];
     const distance = Math.min(...candidates.map((candidate) => editDistance(query, candidate)));
     if (distance <= allowed) scored.push({ bank, distance });
   }
-  return scored.sort((a, b) => a.distance - b.distance).slice(0, 3).map(({ bank }) => bank);
+  return scored
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ bank }) => bank);
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
@@ -182,7 +193,10 @@ export async function resolveBank(ctx: Context, query: string): Promise<Bank> {
       matches.map((bank) => ({ name: `${bank.institutionName} (${bank.institutionCode})`, value: bank })),
     );
   }
-  const listed = matches.slice(0, 10).map((bank) => `${bank.institutionCode} ${bank.institutionName}`).join('; ');
+  const listed = matches
+    .slice(0, 10)
+    .map((bank) => `${bank.institutionCode} ${bank.institutionName}`)
+    .join('; ');
   throw new UsageError(
     `"${trimmed}" matches ${matches.length} banks: ${listed}${matches.length > 10 ? '; …' : ''}`,
     'give the 6-digit code or more of the name',

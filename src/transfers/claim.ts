@@ -77,13 +77,22 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
   if (attempts) {
     const state = journal.stateOf(candidate);
     if (!attempts.answered && journal.inFlight(attempts)) {
-      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`);
+      throw new ReferenceTakenError(
+        candidate.reference,
+        `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
+      );
     }
     if (attempts.answered && state?.state !== 'rejected') {
-      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`);
+      throw new ReferenceTakenError(
+        candidate.reference,
+        `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`,
+      );
     }
     if (attempts.intents !== rules.earlierAttempts) {
-      throw new ReferenceTakenError(candidate.reference, `reference ${candidate.reference} was sent by another fsapi process at ${attempts.lastIntentAt} while this one got ready`);
+      throw new ReferenceTakenError(
+        candidate.reference,
+        `reference ${candidate.reference} was sent by another fsapi process at ${attempts.lastIntentAt} while this one got ready`,
+      );
     }
   } else if (rules.earlierAttempts !== 0) {
     // The journal no longer holds what the caller saw: it was replaced. Decide nothing on a guess.
@@ -92,9 +101,7 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
   if (rules.duplicates) {
     const { ignore, windowMs } = rules.duplicates;
     const own = claimKey(candidate);
-    const found = journal.duplicates(candidate, now, windowMs).filter(
-      (t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()),
-    );
+    const found = journal.duplicates(candidate, now, windowMs).filter((t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()));
     if (found.length > 0) throw new DuplicateClaimError(withOutcomeNow(journal, found), windowMs, candidate);
   }
   if (rules.dailyMaximumKobo !== undefined) {

@@ -491,7 +491,8 @@ class JournalParser {
   }
 
   private refusePending(): void {
-    if (this.pendingBadLine) throw new CorruptFileError(this.file, `line ${this.pendingBadLine.number} is not a journal record (${this.pendingBadLine.problem})`);
+    if (this.pendingBadLine)
+      throw new CorruptFileError(this.file, `line ${this.pendingBadLine.number} is not a journal record (${this.pendingBadLine.problem})`);
   }
 }
 
@@ -597,7 +598,8 @@ function stateFromIntent(record: IntentRecord): TransferState {
 /** A second intent of a transfer: a resend after a refusal (the claim allows nothing else). */
 function reopen(state: TransferState, record: IntentRecord): void {
   // In flight again until its own outcome.
-  if (state.state === 'rejected') Object.assign(state, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
+  if (state.state === 'rejected')
+    Object.assign(state, { state: 'unknown', status: undefined, message: 'resent; no answer recorded', httpStatus: undefined, updatedAt: record.time });
 }
 
 function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecord>): void {

@@ -22,7 +22,9 @@ const SUCCESSFUL: ReadonlySet<string> = new Set(['successful', 'success', 'compl
 
 /** successful, pending (still processing) or final (failed, reversed, or any other status), ignoring case. */
 export function statusKind(status: string | null | undefined): StatusKind {
-  const word = String(status ?? '').trim().toLowerCase();
+  const word = String(status ?? '')
+    .trim()
+    .toLowerCase();
   if (SUCCESSFUL.has(word)) return 'successful';
   // No status at all is not an outcome: keep asking.
   if (word === '' || STILL_PROCESSING.has(word)) return 'pending';
@@ -44,7 +46,13 @@ const REVERSED: ReadonlySet<string> = new Set(['reversed', 'reversal', 'refunded
 export function outcomeOfStatus(status: string | null | undefined): 'pending' | 'successful' | 'failed' | 'reversed' {
   const kind = statusKind(status);
   if (kind !== 'final') return kind;
-  return REVERSED.has(String(status ?? '').trim().toLowerCase()) ? 'reversed' : 'failed';
+  return REVERSED.has(
+    String(status ?? '')
+      .trim()
+      .toLowerCase(),
+  )
+    ? 'reversed'
+    : 'failed';
 }
 
 /**
@@ -120,11 +128,19 @@ export async function journalledTransfers(journal: Journal, query: TransferQuery
 /** Journalled states (a page of them: src/transfers/journal.ts, transferPages) with their outcomes. */
 export function withOutcomes(journal: Journal, states: readonly TransferState[]): JournalledTransfer[] {
   // One read for the page rather than one per transfer.
-  return journal.snapshot(() => states.map((t): JournalledTransfer => {
-    // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
-    const { running: writerRunning, attempts } = writerStillSending(journal, t);
-    return { ...t, outcome: outcomeOfJournalled(t, writerRunning), writerRunning, writerPid: attempts?.lastPid, lastIntentAt: attempts?.lastIntentAt ?? t.sentAt };
-  }));
+  return journal.snapshot(() =>
+    states.map((t): JournalledTransfer => {
+      // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
+      const { running: writerRunning, attempts } = writerStillSending(journal, t);
+      return {
+        ...t,
+        outcome: outcomeOfJournalled(t, writerRunning),
+        writerRunning,
+        writerPid: attempts?.lastPid,
+        lastIntentAt: attempts?.lastIntentAt ?? t.sentAt,
+      };
+    }),
+  );
 }
 
 /** Outcomes that mean the money did not reach the payee: a run that has any exits 1. */

@@ -106,12 +106,23 @@ export async function sendRespectingRateLimit(
     // The 429 already said the transfer was not taken; the lookup guards against an API that took it anyway.
     // When the lookup itself cannot be made, the 429 stands, and the resend carries the same reference,
     // which the API refuses if it has it.
-    const lookup = await lookUpOnce(ctx, { reference: transfer.reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode });
+    const lookup = await lookUpOnce(ctx, {
+      reference: transfer.reference,
+      amountKobo: transfer.amountKobo,
+      accountNumber: transfer.accountNumber,
+      bankCode: transfer.bankCode,
+    });
     const found = lookup.kind === 'found' ? lookup.transaction : undefined;
     if (found) {
       await recordStatusSeen(ctx, journal, scope, { reference: transfer.reference, state: 'rejected' }, found);
       limit?.succeeded();
-      return { kind: 'reconciled', reference: transfer.reference, status: found.status, transaction: found, lostBecause: 'the API answered 429 (rate limited), yet the lookup found it' };
+      return {
+        kind: 'reconciled',
+        reference: transfer.reference,
+        status: found.status,
+        transaction: found,
+        lostBecause: 'the API answered 429 (rate limited), yet the lookup found it',
+      };
     }
     await ctx.clock.sleep(waitMs);
   }

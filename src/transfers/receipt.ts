@@ -40,7 +40,10 @@ export interface Receipt {
  */
 export function receiptIntentMismatches(intent: TransferState, tx: TransactionRecord): string[] {
   const differences: string[] = [];
-  const verdict = checkObservation({ reference: intent.reference, amountKobo: intent.amountKobo, accountNumber: intent.accountNumber, bankCode: intent.bankCode }, tx);
+  const verdict = checkObservation(
+    { reference: intent.reference, amountKobo: intent.amountKobo, accountNumber: intent.accountNumber, bankCode: intent.bankCode },
+    tx,
+  );
   if (!verdict.matches) differences.push(verdict.detail);
   if (String(tx.type ?? '').toLowerCase() !== 'debit') differences.push(`a ${shownText(tx.type) || 'transaction'} of the account, not a transfer out of it`);
   return differences;
@@ -50,19 +53,15 @@ export function receiptIntentMismatches(intent: TransferState, tx: TransactionRe
 export function notSuccessful(tx: TransactionRecord): string | undefined {
   const status = shownText(tx.status).trim().toLowerCase();
   const kind = statusKind(status);
-  if (kind === 'pending') return `${tx.reference} is ${status || 'without a status'}: not yet paid, so no receipt of success (fsapi transfer status ${tx.reference} --wait)`;
+  if (kind === 'pending')
+    return `${tx.reference} is ${status || 'without a status'}: not yet paid, so no receipt of success (fsapi transfer status ${tx.reference} --wait)`;
   if (kind === 'final') return `${tx.reference} ended as ${status}: it did not reach the payee, so there is no receipt of success`;
   if (Number(tx.reversedFlag ?? 0) !== 0) return `${tx.reference} is marked reversed by the API: no receipt of success`;
   return undefined;
 }
 
 /** The receipt's facts: the API's record, the payee's name as verified before sending. */
-export function makeReceipt(
-  intent: TransferState,
-  tx: TransactionRecord,
-  business: { name: string; accountNumber: string },
-  readAtMs: number,
-): Receipt {
+export function makeReceipt(intent: TransferState, tx: TransactionRecord, business: { name: string; accountNumber: string }, readAtMs: number): Receipt {
   const time = epochToDate(tx.completedAt) ?? epochToDate(tx.createdAt);
   const payerName = shownText(tx.sourceAccountName).trim() || business.name;
   return {

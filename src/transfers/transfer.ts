@@ -147,7 +147,11 @@ export async function verifyAccountName(
     if (isRefusal(error)) {
       throw new ApiError(
         `the name enquiry for account ${accountNumber} at ${bank.institutionName} was refused (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''}); ${nothingDone}`,
-        { status: error.status, apiMessage: error.apiMessage, hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)' },
+        {
+          status: error.status,
+          apiMessage: error.apiMessage,
+          hint: 'check the account number and the bank (fsapi enquiry <account> --bank <bank> asks again)',
+        },
       );
     }
     throw error;
@@ -169,10 +173,11 @@ export class NameMismatchError extends FsapiError {
     bank: Bank,
     nothingDone = 'nothing was sent',
   ) {
-    super(
-      `account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; ${nothingDone}`,
-      { exitCode: ExitCode.failed, hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only', code: 'name_mismatch' },
-    );
+    super(`account ${accountNumber} at ${bank.institutionName} belongs to "${verifiedName}", not "${expectedName}"; ${nothingDone}`, {
+      exitCode: ExitCode.failed,
+      hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only',
+      code: 'name_mismatch',
+    });
   }
 }
 
@@ -221,7 +226,8 @@ export async function prepareTransfer(
   let reference: string;
   if (request.reference !== undefined) {
     const given = referenceToSend(request.reference, source.prefix);
-    if (given.changed) ctx.io.note(`note: --reference ${request.reference} is sent as ${given.reference}: the API expects the prefix ${source.prefix}- in capitals`);
+    if (given.changed)
+      ctx.io.note(`note: --reference ${request.reference} is sent as ${given.reference}: the API expects the prefix ${source.prefix}- in capitals`);
     reference = given.reference;
   } else {
     reference = makeReference(source.prefix);
@@ -254,7 +260,10 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = withOutcomeNow(journal, journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()));
+  const duplicates = withOutcomeNow(
+    journal,
+    journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+  );
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
 
@@ -350,7 +359,14 @@ export async function executeTransfer(
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
-    if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError || error instanceof StoreBusyError || error instanceof NotPrivateError) throw error;
+    if (
+      error instanceof ReferenceTakenError ||
+      error instanceof DuplicateClaimError ||
+      error instanceof PolicyLimitError ||
+      error instanceof StoreBusyError ||
+      error instanceof NotPrivateError
+    )
+      throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
@@ -436,7 +452,9 @@ export function reconcileSchedule(env: Readonly<Record<string, string | undefine
   if (!text) return DEFAULT_RECONCILE_SCHEDULE_MS;
   const parts = text.split(',').map((part) => part.trim());
   if (parts.length > 20 || parts.some((part) => !/^[0-9]{1,6}$/.test(part) || Number(part) > 300_000)) {
-    throw new UsageError(`FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`,
+    );
   }
   return parts.map(Number);
 }
@@ -500,7 +518,7 @@ export interface StatusCheck {
 }
 
 /** The journalled transfer with this reference in this scope, if any (references compared as typed). */
-export async function journalledTransfer(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
+export async function journalledTransfer(_ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<TransferState | undefined> {
   return journal.transfer({ profile: scope.profile, baseUrl: scope.baseUrl, reference });
 }
 
@@ -521,9 +539,10 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
       throw new ApiError(`no transaction with reference ${reference} was found (HTTP ${error.status}${error.apiMessage ? `: ${error.apiMessage}` : ''})`, {
         status: error.status,
         apiMessage: error.apiMessage,
-        hint: journalled?.state === 'unknown'
-          ? 'it has not arrived (yet); check again in a few minutes, and do not resend while it may still arrive'
-          : 'check the reference; fsapi transfer log lists the ones sent from here',
+        hint:
+          journalled?.state === 'unknown'
+            ? 'it has not arrived (yet); check again in a few minutes, and do not resend while it may still arrive'
+            : 'check the reference; fsapi transfer log lists the ones sent from here',
         code: 'not_found',
       });
     }
@@ -623,6 +642,7 @@ export async function waitForSettlement(
     }
   }
   const waited = describeWait(timeoutMs);
-  if (transaction) return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
+  if (transaction)
+    return { transaction, settled: false, reason: `still ${transaction.status} after ${waited}${lastError ? ` (last lookup failed: ${lastError})` : ''}` };
   return { transaction: undefined, settled: false, reason: `no lookup succeeded in ${waited}${lastError ? ` (last: ${lastError})` : ''}` };
 }

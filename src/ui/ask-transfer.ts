@@ -47,7 +47,10 @@ export async function askForMissing(
   if (!ctx.prompt.interactive) {
     const names = missing.map((field) => describe[field]);
     const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-    throw new UsageError(`missing ${list}; nothing was sent`, `give ${missing.length === 1 ? 'it' : 'them'} on the command line (${usage}), or run it at a terminal to be asked`);
+    throw new UsageError(
+      `missing ${list}; nothing was sent`,
+      `give ${missing.length === 1 ? 'it' : 'them'} on the command line (${usage}), or run it at a terminal to be asked`,
+    );
   }
   const answers = await checkGiven(ctx, fields);
   let told = false;

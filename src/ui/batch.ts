@@ -4,7 +4,16 @@
 import Table from 'cli-table3';
 import type { Context } from '../context.js';
 import type { RowProblem } from '../batch/file.js';
-import { rowResults, rowsSentAgain, rowsToSend, type BatchPlan, type FileDuplicate, type NameCheckFailure, type PossibleDuplicate, type RowResult } from '../batch/payouts.js';
+import {
+  rowResults,
+  rowsSentAgain,
+  rowsToSend,
+  type BatchPlan,
+  type FileDuplicate,
+  type NameCheckFailure,
+  type PossibleDuplicate,
+  type RowResult,
+} from '../batch/payouts.js';
 import { reportEntry, tally, type OutcomeGroup, type Tally } from '../batch/report.js';
 import { formatNaira } from '../money/kobo.js';
 import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
@@ -84,7 +93,11 @@ export function writeFileDuplicates(ctx: Context, duplicates: readonly FileDupli
 
 export function writePossibleDuplicates(ctx: Context, duplicates: readonly PossibleDuplicate[]): void {
   const c = colors(ctx, 'stderr');
-  ctx.io.note(c.bold(`${duplicates.length} row${duplicates.length === 1 ? ' looks' : 's look'} already paid under another reference (same account, bank and amount in the last 24 hours):`));
+  ctx.io.note(
+    c.bold(
+      `${duplicates.length} row${duplicates.length === 1 ? ' looks' : 's look'} already paid under another reference (same account, bank and amount in the last 24 hours):`,
+    ),
+  );
   writeStderrTable(
     ctx,
     [
@@ -153,11 +166,16 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
   if (plan.settledCount > 0) {
     // Each one's outcome as the lookup found it now: a failed or reversed row is never called paid.
     const settled = tally(rowResults(plan, 'settled')).earlier;
-    ctx.io.note(`${settled.count} row${settled.count === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${outcomeCounts(ctx, settled)}`);
+    ctx.io.note(
+      `${settled.count} row${settled.count === 1 ? ' was' : 's were'} sent by an earlier run and looked up, not sent again: ${outcomeCounts(ctx, settled)}`,
+    );
   }
   const labels: Array<[string, string]> = [
     ['From', `${source.accountName} (${source.accountNumber})`],
-    ['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`],
+    [
+      'Environment',
+      `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
+    ],
     [
       'To send',
       plan.toSendCount === 0
@@ -220,13 +238,31 @@ export function printBatchResults(ctx: Context, results: Iterable<RowResult>, co
   stream.end();
 }
 
-const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = ['successful', 'pending', 'failed', 'reversed', 'refused', 'unknown', 'in flight', 'not-sent', 'held'];
+const OUTCOME_ORDER: ReadonlyArray<RowResult['status']> = [
+  'successful',
+  'pending',
+  'failed',
+  'reversed',
+  'refused',
+  'unknown',
+  'in flight',
+  'not-sent',
+  'held',
+];
 
 /** "2 successful, 1 failed": how many rows have each outcome, in a fixed order, coloured by meaning. */
 function outcomeCounts(ctx: Context, group: OutcomeGroup): string {
   const c = colors(ctx, 'stderr');
   const paint: Partial<Record<RowResult['status'], (text: string) => string>> = {
-    successful: c.green, pending: c.yellow, failed: c.red, reversed: c.red, refused: c.red, unknown: c.yellow, 'in flight': c.yellow, 'not-sent': c.yellow, held: c.yellow,
+    successful: c.green,
+    pending: c.yellow,
+    failed: c.red,
+    reversed: c.red,
+    refused: c.red,
+    unknown: c.yellow,
+    'in flight': c.yellow,
+    'not-sent': c.yellow,
+    held: c.yellow,
   };
   return OUTCOME_ORDER.map((status) => {
     const count = group.byStatus[status] ?? 0;
@@ -241,7 +277,8 @@ function outcomeCounts(ctx: Context, group: OutcomeGroup): string {
 /** Pending and successful rows: the money they moved (failed and reversed rows paid nobody) and the charges. */
 function paidTotal(group: OutcomeGroup): string {
   if (group.paid === 0) return '';
-  const chargeText = group.charged === 0 ? '' : ` + charges ${formatNaira(group.chargeKobo)}${group.charged < group.paid ? ` (known for ${group.charged})` : ''}`;
+  const chargeText =
+    group.charged === 0 ? '' : ` + charges ${formatNaira(group.chargeKobo)}${group.charged < group.paid ? ` (known for ${group.charged})` : ''}`;
   return ` (${formatNaira(group.paidKobo)}${chargeText} paid or on its way)`;
 }
 

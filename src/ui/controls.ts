@@ -42,7 +42,7 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Approval above', limitCell(policy?.approvalAboveKobo)],
     ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
     // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts).
-    ['Day\'s time zone', policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
+    ["Day's time zone", policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
   ];
 }
 
@@ -81,7 +81,13 @@ export const requestColumns: Column<ApprovalRequest>[] = [
   { header: 'CREATED', cell: (r) => isoTimeCell(r.createdAt), priority: 2 },
   { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right' },
   { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
-  { header: 'TO', cell: (r) => (r.transfers.length === 1 ? r.transfers[0]!.accountName : `${r.transfers.length} accounts`), flex: true, minWidth: 16, priority: 1 },
+  {
+    header: 'TO',
+    cell: (r) => (r.transfers.length === 1 ? r.transfers[0]!.accountName : `${r.transfers.length} accounts`),
+    flex: true,
+    minWidth: 16,
+    priority: 1,
+  },
   { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
 ];
 
@@ -140,7 +146,9 @@ export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env:
     ctx.io.note(`    ${c.dim('reference')} ${t.reference}`);
     ctx.io.note(`    ${c.dim('held     ')} ${t.reasons.join('; ')}`);
   }
-  ctx.io.note(`  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; names verified again just now`);
+  ctx.io.note(
+    `  ${c.bold(`Total ${formatNaira(total(request.transfers))}`)} in ${request.transfers.length} transfer${request.transfers.length === 1 ? '' : 's'}; names verified again just now`,
+  );
 }
 
 /** An amount of fsapi's own records in --json: "100000.00", or null where there is none. */

@@ -11,9 +11,13 @@ import type { RowSink } from './stream.js';
 
 // Each value as text (null blank, numbers as given), made inert for a spreadsheet (src/common/sanitize.ts):
 // a name from the API that starts with = or @ is data, never a formula.
-const plainOf = (value: ReturnType<Column<unknown>['cell']>) =>
-  csvCell(value !== null && typeof value === 'object' ? value.plain : shownText(value));
-const csvHeader = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const plainOf = (value: ReturnType<Column<unknown>['cell']>) => csvCell(value !== null && typeof value === 'object' ? value.plain : shownText(value));
+const csvHeader = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 /** Columns that read a record by its keys, for rows already made into named fields (`credit_total`, ...). */
 export function recordColumns<K extends string>(names: readonly K[]): Column<Record<K, string>>[] {

@@ -13,7 +13,11 @@
  * Whether stderr shows colour, for the lines written before a command's context exists (errors, commander's
  * usage errors): FORCE_COLOR, then NO_COLOR or --no-color, then a terminal (src/ui/io.ts decides the same).
  */
-export function stderrColour(env: Readonly<Record<string, string | undefined>> = process.env, argv: readonly string[] = process.argv, isTTY = Boolean(process.stderr.isTTY)): boolean {
+export function stderrColour(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  argv: readonly string[] = process.argv,
+  isTTY = Boolean(process.stderr.isTTY),
+): boolean {
   if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
   if (env.NO_COLOR !== undefined || argv.includes('--no-color')) return false;
   return isTTY;
@@ -57,7 +61,10 @@ export function labelledLines(label: string, text: string, width: number | undef
  */
 export function labelledNote(text: string, width: number | undefined): string {
   if (width === undefined) return `${text}\n`;
-  return text.split('\n').map((line) => terminalLine(line, width)).join('');
+  return text
+    .split('\n')
+    .map((line) => terminalLine(line, width))
+    .join('');
 }
 
 /** One line as `labelledNote` writes it on a terminal of `width` columns, ending in a newline. */
@@ -91,9 +98,7 @@ export function terminalLine(line: string, width: number | undefined): string {
   return `${lines.join('\n')}\n`;
 }
 
-// eslint-disable-next-line no-control-regex
 const LABELLED = /^((?:\u001b\[[0-9;]*m)*)(error|hint|held|warning|note|line \d+):((?:\u001b\[[0-9;]*m)*) (.*)$/;
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Columns a text takes: one a code point, colours none (the messages hold no wide characters). */

@@ -62,7 +62,6 @@ const toCell = (value: Cell | ShownValue): Cell => {
   return { text: terminalText(text), plain: text };
 };
 
-
 /** The styles for one stream: colour only where src/ui/io.ts decided that stream shows it. */
 export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): Styles {
   return styles(stream === 'stdout' ? ctx.io.colorStdout : ctx.io.colorStderr);
@@ -126,13 +125,7 @@ export function printJson(ctx: Context, value: unknown): void {
  * A list: table on a terminal, TSV when piped, `json` (default: the rows) with --json. An empty list
  * says `emptyNote` on stderr (not with --json, where `[]` says it).
  */
-export function printList<Row>(
-  ctx: Context,
-  columns: Column<Row>[],
-  rows: readonly Row[],
-  json: unknown = rows,
-  emptyNote = 'no results',
-): void {
+export function printList<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[], json: unknown = rows, emptyNote = 'no results'): void {
   const mode = outputMode(ctx);
   if (mode === 'json') return printJson(ctx, json);
   if (rows.length === 0) ctx.io.note(emptyNote);
@@ -160,9 +153,7 @@ export function printRecord(ctx: Context, fields: ReadonlyArray<readonly [label:
   const lines = fields.map(([label, value]) => {
     const cell = toCell(value);
     const parts = visibleLength(cell.text) === cell.text.length ? wrapText(cell.text, valueWidth) : [cell.text];
-    return parts
-      .map((part, i) => `${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${cell.style ? cell.style(part, c) : part}`)
-      .join('\n');
+    return parts.map((part, i) => `${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${cell.style ? cell.style(part, c) : part}`).join('\n');
   });
   ctx.io.out(`${lines.join('\n')}\n`);
 }
@@ -186,10 +177,19 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
     if (mode === 'tsv') ctx.io.out(tsvLine(columns.map((column) => column.header)));
     if (mode === 'table') {
       // Fitted to the first batch; a later, longer value is cut to the width its column got.
-      const fit = fitTable(ctx, columns, firstRows.map((row) => columns.map((column) => oneLine(toCell(column.cell(row)).text))));
+      const fit = fitTable(
+        ctx,
+        columns,
+        firstRows.map((row) => columns.map((column) => oneLine(toCell(column.cell(row)).text))),
+      );
       shown = fit.shown.map((index) => columns[index]!);
       widths = fit.widths;
-      ctx.io.out(`${shown.map((column, i) => c.bold(pad(truncate(column.header, widths[i]!), widths[i]!, column.align))).join('  ').trimEnd()}\n`);
+      ctx.io.out(
+        `${shown
+          .map((column, i) => c.bold(pad(truncate(column.header, widths[i]!), widths[i]!, column.align)))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
     }
   };
 
@@ -246,17 +246,16 @@ export function renderStderrTable<Row>(TableClass: typeof TableConstructor, ctx:
   return drawTable(TableClass, ctx, columns, rows, 'stderr');
 }
 
-function drawTable<Row>(
-  TableClass: typeof TableConstructor,
-  ctx: Context,
-  columns: Column<Row>[],
-  rows: readonly Row[],
-  stream: 'stdout' | 'stderr',
-): string {
+function drawTable<Row>(TableClass: typeof TableConstructor, ctx: Context, columns: Column<Row>[], rows: readonly Row[], stream: 'stdout' | 'stderr'): string {
   const c = colors(ctx, stream);
   const cells = rows.map((row) => columns.map((column) => toCell(column.cell(row))));
   const width = stream === 'stdout' ? ctx.io.columns : ctx.io.stderrColumns;
-  const fit = fitTable(ctx, columns, cells.map((row) => row.map((cell) => oneLine(cell.text))), width);
+  const fit = fitTable(
+    ctx,
+    columns,
+    cells.map((row) => row.map((cell) => oneLine(cell.text))),
+    width,
+  );
   const table = new TableClass({
     head: fit.shown.map((index) => c.bold(columns[index]!.header)),
     chars: BORDERLESS,
@@ -283,9 +282,21 @@ function drawTable<Row>(
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /** The layout of a list at this terminal's width (80 when unknown); names the columns left out on stderr. */
@@ -317,7 +328,6 @@ function tsvLine(values: readonly string[]): string {
   return `${values.map(tsvField).join('\t')}\n`;
 }
 
-// eslint-disable-next-line no-control-regex
 const visibleLength = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 
 function truncate(text: string, width: number): string {

@@ -10,7 +10,8 @@ export function createPrompt(io: IO): Prompt {
   const context = () => ({ input: io.stdin, output: io.stderr, clearPromptOnDone: false });
 
   async function ask<T>(run: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
-    if (!interactive) throw new UsageError('this needs an answer at a terminal, and stdin is not one', 'pass the values as flags (and --yes to skip confirmations)');
+    if (!interactive)
+      throw new UsageError('this needs an answer at a terminal, and stdin is not one', 'pass the values as flags (and --yes to skip confirmations)');
     const prompts = await import('@inquirer/prompts');
     try {
       return await run(prompts);

@@ -43,8 +43,7 @@ const NARROWEST = 2;
  * columns (lists use two spaces and no borders).
  */
 export function fitColumns(columns: readonly ColumnSpace[], available: number, gap = 2): TableFit {
-  const minimum = (column: ColumnSpace) =>
-    column.flex ? Math.min(column.natural, Math.max(column.minWidth ?? 8, column.header)) : column.natural;
+  const minimum = (column: ColumnSpace) => (column.flex ? Math.min(column.natural, Math.max(column.minWidth ?? 8, column.header)) : column.natural);
   const totalOf = (indexes: readonly number[], width: (index: number) => number) =>
     indexes.reduce((sum, index) => sum + width(index), 0) + gap * Math.max(0, indexes.length - 1);
 

@@ -22,25 +22,32 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
     ['From', `${terminalText(source.accountName)} (${terminalText(source.accountNumber)})`],
     // A long name gets the marker on the next line, so the line stays within 80 columns.
     ...((transfer.accountName.length > 30
-      ? [['To', c.bold(terminalText(transfer.accountName))], ['', c.dim('(verified by name enquiry)')]]
+      ? [
+          ['To', c.bold(terminalText(transfer.accountName))],
+          ['', c.dim('(verified by name enquiry)')],
+        ]
       : [['To', `${c.bold(terminalText(transfer.accountName))}  ${c.dim('(verified by name enquiry)')}`]]) as Array<[string, string]>),
     ['Account', transfer.accountNumber],
     ['Bank', `${terminalText(transfer.bankName)} (${transfer.bankCode})`],
     ['Amount', c.bold(formatNaira(transfer.amountKobo))],
     ...(source.availableKobo === undefined
       ? []
-      : ([['Available', `${formatNaira(source.availableKobo)}${transfer.amountKobo > source.availableKobo ? c.red('  (less than the amount)') : ''}`]] as Array<[string, string]>)),
+      : ([['Available', `${formatNaira(source.availableKobo)}${transfer.amountKobo > source.availableKobo ? c.red('  (less than the amount)') : ''}`]] as Array<
+          [string, string]
+        >)),
     ['Narration', transfer.narration],
   ];
   if (transfer.senderName !== undefined) rows.push(['Sender name', transfer.senderName]);
   rows.push(['Reference', transfer.reference]);
-  rows.push(['Environment', `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`]);
+  rows.push([
+    'Environment',
+    `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
+  ]);
   const width = Math.max(...rows.map(([label]) => label.length));
   ctx.io.note(c.bold('Transfer'));
   // Long plain values (a narration, a business name) continue under themselves, within the terminal.
   const valueWidth = Math.max(20, (ctx.io.stderrColumns ?? 80) - width - 4);
   for (const [label, value] of rows) {
-    // eslint-disable-next-line no-control-regex
     const parts = /\u001b\[/.test(value) ? [value] : wrapText(value, valueWidth);
     parts.forEach((part, i) => ctx.io.note(`  ${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${part}`));
   }

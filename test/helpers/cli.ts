@@ -177,7 +177,6 @@ function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResul
 
 /** Removes ANSI escape sequences, for assertions on what a person reads. */
 export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b\][^\u0007]*\u0007/g, '');
 }
 
@@ -205,7 +204,12 @@ export function errorObject(stderr: string): ErrorObject {
   if (!error || Object.keys(parsed as object).length !== 1) throw new Error(`not an error object: ${last}`);
   const keys = Object.keys(error).sort().join(',');
   if (keys !== 'code,exitCode,hint,message') throw new Error(`the error object has the keys ${keys}`);
-  if (typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.exitCode !== 'number' || !(typeof error.hint === 'string' || error.hint === null)) {
+  if (
+    typeof error.code !== 'string' ||
+    typeof error.message !== 'string' ||
+    typeof error.exitCode !== 'number' ||
+    !(typeof error.hint === 'string' || error.hint === null)
+  ) {
     throw new Error(`the error object's values have the wrong types: ${last}`);
   }
   return error as unknown as ErrorObject;

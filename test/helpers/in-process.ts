@@ -3,7 +3,7 @@
 // (test/helpers/context.ts): a captured terminal, a clock that never waits, scripted prompts. The answer
 // has the shape of test/helpers/cli.ts's runCli, so a test changes `runCli(` into `runInProcess(`.
 // Where the process is the point (a pseudo-terminal, signals, start-up, concurrency, a crash) keep runCli.
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Clock } from '../../src/context.js';
 import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
@@ -63,7 +63,8 @@ export function runInProcess(args: string[], options: InProcessOptions): Promise
 }
 
 async function runNow(args: string[], options: InProcessOptions): Promise<RunResult> {
-  if (!options.env.FSAPI_CONFIG_DIR || !options.env.FSAPI_DATA_DIR) throw new Error('runInProcess needs FSAPI_CONFIG_DIR and FSAPI_DATA_DIR in env (a home from test/helpers/cli.ts)');
+  if (!options.env.FSAPI_CONFIG_DIR || !options.env.FSAPI_DATA_DIR)
+    throw new Error('runInProcess needs FSAPI_CONFIG_DIR and FSAPI_DATA_DIR in env (a home from test/helpers/cli.ts)');
   const env = childEnv(options.env) as Record<string, string | undefined>;
   const terminal = captureTerminal({ tty: options.tty, columns: options.columns, input: options.input });
   const prompts = options.tty ? scriptedPrompt(options.prompts ?? []) : undefined;

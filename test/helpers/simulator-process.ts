@@ -9,7 +9,11 @@ import { cliPath, repoRoot } from './cli.js';
 /** Starts `fsapi simulator serve`, resolves `url` once its URL is on stdout; killed after `killAfterMs` at the latest. */
 export function startServe(args: string[], env: Record<string, string>, killAfterMs = 30_000) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FSAPI_')));
-  const child = spawn(process.execPath, [cliPath, 'simulator', 'serve', ...args], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'simulator', 'serve', ...args], {
+    cwd: repoRoot,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -38,8 +38,7 @@ export async function setUpTransfers(options: SimulatorOptions = {}): Promise<Tr
   const env: Record<string, string> = { ...home.env };
   await logInToSimulator(env, server.url);
   server.simulator.clearRequests();
-  const count = (method: string, requestPath: string) =>
-    server.simulator.requests().filter((r) => r.method === method && r.path === requestPath).length;
+  const count = (method: string, requestPath: string) => server.simulator.requests().filter((r) => r.method === method && r.path === requestPath).length;
   return {
     server,
     home,
@@ -84,7 +83,10 @@ export function storeRecords(dataDir: string, table: 'journal' | 'events'): stri
   const db = openDatabase(file);
   try {
     db.exec('PRAGMA busy_timeout = 5000');
-    return db.prepare(`SELECT record FROM ${table} ORDER BY seq`).all().map((row) => String(row.record));
+    return db
+      .prepare(`SELECT record FROM ${table} ORDER BY seq`)
+      .all()
+      .map((row) => String(row.record));
   } catch (error) {
     if (/no such table/.test((error as Error).message)) return [];
     throw error;

@@ -6,7 +6,8 @@ export const approveSpec = defineCommand({
   summary: 'send a held request (at a terminal, with the consumer secret)',
   args: [{ name: '<id>', description: 'request id' }],
   options: {},
-  helpText: '\nShows what will be sent, then asks for the consumer secret of the profile (hidden)\nand checks it with the API; typing it approves. Each transfer is sent once, under\nthe reference it was held with.\n',
+  helpText:
+    '\nShows what will be sent, then asks for the consumer secret of the profile (hidden)\nand checks it with the API; typing it approves. Each transfer is sent once, under\nthe reference it was held with.\n',
   endpoints: [
     ['POST /v1/generate-token', 'the typed consumer secret, checked (no token is kept)'],
     ['POST /v1/transfer/name-enquiry', "each held payee's name, checked again"],

@@ -1,12 +1,6 @@
-// fsapi approvals approve <id>: a person at a terminal sends a held request.
-// Top to bottom: a terminal (else exit 2) -> the request -> every holder's name asked again and the hard
-// limits checked -> what will be sent shown -> the consumer secret typed (hidden) and checked with the API:
-// typing it is the confirmation -> the decision recorded (OS user, time) -> each transfer sent once, under
-// its held reference, through the journal (src/controls/approvals.ts) -> the outcomes.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { approveSpec } from './approve.spec.js';
-import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
+import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
 import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
@@ -17,7 +11,7 @@ import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 
-export default run(approveSpec, async (ctx, opts, args) => {
+export default run(approveSpec, async (ctx, _opts, args) => {
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
@@ -25,13 +19,18 @@ export default run(approveSpec, async (ctx, opts, args) => {
   if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   if (request.status === 'rejected') {
-    throw new FsapiError(`request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'}; nothing was sent`, { exitCode: ExitCode.failed });
+    throw new FsapiError(
+      `request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'}; nothing was sent`,
+      { exitCode: ExitCode.failed },
+    );
   }
 
   // Approved before: only what the journal has never seen is left (an approval stopped before sending).
   const { unsent } = await unsentTransfers(ctx, scope, request);
   if (request.status === 'approved' && unsent.length === 0) {
-    ctx.io.note(`request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`);
+    ctx.io.note(
+      `request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`,
+    );
     return;
   }
   const toSend = request.status === 'held' ? request.transfers : unsent;
@@ -46,7 +45,10 @@ export default run(approveSpec, async (ctx, opts, args) => {
   if (request.status === 'held') {
     const decided = withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason: undefined }));
     if (!decided) {
-      throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, { exitCode: ExitCode.failed, hint: `fsapi approvals show ${id}` });
+      throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, {
+        exitCode: ExitCode.failed,
+        hint: `fsapi approvals show ${id}`,
+      });
     }
     ctx.io.note(`approved ${id} (by ${osUser()}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
@@ -63,7 +65,12 @@ export default run(approveSpec, async (ctx, opts, args) => {
     { header: 'OUTCOME', cell: (r) => statusCell(r.outcome) },
     { header: 'MESSAGE', cell: (r) => r.message, flex: true, minWidth: 10, priority: 1 },
   ];
-  printList(ctx, columns, results, results.map(({ amountKobo, ...result }) => ({ ...result, amount: koboToDecimal(amountKobo) })));
+  printList(
+    ctx,
+    columns,
+    results,
+    results.map(({ amountKobo, ...result }) => ({ ...result, amount: koboToDecimal(amountKobo) })),
+  );
   const error = approvalError(request, results);
   if (error) throw error;
 });

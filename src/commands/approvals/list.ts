@@ -1,5 +1,3 @@
-// fsapi approvals list [--all]: the requests held for approval in this profile (with --all, decided ones too).
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listSpec } from './list.spec.js';
 import { controlScope } from '../../controls/payees.js';
@@ -8,7 +6,7 @@ import { ControlsStore, type ApprovalRequest } from '../../store/controls.js';
 import { printList } from '../../ui/output.js';
 import { requestColumns } from '../../ui/controls.js';
 
-export default run(listSpec, async (ctx, opts, args) => {
+export default run(listSpec, async (ctx, opts, _args) => {
   const scope = await controlScope(ctx);
   const store = ControlsStore.openIfExists(ctx.paths.dataDir);
   let requests: ApprovalRequest[] = [];
@@ -18,5 +16,11 @@ export default run(listSpec, async (ctx, opts, args) => {
     store?.close();
   }
   if (!opts.all) requests = requests.filter((r) => r.status === 'held');
-  printList(ctx, requestColumns, requests, requests.map((r) => requestJson(r)), opts.all ? 'no approval requests' : 'nothing is waiting for approval');
+  printList(
+    ctx,
+    requestColumns,
+    requests,
+    requests.map((r) => requestJson(r)),
+    opts.all ? 'no approval requests' : 'nothing is waiting for approval',
+  );
 });

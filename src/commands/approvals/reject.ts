@@ -1,6 +1,3 @@
-// fsapi approvals reject <id> [--reason TEXT]: a held request will never be sent. Rejecting moves no
-// money, so it needs no proof; the decision is recorded with the OS user and the time.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { rejectSpec } from './reject.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
@@ -27,7 +24,12 @@ export default run(rejectSpec, async (ctx, opts, args) => {
   if (!outcome) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
     const last = outcome.request.decisions.at(-1);
-    throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`, { exitCode: ExitCode.failed });
+    throw new FsapiError(
+      `request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`,
+      { exitCode: ExitCode.failed },
+    );
   }
-  ctx.io.note(`rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`);
+  ctx.io.note(
+    `rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`,
+  );
 });

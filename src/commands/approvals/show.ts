@@ -1,16 +1,13 @@
-// fsapi approvals show <id>: one request, its transfers (why each was held, and what became of each: its
-// outcome in the journal, read only) and its last decision.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { heldOutcomes } from '../../controls/approvals.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
 
-export default run(showSpec, async (ctx, opts, args) => {
+export default run(showSpec, async (ctx, _opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));

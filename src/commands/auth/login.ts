@@ -18,7 +18,7 @@ import { LOCAL_PROFILE } from '../../auth/resolve.js';
 import type { Environment } from '../../auth/types.js';
 import { printJson } from '../../ui/output.js';
 
-export default run(loginSpec, async (ctx, opts, args) => {
+export default run(loginSpec, async (ctx, opts, _args) => {
   const validityMinutes = opts.validity;
   const saveCredentials = opts.saveCredentials;
   const store = await ctx.profiles();
@@ -71,7 +71,6 @@ export default run(loginSpec, async (ctx, opts, args) => {
     });
   }
 });
-
 
 function defaultEnvironmentFor(name: string): Environment | undefined {
   if (name === 'local' || name === 'sandbox' || name === 'production') return name;

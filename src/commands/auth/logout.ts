@@ -1,7 +1,3 @@
-// fsapi auth logout: forgets the token and any saved credentials of the profile. The profile itself
-// (environment, base address) stays, so `auth login` needs no --base-url again; `profile remove` deletes
-// it. The API has no revocation endpoint, so a token copied elsewhere stays valid until it expires.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { logoutSpec } from './logout.spec.js';
 import { printJson } from '../../ui/output.js';
@@ -12,7 +8,10 @@ export default run(logoutSpec, async (ctx) => {
   const saved = store.get(profile.name);
   const hadSomething = Boolean(saved && (saved.token || saved.consumerKey || saved.consumerSecret));
   if (saved && hadSomething) {
-    await store.update(profile.name, (current) => current && { ...current, token: undefined, tokenExpiresAt: undefined, consumerKey: undefined, consumerSecret: undefined });
+    await store.update(
+      profile.name,
+      (current) => current && { ...current, token: undefined, tokenExpiresAt: undefined, consumerKey: undefined, consumerSecret: undefined },
+    );
   }
   ctx.io.note(
     hadSomething

@@ -1,11 +1,3 @@
-// fsapi auth status: the profile this run would use, its base address and the state of its token. Never
-// the token or the secret. Reads the profile store only: no request is sent, so it answers offline and
-// costs nothing; whether the API still accepts the token shows on the next real command.
-//
-// Exit code, like `gh auth status`: non-zero when a command run now could not authenticate (no usable
-// token and nothing to renew one with). It is 3, the contract's "authentication needed", with the
-// status still printed on stdout first.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { statusSpec } from './status.spec.js';
 import { AuthError } from '../../errors.js';
@@ -39,6 +31,9 @@ export default run(statusSpec, async (ctx) => {
     const elsewhere = secretsElsewhere(profile);
     if (elsewhere) throw new AuthError(elsewhere.reason, elsewhere.hint);
     const what = summary.token === 'expired' ? 'its token expired' : 'it has no token';
-    throw new AuthError(`not logged in: profile "${summary.profile}": ${what} and no credentials are at hand to renew it`, `run fsapi auth login --profile ${summary.profile}`);
+    throw new AuthError(
+      `not logged in: profile "${summary.profile}": ${what} and no credentials are at hand to renew it`,
+      `run fsapi auth login --profile ${summary.profile}`,
+    );
   }
 });

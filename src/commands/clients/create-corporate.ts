@@ -1,14 +1,10 @@
-// fsapi clients create corporate [--rc-number ... --business-name ... --metadata JSON] [-y]:
-// POST /v1/account/clients/corporate. Missing required fields are asked for on a terminal; then the details
-// are shown for review (default No; --yes skips it; no terminal and no --yes is exit 2, nothing sent).
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { corporateSpec } from './create-corporate.spec.js';
 import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
 import { printRecord, timeCell } from '../../ui/output.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
-export default run(corporateSpec, async (ctx, opts, args) => {
+export default run(corporateSpec, async (ctx, opts, _args) => {
   // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
   const yes = opts.yes;
   const body = await collectCorporateClient(ctx, opts);

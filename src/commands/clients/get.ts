@@ -1,19 +1,14 @@
 // fsapi clients get <accountNumber>: GET /v1/client-enquiry/{accountNumber}, one client account.
 import { namingRefusal } from '../../transfers/refusals.js';
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { getSpec } from './get.spec.js';
 import { parseAccountNumber } from '../../common/validate.js';
 import { printRecord } from '../../ui/output.js';
 
-export default run(getSpec, async (ctx, opts, args) => {
+export default run(getSpec, async (ctx, _opts, args) => {
   const accountNumber = parseAccountNumber(args[0] ?? '', 'client account number');
   const api = await ctx.api();
-  const client = await namingRefusal(
-    () => api.getClient(accountNumber),
-    `no client account ${accountNumber}`,
-    'fsapi clients list shows the client accounts',
-  );
+  const client = await namingRefusal(() => api.getClient(accountNumber), `no client account ${accountNumber}`, 'fsapi clients list shows the client accounts');
   printRecord(
     ctx,
     [

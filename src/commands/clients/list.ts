@@ -1,6 +1,3 @@
-// fsapi clients list: GET /v1/account/clients. One page, or with --all every page streamed as it arrives.
-// The type, validity-type and status filters go to the API as query parameters.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listSpec } from './list.spec.js';
 import type { OptionsOf } from '../spec.js';
@@ -25,7 +22,7 @@ const columns: Column<ClientListItem>[] = [
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
 export const longRunning = (options: { all?: boolean }) => options.all === true;
 
-export default run(listSpec, async (ctx, opts, args) => {
+export default run(listSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
   const listing = parseListing(opts);

@@ -21,8 +21,5 @@ export const addSpec = defineCommand({
     ['POST /v1/generate-token', 'under payees-only: the typed consumer secret, checked'],
   ],
   exitCodes: [0, 1, 2, 3, 4],
-  examples: [
-    'fsapi payees add supplier 0123456789 --bank gtbank',
-    'fsapi payees add ada 0123456789 --bank 000013 --expect-name "Okafor Chiamaka Adaeze"',
-  ],
+  examples: ['fsapi payees add supplier 0123456789 --bank gtbank', 'fsapi payees add ada 0123456789 --bank 000013 --expect-name "Okafor Chiamaka Adaeze"'],
 });

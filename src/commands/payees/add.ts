@@ -1,8 +1,3 @@
-// fsapi payees add <alias> <accountNumber> --bank <code|name> [--expect-name NAME]: save an account under an
-// alias, its holder's name verified by name enquiry now and checked again at every send.
-// Under a payees-only policy a payee is someone fsapi may pay without a person, so adding one is a
-// decision for a person too: a terminal and the consumer secret (src/auth/proof.ts).
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { addSpec } from './add.spec.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +13,11 @@ export default run(addSpec, async (ctx, opts, args) => {
   const policy = readPolicy(ctx, scope);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');
   const taken = withStore(ctx, (store) => store.payee(scope, alias));
-  if (taken) throw new UsageError(`payee ${taken.alias} already exists (${taken.accountNumber} at ${taken.bankName})`, `remove it first: fsapi payees remove ${taken.alias}`);
+  if (taken)
+    throw new UsageError(
+      `payee ${taken.alias} already exists (${taken.accountNumber} at ${taken.bankName})`,
+      `remove it first: fsapi payees remove ${taken.alias}`,
+    );
 
   const payee = await verifyPayee(ctx, alias, String(args[1] ?? ''), opts.bank ?? '', expectName);
   if (policy?.payeesOnly) {

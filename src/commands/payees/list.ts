@@ -1,5 +1,3 @@
-// fsapi payees list [--csv]: the saved payees of the profile, with the names verified when they were added.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listSpec } from './list.spec.js';
 import { controlScope, listPayees } from '../../controls/payees.js';
@@ -7,11 +5,17 @@ import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { payeeColumns } from '../../ui/controls.js';
 import { printList } from '../../ui/output.js';
 
-export default run(listSpec, async (ctx, opts, args) => {
+export default run(listSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
   const scope = await controlScope(ctx);
   const payees = listPayees(ctx, scope);
   if (csv) return printCsv(ctx, payeeColumns, payees);
-  printList(ctx, payeeColumns, payees, payees, `no saved payees in profile "${scope.profile}"; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`);
+  printList(
+    ctx,
+    payeeColumns,
+    payees,
+    payees,
+    `no saved payees in profile "${scope.profile}"; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`,
+  );
 });

@@ -1,10 +1,8 @@
-// fsapi payees remove <alias>: forget a saved payee. Removing one only narrows what fsapi may pay.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { removeSpec } from './remove.spec.js';
 import { controlScope, findPayee, parseAlias, withStore } from '../../controls/payees.js';
 
-export default run(removeSpec, async (ctx, opts, args) => {
+export default run(removeSpec, async (ctx, _opts, args) => {
   const alias = parseAlias(args[0]);
   const scope = await controlScope(ctx);
   const payee = findPayee(ctx, scope, alias);

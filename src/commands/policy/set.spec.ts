@@ -14,7 +14,8 @@ export const setSpec = defineCommand({
     timeZone: text('--time-zone <iana>', "the zone of the daily maximum's day (default: kept, or this terminal's)"),
     off: flag('--off', 'remove the policy: pay without limits or approvals'),
   },
-  helpText: '\nNeeds a terminal: the change is shown, then the consumer secret of the profile is\nasked (hidden) and checked with the API; typing it is the confirmation.\n',
+  helpText:
+    '\nNeeds a terminal: the change is shown, then the consumer secret of the profile is\nasked (hidden) and checked with the API; typing it is the confirmation.\n',
   endpoints: [['POST /v1/generate-token', 'the typed consumer secret, checked (no token is kept)']],
   exitCodes: [0, 1, 2, 3, 4],
   examples: [

@@ -1,11 +1,3 @@
-// fsapi policy set [--max-per-transfer N] [--max-per-day N] [--approval-above N] [--payees-only]
-//                  [--time-zone IANA] [--off]
-// Changes the payment policy of the profile: options not given keep their value; `none` removes one
-// limit; --off removes the policy. The time zone whose day the daily maximum counts is the one given,
-// else the policy's own, else that of the person setting it (this terminal's, TZ honoured): fixed here,
-// so a caller's TZ later changes nothing. A decision for a person: a terminal, the change shown, then the
-// consumer secret typed (hidden) and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { setSpec } from './set.spec.js';
 import { UsageError } from '../../errors.js';
@@ -29,7 +21,10 @@ export default run(setSpec, async (ctx, opts) => {
   const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined || timeZone !== undefined;
   if (off && anyChange) throw new UsageError('--off removes the whole policy: give it alone');
   if (!off && !anyChange) {
-    throw new UsageError('nothing to change', 'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, --time-zone, or --off');
+    throw new UsageError(
+      'nothing to change',
+      'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, --time-zone, or --off',
+    );
   }
   requireTerminal(ctx, 'changing the payment policy');
 
@@ -50,7 +45,8 @@ export default run(setSpec, async (ctx, opts) => {
       updatedBy: by,
     };
     // A policy with nothing in it is no policy.
-    if (after.maxPerTransferKobo === undefined && after.maxPerDayKobo === undefined && after.approvalAboveKobo === undefined && !after.payeesOnly) after = undefined;
+    if (after.maxPerTransferKobo === undefined && after.maxPerDayKobo === undefined && after.approvalAboveKobo === undefined && !after.payeesOnly)
+      after = undefined;
   }
   if (after === undefined && before === undefined && timeZone !== undefined) {
     throw new UsageError('a time zone alone is no policy: give it with a limit', 'for example: fsapi policy set --max-per-day 500000 --time-zone Africa/Lagos');
@@ -64,7 +60,11 @@ export default run(setSpec, async (ctx, opts) => {
   writePolicyChange(ctx, scope.profile, before, after);
   await proveConsumerSecret(ctx, 'makes this change');
   withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
-  ctx.io.note(after ? `policy of profile "${scope.profile}" changed (by ${by})` : `policy of profile "${scope.profile}" removed (by ${by}): fsapi pays without limits or approvals`);
+  ctx.io.note(
+    after
+      ? `policy of profile "${scope.profile}" changed (by ${by})`
+      : `policy of profile "${scope.profile}" removed (by ${by}): fsapi pays without limits or approvals`,
+  );
   if (ctx.globals.json) printJson(ctx, policyJson(after));
 });
 

@@ -1,5 +1,3 @@
-// fsapi policy show: the payment policy of the profile, and what counts toward today's maximum and is left.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
@@ -28,6 +26,13 @@ export default run(showSpec, async (ctx) => {
       ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],
       ['Changed by', policy?.updatedBy ?? ''],
     ],
-    { profile: scope.profile, baseUrl: scope.baseUrl, ...policyJson(policy), countedToday: nairaOrNull(spent), countedOutcomes: COUNTED_OUTCOMES, leftToday: nairaOrNull(left) },
+    {
+      profile: scope.profile,
+      baseUrl: scope.baseUrl,
+      ...policyJson(policy),
+      countedToday: nairaOrNull(spent),
+      countedOutcomes: COUNTED_OUTCOMES,
+      leftToday: nairaOrNull(left),
+    },
   );
 });

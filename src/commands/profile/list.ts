@@ -1,6 +1,3 @@
-// fsapi profile list: every saved profile and `local` (always there: the built-in simulator), the
-// default marked, with the state of each token. Never a token or a secret.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listSpec } from './list.spec.js';
 import { baseUrlCell, summarize, tokenCell, type ProfileSummary } from '../../ui/profile-summary.js';

@@ -1,13 +1,10 @@
-// fsapi profile remove <name>: deletes a saved profile with its token and credentials. Removing the
-// default leaves no default, so later runs use `local` until `profile use` picks another.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { removeSpec } from './remove.spec.js';
 import { UsageError } from '../../errors.js';
 import { LOCAL_PROFILE, savedNames } from '../../auth/resolve.js';
 import { printJson } from '../../ui/output.js';
 
-export default run(removeSpec, async (ctx, opts, args) => {
+export default run(removeSpec, async (ctx, _opts, args) => {
   const name = args[0] ?? '';
   const store = await ctx.profiles();
   const wasDefault = store.defaultName() === name;

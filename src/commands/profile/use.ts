@@ -1,11 +1,9 @@
-// fsapi profile use <name>: makes a saved profile (or `local`) the default for later runs.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { useSpec } from './use.spec.js';
 import { getProfileOrThrow } from '../../auth/resolve.js';
 import { printJson } from '../../ui/output.js';
 
-export default run(useSpec, async (ctx, opts, args) => {
+export default run(useSpec, async (ctx, _opts, args) => {
   const name = args[0] ?? '';
   const store = await ctx.profiles();
   const profile = getProfileOrThrow(store, name);

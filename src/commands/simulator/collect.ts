@@ -14,7 +14,8 @@ import { checkWebhookUrl } from './serve.js';
 export default run(collectSpec, async (ctx, opts, args) => {
   const accountNumber = (args[0] ?? '').trim();
   if (!/^\d{10}$/.test(accountNumber)) throw new UsageError(`account number ${JSON.stringify(accountNumber)} must be 10 digits`);
-  if (opts.amount === undefined) throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
+  if (opts.amount === undefined)
+    throw new UsageError('missing --amount: how much the client account receives', 'e.g. fsapi simulator collect 9900000011 --amount 25000');
   // Integer kobo already: the spec's money kind parsed the naira at the command line.
   const amountKobo = opts.amount;
   const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
@@ -62,7 +63,8 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   try {
     notification = await simulator.collect(accountNumber, amountKobo);
   } catch (error) {
-    if (error instanceof SimulatorRefusal) throw new ApiError(`the simulator refused the collection: ${error.reason}`, { hint: 'list the client accounts with fsapi clients list' });
+    if (error instanceof SimulatorRefusal)
+      throw new ApiError(`the simulator refused the collection: ${error.reason}`, { hint: 'list the client accounts with fsapi clients list' });
     throw error;
   }
   // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.

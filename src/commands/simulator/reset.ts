@@ -1,10 +1,8 @@
-// fsapi simulator reset: forgets the local simulator's state; the next command starts again from the seed.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { resetSpec } from './reset.spec.js';
 import { checkBusinessName } from '../../simulator/business-name.js';
 
-export default run(resetSpec, async (ctx, opts, args) => {
+export default run(resetSpec, async (ctx, opts, _args) => {
   const given = opts.businessName;
   const businessName = given === undefined ? undefined : checkBusinessName(String(given), '--business-name');
   const { resetLocalSimulator } = await import('../../simulator/index.js');

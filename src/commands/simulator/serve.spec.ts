@@ -19,5 +19,9 @@ export const serveSpec = defineCommand({
     rateLimit: integer('--rate-limit <n>', 'answer 429 to requests beyond n a second (not carried out)', { min: 1, max: 100_000 }),
   },
   exitCodes: [0, 1, 2],
-  examples: ['fsapi simulator serve --port 4010', 'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/', 'fsapi simulator serve --realistic --rate-limit 5'],
+  examples: [
+    'fsapi simulator serve --port 4010',
+    'fsapi simulator serve --port 0 --fault drop --webhook-url http://127.0.0.1:8787/',
+    'fsapi simulator serve --realistic --rate-limit 5',
+  ],
 });

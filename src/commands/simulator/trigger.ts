@@ -29,7 +29,13 @@ export default run(triggerSpec, async (ctx, opts, args) => {
     { header: 'EVENT', cell: (row) => String(row.event) },
     { header: 'REFERENCE', cell: (row) => row.reference },
     { header: 'STATUS', cell: (row) => String(row.status ?? '') },
-    { header: 'SENT', cell: (row) => { const d = delivery(row); return d === undefined ? 'no URL' : d.delivered ? `HTTP ${d.status}` : `failed: ${d.error ?? ''}`; } },
+    {
+      header: 'SENT',
+      cell: (row) => {
+        const d = delivery(row);
+        return d === undefined ? 'no URL' : d.delivered ? `HTTP ${d.status}` : `failed: ${d.error ?? ''}`;
+      },
+    },
   ];
   printList(ctx, columns, result.events, result);
   const failed = result.deliveries.filter((d) => !d.delivered);
@@ -46,7 +52,10 @@ async function triggerOnServer(ctx: Context, baseUrl: string, kind: TriggerKind,
   const answer = await api.raw('POST', '/__simulator/trigger', { json: { kind, ...(webhookUrl ? { webhookUrl } : {}) } });
   const body = answer.body as { data?: TriggerResult; reason?: unknown; message?: unknown } | undefined;
   if (answer.status === 404) {
-    throw new ApiError(`${baseUrl} is not an fsapi simulator (no /__simulator/trigger)`, { status: 404, hint: 'simulator trigger works with the local profile or a server started by fsapi simulator serve' });
+    throw new ApiError(`${baseUrl} is not an fsapi simulator (no /__simulator/trigger)`, {
+      status: 404,
+      hint: 'simulator trigger works with the local profile or a server started by fsapi simulator serve',
+    });
   }
   if (answer.status < 200 || answer.status > 299 || !body?.data || !Array.isArray(body.data.events) || !Array.isArray(body.data.deliveries)) {
     const why = typeof body?.reason === 'string' ? body.reason : typeof body?.message === 'string' ? body.message : `HTTP ${answer.status}`;
@@ -56,7 +65,10 @@ async function triggerOnServer(ctx: Context, baseUrl: string, kind: TriggerKind,
 }
 
 async function triggerLocally(ctx: Context, kind: TriggerKind, webhookUrl: string | undefined): Promise<TriggerResult> {
-  const [{ openLocalSimulator, SimulatorRefusal }, { noteLocalSimulator }] = await Promise.all([import('../../simulator/index.js'), import('../../api/http.js')]);
+  const [{ openLocalSimulator, SimulatorRefusal }, { noteLocalSimulator }] = await Promise.all([
+    import('../../simulator/index.js'),
+    import('../../api/http.js'),
+  ]);
   noteLocalSimulator(ctx);
   const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
   try {

@@ -1,8 +1,3 @@
-// fsapi store adopt: the profile accepts the store now in the data dir as its own, after a move, a restore
-// from a backup, or (no store at all) to start again without its records. A decision for a person, as a
-// policy change is: a terminal, what changes shown (the store expected, the store found, their records),
-// then the consumer secret typed and checked with the API (src/auth/proof.ts). Typing it is the confirmation.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { adoptSpec } from './adopt.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';

@@ -4,14 +4,13 @@
 // overwritten, and a copy cut short never carries FILE's name.
 import { closeSync, constants, existsSync, fsyncSync, linkSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { backupSpec } from './backup.spec.js';
 import { FsapiError, ExitCode, UsageError } from '../../errors.js';
 import { openLocalStore, storePath } from '../../store/database.js';
 import { printJson } from '../../ui/output.js';
 
-export default run(backupSpec, async (ctx, opts, args) => {
+export default run(backupSpec, async (ctx, _opts, args) => {
   const given = args[0] ?? '';
   if (given.trim() === '') throw new UsageError('give the file to write the backup to', 'fsapi store backup ~/fsapi-backup.db');
   const target = path.resolve(given);

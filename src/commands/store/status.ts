@@ -1,7 +1,3 @@
-// fsapi store status: which store the profile keeps its records in (as it remembers it) and what the data
-// dir holds now: the file, its size, its id and records, and whether the two are the same store. Reads
-// only: a missing or emptied store is reported, never made or migrated.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { statusSpec } from './status.spec.js';
 import { storeRefusal } from '../../store/store-check.js';

@@ -5,7 +5,10 @@ export const reconcileSpec = defineCommand({
   path: 'reconcile',
   summary: 'the journal of transfers sent from here against the API; exit 1 when anything needs attention',
   options: {
-    since: date('--since <date>', 'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago, or the first journalled transfer if earlier'),
+    since: date(
+      '--since <date>',
+      'first day (YYYY-MM-DD, local; today, yesterday, 7d, 30d, 2w) or ISO date-time; default: 6 days ago, or the first journalled transfer if earlier',
+    ),
   },
   endpoints: [
     ['GET /v1/transactions', 'the pages of the period'],

@@ -123,7 +123,10 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     writeFileDuplicates(ctx, plan.fileDuplicates);
     if (options.yes && !options.allowDuplicate) {
       const groups = plan.fileDuplicates.map((group) => `lines ${group.lines.join(', ')} (${formatNaira(group.amountKobo)} to ${group.accountNumber})`);
-      throw new UsageError(`${file.name}: ${groups.join('; ')} pay the same account, bank and amount; nothing was sent`, 'if every one of them is meant, add --allow-duplicate; otherwise remove the copies');
+      throw new UsageError(
+        `${file.name}: ${groups.join('; ')} pay the same account, bank and amount; nothing was sent`,
+        'if every one of them is meant, add --allow-duplicate; otherwise remove the copies',
+      );
     }
   }
 
@@ -240,13 +243,29 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
     // Quit now: rows in flight are in the journal without an outcome; the next run looks them up.
     progress.stop();
     const quit = { apiStatus: undefined, chargeKobo: undefined, earlier: false };
-    rows.setResultOfAll('to-send', { ...quit, status: 'unknown', message: 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything' }, 'started');
-    rows.setResultOfAll('to-send', { ...quit, status: 'not-sent', message: 'not sent: the run was interrupted; run the same file again to send it' }, 'not started');
+    rows.setResultOfAll(
+      'to-send',
+      {
+        ...quit,
+        status: 'unknown',
+        message: 'quit while in flight: do not pay it another way; run the same file again: it looks the row up before sending anything',
+      },
+      'started',
+    );
+    rows.setResultOfAll(
+      'to-send',
+      { ...quit, status: 'not-sent', message: 'not sent: the run was interrupted; run the same file again to send it' },
+      'not started',
+    );
     try {
       writeReportSync(options.reportPath!, rowResults(plan));
-      ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; report: ${options.reportPath}; run the same command again to finish: nothing is paid twice`);
+      ctx.io.note(
+        `quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; report: ${options.reportPath}; run the same command again to finish: nothing is paid twice`,
+      );
     } catch (error) {
-      ctx.io.note(`quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; the report could not be written (${(error as Error).message}); run the same command again`);
+      ctx.io.note(
+        `quit with ${inFlight} transfer${inFlight === 1 ? '' : 's'} in flight; the report could not be written (${(error as Error).message}); run the same command again`,
+      );
     }
     process.exit(inFlight > 0 ? ExitCode.outcomeUnknown : ExitCode.failed);
   };
@@ -275,7 +294,9 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
         const now = Date.now();
         if (now - lastRateNote < 2000) return;
         lastRateNote = now;
-        progress.note(`rate limited: waiting ${Math.round(waitMs / 100) / 10} s, then sending line ${row.line} again under ${row.reference}; ${concurrency} at a time from now on`);
+        progress.note(
+          `rate limited: waiting ${Math.round(waitMs / 100) / 10} s, then sending line ${row.line} again under ${row.reference}; ${concurrency} at a time from now on`,
+        );
       },
     });
   } finally {
@@ -288,7 +309,9 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
 function writeHeldRows(ctx: Context, plan: BatchPlan, gate: BatchGate): void {
   const c = colors(ctx, 'stderr');
   if (gate.holdCount > 0) {
-    ctx.io.note(`${c.yellow('held:')} ${gate.holdCount} row${gate.holdCount === 1 ? '' : 's'} (${formatNaira(gate.holdTotalKobo)}) will be held for approval as one request, not sent:`);
+    ctx.io.note(
+      `${c.yellow('held:')} ${gate.holdCount} row${gate.holdCount === 1 ? '' : 's'} (${formatNaira(gate.holdTotalKobo)}) will be held for approval as one request, not sent:`,
+    );
     let listed = 0;
     for (const { row, reasons } of rowsToHold(plan)) {
       if (listed === SUMMARY_ROWS) {

@@ -13,5 +13,9 @@ export const logSpec = defineCommand({
   },
   endpoints: [[TRANSACTION_BY_REFERENCE, 'with --refresh: transfers still pending']],
   exitCodes: [0, 1, 2, 3],
-  examples: ['fsapi transfer log --limit 50', 'fsapi transfer log --jsonl > journal-export.jsonl', "fsapi transfer log --json | jq '.[] | select(.outcome==\"unknown\")'"],
+  examples: [
+    'fsapi transfer log --limit 50',
+    'fsapi transfer log --jsonl > journal-export.jsonl',
+    'fsapi transfer log --json | jq \'.[] | select(.outcome=="unknown")\'',
+  ],
 });

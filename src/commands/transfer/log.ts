@@ -49,7 +49,7 @@ export const longRunning = (options: { limit?: number }) => options.limit === un
  */
 export const TABLE_ROWS = 1_000;
 
-export default run(logSpec, async (ctx, opts, args) => {
+export default run(logSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   const jsonl = opts.jsonl;
   refuseCsvWithJson(ctx, csv);
@@ -121,7 +121,11 @@ function withoutRepeatedStatus(columns: Column<LoggedTransfer>[], rows: readonly
 }
 
 /** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */
-async function* pagesOf(journal: Journal, count: (rows: readonly LoggedTransfer[]) => void, scope: JournalScope | undefined): AsyncGenerator<StreamedPage<LoggedTransfer>> {
+async function* pagesOf(
+  journal: Journal,
+  count: (rows: readonly LoggedTransfer[]) => void,
+  scope: JournalScope | undefined,
+): AsyncGenerator<StreamedPage<LoggedTransfer>> {
   let page = 0;
   for (const states of journal.transferPages(undefined, scope)) {
     const rows = withOutcomes(journal, states);

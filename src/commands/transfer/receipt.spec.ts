@@ -8,5 +8,9 @@ export const receiptSpec = defineCommand({
     pdf: text('--pdf <file>', 'write the receipt as a one-page PDF'),
   },
   exitCodes: [0, 1, 2, 3],
-  examples: ['fsapi transfer receipt ACME-EXAMPLES000001', 'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf', 'fsapi transfer receipt ACME-EXAMPLES000001 --json'],
+  examples: [
+    'fsapi transfer receipt ACME-EXAMPLES000001',
+    'fsapi transfer receipt ACME-EXAMPLES000001 --pdf receipt.pdf',
+    'fsapi transfer receipt ACME-EXAMPLES000001 --json',
+  ],
 });

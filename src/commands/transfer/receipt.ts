@@ -1,8 +1,3 @@
-// fsapi transfer receipt <reference> [--pdf FILE]: proof that a transfer sent from here was paid.
-// The journal says what was meant (payee verified by name enquiry, amount, account, bank); the API says
-// what happened (GET /v1/transactions/reference/{reference}). Only a successful transfer whose record
-// matches the intent gets a receipt of success: on the terminal, as --json, or as a one-page PDF.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { receiptSpec } from './receipt.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
@@ -41,7 +36,10 @@ export default run(receiptSpec, async (ctx, opts, args) => {
   const { transaction } = await checkTransferStatus(ctx, journal, scope, intent.reference);
   const mismatches = receiptIntentMismatches(intent, transaction);
   if (mismatches.length > 0) {
-    throw new NoReceiptError(`the API's record of ${intent.reference} is not what was sent (${mismatches.join('; ')}): no receipt`, 'ask the bank about this transfer');
+    throw new NoReceiptError(
+      `the API's record of ${intent.reference} is not what was sent (${mismatches.join('; ')}): no receipt`,
+      'ask the bank about this transfer',
+    );
   }
   const refusal = notSuccessful(transaction);
   if (refusal) throw new NoReceiptError(refusal);
@@ -57,5 +55,9 @@ export default run(receiptSpec, async (ctx, opts, args) => {
   }
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
   const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
-  printRecord(ctx, receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const), receiptJson(facts));
+  printRecord(
+    ctx,
+    receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const),
+    receiptJson(facts),
+  );
 });

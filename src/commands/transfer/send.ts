@@ -6,7 +6,6 @@ import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { sendSpec } from './send.spec.js';
 import type { OptionsOf } from '../spec.js';
-import { resolveBank } from '../../transfers/banks.js';
 import type { TransactionRecord } from '../../api/schemas.js';
 import type { Journal } from '../../transfers/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../transfers/claim.js';
@@ -110,24 +109,27 @@ export default run(sendSpec, async (ctx, opts, args) => {
   });
   let spinner: Spinner | undefined;
   // A 429 (rate limited) means not taken: sent again after a wait and a lookup, under the same reference.
-  const execute = () => sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
-    origin: 'send',
-    claim: claim(),
-    onRateLimited: (waitMs) => {
-      ctx.io.note(`rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`);
-    },
-    onUnknown: (detail) => {
-      ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${detail}; not resending, looking ${prepared.transfer.reference} up instead`);
-    },
-    onLookup: async (attempt, of) => {
-      const text = `looking up ${prepared.transfer.reference} (${attempt}/${of})`;
-      if (spinner) spinner.update(text);
-      else spinner = await startSpinner(ctx, text);
-    },
-  }).finally(() => {
-    spinner?.stop();
-    spinner = undefined;
-  });
+  const execute = () =>
+    sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
+      origin: 'send',
+      claim: claim(),
+      onRateLimited: (waitMs) => {
+        ctx.io.note(
+          `rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`,
+        );
+      },
+      onUnknown: (detail) => {
+        ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${detail}; not resending, looking ${prepared.transfer.reference} up instead`);
+      },
+      onLookup: async (attempt, of) => {
+        const text = `looking up ${prepared.transfer.reference} (${attempt}/${of})`;
+        if (spinner) spinner.update(text);
+        else spinner = await startSpinner(ctx, text);
+      },
+    }).finally(() => {
+      spinner?.stop();
+      spinner = undefined;
+    });
   let outcome: Awaited<ReturnType<typeof execute>> | undefined;
   for (let asked = 0; outcome === undefined; asked += 1) {
     try {
@@ -142,10 +144,11 @@ export default run(sendSpec, async (ctx, opts, args) => {
   switch (outcome.kind) {
     case 'rejected':
       if (outcome.error instanceof AuthError) throw outcome.error;
-      throw new ApiError(
-        `the API refused transfer ${outcome.reference}${outcome.httpStatus ? ` (HTTP ${outcome.httpStatus})` : ''}: ${outcome.message}`,
-        { status: outcome.httpStatus, apiMessage: outcome.message, hint: refusalHint(outcome.message) },
-      );
+      throw new ApiError(`the API refused transfer ${outcome.reference}${outcome.httpStatus ? ` (HTTP ${outcome.httpStatus})` : ''}: ${outcome.message}`, {
+        status: outcome.httpStatus,
+        apiMessage: outcome.message,
+        hint: refusalHint(outcome.message),
+      });
     case 'unknown':
       throw new OutcomeUnknownError(outcome.reference, outcome.detail);
     case 'reconciled':
@@ -180,7 +183,11 @@ function refusalHint(message: string): string {
 async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | undefined): Promise<Payee | undefined> {
   if (opts.to === undefined) return undefined;
   const alias = parseAlias(opts.to, '--to');
-  const clash = [accountNumber !== undefined ? 'an account number' : '', opts.bank !== undefined ? '--bank' : '', opts.expectName !== undefined ? '--expect-name' : ''].filter(Boolean);
+  const clash = [
+    accountNumber !== undefined ? 'an account number' : '',
+    opts.bank !== undefined ? '--bank' : '',
+    opts.expectName !== undefined ? '--expect-name' : '',
+  ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
   return findPayee(ctx, await controlScope(ctx), alias);
 }

@@ -1,6 +1,3 @@
-// fsapi transfer status <reference> [--wait] [--wait-timeout S]: where is this transfer? (GET /v1/transactions/reference/{ref})
-// When the reference is one of ours, the journal learns the answer: an unknown outcome becomes reconciled.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { statusSpec } from './status.spec.js';
 import { UsageError } from '../../errors.js';

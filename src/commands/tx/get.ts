@@ -2,14 +2,12 @@
 // label/value view on a terminal.
 import { namingRefusal } from '../../transfers/refusals.js';
 import { completedCell } from '../../ui/transfers.js';
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { getSpec } from './get.spec.js';
-import type { TransactionRecord } from '../../api/schemas.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
 import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../ui/output.js';
 
-export default run(getSpec, async (ctx, opts, args) => {
+export default run(getSpec, async (ctx, _opts, args) => {
   const reference = parseReferenceArgument(args[0], 'reference');
   const api = await ctx.api();
   const tx = await namingRefusal(
@@ -42,7 +40,10 @@ export default run(getSpec, async (ctx, opts, args) => {
 
 /** "Ada Obi · 0123456789 · Access Bank", leaving out what the API sent empty. */
 function party(...parts: unknown[]): string {
-  return parts.map((part) => shownText(part).trim()).filter((part) => part !== '').join(' · ');
+  return parts
+    .map((part) => shownText(part).trim())
+    .filter((part) => part !== '')
+    .join(' · ');
 }
 
 /** reversedFlag: 0 or 1 (maybe as text); anything else is shown as given. */

@@ -94,7 +94,12 @@ async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
   let headerWritten = false;
   return {
     write(rows) {
-      ctx.io.out(stringify(rows.map((row) => csvRecord(toExportRow(row))), { header: !headerWritten, columns: [...EXPORT_COLUMNS] }));
+      ctx.io.out(
+        stringify(
+          rows.map((row) => csvRecord(toExportRow(row))),
+          { header: !headerWritten, columns: [...EXPORT_COLUMNS] },
+        ),
+      );
       headerWritten = true;
     },
     end() {

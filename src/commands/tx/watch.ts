@@ -16,7 +16,7 @@ import { onStopSignal } from '../stop-signal.js';
 /** It runs until stopped: see CommandModule.longRunning. */
 export const longRunning = true;
 
-export default run(watchSpec, async (ctx, opts, args) => {
+export default run(watchSpec, async (ctx, opts, _args) => {
   const intervalSeconds = opts.interval;
   const maxCount = opts.count;
   const sinceMs = opts.since === undefined ? undefined : parseDateOption(opts.since, '--since', ctx.clock.now()).startMs;

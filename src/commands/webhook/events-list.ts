@@ -1,12 +1,7 @@
-// fsapi webhook events list [--state S] [--kind K] [--since T] [--limit N]: the events `webhook listen`
-// received, newest first, with the state each is in now (docs/notifications.md). A table on a terminal,
-// TSV when piped, a JSON array with --json.
-import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { eventsListSpec } from './events.spec.js';
 import { UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
-import { parseIntegerOption } from '../../common/validate.js';
 import { printList, type Column } from '../../ui/output.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 import { summarise, type EventSummary } from './events-summary.js';

@@ -16,14 +16,17 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
   if (given === '') throw new UsageError('give the id of an event (fsapi webhook events list shows them)');
   const profile = await ctx.profile();
   const targetText = opts.forwardTo ?? lastForwardTarget(ctx.paths.dataDir, profile.name);
-  if (targetText === undefined) throw new UsageError('no --forward-to, and no webhook listen has forwarded for this profile yet', 'give --forward-to http://127.0.0.1:3000/hooks');
+  if (targetText === undefined)
+    throw new UsageError('no --forward-to, and no webhook listen has forwarded for this profile yet', 'give --forward-to http://127.0.0.1:3000/hooks');
   const target = parseForwardTarget(targetText);
 
   const history = findEvent(await eventHistories(ctx.paths.dataDir), given);
   if (history === 'ambiguous') throw new UsageError(`more than one event id starts with ${given}; give more of it`);
   if (!history) throw new NotFoundError(`no event ${given} in the event log`, 'fsapi webhook events list shows the ids');
   // Only what was verified is ever forwarded: the latest verified (or given-up) outcome's body.
-  const kept = [...history.outcomes].reverse().find((outcome) => (outcome.state === 'verified' || outcome.state === 'failed') && outcome.forwardBody !== undefined);
+  const kept = [...history.outcomes]
+    .reverse()
+    .find((outcome) => (outcome.state === 'verified' || outcome.state === 'failed') && outcome.forwardBody !== undefined);
   if (!kept?.forwardBody) {
     throw new FsapiError(`event ${history.received.id} was not verified (or was verified before fsapi kept forwards); nothing to resend`, {
       exitCode: ExitCode.failed,
@@ -37,7 +40,13 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
     resend: true,
     policy: { retryDelaysMs: [], timeoutMs: 10_000 },
   });
-  const json = { id: history.received.id, reference: history.received.reference, target: target.href, delivered: result.ok, ...(result.ok ? { status: result.status } : { detail: result.detail }) };
+  const json = {
+    id: history.received.id,
+    reference: history.received.reference,
+    target: target.href,
+    delivered: result.ok,
+    ...(result.ok ? { status: result.status } : { detail: result.detail }),
+  };
   if (ctx.globals.json) ctx.io.out(`${JSON.stringify(json)}\n`);
   if (!result.ok) throw new FsapiError(`resend of ${history.received.reference} failed: ${result.detail}`, { exitCode: ExitCode.failed });
   if (!ctx.globals.json) ctx.io.out(`${history.received.reference} resent to ${target.href} (HTTP ${result.status})\n`);

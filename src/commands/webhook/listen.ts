@@ -7,7 +7,15 @@ import { run } from '../run.js';
 import { listenSpec } from './listen.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
-import { createLimiter, DEFAULT_RETRY_FOR_MS, EventProcessor, formatSpan, newReceivedRecord, type ProcessorDeps, type Tally } from '../../notifications/event-processor.js';
+import {
+  createLimiter,
+  DEFAULT_RETRY_FOR_MS,
+  EventProcessor,
+  formatSpan,
+  newReceivedRecord,
+  type ProcessorDeps,
+  type Tally,
+} from '../../notifications/event-processor.js';
 import { parseDuration } from '../../common/duration.js';
 import { verifyOutflow } from '../../notifications/payout-event.js';
 import { rememberForwardTarget } from '../../notifications/forward-target.js';
@@ -122,17 +130,12 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   });
 
   ctx.io.note(`listening on ${listener.url}`);
-  ctx.io.note(
-    options.verify
-      ? `verification on (${verifyingAgainst})`
-      : 'verification OFF (--no-verify): events are shown as unverified and never forwarded',
-  );
+  ctx.io.note(options.verify ? `verification on (${verifyingAgainst})` : 'verification OFF (--no-verify): events are shown as unverified and never forwarded');
   if (target) {
     ctx.io.note(`forwarding verified events to ${target.href}`);
     ctx.io.note('forwards are signed: X-Fsapi-Signature (the key: fsapi webhook secret)');
     ctx.io.note(`an event the app refuses is tried again for ${formatSpan(options.retryForMs)}, then failed`);
-  }
-  else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
+  } else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
   else ctx.io.note('not forwarding (no --forward-to)');
   ctx.io.note(`events are recorded in ${logFile}; press Ctrl+C to stop`);
   printEvent ??= createEventPrinter(ctx);
@@ -190,7 +193,9 @@ async function keepRedelivering(ctx: Context, processor: EventProcessor, signal:
     if (due !== undefined && due <= ctx.clock.now()) {
       const round = await processor.redeliver();
       if (round.left > 0 && round.left !== reported) {
-        ctx.io.note(`${stamp(ctx)} ${round.left} verified event(s) not yet delivered to the app (${round.lastProblem ?? 'not tried yet'}); trying again with backoff`);
+        ctx.io.note(
+          `${stamp(ctx)} ${round.left} verified event(s) not yet delivered to the app (${round.lastProblem ?? 'not tried yet'}); trying again with backoff`,
+        );
       }
       reported = round.left;
     }
@@ -227,7 +232,8 @@ function truncate(text: string, width: number): string {
 }
 
 function summary(tally: Tally): string {
-  const shown = tally.verified + tally.mismatch + tally['not-found'] + tally.pending + tally.stale + tally.unverifiable + tally['unknown-kind'] + tally.unverified;
+  const shown =
+    tally.verified + tally.mismatch + tally['not-found'] + tally.pending + tally.stale + tally.unverifiable + tally['unknown-kind'] + tally.unverified;
   const parts = (
     [
       ['verified', tally.verified],

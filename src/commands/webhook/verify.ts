@@ -13,7 +13,7 @@ import { verifyOutflow, type OutflowEvent } from '../../notifications/payout-eve
 import { readAmount } from '../../notifications/verify.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 
-export default run(verifySpec, async (ctx, opts, args) => {
+export default run(verifySpec, async (ctx, _opts, args) => {
   const source = args[0] ?? '';
   if (source === '') throw new UsageError('give a notification file, or - to read it from stdin');
   const text = await readSource(ctx, source);
@@ -21,12 +21,20 @@ export default run(verifySpec, async (ctx, opts, args) => {
   if (!parsed.ok) throw new UsageError(`${describeSource(source)}: ${parsed.detail}`, 'give the JSON body of a collection notification, as it was POSTed');
   if (parsed.kind === 'other') {
     const detail = `not verified: unknown kind ${JSON.stringify(parsed.event)}; fsapi verifies collections, payouts and reversals`;
-    printRecord(ctx, [['Reference', parsed.reference], ['State', 'unknown-kind'], ['Detail', detail]], {
-      reference: parsed.reference,
-      event: parsed.event,
-      state: 'unknown-kind',
-      detail,
-    });
+    printRecord(
+      ctx,
+      [
+        ['Reference', parsed.reference],
+        ['State', 'unknown-kind'],
+        ['Detail', detail],
+      ],
+      {
+        reference: parsed.reference,
+        event: parsed.event,
+        state: 'unknown-kind',
+        detail,
+      },
+    );
     throw new FsapiError(`${parsed.reference || 'the event'} is not verified: unknown kind ${JSON.stringify(parsed.event)}`, {
       exitCode: ExitCode.failed,
       hint: 'look the reference up with fsapi tx get <reference> before acting on it',
@@ -45,7 +53,10 @@ export default run(verifySpec, async (ctx, opts, args) => {
       ['Reference', notification.reference],
       ['Account', notification.virtualAccount],
       ['Amount', { text: formatNaira(amount), plain: koboToDecimal(amount) }],
-      ['Payer', [notification.sourceAccountName, notification.sourceAccountNumber, notification.sourceBankName].filter((p) => p && p.trim() !== '').join(' · ')],
+      [
+        'Payer',
+        [notification.sourceAccountName, notification.sourceAccountNumber, notification.sourceBankName].filter((p) => p && p.trim() !== '').join(' · '),
+      ],
       ['State', stateCell],
       ['Field', verification.field ?? ''],
       ['Detail', verification.detail],
@@ -63,7 +74,11 @@ export default run(verifySpec, async (ctx, opts, args) => {
     },
   );
   if (verification.state !== 'verified') {
-    throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, { exitCode: ExitCode.failed, hint: HINTS[verification.state], code: 'not_verified' });
+    throw new FsapiError(`${notification.reference} is not verified: ${verification.state}`, {
+      exitCode: ExitCode.failed,
+      hint: HINTS[verification.state],
+      code: 'not_verified',
+    });
   }
 });
 
@@ -118,7 +133,8 @@ async function readSource(ctx: Context, source: string): Promise<string> {
   const take = (chunk: Buffer | string) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += bytes.length;
-    if (size > MAX_NOTIFICATION_BYTES) throw new UsageError(`${describeSource(source)} is over ${MAX_NOTIFICATION_BYTES} bytes; a notification is much smaller`);
+    if (size > MAX_NOTIFICATION_BYTES)
+      throw new UsageError(`${describeSource(source)} is over ${MAX_NOTIFICATION_BYTES} bytes; a notification is much smaller`);
     chunks.push(bytes);
   };
   if (source === '-') {
