@@ -80,7 +80,7 @@ function processErrorOutput(): ErrorOutput {
  * Writes the error to stderr and returns the exit code. Under `--json` it is one JSON object on one line
  * (errorObjectLine), with no stack whatever `--verbose` says: a machine reads stderr as JSON lines.
  */
-export function reportError(error: unknown, verbose: boolean, output: ErrorOutput = processErrorOutput()): number {
+export function reportError(error: unknown, verbose: boolean, given?: ErrorOutput): number {
   if (isCommanderError(error)) {
     // commander already printed its message (with a "Did you mean" suggestion where it has one; under
     // --json as the error object, src/program.ts).
@@ -88,6 +88,8 @@ export function reportError(error: unknown, verbose: boolean, output: ErrorOutpu
     if (error.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
   }
+  // Asked for only now: process.stderr's isTTY makes the stream, which help and usage errors never need.
+  const output = given ?? processErrorOutput();
   if (output.json) {
     if (isFsapiError(error)) {
       output.write(errorObjectLine(error.code ?? 'failed', error.message, error.hint, error.exitCode));

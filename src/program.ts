@@ -30,7 +30,11 @@ export const program = new Command('fsapi')
       write(
         jsonRequested()
           ? commanderErrorAsJson(text)
-          : commanderErrorInOneVoice(text, isTerminal(2) ? process.stderr.columns : undefined, errorRed(stderrColour())),
+          : commanderErrorInOneVoice(
+              text,
+              isTerminal(2) ? process.stderr.columns : undefined,
+              errorRed(stderrColour(process.env, process.argv, isTerminal(2))),
+            ),
       ),
     // Straight to the file descriptors, and the streams asked about only on a terminal: making
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).

@@ -3,7 +3,7 @@
 // status), bad input refused with nothing sent, and an unreachable API. Build first: `npm run build`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
 import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
 import { formatNaira, parseApiAmount } from '../src/money/kobo.js';
@@ -213,7 +213,6 @@ describe('tx list: bad input is refused before anything is sent', () => {
     [['--since', '2026-02-30'], /not a calendar date/],
     [['--until', '2026-10-01T25:00'], /--until/],
     [['--since', '2026-10-02', '--until', '2026-10-01'], /--since 2026-10-02 is after --until 2026-10-01/],
-    [['--csv', '--json'], /--csv and --json cannot be used together/],
     [['--type', 'cash'], /cash/],
     [['--status', ' '], /--status is empty/],
   ];
@@ -225,6 +224,22 @@ describe('tx list: bad input is refused before anything is sent', () => {
       assertRefusedLocally(books, await books.run(['tx', 'list', ...all, ...args]), message);
     });
   }
+});
+
+describe('tx list --csv --json', () => {
+  it('is refused before anything is sent, as the error object --json asks for', async () => {
+    books.clearRequests();
+    const result = await books.run(['tx', 'list', '--all', '--csv', '--json']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.deepEqual(errorObject(result.stderr), {
+      code: 'usage',
+      message: '--csv and --json cannot be used together',
+      hint: 'choose one output format',
+      exitCode: 2,
+    });
+    assert.deepEqual(books.server.simulator.requests(), [], 'a request reached the simulator');
+  });
 });
 
 describe('tx list: the API cannot be reached', () => {
