@@ -56,16 +56,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const e2e = skip24
     ? undefined
     : runOn('24', `the CLI end-to-end tests (${cliTestFiles.length} files)`, ['--test-concurrency=2', ...cliTestFiles], { buffered: true });
-  const suiteOk = await runOn('22', `the whole suite (${suite.length} files)`, ['--test-concurrency=3', ...suite]);
-  const e2eOk = e2e === undefined ? true : await e2e;
+  const { ok: suiteOk } = await runOn('22', `the whole suite (${suite.length} files)`, ['--test-concurrency=3', ...suite]);
+  let e2eOk = true;
+  if (e2e !== undefined) {
+    const run = await e2e;
+    process.stdout.write(run.output);
+    e2eOk = run.ok;
+  }
   if (skip24) console.log('\nCLI end-to-end tests on Node 24: skipped (FSAPI_SKIP_NODE_LINES is set); CI runs them');
   if (!suiteOk || !e2eOk) process.exit(1);
 }
 
 /**
- * Runs node:test on Node `line` over `args`; true when every test passed. Its output goes straight through
- * (so it ends with node:test's own summary), or, `buffered`, is printed whole when the run ends. Exits 1 when
- * the line cannot be installed (saying why).
+ * Runs node:test on Node `line` over `args`; `ok` when every test passed. Its output goes straight through
+ * (so it ends with node:test's own summary), or, `buffered`, is kept and handed back whole for the caller to
+ * print. Exits 1 when the line cannot be installed (saying why).
  */
 async function runOn(line, what, args, { buffered = false } = {}) {
   let binary = process.execPath;
@@ -88,9 +93,5 @@ async function runOn(line, what, args, { buffered = false } = {}) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
   }
   const [code] = await once(child, 'close');
-  if (buffered) {
-    console.log(heading);
-    process.stdout.write(output);
-  }
-  return code === 0;
+  return { ok: code === 0, output: buffered ? `${heading}\n${output}` : '' };
 }
