@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { errorObject, repoRoot } from './helpers/cli.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { sendArgs as send, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 
 let setup: TransferSetup;
@@ -17,19 +17,6 @@ let paid: string;
 let held: string;
 
 const CLIENT = '9900000011';
-const send = (amount: string, ...more: string[]) => [
-  'transfer',
-  'send',
-  '0123456789',
-  '--bank',
-  'gtb',
-  '--amount',
-  amount,
-  '--narration',
-  'Invoice 42',
-  '-y',
-  ...more,
-];
 
 before(async () => {
   setup = await setUpTransfers();

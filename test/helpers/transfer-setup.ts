@@ -94,3 +94,18 @@ export function storeRecords(dataDir: string, table: 'journal' | 'events'): stri
     db.close();
   }
 }
+
+/** `transfer send` of `amount` naira to the simulator's test account at GTBank, confirmed (-y), plus `more`. */
+export const sendArgs = (amount: string, ...more: string[]) => [
+  'transfer',
+  'send',
+  '0123456789',
+  '--bank',
+  'gtb',
+  '--amount',
+  amount,
+  '--narration',
+  'Invoice 42',
+  '-y',
+  ...more,
+];
