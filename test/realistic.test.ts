@@ -14,7 +14,21 @@ let sent: string;
 
 before(async () => {
   s = await setUpTransfers({ realistic: true, settleSeconds: 1 });
-  const send = await s.runInProcess(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'Invoice 9', '--yes', '--json']);
+  // --wait: the transfer has settled before any listing, so no two listings see it in different states.
+  const send = await s.runInProcess([
+    'transfer',
+    'send',
+    '0123456789',
+    '--bank',
+    '000013',
+    '--amount',
+    '1500',
+    '--narration',
+    'Invoice 9',
+    '--yes',
+    '--wait',
+    '--json',
+  ]);
   assert.equal(send.code, 0, send.stderr);
   sent = (JSON.parse(send.stdout) as { reference: string }).reference;
 });
