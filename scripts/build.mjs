@@ -135,6 +135,9 @@ const bundles = [
   // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
   // colours the spinner by its own default instance.
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
+  // The team store's connection thread (src/store/postgres-worker.ts) with the `pg` driver: loaded only by a
+  // run whose records are in a PostgreSQL. pg-native (libpq bindings) is an optional driver fsapi never uses.
+  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', external: ['pg-native'] },
   ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
@@ -146,6 +149,7 @@ try {
     await build({
       ...common,
       plugins: [...common.plugins, ...(bundle.plugins ?? [])],
+      external: bundle.external ?? [],
       ...(bundle.entry ? { entryPoints: [bundle.entry] } : { stdin: bundle.stdin }),
       outfile: new URL(`${bundle.name}.cjs`, staging).pathname,
       format: 'cjs',

@@ -14,8 +14,9 @@ import { systemClock } from './common/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
-import { storeGuard } from './store/store-check.js';
+import { storeGuard, teamStoreOfRun } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
+import { chooseTeamStore } from './store/team-choice.js';
 
 /** Builds the Context of a run from the parsed global options; see useContextFactory. */
 export type ContextFactory = (rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, fromEnv: ReadonlySet<string>) => Context;
@@ -50,6 +51,8 @@ export async function runCommand(command: Command, args: string[], load: () => P
   if (longRunning) keepYoungGenerationSmall();
   // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
   const guard = storeGuard(ctx);
+  // Where the records are: the data dir's SQLite, or a team store (FSAPI_STORE, `fsapi store use`).
+  chooseTeamStore(teamStoreOfRun(ctx));
   watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
   let failed = false;
   try {
@@ -59,6 +62,7 @@ export async function runCommand(command: Command, args: string[], load: () => P
     throw error;
   } finally {
     watchStores(undefined);
+    chooseTeamStore(undefined);
     // fsapi.db holds every record after every command (checkpointed), and the profile remembers how many.
     try {
       await guard.remember(finishStores());

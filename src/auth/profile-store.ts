@@ -48,6 +48,8 @@ interface StoredFile {
    * the same name still finds its records (the store keys them by name) and so must expect that store.
    */
   stores?: Record<string, ExpectedStore>;
+  /** Per profile name, the team store (`postgres://…`, never with a password) set by `fsapi store use`. */
+  teamStores?: Record<string, string>;
   [other: string]: unknown;
 }
 
@@ -151,6 +153,15 @@ export function openProfileStore(configDir: string): ProfileStore {
         const writes = !options.exact && same ? Math.max(known.writes, store.writes) : store.writes;
         return { next: { ...data, stores: { ...stores, [name]: { id: store.id, path: store.path, writes } } }, result: undefined };
       }),
+    teamStore: (name) => {
+      const teamStores = read().teamStores ?? {};
+      return Object.hasOwn(teamStores, name) ? teamStores[name] : undefined;
+    },
+    useTeamStore: (name, url) =>
+      modify((data) => {
+        const { [name]: _old, ...rest } = data.teamStores ?? {};
+        return { next: { ...data, teamStores: url === undefined ? rest : { ...rest, [name]: url } }, result: undefined };
+      }),
     remove: (name) =>
       modify((data) => {
         if (!data.profiles || !Object.hasOwn(data.profiles, name)) return { next: undefined, result: false };
@@ -172,6 +183,10 @@ export function checkStoredFile(raw: unknown): string | undefined {
       if (!isRecord(store) || typeof store.id !== 'string' || typeof store.path !== 'string') return `stores.${name}: expected an id and a path`;
       if (typeof store.writes !== 'number' || !Number.isSafeInteger(store.writes) || store.writes < 0) return `stores.${name}.writes: expected a count`;
     }
+  }
+  if (raw.teamStores !== undefined) {
+    if (!isRecord(raw.teamStores)) return 'teamStores: expected an object';
+    for (const [name, url] of Object.entries(raw.teamStores)) if (typeof url !== 'string') return `teamStores.${name}: expected text`;
   }
   if (raw.profiles === undefined) return undefined;
   if (!isRecord(raw.profiles)) return 'profiles: expected an object';

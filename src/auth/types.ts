@@ -57,4 +57,8 @@ export interface ProfileStore {
    * finishing in any order), unless `exact` (store adopt: the person chose this store as it is).
    */
   rememberStore(name: string, store: ExpectedStore, options?: { exact?: boolean }): Promise<void>;
+  /** The team store the profile keeps its records in (`fsapi store use`), undefined for the data dir's. */
+  teamStore(name: string): string | undefined;
+  /** Sets (or, with undefined, clears) the profile's team store: a URL without a password. */
+  useTeamStore(name: string, url: string | undefined): Promise<void>;
 }

@@ -23,6 +23,8 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { teamChoice } from './team-choice.js';
+import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -66,8 +68,18 @@ export class StoreBusyError extends FsapiError {
 
 const open = new Map<string, Store>();
 
-/** The store of `dataDir`, opened (created, migrated) on first use in this process. */
+/**
+ * The store of `dataDir`, opened (created, migrated) on first use in this process: the team store when
+ * the run chose one (src/store/team-choice.ts), else the data dir's own SQLite.
+ */
 export function openLocalStore(dataDir: string): LocalStore {
+  const team = teamChoice(dataDir);
+  if (team) return openTeamStore(dataDir, parseStoreUrl(team.url, team.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  return openSqliteStore(dataDir);
+}
+
+/** The data dir's own SQLite store, whatever the run chose (`store migrate` reads it). */
+export function openSqliteStore(dataDir: string): LocalStore {
   const key = path.resolve(dataDir);
   const known = open.get(key);
   if (known) return known;
@@ -108,6 +120,7 @@ export function openLocalStore(dataDir: string): LocalStore {
 export function closeLocalStores(): void {
   for (const store of open.values()) store.close();
   open.clear();
+  closeTeamStores();
 }
 
 /**
@@ -126,12 +139,21 @@ export function finishLocalStores(): FoundStore[] {
       // A store that cannot be read now was reported by the command that used it.
     }
   }
+  for (const store of openTeamStores()) {
+    try {
+      finished.push({ dataDir: store.dataDir, file: store.file, identity: store.identity() });
+    } catch {
+      // Unreachable now: reported by the command that used it.
+    }
+  }
   return finished;
 }
 onFinishStores(finishLocalStores);
 
 /** Whether `dataDir` has a store; a missing one is told to the watcher first, which may refuse it. */
 export function localStoreExists(dataDir: string): boolean {
+  // A team store is there for every machine of the team, made on first use.
+  if (teamChoice(dataDir)) return true;
   const key = path.resolve(dataDir);
   if (open.has(key) || existsSync(storePath(key))) return true;
   storeFound({ dataDir: key, file: storePath(key), identity: undefined });

@@ -8,6 +8,11 @@
 // LockFileEx on Windows), taken with BEGIN EXCLUSIVE and never committed. Another process asks by trying
 // the same with no wait: SQLITE_BUSY means the holder is alive.
 //
+// With a team store (src/store/postgres.ts) the run lock is the same idea on the database server: a
+// session-level advisory lock held on the run's connection, which the server drops when the connection
+// ends (the process exits or is killed, or its machine stops answering TCP keepalives). Any machine asks
+// pg_locks whether it is held.
+//
 // Used for:
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
 //   outcome is in flight only while its run's lock is held (src/transfers/claim.ts);
@@ -15,8 +20,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateFile } from './database.js';
+import { ensurePrivateFile, openLocalStore } from './database.js';
 import { openDatabase, sqliteCode, type SqlDatabase } from './sqlite.js';
+import { holdTeamRunLock, teamRunIsLive, TeamStore } from './postgres.js';
+import { teamChoice } from './team-choice.js';
 
 /** This process run: written into each intent beside the pid. */
 export const RUN_ID = randomBytes(8).toString('hex');
@@ -105,6 +112,12 @@ export function runLockFile(dataDir: string, run: string): string {
 
 /** Makes this run findable as alive by other processes: call before writing an intent. */
 export function holdRunLock(dataDir: string): void {
+  const team = teamStoreOf(dataDir);
+  if (team) {
+    if (!teamRunLocks.has(team)) holdTeamRunLock(team, RUN_ID);
+    teamRunLocks.add(team);
+    return;
+  }
   // A run id is random: nobody else holds this file.
   if (!holdProcessLock(runLockFile(dataDir, RUN_ID))) throw new Error(`the run lock ${runLockFile(dataDir, RUN_ID)} is held by another process`);
 }
@@ -114,6 +127,8 @@ export function runIsLive(dataDir: string, run: string | undefined): boolean {
   if (run === undefined) return false;
   if (run === RUN_ID) return true;
   if (!/^[0-9a-f]{16}$/.test(run)) return false;
+  const team = teamStoreOf(dataDir);
+  if (team) return teamRunIsLive(team, run);
   const file = runLockFile(dataDir, run);
   if (isProcessLockHeld(file)) return true;
   try {
@@ -122,4 +137,12 @@ export function runIsLive(dataDir: string, run: string | undefined): boolean {
     // never made, or removed by its run at exit
   }
   return false;
+}
+
+const teamRunLocks = new WeakSet<TeamStore>();
+
+function teamStoreOf(dataDir: string): TeamStore | undefined {
+  if (!teamChoice(dataDir)) return undefined;
+  const store = openLocalStore(dataDir);
+  return store instanceof TeamStore ? store : undefined;
 }

@@ -14,6 +14,7 @@ import { openProfileStore } from '../auth/profile-store.js';
 import { findProfile } from '../auth/resolve.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import type { FoundStore } from './identity.js';
+import type { TeamChoice } from './team-choice.js';
 
 /** The store is not the profile's: exit 1, nothing read, sent or changed. */
 export class WrongStoreError extends FsapiError {
@@ -102,4 +103,21 @@ export function storeGuard(ctx: Context): StoreGuard {
       }
     },
   };
+}
+
+/**
+ * The team store of this run: FSAPI_STORE when set, else the one the profile keeps its records in (`fsapi
+ * store use`), else none (the data dir's SQLite). Resolved synchronously, as the guard resolves the profile.
+ */
+export function teamStoreOfRun(ctx: Context): TeamChoice | undefined {
+  const fromEnv = ctx.env.FSAPI_STORE?.trim();
+  if (fromEnv) return { dataDir: ctx.paths.dataDir, url: fromEnv, source: 'FSAPI_STORE' };
+  try {
+    const profiles = openProfileStore(ctx.paths.configDir);
+    const url = profiles.teamStore(findProfile(profiles, ctx.globals.profile).name);
+    return url ? { dataDir: ctx.paths.dataDir, url, source: 'profile' } : undefined;
+  } catch {
+    // A profile that does not resolve: the command says so when it needs it.
+    return undefined;
+  }
 }

@@ -30,6 +30,7 @@ import { openLocalStore, storePath } from '../store/database.js';
 import { JournalStore, type StoredTransfer } from '../store/journal.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
+import { teamChoice } from '../store/team-choice.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
@@ -188,7 +189,8 @@ export class Journal implements ClaimView {
   private rows(): JournalStore {
     if (this.opened) return this.opened;
     const rows = new JournalStore(openLocalStore(this.dataDir));
-    this.importWarnings = importJsonl(rows, journalPath(this.dataDir), (record) => this.insert(rows, record), this.note);
+    // A team store takes a machine's records by `fsapi store migrate`, never by a run that happens by.
+    if (!teamChoice(this.dataDir)) this.importWarnings = importJsonl(rows, journalPath(this.dataDir), (record) => this.insert(rows, record), this.note);
     this.opened = rows;
     return rows;
   }

@@ -11,6 +11,7 @@
 // The interactive parts (summary, confirmation) are the command's: this module never prompts or prints,
 // except through callbacks it is given. `transfer batch` calls executeTransfer for each row it has verified
 // and confirmed itself; it is safe to run many at once (the journal queues appends).
+import { recordsScope } from '../auth/records-owner.js';
 import type { Context } from '../context.js';
 import type { TransactionRecord, TransferRequest, TransferResult } from '../api/schemas.js';
 import type { Bank } from '../api/schemas.js';
@@ -97,7 +98,7 @@ export interface TransferScope {
 
 export async function transferScope(ctx: Context): Promise<TransferScope> {
   const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
-  return { profile: profile.name, env: profile.env, baseUrl: api.baseUrl };
+  return { ...recordsScope(ctx, profile, api.baseUrl), env: profile.env };
 }
 
 /**
@@ -364,7 +365,9 @@ export async function executeTransfer(
       error instanceof DuplicateClaimError ||
       error instanceof PolicyLimitError ||
       error instanceof StoreBusyError ||
-      error instanceof NotPrivateError
+      error instanceof NotPrivateError ||
+      // The team store: unreachable, busy, login refused, or an account it cannot name (said as they are).
+      (error instanceof FsapiError && /^(store_|account_unknown)/.test(error.code))
     )
       throw error;
     throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {

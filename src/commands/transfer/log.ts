@@ -3,6 +3,7 @@
 // its base address); --all-profiles shows every profile's, with a PROFILE column no width drops, so a
 // simulator's rows never look like real money. Local only, unless --refresh: then the transfers of this
 // profile whose status may still change are looked up first, and the journal learns what the API says now.
+import { recordsScope } from '../../auth/records-owner.js';
 import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { logSpec } from './log.spec.js';
@@ -167,7 +168,7 @@ type JournalScope = { profile: string; baseUrl: string };
  */
 async function profileInUse(ctx: Context): Promise<JournalScope> {
   const profile = await ctx.profile();
-  return { profile: profile.name, baseUrl: profile.baseUrl ?? 'local' };
+  return recordsScope(ctx, profile, profile.baseUrl ?? 'local');
 }
 
 /** Sent, and its last seen status is not final: pending, or never seen. */
