@@ -6,7 +6,7 @@ import { NotFoundError, UsageError } from '../errors.js';
 import { ControlsStore, type ControlScope, type Payee } from '../store/controls.js';
 import type { BatchFile, RowProblem } from '../batch/file.js';
 import { resolveBank } from '../transfers/banks.js';
-import { nowIso, osUser } from './policy.js';
+import { nowIso, operatorName } from './policy.js';
 import { transferScope, verifyAccountName } from '../transfers/transfer.js';
 import { parseAccountNumber } from '../common/validate.js';
 
@@ -75,7 +75,7 @@ export async function verifyPayee(ctx: Context, alias: string, accountNumberText
     bankName: bank.institutionName,
     accountName,
     addedAt: nowIso(ctx),
-    addedBy: osUser(),
+    addedBy: operatorName(ctx.env),
   };
 }
 

@@ -14,9 +14,9 @@
 // no money moved. Failed and reversed ones count: the money left the account until the reversal, and a final
 // word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
 // limit. Erring that way sends less, never more (docs/policy.md).
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import type { Context } from '../context.js';
-import { ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
+import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
@@ -25,13 +25,27 @@ import { zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
-/** The OS user running fsapi, as recorded with every decision. */
-export function osUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+/**
+ * Who is at the keyboard, as every record names them (journal intents, payees, policy changes, held
+ * requests, decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`), so the
+ * records of a team store (docs/team.md) say which person on which machine did what.
+ */
+export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
+  const named = env.FSAPI_OPERATOR?.trim();
+  if (named) {
+    // A name shown in tables and terminals: printable, one line, short.
+    if (named.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(named)) {
+      throw new UsageError('FSAPI_OPERATOR must be one line of at most 100 printable characters', 'for example FSAPI_OPERATOR=ada@finance');
+    }
+    return named;
   }
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = env.USER ?? env.USERNAME ?? 'unknown';
+  }
+  return `${user}@${hostname()}`;
 }
 
 export function nowIso(ctx: Pick<Context, 'clock'>): string {
@@ -242,7 +256,7 @@ export function holdForApproval(
   const store = ControlsStore.open(ctx.paths.dataDir);
   try {
     const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
-    return store.hold(scope, held, origin, osUser(), nowIso(ctx));
+    return store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
   } finally {
     store.close();
   }

@@ -31,6 +31,7 @@ import { JournalStore, type StoredTransfer } from '../store/journal.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
 import { teamChoice } from '../store/team-choice.js';
+import { parseStoreUrl } from '../store/postgres.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
@@ -73,6 +74,8 @@ export const intentRecord = z.looseObject({
   pid: z.optional(z.int()),
   /** A random id of the process run that wrote it: tells a live writer from one whose pid was reused. */
   run: z.optional(z.string()),
+  /** Who sent it: FSAPI_OPERATOR, or the OS user and host (src/controls/policy.ts, operatorName). */
+  operator: z.optional(z.string()),
 });
 
 export const acceptedRecord = z.looseObject({
@@ -178,7 +181,8 @@ export class Journal implements ClaimView {
     /** Told once when journal.jsonl is carried over (it can take a while for a long history). */
     private readonly note: (line: string) => void = () => undefined,
   ) {
-    this.file = storePath(dataDir);
+    const team = teamChoice(dataDir);
+    this.file = team ? parseStoreUrl(team.url).display : storePath(dataDir);
   }
 
   static inDataDir(dataDir: string, note?: (line: string) => void): Journal {
@@ -545,6 +549,8 @@ export interface TransferState {
   narration: string;
   senderName: string | undefined;
   origin: string | undefined;
+  /** Who sent it (the intent's operator); undefined for a transfer journalled before operators were. */
+  operator?: string | undefined;
   state: TransferStateName;
   /** The API's status (pending, successful, ...) when known. */
   status: string | undefined;
@@ -590,6 +596,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     narration: record.request.narration,
     senderName: record.request.senderName,
     origin: record.origin,
+    operator: record.operator,
     state: 'unknown',
     status: undefined,
     message: 'no answer recorded',

@@ -24,7 +24,7 @@ import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
 import { errorProvesNothingMoved } from './refusal-proof.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
-import { hardLimits, PolicyLimitError } from '../controls/policy.js';
+import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
@@ -357,6 +357,7 @@ export async function executeTransfer(
       origin: options.origin,
       pid: process.pid,
       run: RUN_ID,
+      operator: operatorName(ctx.env),
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {

@@ -5,7 +5,7 @@ import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
 import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
 import { controlScope, withStore } from '../../controls/payees.js';
-import { nowIso, osUser } from '../../controls/policy.js';
+import { nowIso, operatorName } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
@@ -43,17 +43,17 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   await proveConsumerSecret(ctx, 'approves and sends it');
 
   if (request.status === 'held') {
-    const decided = withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason: undefined }));
+    const decided = withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason: undefined }));
     if (!decided) {
       throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, {
         exitCode: ExitCode.failed,
         hint: `fsapi approvals show ${id}`,
       });
     }
-    ctx.io.note(`approved ${id} (by ${osUser()}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
+    ctx.io.note(`approved ${id} (by ${operatorName(ctx.env)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
     const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
-    withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: osUser(), at: nowIso(ctx), reason }));
+    withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason }));
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 

@@ -2,7 +2,7 @@ import { run } from '../run.js';
 import { rejectSpec } from './reject.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { controlScope, withStore } from '../../controls/payees.js';
-import { nowIso, osUser } from '../../controls/policy.js';
+import { nowIso, operatorName } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { isoTimeCell } from '../../ui/transfers.js';
@@ -19,7 +19,7 @@ export default run(rejectSpec, async (ctx, opts, args) => {
   const outcome = withStore(ctx, (store) => {
     const request = store.request(scope, id);
     if (!request) return undefined;
-    return { request, decided: store.decide(scope, id, { decision: 'rejected', by: osUser(), at: nowIso(ctx), reason: reason || undefined }) };
+    return { request, decided: store.decide(scope, id, { decision: 'rejected', by: operatorName(ctx.env), at: nowIso(ctx), reason: reason || undefined }) };
   });
   if (!outcome) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
@@ -30,6 +30,6 @@ export default run(rejectSpec, async (ctx, opts, args) => {
     );
   }
   ctx.io.note(
-    `rejected ${id} (by ${osUser()}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`,
+    `rejected ${id} (by ${operatorName(ctx.env)}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`,
   );
 });

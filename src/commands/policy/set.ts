@@ -3,7 +3,7 @@ import { setSpec } from './set.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, listPayees, withStore } from '../../controls/payees.js';
-import { nowIso, osUser, readPolicy } from '../../controls/policy.js';
+import { nowIso, operatorName, readPolicy } from '../../controls/policy.js';
 import { localTimeZone, parseTimeZone } from '../../common/time-zone.js';
 import type { Policy } from '../../store/controls.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
@@ -31,7 +31,7 @@ export default run(setSpec, async (ctx, opts) => {
   const scope = await controlScope(ctx);
   const before = readPolicy(ctx, scope);
   const at = nowIso(ctx);
-  const by = osUser();
+  const by = operatorName(ctx.env);
   let after: Policy | undefined;
   if (!off) {
     const pick = (given: number | null | undefined, old: number | undefined) => (given === undefined ? old : given === null ? undefined : given);

