@@ -226,6 +226,66 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
     }
   });
 
+  it("store migrate carries a machine's records over, twice without duplicates; store use moves the profile; status tells", async () => {
+    const t = await team();
+    try {
+      // Machine A before the team store: its records in its own data dir.
+      const local = { ...t.s.env, FSAPI_OPERATOR: 'ada@machine-a' };
+      assert.equal((await t.s.run(send('1200'), { env: local })).code, 0);
+      assert.equal((await t.s.run(send('1300'), { env: local })).code, 0);
+      const payee = await t.s.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb'], { env: local });
+      assert.equal(payee.code, 0, payee.stderr);
+
+      const first = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...server.env } });
+      assert.equal(first.code, 0, first.stderr);
+      const copied = JSON.parse(first.stdout) as { copied: Record<string, number>; present: Record<string, number> };
+      assert.equal(copied.copied.transfers, 2);
+      assert.equal(copied.copied.payees, 1);
+      const again = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...server.env } });
+      assert.equal(again.code, 0, again.stderr);
+      const second = JSON.parse(again.stdout) as { copied: Record<string, number>; present: Record<string, number> };
+      assert.deepEqual(
+        Object.values(second.copied),
+        Object.values(second.copied).map(() => 0),
+        'nothing copied twice',
+      );
+      assert.equal(second.present.transfers, 2);
+      assert.equal((await t.sql('SELECT count(*)::int AS n FROM transfers'))[0]!.n, 2);
+      assert.equal((await t.sql("SELECT count(*)::int AS n FROM journal WHERE type = 'intent'"))[0]!.n, 2);
+
+      // Machine B sees them as the account's: the duplicate guard holds across the move.
+      const logB = JSON.parse((await t.s.run(['transfer', 'log', '--json'], { env: t.envB })).stdout) as Array<{ amount: string; operator: string | null }>;
+      assert.deepEqual(
+        logB.map((x) => [x.amount, x.operator]),
+        [
+          ['1200.00', 'ada@machine-a'],
+          ['1300.00', 'ada@machine-a'],
+        ],
+      );
+      const duplicate = await t.s.run([...send('1200'), '--json'], { env: t.envB });
+      assert.equal(duplicate.code, 2, duplicate.stderr);
+      const payees = JSON.parse((await t.s.run(['payees', 'list', '--json'], { env: t.envB })).stdout) as Array<{ alias: string }>;
+      assert.deepEqual(
+        payees.map((p) => p.alias),
+        ['landlord'],
+      );
+
+      // Machine A moves its profile to the team store (at a terminal, the secret typed): no FSAPI_STORE needed now.
+      const moved = await t.s.runInProcess(['store', 'use', t.url], { env: { ...local, ...server.env }, tty: true, prompts: secretTyped });
+      assert.equal(moved.code, 0, stripAnsi(moved.stdout));
+      const status = await t.s.run(['store', 'status', '--json'], { env: { ...local, ...server.env } });
+      assert.equal(status.code, 0, status.stderr);
+      const shown = JSON.parse(status.stdout) as { backend: string; store: string; reachable: boolean; schemaVersion: number; matches: boolean };
+      assert.deepEqual([shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches], ['postgresql', t.url, true, 6, true]);
+      assert.doesNotMatch(status.stdout + status.stderr, new RegExp(server.env.PGPASSWORD!));
+      const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...server.env } });
+      assert.equal(fromA.code, 2, 'the duplicate guard reads the team store now');
+      assert.equal(t.s.posts(), 2);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('store down: nothing is sent (exit 1, store_unreachable); reading the account still works; back up, it sends', async () => {
     const t = await team();
     try {

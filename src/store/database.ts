@@ -140,6 +140,7 @@ export function finishLocalStores(): FoundStore[] {
     }
   }
   for (const store of openTeamStores()) {
+    if (store.dataDir === '') continue; // opened for no run's profile (`store migrate`)
     try {
       finished.push({ dataDir: store.dataDir, file: store.file, identity: store.identity() });
     } catch {

@@ -79,7 +79,12 @@ export function withoutPassword(address: StoreAddress): StoreAddress {
 
 /** The team store cannot be reached (refused, lost, silent): exit 1, nothing was sent or changed. */
 export class StoreUnreachableError extends FsapiError {
-  constructor(display: string, detail: string, cause?: unknown) {
+  constructor(
+    display: string,
+    /** What failed, in the driver's words (never a password: the driver has none to show). */
+    readonly detail: string,
+    cause?: unknown,
+  ) {
     super(`the team store ${display} is unreachable (${detail}); nothing was sent or changed`, {
       exitCode: ExitCode.failed,
       hint: 'check the network and the database server; fsapi store status shows the store (docs/team.md)',
@@ -388,14 +393,15 @@ const open = new Map<string, TeamStore>();
  * dir of the run whose profile uses it: whoever watches stores (src/store/identity.ts) is told of it
  * before anything is read or written, and may refuse it.
  */
-export function openTeamStore(dataDir: string, address: StoreAddress): TeamStore {
+export function openTeamStore(dataDir: string | undefined, address: StoreAddress): TeamStore {
   const key = address.display;
   const known = open.get(key);
   if (known) return known;
   const connection = new Connection(address, address.display);
-  const store = new TeamStore(path.resolve(dataDir), address, connection);
+  // Without a data dir (`store migrate`): no run's store, so no profile's expectation is checked or kept.
+  const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, connection);
   try {
-    storeFound({ dataDir: store.dataDir, file: store.file, identity: readIdentity(store) });
+    if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: readIdentity(store) });
     migrate(store);
   } catch (error) {
     connection.close();
@@ -444,7 +450,7 @@ export function inspectTeamStore(address: StoreAddress): TeamStoreReport {
   try {
     connection = new Connection(address, address.display);
   } catch (error) {
-    report.problem = (error as Error).message;
+    report.problem = error instanceof StoreUnreachableError ? error.detail : (error as Error).message;
     return report;
   }
   try {

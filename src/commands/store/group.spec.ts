@@ -2,10 +2,12 @@ import { defineGroup } from '../spec.js';
 import { adoptSpec } from './adopt.spec.js';
 import { backupSpec } from './backup.spec.js';
 import { statusSpec } from './status.spec.js';
+import { useSpec } from './use.spec.js';
+import { migrateSpec } from './migrate.spec.js';
 
 export const storeGroup = defineGroup({
   path: 'store',
-  summary: "the local store of a profile's records: check, back up, adopt",
+  summary: "where a profile's records live: check, back up, adopt, share with a team",
   examples: ['fsapi store status', 'fsapi store backup fsapi-backup.db'],
-  commands: [statusSpec, backupSpec, adoptSpec],
+  commands: [statusSpec, backupSpec, adoptSpec, useSpec, migrateSpec],
 });

@@ -3,12 +3,18 @@ import { statusSpec } from './status.spec.js';
 import { storeRefusal } from '../../store/store-check.js';
 import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
+import { teamChoice } from '../../store/team-choice.js';
+import { inspectTeamStore, parseStoreUrl } from '../../store/postgres.js';
+import { ExitCode, FsapiError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import type { ExpectedStore } from '../../auth/types.js';
 
 export const inspectsStore = true;
 
 export default run(statusSpec, async (ctx) => {
   const profile = await ctx.profile();
   const expected = (await ctx.profiles()).expectedStore(profile.name);
+  if (teamChoice(ctx.paths.dataDir)) return teamStatus(ctx, profile.name, expected);
   const found = inspectLocalStore(ctx.paths.dataDir);
   const refusal = storeRefusal(profile.name, expected, { dataDir: ctx.paths.dataDir, file: found.file, identity: found.identity });
   const matches = refusal === undefined;
@@ -33,6 +39,7 @@ export default run(statusSpec, async (ctx) => {
     ],
     {
       profile: profile.name,
+      backend: 'sqlite',
       expected: expected ?? null,
       file: found.file,
       exists: found.exists,
@@ -51,4 +58,65 @@ export default run(statusSpec, async (ctx) => {
 /** A store made before stores had an id holds records without one; its next opening gives it one. */
 export function holdsRecords(found: StoreReport): boolean {
   return Object.values(found.counts).some((count) => count > 0);
+}
+
+/**
+ * A team store's status: where it is (never its password), whether it answers, its schema version and
+ * what it holds. Unreachable is shown, then exit 1 (a script checking health reads the exit code).
+ */
+function teamStatus(ctx: Context, profileName: string, expected: ExpectedStore | undefined): void {
+  const choice = teamChoice(ctx.paths.dataDir)!;
+  const found = inspectTeamStore(parseStoreUrl(choice.url, choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  const refusal = found.reachable
+    ? storeRefusal(profileName, expected, { dataDir: ctx.paths.dataDir, file: found.display, identity: found.identity })
+    : undefined;
+  const n = (table: string) => found.counts[table] ?? 0;
+  printRecord(
+    ctx,
+    [
+      ['Profile', profileName],
+      ['Backend', 'PostgreSQL (team store)'],
+      ['Store', found.display],
+      ['Chosen by', choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : 'the profile (fsapi store use)'],
+      ['Reachable', found.reachable ? 'yes' : `no: ${found.problem ?? 'unknown'}`],
+      ['Server version', found.serverVersion ?? ''],
+      ['Schema version', found.schemaVersion || 'none yet (made at the first command that uses it)'],
+      ['Expected store', expected ? `${expected.id}, ${expected.writes} records written` : 'none yet (the profile has written no records)'],
+      ['Store id', found.identity?.id ?? ''],
+      ['Records written', found.identity?.writes ?? 0],
+      ['Transfers', n('transfers')],
+      ['Journal records', n('journal')],
+      ['Payees', n('payees')],
+      ['Policies', n('policies')],
+      ['Approval requests', n('approval_requests')],
+      ['Webhook events', n('events')],
+      [
+        'Matches profile',
+        !found.reachable ? 'unknown' : refusal === undefined ? 'yes' : `no: ${refusal.message.replace(/; nothing was sent or changed$/, '')}`,
+      ],
+    ],
+    {
+      profile: profileName,
+      backend: 'postgresql',
+      store: found.display,
+      chosenBy: choice.source,
+      reachable: found.reachable,
+      problem: found.problem ?? null,
+      serverVersion: found.serverVersion ?? null,
+      schemaVersion: found.schemaVersion,
+      expected: expected ?? null,
+      id: found.identity?.id ?? null,
+      writes: found.identity?.writes ?? 0,
+      counts: {
+        journalRecords: n('journal'),
+        transfers: n('transfers'),
+        events: n('events'),
+        payees: n('payees'),
+        policies: n('policies'),
+        approvalRequests: n('approval_requests'),
+      },
+      matches: found.reachable && refusal === undefined,
+    },
+  );
+  if (!found.reachable) throw new FsapiError(`the team store ${found.display} is unreachable`, { exitCode: ExitCode.failed, code: 'store_unreachable' });
 }
