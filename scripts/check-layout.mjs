@@ -19,11 +19,9 @@ const UI = path.join(SRC, 'ui');
 const mayImportUi = (file) => file.startsWith(UI + path.sep) || file.startsWith(path.join(SRC, 'commands') + path.sep) || path.dirname(file) === SRC;
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
-// Where SQL may be written: the store, and the simulator's own database.
+// Where SQL may be written: the store, and the simulator's own database. Nothing else is exempt.
 const SQL_HOMES = [path.join(SRC, 'store'), path.join(SRC, 'simulator')];
-// The one module whose SQL is still to move into src/store (its events tables); nothing else is exempt.
-const SQL_NOT_YET_MOVED = new Set([path.join(SRC, 'notifications', 'event-log.ts')]);
-const mayHoldSql = (file) => SQL_HOMES.some((home) => file.startsWith(home + path.sep)) || SQL_NOT_YET_MOVED.has(file);
+const mayHoldSql = (file) => SQL_HOMES.some((home) => file.startsWith(home + path.sep));
 // A string literal (quotes or backticks) whose text starts with an SQL statement.
 const SQL_TEXT =
   /[`'"]\s*(SELECT\b|INSERT\s+(OR\s+\w+\s+)?INTO\b|REPLACE\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|VIEW|TRIGGER)\b|DROP\s+(TABLE|INDEX|VIEW|TRIGGER)\b|ALTER\s+TABLE\b|PRAGMA\s+\w|WITH\s+\w+\s+AS\s*\(|BEGIN(\s+IMMEDIATE|\s+EXCLUSIVE)?\s*[`'"]|COMMIT\s*[`'"]|VACUUM\b)/;

@@ -103,6 +103,7 @@ describe('the layout of src/', () => {
       [
         'books/driver.ts imports node:sqlite: only src/store talks to SQLite',
         'completion/local-state.ts imports store/sqlite.ts: only src/store talks to SQLite',
+        'notifications/event-log.ts:1 holds SQL: queries belong in src/store',
         'transfers/journal.ts:1 holds SQL: queries belong in src/store',
         'transfers/many-lines.ts:3 holds SQL: queries belong in src/store',
       ].sort(),

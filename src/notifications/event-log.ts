@@ -12,10 +12,12 @@
 // timeout); the next `webhook listen` picks it up. Records are only ever added. Each is one SQLite
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
 // 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
+// The queries are src/store/event-log.ts's; this module decides what the rows mean.
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
-import { openLocalStore, type LocalStore } from '../store/database.js';
-import { indexEvent, leavesOpen, parseEventRecord } from '../store/events.js';
+import { openLocalStore } from '../store/database.js';
+import { EventStore, type StoredEvent } from '../store/event-log.js';
+import { leavesOpen, parseEventRecord } from '../store/events.js';
 import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
 import type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './types.js';
@@ -58,17 +60,17 @@ const PAGE = 500;
  * by a newer fsapi) is skipped and reported through `onBadLine` with its row number.
  */
 export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: number) => void): AsyncGenerator<EventRecord> {
-  const store = eventStore(dataDir);
+  const events = eventStore(dataDir);
   let after = 0;
   for (;;) {
-    const rows = store.read(() => store.sql('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT ?').all(after, PAGE));
+    const rows = events.rowsAfter(after, PAGE);
     for (const row of rows) {
-      const record = parseEventRecord(String(row.record));
+      const record = parseEventRecord(row.text);
       if (record) yield record;
-      else onBadLine(Number(row.seq));
+      else onBadLine(row.seq);
     }
     if (rows.length < PAGE) return;
-    after = Number(rows[rows.length - 1]!.seq);
+    after = rows[rows.length - 1]!.seq;
   }
 }
 
@@ -76,13 +78,12 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
  * The store, with events.jsonl carried over the first time (its readable lines, read a chunk at a time,
  * in one transaction; the file is kept).
  */
-function eventStore(dataDir: string): LocalStore {
-  const store = openLocalStore(dataDir);
-  const done = () => store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(EVENT_LOG_FILE) !== undefined;
-  if (store.read(done)) return store;
+function eventStore(dataDir: string): EventStore {
+  const events = new EventStore(openLocalStore(dataDir));
+  if (events.imported(EVENT_LOG_FILE)) return events;
   const file = eventLogPath(dataDir);
-  store.write(() => {
-    if (done()) return;
+  events.store.write(() => {
+    if (events.imported(EVENT_LOG_FILE)) return; // another process imported it meanwhile
     let records = 0;
     let bytes: number | undefined;
     let visiting = false;
@@ -92,7 +93,7 @@ function eventStore(dataDir: string): LocalStore {
         // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
         const record = parseEventRecord(line);
         if (record) {
-          insertEvent(store, record);
+          events.insert(record);
           records += 1;
         }
         visiting = false;
@@ -101,16 +102,9 @@ function eventStore(dataDir: string): LocalStore {
       if (visiting) throw error;
       throw new CorruptFileError(file, (error as Error).message);
     }
-    store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
+    events.noteImport(EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
   });
-  return store;
-}
-
-function insertEvent(store: LocalStore, record: EventRecord): void {
-  const { lastInsertRowid } = store
-    .sql('INSERT INTO events (kind, id, reference, record) VALUES (?, ?, ?, ?)')
-    .run(record.kind, record.id, record.reference, JSON.stringify(record));
-  indexEvent((text) => store.sql(text), Number(lastInsertRowid), record);
+  return events;
 }
 
 /** An earlier outcome of a reference, with the SHA-256 of the body it was about (when its record is kept). */
@@ -123,32 +117,32 @@ export interface PastOutcome {
 
 /** Adds records, each committed before `append` returns. */
 export class EventLogWriter {
-  private store: LocalStore | undefined;
+  private events: EventStore | undefined;
 
   private constructor(
     readonly file: string,
-    store: LocalStore,
+    events: EventStore,
   ) {
-    this.store = store;
+    this.events = events;
   }
 
   /** Opens the data dir's store (0700 dir, 0600 file: events name payers and accounts). */
   static open(dataDir: string): EventLogWriter {
-    const store = eventStore(dataDir);
-    return new EventLogWriter(store.file, store);
+    const events = eventStore(dataDir);
+    return new EventLogWriter(events.store.file, events);
   }
 
   /** Commits one record. Throws when the disk refuses (the caller must not acknowledge then). */
   append(record: EventRecord): void {
-    const store = this.open();
-    store.write(() => insertEvent(store, record));
+    const events = this.open();
+    events.store.write(() => events.insert(record));
   }
 
   /** Commits many records in one transaction: all of them, or none (a seeded or imported log). */
   appendMany(records: Iterable<EventRecord>): void {
-    const store = this.open();
-    store.write(() => {
-      for (const record of records) insertEvent(store, record);
+    const events = this.open();
+    events.store.write(() => {
+      for (const record of records) events.insert(record);
     });
   }
 
@@ -157,21 +151,11 @@ export class EventLogWriter {
    * with the body hash of the delivery it finished: by index, however long the log.
    */
   outcomesOf(reference: string): PastOutcome[] {
-    const store = this.open();
-    const rows = store.read(() =>
-      store
-        .sql(
-          `SELECT o.record AS outcome,
-             (SELECT r.record FROM events r WHERE r.id = o.id AND r.kind = 'received' AND r.seq < o.seq ORDER BY r.seq DESC LIMIT 1) AS received
-           FROM events o WHERE o.reference = ? AND o.kind = 'outcome' ORDER BY o.seq`,
-        )
-        .all(reference),
-    );
     const outcomes: PastOutcome[] = [];
-    for (const row of rows) {
-      const outcome = parseEventRecord(String(row.outcome));
+    for (const row of this.open().outcomesOf(reference)) {
+      const outcome = parseEventRecord(row.outcome);
       if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
-      const received = row.received === null ? undefined : parseEventRecord(String(row.received));
+      const received = row.received === null ? undefined : parseEventRecord(row.received);
       outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined, eventStatus: outcome.eventStatus });
     }
     return outcomes;
@@ -179,42 +163,40 @@ export class EventLogWriter {
 
   /** Received events no outcome finished, oldest first; a stored row that is not a record goes to `onBadRow`. */
   unfinished(onBadRow: (row: number) => void): ReceivedRecord[] {
-    return this.recordsOf(
-      'SELECT e.seq, e.record FROM events_open o JOIN events e ON e.seq = o.seq ORDER BY o.seq',
-      (record): record is ReceivedRecord => record?.kind === 'received',
-      onBadRow,
-    );
+    return this.recordsOf(this.open().openRows(), (record): record is ReceivedRecord => record?.kind === 'received', onBadRow);
   }
 
   /** Verified events the app has not taken, in the order they were first left undelivered, with the body to forward. */
   undelivered(onBadRow: (row: number) => void): OutcomeRecord[] {
     return this.recordsOf(
-      'SELECT e.seq, e.record FROM events_undelivered u JOIN events e ON e.seq = u.seq ORDER BY u.since',
+      this.open().undeliveredRows(),
       (record): record is OutcomeRecord => record?.kind === 'outcome' && record.forwardBody !== undefined,
       onBadRow,
     );
   }
 
-  /** The records a query of (seq, record) rows selects, those `wanted` accepts; any other row goes to `onBadRow`. */
-  private recordsOf<R extends EventRecord>(query: string, wanted: (record: EventRecord | undefined) => record is R, onBadRow: (row: number) => void): R[] {
-    const store = this.open();
-    const rows = store.read(() => store.sql(query).all());
+  /** The records of `rows` that `wanted` accepts; any other row goes to `onBadRow`. */
+  private recordsOf<R extends EventRecord>(
+    rows: StoredEvent[],
+    wanted: (record: EventRecord | undefined) => record is R,
+    onBadRow: (row: number) => void,
+  ): R[] {
     const records: R[] = [];
     for (const row of rows) {
-      const record = parseEventRecord(String(row.record));
+      const record = parseEventRecord(row.text);
       if (wanted(record)) records.push(record);
-      else onBadRow(Number(row.seq));
+      else onBadRow(row.seq);
     }
     return records;
   }
 
-  private open(): LocalStore {
-    if (!this.store) throw new Error(`${this.file} is closed`);
-    return this.store;
+  private open(): EventStore {
+    if (!this.events) throw new Error(`${this.file} is closed`);
+    return this.events;
   }
 
   close(): void {
-    this.store = undefined;
+    this.events = undefined;
   }
 }
 

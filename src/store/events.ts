@@ -1,5 +1,5 @@
 // What `webhook listen` needs to know of its event history at start-up and for each event, kept by index
-// beside the `events` table so neither grows with the number of events (src/notifications/event-log.ts writes,
+// beside the `events` table so neither grows with the number of events (src/store/event-log.ts writes,
 // src/notifications/event-processor.ts asks):
 //   events_open         the received events with no outcome that finishes them: taken up by the next run;
 //   events_undelivered  the verified events whose forward failed: delivered by a later round or run;
