@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { openLocalStore } from '../store/database.js';
+import { teamChoice } from '../store/team-choice.js';
 import { EventStore, type StoredEvent } from '../store/event-log.js';
 import { leavesOpen, parseEventRecord } from '../store/events.js';
 import { forEachLine } from '../store/lines.js';
@@ -80,7 +81,8 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
  */
 function eventStore(dataDir: string): EventStore {
   const events = new EventStore(openLocalStore(dataDir));
-  if (events.imported(EVENT_LOG_FILE)) return events;
+  // A team store takes a machine's events by `fsapi store migrate`, never by a run that happens by.
+  if (teamChoice(dataDir) || events.imported(EVENT_LOG_FILE)) return events;
   const file = eventLogPath(dataDir);
   events.store.write(() => {
     if (events.imported(EVENT_LOG_FILE)) return; // another process imported it meanwhile

@@ -24,6 +24,7 @@ import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from 
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { teamChoice } from './team-choice.js';
+import type { LocalStore } from './local-store.js';
 import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
@@ -34,22 +35,7 @@ export function storePath(dataDir: string): string {
   return path.join(dataDir, STORE_FILE_NAME);
 }
 
-export interface LocalStore {
-  readonly dataDir: string;
-  /** The database file. */
-  readonly file: string;
-  /** A prepared statement, prepared once per connection. */
-  sql(text: string): SqlStatement;
-  /** Runs `work` on one consistent snapshot. */
-  read<T>(work: () => T): T;
-  /** Runs `work` in one write transaction (BEGIN IMMEDIATE): all of it is kept, or none of it. */
-  write<T>(work: () => T): T;
-  /** The store's id and write counter. */
-  identity(): StoreIdentity | undefined;
-  /** A consistent copy of the whole store into `target`, which must not exist or be empty (VACUUM INTO). */
-  copyInto(target: string): void;
-  close(): void;
-}
+export type { LocalStore } from './local-store.js';
 
 /** The store is locked by another process for longer than STORE_BUSY_TIMEOUT_MS. Exit 1, nothing done. */
 export class StoreBusyError extends FsapiError {

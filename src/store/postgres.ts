@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import type { LocalStore } from './database.js';
+import type { LocalStore } from './local-store.js';
 import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
 import type { WorkerAnswer, WorkerRequest, WorkerSetup } from './postgres-worker.js';

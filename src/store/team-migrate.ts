@@ -5,7 +5,7 @@
 // run cut short and run again, copies nothing twice. Rows with keys of their own (payees, policies,
 // requests) are kept as the team store has them when it has them: the team's policy is never replaced.
 import { parseEventRecord, indexEvent } from './events.js';
-import type { LocalStore } from './database.js';
+import type { LocalStore } from './local-store.js';
 import type { TeamStore } from './postgres.js';
 import type { SqlRow, SqlValue } from './sqlite.js';
 
