@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -281,6 +282,43 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...server.env } });
       assert.equal(fromA.code, 2, 'the duplicate guard reads the team store now');
       assert.equal(t.s.posts(), 2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the store stopped mid-batch: nothing is sent unrecorded; back up, the batch resumes and pays each row once', async () => {
+    const t = await team({ latencyMs: 150 });
+    try {
+      const file = path.join(t.s.home.root, 'team.csv');
+      const rows = Array.from({ length: 8 }, (_, i) => `3000000${i + 1}57,gtb,${101 + i},Team row ${i + 1}`);
+      writeFileSync(file, `account_number,bank,amount,narration\n${rows.join('\n')}\n`);
+      const batch = spawnCli(t.envA, ['transfer', 'batch', file, '--yes', '--concurrency', '1']);
+      await until(() => t.s.posts() >= 2, 'two rows sent', 30_000).catch(async (error) => {
+        batch.child.kill();
+        const result = await batch.exited;
+        throw new Error(`${(error as Error).message}: ${result.stderr}`);
+      });
+      await server.pause();
+      let stopped: Awaited<typeof batch.exited>;
+      try {
+        stopped = await batch.exited;
+        assert.notEqual(stopped.code, 0, 'the batch did not finish without its store');
+        assert.match(stopped.stderr, /team store .* is unreachable/);
+      } finally {
+        await server.start();
+      }
+      const sentWhileDown = t.s.posts();
+      assert.ok(sentWhileDown < rows.length, 'the batch stopped sending');
+      // Every POST that reached the API has its intent in the store.
+      const intents = await t.sql("SELECT count(DISTINCT reference)::int AS n FROM journal WHERE type = 'intent'");
+      assert.equal(intents[0]!.n, sentWhileDown, 'one intent for each POST');
+
+      const resumed = await t.s.run(['transfer', 'batch', file, '--yes', '--json'], { env: t.envA, timeoutMs: 60_000 });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      const results = JSON.parse(resumed.stdout) as Array<{ status: string }>;
+      assert.equal(results.length, rows.length);
+      assert.equal(t.s.posts(), rows.length, 'each row paid once');
     } finally {
       await t.close();
     }
