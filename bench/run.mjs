@@ -27,6 +27,7 @@ const scripts = [
   { name: 'history', everyLine: false },
   { name: 'batch-size', everyLine: false },
   { name: 'documents', everyLine: false },
+  { name: 'team-store', everyLine: false },
 ];
 
 const chosen = process.argv.slice(2);

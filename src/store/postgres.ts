@@ -292,9 +292,10 @@ export class TeamStore implements LocalStore {
 
   private transaction<T>(begin: string, lock: bigint | undefined, work: () => T): T {
     if (this.depth > 0) return work();
-    this.connection.call({ op: 'query', text: begin, params: [] });
     try {
-      if (lock !== undefined) this.connection.call({ op: 'query', text: 'SELECT pg_advisory_xact_lock($1::bigint)', params: [lock.toString()] });
+      // One round trip: BEGIN and the lock as one simple query (a constant key, no parameters). A lock
+      // that times out leaves the transaction begun: rolled back below.
+      this.connection.call({ op: 'query', text: lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lock})`, params: [] });
       this.depth += 1;
       let result: T;
       try {

