@@ -5,10 +5,18 @@ import { storeRefusal } from '../../store/store-check.js';
 import { holdsRecords } from './status.js';
 import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
 import { colors, printJson } from '../../ui/output.js';
+import { teamChoice } from '../../store/team-choice.js';
+import { UsageError } from '../../errors.js';
 
 export const inspectsStore = true;
 
 export default run(adoptSpec, async (ctx) => {
+  if (teamChoice(ctx.paths.dataDir)) {
+    throw new UsageError(
+      'store adopt is for the store of a data dir; this profile uses a team store',
+      'fsapi store use <url> moves a profile to a team store (docs/team.md)',
+    );
+  }
   requireTerminal(ctx, 'adopting a store');
   const profile = await ctx.profile();
   const profiles = await ctx.profiles();
