@@ -30,9 +30,13 @@ export function storeRefusal(profile: string, expected: ExpectedStore | undefine
   if (expected === undefined) return undefined;
   const theirs = `store ${expected.id}, ${records(expected.writes)}`;
   if (found.file !== expected.path) {
+    // A team store on either side (an address, not a file): FSAPI_STORE or `store use` is the way.
+    const team = /^postgres(ql)?:\/\//i.test(found.file) || /^postgres(ql)?:\/\//i.test(expected.path);
     return new WrongStoreError(
       `profile "${profile}" keeps its records in ${expected.path} (${theirs}), not in ${found.file}`,
-      `is FSAPI_DATA_DIR set to another directory? Unset it; ${ADOPT_HINT}`,
+      team
+        ? 'is FSAPI_STORE (or FSAPI_DATA_DIR) set for another store? Unset it; to move the profile on purpose: fsapi store use, at a terminal (docs/team.md)'
+        : `is FSAPI_DATA_DIR set to another directory? Unset it; ${ADOPT_HINT}`,
     );
   }
   if (found.identity === undefined) {
