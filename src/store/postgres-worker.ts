@@ -23,7 +23,16 @@ export interface WorkerSetup {
   keepalive: { idle: number; interval: number; count: number };
 }
 
-export type WorkerRequest = { op: 'connect' } | { op: 'query'; text: string; params: Array<string | number | null> } | { op: 'close' };
+export type WorkerRequest =
+  | { op: 'connect' }
+  | {
+      op: 'query';
+      text: string;
+      params: Array<string | number | null>;
+      /** Statements without parameters to run first, in order (a read transaction's BEGIN or COMMIT). */
+      before?: string[];
+    }
+  | { op: 'close' };
 
 export type WorkerAnswer =
   | { ok: true; rows: Array<Record<string, string | number | null>>; rowCount: number }
@@ -99,6 +108,7 @@ function serve(setup: WorkerSetup): void {
         return;
       }
       if (!client) throw Object.assign(new Error('not connected'), { code: 'connection_lost' });
+      for (const text of request.before ?? []) await client.query(text);
       const result = await client.query({ text: request.text, values: request.params });
       answer({ ok: true, rows: result.rows, rowCount: result.rowCount ?? 0 });
     } catch (error) {

@@ -231,29 +231,37 @@ class Connection {
 
 class Statement implements SqlStatement {
   constructor(
-    private readonly connection: Connection,
+    private readonly store: TeamStore,
     private readonly text: string,
   ) {}
 
   run(...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
-    const answer = this.connection.call({ op: 'query', text: this.text, params });
+    const answer = this.store.send(this.text, params);
     const first = answer.rows[0];
     const key = first ? Object.values(first)[0] : undefined;
     return { changes: answer.rowCount, lastInsertRowid: typeof key === 'number' ? key : Number(key ?? 0) };
   }
 
   get(...params: SqlValue[]): SqlRow | undefined {
-    return this.connection.call({ op: 'query', text: this.text, params }).rows[0];
+    return this.store.send(this.text, params).rows[0];
   }
 
   all(...params: SqlValue[]): SqlRow[] {
-    return this.connection.call({ op: 'query', text: this.text, params }).rows;
+    return this.store.send(this.text, params).rows;
   }
 }
 
 export class TeamStore implements LocalStore {
   private depth = 0;
   private readonly statements = new Map<string, Statement>();
+  /**
+   * A read transaction's BEGIN and COMMIT ride with the statements next to them, in the same message to
+   * the connection thread: BEGIN with the read's first statement, COMMIT (of a transaction that wrote
+   * nothing) with whatever is sent next. A read of one statement then costs one wait, not three.
+   */
+  private readBegin: string | undefined;
+  private readOpen = false;
+  private flushScheduled = false;
 
   constructor(
     readonly dataDir: string,
@@ -269,7 +277,7 @@ export class TeamStore implements LocalStore {
   sql(text: string): SqlStatement {
     let statement = this.statements.get(text);
     if (!statement) {
-      statement = new Statement(this.connection, toPostgres(text));
+      statement = new Statement(this, toPostgres(text));
       this.statements.set(text, statement);
     }
     return statement;
@@ -277,12 +285,52 @@ export class TeamStore implements LocalStore {
 
   /** Raw PostgreSQL (no translation), for this module and `store migrate`. */
   query(text: string, ...params: SqlValue[]): SqlRow[] {
-    return this.connection.call({ op: 'query', text, params }).rows;
+    return this.send(text, params).rows;
+  }
+
+  /** One statement, with a read transaction's pending COMMIT or BEGIN before it. */
+  send(text: string, params: SqlValue[]): ReturnType<Connection['call']> {
+    const before: string[] = [];
+    if (this.readOpen && this.readBegin === undefined) {
+      before.push('COMMIT');
+      this.readOpen = false;
+    }
+    if (this.readBegin !== undefined) {
+      before.push(this.readBegin);
+      this.readBegin = undefined;
+      this.readOpen = true;
+    }
+    return this.connection.call({ op: 'query', text, params, before });
   }
 
   read<T>(work: () => T): T {
-    // One snapshot for every statement of `work`.
-    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ', undefined, work);
+    if (this.depth > 0) return work();
+    // One snapshot for every statement of `work`, begun with its first statement (none: nothing begun).
+    this.readBegin = 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    this.depth += 1;
+    try {
+      return work();
+    } finally {
+      this.depth -= 1;
+      // Nothing was sent: nothing to end. Else the COMMIT goes with the next message, or on its own once
+      // the run waits for something else (an answer of the API): no snapshot stays open while it waits.
+      this.readBegin = undefined;
+      if (this.readOpen && !this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.endRead()).unref();
+      }
+    }
+  }
+
+  private endRead(): void {
+    this.flushScheduled = false;
+    if (!this.readOpen || this.depth > 0) return;
+    this.readOpen = false;
+    try {
+      this.connection.call({ op: 'query', text: 'COMMIT', params: [] });
+    } catch {
+      // A connection lost now is reported by the next statement that needs it.
+    }
   }
 
   write<T>(work: () => T): T {
@@ -295,7 +343,7 @@ export class TeamStore implements LocalStore {
     try {
       // One round trip: BEGIN and the lock as one simple query (a constant key, no parameters). A lock
       // that times out leaves the transaction begun: rolled back below.
-      this.connection.call({ op: 'query', text: lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lock})`, params: [] });
+      this.send(lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lock})`, []);
       this.depth += 1;
       let result: T;
       try {
@@ -303,11 +351,11 @@ export class TeamStore implements LocalStore {
       } finally {
         this.depth -= 1;
       }
-      this.connection.call({ op: 'query', text: 'COMMIT', params: [] });
+      this.send('COMMIT', []);
       return result;
     } catch (error) {
       try {
-        this.connection.call({ op: 'query', text: 'ROLLBACK', params: [] });
+        this.send('ROLLBACK', []);
       } catch {
         // The connection is gone: the server rolled the transaction back.
       }
