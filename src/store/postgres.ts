@@ -18,6 +18,7 @@
 //   another machine is known dead without pids or clocks (src/store/process-lock.ts).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import type { LocalStore } from './local-store.js';
@@ -163,8 +164,8 @@ export function toPostgres(text: string): string {
 
 function workerFile(): string {
   // Bundled: dist/postgres-worker.cjs beside dist/engine.cjs. From source (the tests, through tsx): the .ts.
-  const here = new URL(import.meta.url);
-  return here.pathname.endsWith('.cjs') ? path.join(path.dirname(here.pathname), 'postgres-worker.cjs') : new URL('./postgres-worker.ts', here).pathname;
+  const here = fileURLToPath(import.meta.url);
+  return path.join(path.dirname(here), here.endsWith('.cjs') ? 'postgres-worker.cjs' : 'postgres-worker.ts');
 }
 
 class Connection {
