@@ -148,7 +148,8 @@ describe('fsapi mcp', () => {
     assert.deepEqual(Object.keys(byName.get('statement')!.inputSchema.properties ?? {}).sort(), ['since', 'until']);
     assert.deepEqual(Object.keys(byName.get('transfer_receipt')!.inputSchema.properties ?? {}), ['reference']);
     assert.deepEqual(byName.get('tx_list')!.inputSchema.properties?.type, { type: 'string', description: 'only credits or debits', enum: ['credit', 'debit'] });
-    assert.equal((byName.get('tx_list')!.inputSchema.properties?.limit as { maximum: number }).maximum, 100);
+    const limit = byName.get('tx_list')!.inputSchema.properties?.limit as { minimum: number; maximum: number } | undefined;
+    assert.deepEqual([limit?.minimum, limit?.maximum], [1, 100]);
   });
 
   it('loads the SDK (its own bundle, dist/vendor/mcp-sdk.cjs) for fsapi mcp alone: not for --help, not for other commands', async () => {
