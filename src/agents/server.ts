@@ -25,6 +25,8 @@ const INSTRUCTIONS = [
 /** Serves `tools` on stdin and stdout until the client closes stdin. */
 export async function serveMcp(ctx: Context, tools: readonly AgentTool[], version: string): Promise<void> {
   checkPrivateDirs(ctx.paths);
+  // The profile every call serves, resolved now: an unknown one is refused before anything is served.
+  const profile = await ctx.profile();
   const byName = new Map(tools.map((tool) => [toolName(tool.spec), tool]));
   const listed: Tool[] = tools.map((tool) => ({
     name: toolName(tool.spec),
@@ -55,7 +57,7 @@ export async function serveMcp(ctx: Context, tools: readonly AgentTool[], versio
   });
   await server.connect(transport);
   closeWhenAnswered(server, transport);
-  ctx.io.note(`fsapi mcp: serving ${tools.length} tools on stdio (profile ${(await ctx.profile()).name})`);
+  ctx.io.note(`fsapi mcp: serving ${tools.length} tools on stdio (profile ${profile.name})`);
   await closed;
 }
 
