@@ -247,6 +247,14 @@ describe('fsapi mcp', () => {
         (structured(requests).items as Array<{ id: string }>).map((r) => r.id),
         [id],
       );
+      // A person rejects it: the same call again answers that, and still sends nothing.
+      const rejected = await setup.run(['approvals', 'reject', id, '--reason', 'not this month']);
+      assert.equal(rejected.code, 0, rejected.stderr);
+      const afterRejection = await server.call('transfer_send', payment('30000', 'ACME-MCP-0002'));
+      assert.equal(afterRejection.isError, true);
+      assert.equal(structured(afterRejection).error.code, 'rejected');
+      assert.match(structured(afterRejection).error.message, new RegExp(`held in request ${id}, and a person rejected it; nothing was sent`));
+      assert.equal(setup.posts(), before, 'nothing was POSTed');
     });
 
     it('beyond a hard limit sends nothing and says which', async () => {

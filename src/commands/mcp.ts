@@ -40,7 +40,9 @@ export const agentTools: readonly AgentTool[] = [
   { spec: enquirySpec, annotations: readsApi, load: () => import('./enquiry.js') },
   { spec: txListSpec, annotations: readsApi, load: () => import('./tx/list.js'), withheld: CSV },
   { spec: txGetSpec, annotations: readsApi, load: () => import('./tx/get.js') },
-  { spec: transferStatusSpec, annotations: readsApi, load: () => import('./transfer/status.js') },
+  // Every call answers at once (clients time a call out after about a minute, and calls take turns):
+  // an agent follows a transfer by asking again, not with --wait.
+  { spec: transferStatusSpec, annotations: readsApi, load: () => import('./transfer/status.js'), withheld: ['wait', 'waitTimeout'] },
   // --refresh asks the API; without it the log is local.
   { spec: transferLogSpec, annotations: readsApi, load: () => import('./transfer/log.js'), withheld: ['csv', 'jsonl', 'allProfiles'] },
   { spec: transferReceiptSpec, annotations: readsApi, load: () => import('./transfer/receipt.js'), withheld: ['pdf'] },
@@ -60,8 +62,8 @@ export const agentTools: readonly AgentTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     load: () => import('./transfer/send.js'),
     // No terminal to confirm on: the policy is the confirmation. The duplicate guard stays on (a second
-    // payment of the same amount to the same account within 10 minutes is refused); waiting is
-    // transfer_status's job, so a call never blocks the server for minutes.
+    // payment of the same amount to the same account within 10 minutes is refused); no --wait, as for
+    // transfer_status.
     implied: { yes: true },
     withheld: ['allowDuplicate', 'wait', 'waitTimeout'],
     required: ['reference'],
