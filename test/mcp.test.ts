@@ -216,7 +216,7 @@ describe('fsapi mcp', () => {
       assert.equal(structured(again).repeated, true);
       assert.match(structured(again).outcome, /^(pending|successful)$/);
       assert.equal(structured(again).amount, '1500.00');
-      assert.match(text(again), /sent by an earlier call .*nothing was sent again/);
+      assert.match(text(again), /reference ACME-MCP-0001 was sent before \((pending|successful)\); nothing was sent again/);
       // The prefix in another case is the same reference (the API gets it upper-cased).
       const lower = await server.call('transfer_send', payment('1500', 'acme-mcp-0001'));
       assert.equal(structured(lower).repeated, true, text(lower));

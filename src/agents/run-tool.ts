@@ -74,7 +74,9 @@ async function runNow(
   };
   let error: unknown;
   try {
-    const ctx: Context = createContext(rawGlobals, server.env, new Set(), { terminal });
+    // No colour whatever the environment says: the text goes to a model, not a terminal.
+    const env = { ...server.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
+    const ctx: Context = createContext(rawGlobals, env, new Set(), { terminal });
     const module = await tool.load();
     await runModule(ctx, tool.run ? wrapped(tool.run, module) : module, options, args);
   } catch (thrown) {

@@ -114,7 +114,7 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
   }
   const now = journal.stateOf({ ...scope, reference: sent.reference }) ?? sent;
   const outcome = outcomeNow(journal, now);
-  ctx.io.note(`reference ${now.reference} was sent by an earlier call (${outcome}); nothing was sent again`);
+  ctx.io.note(`reference ${now.reference} was sent before (${outcome}); nothing was sent again`);
   if (outcome === 'unknown' || outcome === 'in flight') ctx.io.note('its outcome is not known yet: do not send it again; transfer_status looks it up');
   ctx.io.out(
     `${JSON.stringify(

@@ -31,7 +31,7 @@ export async function serveMcp(ctx: Context, tools: readonly AgentTool[], versio
   const listed: Tool[] = tools.map((tool) => ({
     name: toolName(tool.spec),
     title: `fsapi ${tool.spec.path}`,
-    description: [tool.spec.description ?? tool.spec.summary, tool.note].filter(Boolean).join('. '),
+    description: [tool.description ?? tool.spec.description ?? tool.spec.summary, tool.note].filter(Boolean).join('. '),
     inputSchema: inputSchema(tool),
     annotations: { title: `fsapi ${tool.spec.path}`, ...tool.annotations },
   }));

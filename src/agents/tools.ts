@@ -32,7 +32,9 @@ export interface AgentTool {
   required?: readonly string[];
   /** Options every call gets (transfer_send: `yes`, there is no terminal to confirm on). */
   implied?: Readonly<Record<string, unknown>>;
-  /** Words for the agent after the command's summary: what the tool promises and what it never does. */
+  /** The tool's description when the command's own speaks of a terminal (transfer_send). */
+  description?: string;
+  /** Words for the agent after the description: what the tool promises and what it never does. */
   note?: string;
   run?: ToolRun;
 }

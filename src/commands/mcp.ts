@@ -67,6 +67,7 @@ export const agentTools: readonly AgentTool[] = [
     implied: { yes: true },
     withheld: ['allowDuplicate', 'wait', 'waitTimeout'],
     required: ['reference'],
+    description: 'verify the receiver by name enquiry, then send one transfer exactly once, within the payment policy',
     note:
       'Pays only within the payment policy the owner set; beyond it the transfer is held for a person and ' +
       'the result names the request (nothing is sent). Needs a reference of your own (PREFIX-...): the same ' +
