@@ -267,6 +267,27 @@ describe('fsapi mcp', () => {
     });
   });
 
+  it('two servers (two agent sessions) sending one reference at once pay it once', async () => {
+    await setPolicy(setup, '--max-per-day', '1000000');
+    const second = await serve(setup.env);
+    try {
+      const before = setup.posts();
+      const results = await Promise.all([server, second].map((each) => each.call('transfer_send', payment('1200', 'ACME-MCP-TWICE'))));
+      assert.equal(setup.posts(), before + 1, results.map(text).join('\n---\n'));
+      const paid = results.filter((result) => !result.isError && structured(result).repeated !== true);
+      assert.equal(paid.length, 1, 'one call says it paid');
+      for (const result of results) {
+        if (result.isError) assert.equal(structured(result).error.exitCode, 2, text(result));
+      }
+      // Asked again afterwards, either server answers the one transfer.
+      const again = await second.call('transfer_send', payment('1200', 'ACME-MCP-TWICE'));
+      assert.equal(structured(again).repeated, true, text(again));
+      assert.equal(setup.posts(), before + 1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('has no tool that approves, and no way to a token: nothing secret in any result or on stderr, stdout only protocol', async () => {
     const reject = await server.call('approvals_approve', { id: 'AP-X' });
     assert.equal(reject.isError, true);
