@@ -45,7 +45,15 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
   const ctx = contextFactory(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
-  const options = command.opts();
+  await runModule(ctx, module, command.opts(), args);
+}
+
+/**
+ * Runs a command's module on a Context made for it, with the options already parsed by the spec's kinds:
+ * what runCommand does once commander has parsed the line, and what `fsapi mcp` does for each tool call
+ * (src/agents/run-tool.ts). The store the profile knows is checked on open, and remembered at the end.
+ */
+export async function runModule(ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[]): Promise<void> {
   const longRunning = typeof module.longRunning === 'function' ? module.longRunning(options) : module.longRunning;
   if (longRunning) keepYoungGenerationSmall();
   // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
