@@ -14,6 +14,8 @@ import { systemClock } from './common/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
+import { nodeTransport } from './api/node-transport.js';
+import type { Transport } from './api/types.js';
 import { storeGuard } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 
@@ -171,6 +173,8 @@ export interface ContextParts {
   clock?: Clock;
   /** The prompts over the run's IO; by default @inquirer/prompts on stdin and stderr. */
   prompt?: (io: IO) => Prompt;
+  /** The wire to a base address; node:http by default. */
+  transport?: Transport;
 }
 
 export function createContext(
@@ -200,6 +204,7 @@ export function createContext(
         throw new UsageError(`FSAPI_PROFILE: ${error.message}`, `unset FSAPI_PROFILE or set it to a saved profile; ${error.hint ?? ''}`.replace(/; $/, ''));
       })),
     api: () => (api ??= createApi(ctx)),
+    transport: parts.transport ?? nodeTransport,
   };
   return ctx;
 }

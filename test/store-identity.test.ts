@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { openDatabase } from '../src/store/sqlite.js';
 
@@ -22,11 +22,6 @@ afterEach(async () => {
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 const send = (amount: string, account = '0123456789') => ['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y'];
-
-async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
-  const result = await s.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`] });
-  assert.equal(result.code, 0, stripAnsi(result.stdout));
-}
 
 /** A store file's rows of `table` read on a connection of its own (the file alone: no -wal beside it). */
 function countRows(file: string, table: string): number {

@@ -5,6 +5,7 @@
 // Where the process is the point (a pseudo-terminal, signals, start-up, concurrency, a crash) keep runCli.
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import type { Transport } from '../../src/api/types.js';
 import type { Clock } from '../../src/context.js';
 import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
@@ -30,6 +31,8 @@ export interface InProcessOptions {
   prompts?: readonly ScriptedAnswer[];
   /** The run's clock; by default a FakeClock that skips every wait at once (see its caveat). */
   clock?: Clock;
+  /** What requests to a base address go through: stubbed answers (test/helpers/http-stubs.ts); node:http unless given. */
+  transport?: Transport;
 }
 
 /** The command tree, every group defined, its output and exits turned towards the current run. */
@@ -76,7 +79,12 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
   const savedEnv = { ...process.env };
   lendEnvironment(env);
   useContextFactory((rawGlobals, _processEnv, fromEnv) =>
-    createContext(rawGlobals, env, fromEnv, { terminal, clock, ...(prompts ? { prompt: prompts.prompt } : {}) }),
+    createContext(rawGlobals, env, fromEnv, {
+      terminal,
+      clock,
+      ...(prompts ? { prompt: prompts.prompt } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
+    }),
   );
   let code = 0;
   try {
