@@ -220,10 +220,16 @@ describe('fsapi mcp', () => {
       // The prefix in another case is the same reference (the API gets it upper-cased).
       const lower = await server.call('transfer_send', payment('1500', 'acme-mcp-0001'));
       assert.equal(structured(lower).repeated, true, text(lower));
+      // An amount as a JSON number is the same naira (clients send numbers); a third decimal is refused.
+      const asNumber = await server.call('transfer_send', { ...payment('1500', 'ACME-MCP-0001'), amount: 1500 });
+      assert.equal(structured(asNumber).repeated, true, text(asNumber));
+      const tooFine = await server.call('transfer_send', { ...payment('1500', 'ACME-MCP-0009'), amount: 10.005 });
+      assert.equal(tooFine.isError, true);
+      assert.equal(structured(tooFine).error.exitCode, 2, text(tooFine));
       const other = await server.call('transfer_send', payment('1600', 'ACME-MCP-0001'));
       assert.equal(other.isError, true);
       assert.match(structured(other).error.message, /reference ACME-MCP-0001 was already used for ₦1,500\.00 .*not the amount ₦1,600\.00; nothing was sent/);
-      assert.equal(setup.posts(), before + 1, 'one POST for all four calls');
+      assert.equal(setup.posts(), before + 1, 'one POST for all six calls');
       const log = await setup.run(['transfer', 'log', '--json']);
       assert.equal((JSON.parse(log.stdout) as Array<{ reference: string }>).filter((t) => t.reference === 'ACME-MCP-0001').length, 1);
     });

@@ -53,7 +53,7 @@ export function inputSchema(tool: AgentTool): { type: 'object'; properties: Reco
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const input of toolInputs(tool)) {
-    const unit = input.unit === 'naira' ? ' (naira as text, e.g. "1500" or "1,500.50")' : input.unit ? ` (${input.unit})` : '';
+    const unit = input.unit === 'naira' ? ' (naira, e.g. "1500" or "1,500.50")' : input.unit ? ` (${input.unit})` : '';
     properties[input.name] = {
       type: input.type,
       description: `${input.description}${unit}`,
@@ -128,9 +128,15 @@ function optionValue(option: OptionSpec, value: unknown): unknown {
     if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new UsageError(`${name} must be a list of texts`);
     return (value as string[]).reduce<unknown>((previous, item) => option.parse!(item, previous), undefined);
   }
-  const integerKind = option.kind === 'integer' || option.kind === 'duration';
-  if (integerKind ? typeof value !== 'number' && typeof value !== 'string' : typeof value !== 'string') {
-    throw new UsageError(`${name} must be ${integerKind ? 'a whole number' : 'text'}, not ${JSON.stringify(value)}`);
+  // An amount may come as a JSON number (clients and models often send one): its shortest decimal text is
+  // the digits that were written (1500.1 is "1500.1"), which the one money parser then reads; an exponent
+  // (1e21) or a third decimal is refused there as on the command line. Never a float computed with.
+  const numberAllowed = option.kind === 'integer' || option.kind === 'duration' || option.kind === 'money';
+  if (numberAllowed && typeof value === 'number' && !Number.isFinite(value)) throw new UsageError(`${name} must be a number, not ${String(value)}`);
+  if (numberAllowed ? typeof value !== 'number' && typeof value !== 'string' : typeof value !== 'string') {
+    const integerKind = option.kind === 'integer' || option.kind === 'duration';
+    const wanted = integerKind ? 'a whole number' : option.kind === 'money' ? 'naira as text or a number' : 'text';
+    throw new UsageError(`${name} must be ${wanted}, not ${JSON.stringify(value)}`);
   }
   return option.parse ? option.parse(String(value), undefined) : value;
 }
