@@ -16,6 +16,8 @@ import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers
 import type { SimulatorOptions } from '../src/simulator/types.js';
 
 const HEADER = 'account_number,bank,amount,narration';
+/** The batch's question at a terminal: each answer is typed once the screen asks it. */
+const CONFIRM = /Send \d+ transfers? totalling ₦[\d,.]+\?/;
 /** Distinct accounts (none ending 0000 or 1111), amounts from ₦1,000.01 up. */
 function rows(count: number, from = 0): string[] {
   return Array.from({ length: count }, (_, i) => {
@@ -471,7 +473,7 @@ describe('transfer batch: the confirmation table in colour', () => {
     it(`at ${columns} columns with colour on, verified names are whole and no escape code is shown as text`, async () => {
       const s = await start();
       const file = writeCsv(s, 'colour.csv', `${HEADER}\n0123456789,gtb,100,first\n0123456781,gtb,200,second\n`);
-      const result = await s.run(batch(file), { tty: true, columns, keys: ['n', '\r'], env: { FORCE_COLOR: '1' } });
+      const result = await s.run(batch(file), { tty: true, columns, keys: [[CONFIRM, 'n\r']], env: { FORCE_COLOR: '1' } });
       assert.equal(result.code, 4, stripAnsi(result.stdout));
       assert.doesNotMatch(result.stdout, /\uFFFD/, 'no escape code replaced by U+FFFD');
       assert.match(result.stdout, /\u001b\[1mOKAFOR CHIAMAKA ADAEZE\u001b\[22m/, 'the name is bold and whole');
@@ -697,7 +699,7 @@ describe('transfer batch: at a terminal', () => {
   it('shows the table and totals, asks once (default No); y sends every row with a progress bar', async () => {
     const s = await start();
     const file = writeCsv(s, 'tty.csv', `${HEADER}\n${rows(3).join('\n')}\n`);
-    const result = await s.run(batch(file), { tty: true, keys: ['y', '\r'] });
+    const result = await s.run(batch(file), { tty: true, keys: [[CONFIRM, 'y\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 0, screen);
     assert.match(screen, /LINE +VERIFIED NAME/);
@@ -711,10 +713,10 @@ describe('transfer batch: at a terminal', () => {
   it('answering n (or just Enter) cancels: exit 4, nothing sent, no report', async () => {
     const s = await start();
     const file = writeCsv(s, 'no.csv', `${HEADER}\n${rows(3).join('\n')}\n`);
-    const no = await s.run(batch(file), { tty: true, keys: ['n', '\r'] });
+    const no = await s.run(batch(file), { tty: true, keys: [[CONFIRM, 'n\r']] });
     assert.equal(no.code, 4, stripAnsi(no.stdout));
     assert.match(stripAnsi(no.stdout), /cancelled; nothing was sent/);
-    const enter = await s.run(batch(file), { tty: true, keys: ['\r'] });
+    const enter = await s.run(batch(file), { tty: true, keys: [[CONFIRM, '\r']] });
     assert.equal(enter.code, 4);
     assert.equal(s.posts(), 0);
     assert.equal(existsSync(`${file}.report.csv`), false);

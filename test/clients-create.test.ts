@@ -57,6 +57,9 @@ const corporate = [
 const without = (args: string[], ...flags: string[]) => args.filter((arg, i) => !flags.includes(arg) && !flags.includes(args[i - 1] ?? ''));
 const replace = (args: string[], flag: string, value: string) => args.map((arg, i) => (args[i - 1] === flag ? value : arg));
 
+/** The review's question at a terminal: each answer is typed once the screen asks it. */
+const CONFIRM = 'Create this individual client account?';
+
 let setup: TransferSetup;
 before(async () => {
   setup = await setUpTransfers();
@@ -121,7 +124,7 @@ describe('clients create individual', () => {
   });
 
   it('at a terminal, shows what will be sent and asks (default No): Enter creates nothing (exit 4), y creates it once', { timeout: 60_000 }, async () => {
-    const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: ['\r'], timeoutMs: 45_000 });
+    const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: [[CONFIRM, '\r']], timeoutMs: 45_000 });
     const screen = stripAnsi(declined.stdout);
     assert.equal(declined.code, 4, screen);
     for (const shown of [
@@ -136,7 +139,7 @@ describe('clients create individual', () => {
     }
     assert.match(screen, /Create this individual client account\? \(y\/N\)/);
     assert.equal(creates(), 0);
-    const accepted = await setup.run(without(individual, '--yes'), { tty: true, keys: ['y\r'], timeoutMs: 45_000 });
+    const accepted = await setup.run(without(individual, '--yes'), { tty: true, keys: [[CONFIRM, 'y\r']], timeoutMs: 45_000 });
     assert.equal(accepted.code, 0, stripAnsi(accepted.stdout));
     assert.match(stripAnsi(accepted.stdout), /Bank\s+Providus Bank \(000023\)/);
     assert.equal(creates(), 1);
@@ -173,7 +176,14 @@ describe('clients create individual', () => {
     const backspaces = '\u007f'.repeat(12);
     const result = await setup.run(without(individual, '--address', '--gender', '--date-of-birth', '--middlename', '--yes'), {
       tty: true,
-      keys: ['1 Marina, Lagos', '\r', '\u001b[B', '\r', '2999-01-01', '\r', backspaces, '1990-04-01', '\r', 'y\r'],
+      keys: [
+        ['Address', '1 Marina, Lagos\r'],
+        ['Gender', '\u001b[B'],
+        ['❯ female', '\r'],
+        ['Date of birth (YYYY-MM-DD)', '2999-01-01\r'],
+        ['is in the future', `${backspaces}1990-04-01\r`],
+        [CONFIRM, 'y\r'],
+      ],
       timeoutMs: 45_000,
     });
     const screen = stripAnsi(result.stdout);

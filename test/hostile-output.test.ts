@@ -139,7 +139,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     // The name enquiry answers a hostile name: the summary shows it, then No cancels (exit 4).
     const send = await run(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'rent'], {
       tty: true,
-      keys: ['n', '\r'],
+      keys: [['Send ₦1,500.00 to', 'n\r']],
       env: { FORCE_COLOR: '1' },
     });
     assert.equal(send.code, 4, send.stdout);

@@ -105,9 +105,13 @@ describe('collections says its period', () => {
 
 describe('a send the policy holds, at a terminal', () => {
   const send = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '25000', '--narration', 'Invoice 42'];
+  const ASK = 'Ask for approval of ₦25,000.00 to OKAFOR CHIAMAKA ADAEZE?';
   const held = async () => {
     setup = await setUpTransfers();
-    const policy = await setup.run(['policy', 'set', '--approval-above', '20000'], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+    const policy = await setup.run(['policy', 'set', '--approval-above', '20000'], {
+      tty: true,
+      keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]],
+    });
     assert.equal(policy.code, 0, stripAnsi(policy.stdout));
     return setup;
   };
@@ -115,7 +119,7 @@ describe('a send the policy holds, at a terminal', () => {
 
   it('asks before making an approval request; no makes none (exit 4)', async () => {
     const s = await held();
-    const result = await s.run(send, { tty: true, columns: 80, keys: ['n', '\r'] });
+    const result = await s.run(send, { tty: true, columns: 80, keys: [[ASK, 'n\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 4, screen);
     // The note wraps at 80 columns: read as one text.
@@ -128,7 +132,7 @@ describe('a send the policy holds, at a terminal', () => {
 
   it('yes makes the request (exit 7), and sends nothing', async () => {
     const s = await held();
-    const result = await s.run(send, { tty: true, columns: 80, keys: ['y', '\r'] });
+    const result = await s.run(send, { tty: true, columns: 80, keys: [[ASK, 'y\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 7, screen);
     const [request] = await requests(s);
@@ -168,7 +172,10 @@ describe('transfer batch --dry-run ends with the exit code of the real run on th
 
   it('rows the policy would hold: exit 7 both ways', async () => {
     setup = await setUpTransfers();
-    const policy = await setup.run(['policy', 'set', '--approval-above', '1500'], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+    const policy = await setup.run(['policy', 'set', '--approval-above', '1500'], {
+      tty: true,
+      keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]],
+    });
     assert.equal(policy.code, 0, stripAnsi(policy.stdout));
     const file = csv(setup, '0123456789,gtb,1000,Rent\n0123456780,gtb,2000,Other\n');
     const dry = await setup.run(['transfer', 'batch', file, '--dry-run']);

@@ -13,6 +13,13 @@ import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 const pool = homePool();
 after(() => pool.cleanup());
 
+// The guided questions (src/ui/ask-transfer.ts): each answer is typed once the screen asks it. The bank
+// picker's Enter waits for the typed word to show after the question: its list is then the word's.
+const ACCOUNT = 'Account number (10 digits):';
+const BANK = 'Bank (type a name, brand or code):';
+const AMOUNT = 'Amount in naira (e.g. 1500 or 1,500.50):';
+const NARRATION = 'Narration (what the transfer is for):';
+
 async function journal(env: Record<string, string>): Promise<Array<Record<string, unknown>>> {
   const log = await runCli(['transfer', 'log', '--json'], { env });
   assert.equal(log.code, 0, log.stderr);
@@ -28,7 +35,16 @@ describe('guided transfer send at a terminal', () => {
       columns: 80,
       timeoutMs: 90_000,
       // account; a brand name in the picker; a bad amount, cleared (Ctrl-U), a good one; narration; yes.
-      keys: ['0123456789\r', 'gtbank', '\r', '1e3\r', '\u0015', '1,500.50\r', 'Invoice 42\r', 'y\r'],
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+        [AMOUNT, '1e3\r'],
+        ['"1e3" is not a number of naira', '\u0015'],
+        [AMOUNT, '1,500.50\r'],
+        [NARRATION, 'Invoice 42\r'],
+        ['Send ₦1,500.50 to OKAFOR CHIAMAKA ADAEZE?', 'y\r'],
+      ],
     });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 0, screen);
@@ -53,19 +69,42 @@ describe('guided transfer send at a terminal', () => {
       env: home.env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['opay', '\r', 'Refund\r', 'n\r'],
+      keys: [
+        [BANK, 'opay'],
+        [`${BANK} opay`, '\r'],
+        [NARRATION, 'Refund\r'],
+        ['Send ₦2,500.00 to', 'n\r'],
+      ],
     });
     assert.equal(declined.code, 4, stripAnsi(declined.stdout));
     assert.match(stripAnsi(declined.stdout), /OPay \(Paycom\) \(100004\)/);
     assert.match(stripAnsi(declined.stdout), /cancelled; nothing was sent/);
-    const interrupted = await runCli(['transfer', 'send'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['0123456789\r', '\u0003'] });
+    const interrupted = await runCli(['transfer', 'send'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, '\u0003'],
+      ],
+    });
     assert.equal(interrupted.code, 4, stripAnsi(interrupted.stdout));
     assert.deepEqual(await journal(home.env), []);
   });
 
   it('a wrong account is found before the amount is asked: exit 1, nothing sent', async () => {
     const home = pool.home();
-    const result = await runCli(['transfer', 'send'], { env: home.env, tty: true, columns: 80, timeoutMs: 90_000, keys: ['0123450000\r', 'gtbank', '\r'] });
+    const result = await runCli(['transfer', 'send'], {
+      env: home.env,
+      tty: true,
+      columns: 80,
+      timeoutMs: 90_000,
+      keys: [
+        [ACCOUNT, '0123450000\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+      ],
+    });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
     // The error is wrapped at spaces to the 80 columns (src/ui/error-lines.ts).
@@ -80,7 +119,12 @@ describe('guided transfer send at a terminal', () => {
       env: home.env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['0123456789\r', 'gtbank', '\r', '2500\r'],
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+        [AMOUNT, '2500\r'],
+      ],
     });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
@@ -90,10 +134,26 @@ describe('guided transfer send at a terminal', () => {
 
   it('the picker reads a word as --bank does (first + Enter is First Bank), and offers the bank a typo means', async () => {
     const home = pool.home();
-    const first = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['first', '\r'] });
+    const first = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'first'],
+        [`${BANK} first`, '\r'],
+      ],
+    });
     assert.equal(first.code, 0, stripAnsi(first.stdout));
     assert.match(stripAnsi(first.stdout), /Bank code\s+000016/);
-    const typo = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['acess', '\r'] });
+    const typo = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'acess'],
+        [`${BANK} acess`, '\r'],
+      ],
+    });
     assert.equal(typo.code, 0, stripAnsi(typo.stdout));
     assert.match(stripAnsi(typo.stdout), /did you mean this one\?/);
     assert.match(stripAnsi(typo.stdout), /Bank code\s+000014/);
@@ -101,7 +161,15 @@ describe('guided transfer send at a terminal', () => {
 
   it('enquiry asks for the bank it lacks', async () => {
     const home = pool.home();
-    const result = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['fbn', '\r'] });
+    const result = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'fbn'],
+        [`${BANK} fbn`, '\r'],
+      ],
+    });
     assert.equal(result.code, 0, stripAnsi(result.stdout));
     assert.match(stripAnsi(result.stdout), /Bank code\s+000016/);
   });
@@ -292,7 +360,7 @@ describe('auth login at a terminal', () => {
       env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['\r'],
+      keys: [['Which environment do you want to log in to?', '\r']],
     });
     const screen = stripAnsi(asked.stdout);
     assert.equal(asked.code, 0, screen);
