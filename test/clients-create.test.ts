@@ -1,4 +1,5 @@
-// clients create individual|corporate against the simulator over real HTTP, as the built CLI.
+// clients create individual|corporate against the simulator over real HTTP: piped runs in this process
+// (test/helpers/in-process.ts), the review and the questions at a terminal as the built CLI under a pty.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { FieldError, parseNigerianPhone, parsePastDate, toIsoDate, toSlashDate } from '../src/clients/create.js';
@@ -96,7 +97,7 @@ describe('clients create: dates, phones', () => {
 
 describe('clients create individual', () => {
   it('creates the account: JSON is the API data, with the date and phone in the spec formats', async () => {
-    const result = await setup.run([...individual, '--json']);
+    const result = await setup.runInProcess([...individual, '--json']);
     assert.equal(result.code, 0, result.stderr);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.match(String(data.accountNumber), /^[0-9]{10}$/);
@@ -109,7 +110,7 @@ describe('clients create individual', () => {
   });
 
   it('piped: one TSV record with the account number and name', async () => {
-    const result = await setup.run(individual);
+    const result = await setup.runInProcess(individual);
     assert.equal(result.code, 0, result.stderr);
     const [header, row] = result.stdout.trimEnd().split('\n');
     assert.match(header!, /^Account number\tAccount name\tType\tBank\t/);
@@ -117,7 +118,7 @@ describe('clients create individual', () => {
   });
 
   it('without a terminal and without --yes: exit 2, nothing sent', async () => {
-    const result = await setup.run(without(individual, '--yes'));
+    const result = await setup.runInProcess(without(individual, '--yes'));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: there is no terminal to review this client account on; nothing was sent\nhint: .*--yes/m);
     assert.equal(creates(), 0);
@@ -146,7 +147,7 @@ describe('clients create individual', () => {
   });
 
   it('without a terminal, every missing flag is listed in one message: exit 2, no POST', async () => {
-    const result = await setup.run(without(individual, '--lastname', '--bvn', '--gender', '--date-of-birth'));
+    const result = await setup.runInProcess(without(individual, '--lastname', '--bvn', '--gender', '--date-of-birth'));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /missing --lastname, --bvn, --gender, --date-of-birth/);
     assert.equal(creates(), 0);
@@ -165,7 +166,7 @@ describe('clients create individual', () => {
   ];
   for (const [what, flag, value, message] of bad) {
     it(`${what}: exit 2, no POST`, async () => {
-      const result = await setup.run(replace(individual, flag, value));
+      const result = await setup.runInProcess(replace(individual, flag, value));
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(creates(), 0);
@@ -200,7 +201,7 @@ describe('clients create individual', () => {
 
 describe('clients create corporate', () => {
   it('creates the account: rcNumber and bvn sent as numbers, incorporationDate as ISO', async () => {
-    const result = await setup.run([...corporate, '--json']);
+    const result = await setup.runInProcess([...corporate, '--json']);
     assert.equal(result.code, 0, result.stderr);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.match(String(data.accountNumber), /^[0-9]{10}$/);
@@ -213,7 +214,7 @@ describe('clients create corporate', () => {
   });
 
   it('missing flags listed together: exit 2, no POST', async () => {
-    const result = await setup.run(['clients', 'create', 'corporate', '--business-name', 'Kola Foods Ltd']);
+    const result = await setup.runInProcess(['clients', 'create', 'corporate', '--business-name', 'Kola Foods Ltd']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /missing --rc-number, --email-address, --phone-number, --bvn, --incorporation-date, --date-of-birth/);
     assert.equal(creates(), 0);
@@ -225,7 +226,7 @@ describe('clients create corporate', () => {
     ['an RC number with letters', '--rc-number', 'ABC', /registration number/],
   ] as const) {
     it(`${what}: exit 2, no POST`, async () => {
-      const result = await setup.run(replace(corporate, flag, value));
+      const result = await setup.runInProcess(replace(corporate, flag, value));
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(creates(), 0);
