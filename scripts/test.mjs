@@ -22,6 +22,7 @@ export const cliTestFiles = [
   'test/launcher.test.ts',
   'test/package.test.ts',
   'test/account-banks-enquiry.test.ts',
+  // Mostly in process; its happy path is a spawned send.
   'test/transfer.test.ts',
   'test/transfer-faults.test.ts',
   'test/transfer-tty.test.ts',

@@ -73,7 +73,10 @@ const payment = (amount: string, reference: string, more: Record<string, unknown
 
 /** `policy set` as the owner does it: at a terminal, the consumer secret typed. */
 async function setPolicy(setup: TransferSetup, ...options: string[]): Promise<void> {
-  const result = await setup.run(['policy', 'set', ...options], { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] });
+  const result = await setup.run(['policy', 'set', ...options], {
+    tty: true,
+    keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]],
+  });
   assert.equal(result.code, 0, stripAnsi(result.stdout));
 }
 

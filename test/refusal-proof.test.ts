@@ -10,7 +10,7 @@ import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { answerProvesNothingMoved, errorProvesNothingMoved, rawAnswerProvesNothingMoved } from '../src/transfers/refusal-proof.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
-import { stripAnsi } from './helpers/cli.js';
+import { stripAnsi, type RunOptions } from './helpers/cli.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 
@@ -152,7 +152,7 @@ describe('transfer batch: a row answered 401 after the API took it', () => {
 describe('approvals approve: a held transfer answered 401 after the API took it', () => {
   it('is looked up and shown as found, never refused; approving again sends nothing', async () => {
     const s = await start();
-    const secret = { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] };
+    const secret: Omit<RunOptions, 'env'> = { tty: true, keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]] };
     const policy = await s.run(['policy', 'set', '--approval-above', '1000'], {}, secret);
     assert.equal(policy.code, 0, stripAnsi(policy.stdout));
     const held = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'held', '--yes']);

@@ -21,6 +21,7 @@ afterEach(async () => {
 });
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
+const SECRET_PROMPT = 'Consumer secret of profile';
 const send = (amount: string, account = '0123456789') => ['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y'];
 
 /** A store file's rows of `table` read on a connection of its own (the file alone: no -wal beside it). */
@@ -160,11 +161,11 @@ describe('store adopt', () => {
     assert.equal(piped.code, 2, piped.stderr);
     assert.match(piped.stderr, /adopting a store needs a person at a terminal/);
 
-    const wrong = await s.run(['store', 'adopt'], { env, tty: true, keys: ['not-the-secret\r'] });
+    const wrong = await s.run(['store', 'adopt'], { env, tty: true, keys: [[SECRET_PROMPT, 'not-the-secret\r']] });
     assert.equal(wrong.code, 3, stripAnsi(wrong.stdout));
     assert.equal((await s.run(send('61000', '3000000157'), { env })).code, 1, 'a wrong secret adopts nothing');
 
-    const adopted = await s.run(['store', 'adopt'], { env, tty: true, keys: [`${SECRET}\r`] });
+    const adopted = await s.run(['store', 'adopt'], { env, tty: true, keys: [[SECRET_PROMPT, `${SECRET}\r`]] });
     const screen = stripAnsi(adopted.stdout);
     assert.equal(adopted.code, 0, screen);
     const before = await status(s);

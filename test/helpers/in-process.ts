@@ -7,9 +7,9 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Transport } from '../../src/api/types.js';
 import type { Clock } from '../../src/context.js';
-import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
+import { defineEveryCommand, commanderErrorAsJson, commanderErrorInOneVoice } from '../../src/program.js';
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
-import { jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
+import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { resetHttpState } from '../../src/api/http.js';
 import { closeLocalStores } from '../../src/store/database.js';
@@ -37,7 +37,7 @@ export interface InProcessOptions {
 
 /** The command tree, every group defined, its output and exits turned towards the current run. */
 let tree: Command | undefined;
-let current: { stdout: Writable; stderr: Writable; columns: number | undefined } | undefined;
+let current: { stdout: Writable; stderr: Writable; columns: number | undefined; colour: boolean; json: boolean } | undefined;
 
 function commandTree(): Command {
   if (tree) return tree;
@@ -45,7 +45,9 @@ function commandTree(): Command {
   forEachCommand(tree, (command) => {
     command.exitOverride();
     command.configureOutput({
-      outputError: (text, write) => write(commanderErrorInOneVoice(text, current?.columns)),
+      // As src/program.ts writes them: red by the same rules, the error object under --json.
+      outputError: (text, write) =>
+        write(current?.json ? commanderErrorAsJson(text) : commanderErrorInOneVoice(text, current?.columns, errorRed(current?.colour ?? false))),
       writeOut: (text) => void current?.stdout.write(text),
       writeErr: (text) => void current?.stderr.write(text),
       getOutHelpWidth: () => current?.columns ?? 80,
@@ -74,8 +76,14 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
   if (!options.tty && options.prompts?.length) throw new Error('prompts are answered only with tty: true');
   const clock = options.clock ?? new FakeClock();
   const program = commandTree();
-  current = { stdout: terminal.stdout, stderr: terminal.stderr, columns: terminal.stderrColumns };
   const argv = ['node', 'fsapi', ...args];
+  current = {
+    stdout: terminal.stdout,
+    stderr: terminal.stderr,
+    columns: terminal.stderrColumns,
+    colour: stderrColour(env, argv, terminal.stderrIsTTY),
+    json: jsonRequested(argv),
+  };
   const savedEnv = { ...process.env };
   lendEnvironment(env);
   useContextFactory((rawGlobals, _processEnv, fromEnv) =>
