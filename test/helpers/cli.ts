@@ -159,9 +159,6 @@ function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResul
       resolve({ code: code ?? (signal ? 128 : 1), stdout: screen.replaceAll('\r\n', '\n'), stderr });
     });
     if (options.input) child.stdin.write(options.input);
-    if (keys.length === 0 && !options.input) {
-      // Leave stdin open only while there is something to type; script ends when the command ends.
-    }
   });
 }
 
