@@ -23,7 +23,7 @@ const { enableCompileCache } = require('node:module');
 // the Node version, and a cache it cannot write only costs the compile. Not Node's default folder (the
 // temp dir's node-compile-cache, which another user of the machine can make first and fill with code
 // that would run as you): a folder of the user's own, or none (privateCacheDir below). NODE_COMPILE_CACHE,
-// set by the user, Node applies before this line. Node 20 has none; docs/decisions.md says why.
+// set by the user, Node applies before this line. Node 20 has none; docs/startup.md says what it gains.
 if (enableCompileCache && !process.env.NODE_COMPILE_CACHE) {
   const dir = privateCacheDir();
   if (dir) enableCompileCache(dir);

@@ -57,7 +57,7 @@ const commanderChildProcessLazy = {
 };
 
 // chalk's colour probe is replaced by "no colour" (see scripts/stubs/chalk-supports-color.mjs): fsapi passes
-// chalk its colour level, and the probe loaded node:tty on every command (measured in docs/decisions.md).
+// chalk its colour level, and the probe loaded node:tty on every command (docs/startup.md).
 const chalkWithoutProbe = {
   name: 'chalk-without-probe',
   setup(build) {
@@ -74,8 +74,9 @@ const common = {
   target: 'node22.13',
   sourcemap: 'linked',
   legalComments: 'none',
-  // No comments or indentation: smaller files to read on every start. Names stay, and the source maps give
-  // the lines. (Minifying names too was measured: no gain beyond noise on Node 22.)
+  // No comments or indentation: files a third smaller, which keeps the installed package under its limit
+  // (test/package.test.ts); at start-up, with the compile cache, that no longer measures beyond the noise
+  // (docs/startup.md). Names stay, and the source maps give the lines. (Minifying names too: no gain.)
   minifyWhitespace: true,
   logLevel: 'warning',
   plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
@@ -110,6 +111,12 @@ const vendorFiles = {
     exports: "{ Hono: require('hono').Hono, createAdaptorServer: require('@hono/node-server').createAdaptorServer }",
   },
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
+  // The Model Context Protocol SDK's server (with its validators, about 1 MB): loaded by `fsapi mcp` alone.
+  'mcp-sdk': {
+    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'],
+    exports:
+      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, StdioServerTransport: require('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema }",
+  },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
 };

@@ -22,6 +22,7 @@ export const cliTestFiles = [
   'test/launcher.test.ts',
   'test/package.test.ts',
   'test/account-banks-enquiry.test.ts',
+  // Mostly in process; its happy path is a spawned send.
   'test/transfer.test.ts',
   'test/transfer-faults.test.ts',
   'test/transfer-tty.test.ts',
@@ -37,6 +38,8 @@ export const cliTestFiles = [
   // before each send), so test/policy.test.ts (about 50 s a line) runs on Node 22 only, to keep .ci/run
   // well under 10 minutes.
   'test/local-store.test.ts',
+  // `fsapi mcp` driven by the SDK's client, the server a process of the line under test (about 10 s).
+  'test/mcp.test.ts',
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -1,7 +1,7 @@
 // The context every command's logic receives: what `gh` calls the factory. Commands and core code reach
 // the terminal, the environment, the clock, prompts and the API only through it, so tests can hand them
 // fakes and nothing reaches for `process` directly.
-import type { Api } from './api/types.js';
+import type { Api, Transport } from './api/types.js';
 import type { Profile, ProfileStore } from './auth/types.js';
 
 export interface GlobalOptions {
@@ -71,4 +71,9 @@ export interface Context {
   profile(): Promise<Profile>;
   /** The API client for the active profile, authenticated on first request. */
   api(): Promise<Api>;
+  /**
+   * What requests to a base address go through (src/api/http.ts): node:http (src/api/node-transport.ts),
+   * or a test's stubbed answers (test/helpers/http-stubs.ts). The in-process simulator has its own.
+   */
+  transport: Transport;
 }

@@ -48,6 +48,7 @@ export const commands = {
   'simulator/collect': () => import('./commands/simulator/collect.js'),
   'simulator/reset': () => import('./commands/simulator/reset.js'),
   api: () => import('./commands/api.js'),
+  mcp: () => import('./commands/mcp.js'),
   completion: () => import('./commands/completion.js'),
   statement: () => import('./commands/statement.js'),
   collections: () => import('./commands/collections.js'),

@@ -14,6 +14,8 @@ import { systemClock } from './common/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
+import { nodeTransport } from './api/node-transport.js';
+import type { Transport } from './api/types.js';
 import { storeGuard, teamStoreOfRun } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 import { chooseTeamStore } from './store/team-choice.js';
@@ -46,7 +48,15 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
   const ctx = contextFactory(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
-  const options = command.opts();
+  await runModule(ctx, module, command.opts(), args);
+}
+
+/**
+ * Runs a command's module on a Context made for it, with the options already parsed by the spec's kinds:
+ * what runCommand does once commander has parsed the line, and what `fsapi mcp` does for each tool call
+ * (src/agents/run-tool.ts). The store the profile knows is checked on open, and remembered at the end.
+ */
+export async function runModule(ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[]): Promise<void> {
   const longRunning = typeof module.longRunning === 'function' ? module.longRunning(options) : module.longRunning;
   if (longRunning) keepYoungGenerationSmall();
   // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
@@ -167,6 +177,8 @@ export interface ContextParts {
   clock?: Clock;
   /** The prompts over the run's IO; by default @inquirer/prompts on stdin and stderr. */
   prompt?: (io: IO) => Prompt;
+  /** The wire to a base address; node:http by default. */
+  transport?: Transport;
 }
 
 export function createContext(
@@ -196,6 +208,7 @@ export function createContext(
         throw new UsageError(`FSAPI_PROFILE: ${error.message}`, `unset FSAPI_PROFILE or set it to a saved profile; ${error.hint ?? ''}`.replace(/; $/, ''));
       })),
     api: () => (api ??= createApi(ctx)),
+    transport: parts.transport ?? nodeTransport,
   };
   return ctx;
 }

@@ -208,7 +208,14 @@ describe('enquiry', () => {
     server.simulator.clearRequests();
     // The list shows First Bank of Nigeria first (a common bank whose name begins with the word, as the
     // guided picker orders it); arrow down picks First City Monument Bank.
-    const result = await runCli(['enquiry', '0123456789', '--bank', 'first'], { env: env(), tty: true, keys: ['\u001b[B', '\r'] });
+    const result = await runCli(['enquiry', '0123456789', '--bank', 'first'], {
+      env: env(),
+      tty: true,
+      keys: [
+        ['More than one bank matches "first". Which one?', '\u001b[B'],
+        ['❯ First City Monument Bank', '\r'],
+      ],
+    });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /More than one bank matches "first"/);

@@ -187,7 +187,11 @@ describe('auth login', () => {
     const result = await runCli(['--timeout', '5', 'auth', 'login'], {
       env: { ...h.env, ...NO_DNS },
       tty: true,
-      keys: ['\r', `${SIMULATOR_CREDENTIALS.consumerKey}\r`, `${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
+      keys: [
+        ['Which environment do you want to log in to?', '\r'],
+        ['Consumer key', `${SIMULATOR_CREDENTIALS.consumerKey}\r`],
+        ['Consumer secret', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
+      ],
     });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);

@@ -7,7 +7,8 @@ import { after, describe, it } from 'node:test';
 import { BANK_ALIASES, banksForAlias } from '../src/transfers/bank-aliases.js';
 import { didYouMean, matchBanks, searchBanks, suggestBanks } from '../src/transfers/banks.js';
 import { BANKS } from '../src/simulator/data.js';
-import { homePool, runCli } from './helpers/cli.js';
+import { homePool } from './helpers/cli.js';
+import { runInProcess } from './helpers/in-process.js';
 
 const expected: Record<string, string> = {
   GTBank: '000013',
@@ -80,11 +81,11 @@ describe('--bank with an alias', () => {
       ['union', '000018'],
       ['Access', '000014'],
     ] as const) {
-      const result = await runCli(['enquiry', '0123456789', '--bank', typed], { env: home.env });
+      const result = await runInProcess(['enquiry', '0123456789', '--bank', typed], { env: home.env });
       assert.equal(result.code, 0, `${typed}: ${result.stderr}`);
       assert.match(result.stdout, new RegExp(`\\t${code}\\t`), `${typed} -> ${code}`);
     }
-    const generic = await runCli(['enquiry', '0123456789', '--bank', 'bank'], { env: home.env });
+    const generic = await runInProcess(['enquiry', '0123456789', '--bank', 'bank'], { env: home.env });
     assert.equal(generic.code, 2);
     assert.match(generic.stderr, /^error: "bank" matches \d+ banks: /m);
   });
@@ -124,14 +125,14 @@ describe('--bank with a typo', () => {
 
   it('is exit 2 with "did you mean", nothing sent; fsapi banks says the same', async () => {
     const home = pool.home();
-    const result = await runCli(['enquiry', '0123456789', '--bank', 'acess'], { env: home.env });
+    const result = await runInProcess(['enquiry', '0123456789', '--bank', 'acess'], { env: home.env });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: no bank matches "acess"\nhint: did you mean Access Bank\?$/m);
-    const banks = await runCli(['banks', 'guarnty'], { env: home.env });
+    const banks = await runInProcess(['banks', 'guarnty'], { env: home.env });
     assert.match(banks.stderr, /no bank matches "guarnty"; did you mean Guaranty Trust Bank\?/);
     const file = path.join(home.root, 'typo.csv');
     writeFileSync(file, 'account_number,bank,amount,narration\n0123456789,acess,100,rent\n');
-    const batch = await runCli(['transfer', 'batch', file, '--dry-run'], { env: home.env });
+    const batch = await runInProcess(['transfer', 'batch', file, '--dry-run'], { env: home.env });
     assert.equal(batch.code, 2);
     assert.match(batch.stderr, /line 2: bank: no bank matches "acess" \(did you mean Access Bank\?\)/);
   });

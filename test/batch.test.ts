@@ -16,6 +16,8 @@ import { journalLog, setUpTransfers, until, type TransferSetup } from './helpers
 import type { SimulatorOptions } from '../src/simulator/types.js';
 
 const HEADER = 'account_number,bank,amount,narration';
+/** The batch's question at a terminal: each answer is typed once the screen asks it. */
+const CONFIRM = /Send \d+ transfers? totalling ₦[\d,.]+\?/;
 /** Distinct accounts (none ending 0000 or 1111), amounts from ₦1,000.01 up. */
 function rows(count: number, from = 0): string[] {
   return Array.from({ length: count }, (_, i) => {
@@ -100,7 +102,7 @@ describe('transfer batch: rows of one file that repeat each other', () => {
   it('the same account, bank and amount twice (1,000 and 1000.00, gtb and 000013): flagged; --yes needs --allow-duplicate', async () => {
     const s = await start();
     const file = writeCsv(s, 'twice.csv', `${HEADER}\n0123456789,gtb,"1,000",Rent\n0123456780,gtb,20,Other\n0123456789,000013,1000.00,Rent again\n`);
-    const refused = await s.run(batch(file, '--yes'));
+    const refused = await s.runInProcess(batch(file, '--yes'));
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /2 rows of this file pay the same account, bank and amount as another of its rows/);
     assert.match(refused.stderr, /^error: .*twice\.csv: lines 2, 4 \(₦1,000\.00 to 0123456789\) pay the same account, bank and amount; nothing was sent$/m);
@@ -108,11 +110,11 @@ describe('transfer batch: rows of one file that repeat each other', () => {
     assert.equal(s.posts(), 0);
     assert.deepEqual(s.journalLines(), []);
 
-    const dry = await s.run(batch(file, '--dry-run'));
+    const dry = await s.runInProcess(batch(file, '--dry-run'));
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stderr, /^2, 4\t0123456789\tGuaranty Trust Bank\t1000\.00$/m);
 
-    const allowed = await s.run(batch(file, '--yes', '--allow-duplicate'));
+    const allowed = await s.runInProcess(batch(file, '--yes', '--allow-duplicate'));
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(s.posts(), 3);
   });
@@ -471,7 +473,7 @@ describe('transfer batch: the confirmation table in colour', () => {
     it(`at ${columns} columns with colour on, verified names are whole and no escape code is shown as text`, async () => {
       const s = await start();
       const file = writeCsv(s, 'colour.csv', `${HEADER}\n0123456789,gtb,100,first\n0123456781,gtb,200,second\n`);
-      const result = await s.run(batch(file), { tty: true, columns, keys: ['n', '\r'], env: { FORCE_COLOR: '1' } });
+      const result = await s.run(batch(file), { tty: true, columns, keys: [[CONFIRM, 'n\r']], env: { FORCE_COLOR: '1' } });
       assert.equal(result.code, 4, stripAnsi(result.stdout));
       assert.doesNotMatch(result.stdout, /\uFFFD/, 'no escape code replaced by U+FFFD');
       assert.match(result.stdout, /\u001b\[1mOKAFOR CHIAMAKA ADAEZE\u001b\[22m/, 'the name is bold and whole');
@@ -489,39 +491,39 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     const s = await start();
     for (const fixture of ['bad-rows.csv', 'duplicate-references.csv', 'missing-column.csv']) {
       const file = path.join(repoRoot, 'test/fixtures/batch', fixture);
-      const result = await s.run(batch(file, '--yes'));
+      const result = await s.runInProcess(batch(file, '--yes'));
       assert.equal(result.code, 2, `${fixture}: ${result.stderr}`);
       assert.match(result.stderr, /nothing was sent|the header has no amount column/);
     }
     // The good rows are name-checked so that one run reports every problem; nothing is sent.
     assert.equal(s.posts(), 0);
-    const bad = await s.run(batch(path.join(repoRoot, 'test/fixtures/batch/bad-rows.csv'), '--yes'));
+    const bad = await s.runInProcess(batch(path.join(repoRoot, 'test/fixtures/batch/bad-rows.csv'), '--yes'));
     assert.match(bad.stderr, /^line 3: amount 1\.005 has more than 2 decimals$/m);
     assert.match(bad.stderr, /^line 8: narration is empty$/m);
     assert.match(bad.stderr, /^error: .*bad-rows\.csv: 6 bad rows; nothing was sent$/m);
-    const duplicates = await s.run(batch(path.join(repoRoot, 'test/fixtures/batch/duplicate-references.csv'), '--yes'));
+    const duplicates = await s.runInProcess(batch(path.join(repoRoot, 'test/fixtures/batch/duplicate-references.csv'), '--yes'));
     assert.match(duplicates.stderr, /^line 4: reference acme-pay-1 is already used on line 2/m);
-    const missing = await s.run(batch(path.join(repoRoot, 'test/fixtures/batch/missing-column.csv'), '--yes'));
+    const missing = await s.runInProcess(batch(path.join(repoRoot, 'test/fixtures/batch/missing-column.csv'), '--yes'));
     assert.match(missing.stderr, /^error: .*missing-column\.csv line 1: the header has no amount column$/m);
-    const empty = await s.run(batch(writeCsv(s, 'empty.csv', ''), '--yes'));
+    const empty = await s.runInProcess(batch(writeCsv(s, 'empty.csv', ''), '--yes'));
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /is empty/);
-    const headerOnly = await s.run(batch(writeCsv(s, 'header.csv', `\uFEFF${HEADER}\r\n`), '--yes'));
+    const headerOnly = await s.runInProcess(batch(writeCsv(s, 'header.csv', `\uFEFF${HEADER}\r\n`), '--yes'));
     assert.equal(headerOnly.code, 2);
     assert.match(headerOnly.stderr, /has a header but no rows/);
-    const absent = await s.run(batch(path.join(s.home.root, 'nope.csv'), '--yes'));
+    const absent = await s.runInProcess(batch(path.join(s.home.root, 'nope.csv'), '--yes'));
     assert.equal(absent.code, 2);
     assert.equal(s.posts(), 0);
   });
 
   it('a BOM, CRLF, quoted commas and blank lines are read, and a bad row among them gets its physical line', async () => {
     const s = await start();
-    const good = await s.run(batch(path.join(repoRoot, 'test/fixtures/batch/bom-crlf-quoted.csv'), '--dry-run'));
+    const good = await s.runInProcess(batch(path.join(repoRoot, 'test/fixtures/batch/bom-crlf-quoted.csv'), '--dry-run'));
     assert.equal(good.code, 0, good.stderr);
     assert.match(good.stderr, /^2\tOKAFOR CHIAMAKA ADAEZE\t0123456789\tGuaranty Trust Bank\t1500\.00\tRent, March 2025\tACME-/m);
     assert.match(good.stderr, /^4\t.*\t20\.50\tSalary "bonus"\tACME-INV-42$/m);
     const text = readFileSync(path.join(repoRoot, 'test/fixtures/batch/bom-crlf-quoted.csv'), 'utf8').replace(',30000,', ',"30,000.5.0",');
-    const bad = await s.run(batch(writeCsv(s, 'bad-bom.csv', text), '--dry-run'));
+    const bad = await s.runInProcess(batch(writeCsv(s, 'bad-bom.csv', text), '--dry-run'));
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^line 7: amount "30,000\.5\.0" is not a number of naira/m);
   });
@@ -533,7 +535,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
       'banks.csv',
       `${HEADER},reference\n0123456789,Atlantis Savings,10,a,\n0123456781,bank,10,b,\n0123456782,gtb,10,c,OTHER-1\n0123456783,999999,10,d,\n0123456784,gtb,10,e,\n`,
     );
-    const result = await s.run(batch(file, '--yes'));
+    const result = await s.runInProcess(batch(file, '--yes'));
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^line 2: bank: no bank matches "Atlantis Savings"/m);
     assert.match(result.stderr, /^line 3: bank: "bank" matches \d+ banks: /m);
@@ -551,7 +553,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
       'names.csv',
       `${HEADER},expect_name\n0123456789,gtb,10,a,"okafor, chiamaka-adaeze"\n0123450000,gtb,10,b,\n0123456781,gtb,10,c,Somebody Else\n`,
     );
-    const result = await s.run(batch(file, '--yes'));
+    const result = await s.runInProcess(batch(file, '--yes'));
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /2 rows failed the name check/);
     assert.match(result.stderr, /^3\t0123450000\tGuaranty Trust Bank\t10\.00\t\tthe name enquiry was refused \(HTTP 400\)/m);
@@ -565,7 +567,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
   it('a total above the available balance: exit 1, nothing sent', async () => {
     const s = await start();
     const file = writeCsv(s, 'big.csv', `${HEADER}\n0123456789,gtb,"3,000,000",a\n0123456781,gtb,"2,000,000.01",b\n`);
-    const result = await s.run(batch(file, '--yes'));
+    const result = await s.runInProcess(batch(file, '--yes'));
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /the batch totals ₦5,000,000\.01 but the available balance is ₦5,000,000\.00; nothing was sent/);
     assert.equal(s.posts(), 0);
@@ -575,7 +577,7 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
     const s = await start();
     const file = path.join(s.home.root, 'sample.csv');
     writeFileSync(file, readFileSync(path.join(repoRoot, 'test/fixtures/batch/sample.csv')));
-    const result = await s.run(batch(file, '--dry-run', '--json'));
+    const result = await s.runInProcess(batch(file, '--dry-run', '--json'));
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /To send\s+3 transfers, total ₦247,500\.50/);
     assert.match(result.stderr, /Available\s+₦5,000,000\.00/);
@@ -597,7 +599,8 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
   it('1,200 rows: the summary lists the first 1,000 and counts the rest; --json streams every row; each row paid once', async () => {
     const s = await start();
     const file = writeCsv(s, 'long.csv', `${HEADER}\n${rows(1200).join('\n')}\n`);
-    // 1,200 fsynced intents and outcomes: seconds on a quiet disk, a minute or more on a busy one. The
+    // A process of its own: the batch's eight sends at a time and the simulator's answers are not one
+    // event loop. 1,200 fsynced intents and outcomes: seconds on a quiet disk, a minute or more on a busy one. The
     // bound only stops a run that hangs; nothing here depends on how long it takes.
     const bound = { timeoutMs: 180_000 };
     const result = await s.run(batch(file, '--yes', '--json', '--concurrency', '8'), bound);
@@ -640,15 +643,15 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
   it('no terminal and no --yes: exit 2 before any request; --concurrency outside 1..16: exit 2', async () => {
     const s = await start();
     const file = writeCsv(s, 'x.csv', `${HEADER}\n${rows(2).join('\n')}\n`);
-    const result = await s.run(batch(file));
+    const result = await s.runInProcess(batch(file));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /no terminal to confirm this batch on; nothing was sent/);
     for (const value of ['0', '17', 'four', '2.5']) {
-      const bad = await s.run(batch(file, '--yes', '--concurrency', value));
+      const bad = await s.runInProcess(batch(file, '--yes', '--concurrency', value));
       assert.equal(bad.code, 2, value);
       assert.match(bad.stderr, /--concurrency must be a whole number from 1 to 16/);
     }
-    const self = await s.run(batch(file, '--yes', '--report', file));
+    const self = await s.runInProcess(batch(file, '--yes', '--report', file));
     assert.equal(self.code, 2);
     assert.equal(s.server.simulator.requests().length, 0);
   });
@@ -656,14 +659,14 @@ describe('transfer batch: nothing is sent unless every row can be', () => {
   it('a file edited after a partial run (new references) is held: rows look already paid; --allow-duplicate sends', async () => {
     const s = await start();
     const first = writeCsv(s, 'v1.csv', `${HEADER}\n${rows(2).join('\n')}\n`);
-    assert.equal((await s.run(batch(first, '--yes'))).code, 0);
+    assert.equal((await s.runInProcess(batch(first, '--yes'))).code, 0);
     const edited = writeCsv(s, 'v1.csv', `${HEADER}\n${rows(3).join('\n')}\n`);
-    const held = await s.run(batch(edited, '--yes'));
+    const held = await s.runInProcess(batch(edited, '--yes'));
     assert.equal(held.code, 1, held.stderr);
     assert.match(held.stderr, /2 rows look already paid under another reference/);
     assert.match(held.stderr, /batch v1\.csv line 2/);
     assert.equal(s.posts(), 2);
-    const allowed = await s.run(batch(edited, '--yes', '--allow-duplicate'));
+    const allowed = await s.runInProcess(batch(edited, '--yes', '--allow-duplicate'));
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(s.posts(), 5);
   });
@@ -697,7 +700,7 @@ describe('transfer batch: at a terminal', () => {
   it('shows the table and totals, asks once (default No); y sends every row with a progress bar', async () => {
     const s = await start();
     const file = writeCsv(s, 'tty.csv', `${HEADER}\n${rows(3).join('\n')}\n`);
-    const result = await s.run(batch(file), { tty: true, keys: ['y', '\r'] });
+    const result = await s.run(batch(file), { tty: true, keys: [[CONFIRM, 'y\r']] });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 0, screen);
     assert.match(screen, /LINE +VERIFIED NAME/);
@@ -711,10 +714,10 @@ describe('transfer batch: at a terminal', () => {
   it('answering n (or just Enter) cancels: exit 4, nothing sent, no report', async () => {
     const s = await start();
     const file = writeCsv(s, 'no.csv', `${HEADER}\n${rows(3).join('\n')}\n`);
-    const no = await s.run(batch(file), { tty: true, keys: ['n', '\r'] });
+    const no = await s.run(batch(file), { tty: true, keys: [[CONFIRM, 'n\r']] });
     assert.equal(no.code, 4, stripAnsi(no.stdout));
     assert.match(stripAnsi(no.stdout), /cancelled; nothing was sent/);
-    const enter = await s.run(batch(file), { tty: true, keys: ['\r'] });
+    const enter = await s.run(batch(file), { tty: true, keys: [[CONFIRM, '\r']] });
     assert.equal(enter.code, 4);
     assert.equal(s.posts(), 0);
     assert.equal(existsSync(`${file}.report.csv`), false);

@@ -1,4 +1,5 @@
-// clients create individual|corporate against the simulator over real HTTP, as the built CLI.
+// clients create individual|corporate against the simulator over real HTTP: piped runs in this process
+// (test/helpers/in-process.ts), the review and the questions at a terminal as the built CLI under a pty.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { FieldError, parseNigerianPhone, parsePastDate, toIsoDate, toSlashDate } from '../src/clients/create.js';
@@ -57,6 +58,9 @@ const corporate = [
 const without = (args: string[], ...flags: string[]) => args.filter((arg, i) => !flags.includes(arg) && !flags.includes(args[i - 1] ?? ''));
 const replace = (args: string[], flag: string, value: string) => args.map((arg, i) => (args[i - 1] === flag ? value : arg));
 
+/** The review's question at a terminal: each answer is typed once the screen asks it. */
+const CONFIRM = 'Create this individual client account?';
+
 let setup: TransferSetup;
 before(async () => {
   setup = await setUpTransfers();
@@ -93,7 +97,7 @@ describe('clients create: dates, phones', () => {
 
 describe('clients create individual', () => {
   it('creates the account: JSON is the API data, with the date and phone in the spec formats', async () => {
-    const result = await setup.run([...individual, '--json']);
+    const result = await setup.runInProcess([...individual, '--json']);
     assert.equal(result.code, 0, result.stderr);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.match(String(data.accountNumber), /^[0-9]{10}$/);
@@ -106,7 +110,7 @@ describe('clients create individual', () => {
   });
 
   it('piped: one TSV record with the account number and name', async () => {
-    const result = await setup.run(individual);
+    const result = await setup.runInProcess(individual);
     assert.equal(result.code, 0, result.stderr);
     const [header, row] = result.stdout.trimEnd().split('\n');
     assert.match(header!, /^Account number\tAccount name\tType\tBank\t/);
@@ -114,14 +118,14 @@ describe('clients create individual', () => {
   });
 
   it('without a terminal and without --yes: exit 2, nothing sent', async () => {
-    const result = await setup.run(without(individual, '--yes'));
+    const result = await setup.runInProcess(without(individual, '--yes'));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: there is no terminal to review this client account on; nothing was sent\nhint: .*--yes/m);
     assert.equal(creates(), 0);
   });
 
   it('at a terminal, shows what will be sent and asks (default No): Enter creates nothing (exit 4), y creates it once', { timeout: 60_000 }, async () => {
-    const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: ['\r'], timeoutMs: 45_000 });
+    const declined = await setup.run(without(individual, '--yes'), { tty: true, keys: [[CONFIRM, '\r']], timeoutMs: 45_000 });
     const screen = stripAnsi(declined.stdout);
     assert.equal(declined.code, 4, screen);
     for (const shown of [
@@ -136,14 +140,14 @@ describe('clients create individual', () => {
     }
     assert.match(screen, /Create this individual client account\? \(y\/N\)/);
     assert.equal(creates(), 0);
-    const accepted = await setup.run(without(individual, '--yes'), { tty: true, keys: ['y\r'], timeoutMs: 45_000 });
+    const accepted = await setup.run(without(individual, '--yes'), { tty: true, keys: [[CONFIRM, 'y\r']], timeoutMs: 45_000 });
     assert.equal(accepted.code, 0, stripAnsi(accepted.stdout));
     assert.match(stripAnsi(accepted.stdout), /Bank\s+Providus Bank \(000023\)/);
     assert.equal(creates(), 1);
   });
 
   it('without a terminal, every missing flag is listed in one message: exit 2, no POST', async () => {
-    const result = await setup.run(without(individual, '--lastname', '--bvn', '--gender', '--date-of-birth'));
+    const result = await setup.runInProcess(without(individual, '--lastname', '--bvn', '--gender', '--date-of-birth'));
     assert.equal(result.code, 2);
     assert.match(result.stderr, /missing --lastname, --bvn, --gender, --date-of-birth/);
     assert.equal(creates(), 0);
@@ -162,7 +166,7 @@ describe('clients create individual', () => {
   ];
   for (const [what, flag, value, message] of bad) {
     it(`${what}: exit 2, no POST`, async () => {
-      const result = await setup.run(replace(individual, flag, value));
+      const result = await setup.runInProcess(replace(individual, flag, value));
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(creates(), 0);
@@ -173,7 +177,14 @@ describe('clients create individual', () => {
     const backspaces = '\u007f'.repeat(12);
     const result = await setup.run(without(individual, '--address', '--gender', '--date-of-birth', '--middlename', '--yes'), {
       tty: true,
-      keys: ['1 Marina, Lagos', '\r', '\u001b[B', '\r', '2999-01-01', '\r', backspaces, '1990-04-01', '\r', 'y\r'],
+      keys: [
+        ['Address', '1 Marina, Lagos\r'],
+        ['Gender', '\u001b[B'],
+        ['❯ female', '\r'],
+        ['Date of birth (YYYY-MM-DD)', '2999-01-01\r'],
+        ['is in the future', `${backspaces}1990-04-01\r`],
+        [CONFIRM, 'y\r'],
+      ],
       timeoutMs: 45_000,
     });
     const screen = stripAnsi(result.stdout);
@@ -190,7 +201,7 @@ describe('clients create individual', () => {
 
 describe('clients create corporate', () => {
   it('creates the account: rcNumber and bvn sent as numbers, incorporationDate as ISO', async () => {
-    const result = await setup.run([...corporate, '--json']);
+    const result = await setup.runInProcess([...corporate, '--json']);
     assert.equal(result.code, 0, result.stderr);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.match(String(data.accountNumber), /^[0-9]{10}$/);
@@ -203,7 +214,7 @@ describe('clients create corporate', () => {
   });
 
   it('missing flags listed together: exit 2, no POST', async () => {
-    const result = await setup.run(['clients', 'create', 'corporate', '--business-name', 'Kola Foods Ltd']);
+    const result = await setup.runInProcess(['clients', 'create', 'corporate', '--business-name', 'Kola Foods Ltd']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /missing --rc-number, --email-address, --phone-number, --bvn, --incorporation-date, --date-of-birth/);
     assert.equal(creates(), 0);
@@ -215,7 +226,7 @@ describe('clients create corporate', () => {
     ['an RC number with letters', '--rc-number', 'ABC', /registration number/],
   ] as const) {
     it(`${what}: exit 2, no POST`, async () => {
-      const result = await setup.run(replace(corporate, flag, value));
+      const result = await setup.runInProcess(replace(corporate, flag, value));
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(creates(), 0);

@@ -39,7 +39,7 @@ const decimal = (k: number) => `${Math.floor(k / 100)}.${String(k % 100).padStar
 const SINCE = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
 
 async function transactions(): Promise<Row[]> {
-  const result = await books.run(['--json', 'tx', 'list', '--all']);
+  const result = await books.runInProcess(['--json', 'tx', 'list', '--all']);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as Row[];
 }
@@ -47,7 +47,7 @@ async function transactions(): Promise<Row[]> {
 describe('collections', () => {
   it('groups every inflow by receiving client account, both kinds, named from the client list', async () => {
     const [rows, clients] = [await transactions(), await readAll<Client>(books, '/v1/account/clients')];
-    const result = await books.run(['--json', 'collections', '--since', SINCE]);
+    const result = await books.runInProcess(['--json', 'collections', '--since', SINCE]);
     assert.equal(result.code, 0, result.stderr);
     const groups = JSON.parse(result.stdout) as Group[];
 
@@ -89,14 +89,14 @@ describe('collections', () => {
     const made = await books.server.simulator.collect(account, 1_234_500);
     const rows = (await transactions()).filter((row) => row.type === 'credit' && row.destinationAccountNumber === account);
     assert.equal(rows[0]!.reference, made.reference);
-    const result = await books.run(['--json', 'collections', account, '--since', SINCE]);
+    const result = await books.runInProcess(['--json', 'collections', account, '--since', SINCE]);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(
       (JSON.parse(result.stdout) as Row[]).map((row) => row.reference),
       rows.map((row) => row.reference),
     );
 
-    const csv = await books.run(['collections', account, '--since', SINCE, '--csv']);
+    const csv = await books.runInProcess(['collections', account, '--since', SINCE, '--csv']);
     assert.equal(csv.code, 0, csv.stderr);
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
     assert.deepEqual(
@@ -113,7 +113,10 @@ describe('collections', () => {
   });
 
   it('--csv summary read back with csv-parse; a terminal gets a table and a total line', async () => {
-    const [csv, json] = await Promise.all([books.run(['collections', '--since', SINCE, '--csv']), books.run(['--json', 'collections', '--since', SINCE])]);
+    const [csv, json] = await Promise.all([
+      books.runInProcess(['collections', '--since', SINCE, '--csv']),
+      books.runInProcess(['--json', 'collections', '--since', SINCE]),
+    ]);
     assert.equal(csv.code, 0, csv.stderr);
     assert.equal(csv.stdout.split('\n')[0], 'account_number,account_name,collection_count,total_amount,first_collection_at,last_collection_at');
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
@@ -123,7 +126,7 @@ describe('collections', () => {
       groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]),
     );
 
-    const screen = await books.run(['collections', '--since', SINCE], { tty: true });
+    const screen = await books.runInProcess(['collections', '--since', SINCE], { tty: true });
     assert.equal(screen.code, 0, screen.stdout);
     const text = stripAnsi(screen.stdout);
     assert.match(text, /ACCOUNT.*NAME.*COUNT.*TOTAL/);
@@ -133,7 +136,7 @@ describe('collections', () => {
 
   it('refuses a malformed account number with exit 2, nothing sent', async () => {
     books.clearRequests();
-    const result = await books.run(['collections', '99000000']);
+    const result = await books.runInProcess(['collections', '99000000']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /must be 10 digits/);
     assert.deepEqual(books.queries('/v1/transactions'), []);

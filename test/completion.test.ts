@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
+import { cliPath, makeHome, repoRoot } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { defineEveryCommand } from '../src/program.js';
 import { complete, type CompletionSources } from '../src/completion/engine.js';
@@ -19,7 +19,7 @@ let setup: TransferSetup;
 
 before(async () => {
   setup = await setUpTransfers({ log: () => undefined });
-  const banks = await setup.run(['banks']); // primes <dataDir>/cache/banks-sim.json
+  const banks = await setup.runInProcess(['banks']); // primes <dataDir>/cache/banks-sim.json
   assert.equal(banks.code, 0, banks.stderr);
   setup.server.simulator.clearRequests();
 });
@@ -108,7 +108,7 @@ describe('bash completion (the real script in a real bash)', () => {
   });
 
   it('completes saved payee aliases after --to and payees remove, without asking the API', async () => {
-    const added = await setup.run(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
+    const added = await setup.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb']);
     assert.equal(added.code, 0, added.stderr);
     setup.server.simulator.clearRequests();
     assert.deepEqual(bashComplete('fsapi transfer send --to la'), ['landlord']);
@@ -152,20 +152,20 @@ describe('bash completion (the real script in a real bash)', () => {
 describe('completion scripts', () => {
   it('prints each script; bash and zsh parse without errors', async () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
-      const result = await runCli(['completion', shell], { env: setup.env });
+      const result = await setup.runInProcess(['completion', shell]);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /fsapi __complete/);
     }
-    const bash = await runCli(['completion', 'bash']);
+    const bash = await setup.runInProcess(['completion', 'bash']);
     execFileSync('bash', ['-n'], { input: bash.stdout });
     if (hasShell('zsh')) {
-      const zsh = await runCli(['completion', 'zsh']);
+      const zsh = await setup.runInProcess(['completion', 'zsh']);
       execFileSync('zsh', ['-n'], { input: zsh.stdout });
     }
   });
 
   it('fish completes subcommands and bank names through the script', { skip: !hasShell('fish') && 'fish is not installed' }, async () => {
-    const script = (await runCli(['completion', 'fish'])).stdout;
+    const script = (await setup.runInProcess(['completion', 'fish'])).stdout;
     const run = (line: string) =>
       execFileSync(
         'fish',
@@ -187,7 +187,7 @@ describe('completion scripts', () => {
   });
 
   it('an unknown shell is exit 2 listing the supported ones', async () => {
-    const result = await runCli(['completion', 'tcsh']);
+    const result = await setup.runInProcess(['completion', 'tcsh']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^error: unsupported shell "tcsh"; supported: bash, zsh, fish$/m);
     assert.equal(result.stdout, '');

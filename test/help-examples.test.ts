@@ -25,6 +25,7 @@ function whyNotRun(example: string): string | undefined {
   if (/fsapi transfer receipt/.test(example)) return 'needs a transfer sent from this machine (test/documents.test.ts makes receipts)';
   if (/fsapi (webhook listen|simulator serve)/.test(example)) return 'a server that runs until stopped';
   if (/fsapi tx watch/.test(example)) return 'watches until stopped (Ctrl-C)';
+  if (/fsapi (--profile \S+ )?mcp/.test(example)) return 'a server for an MCP client on stdin (test/mcp.test.ts)';
   if (/fsapi auth login/.test(example)) return 'asks for the consumer key and secret';
   if (/^fsapi clients create (individual|corporate)$/.test(example)) return 'asks for each field at a terminal';
   if (/\$\{fpath/.test(example)) return 'zsh syntax';

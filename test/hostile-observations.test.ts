@@ -1,65 +1,27 @@
 // A hostile API never gets a transfer reported paid: every observation of a transfer (the POST's answer, a
 // lookup by reference, `transfer status`, a batch and its re-run) is checked against what was meant to be
 // sent (src/transfers/lookup.ts). Run as the built CLI through a proxy (test/fixtures/hostile-api.ts) in front of
-// the served simulator, over real HTTP on 127.0.0.1.
+// the served simulator, over real HTTP on 127.0.0.1 (test/helpers/proxied-simulator.ts).
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
 import { checkObservation } from '../src/transfers/lookup.js';
-import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
-import { cliPath, makeHome, repoRoot, runCli, type Home } from './helpers/cli.js';
-import { logInToSimulator } from './helpers/simulator-login.js';
+import { cliPath, repoRoot } from './helpers/cli.js';
+import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 
-interface Setup {
-  simulator: RunningSimulator;
-  proxy: HostileApi;
-  home: Home;
-  /** A second home logged in to the simulator itself, to ask it what it holds. */
-  direct: Home;
-  run(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
-  /** POST /v1/transfer requests that reached the simulator. */
-  posts(): number;
-  /** Whether the simulator holds a transaction with this reference (asked directly, not through the proxy). */
-  holds(reference: string): Promise<boolean>;
-}
+type Setup = ProxiedSimulator;
 
 let setup: Setup | undefined;
 afterEach(async () => {
-  await setup?.proxy.close();
-  await setup?.simulator.close();
-  setup?.home.cleanup();
-  setup?.direct.cleanup();
+  await setup?.close();
   setup = undefined;
 });
 
-async function start(options: SimulatorOptions = {}): Promise<Setup> {
-  const simulator = await startSimulatorServer({ port: 0, settleSeconds: 1, ...options });
-  const proxy = await startHostileApi(simulator.url);
-  const home = makeHome();
-  await logInToSimulator(home.env, proxy.url);
-  const direct = makeHome();
-  await logInToSimulator(direct.env, simulator.url);
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, { timeoutMs: 60_000, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } });
-  setup = {
-    simulator,
-    proxy,
-    home,
-    direct,
-    run,
-    posts: () => simulator.simulator.requests().filter((r) => r.method === 'POST' && r.path === '/v1/transfer').length,
-    holds: async (reference) => {
-      const found = await runCli(['tx', 'get', reference, '--json'], { env: direct.env });
-      return found.code === 0;
-    },
-  };
-  return setup;
-}
+const start = async (options: SimulatorOptions = {}): Promise<Setup> => (setup = await startProxiedSimulator({ simulator: options }));
 
 const log = async (s: Setup) =>
   JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string; state: string; accountNumber: string }>;
@@ -116,7 +78,7 @@ describe('a proxy that drops the POST and answers every lookup with another tran
     const mine = (await log(s)).find((t) => t.accountNumber === '0123456781')!;
     assert.equal(mine.state, 'unknown');
     assert.equal(s.posts(), 1, 'the proxy passed on only the honest transfer');
-    assert.equal(await s.holds(mine.reference), false, 'the API holds no such transfer');
+    assert.equal(await s.held(mine.reference), 0, 'the API holds no such transfer');
 
     const status = await s.run(['transfer', 'status', mine.reference]);
     assert.equal(status.code, 5, status.stderr);

@@ -15,6 +15,7 @@ import { startSimulatorServer, type RunningSimulator } from '../src/simulator/se
 import { csvCell, terminalText, tsvField } from '../src/common/sanitize.js';
 import { HOSTILE_TEXTS, startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { makeHome, runCli, type Home } from './helpers/cli.js';
+import { runInProcess } from './helpers/in-process.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 
 /** Anything a terminal or a spreadsheet could act on, besides the line break (and the TSV tab). */
@@ -62,8 +63,11 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   let simulator: RunningSimulator;
   let proxy: HostileApi;
   let home: Home;
+  /** At a terminal: the real process under a pseudo-terminal, every byte it shows scanned. */
   const run = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
     runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, ...options.env } });
+  /** Piped (CSV, TSV, JSON, stderr): the command line run in this process, through the same proxy. */
+  const runPiped = (args: string[]) => runInProcess(args, { env: home.env });
 
   before(async () => {
     simulator = await startSimulatorServer({ port: 0, settleSeconds: 1 });
@@ -78,7 +82,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   });
 
   it('--json carries the hostile text exactly (the proof that it reached fsapi)', async () => {
-    const result = await run(['tx', 'list', '--json']);
+    const result = await runPiped(['tx', 'list', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const rows = JSON.parse(result.stdout) as Array<{ description: string }>;
     assert.ok(rows.length > 5);
@@ -87,7 +91,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   });
 
   it('tx list --all --csv: every cell read back with csv-parse is inert; amounts stay numbers', async () => {
-    const result = await run(['tx', 'list', '--all', '--csv']);
+    const result = await runPiped(['tx', 'list', '--all', '--csv']);
     assert.equal(result.code, 0, result.stderr);
     const records = parse(result.stdout, { columns: true }) as Array<Record<string, string>>;
     assert.ok(records.length > 5);
@@ -104,7 +108,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   });
 
   it('tx list piped (TSV): no control character, every line as many columns as the header', async () => {
-    const result = await run(['tx', 'list', '--limit', '20']);
+    const result = await runPiped(['tx', 'list', '--limit', '20']);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.split('\n').filter((line) => line !== '');
     const columns = lines[0]!.split('\t').length;
@@ -123,7 +127,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     assert.equal(list.code, 0, list.stdout);
     assert.doesNotMatch(list.stdout.replaceAll('\n', ''), CONTROL_OR_BIDI);
     assert.match(list.stdout, /\uFFFD/);
-    const reference = (JSON.parse((await run(['tx', 'list', '--json', '--limit', '1'])).stdout) as Array<{ reference: string }>)[0]!.reference;
+    const reference = (JSON.parse((await runPiped(['tx', 'list', '--json', '--limit', '1'])).stdout) as Array<{ reference: string }>)[0]!.reference;
     const one = await run(['tx', 'get', reference], { tty: true, env: { NO_COLOR: '1' } });
     assert.equal(one.code, 0, one.stdout);
     assert.doesNotMatch(one.stdout.replaceAll('\n', ''), CONTROL_OR_BIDI);
@@ -139,7 +143,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     // The name enquiry answers a hostile name: the summary shows it, then No cancels (exit 4).
     const send = await run(['transfer', 'send', '0123456789', '--bank', '000013', '--amount', '1500', '--narration', 'rent'], {
       tty: true,
-      keys: ['n', '\r'],
+      keys: [['Send ₦1,500.00 to', 'n\r']],
       env: { FORCE_COLOR: '1' },
     });
     assert.equal(send.code, 4, send.stdout);
@@ -151,7 +155,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
     const file = path.join(home.root, 'pay.csv');
     writeFileSync(file, 'account_number,bank,amount,narration\n0123456789,000013,1500,=cmd rent\n0123456781,000004,2500.50,@fees\n');
     const report = path.join(home.root, 'report.csv');
-    const result = await run(['transfer', 'batch', file, '--yes', '--report', report]);
+    const result = await runPiped(['transfer', 'batch', file, '--yes', '--report', report]);
     assert.equal(result.code, 0, result.stderr);
     for (const line of result.stdout.split('\n')) assert.doesNotMatch(line, CONTROL_OR_BIDI, JSON.stringify(line));
     assert.doesNotMatch(result.stderr.replaceAll('\n', ''), CONTROL_OR_BIDI);
@@ -169,7 +173,7 @@ describe('a hostile API: what reaches the spreadsheet and the terminal', () => {
   it('API error messages carrying each hostile text are shown as text on stderr', async () => {
     const seen = new Set<string>();
     for (let i = 0; i < HOSTILE_TEXTS.length; i += 1) {
-      const result = await run(['tx', 'get', `ACME-NOSUCHREF${i}`]);
+      const result = await runPiped(['tx', 'get', `ACME-NOSUCHREF${i}`]);
       assert.equal(result.code, 1);
       // The refusal names what was asked for, then the API's own words: `error: no transaction ... (HTTP 400: <message>)`.
       const line = /^error: .*\(HTTP 400: (.*)\)$/m.exec(result.stderr)?.[1];

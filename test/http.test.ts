@@ -3,7 +3,9 @@
 // shows one line per request and never a secret. Two ways in: the built CLI as a subprocess (build first:
 // `npm run build`), and createApi with an injected context for what only the code can observe (error
 // classes, exactly-once POSTs under faults). Servers: the simulator on 127.0.0.1:0, and ad-hoc node:http
-// servers that misbehave on purpose.
+// servers that misbehave on purpose; where an answer's shape or status is the point, stubbed answers
+// (test/helpers/http-stubs.ts) on the context's transport, which also fail the test on a request no stub
+// expected: an extra POST /v1/transfer is found that way.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,10 +13,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { homePool, runCli, type Home } from './helpers/cli.js';
+import { HttpStubs } from './helpers/http-stubs.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { BANKS, BUSINESS } from '../src/simulator/index.js';
 import { createApi } from '../src/api/client.js';
-import type { Api } from '../src/api/types.js';
+import { nodeTransport } from '../src/api/node-transport.js';
+import type { Api, Transport } from '../src/api/types.js';
 import type { Context, GlobalOptions, IO } from '../src/context.js';
 import { systemClock } from '../src/common/clock.js';
 import { resolvePaths } from '../src/common/paths.js';
@@ -65,7 +69,6 @@ let simulator: RunningSimulator;
 let html502: AdHoc;
 let dropper: AdHoc;
 let staller: AdHoc;
-let wrongShape: AdHoc;
 
 before(async () => {
   simulator = await startSimulatorServer({ port: 0, log: () => undefined });
@@ -75,13 +78,9 @@ before(async () => {
   });
   dropper = await adHocServer((req) => req.socket.destroy());
   staller = await adHocServer(() => undefined);
-  wrongShape = await adHocServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success: true, data: { currency: 'NGN', accountNumber: 1100084217 } }));
-  });
 });
 after(async () => {
-  await Promise.all([simulator.close(), html502.close(), dropper.close(), staller.close(), wrongShape.close()]);
+  await Promise.all([simulator.close(), html502.close(), dropper.close(), staller.close()]);
   homes.cleanup();
 });
 
@@ -183,7 +182,13 @@ describe('fsapi over a failing network', () => {
 
 // ---- createApi with an injected context ---------------------------------------------------------------
 
-function contextFor(h: Home, globals: Partial<GlobalOptions>, env: Record<string, string> = {}): { ctx: Context; notes: string[] } {
+/** A context for `h`; its requests to a base address go through `transport` (stubs), node:http unless given. */
+function contextFor(
+  h: Home,
+  globals: Partial<GlobalOptions>,
+  env: Record<string, string> = {},
+  transport: Transport = nodeTransport,
+): { ctx: Context; notes: string[] } {
   const notes: string[] = [];
   const io: IO = {
     stdout: process.stdout,
@@ -211,6 +216,7 @@ function contextFor(h: Home, globals: Partial<GlobalOptions>, env: Record<string
     profiles: () => import('../src/auth/profile-store.js').then((m) => m.openProfileStore(ctx.paths.configDir)),
     profile: () => import('../src/auth/resolve.js').then((m) => m.resolveProfile(ctx)),
     api: () => (api ??= createApi(ctx)),
+    transport,
   };
   return { ctx, notes };
 }
@@ -223,6 +229,8 @@ const transferBody = (reference: string) => ({
   reference,
 });
 let referenceSerial = 0;
+/** A base address nothing listens at: only stubs answer it. */
+const STUBBED = 'https://api.stubbed.test';
 const newReference = () => `${BUSINESS.referencePrefix}-HTTPTEST${Date.now().toString(36).toUpperCase()}${(referenceSerial += 1)}`;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -266,12 +274,17 @@ describe('createApi', () => {
   });
 
   it('says "unexpected answer from the API" for a 200 of the wrong shape', async () => {
-    const { ctx } = contextFor(home(), { baseUrl: wrongShape.url }, { FSAPI_TOKEN: 'any' });
+    const stubs = new HttpStubs().register('GET', '/v1/account', {
+      status: 200,
+      json: { success: true, data: { currency: 'NGN', accountNumber: 1100084217 } },
+    });
+    const { ctx } = contextFor(home(), { baseUrl: STUBBED }, { FSAPI_TOKEN: 'any' }, stubs.transport);
     const error = await rejection((await ctx.api()).getAccount());
     assert.ok(error instanceof ApiError && !(error instanceof TransportError));
     // A numeric accountNumber is read (the real API sends such); the missing business name, which
     // references are made from, is what fails.
     assert.match(error.message, /^unexpected answer from the API: data\.accountName: /);
+    stubs.verify();
   });
 
   for (const fault of ['drop', 'bad-gateway', 'stall'] as const) {
@@ -333,50 +346,44 @@ describe('createApi', () => {
     );
   });
 
-  it('a stub that answers every request 401: one POST /v1/transfer, typed or raw, however its path is written', async () => {
-    const stub = await adHocServer((req, res) => {
-      req.resume();
-      if (req.url === '/v1/generate-token') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, message: 'ok', token: `t-${Date.now()}` }));
-        return;
-      }
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, message: 'Unauthorized', data: null }));
-    });
-    try {
-      const h = home();
-      const { ctx } = contextFor(h, { baseUrl: stub.url }, {});
-      const store = await ctx.profiles();
-      await store.save({ name: 'local', env: 'local', baseUrl: stub.url, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
-      const api = await ctx.api();
-      const error = await rejection(api.sendTransfer(transferBody(newReference())));
-      assert.ok(error instanceof ApiError && error.status === 401, String(error));
-      assert.equal(stub.hits.filter((hit) => hit === 'POST /v1/transfer').length, 1, stub.hits.join(', '));
-      for (const path of ['/v1/transfer', '/V1//transfer/', '/v1/%74ransfer']) {
-        stub.hits.length = 0;
-        const raw = await api.raw('POST', path, { json: transferBody(newReference()) });
-        assert.equal(raw.status, 401);
-        assert.equal(stub.hits.filter((hit) => hit.startsWith('POST /') && hit !== 'POST /v1/generate-token').length, 1, `${path}: ${stub.hits.join(', ')}`);
-      }
-    } finally {
-      await stub.close();
+  it('an API that answers every request 401: one POST /v1/transfer, typed or raw, however its path is written', async () => {
+    // One stub per request fsapi may send: a second POST of any transfer would match none and fail verify().
+    const unauthorized = { status: 401, json: { success: false, message: 'Unauthorized', data: null } };
+    const paths = ['/v1/transfer', '/V1//transfer/', '/v1/%74ransfer'];
+    const stubs = new HttpStubs()
+      .register('POST', '/v1/transfer', unauthorized, { body: (json: unknown) => (json as { amount?: unknown }).amount === 1500.5 })
+      // The refused token is renewed once (the local env renews with the simulator's credentials).
+      .register('POST', '/v1/generate-token', { status: 200, json: { success: true, message: 'ok', token: 't-renewed' } });
+    for (const path of paths) stubs.register('POST', path, unauthorized);
+    const h = home();
+    const { ctx } = contextFor(h, { baseUrl: STUBBED }, {}, stubs.transport);
+    const store = await ctx.profiles();
+    await store.save({ name: 'local', env: 'local', baseUrl: STUBBED, token: 'stale-token', tokenExpiresAt: Date.now() + 3600_000 });
+    const api = await ctx.api();
+    const error = await rejection(api.sendTransfer(transferBody(newReference())));
+    assert.ok(error instanceof ApiError && error.status === 401, String(error));
+    for (const path of paths) {
+      const raw = await api.raw('POST', path, { json: transferBody(newReference()) });
+      assert.equal(raw.status, 401, path);
     }
+    assert.deepEqual(stubs.requests, ['POST /v1/transfer', 'POST /v1/generate-token', ...paths.map((path) => `POST ${path}`)]);
+    stubs.verify();
   });
 
   it('never retries a POST on a 502, and retries a GET at most twice', async () => {
-    const { ctx } = contextFor(home(), { baseUrl: html502.url }, { FSAPI_TOKEN: 'any' });
+    const badGateway = { status: 502, text: htmlPage, contentType: 'text/html' };
+    // Exactly these requests: a retried POST, or a fourth GET, would match no stub and fail verify().
+    const stubs = new HttpStubs().register('POST', '/v1/transfer', badGateway, { times: 2 }).register('GET', '/v1/transfer/banks', badGateway, { times: 3 });
+    const { ctx } = contextFor(home(), { baseUrl: STUBBED }, { FSAPI_TOKEN: 'any' }, stubs.transport);
     const api = await ctx.api();
-    html502.hits.length = 0;
     const post = await rejection(api.sendTransfer(transferBody(newReference())));
     assert.ok(post instanceof TransportError);
-    assert.deepEqual(html502.hits, ['POST /v1/transfer']);
-    html502.hits.length = 0;
     const raw = await api.raw('POST', '/v1/transfer', { json: transferBody(newReference()) });
     assert.equal(raw.status, 502);
     assert.equal(raw.body, htmlPage);
-    assert.deepEqual(html502.hits, ['POST /v1/transfer']);
-    html502.hits.length = 0;
     await rejection(api.listBanks());
-    assert.equal(html502.hits.length, 3);
+    assert.deepEqual(stubs.requests, ['POST /v1/transfer', 'POST /v1/transfer', 'GET /v1/transfer/banks', 'GET /v1/transfer/banks', 'GET /v1/transfer/banks']);
+    stubs.verify();
   });
 
   it('throws AuthError for a refused FSAPI_TOKEN and never renews it', async () => {
@@ -415,27 +422,19 @@ describe('createApi', () => {
   });
 
   it('retries a GET whose connection dropped and returns the answer of the retry', async () => {
-    let calls = 0;
-    const flaky = await adHocServer((req, res) => {
-      calls += 1;
-      if (calls === 1) return req.socket.destroy();
-      res.writeHead(200, { 'content-type': 'application/json', 'X-Trace': 'abc' });
-      res.end(JSON.stringify({ success: true, data: [] }));
-    });
-    try {
-      const { ctx, notes } = contextFor(home(), { baseUrl: flaky.url, verbose: true }, { FSAPI_TOKEN: 'any' });
-      const raw = await (await ctx.api()).raw('GET', '/v1/banks');
-      assert.equal(raw.status, 200);
-      assert.deepEqual(raw.body, { success: true, data: [] });
-      assert.equal(raw.headers['x-trace'], 'abc', 'header names are lower case');
-      assert.deepEqual(flaky.hits, ['GET /v1/banks', 'GET /v1/banks']);
-      assert.deepEqual(
-        notes.map((line) => line.replace(/\(\d+ ms\)/, '(N ms)')),
-        ['http: GET /v1/banks -> failed: ECONNRESET (N ms)', 'http: GET /v1/banks -> 200 (N ms)'],
-      );
-    } finally {
-      await flaky.close();
-    }
+    const stubs = new HttpStubs()
+      .register('GET', '/v1/banks', { failure: 'ECONNRESET' })
+      .register('GET', '/v1/banks', { status: 200, json: { success: true, data: [] }, headers: { 'X-Trace': 'abc' } });
+    const { ctx, notes } = contextFor(home(), { baseUrl: STUBBED, verbose: true }, { FSAPI_TOKEN: 'any' }, stubs.transport);
+    const raw = await (await ctx.api()).raw('GET', '/v1/banks');
+    assert.equal(raw.status, 200);
+    assert.deepEqual(raw.body, { success: true, data: [] });
+    assert.equal(raw.headers['x-trace'], 'abc', 'header names are lower case');
+    assert.deepEqual(
+      notes.map((line) => line.replace(/\(\d+ ms\)/, '(N ms)')),
+      ['http: GET /v1/banks -> failed: ECONNRESET (N ms)', 'http: GET /v1/banks -> 200 (N ms)'],
+    );
+    stubs.verify();
   });
 
   it('passes the local simulator\'s own error through: a corrupt state file is named, not "simulator failed"', async () => {

@@ -23,7 +23,7 @@ before(async () => {
   // Transfers above ₦20,000 wait for a person: a held request to show.
   const policy = await setup.run(['policy', 'set', '--approval-above', '20000', '--max-per-day', '1000000'], {
     tty: true,
-    keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`],
+    keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]],
   });
   assert.equal(policy.code, 0, policy.stdout);
   const sent = await setup.run(send('1500.50', '--wait', '--json'));

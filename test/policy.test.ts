@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
-import { sendArgs as send, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { sendArgs as send, setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { openDatabase } from '../src/store/sqlite.js';
@@ -22,12 +22,6 @@ afterEach(async () => {
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 /** The consumer secret typed at its prompt, the one question of the run. */
 const secretTyped = (typed: string) => [{ prompt: 'Consumer secret', answer: typed }];
-
-/** `policy set` as a person does it: at a terminal, the secret typed. */
-async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
-  const result = await s.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET) });
-  assert.equal(result.code, 0, stripAnsi(result.stdout));
-}
 
 /** Changes the saved records behind fsapi's back, as a changed world would (a holder who is someone else now). */
 function changeSaved(s: TransferSetup, sql: string): void {

@@ -1,5 +1,5 @@
 // "Refused, no money moved" only when the answer proves it (docs/cli-contract.md, "Transfers" item 7;
-// src/transfers/refusal-proof.ts). A proxy (test/fixtures/hostile-api.ts) in front of the served simulator passes
+// src/transfers/refusal-proof.ts). A proxy (test/fixtures/hostile-api.ts, set up by test/helpers/proxied-simulator.ts) in front of the served simulator passes
 // POST /v1/transfer on, so the simulator takes the money, and then answers 401, a 303 with a JSON body, or a
 // 400 with the error shape to a reference already sent. fsapi must look the reference up, report what it
 // found, and the same send again must not pay twice. Also the client alone: no second POST after a 401.
@@ -8,67 +8,25 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import { answerProvesNothingMoved, errorProvesNothingMoved, rawAnswerProvesNothingMoved } from '../src/transfers/refusal-proof.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
-import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
-import { makeHome, runCli, stripAnsi, type Home, type RunOptions } from './helpers/cli.js';
+import { stripAnsi, type RunOptions } from './helpers/cli.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { logInToSimulator, SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
+import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 
-interface Setup {
-  simulator: RunningSimulator;
-  proxy: HostileApi;
-  home: Home;
-  /** A second home logged in to the simulator itself, to ask it what it holds. */
-  direct: Home;
-  run(args: string[], env?: Record<string, string>, options?: Omit<RunOptions, 'env'>): ReturnType<typeof runCli>;
-  /** Requests that reached the simulator, as `METHOD /path STATUS`. */
-  reached(): string[];
-  /** How many transactions with this reference the simulator holds (asked directly, not through the proxy). */
-  held(reference: string): Promise<number>;
-}
+type Setup = ProxiedSimulator;
 
 let setup: Setup | undefined;
 afterEach(async () => {
-  await setup?.proxy.close();
-  await setup?.simulator.close();
-  setup?.home.cleanup();
-  setup?.direct.cleanup();
+  await setup?.close();
   setup = undefined;
 });
 
-async function start(): Promise<Setup> {
-  const simulator = await startSimulatorServer({ port: 0, settleSeconds: 1 });
-  const proxy = await startHostileApi(simulator.url);
-  // The profile keeps its credentials (--save-credentials): a 401 is followed by a silent renewal.
-  const home = makeHome();
-  const login = await runCli(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', proxy.url, '--save-credentials'], {
-    env: { ...home.env, ...SIMULATOR_LOGIN_ENV },
-  });
-  assert.equal(login.code, 0, login.stderr);
-  const direct = makeHome();
-  await logInToSimulator(direct.env, simulator.url);
-  simulator.simulator.clearRequests();
-  setup = {
-    simulator,
-    proxy,
-    home,
-    direct,
-    run: (args, env = {}, options = {}) =>
-      runCli(args, { timeoutMs: 60_000, ...options, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
-    reached: () => simulator.simulator.requests().map((r) => `${r.method} ${r.path} ${r.status}`),
-    held: async (reference) => {
-      const list = await runCli(['tx', 'list', '--all', '--json'], { env: direct.env });
-      assert.equal(list.code, 0, list.stderr);
-      return (JSON.parse(list.stdout) as Array<{ reference: string }>).filter((t) => t.reference === reference).length;
-    },
-  };
-  return setup;
-}
+// The profile keeps its credentials: a 401 is followed by a silent renewal.
+const start = async (): Promise<Setup> => (setup = await startProxiedSimulator({ saveCredentials: true }));
 
 const transfersTaken = (s: Setup) => s.reached().filter((line) => line === 'POST /v1/transfer 200').length;
-const postsReached = (s: Setup) => s.reached().filter((line) => line.startsWith('POST /v1/transfer ')).length;
+const postsReached = (s: Setup) => s.posts();
 const looked = (s: Setup, reference: string) => s.reached().filter((line) => line.startsWith(`GET /v1/transactions/reference/${reference} `)).length;
 
 const ERROR_SHAPE = JSON.stringify({ success: false, message: 'Request Un-Successful', data: null });
@@ -194,7 +152,7 @@ describe('transfer batch: a row answered 401 after the API took it', () => {
 describe('approvals approve: a held transfer answered 401 after the API took it', () => {
   it('is looked up and shown as found, never refused; approving again sends nothing', async () => {
     const s = await start();
-    const secret = { tty: true, keys: [`${SIMULATOR_CREDENTIALS.consumerSecret}\r`] };
+    const secret: Omit<RunOptions, 'env'> = { tty: true, keys: [['Consumer secret of profile', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]] };
     const policy = await s.run(['policy', 'set', '--approval-above', '1000'], {}, secret);
     assert.equal(policy.code, 0, stripAnsi(policy.stdout));
     const held = await s.run(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '5000', '--narration', 'held', '--yes']);

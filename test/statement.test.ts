@@ -36,7 +36,7 @@ const dayIn = (tz: string, ms: number) => new Intl.DateTimeFormat('en-CA', { tim
 const shiftDay = (day: string, by: number) => new Date(Date.parse(`${day}T12:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
 
 async function allTransactions(): Promise<Row[]> {
-  const result = await books.run(['--json', 'tx', 'list', '--all']);
+  const result = await books.runInProcess(['--json', 'tx', 'list', '--all']);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as Row[];
 }
@@ -67,7 +67,7 @@ describe('statement', () => {
       const rows = await allTransactions();
       const until = dayIn(tz, Date.now());
       const since = shiftDay(until, -9);
-      const result = await books.run(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: tz } });
+      const result = await books.runInProcess(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: tz } });
       assert.equal(result.code, 0, result.stderr);
       const statement = JSON.parse(result.stdout);
       const days = expected(rows, tz, since, until);
@@ -119,7 +119,7 @@ describe('statement', () => {
     assert.ok(moved.length > 0);
     const day = dayIn('Pacific/Kiritimati', Date.now() - 2 * 86_400_000);
     const ask = async (tz: string) => {
-      const result = await books.run(['--json', 'statement', '--since', day, '--until', day], { env: { TZ: tz } });
+      const result = await books.runInProcess(['--json', 'statement', '--since', day, '--until', day], { env: { TZ: tz } });
       assert.equal(result.code, 0, result.stderr);
       return JSON.parse(result.stdout);
     };
@@ -133,8 +133,8 @@ describe('statement', () => {
     const until = dayIn('Africa/Lagos', Date.now());
     const since = shiftDay(until, -6);
     const [csv, json] = await Promise.all([
-      books.run(['statement', '--since', since, '--until', until, '--csv'], { env: { TZ: 'Africa/Lagos' } }),
-      books.run(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: 'Africa/Lagos' } }),
+      books.runInProcess(['statement', '--since', since, '--until', until, '--csv'], { env: { TZ: 'Africa/Lagos' } }),
+      books.runInProcess(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: 'Africa/Lagos' } }),
     ]);
     assert.equal(csv.code, 0, csv.stderr);
     assert.equal(csv.stdout.split('\n')[0], 'date,credits,credit_total,debits,debit_total,charges,stamp_duty,net,balance');
@@ -148,14 +148,14 @@ describe('statement', () => {
   });
 
   it('without --since: the last seven local days; piped: tab-separated with the same columns', async () => {
-    const result = await books.run(['statement'], { env: { TZ: 'Africa/Lagos' } });
+    const result = await books.runInProcess(['statement'], { env: { TZ: 'Africa/Lagos' } });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines[0], 'date\tcredits\tcredit_total\tdebits\tdebit_total\tcharges\tstamp_duty\tnet\tbalance');
     assert.equal(lines.length, 8);
     assert.equal(lines.at(-1)!.split('\t')[0], dayIn('Africa/Lagos', Date.now()));
     // --since 7d is that same week (today and the six days before), not eight days.
-    const week = await books.run(['statement', '--since', '7d'], { env: { TZ: 'Africa/Lagos' } });
+    const week = await books.runInProcess(['statement', '--since', '7d'], { env: { TZ: 'Africa/Lagos' } });
     assert.equal(week.code, 0, week.stderr);
     assert.deepEqual(
       week.stdout
@@ -167,7 +167,7 @@ describe('statement', () => {
   });
 
   it('on a terminal: a summary and a bar chart of each day', async () => {
-    const result = await books.run(['statement'], { tty: true, env: { TZ: 'Africa/Lagos' } });
+    const result = await books.runInProcess(['statement'], { tty: true, env: { TZ: 'Africa/Lagos' } });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
     assert.match(screen, /Statement \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
@@ -185,7 +185,7 @@ describe('statement', () => {
   ] as Array<[string[], RegExp]>) {
     it(`refuses statement ${args.join(' ')} with exit 2, nothing sent`, async () => {
       books.clearRequests();
-      const result = await books.run(['statement', ...args]);
+      const result = await books.runInProcess(['statement', ...args]);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(result.stdout, '');

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi } from './helpers/cli.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { openDatabase } from '../src/store/sqlite.js';
 
@@ -21,12 +21,8 @@ afterEach(async () => {
 });
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
+const SECRET_PROMPT = 'Consumer secret of profile';
 const send = (amount: string, account = '0123456789') => ['transfer', 'send', account, '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice 42', '-y'];
-
-async function setPolicy(s: TransferSetup, ...options: string[]): Promise<void> {
-  const result = await s.run(['policy', 'set', ...options], { tty: true, keys: [`${SECRET}\r`] });
-  assert.equal(result.code, 0, stripAnsi(result.stdout));
-}
 
 /** A store file's rows of `table` read on a connection of its own (the file alone: no -wal beside it). */
 function countRows(file: string, table: string): number {
@@ -165,11 +161,11 @@ describe('store adopt', () => {
     assert.equal(piped.code, 2, piped.stderr);
     assert.match(piped.stderr, /adopting a store needs a person at a terminal/);
 
-    const wrong = await s.run(['store', 'adopt'], { env, tty: true, keys: ['not-the-secret\r'] });
+    const wrong = await s.run(['store', 'adopt'], { env, tty: true, keys: [[SECRET_PROMPT, 'not-the-secret\r']] });
     assert.equal(wrong.code, 3, stripAnsi(wrong.stdout));
     assert.equal((await s.run(send('61000', '3000000157'), { env })).code, 1, 'a wrong secret adopts nothing');
 
-    const adopted = await s.run(['store', 'adopt'], { env, tty: true, keys: [`${SECRET}\r`] });
+    const adopted = await s.run(['store', 'adopt'], { env, tty: true, keys: [[SECRET_PROMPT, `${SECRET}\r`]] });
     const screen = stripAnsi(adopted.stdout);
     assert.equal(adopted.code, 0, screen);
     const before = await status(s);

@@ -1,20 +1,29 @@
 // The terminal experience of issue 14, as a person meets it: `transfer send` with nothing on the command
 // line asks for each detail on a real pseudo-terminal (answered, then cancelled); without a terminal every
 // missing detail is named in one exit-2 error; a batch file with one mistake of each kind is reported
-// whole in one run; and the errors speak with one voice.
+// whole in one run; and the errors speak with one voice. What a terminal shows runs as the built CLI under a
+// pseudo-terminal; what is piped runs in this process (test/helpers/in-process.ts).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { homePool, runCli, stripAnsi } from './helpers/cli.js';
+import { runInProcess } from './helpers/in-process.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
 
 const pool = homePool();
 after(() => pool.cleanup());
 
+// The guided questions (src/ui/ask-transfer.ts): each answer is typed once the screen asks it. The bank
+// picker's Enter waits for the typed word to show after the question: its list is then the word's.
+const ACCOUNT = 'Account number (10 digits):';
+const BANK = 'Bank (type a name, brand or code):';
+const AMOUNT = 'Amount in naira (e.g. 1500 or 1,500.50):';
+const NARRATION = 'Narration (what the transfer is for):';
+
 async function journal(env: Record<string, string>): Promise<Array<Record<string, unknown>>> {
-  const log = await runCli(['transfer', 'log', '--json'], { env });
+  const log = await runInProcess(['transfer', 'log', '--json'], { env });
   assert.equal(log.code, 0, log.stderr);
   return JSON.parse(log.stdout) as Array<Record<string, unknown>>;
 }
@@ -28,7 +37,16 @@ describe('guided transfer send at a terminal', () => {
       columns: 80,
       timeoutMs: 90_000,
       // account; a brand name in the picker; a bad amount, cleared (Ctrl-U), a good one; narration; yes.
-      keys: ['0123456789\r', 'gtbank', '\r', '1e3\r', '\u0015', '1,500.50\r', 'Invoice 42\r', 'y\r'],
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+        [AMOUNT, '1e3\r'],
+        ['"1e3" is not a number of naira', '\u0015'],
+        [AMOUNT, '1,500.50\r'],
+        [NARRATION, 'Invoice 42\r'],
+        ['Send ₦1,500.50 to OKAFOR CHIAMAKA ADAEZE?', 'y\r'],
+      ],
     });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 0, screen);
@@ -53,19 +71,42 @@ describe('guided transfer send at a terminal', () => {
       env: home.env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['opay', '\r', 'Refund\r', 'n\r'],
+      keys: [
+        [BANK, 'opay'],
+        [`${BANK} opay`, '\r'],
+        [NARRATION, 'Refund\r'],
+        ['Send ₦2,500.00 to', 'n\r'],
+      ],
     });
     assert.equal(declined.code, 4, stripAnsi(declined.stdout));
     assert.match(stripAnsi(declined.stdout), /OPay \(Paycom\) \(100004\)/);
     assert.match(stripAnsi(declined.stdout), /cancelled; nothing was sent/);
-    const interrupted = await runCli(['transfer', 'send'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['0123456789\r', '\u0003'] });
+    const interrupted = await runCli(['transfer', 'send'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, '\u0003'],
+      ],
+    });
     assert.equal(interrupted.code, 4, stripAnsi(interrupted.stdout));
     assert.deepEqual(await journal(home.env), []);
   });
 
   it('a wrong account is found before the amount is asked: exit 1, nothing sent', async () => {
     const home = pool.home();
-    const result = await runCli(['transfer', 'send'], { env: home.env, tty: true, columns: 80, timeoutMs: 90_000, keys: ['0123450000\r', 'gtbank', '\r'] });
+    const result = await runCli(['transfer', 'send'], {
+      env: home.env,
+      tty: true,
+      columns: 80,
+      timeoutMs: 90_000,
+      keys: [
+        [ACCOUNT, '0123450000\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+      ],
+    });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
     // The error is wrapped at spaces to the 80 columns (src/ui/error-lines.ts).
@@ -80,7 +121,12 @@ describe('guided transfer send at a terminal', () => {
       env: home.env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['0123456789\r', 'gtbank', '\r', '2500\r'],
+      keys: [
+        [ACCOUNT, '0123456789\r'],
+        [BANK, 'gtbank'],
+        [`${BANK} gtbank`, '\r'],
+        [AMOUNT, '2500\r'],
+      ],
     });
     const screen = stripAnsi(result.stdout);
     assert.equal(result.code, 1, screen);
@@ -90,10 +136,26 @@ describe('guided transfer send at a terminal', () => {
 
   it('the picker reads a word as --bank does (first + Enter is First Bank), and offers the bank a typo means', async () => {
     const home = pool.home();
-    const first = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['first', '\r'] });
+    const first = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'first'],
+        [`${BANK} first`, '\r'],
+      ],
+    });
     assert.equal(first.code, 0, stripAnsi(first.stdout));
     assert.match(stripAnsi(first.stdout), /Bank code\s+000016/);
-    const typo = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['acess', '\r'] });
+    const typo = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'acess'],
+        [`${BANK} acess`, '\r'],
+      ],
+    });
     assert.equal(typo.code, 0, stripAnsi(typo.stdout));
     assert.match(stripAnsi(typo.stdout), /did you mean this one\?/);
     assert.match(stripAnsi(typo.stdout), /Bank code\s+000014/);
@@ -101,7 +163,15 @@ describe('guided transfer send at a terminal', () => {
 
   it('enquiry asks for the bank it lacks', async () => {
     const home = pool.home();
-    const result = await runCli(['enquiry', '0123456789'], { env: home.env, tty: true, timeoutMs: 90_000, keys: ['fbn', '\r'] });
+    const result = await runCli(['enquiry', '0123456789'], {
+      env: home.env,
+      tty: true,
+      timeoutMs: 90_000,
+      keys: [
+        [BANK, 'fbn'],
+        [`${BANK} fbn`, '\r'],
+      ],
+    });
     assert.equal(result.code, 0, stripAnsi(result.stdout));
     assert.match(stripAnsi(result.stdout), /Bank code\s+000016/);
   });
@@ -110,17 +180,17 @@ describe('guided transfer send at a terminal', () => {
 describe('without a terminal', () => {
   it('everything missing is named in one exit-2 error, and nothing is sent', async () => {
     const home = pool.home();
-    const all = await runCli(['transfer', 'send'], { env: home.env });
+    const all = await runInProcess(['transfer', 'send'], { env: home.env });
     assert.equal(all.code, 2);
     assert.equal(
       all.stderr,
       'error: missing the account number, --bank, --amount and --narration; nothing was sent\n' +
         'hint: give them on the command line (fsapi transfer send <accountNumber> --bank <code|name> --amount <naira> --narration <text>), or run it at a terminal to be asked\n',
     );
-    const some = await runCli(['transfer', 'send', '0123456789', '--bank', 'gtb', '-y'], { env: home.env });
+    const some = await runInProcess(['transfer', 'send', '0123456789', '--bank', 'gtb', '-y'], { env: home.env });
     assert.equal(some.code, 2);
     assert.match(some.stderr, /^error: missing --amount and --narration; nothing was sent$/m);
-    const enquiry = await runCli(['enquiry'], { env: home.env });
+    const enquiry = await runInProcess(['enquiry'], { env: home.env });
     assert.equal(enquiry.code, 2);
     assert.match(enquiry.stderr, /^error: missing the account number and --bank; nothing was sent$/m);
     assert.deepEqual(await journal(home.env), []);
@@ -151,7 +221,7 @@ describe('a batch file with one mistake of each kind', () => {
         '',
       ].join('\n'),
     );
-    const result = await setup.run(['transfer', 'batch', file, '--yes']);
+    const result = await setup.runInProcess(['transfer', 'batch', file, '--yes']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /^line 3: account_number "012345678" is not 10 digits/m);
     assert.match(result.stderr, /^line 4: amount 1\.005 has more than 2 decimals$/m);
@@ -205,11 +275,11 @@ describe('one voice for errors', () => {
       ],
     ];
     for (const [args, env, code, stderr] of cases) {
-      const result = await runCli(args, { env: { ...home.env, ...env } });
+      const result = await runInProcess(args, { env: { ...home.env, ...env } });
       assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
       assert.equal(result.stderr.replace(/^local simulator: no real money moves\n/, ''), stderr, args.join(' '));
     }
-    const profile = await runCli(['account'], { env: { ...home.env, FSAPI_PROFILE: 'nosuch' } });
+    const profile = await runInProcess(['account'], { env: { ...home.env, FSAPI_PROFILE: 'nosuch' } });
     assert.equal(profile.code, 2);
     assert.match(profile.stderr, /^error: FSAPI_PROFILE: no profile named "nosuch"$/m);
   });
@@ -234,7 +304,7 @@ describe('one voice for errors', () => {
       [['account'], { FSAPI_BASE_URL: longWord }, 80], // a word longer than the line
     ];
     for (const [args, env, columns] of cases) {
-      const piped = await runCli(args, { env: { ...home.env, ...env } });
+      const piped = await runInProcess(args, { env: { ...home.env, ...env } });
       assert.equal(piped.code, 2, piped.stderr);
       const oneLineEach = piped.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('local simulator'));
       assert.deepEqual(
@@ -260,18 +330,18 @@ describe('one voice for errors', () => {
 
   it('help: fsapi help <command> <sub>, a group alone on stdout with exit 0, numbers as defaults, each option once', async () => {
     const home = pool.home();
-    const help = await runCli(['help', 'transfer', 'send'], { env: home.env });
+    const help = await runInProcess(['help', 'transfer', 'send'], { env: home.env });
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: fsapi transfer send \[options\] \[accountNumber\]/);
-    const group = await runCli(['transfer'], { env: home.env });
+    const group = await runInProcess(['transfer'], { env: home.env });
     assert.equal(group.code, 0);
     assert.match(group.stdout, /^Usage: fsapi transfer \[options\] \[command\]/);
     assert.equal(group.stderr, '');
-    const login = await runCli(['auth', 'login', '--help'], { env: home.env });
+    const login = await runInProcess(['auth', 'login', '--help'], { env: home.env });
     assert.match(login.stdout, /\(default: 1440\)/);
     // Listed once among the options (the global --base-url is hidden here); the text and examples may name it.
     assert.equal(login.stdout.match(/^\s+--base-url <url>/gm)?.length, 1);
-    const batch = await runCli(['transfer', 'batch', '--help'], { env: home.env });
+    const batch = await runInProcess(['transfer', 'batch', '--help'], { env: home.env });
     assert.match(batch.stdout, /-y, --yes/);
     assert.match(batch.stdout, /\(default: 4\)/);
   });
@@ -292,13 +362,13 @@ describe('auth login at a terminal', () => {
       env,
       tty: true,
       timeoutMs: 90_000,
-      keys: ['\r'],
+      keys: [['Which environment do you want to log in to?', '\r']],
     });
     const screen = stripAnsi(asked.stdout);
     assert.equal(asked.code, 0, screen);
     assert.match(screen, /Which environment do you want to log in to\?/);
     assert.match(screen, /Logged in to sandbox \(.*\) as profile "acme-test"/);
-    const refused = await runCli(['auth', 'login', '--profile', 'other', '--base-url', setup.server.url], { env });
+    const refused = await runInProcess(['auth', 'login', '--profile', 'other', '--base-url', setup.server.url], { env });
     assert.equal(refused.code, 2, 'without a terminal it is still exit 2');
     assert.match(refused.stderr, /which environment is profile "other" for\?/);
   });

@@ -59,19 +59,22 @@ describe('transfer send: faults after the transfer was committed', () => {
     setup = await setUpTransfers();
     const current = setup;
     // Everything works up to the confirmation; then every answer becomes an HTML error page. The
-    // confirmation on a terminal holds the CLI until the fault is in place.
-    const running = current.run(
+    // confirmation on a terminal holds the CLI until the fault is in place: it is set as the question
+    // shows, and only then is it answered.
+    const faultThenYes = () => {
+      current.server.simulator.setFault('html');
+      return 'y\r';
+    };
+    const result = await current.run(
       sendArgs('0123456780').filter((arg) => arg !== '--yes'),
       {
         tty: true,
-        keys: ['y', '\r'],
+        keys: [[/Send ₦[\d,.]+ to .+\?/, faultThenYes]],
         env: { FSAPI_RECONCILE_SCHEDULE_MS: '0,200,400' },
         timeoutMs: 45_000,
       },
     );
-    await until(() => current.count('POST', '/v1/transfer/name-enquiry') === 1, 'the name enquiry');
-    current.server.simulator.setFault('html');
-    const result = await running;
+    assert.equal(current.count('POST', '/v1/transfer/name-enquiry'), 1, 'the name enquiry answered before the fault');
     assert.equal(result.code, 5, result.stdout);
     assert.equal(current.posts(), 1, 'exactly one POST /v1/transfer');
     const reference = /outcome unknown for (ACME-[0-9A-Z]+)/.exec(result.stdout)?.[1];

@@ -17,11 +17,11 @@ describe('transfer log: what a failed or reversed row says', () => {
   it('the message column names the outcome, not the answer given while it was pending', async () => {
     // 4040 fails and 5050 is reversed when they would settle (docs/simulator.md); 6789 succeeds.
     for (const account of ['0123454040', '0123455050', '0123456789']) {
-      const sent = await s.run(['transfer', 'send', account, '--bank', 'gtb', '--amount', '700', '--narration', 'Log view', '--yes']);
+      const sent = await s.runInProcess(['transfer', 'send', account, '--bank', 'gtb', '--amount', '700', '--narration', 'Log view', '--yes']);
       assert.equal(sent.code, 0, sent.stderr);
     }
     shiftMs += 601_000;
-    const refreshed = await s.run(['transfer', 'log', '--refresh']);
+    const refreshed = await s.runInProcess(['transfer', 'log', '--refresh']);
     assert.equal(refreshed.code, 0, refreshed.stderr);
     const [header, ...rows] = refreshed.stdout
       .trimEnd()
@@ -41,10 +41,10 @@ describe('transfer log: what a failed or reversed row says', () => {
     assert.equal(byAccount.get('0123456789')![at('OUTCOME')], 'successful');
 
     // JSON keeps the API's message as it came.
-    const json = JSON.parse((await s.run(['transfer', 'log', '--json'])).stdout) as Array<{ accountNumber: string; message: string | null }>;
+    const json = JSON.parse((await s.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ accountNumber: string; message: string | null }>;
     assert.match(json.find((t) => t.accountNumber === '0123454040')!.message ?? '', /Transfer successful/);
 
-    const narrow = await s.run(['transfer', 'log'], { tty: true, columns: 80, env: { FORCE_COLOR: '1' } });
+    const narrow = await s.runInProcess(['transfer', 'log'], { tty: true, columns: 80, env: { FORCE_COLOR: '1' } });
     const screen = stripAnsi(narrow.stdout);
     assert.match(screen, /OUTCOME/);
     // STATUS repeats OUTCOME on every row here: left out, and its room goes to who was paid, whole.
@@ -64,7 +64,7 @@ describe('transfer send: a pending answer does not read as paid', () => {
 
   it("the API's words are labelled as its own, and a terminal is told how to follow the transfer", async () => {
     const args = ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '900', '--narration', 'Pending view', '--yes'];
-    const shown = await s.run(args, { tty: true, columns: 80 });
+    const shown = await s.runInProcess(args, { tty: true, columns: 80 });
     const screen = stripAnsi(shown.stdout);
     assert.equal(shown.code, 0, screen);
     assert.match(screen, /^Status +pending/m);
@@ -74,7 +74,7 @@ describe('transfer send: a pending answer does not read as paid', () => {
     assert.match(screen, new RegExp(`^pending: not settled yet; to follow it until it is:\\r?\\n  fsapi transfer status ${reference} --wait\\r?$`, 'm'));
 
     // Piped, the hint is left to the exit code and the record: stderr has no pending line.
-    const piped = await s.run(args.concat('--allow-duplicate'));
+    const piped = await s.runInProcess(args.concat('--allow-duplicate'));
     assert.equal(piped.code, 0, piped.stderr);
     assert.doesNotMatch(piped.stderr, /pending:/);
   });

@@ -1,4 +1,6 @@
-// transfer send / status / log against the simulator over real HTTP, run as the built CLI.
+// transfer send / status / log against the simulator over real HTTP. Most runs are in this process
+// (test/helpers/in-process.ts); the built CLI runs the happy path (the end-to-end check, also on Node 24),
+// a send beside another process's unfinished one, and a --wait that waits on the real clock.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +36,7 @@ afterEach(async () => {
 
 describe("transfer send: the balance and the API's refusals", () => {
   it('an amount above the available balance is refused before anything is sent (exit 1); the summary shows the balance', async () => {
-    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '90,000,000', '--narration', 'too much', '--yes']);
+    const result = await setup.runInProcess(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '90,000,000', '--narration', 'too much', '--yes']);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /Available\s+₦[\d,.]+ +\(less than the amount\)/);
     assert.match(result.stderr, /^error: ₦90,000,000\.00 is more than the available balance of ₦[\d,.]+; nothing was sent$/m);
@@ -44,9 +46,9 @@ describe("transfer send: the balance and the API's refusals", () => {
 
   it('a refusal by the API names the likely causes', async () => {
     // The whole balance: it fits, but its charge does not, so the API refuses it.
-    const account = await setup.run(['account', '--json']);
+    const account = await setup.runInProcess(['account', '--json']);
     const available = String((JSON.parse(account.stdout) as { availableBalance: unknown }).availableBalance);
-    const result = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', available, '--narration', 'all of it', '--yes']);
+    const result = await setup.runInProcess(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', available, '--narration', 'all of it', '--yes']);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /^error: the API refused transfer ACME-\w+ \(HTTP 400\)/m);
     assert.match(result.stderr, /^hint: no money moved; .*available balance .*limit .*destination account/m);
@@ -84,27 +86,27 @@ describe('transfer send: the happy path', () => {
   });
 
   it('piped output is one TSV header and one line; --reference with the prefix in another case is sent upper-cased, and says so', async () => {
-    const result = await setup.run(send('--yes', '--reference', 'acme-inv-42', '--sender-name', 'Acme Payroll'));
+    const result = await setup.runInProcess(send('--yes', '--reference', 'acme-inv-42', '--sender-name', 'Acme Payroll'));
     assert.equal(result.code, 0, result.stderr);
     const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
     assert.deepEqual(rest, []);
     assert.match(header!, /^Reference\tStatus\tAmount/);
     assert.match(row!, /^ACME-INV-42\tpending\t1500\.50\t/);
     assert.match(result.stderr, /^note: --reference acme-inv-42 is sent as ACME-INV-42: the API expects the prefix ACME- in capitals$/m);
-    const status = await setup.run(['transfer', 'status', 'ACME-INV-42', '--json']);
+    const status = await setup.runInProcess(['transfer', 'status', 'ACME-INV-42', '--json']);
     assert.equal(status.code, 0, status.stderr);
     assert.equal((JSON.parse(status.stdout) as { reference: string }).reference, 'ACME-INV-42', 'the API holds it upper-cased');
     assert.equal(setup.posts(), 1);
   });
 
   it('--expect-name matching apart from case, spacing and punctuation sends', async () => {
-    const result = await setup.run(send('--yes', '--expect-name', '  okafor, chiamaka-adaeze '));
+    const result = await setup.runInProcess(send('--yes', '--expect-name', '  okafor, chiamaka-adaeze '));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(setup.posts(), 1);
   });
 
   it('--wait polls until successful and prints the final transaction record', async () => {
-    const result = await setup.run(send('--yes', '--wait', '--json'));
+    const result = await setup.runInProcess(send('--yes', '--wait', '--json'));
     assert.equal(result.code, 0, result.stderr);
     const data = JSON.parse(result.stdout) as Record<string, unknown>;
     assert.equal(data.status, 'successful');
@@ -117,7 +119,7 @@ describe('transfer send: the happy path', () => {
 
 describe('transfer send: refusals before anything is sent', () => {
   it('--expect-name that does not match: exit 1, both names shown, no POST', async () => {
-    const result = await setup.run(send('--yes', '--expect-name', 'Chiamaka Okafor'));
+    const result = await setup.runInProcess(send('--yes', '--expect-name', 'Chiamaka Okafor'));
     assert.equal(result.code, 1);
     assert.match(result.stderr, /OKAFOR CHIAMAKA ADAEZE/);
     assert.match(result.stderr, /Chiamaka Okafor/);
@@ -127,7 +129,7 @@ describe('transfer send: refusals before anything is sent', () => {
   });
 
   it('no terminal and no --yes: exit 2, nothing asked of the API', async () => {
-    const result = await setup.run(send());
+    const result = await setup.runInProcess(send());
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--yes/);
     assert.equal(setup.server.simulator.requests().length, 0);
@@ -155,7 +157,7 @@ describe('transfer send: refusals before anything is sent', () => {
   ];
   for (const [what, args] of badInputs) {
     it(`${what}: exit 2, no name enquiry, no POST`, async () => {
-      const result = await setup.run([...args, '--yes']);
+      const result = await setup.runInProcess([...args, '--yes']);
       assert.equal(result.code, 2, `${what}: ${result.stderr}`);
       assert.match(result.stderr, /^error: /m);
       assert.equal(setup.count('POST', '/v1/transfer/name-enquiry'), 0, 'no name enquiry');
@@ -169,11 +171,11 @@ describe('transfer send: the API refuses', () => {
   it('a 400 on the POST is a refusal: exit 1 with the API message, journalled as rejected, not retried', async () => {
     // The simulator refuses a reference it has already seen. Use one from another fsapi home (so this
     // journal does not know it) to get a real HTTP 400 on the POST.
-    const other = await setup.run(send('--yes', '--reference', 'ACME-SHARED-1'), { env: otherHome(setup, `${setup.home.root}/other-data`) });
+    const other = await setup.runInProcess(send('--yes', '--reference', 'ACME-SHARED-1'), { env: otherHome(setup, `${setup.home.root}/other-data`) });
     assert.equal(other.code, 0, other.stderr);
     setup.server.simulator.clearRequests();
 
-    const result = await setup.run([
+    const result = await setup.runInProcess([
       'transfer',
       'send',
       ACCOUNT,
@@ -196,9 +198,22 @@ describe('transfer send: the API refuses', () => {
   });
 
   it('a reference already in the journal is refused locally: exit 2, no POST', async () => {
-    assert.equal((await setup.run(send('--yes', '--reference', 'ACME-ONCE'))).code, 0);
+    assert.equal((await setup.runInProcess(send('--yes', '--reference', 'ACME-ONCE'))).code, 0);
     setup.server.simulator.clearRequests();
-    const again = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '7', '--narration', 'x', '--reference', 'ACME-ONCE', '--yes']);
+    const again = await setup.runInProcess([
+      'transfer',
+      'send',
+      ACCOUNT,
+      '--bank',
+      'gtb',
+      '--amount',
+      '7',
+      '--narration',
+      'x',
+      '--reference',
+      'ACME-ONCE',
+      '--yes',
+    ]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /already used/);
     assert.equal(setup.posts(), 0);
@@ -238,19 +253,19 @@ describe('transfer send: the duplicate guard', () => {
   });
 
   it('the same amount to the same account within 10 minutes: exit 2 without --allow-duplicate, sent with it', async () => {
-    assert.equal((await setup.run(send('--yes'))).code, 0);
-    const second = await setup.run(send('--yes'));
+    assert.equal((await setup.runInProcess(send('--yes'))).code, 0);
+    const second = await setup.runInProcess(send('--yes'));
     assert.equal(second.code, 2);
     assert.match(second.stderr, /already sent/);
     assert.match(second.stderr, /--allow-duplicate/);
     assert.equal(setup.posts(), 1);
 
     // Another amount is not a duplicate.
-    const other = await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1500.51', '--narration', 'x', '--yes']);
+    const other = await setup.runInProcess(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1500.51', '--narration', 'x', '--yes']);
     assert.equal(other.code, 0, other.stderr);
     assert.equal(setup.posts(), 2);
 
-    const third = await setup.run(send('--yes', '--allow-duplicate'));
+    const third = await setup.runInProcess(send('--yes', '--allow-duplicate'));
     assert.equal(third.code, 0, third.stderr);
     assert.equal(setup.posts(), 3);
   });
@@ -263,7 +278,7 @@ describe('transfer status and log', () => {
     await setup.close();
     let heldAt: number | undefined = Date.now();
     setup = await setUpTransfers({ now: () => heldAt ?? Date.now() });
-    const sent = JSON.parse((await setup.run(send('--yes', '--json'))).stdout) as { reference: string };
+    const sent = JSON.parse((await setup.runInProcess(send('--yes', '--json'))).stdout) as { reference: string };
     const lookups = () => setup.count('GET', `/v1/transactions/reference/${sent.reference}`);
     const before = lookups();
     const running = setup.run(['transfer', 'status', sent.reference, '--wait', '--json']);
@@ -283,40 +298,40 @@ describe('transfer status and log', () => {
     );
     assert.equal(lines.at(-1)?.status, 'successful');
 
-    const table = await setup.run(['transfer', 'status', sent.reference]);
+    const table = await setup.runInProcess(['transfer', 'status', sent.reference]);
     assert.match(table.stdout, /^Reference\tStatus\tType\tAmount\tCharge\tTo name/);
     assert.equal(setup.journalLines().length, 3, 'a second look that learns nothing writes nothing');
     assert.match(table.stdout, /successful\tdebit\t1500\.50\t/);
 
-    const tty = await setup.run(['transfer', 'status', sent.reference], { tty: true });
+    const tty = await setup.runInProcess(['transfer', 'status', sent.reference], { tty: true });
     assert.equal(tty.code, 0);
     assert.match(stripAnsi(tty.stdout), /Status\s+successful/);
     assert.match(stripAnsi(tty.stdout), /Amount\s+₦1,500\.50/);
   });
 
   it('status of a reference nobody sent: exit 1 with the reference', async () => {
-    const result = await setup.run(['transfer', 'status', 'ACME-NOSUCHTHING']);
+    const result = await setup.runInProcess(['transfer', 'status', 'ACME-NOSUCHTHING']);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /ACME-NOSUCHTHING/);
     assert.equal(result.stdout, '');
   });
 
   it('log: TSV with a PROFILE column, a table on a terminal, and an empty journal', async () => {
-    const empty = await setup.run(['transfer', 'log']);
+    const empty = await setup.runInProcess(['transfer', 'log']);
     assert.equal(empty.code, 0);
     assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\n');
-    await setup.run(send('--yes'));
-    const tsv = await setup.run(['transfer', 'log']);
+    await setup.runInProcess(send('--yes'));
+    const tsv = await setup.runInProcess(['transfer', 'log']);
     const [, row] = tsv.stdout.trimEnd().split('\n');
     assert.match(row!, /\tsim\tACME-\w+\t0123456789\tOKAFOR CHIAMAKA ADAEZE\tGuaranty Trust Bank\t1500\.50\tpending\tpending\t/);
-    const tty = await setup.run(['transfer', 'log'], { tty: true });
+    const tty = await setup.runInProcess(['transfer', 'log'], { tty: true });
     assert.equal(tty.code, 0);
     assert.match(tty.stdout, /₦1,500\.50/);
     assert.match(tty.stdout, /PROFILE/);
   });
 
   it('log: the profile in use only; --all-profiles shows every profile with a PROFILE column kept at 80 columns', async () => {
-    assert.equal((await setup.run(send('--yes'))).code, 0);
+    assert.equal((await setup.runInProcess(send('--yes'))).code, 0);
     const { baseUrl } = JSON.parse(setup.journalLines()[0]!) as { baseUrl: string };
     const journal = new Journal(setup.home.dataDir);
     const other = (reference: string, profile: string, address: string, env: string) =>
@@ -336,18 +351,18 @@ describe('transfer status and log', () => {
     await other('ACME-REALMONEY01', 'live', 'https://api.example.ng', 'production');
     await other('ACME-OTHERADDR01', 'sim', 'http://127.0.0.1:9', 'sandbox'); // this profile at another address
 
-    const mine = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ profile: string; baseUrl: string }>;
+    const mine = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ profile: string; baseUrl: string }>;
     assert.deepEqual(
       mine.map((t) => [t.profile, t.baseUrl]),
       [['sim', baseUrl]],
     );
-    const tsv = await setup.run(['transfer', 'log']);
+    const tsv = await setup.runInProcess(['transfer', 'log']);
     assert.equal(tsv.stdout.trimEnd().split('\n').length, 2, tsv.stdout);
     assert.match(tsv.stderr, /^2 other transfers \(other profiles or addresses\) not shown: --all-profiles$/m);
 
-    const all = JSON.parse((await setup.run(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ profile: string; reference: string }>;
+    const all = JSON.parse((await setup.runInProcess(['transfer', 'log', '--all-profiles', '--json'])).stdout) as Array<{ profile: string; reference: string }>;
     assert.deepEqual(all.map((t) => t.profile).sort(), ['live', 'sim', 'sim']);
-    const allTsv = await setup.run(['transfer', 'log', '--all-profiles']);
+    const allTsv = await setup.runInProcess(['transfer', 'log', '--all-profiles']);
     const [header, ...rows] = allTsv.stdout
       .trimEnd()
       .split('\n')
@@ -366,7 +381,7 @@ describe('transfer status and log', () => {
     assert.doesNotMatch(allTsv.stderr, /not shown/);
 
     // At 80 columns some columns drop; PROFILE is never one of them when several profiles are shown.
-    const narrow = await setup.run(['transfer', 'log', '--all-profiles'], { tty: true, columns: 80 });
+    const narrow = await setup.runInProcess(['transfer', 'log', '--all-profiles'], { tty: true, columns: 80 });
     assert.equal(narrow.code, 0, narrow.stdout);
     const lines = stripAnsi(narrow.stdout).replace(/\r/g, '').split('\n');
     assert.match(lines.find((line) => /REFERENCE/.test(line))!, /^TIME +PROFILE +REFERENCE/);
@@ -380,26 +395,26 @@ describe('transfer status and log', () => {
   });
 
   it('log: a data dir from before the store is carried over once: journal.jsonl imported, a torn last line skipped with a warning, the file kept', async () => {
-    await setup.run(send('--yes'));
-    const exported = await setup.run(['transfer', 'log', '--jsonl']);
+    await setup.runInProcess(send('--yes'));
+    const exported = await setup.runInProcess(['transfer', 'log', '--jsonl']);
     assert.equal(exported.code, 0, exported.stderr);
     const dataDir = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
     const file = path.join(dataDir, 'journal.jsonl');
     // The audit export is journal.jsonl's own format: an older fsapi's file is the same text.
     writeFileSync(file, `${exported.stdout}{"type":"accepted","refer`);
-    const torn = await setup.run(['transfer', 'log', '--json'], { env: otherHome(setup, dataDir) });
+    const torn = await setup.runInProcess(['transfer', 'log', '--json'], { env: otherHome(setup, dataDir) });
     assert.equal(torn.code, 0, torn.stderr);
     assert.equal((JSON.parse(torn.stdout) as unknown[]).length, 1);
     assert.match(torn.stderr, /warning: skipped the incomplete last line 3 of .*journal\.jsonl/);
     assert.match(torn.stderr, /^note: carrying 2 records of .*journal\.jsonl over into .*fsapi\.db \(once; the file is kept\)$/m);
-    const again = await setup.run(['transfer', 'log', '--jsonl'], { env: otherHome(setup, dataDir) });
+    const again = await setup.runInProcess(['transfer', 'log', '--jsonl'], { env: otherHome(setup, dataDir) });
     assert.equal(again.stdout, exported.stdout, 'every record carried over as it was');
     assert.equal(again.stderr, '', 'imported once: no second warning');
     assert.equal(readFileSync(file, 'utf8'), `${exported.stdout}{"type":"accepted","refer`);
 
     const broken = mkdtempSync(path.join(setup.home.dataDir, 'old-'));
     writeFileSync(path.join(broken, 'journal.jsonl'), `not json at all\n${exported.stdout}`);
-    const refused = await setup.run(['transfer', 'log'], { env: otherHome(setup, broken) });
+    const refused = await setup.runInProcess(['transfer', 'log'], { env: otherHome(setup, broken) });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^error: cannot read .*journal\.jsonl: line 1 is not a journal record/m);
     assert.equal(refused.stdout, '');
@@ -407,19 +422,19 @@ describe('transfer status and log', () => {
 
   it('log --limit shows the last n transfers, oldest first; --jsonl refuses the other formats', async () => {
     for (const amount of ['10', '20', '30'])
-      assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
-    const all = JSON.parse((await setup.run(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string }>;
+      assert.equal((await setup.runInProcess(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', amount, '--narration', 'limit', '--yes'])).code, 0);
+    const all = JSON.parse((await setup.runInProcess(['transfer', 'log', '--json'])).stdout) as Array<{ reference: string }>;
     assert.equal(all.length, 3);
-    const last = await setup.run(['transfer', 'log', '--json', '--limit', '2']);
+    const last = await setup.runInProcess(['transfer', 'log', '--json', '--limit', '2']);
     assert.equal(last.code, 0, last.stderr);
     assert.deepEqual(
       (JSON.parse(last.stdout) as Array<{ reference: string }>).map((t) => t.reference),
       all.slice(-2).map((t) => t.reference),
     );
-    const mixed = await setup.run(['transfer', 'log', '--jsonl', '--json']);
+    const mixed = await setup.runInProcess(['transfer', 'log', '--jsonl', '--json']);
     assert.equal(mixed.code, 2);
     assert.match(errorObject(mixed.stderr).message, /^--jsonl/);
-    const zero = await setup.run(['transfer', 'log', '--limit', '0']);
+    const zero = await setup.runInProcess(['transfer', 'log', '--limit', '0']);
     assert.equal(zero.code, 2);
   });
 });

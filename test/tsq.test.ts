@@ -33,7 +33,7 @@ const GREEN = '\u001b[32m';
 describe('tsq', () => {
   it('requeries a fresh transfer: PENDING in yellow with its feedback, then SUCCESSFUL in green once settled', async () => {
     books.clearRequests();
-    const pending = await books.run(['tsq', reference], { tty: true });
+    const pending = await books.runInProcess(['tsq', reference], { tty: true });
     assert.equal(pending.code, 0, pending.stdout);
     assert.ok(pending.stdout.includes(`${YELLOW}PENDING`), `PENDING not in yellow: ${JSON.stringify(pending.stdout)}`);
     const screen = stripAnsi(pending.stdout);
@@ -43,20 +43,20 @@ describe('tsq', () => {
     assert.deepEqual(books.queries('/v1/transfer/tsq'), [new URLSearchParams({ transactionId: reference }).toString()]);
 
     clock += 10 * 60_000;
-    const settled = await books.run(['tsq', reference], { tty: true });
+    const settled = await books.runInProcess(['tsq', reference], { tty: true });
     assert.equal(settled.code, 0, settled.stdout);
     assert.ok(settled.stdout.includes(`${GREEN}SUCCESSFUL`), `SUCCESSFUL not in green: ${JSON.stringify(settled.stdout)}`);
     assert.match(stripAnsi(settled.stdout), /Feedback code\s+00/);
   });
 
   it('writes TSV when piped, without colour', async () => {
-    const result = await books.run(['tsq', reference]);
+    const result = await books.runInProcess(['tsq', reference]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, `Transaction\tStatus\tFeedback code\tFeedback\n${reference}\tSUCCESSFUL\t00\tApproved or completed successfully\n`);
   });
 
   it('prints the API data exactly with --json', async () => {
-    const result = await books.run(['--json', 'tsq', reference]);
+    const result = await books.runInProcess(['--json', 'tsq', reference]);
     assert.equal(result.code, 0, result.stderr);
     const { body } = await books.api<{ data: TsqResult }>(`/v1/transfer/tsq?transactionId=${encodeURIComponent(reference)}`);
     assert.deepEqual(JSON.parse(result.stdout), body.data);
@@ -65,7 +65,7 @@ describe('tsq', () => {
   it('exits 1 with the API message for an id it does not know', async () => {
     const { status, body } = await books.api<{ message: string }>('/v1/transfer/tsq?transactionId=ACME-UNKNOWN');
     assert.notEqual(status, 200);
-    const result = await books.run(['tsq', 'ACME-UNKNOWN']);
+    const result = await books.runInProcess(['tsq', 'ACME-UNKNOWN']);
     assert.equal(result.code, 1, result.stderr);
     assert.equal(result.stdout, '');
     assert.ok(result.stderr.includes(body.message), result.stderr);
@@ -74,7 +74,7 @@ describe('tsq', () => {
   for (const bad of ['', 'two words', 'tab\there']) {
     it(`refuses the id ${JSON.stringify(bad)} before sending`, async () => {
       books.clearRequests();
-      assertRefusedLocally(books, await books.run(['tsq', bad]));
+      assertRefusedLocally(books, await books.runInProcess(['tsq', bad]));
     });
   }
 });

@@ -64,10 +64,10 @@ function expectedRow(tx: TransactionRecord): Record<string, string> {
 
 async function exportBoth(args: string[]) {
   books.clearRequests();
-  const csv = await books.run(['tx', 'list', '--all', '--csv', ...args]);
+  const csv = await books.runInProcess(['tx', 'list', '--all', '--csv', ...args]);
   assert.equal(csv.code, 0, csv.stderr);
   const pages = books.queries('/v1/transactions').map(pageOf);
-  const json = await books.run(['--json', 'tx', 'list', '--all', ...args]);
+  const json = await books.runInProcess(['--json', 'tx', 'list', '--all', ...args]);
   assert.equal(json.code, 0, json.stderr);
   return {
     csvText: csv.stdout,
@@ -106,10 +106,10 @@ describe('tx list --csv', () => {
   });
 
   it('one page without --all, and a header alone when nothing matches', async () => {
-    const page = await books.run(['tx', 'list', '--csv', '--limit', '3']);
+    const page = await books.runInProcess(['tx', 'list', '--csv', '--limit', '3']);
     assert.equal(page.code, 0, page.stderr);
     assert.deepEqual(parse(page.stdout, { columns: true }), all.slice(0, 3).map(expectedRow));
-    const none = await books.run(['tx', 'list', '--all', '--csv', '--status', 'reversed']);
+    const none = await books.runInProcess(['tx', 'list', '--all', '--csv', '--status', 'reversed']);
     assert.equal(none.code, 0, none.stderr);
     assert.equal(none.stdout, `${HEADER.join(',')}\n`);
   });

@@ -24,7 +24,7 @@ after(async () => books?.stop());
 describe('tx get', () => {
   it('shows one transaction as labels and values on a terminal', async () => {
     books.clearRequests();
-    const result = await books.run(['tx', 'get', debit.reference], { tty: true });
+    const result = await books.runInProcess(['tx', 'get', debit.reference], { tty: true });
     assert.equal(result.code, 0, result.stdout);
     const lines = stripAnsi(result.stdout).split('\n');
     const valueOf = (label: string) =>
@@ -43,7 +43,7 @@ describe('tx get', () => {
   });
 
   it('writes a header line and one TSV line when piped', async () => {
-    const result = await books.run(['tx', 'get', credit.reference]);
+    const result = await books.runInProcess(['tx', 'get', credit.reference]);
     assert.equal(result.code, 0, result.stderr);
     const [header, line, ...rest] = result.stdout.trimEnd().split('\n');
     assert.deepEqual(rest, []);
@@ -55,7 +55,7 @@ describe('tx get', () => {
   });
 
   it('prints the API record exactly with --json', async () => {
-    const result = await books.run(['--json', 'tx', 'get', debit.reference]);
+    const result = await books.runInProcess(['--json', 'tx', 'get', debit.reference]);
     assert.equal(result.code, 0, result.stderr);
     const { body } = await books.api<{ data: TransactionRecord }>(`/v1/transactions/reference/${debit.reference}`);
     assert.deepEqual(JSON.parse(result.stdout), body.data);
@@ -66,7 +66,7 @@ describe('tx get', () => {
     const unknown = 'ACME-NOSUCHREF0001';
     const { status, body } = await books.api<{ message: string }>(`/v1/transactions/reference/${unknown}`);
     assert.notEqual(status, 200);
-    const result = await books.run(['tx', 'get', unknown]);
+    const result = await books.runInProcess(['tx', 'get', unknown]);
     assert.equal(result.code, 1, result.stderr);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /^error: /m);
@@ -76,13 +76,13 @@ describe('tx get', () => {
   for (const bad of ['', '   ', 'ACME REF', 'ACME-\nX', 'A'.repeat(129)]) {
     it(`refuses the reference ${JSON.stringify(bad.length > 20 ? `${bad.slice(0, 5)}...` : bad)} before sending`, async () => {
       books.clearRequests();
-      assertRefusedLocally(books, await books.run(['tx', 'get', bad]));
+      assertRefusedLocally(books, await books.runInProcess(['tx', 'get', bad]));
     });
   }
 
   it('needs a reference', async () => {
     books.clearRequests();
-    const result = await books.run(['tx', 'get']);
+    const result = await books.runInProcess(['tx', 'get']);
     assert.equal(result.code, 2);
     assert.deepEqual(books.server.simulator.requests(), []);
   });

@@ -1,12 +1,14 @@
 // Shared set-up for the tests of issue 3 (tx, tsq, clients): a simulator served on 127.0.0.1 with an
-// ephemeral port, a temporary home with profile `sim` logged in to it, the built CLI run against it, and
-// direct reads of the API (plain fetch with the same token) to compare the CLI's output with.
+// ephemeral port, a temporary home with profile `sim` logged in to it, the CLI run against it (the built
+// one, or in the test's process), and direct reads of the API (plain fetch with the same token) to compare
+// the CLI's output with.
 // Not a test file itself (npm test runs test/*.test.ts).
 import assert from 'node:assert/strict';
 import { makeHome, runCli, type RunOptions, type RunResult } from './helpers/cli.js';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
+import { runInProcess, type InProcessOptions } from './helpers/in-process.js';
 
 export interface Books {
   server: RunningSimulator;
@@ -14,6 +16,8 @@ export interface Books {
   token: string;
   /** Runs the built CLI as profile `sim`. */
   run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** The same run in the test's process (test/helpers/in-process.ts): for what needs no process of its own. */
+  runInProcess(args: string[], options?: Partial<InProcessOptions>): Promise<RunResult>;
   /** GET on the API with the profile's token; returns the whole JSON body. */
   api<T = unknown>(pathAndQuery: string): Promise<{ status: number; body: T }>;
   /** POST on the API with the profile's token. */
@@ -29,7 +33,7 @@ export async function openBooks(options: SimulatorOptions = {}): Promise<Books> 
   const home = makeHome();
   const env = { ...home.env, FSAPI_PROFILE: 'sim' };
   await logInToSimulator(home.env, server.url);
-  const tokenRun = await runCli(['auth', 'token'], { env });
+  const tokenRun = await runInProcess(['auth', 'token'], { env });
   assert.equal(tokenRun.code, 0, tokenRun.stderr);
   const token = tokenRun.stdout.trim();
   const call = async <T>(method: string, path: string, json?: unknown) => {
@@ -46,6 +50,7 @@ export async function openBooks(options: SimulatorOptions = {}): Promise<Books> 
     env,
     token,
     run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
+    runInProcess: (args, runOptions = {}) => runInProcess(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
     api: (pathAndQuery) => call('GET', pathAndQuery),
     post: (path, json) => call('POST', path, json),
     queries: (path) =>

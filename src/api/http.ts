@@ -1,6 +1,7 @@
-// The wire: one Http per run, pointed at the profile's base address over node:http (node-transport.ts),
-// or, for the `local` profile without one, at the in-process simulator's fetch. Both are a Transport, so
-// the same timeouts, retries and error mapping serve both.
+// The wire: one Http per run, pointed at the profile's base address through the run's transport
+// (ctx.transport: node:http, node-transport.ts, unless a test gives stubbed answers), or, for the `local`
+// profile without one, at the in-process simulator's fetch. Both are a Transport, so the same timeouts,
+// retries and error mapping serve both.
 //
 // What happens on the wire, and only here:
 // - a deadline per request (--timeout) covering the answer's headers and body; a timeout is never retried
@@ -21,7 +22,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
-import { AnswerTooLargeError, closeAgents, nodeTransport } from './node-transport.js';
+import { AnswerTooLargeError, closeAgents } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
 import type { Http, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
@@ -78,7 +79,7 @@ export function requestUrl(origin: string, path: string, searchParams?: URLSearc
  * commands against a real API never load the simulator's code.
  */
 export async function createHttp(ctx: Context, baseUrl: string | undefined): Promise<Http> {
-  let transport: Transport = nodeTransport;
+  let transport: Transport = ctx.transport;
   let origin: string;
   let host: string;
   if (baseUrl === undefined) {

@@ -11,6 +11,7 @@ import { clientsGroup } from './clients/group.spec.js';
 import { collectionsSpec } from './top/collections.spec.js';
 import { completionSpec } from './top/completion.spec.js';
 import { enquirySpec } from './top/enquiry.spec.js';
+import { mcpSpec } from './top/mcp.spec.js';
 import { payeesGroup } from './payees/group.spec.js';
 import { policyGroup } from './policy/group.spec.js';
 import { profileGroup } from './profile/group.spec.js';
@@ -43,5 +44,6 @@ export const commandSpecs: ReadonlyArray<CommandSpec<any> | GroupSpec> = [
   webhookGroup,
   simulatorGroup,
   apiSpec,
+  mcpSpec,
   completionSpec,
 ];

@@ -1,7 +1,7 @@
 // The terminal styles fsapi uses (the 16 basic colours, bold, dim), through chalk at its basic level.
 // fsapi decides whether to colour itself (src/ui/io.ts: NO_COLOR, FORCE_COLOR, --no-color, a terminal)
 // and hands chalk that decision as a level, so chalk's own colour probe is left out of the bundle
-// (scripts/build.mjs, docs/decisions.md). Styles are applied to text already made safe for the terminal
+// (scripts/build.mjs, docs/startup.md). Styles are applied to text already made safe for the terminal
 // (src/common/sanitize.ts), never the other way round: a sanitiser run over styled text would turn the
 // escape codes into U+FFFD.
 import { Chalk, type ChalkInstance } from 'chalk';

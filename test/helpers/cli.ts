@@ -16,20 +16,22 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Keystrokes typed once the screen shows `expect`. */
-export type KeyAnswer = readonly [expect: string | RegExp, keystrokes: string];
+/**
+ * Keystrokes typed once the screen shows `expect`. A function is called at that moment and what it returns
+ * is typed: for a test that changes the world while the prompt waits (a fault in the simulator, say).
+ */
+export type KeyAnswer = readonly [expect: string | RegExp, keystrokes: string | (() => string)];
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   tty?: boolean;
   /**
-   * What is typed into the terminal (tty only), in order. A pair [expect, keystrokes] is typed once the
-   * screen, since the keystrokes before, shows `expect` (ANSI codes stripped): the prompt it answers.
-   * A plain string is typed once the output has been quiet for 400 ms (older tests; a pair waits for
-   * the event instead of for time).
+   * What is typed into the terminal (tty only), in order: each pair's keystrokes once the screen, since
+   * the keystrokes before, shows its `expect` (ANSI codes stripped), the prompt they answer. Never after
+   * a time: a prompt that is not shown yet may not be reading its input.
    */
-  keys?: Array<string | KeyAnswer>;
+  keys?: KeyAnswer[];
   timeoutMs?: number;
   cwd?: string;
   /** The script node runs instead of bin/fsapi.cjs, e.g. the launcher of a copy of the package. */
@@ -133,45 +135,30 @@ function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResul
     let screen = '';
     let stderr = '';
     const keys = [...(options.keys ?? [])];
-    let quietTimer: NodeJS.Timeout | undefined;
     /** Where the screen stood when the last keystrokes were typed: an expectation reads only what followed. */
     let typedAt = 0;
-    const typeNextKey = () => {
-      clearTimeout(quietTimer);
-      const key = keys[0];
-      if (key === undefined) return;
-      if (typeof key !== 'string') {
+    const typeAnswers = () => {
+      for (let key = keys[0]; key !== undefined; key = keys[0]) {
         const [expect, keystrokes] = key;
         const shown = stripAnsi(screen.slice(typedAt));
         if (typeof expect === 'string' ? !shown.includes(expect) : !expect.test(shown)) return;
         keys.shift();
         typedAt = screen.length;
-        child.stdin.write(keystrokes);
-        return typeNextKey();
+        child.stdin.write(typeof keystrokes === 'string' ? keystrokes : keystrokes());
       }
-      quietTimer = setTimeout(() => {
-        keys.shift();
-        typedAt = screen.length;
-        child.stdin.write(key);
-        typeNextKey();
-      }, 400);
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       screen += chunk;
-      typeNextKey();
+      typeAnswers();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      clearTimeout(quietTimer);
       resolve({ code: code ?? (signal ? 128 : 1), stdout: screen.replaceAll('\r\n', '\n'), stderr });
     });
     if (options.input) child.stdin.write(options.input);
-    if (keys.length === 0 && !options.input) {
-      // Leave stdin open only while there is something to type; script ends when the command ends.
-    }
   });
 }
 

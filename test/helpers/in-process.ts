@@ -5,10 +5,11 @@
 // Where the process is the point (a pseudo-terminal, signals, start-up, concurrency, a crash) keep runCli.
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import type { Transport } from '../../src/api/types.js';
 import type { Clock } from '../../src/context.js';
-import { defineEveryCommand, commanderErrorInOneVoice } from '../../src/program.js';
+import { defineEveryCommand, commanderErrorAsJson, commanderErrorInOneVoice } from '../../src/program.js';
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
-import { jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
+import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { resetHttpState } from '../../src/api/http.js';
 import { closeLocalStores } from '../../src/store/database.js';
@@ -30,11 +31,13 @@ export interface InProcessOptions {
   prompts?: readonly ScriptedAnswer[];
   /** The run's clock; by default a FakeClock that skips every wait at once (see its caveat). */
   clock?: Clock;
+  /** What requests to a base address go through: stubbed answers (test/helpers/http-stubs.ts); node:http unless given. */
+  transport?: Transport;
 }
 
 /** The command tree, every group defined, its output and exits turned towards the current run. */
 let tree: Command | undefined;
-let current: { stdout: Writable; stderr: Writable; columns: number | undefined } | undefined;
+let current: { stdout: Writable; stderr: Writable; columns: number | undefined; colour: boolean; json: boolean } | undefined;
 
 function commandTree(): Command {
   if (tree) return tree;
@@ -42,7 +45,9 @@ function commandTree(): Command {
   forEachCommand(tree, (command) => {
     command.exitOverride();
     command.configureOutput({
-      outputError: (text, write) => write(commanderErrorInOneVoice(text, current?.columns)),
+      // As src/program.ts writes them: red by the same rules, the error object under --json.
+      outputError: (text, write) =>
+        write(current?.json ? commanderErrorAsJson(text) : commanderErrorInOneVoice(text, current?.columns, errorRed(current?.colour ?? false))),
       writeOut: (text) => void current?.stdout.write(text),
       writeErr: (text) => void current?.stderr.write(text),
       getOutHelpWidth: () => current?.columns ?? 80,
@@ -71,12 +76,23 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
   if (!options.tty && options.prompts?.length) throw new Error('prompts are answered only with tty: true');
   const clock = options.clock ?? new FakeClock();
   const program = commandTree();
-  current = { stdout: terminal.stdout, stderr: terminal.stderr, columns: terminal.stderrColumns };
   const argv = ['node', 'fsapi', ...args];
+  current = {
+    stdout: terminal.stdout,
+    stderr: terminal.stderr,
+    columns: terminal.stderrColumns,
+    colour: stderrColour(env, argv, terminal.stderrIsTTY),
+    json: jsonRequested(argv),
+  };
   const savedEnv = { ...process.env };
   lendEnvironment(env);
   useContextFactory((rawGlobals, _processEnv, fromEnv) =>
-    createContext(rawGlobals, env, fromEnv, { terminal, clock, ...(prompts ? { prompt: prompts.prompt } : {}) }),
+    createContext(rawGlobals, env, fromEnv, {
+      terminal,
+      clock,
+      ...(prompts ? { prompt: prompts.prompt } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
+    }),
   );
   let code = 0;
   try {

@@ -11,8 +11,9 @@ export const SIMULATOR_LOGIN_ENV = {
   FSAPI_CONSUMER_SECRET: SIMULATOR_CREDENTIALS.consumerSecret,
 };
 
-export async function logInToSimulator(env: Record<string, string>, baseUrl: string, profile = 'sim'): Promise<void> {
-  const login = await runInProcess(['auth', 'login', '--profile', profile, '--env', 'sandbox', '--base-url', baseUrl], {
+/** `more`: further options of `auth login` (`--save-credentials`). */
+export async function logInToSimulator(env: Record<string, string>, baseUrl: string, profile = 'sim', more: string[] = []): Promise<void> {
+  const login = await runInProcess(['auth', 'login', '--profile', profile, '--env', 'sandbox', '--base-url', baseUrl, ...more], {
     env: { ...env, ...SIMULATOR_LOGIN_ENV },
   });
   assert.equal(login.code, 0, `login failed: ${login.stderr}`);

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startSimulatorServer, type RunningSimulator } from '../../src/simulator/server.js';
+import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../../src/simulator/server.js';
 import type { SimulatorOptions } from '../../src/simulator/types.js';
 import { openDatabase } from '../../src/store/sqlite.js';
-import { makeHome, runCli, type RunOptions, type RunResult } from './cli.js';
+import { makeHome, runCli, stripAnsi, type RunOptions, type RunResult } from './cli.js';
 import { logInToSimulator } from './simulator-login.js';
 import { runInProcess, type InProcessOptions } from './in-process.js';
 import { FakeClock } from './context.js';
@@ -54,6 +54,15 @@ export async function setUpTransfers(options: SimulatorOptions = {}): Promise<Tr
       home.cleanup();
     },
   };
+}
+
+/** `policy set` with these options as a person does it: at a terminal, the consumer secret typed at its one prompt. */
+export async function setPolicy(setup: TransferSetup, ...options: string[]): Promise<void> {
+  const result = await setup.runInProcess(['policy', 'set', ...options], {
+    tty: true,
+    prompts: [{ prompt: 'Consumer secret', answer: SIMULATOR_CREDENTIALS.consumerSecret }],
+  });
+  assert.equal(result.code, 0, stripAnsi(result.stdout));
 }
 
 /** The journal's transfers as `transfer log --json` prints them. */

@@ -1,0 +1,82 @@
+// fsapi mcp: the Model Context Protocol server (src/agents/server.ts). This file is its allow-list: which
+// commands are tools, what each may be given, and what MCP is told each does. Everything not here is no
+// tool: no approving, no policy or payee changes, no login or logout, no token, no raw API request, no
+// batch file (a path an agent names would reach the server user's files).
+// The server and the SDK are loaded only here, when `fsapi mcp` runs: never by --help or other commands.
+import { run } from './run.js';
+import { mcpSpec } from './top/mcp.spec.js';
+import type { AgentTool, ToolAnnotations } from '../agents/tools.js';
+import { accountSpec } from './top/account.spec.js';
+import { banksSpec } from './top/banks.spec.js';
+import { enquirySpec } from './top/enquiry.spec.js';
+import { tsqSpec } from './top/tsq.spec.js';
+import { statementSpec } from './top/statement.spec.js';
+import { collectionsSpec } from './top/collections.spec.js';
+import { reconcileSpec } from './top/reconcile.spec.js';
+import { listSpec as txListSpec } from './tx/list.spec.js';
+import { getSpec as txGetSpec } from './tx/get.spec.js';
+import { statusSpec as transferStatusSpec } from './transfer/status.spec.js';
+import { logSpec as transferLogSpec } from './transfer/log.spec.js';
+import { receiptSpec as transferReceiptSpec } from './transfer/receipt.spec.js';
+import { sendSpec as transferSendSpec } from './transfer/send.spec.js';
+import { listSpec as clientsListSpec } from './clients/list.spec.js';
+import { getSpec as clientsGetSpec } from './clients/get.spec.js';
+import { listSpec as payeesListSpec } from './payees/list.spec.js';
+import { showSpec as policyShowSpec } from './policy/show.spec.js';
+import { listSpec as approvalsListSpec } from './approvals/list.spec.js';
+import { showSpec as approvalsShowSpec } from './approvals/show.spec.js';
+
+/** Asks the bank's API and changes nothing (what it learns may be recorded in fsapi's own journal). */
+const readsApi: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+/** Reads fsapi's own records on this machine only. */
+const readsRecords: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** Output formats other than --json, files written, other profiles: never a tool's input. */
+const CSV = ['csv'];
+
+export const agentTools: readonly AgentTool[] = [
+  { spec: accountSpec, annotations: readsApi, load: () => import('./account.js') },
+  { spec: banksSpec, annotations: readsApi, load: () => import('./banks.js'), withheld: CSV },
+  { spec: enquirySpec, annotations: readsApi, load: () => import('./enquiry.js') },
+  { spec: txListSpec, annotations: readsApi, load: () => import('./tx/list.js'), withheld: CSV },
+  { spec: txGetSpec, annotations: readsApi, load: () => import('./tx/get.js') },
+  // Every call answers at once (clients time a call out after about a minute, and calls take turns):
+  // an agent follows a transfer by asking again, not with --wait.
+  { spec: transferStatusSpec, annotations: readsApi, load: () => import('./transfer/status.js'), withheld: ['wait', 'waitTimeout'] },
+  // --refresh asks the API; without it the log is local.
+  { spec: transferLogSpec, annotations: readsApi, load: () => import('./transfer/log.js'), withheld: ['csv', 'jsonl', 'allProfiles'] },
+  { spec: transferReceiptSpec, annotations: readsApi, load: () => import('./transfer/receipt.js'), withheld: ['pdf'] },
+  { spec: tsqSpec, annotations: readsApi, load: () => import('./tsq.js') },
+  { spec: statementSpec, annotations: readsApi, load: () => import('./statement.js'), withheld: ['csv', 'transactions', 'pdf'] },
+  { spec: collectionsSpec, annotations: readsApi, load: () => import('./collections.js'), withheld: CSV },
+  { spec: reconcileSpec, annotations: readsApi, load: () => import('./reconcile.js') },
+  { spec: clientsListSpec, annotations: readsApi, load: () => import('./clients/list.js'), withheld: CSV },
+  { spec: clientsGetSpec, annotations: readsApi, load: () => import('./clients/get.js') },
+  { spec: payeesListSpec, annotations: readsRecords, load: () => import('./payees/list.js'), withheld: CSV },
+  { spec: policyShowSpec, annotations: readsRecords, load: () => import('./policy/show.js') },
+  { spec: approvalsListSpec, annotations: readsRecords, load: () => import('./approvals/list.js') },
+  { spec: approvalsShowSpec, annotations: readsRecords, load: () => import('./approvals/show.js') },
+  {
+    spec: transferSendSpec,
+    // Money leaves and does not come back; the same reference again pays nothing more (idempotent).
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    load: () => import('./transfer/send.js'),
+    // No terminal to confirm on: the policy is the confirmation. The duplicate guard stays on (a second
+    // payment of the same amount to the same account within 10 minutes is refused); no --wait, as for
+    // transfer_status.
+    implied: { yes: true },
+    withheld: ['allowDuplicate', 'wait', 'waitTimeout'],
+    required: ['reference'],
+    description: 'verify the receiver by name enquiry, then send one transfer exactly once, within the payment policy',
+    note:
+      'Pays only within the payment policy the owner set; beyond it the transfer is held for a person and ' +
+      'the result names the request (nothing is sent). Needs a reference of your own (PREFIX-...): the same ' +
+      'reference again never pays twice and answers with what became of the first call',
+    run: async (ctx, module, options, args) => (await import('../agents/send.js')).sendForAgent(ctx, module, options, args),
+  },
+];
+
+export default run(mcpSpec, async (ctx) => {
+  const { serveMcp } = await import('../agents/server.js');
+  await serveMcp(ctx, agentTools, ctx.env.FSAPI_VERSION_OVERRIDE ?? '0.1.0');
+});
