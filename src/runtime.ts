@@ -62,7 +62,7 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
   // A profile knows its store: one that is not its own is refused when opened, before anything is sent.
   const guard = storeGuard(ctx);
   // Where the records are: the data dir's SQLite, or a team store (FSAPI_STORE, `fsapi store use`).
-  chooseTeamStore(teamStoreOfRun(ctx));
+  chooseTeamStore(() => teamStoreOfRun(ctx));
   watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
   let failed = false;
   try {

@@ -13,15 +13,23 @@ export interface TeamChoice {
   readonly source: 'FSAPI_STORE' | 'profile';
 }
 
-let chosen: TeamChoice | undefined;
+let choose: (() => TeamChoice | undefined) | undefined;
+let chosen: { choice: TeamChoice | undefined } | undefined;
 
-export function chooseTeamStore(choice: TeamChoice | undefined): void {
-  chosen = choice;
+/**
+ * Sets how this run finds its team store: asked once, when a store is first wanted (reading the profile
+ * has its cost and its effects: a command that opens no store never pays them).
+ */
+export function chooseTeamStore(find: (() => TeamChoice | undefined) | undefined): void {
+  choose = find;
+  chosen = undefined;
 }
 
 /** The team store of `dataDir` in this run, undefined when its records are in the data dir's SQLite. */
 export function teamChoice(dataDir?: string): TeamChoice | undefined {
-  if (!chosen) return undefined;
-  if (dataDir === undefined) return chosen;
-  return path.resolve(dataDir) === path.resolve(chosen.dataDir) ? chosen : undefined;
+  if (!choose) return undefined;
+  chosen ??= { choice: choose() };
+  const choice = chosen.choice;
+  if (!choice || dataDir === undefined) return choice;
+  return path.resolve(dataDir) === path.resolve(choice.dataDir) ? choice : undefined;
 }
