@@ -17,6 +17,7 @@ import { logInToSimulator } from './helpers/simulator-login.js';
 import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
+import { WRITER_LOCK } from '../src/store/postgres.js';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const cliPath = path.join(repoRoot, 'bin', 'fsapi.cjs');
@@ -98,19 +99,66 @@ function spawnCli(env: Record<string, string>, args: string[]) {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  const exited: Promise<RunEnd> = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
   return { child, exited };
 }
+
+interface RunEnd {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Two runs that reach the claim at the same moment, for certain: the test holds the store's writer lock
+ * while both start, waits until both wait for it on the server (both past every check made before the
+ * claim), then lets go. Without the lock the runs never wait, and this fails.
+ */
+async function raceAtTheClaim(t: Team, runs: Array<[env: Record<string, string>, args: string[]]>) {
+  const withPassword = new URL(t.url);
+  withPassword.password = server.env.PGPASSWORD!;
+  const holder = new pg.Client({ connectionString: withPassword.href });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query(`SELECT pg_advisory_xact_lock(${WRITER_LOCK})`);
+    const started = runs.map(([env, args]) => spawnCli(env, args));
+    // Runs waiting for exactly this lock (not, say, for the schema's, when the store is new).
+    const [high, low] = [Number(WRITER_LOCK >> 32n), Number(WRITER_LOCK & 0xffffffffn)];
+    const waiting = async () =>
+      Number(
+        (
+          await holder.query(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1 AND classid = $1::bigint::oid AND objid = $2::bigint::oid",
+            [high, low],
+          )
+        ).rows[0].n,
+      );
+    for (let waited = 0; (await waiting()) < runs.length; waited += 50) {
+      if (waited > 30_000)
+        assert.fail(`the runs did not wait for the store's writer lock: ${JSON.stringify(await Promise.race(started.map((s) => s.exited)))}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(t.s.posts() - postsBefore(t), 0, 'nothing sent while the claim waits');
+    await holder.query('COMMIT');
+    return await Promise.all(started.map((s) => s.exited));
+  } finally {
+    await holder.end();
+  }
+}
+
+const baseline = new WeakMap<Team, number>();
+const postsBefore = (t: Team) => baseline.get(t) ?? 0;
 
 describe('team store: two machines, one account', { timeout: 120_000 }, () => {
   it('both send the same reference at once: one pays, the other is refused (exit 2); one POST', async () => {
     const t = await team();
     try {
       const reference = 'ACME-TEAMRACE0001';
-      const [a, b] = await Promise.all([
-        spawnCli(t.envA, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']).exited,
-        spawnCli(t.envB, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']).exited,
-      ]);
+      const [a, b] = (await raceAtTheClaim(t, [
+        [t.envA, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']],
+        [t.envB, [...send('700', '--reference', reference, '--allow-duplicate'), '--json']],
+      ])) as [RunEnd, RunEnd];
       const codes = [a.code, b.code].sort();
       assert.deepEqual(codes, [0, 2], `A: ${a.stderr}\nB: ${b.stderr}`);
       const loser = a.code === 2 ? a : b;
@@ -156,10 +204,11 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(t.s.posts(), 1);
 
       // Two machines racing for what is left of the day (600): one of them fits, never both.
-      const [a, b] = await Promise.all([
-        spawnCli(t.envA, [...send('300'), '--allow-duplicate']).exited,
-        spawnCli(t.envB, [...send('350'), '--allow-duplicate']).exited,
-      ]);
+      baseline.set(t, t.s.posts());
+      const [a, b] = (await raceAtTheClaim(t, [
+        [t.envA, [...send('300'), '--allow-duplicate']],
+        [t.envB, [...send('350'), '--allow-duplicate']],
+      ])) as [RunEnd, RunEnd];
       assert.deepEqual([a.code, b.code].sort(), [0, 1], `A: ${a.stderr}\nB: ${b.stderr}`);
       assert.match(a.code === 1 ? a.stderr : b.stderr, /would pass the daily maximum/);
       assert.equal(t.s.posts(), 2);

@@ -36,7 +36,7 @@ const KEEPALIVE = { idle: 10, interval: 5, count: 3 };
 
 // Advisory lock keys. The store's writer lock and its migration lock are one-bigint keys; run locks are
 // two-int4 keys (src/store/process-lock.ts), a space of their own on the server.
-const WRITER_LOCK = 0x66_73_61_70_69_01n; // "fsapi" 1
+export const WRITER_LOCK = 0x66_73_61_70_69_01n; // "fsapi" 1
 const MIGRATION_LOCK = 0x66_73_61_70_69_02n;
 
 // ---- the address -------------------------------------------------------------------------------------
