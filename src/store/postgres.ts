@@ -192,7 +192,13 @@ class Connection {
     // Neither keeps the process alive: a command that is done exits, and its connection with it.
     this.worker.unref();
     this.port.unref();
-    this.call({ op: 'connect' }, CONNECT_TIMEOUT_MS);
+    try {
+      this.call({ op: 'connect' }, CONNECT_TIMEOUT_MS);
+    } catch (error) {
+      // No connection: no thread left behind either (a long-running process would keep collecting them).
+      void this.worker.terminate();
+      throw error;
+    }
   }
 
   call(request: WorkerRequest, timeoutMs = STATEMENT_TIMEOUT_MS): Extract<WorkerAnswer, { ok: true }> {
