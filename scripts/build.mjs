@@ -158,6 +158,10 @@ try {
       plugins: [...common.plugins, ...(bundle.plugins ?? [])],
       external: bundle.external ?? [],
       ...(bundle.entry ? { entryPoints: [bundle.entry] } : { stdin: bundle.stdin }),
+      // Maps of fsapi's own code only: a vendor bundle's map is the library's source again (pdfkit's and
+      // the MCP SDK's alone were 5.6 MB, half the installed package), and a fault in a library is read in
+      // its own repository.
+      sourcemap: bundle.entry ? common.sourcemap : false,
       outfile: new URL(`${bundle.name}.cjs`, staging).pathname,
       format: 'cjs',
       // An import() would make Node set up its ES module loader. Unsupported, esbuild turns each into a
