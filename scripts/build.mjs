@@ -144,7 +144,8 @@ const bundles = [
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
   // The team store's connection thread (src/store/postgres-worker.ts) with the `pg` driver: loaded only by a
   // run whose records are in a PostgreSQL. pg-native (libpq bindings) is an optional driver fsapi never uses.
-  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', external: ['pg-native'] },
+  // No map: it would be the driver's source again (300 KB), as a vendor bundle's is.
+  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', external: ['pg-native'], sourcemap: false },
   ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
@@ -161,7 +162,7 @@ try {
       // Maps of fsapi's own code only: a vendor bundle's map is the library's source again (pdfkit's and
       // the MCP SDK's alone were 5.6 MB, half the installed package), and a fault in a library is read in
       // its own repository.
-      sourcemap: bundle.entry ? common.sourcemap : false,
+      sourcemap: bundle.sourcemap ?? (bundle.entry ? common.sourcemap : false),
       outfile: new URL(`${bundle.name}.cjs`, staging).pathname,
       format: 'cjs',
       // An import() would make Node set up its ES module loader. Unsupported, esbuild turns each into a
