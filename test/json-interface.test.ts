@@ -1,5 +1,5 @@
-// The machine interface (docs/scripting.md): every command with --json, as the built CLI against the
-// simulator over HTTP, in fresh config and data dirs. On success stdout is JSON (NDJSON for the streaming
+// The machine interface (docs/scripting.md): every command with --json against the simulator over HTTP,
+// in fresh config and data dirs (successes in process, failures as the built CLI). On success stdout is JSON (NDJSON for the streaming
 // ones) with no field named ...Kobo, and fsapi's own records give money as the API writes it, two-decimal
 // naira text. On failure stdout is empty and stderr ends in the one-line error object whose exitCode is
 // the process's exit status.
@@ -124,7 +124,9 @@ describe('--json on success', () => {
   for (const c of SUCCESSES) {
     it(`fsapi ${c.name} --json: JSON, no kobo fields${c.own ? ', naira text' : ''}`, async () => {
       const args = c.args();
-      const result = await setup.run([...args, '--json']);
+      // In process: the shapes are the commands' own; the failures below run the built CLI, whose exit
+      // status the error object must carry.
+      const result = await setup.runInProcess([...args, '--json']);
       // reconcile exits 1 when something needs attention; its JSON is on stdout all the same.
       if (args[0] === 'reconcile') assert.ok(result.code === 0 || result.code === 1, result.stderr);
       else assert.equal(result.code, c.code ?? 0, result.stderr);
