@@ -29,6 +29,14 @@ export function recordsScope(ctx: Context, profile: Profile, baseUrl: string): R
   return { profile: accountOf(consumerKey), baseUrl: normalAddress(baseUrl) };
 }
 
+/**
+ * The owner of `scope`'s records in words: `profile "ops"`, or in a team store the account every operator's
+ * profile shares, `account account-85d0… (team store)`: the profile's name there would be one operator's.
+ */
+export function ownerWords(scope: RecordsScope): string {
+  return teamChoice() && scope.profile.startsWith('account-') ? `account ${scope.profile} (team store)` : `profile "${scope.profile}"`;
+}
+
 /** `account-` and the first 16 hex digits of the consumer key's SHA-256: names the account, reveals nothing. */
 export function accountOf(consumerKey: string): string {
   return `account-${createHash('sha256').update(consumerKey).digest('hex').slice(0, 16)}`;

@@ -9,6 +9,7 @@ import { resolveBank } from '../transfers/banks.js';
 import { nowIso, operatorName } from './policy.js';
 import { transferScope, verifyAccountName } from '../transfers/transfer.js';
 import { parseAccountNumber } from '../common/validate.js';
+import { ownerWords } from '../auth/records-owner.js';
 
 /** Aliases people type: a letter first, then letters, digits, dot, dash, underscore; at most 40. */
 export const ALIAS_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,39}$/;
@@ -57,7 +58,7 @@ export function findPayee(ctx: Context, scope: ControlScope, alias: string): Pay
   const found = payees.find((p) => p.alias.toLowerCase() === alias.toLowerCase());
   if (found) return found;
   throw new NotFoundError(
-    `no saved payee named ${JSON.stringify(alias)} in profile "${scope.profile}"`,
+    `no saved payee named ${JSON.stringify(alias)} in ${ownerWords(scope)}`,
     payees.length > 0 ? `saved: ${payees.map((p) => p.alias).join(', ')}` : 'save one first: fsapi payees add <alias> <accountNumber> --bank <bank>',
   );
 }
@@ -99,7 +100,7 @@ export async function resolvePayeeRows(ctx: Context, file: BatchFile): Promise<R
         continue;
       }
       for (const line of rows.linesOfPayee(alias)) {
-        problems.push({ line, reason: `payee ${alias} is not saved in profile "${scope.profile}" (fsapi payees list)` });
+        problems.push({ line, reason: `payee ${alias} is not saved in ${ownerWords(scope)} (fsapi payees list)` });
         rows.removeRow(line);
       }
     }

@@ -79,7 +79,7 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
     if (!attempts.answered && journal.inFlight(attempts)) {
       throw new ReferenceTakenError(
         candidate.reference,
-        `reference ${candidate.reference} is being sent by another fsapi process (pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
+        `reference ${candidate.reference} is being sent by another fsapi process (${state?.operator ? `${state.operator}, ` : ''}pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
       );
     }
     if (attempts.answered && state?.state !== 'rejected') {

@@ -18,6 +18,7 @@ import { reportEntry, tally, type OutcomeGroup, type Tally } from '../batch/repo
 import { formatNaira } from '../money/kobo.js';
 import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
+import { ownerWords } from '../auth/records-owner.js';
 
 /** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
 interface StderrColumn {
@@ -174,7 +175,7 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
     ['From', `${source.accountName} (${source.accountNumber})`],
     [
       'Environment',
-      `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
+      `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (${ownerWords(scope)}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
     ],
     [
       'To send',

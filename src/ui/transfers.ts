@@ -8,6 +8,7 @@ import type { TransferWithOutcome } from '../transfers/outcome.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { wrapText } from './table-layout.js';
+import { ownerWords } from '../auth/records-owner.js';
 
 /**
  * The summary shown before the confirmation, on stderr: the verified name, where the money goes, how
@@ -41,7 +42,7 @@ export function writeTransferSummary(ctx: Context, prepared: PreparedTransfer): 
   rows.push(['Reference', transfer.reference]);
   rows.push([
     'Environment',
-    `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (profile ${scope.profile}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
+    `${scope.env === 'production' ? c.bold(c.red('production')) : scope.env} (${ownerWords(scope)}${scope.baseUrl === 'local' ? '' : `, ${scope.baseUrl}`})`,
   ]);
   const width = Math.max(...rows.map(([label]) => label.length));
   ctx.io.note(c.bold('Transfer'));

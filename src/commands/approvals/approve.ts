@@ -10,13 +10,14 @@ import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(approveSpec, async (ctx, _opts, args) => {
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
-  if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   if (request.status === 'rejected') {
     throw new FsapiError(

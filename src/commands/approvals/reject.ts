@@ -6,6 +6,7 @@ import { nowIso, operatorName } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { isoTimeCell } from '../../ui/transfers.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(rejectSpec, async (ctx, opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
@@ -21,7 +22,7 @@ export default run(rejectSpec, async (ctx, opts, args) => {
     if (!request) return undefined;
     return { request, decided: store.decide(scope, id, { decision: 'rejected', by: operatorName(ctx.env), at: nowIso(ctx), reason: reason || undefined }) };
   });
-  if (!outcome) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!outcome) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
     const last = outcome.request.decisions.at(-1);
     throw new FsapiError(

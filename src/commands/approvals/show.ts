@@ -6,12 +6,13 @@ import { controlScope, withStore } from '../../controls/payees.js';
 import { requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx, _opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
   const request = withStore(ctx, (store) => store.request(scope, id));
-  if (!request) throw new NotFoundError(`no approval request ${id} in profile "${scope.profile}"`, 'fsapi approvals list shows the requests');
+  if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const outcomes = heldOutcomes(ctx, scope, request);
   printRequest(ctx, request, requestJson(request, outcomes), outcomes);
 });

@@ -4,6 +4,7 @@ import { controlScope, listPayees } from '../../controls/payees.js';
 import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { payeeColumns } from '../../ui/controls.js';
 import { printList } from '../../ui/output.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(listSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
@@ -11,11 +12,5 @@ export default run(listSpec, async (ctx, opts, _args) => {
   const scope = await controlScope(ctx);
   const payees = listPayees(ctx, scope);
   if (csv) return printCsv(ctx, payeeColumns, payees);
-  printList(
-    ctx,
-    payeeColumns,
-    payees,
-    payees,
-    `no saved payees in profile "${scope.profile}"; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`,
-  );
+  printList(ctx, payeeColumns, payees, payees, `no saved payees in ${ownerWords(scope)}; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`);
 });

@@ -8,6 +8,7 @@ import { localTimeZone, parseTimeZone } from '../../common/time-zone.js';
 import type { Policy } from '../../store/controls.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
 import { printJson } from '../../ui/output.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(setSpec, async (ctx, opts) => {
   // Each limit: kobo, null for `none` (removed), undefined when not given (kept).
@@ -61,9 +62,7 @@ export default run(setSpec, async (ctx, opts) => {
   await proveConsumerSecret(ctx, 'makes this change');
   withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
   ctx.io.note(
-    after
-      ? `policy of profile "${scope.profile}" changed (by ${by})`
-      : `policy of profile "${scope.profile}" removed (by ${by}): fsapi pays without limits or approvals`,
+    after ? `policy of ${ownerWords(scope)} changed (by ${by})` : `policy of ${ownerWords(scope)} removed (by ${by}): fsapi pays without limits or approvals`,
   );
   if (ctx.globals.json) printJson(ctx, policyJson(after));
 });

@@ -7,6 +7,7 @@ import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
+import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
@@ -14,11 +15,11 @@ export default run(showSpec, async (ctx) => {
   // Without a policy there is no day of its own: this terminal's day, for information.
   const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
   const left = policy?.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
-  if (!policy) ctx.io.note(`profile "${scope.profile}" has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
+  if (!policy) ctx.io.note(`${ownerWords(scope)} has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(
     ctx,
     [
-      ['Profile', scope.profile],
+      [ownerWords(scope).startsWith('account ') ? 'Account' : 'Profile', scope.profile],
       ...policyLines(policy),
       // Not "sent": a failed or reversed transfer counts, a refused one does not (src/controls/policy.ts).
       ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
