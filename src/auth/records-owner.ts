@@ -31,10 +31,10 @@ export function recordsScope(ctx: Context, profile: Profile, baseUrl: string): R
 
 /**
  * The owner of `scope`'s records in words: `profile "ops"`, or in a team store the account every operator's
- * profile shares, `account account-85d0… (team store)`: the profile's name there would be one operator's.
+ * profile shares, `account-85d0… in the team store`: the profile's name there would be one operator's.
  */
 export function ownerWords(scope: RecordsScope): string {
-  return teamChoice() && scope.profile.startsWith('account-') ? `account ${scope.profile} (team store)` : `profile "${scope.profile}"`;
+  return teamChoice() && scope.profile.startsWith('account-') ? `${scope.profile} in the team store` : `profile "${scope.profile}"`;
 }
 
 /** `account-` and the first 16 hex digits of the consumer key's SHA-256: names the account, reveals nothing. */

@@ -19,7 +19,7 @@ export default run(showSpec, async (ctx) => {
   printRecord(
     ctx,
     [
-      [ownerWords(scope).startsWith('account ') ? 'Account' : 'Profile', scope.profile],
+      [ownerWords(scope).endsWith(' in the team store') ? 'Account' : 'Profile', scope.profile],
       ...policyLines(policy),
       // Not "sent": a failed or reversed transfer counts, a refused one does not (src/controls/policy.ts).
       ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
