@@ -76,6 +76,31 @@ export function openSqliteStore(dataDir: string): LocalStore {
   const existed = existsSync(file);
   if (!existed) storeFound(found(undefined));
   ensurePrivateFile(file);
+  // Two processes making or opening the store at once can each hold a read lock the other must pass to
+  // switch the journal to WAL: SQLite then answers one of them "busy" at once rather than wait in a
+  // deadlock (the busy timeout is not used for that). Nothing is written by an open that fails, so it is
+  // made again, briefly apart, within the same bound a writer waits for.
+  const deadline = Date.now() + STORE_BUSY_TIMEOUT_MS;
+  let identityTold = !existed;
+  for (;;) {
+    try {
+      const store = openOnce(key, file, () => {
+        if (identityTold) return;
+        identityTold = true;
+        return (identity: StoreIdentity | undefined) => storeFound(found(identity));
+      });
+      open.set(key, store);
+      return store;
+    } catch (error) {
+      const busy = error instanceof StoreBusyError || sqliteCode(error) === 5;
+      if (!busy || Date.now() >= deadline) throw storeError(file, error);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 45));
+    }
+  }
+}
+
+/** One attempt at opening the store; `tellIdentity` gives, the first time only, whom to tell what it holds. */
+function openOnce(key: string, file: string, tellIdentity: () => ((identity: StoreIdentity | undefined) => void) | undefined): Store {
   let db: SqlDatabase;
   try {
     db = openDatabase(file);
@@ -87,7 +112,7 @@ export function openSqliteStore(dataDir: string): LocalStore {
     // busy_timeout first: switching to WAL needs a lock another process may hold.
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
     // Before anything is written to it (journal_mode writes a header): a store refused stays as found.
-    if (existed) storeFound(found(readIdentity(db)));
+    tellIdentity()?.(readIdentity(db));
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history
@@ -96,9 +121,8 @@ export function openSqliteStore(dataDir: string): LocalStore {
     migrate(store, db);
   } catch (error) {
     db.close();
-    throw storeError(file, error);
+    throw error;
   }
-  open.set(key, store);
   return store;
 }
 
@@ -274,6 +298,7 @@ class Store implements LocalStore {
         }
       },
       (error) => storeError(this.file, error),
+      STORE_BUSY_TIMEOUT_MS,
     );
   }
 

@@ -28,11 +28,19 @@ export interface SqlDatabase {
  * transaction is rolled back (SQLite may have done so itself: a full disk does) and the error rethrown
  * through `mapError`: all of `work` is kept, or none of it.
  */
-export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error): T {
-  try {
-    db.exec(begin);
-  } catch (error) {
-    throw mapError(error);
+export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error, busyRetryMs = 0): T {
+  // SQLite waits out another writer (busy_timeout), but answers "busy" at once where waiting could
+  // deadlock or a read snapshot went stale. Nothing has been done then, so with `busyRetryMs` the BEGIN
+  // is asked again, briefly apart, until that bound; `work` has not run.
+  const deadline = Date.now() + busyRetryMs;
+  for (;;) {
+    try {
+      db.exec(begin);
+      break;
+    } catch (error) {
+      if (sqliteCode(error) !== 5 || Date.now() >= deadline) throw mapError(error);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 45));
+    }
   }
   try {
     const result = work();
