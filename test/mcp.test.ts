@@ -3,7 +3,7 @@
 // what was (not) sent. The separate-user set-up of docs/agents.md runs the server as a second OS user made
 // with useradd, as test/untrusted-files.test.ts does; it skips itself, saying why, where none can be made.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { childEnv, cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
+import { testUserIds } from './helpers/os-user.js';
 
 interface Served {
   client: Client;
@@ -318,17 +319,7 @@ describe('fsapi mcp', () => {
 
 const AGENT = 'fsapi-test-agent';
 
-/** The server user's ids, or why there can be none here. */
-function agentIds(): { uid: number; gid: number } | string {
-  if (process.platform === 'win32') return 'no POSIX users on Windows';
-  if (process.geteuid?.() !== 0) return 'not root: cannot act as a second user of the machine';
-  if (spawnSync('id', ['-u', AGENT]).status !== 0) {
-    const made = spawnSync('useradd', ['--system', '--no-create-home', AGENT], { encoding: 'utf8' });
-    if (made.status !== 0) return `cannot make the user ${AGENT}: ${made.stderr.trim()}`;
-  }
-  const id = (flag: string) => Number(execFileSync('id', [flag, AGENT], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
+const agentIds = () => testUserIds(AGENT);
 const agent = agentIds();
 
 describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string' ? agent : false }, () => {

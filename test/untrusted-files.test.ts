@@ -33,19 +33,11 @@ import { MAX_REQUEST_BYTES } from '../src/simulator/app.js';
 import { startSimulatorServer } from '../src/simulator/server.js';
 import { cliPath, homePool, repoRoot } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { testUserIds } from './helpers/os-user.js';
 
 const PLANTER = 'fsapi-test-planter';
 
-/** The planter's ids, or why there can be none here. */
-function planterIds(): { uid: number; gid: number } | string {
-  if (process.geteuid?.() !== 0) return 'not root: cannot act as a second user of the machine';
-  if (spawnSync('id', ['-u', PLANTER]).status !== 0) {
-    const made = spawnSync('useradd', ['--system', '--no-create-home', PLANTER], { encoding: 'utf8' });
-    if (made.status !== 0) return `cannot make the user ${PLANTER}: ${made.stderr.trim()}`;
-  }
-  const id = (flag: string) => Number(execFileSync('id', [flag, PLANTER], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
+const planterIds = () => testUserIds(PLANTER);
 const planter = planterIds();
 const noPlanter = typeof planter === 'string' ? planter : false;
 
