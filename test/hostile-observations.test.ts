@@ -12,6 +12,7 @@ import type { SimulatorOptions } from '../src/simulator/types.js';
 import { checkObservation } from '../src/transfers/lookup.js';
 import { cliPath, repoRoot } from './helpers/cli.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
+import { sendArgs } from './helpers/transfer-setup.js';
 
 type Setup = ProxiedSimulator;
 
@@ -53,20 +54,7 @@ describe('checkObservation: one check for every observation of a transfer', () =
 describe('a proxy that drops the POST and answers every lookup with another transaction', () => {
   it('transfer send: exit 5, the other transaction named, never "went through"; status says the same', async () => {
     const s = await start();
-    const other = await s.run([
-      'transfer',
-      'send',
-      '0123456789',
-      '--bank',
-      'gtb',
-      '--amount',
-      '5000',
-      '--narration',
-      'other',
-      '--reference',
-      'ACME-OTHER-1',
-      '--yes',
-    ]);
+    const other = await s.run(sendArgs('5000', '--reference', 'ACME-OTHER-1'));
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-1' });
 
@@ -89,20 +77,7 @@ describe('a proxy that drops the POST and answers every lookup with another tran
 
   it('transfer batch and its re-run: every row unknown (exit 5), none paid, nothing sent twice', async () => {
     const s = await start();
-    const other = await s.run([
-      'transfer',
-      'send',
-      '0123456789',
-      '--bank',
-      'gtb',
-      '--amount',
-      '5000',
-      '--narration',
-      'other',
-      '--reference',
-      'ACME-OTHER-2',
-      '--yes',
-    ]);
+    const other = await s.run(sendArgs('5000', '--reference', 'ACME-OTHER-2'));
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { dropTransfers: true, lookupsAnswerWith: 'ACME-OTHER-2' });
     const file = path.join(s.home.root, 'pay.csv');
@@ -148,20 +123,7 @@ describe('a proxy that rewrites the answer to the POST', () => {
 
   it('with lookups answered by another transaction too: exit 5, never paid', async () => {
     const s = await start();
-    const other = await s.run([
-      'transfer',
-      'send',
-      '0123456789',
-      '--bank',
-      'gtb',
-      '--amount',
-      '5000',
-      '--narration',
-      'other',
-      '--reference',
-      'ACME-OTHER-3',
-      '--yes',
-    ]);
+    const other = await s.run(sendArgs('5000', '--reference', 'ACME-OTHER-3'));
     assert.equal(other.code, 0, other.stderr);
     Object.assign(s.proxy.options, { rewriteTransferAnswer: rewrite, lookupsAnswerWith: 'ACME-OTHER-3' });
     const sent = await s.run(['transfer', 'send', '0123456781', '--bank', 'gtb', '--amount', '1200', '--narration', 'mine', '--yes']);

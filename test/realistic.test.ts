@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { NULLABLE_TRANSACTION_FIELDS } from '../src/simulator/realistic.js';
 import { parseWaitTimeout, statusKind } from '../src/transfers/outcome.js';
 import { errorObject, stripAnsi } from './helpers/cli.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { sendArgs, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 let s: TransferSetup;
 let sent: string;
@@ -15,20 +15,7 @@ let sent: string;
 before(async () => {
   s = await setUpTransfers({ realistic: true, settleSeconds: 1 });
   // --wait: the transfer has settled before any listing, so no two listings see it in different states.
-  const send = await s.runInProcess([
-    'transfer',
-    'send',
-    '0123456789',
-    '--bank',
-    '000013',
-    '--amount',
-    '1500',
-    '--narration',
-    'Invoice 9',
-    '--yes',
-    '--wait',
-    '--json',
-  ]);
+  const send = await s.runInProcess(sendArgs('1500', '--wait', '--json'));
   assert.equal(send.code, 0, send.stderr);
   sent = (JSON.parse(send.stdout) as { reference: string }).reference;
 });

@@ -32,7 +32,7 @@ import { MAX_ROW_BYTES } from '../src/batch/file.js';
 import { MAX_REQUEST_BYTES } from '../src/simulator/app.js';
 import { startSimulatorServer } from '../src/simulator/server.js';
 import { cliPath, homePool, repoRoot } from './helpers/cli.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { sendArgs, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { testUserIds } from './helpers/os-user.js';
 
 const PLANTER = 'fsapi-test-planter';
@@ -151,20 +151,7 @@ describe('what another user plants', { skip: noPlanter }, () => {
     });
 
     it('is never followed: the file it points at is unchanged, the receipt is written', async () => {
-      const sent = await setup.run([
-        'transfer',
-        'send',
-        '0123456789',
-        '--bank',
-        'gtb',
-        '--amount',
-        '2500',
-        '--narration',
-        'Receipt test',
-        '--yes',
-        '--json',
-        '--wait',
-      ]);
+      const sent = await setup.run(sendArgs('2500', '--json', '--wait'));
       assert.equal(sent.code, 0, sent.stderr);
       const reference = (JSON.parse(sent.stdout) as { reference: string }).reference;
       // A file of the victim's own, and a folder the planter owns where the victim writes its receipt.

@@ -34,7 +34,12 @@ export function recordsScope(ctx: Context, profile: Profile, baseUrl: string): R
  * profile shares, `account-85d0… in the team store`: the profile's name there would be one operator's.
  */
 export function ownerWords(scope: RecordsScope): string {
-  return teamChoice() && scope.profile.startsWith('account-') ? `${scope.profile} in the team store` : `profile "${scope.profile}"`;
+  return ownedByAccount(scope) ? `${scope.profile} in the team store` : `profile "${scope.profile}"`;
+}
+
+/** Whether `scope` is an API account's records in a team store (recordsScope), not one profile's. */
+export function ownedByAccount(scope: RecordsScope): boolean {
+  return teamChoice() !== undefined && scope.profile.startsWith('account-');
 }
 
 /** `account-` and the first 16 hex digits of the consumer key's SHA-256: names the account, reveals nothing. */

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
-import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { inTransaction, openDatabase, whileBusyAnswered, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { teamChoice } from './team-choice.js';
 import type { LocalStore } from './local-store.js';
 import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
@@ -76,43 +76,33 @@ export function openSqliteStore(dataDir: string): LocalStore {
   const existed = existsSync(file);
   if (!existed) storeFound(found(undefined));
   ensurePrivateFile(file);
-  // Two processes making or opening the store at once can each hold a read lock the other must pass to
-  // switch the journal to WAL: SQLite then answers one of them "busy" at once rather than wait in a
-  // deadlock (the busy timeout is not used for that). Nothing is written by an open that fails, so it is
-  // made again, briefly apart, within the same bound a writer waits for.
-  const deadline = Date.now() + STORE_BUSY_TIMEOUT_MS;
-  let identityTold = !existed;
-  for (;;) {
-    try {
-      const store = openOnce(key, file, () => {
-        if (identityTold) return;
-        identityTold = true;
-        return (identity: StoreIdentity | undefined) => storeFound(found(identity));
-      });
-      open.set(key, store);
-      return store;
-    } catch (error) {
-      const busy = error instanceof StoreBusyError || sqliteCode(error) === 5;
-      if (!busy || Date.now() >= deadline) throw storeError(file, error);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 45));
-    }
-  }
-}
-
-/** One attempt at opening the store; `tellIdentity` gives, the first time only, whom to tell what it holds. */
-function openOnce(key: string, file: string, tellIdentity: () => ((identity: StoreIdentity | undefined) => void) | undefined): Store {
-  let db: SqlDatabase;
+  // Several processes making or opening the store at once: one may be answered busy at once while the
+  // journal is switched to WAL; an open that fails wrote nothing, so it is made again (whileBusyAnswered).
+  // What an existing store holds is told once, whichever attempt reads it.
+  let told = !existed;
+  const tell = (identity: StoreIdentity | undefined) => {
+    if (told) return;
+    told = true;
+    storeFound(found(identity));
+  };
   try {
-    db = openDatabase(file);
+    const store = whileBusyAnswered(STORE_BUSY_TIMEOUT_MS, () => openOnce(key, file, tell));
+    open.set(key, store);
+    return store;
   } catch (error) {
     throw storeError(file, error);
   }
+}
+
+/** One attempt at opening the store; `tell` hears what it holds before anything is written. */
+function openOnce(key: string, file: string, tell: (identity: StoreIdentity | undefined) => void): Store {
+  const db = openDatabase(file);
   const store = new Store(key, file, db);
   try {
     // busy_timeout first: switching to WAL needs a lock another process may hold.
     db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
     // Before anything is written to it (journal_mode writes a header): a store refused stays as found.
-    tellIdentity()?.(readIdentity(db));
+    tell(readIdentity(db));
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history

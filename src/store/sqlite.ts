@@ -24,23 +24,35 @@ export interface SqlDatabase {
 }
 
 /**
- * Runs `work` between `begin` (BEGIN, BEGIN IMMEDIATE) and COMMIT. When it throws, or the commit fails, the
- * transaction is rolled back (SQLite may have done so itself: a full disk does) and the error rethrown
- * through `mapError`: all of `work` is kept, or none of it.
+ * Runs `attempt`, again while SQLite answers it "busy" at once, 5-50 ms apart, for up to `boundMs`. SQLite
+ * waits out another writer itself (busy_timeout), but answers at once where waiting could deadlock (two
+ * connections each holding a read lock, both wanting to write, as when several make a store and switch it
+ * to WAL) or a read snapshot went stale. Only for attempts that did nothing when refused.
  */
-export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error, busyRetryMs = 0): T {
-  // SQLite waits out another writer (busy_timeout), but answers "busy" at once where waiting could
-  // deadlock or a read snapshot went stale. Nothing has been done then, so with `busyRetryMs` the BEGIN
-  // is asked again, briefly apart, until that bound; `work` has not run.
-  const deadline = Date.now() + busyRetryMs;
+export function whileBusyAnswered<T>(boundMs: number, attempt: () => T): T {
+  const deadline = Date.now() + boundMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
     try {
-      db.exec(begin);
-      break;
+      return attempt();
     } catch (error) {
-      if (sqliteCode(error) !== 5 || Date.now() >= deadline) throw mapError(error);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.floor(Math.random() * 45));
+      if (sqliteCode(error) !== 5 || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 45));
     }
+  }
+}
+
+/**
+ * Runs `work` between `begin` (BEGIN, BEGIN IMMEDIATE) and COMMIT. When it throws, or the commit fails, the
+ * transaction is rolled back (SQLite may have done so itself: a full disk does) and the error rethrown
+ * through `mapError`: all of `work` is kept, or none of it. With `busyRetryMs`, a BEGIN answered busy at
+ * once is asked again (whileBusyAnswered); `work` has not run then.
+ */
+export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error, busyRetryMs = 0): T {
+  try {
+    whileBusyAnswered(busyRetryMs, () => db.exec(begin));
+  } catch (error) {
+    throw mapError(error);
   }
   try {
     const result = work();

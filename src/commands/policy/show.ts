@@ -7,7 +7,7 @@ import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
 import { nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
-import { ownerWords } from '../../auth/records-owner.js';
+import { ownedByAccount, ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
@@ -19,7 +19,7 @@ export default run(showSpec, async (ctx) => {
   printRecord(
     ctx,
     [
-      [ownerWords(scope).endsWith(' in the team store') ? 'Account' : 'Profile', scope.profile],
+      [ownedByAccount(scope) ? 'Account' : 'Profile', scope.profile],
       ...policyLines(policy),
       // Not "sent": a failed or reversed transfer counts, a refused one does not (src/controls/policy.ts).
       ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
