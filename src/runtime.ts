@@ -75,7 +75,7 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
     chooseTeamStore(undefined);
     // fsapi.db holds every record after every command (checkpointed), and the profile remembers how many.
     try {
-      await guard.remember(finishStores());
+      await guard.remember(await finishStores());
     } catch (error) {
       // Only when the command itself succeeded: then there is no error of its own for this one to hide.
       // biome-ignore lint/correctness/noUnsafeFinally: see the line above

@@ -32,7 +32,7 @@ before(async () => {
 });
 
 after(async () => {
-  closeLocalStores();
+  await closeLocalStores();
   await server?.stop();
 });
 
@@ -67,7 +67,7 @@ async function team(options: Parameters<typeof setUpTransfers>[0] = {}): Promise
     envB: { ...s.env, ...envB, ...shared, FSAPI_OPERATOR: 'bola@machine-b' },
     sql: (text, ...params) => query(url, text, params),
     close: async () => {
-      closeLocalStores();
+      await closeLocalStores();
       b.cleanup();
       await s.close();
     },

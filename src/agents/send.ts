@@ -36,11 +36,11 @@ export async function sendForAgent(ctx: Context, module: CommandModule, options:
   const scope = await transferScope(ctx);
   const reference = await referenceOfCall(ctx, options.reference);
   const journal = openJournal(ctx);
-  const sent = journal.stateOf({ ...scope, reference });
+  const sent = await journal.stateOf({ ...scope, reference });
   if (sent) return answerSent(ctx, journal, scope, sent, await differences(ctx, scope, sent, options, args));
-  const held = requestOf(ctx, scope, reference);
+  const held = await requestOf(ctx, scope, reference);
   if (held) return answerHeld(ctx, held.request, held.transfer, await differences(ctx, scope, held.transfer, options, args));
-  if (!readPolicy(ctx, scope)) throw new NoPolicyError(scope.profile);
+  if (!(await readPolicy(ctx, scope))) throw new NoPolicyError(scope.profile);
   await module.default(ctx, { ...options, reference }, args);
 }
 
@@ -78,7 +78,7 @@ async function differences(
   let accountNumber = args[0];
   let bankCode: string | undefined;
   if (options.to !== undefined) {
-    const payee = findPayee(ctx, scope, parseAlias(options.to, 'to'));
+    const payee = await findPayee(ctx, scope, parseAlias(options.to, 'to'));
     accountNumber = payee.accountNumber;
     bankCode = payee.bankCode;
   } else if (typeof options.bank === 'string') {
@@ -112,8 +112,8 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
       ctx.io.note(`warning: could not look ${sent.reference} up just now (${error.message}); its outcome is as the journal last saw it`);
     }
   }
-  const now = journal.stateOf({ ...scope, reference: sent.reference }) ?? sent;
-  const outcome = outcomeNow(journal, now);
+  const now = (await journal.stateOf({ ...scope, reference: sent.reference })) ?? sent;
+  const outcome = await outcomeNow(journal, now);
   ctx.io.note(`reference ${now.reference} was sent before (${outcome}); nothing was sent again`);
   if (outcome === 'unknown' || outcome === 'in flight') ctx.io.note('its outcome is not known yet: do not send it again; transfer_status looks it up');
   ctx.io.out(
@@ -139,11 +139,11 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
 }
 
 /** The request that holds this reference, with the held transfer. */
-function requestOf(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+async function requestOf(ctx: Context, scope: ControlScope, reference: string): Promise<{ request: ApprovalRequest; transfer: HeldTransfer } | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (!store) return undefined;
   try {
-    const request = store.requestOfReference(scope, reference);
+    const request = await store.requestOfReference(scope, reference);
     const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
     return request && transfer ? { request, transfer } : undefined;
   } finally {

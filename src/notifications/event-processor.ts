@@ -223,9 +223,9 @@ export class EventProcessor {
    * to be verified again, since only the received bytes would be left to forward. Whether a later delivery
    * is a resend is asked of the log when it comes (historyOf).
    */
-  restore(onBadRow: (row: number) => void = () => undefined): ReceivedRecord[] {
+  async restore(onBadRow: (row: number) => void = () => undefined): Promise<ReceivedRecord[]> {
     const now = this.deps.clock.now();
-    for (const record of this.deps.log.undelivered(onBadRow)) {
+    for (const record of await this.deps.log.undelivered(onBadRow)) {
       const firstFailedAt = Date.parse(record.firstFailedAt ?? record.at);
       this.undelivered.set(record.id, {
         reference: record.reference,
@@ -270,14 +270,14 @@ export class EventProcessor {
                 if (!result.ok) {
                   lastProblem = result.detail;
                   waiting.lastProblem = result.detail;
-                  this.scheduleOrGiveUp(id, waiting, result.status);
+                  await this.scheduleOrGiveUp(id, waiting, result.status);
                   return;
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
                 this.undelivered.delete(id);
                 const detail = `delivered to the app on a later try (HTTP ${result.status})`;
-                this.writeOutcome({
+                await this.writeOutcome({
                   kind: 'outcome',
                   id,
                   at: this.now(),
@@ -315,7 +315,7 @@ export class EventProcessor {
    * once that has passed or the app answered 410 Gone, the end: the event is `failed`, recorded with its
    * tries and the app's last answer, and tried no more.
    */
-  private scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): void {
+  private async scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): Promise<void> {
     const now = this.deps.clock.now();
     const deadline = waiting.firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
     if (status !== 410 && now < deadline) {
@@ -328,7 +328,7 @@ export class EventProcessor {
     this.tally.failed += 1;
     const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - waiting.firstFailedAt)}`;
     const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
-    this.writeOutcome({
+    await this.writeOutcome({
       kind: 'outcome',
       id,
       at: this.now(),
@@ -399,7 +399,7 @@ export class EventProcessor {
 
   private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
     if (this.stop.signal.aborted) return;
-    const history = this.historyOf(record.reference);
+    const history = await this.historyOf(record.reference);
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
@@ -517,34 +517,34 @@ export class EventProcessor {
           ...(waiting ? { undelivered: true, firstFailedAt: new Date(waiting.firstFailedAt).toISOString(), attempts: waiting.attempts } : {}),
         }
       : {};
-    this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
+    await this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
     if (waiting) {
       this.undelivered.set(record.id, waiting);
       // 410 Gone gives up at once; anything else waits its turn.
-      this.scheduleOrGiveUp(record.id, waiting, refusedWith);
+      await this.scheduleOrGiveUp(record.id, waiting, refusedWith);
     }
   }
 
   /** Remembers, tallies, records and shows one finished event. */
-  private finish(
+  private async finish(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
     delivery: Pick<OutcomeRecord, 'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts'> & {
       forwardProblem: string | null;
     } = { forwarded: false, forwardProblem: null },
-  ): void {
+  ): Promise<void> {
     const { state, field, detail } = shown;
     this.tally[state] += 1;
     const { forwarded, forwardProblem, ...kept } = delivery;
-    if (!this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept })) {
+    if (!(await this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept }))) {
       this.remember(record.reference, record.sha256, state, kept.eventStatus);
     }
     this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
 
-  private finishDuplicate(record: ReceivedRecord, detail: string): void {
+  private async finishDuplicate(record: ReceivedRecord, detail: string): Promise<void> {
     this.tally.duplicate += 1;
-    this.writeOutcome({
+    await this.writeOutcome({
       kind: 'outcome',
       id: record.id,
       at: this.now(),
@@ -557,9 +557,9 @@ export class EventProcessor {
   }
 
   /** Writes an outcome; false when the disk refused it (warned). */
-  private writeOutcome(outcome: OutcomeRecord): boolean {
+  private async writeOutcome(outcome: OutcomeRecord): Promise<boolean> {
     try {
-      this.deps.log.append(outcome);
+      await this.deps.log.append(outcome);
       return true;
     } catch (error) {
       // The event itself is safe in the log; only its outcome is missing, so the next run looks at it again.
@@ -572,7 +572,7 @@ export class EventProcessor {
    * What the log says of a reference's earlier deliveries (by index: a few rows, however long the log),
    * with what this run saw but could not record.
    */
-  private historyOf(reference: string): ReferenceHistory {
+  private async historyOf(reference: string): Promise<ReferenceHistory> {
     const history: ReferenceHistory = { verified: false, statuses: new Set(), bodies: new Set() };
     const add = (state: EventState, bodySha: string | undefined, eventStatus?: string) => {
       if (state === 'duplicate') return;
@@ -583,7 +583,7 @@ export class EventProcessor {
       }
       if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
     };
-    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
+    for (const past of await this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
     for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256, past.eventStatus);
     return history;
   }

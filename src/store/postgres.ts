@@ -21,11 +21,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import type { LocalStore } from './local-store.js';
 import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
 import type { WorkerAnswer, WorkerRequest, WorkerSetup } from './postgres-worker.js';
-import type { SqlRow, SqlStatement, SqlValue } from './sqlite.js';
+import {
+  TransactionEndedError,
+  TransactionQueue,
+  type Fence,
+  type Queries,
+  type SqlRow,
+  type SqlValue,
+  type Statement,
+  type Store,
+  type WriteOptions,
+} from './store.js';
 
 /** How long a connection may take to open. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -236,39 +245,12 @@ class Connection {
 
 // ---- the store ---------------------------------------------------------------------------------------
 
-class Statement implements SqlStatement {
-  constructor(
-    private readonly store: TeamStore,
-    private readonly text: string,
-  ) {}
-
-  run(...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
-    const answer = this.store.send(this.text, params);
-    const first = answer.rows[0];
-    const key = first ? Object.values(first)[0] : undefined;
-    return { changes: answer.rowCount, lastInsertRowid: typeof key === 'number' ? key : Number(key ?? 0) };
-  }
-
-  get(...params: SqlValue[]): SqlRow | undefined {
-    return this.store.send(this.text, params).rows[0];
-  }
-
-  all(...params: SqlValue[]): SqlRow[] {
-    return this.store.send(this.text, params).rows;
-  }
-}
-
-export class TeamStore implements LocalStore {
-  private depth = 0;
-  private readonly statements = new Map<string, Statement>();
-  /**
-   * A read transaction's BEGIN and COMMIT ride with the statements next to them, in the same message to
-   * the connection thread: BEGIN with the read's first statement, COMMIT (of a transaction that wrote
-   * nothing) with whatever is sent next. A read of one statement then costs one wait, not three.
-   */
-  private readBegin: string | undefined;
-  private readOpen = false;
-  private flushScheduled = false;
+export class TeamStore implements Store {
+  readonly backend = 'postgresql';
+  /** One transaction at a time on the connection: the others of this process wait their turn here. */
+  private readonly queue = new TransactionQueue();
+  /** This run's lock, once taken (src/store/process-lock.ts). */
+  runLock: Fence | undefined;
 
   constructor(
     readonly dataDir: string,
@@ -281,100 +263,55 @@ export class TeamStore implements LocalStore {
     return this.address.display;
   }
 
-  sql(text: string): SqlStatement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = new Statement(this, toPostgres(text));
-      this.statements.set(text, statement);
-    }
-    return statement;
-  }
-
   /** Raw PostgreSQL (no translation), for this module and `store migrate`. */
   query(text: string, ...params: SqlValue[]): SqlRow[] {
     return this.send(text, params).rows;
   }
 
-  /** One statement, with a read transaction's pending COMMIT or BEGIN before it. */
+  /** One statement. */
   send(text: string, params: SqlValue[]): ReturnType<Connection['call']> {
-    const before: string[] = [];
-    if (this.readOpen && this.readBegin === undefined) {
-      before.push('COMMIT');
-      this.readOpen = false;
-    }
-    if (this.readBegin !== undefined) {
-      before.push(this.readBegin);
-      this.readBegin = undefined;
-      this.readOpen = true;
-    }
-    return this.connection.call({ op: 'query', text, params, before });
+    return this.connection.call({ op: 'query', text, params });
   }
 
-  read<T>(work: () => T): T {
-    if (this.depth > 0) return work();
-    // One snapshot for every statement of `work`, begun with its first statement (none: nothing begun).
-    this.readBegin = 'BEGIN ISOLATION LEVEL REPEATABLE READ';
-    this.depth += 1;
-    try {
-      return work();
-    } finally {
-      this.depth -= 1;
-      // Nothing was sent: nothing to end. Else the COMMIT goes with the next message, or on its own once
-      // the run waits for something else (an answer of the API): no snapshot stays open while it waits.
-      this.readBegin = undefined;
-      if (this.readOpen && !this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.endRead()).unref();
-      }
-    }
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ', undefined, work, undefined);
   }
 
-  private endRead(): void {
-    this.flushScheduled = false;
-    if (!this.readOpen || this.depth > 0) return;
-    this.readOpen = false;
-    try {
-      this.connection.call({ op: 'query', text: 'COMMIT', params: [] });
-    } catch {
-      // A connection lost now is reported by the next statement that needs it.
-    }
-  }
-
-  write<T>(work: () => T): T {
+  write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
     // READ COMMITTED: each statement after the lock sees what every writer before it committed.
-    return this.transaction('BEGIN', WRITER_LOCK, work);
+    return this.transaction('BEGIN', WRITER_LOCK, work, options?.fence);
   }
 
-  private transaction<T>(begin: string, lock: bigint | undefined, work: () => T): T {
-    if (this.depth > 0) return work();
+  private async transaction<T>(begin: string, lock: bigint | undefined, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+    const release = await this.queue.acquire(STATEMENT_TIMEOUT_MS, () => new StoreBusyInProcessError(this.file));
+    const handle = new TeamQueries(this);
     try {
       // One round trip: BEGIN and the lock as one simple query (a constant key, no parameters). A lock
       // that times out leaves the transaction begun: rolled back below.
       this.send(lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lock})`, []);
-      this.depth += 1;
-      let result: T;
-      try {
-        result = work();
-      } finally {
-        this.depth -= 1;
-      }
+      if (fence && !fence.holds(this.query(fence.sql))) throw fence.lost();
+      const result = await work(handle);
+      handle.end();
       this.send('COMMIT', []);
       return result;
     } catch (error) {
+      handle.end();
       try {
         this.send('ROLLBACK', []);
       } catch {
         // The connection is gone: the server rolled the transaction back.
       }
       throw error;
+    } finally {
+      release();
     }
   }
 
-  identity(): StoreIdentity | undefined {
+  async identity(): Promise<StoreIdentity | undefined> {
     return readIdentity(this);
   }
 
-  copyInto(): void {
+  async copyInto(): Promise<void> {
     throw new UsageError(
       `a team store is not copied by fsapi store backup: ${this.file} is backed up by its database's own tools`,
       'for example pg_dump (docs/team.md)',
@@ -386,9 +323,48 @@ export class TeamStore implements LocalStore {
     return schemaVersionOf(this);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.connection.close();
     for (const [key, store] of open) if (store === this) open.delete(key);
+  }
+}
+
+/** A team store's transactions waited in this process past the bound. */
+class StoreBusyInProcessError extends FsapiError {
+  constructor(display: string) {
+    super(`the team store ${display} stayed busy for ${STATEMENT_TIMEOUT_MS / 1000} s; nothing was done`, {
+      exitCode: ExitCode.failed,
+      hint: 'another fsapi is writing to it; try again',
+      code: 'store_busy',
+    });
+  }
+}
+
+class TeamQueries implements Queries {
+  private open = true;
+
+  constructor(private readonly store: TeamStore) {}
+
+  end(): void {
+    this.open = false;
+  }
+
+  sql(text: string): Statement {
+    const translated = toPostgres(text);
+    const send = (params: SqlValue[]) => {
+      if (!this.open) throw new TransactionEndedError(text);
+      return this.store.send(translated, params);
+    };
+    return {
+      run: async (...params) => {
+        const answer = send(params);
+        const first = answer.rows[0];
+        const key = first ? Object.values(first)[0] : undefined;
+        return { changes: answer.rowCount, lastInsertRowid: typeof key === 'number' ? key : Number(key ?? 0) };
+      },
+      get: async (...params) => send(params).rows[0],
+      all: async (...params) => send(params).rows,
+    };
   }
 }
 
@@ -449,7 +425,7 @@ const open = new Map<string, TeamStore>();
  * dir of the run whose profile uses it: whoever watches stores (src/store/identity.ts) is told of it
  * before anything is read or written, and may refuse it.
  */
-export function openTeamStore(dataDir: string | undefined, address: StoreAddress): TeamStore {
+export async function openTeamStore(dataDir: string | undefined, address: StoreAddress): Promise<TeamStore> {
   const key = address.display;
   const known = open.get(key);
   if (known) return known;
@@ -468,8 +444,8 @@ export function openTeamStore(dataDir: string | undefined, address: StoreAddress
 }
 
 /** Closes every team store this process opened (tests, `store migrate`). */
-export function closeTeamStores(): void {
-  for (const store of [...open.values()]) store.close();
+export async function closeTeamStores(): Promise<void> {
+  for (const store of [...open.values()]) await store.close();
 }
 
 export function openTeamStores(): TeamStore[] {
@@ -492,7 +468,7 @@ export interface TeamStoreReport {
 const COUNTED = ['journal', 'transfers', 'events', 'payees', 'policies', 'approval_requests'];
 
 /** What the team store holds, on a connection of its own; creates nothing. Unreachable is reported, not thrown. */
-export function inspectTeamStore(address: StoreAddress): TeamStoreReport {
+export async function inspectTeamStore(address: StoreAddress): Promise<TeamStoreReport> {
   const report: TeamStoreReport = {
     display: address.display,
     reachable: false,
@@ -531,24 +507,38 @@ function runKey(run: string): [number, number] {
   return [Number.parseInt(run.slice(0, 8), 16) | 0, Number.parseInt(run.slice(8, 16), 16) | 0];
 }
 
-/** Takes the run's lock on the store's connection, for as long as the connection lives. */
-export function holdTeamRunLock(store: TeamStore, run: string): void {
+/**
+ * Takes the run's lock on the store's connection, for as long as the connection lives, and returns the
+ * fence each intent's transaction checks: the lock still held by that connection.
+ */
+export async function holdTeamRunLock(store: TeamStore, run: string): Promise<Fence> {
+  if (store.runLock) return store.runLock;
   const [high, low] = runKey(run);
-  const row = store.query('SELECT pg_try_advisory_lock($1::int4, $2::int4)::int AS held', high, low)[0];
+  const row = store.query('SELECT pg_try_advisory_lock($1::int4, $2::int4)::int AS held, pg_backend_pid() AS pid', high, low)[0];
   if (row?.held !== 1) throw new Error(`the run lock of ${run} is held by another connection`);
+  const display = store.file;
+  store.runLock = {
+    sql: `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND pid = ${Number(row.pid)}
+            AND classid = ${high >>> 0}::bigint::oid AND objid = ${low >>> 0}::bigint::oid`,
+    holds: (rows) => Number(rows[0]?.held) === 1,
+    lost: () => new StoreUnreachableError(display, "the connection that holds this run's lock was lost; this run sends nothing more"),
+  };
+  return store.runLock;
 }
 
 /** Whether some connection to the store (any machine) holds the run's lock: the run is alive. */
-export function teamRunIsLive(store: TeamStore, run: string): boolean {
+export async function teamRunIsLive(store: TeamStore, run: string, q?: Queries): Promise<boolean> {
   // pg_locks shows the two halves unsigned (oid).
   const [signedHigh, signedLow] = runKey(run);
   const [high, low] = [signedHigh >>> 0, signedLow >>> 0];
-  const row = store.query(
-    `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND classid = $1::bigint::oid AND objid = $2::bigint::oid`,
-    high,
-    low,
-  )[0];
+  const ask = (q2: Queries) =>
+    q2
+      .sql(
+        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND classid = ?::bigint::oid AND objid = ?::bigint::oid`,
+      )
+      .get(high, low);
+  const row = q ? await ask(q) : await store.read(ask);
   return Number(row?.n ?? 0) > 0;
 }

@@ -236,11 +236,17 @@ export async function prepareTransfer(
   const scope = await transferScope(ctx);
   // By index: what the journal knows of this reference, whatever the size of the history.
   const claimScope = { ...scope, reference };
-  const reused = journal.stateOf(claimScope);
-  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
+  const { reused, earlierAttempts, outcome } = await journal.snapshot(async (view) => {
+    const state = await view.stateOf(claimScope);
+    return {
+      reused: state,
+      earlierAttempts: (await view.attempts(claimScope))?.intents ?? 0,
+      outcome: state && state.state !== 'rejected' ? await outcomeNow(view, state) : undefined,
+    };
+  });
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
-      `reference ${reference} was already used on ${reused.sentAt} (${outcomeNow(journal, reused)}); a reference pays once`,
+      `reference ${reference} was already used on ${reused.sentAt} (${outcome}); a reference pays once`,
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }
@@ -261,9 +267,11 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = withOutcomeNow(
-    journal,
-    journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+  const duplicates = await journal.snapshot(async (view) =>
+    withOutcomeNow(
+      view,
+      await view.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+    ),
   );
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
@@ -341,7 +349,7 @@ export async function executeTransfer(
 
   // The policy's hard limits (src/controls/policy.ts): over the per-transfer maximum throws here; the daily
   // maximum is decided in the claim, against every process's transfers.
-  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...hardLimits(ctx, scope, transfer.amountKobo) };
+  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...(await hardLimits(ctx, scope, transfer.amountKobo)) };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   try {
     // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
@@ -581,7 +589,7 @@ export async function recordStatusSeen(
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else if (journal.transfer(stamp)?.status !== transaction.status) {
+  } else if ((await journal.transfer(stamp))?.status !== transaction.status) {
     // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
     await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
   }

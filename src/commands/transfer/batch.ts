@@ -155,7 +155,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     if (!go) throw new CancelledError();
   }
 
-  holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
+  await holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
 
   // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
   const sent = plan.toSendCount > 0 ? await sendWithProgress(ctx, plan, options) : { stoppedBecause: undefined, authFailed: false };

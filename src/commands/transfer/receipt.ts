@@ -23,7 +23,7 @@ export default run(receiptSpec, async (ctx, opts, args) => {
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
   // By the journal's index; the reference compared without regard to case.
-  const intent = journal.stateOf({ ...scope, reference });
+  const intent = await journal.stateOf({ ...scope, reference });
   if (!intent) {
     throw new NotFoundError(
       `${reference} was not sent from here (profile ${scope.profile}): there is no verified payee to put on a receipt`,

@@ -189,7 +189,7 @@ async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | 
     opts.expectName !== undefined ? '--expect-name' : '',
   ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
-  return findPayee(ctx, await controlScope(ctx), alias);
+  return await findPayee(ctx, await controlScope(ctx), alias);
 }
 
 /**
@@ -208,7 +208,7 @@ async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: Prepa
     const file = await ctx.prompt.confirm(`Ask for approval of ${formatNaira(transfer.amountKobo)} to ${transfer.accountName}?`, { defaultValue: false });
     if (!file) throw new CancelledError('cancelled; nothing was sent and no approval request was made');
   }
-  const request = holdForApproval(ctx, scope, verdict.hold, 'send');
+  const request = await holdForApproval(ctx, scope, verdict.hold, 'send');
   if (ctx.globals.json) printJson(ctx, requestJson(request));
   throw heldError(request);
 }
