@@ -407,8 +407,9 @@ class SqliteStore implements Store {
     release?.();
     opened.delete(this);
     const key = this.dataDir;
-    void open.get(key)?.then((store) => {
-      if (store === this) open.delete(key);
+    const opening = open.get(key);
+    void opening?.then((store) => {
+      if (store === this && open.get(key) === opening) open.delete(key);
     });
   }
 }

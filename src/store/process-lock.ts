@@ -9,9 +9,11 @@
 // the same with no wait: SQLITE_BUSY means the holder is alive.
 //
 // With a team store (src/store/postgres.ts) the run lock is the same idea on the database server: a
-// session-level advisory lock held on the run's connection, which the server drops when the connection
-// ends (the process exits or is killed, or its machine stops answering TCP keepalives). Any machine asks
-// pg_locks whether it is held.
+// session-level advisory lock held on a connection of its own for the life of the process (outside the
+// pool of its transactions), which the server drops when the connection ends (the process exits or is
+// killed, or its machine stops answering TCP keepalives). Any machine asks pg_locks whether it is held;
+// each intent's transaction checks that this run still holds it (its fence), so a run whose connection
+// was lost writes no more intents.
 //
 // Used for:
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
@@ -22,7 +24,7 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateFile, openLocalStore } from './database.js';
 import { openDatabase, sqliteCode, type SqlDatabase } from './sqlite.js';
-import { holdTeamRunLock, teamRunIsLive, TeamStore } from './postgres.js';
+import { holdTeamRunLock, releaseTeamRunLocks, teamRunIsLive, TeamStore } from './postgres.js';
 import type { Fence, Queries } from './store.js';
 import { teamChoice } from './team-choice.js';
 
@@ -103,6 +105,7 @@ process.once('exit', releaseProcessLocks);
 /** Lets go of every lock this process holds, as its end does (tests that run many commands in one process). */
 export function releaseProcessLocks(): void {
   for (const key of [...held.keys()]) release(key);
+  releaseTeamRunLocks();
 }
 
 // ---- the run lock ----------------------------------------------------------------------------------------
