@@ -24,7 +24,7 @@ import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
-import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
 import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
