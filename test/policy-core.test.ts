@@ -1,11 +1,9 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
@@ -18,6 +16,7 @@ import { UsageError } from '../src/errors.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
+import { claimer } from './helpers/claimer.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
 // The policy's day is Lagos's (UTC+1, no daylight saving), whatever TZ this test runs under.
@@ -222,77 +221,6 @@ describe('the daily maximum at the claim, two processes on one store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A claimer (test/fixtures/journal-claim.ts) and the lines it says, each awaited with a bound. */
-  function claimer(dataDir: string, reference: string, amountKobo: number, maxKobo: number, role: 'holder' | 'second') {
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.resolve('test/fixtures/journal-claim.ts'), dataDir, reference, String(amountKobo), String(maxKobo), String(now), role],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
-    child.stdin.on('error', () => undefined); // a word to a process that already ended
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const lines: string[] = [];
-    const waiting: Array<() => void> = [];
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
-      for (const wake of waiting.splice(0)) wake();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    return {
-      tell: (word: string) => child.stdin.write(`${word}\n`),
-      /** The next line, once said; fails when the process ends first or after 30 s. */
-      async next(): Promise<string> {
-        const deadline = Date.now() + 30_000;
-        let ended = false;
-        void exited.then(() => {
-          ended = true;
-          for (const wake of waiting.splice(0)) wake();
-        });
-        for (;;) {
-          const line = lines.shift();
-          if (line !== undefined) return line;
-          if (ended) throw new Error(`${role} ended without a word: ${stderr}`);
-          const left = deadline - Date.now();
-          if (left <= 0) throw new Error(`${role} said nothing in 30 s: ${stderr}`);
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, left);
-            waiting.push(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
-        }
-      },
-      exited,
-      stderr: () => stderr,
-      /**
-       * Resolves once the process waits for the store's write lock. After `claiming` it runs without
-       * waiting for anything until the store answers it busy; then it waits for its timer (the next try)
-       * in its event loop, so its main thread is seen in epoll_wait or epoll_pwait (Linux
-       * /proc/<pid>/syscall; x86-64 232 and 281, arm64 22 and 441). By then it has done whatever it does
-       * before the lock. Where /proc cannot tell, resolves at once: the outcome is the same, only less of
-       * the interleaving is shown.
-       */
-      async waitingForTheLock(): Promise<void> {
-        const file = `/proc/${child.pid}/syscall`;
-        const sleeping = process.arch === 'arm64' ? ['22', '441'] : ['232', '281'];
-        const deadline = Date.now() + 30_000;
-        for (;;) {
-          let now: string;
-          try {
-            now = readFileSync(file, 'utf8').split(' ')[0]!;
-          } catch {
-            return;
-          }
-          if (sleeping.includes(now)) return;
-          if (Date.now() > deadline) throw new Error(`${role} never waited for the lock (${now}): ${stderr}`);
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-      },
-    };
-  }
-
   for (const [holderKobo, secondKobo] of [
     [15_000, 15_000],
     [5_000, 20_001],
@@ -302,8 +230,8 @@ describe('the daily maximum at the claim, two processes on one store', () => {
     }, async () => {
       const dataDir = path.join(dir, `${holderKobo}-${secondKobo}`);
       const max = 25_000;
-      const holder = claimer(dataDir, 'ACME-RACE-1', holderKobo, max, 'holder');
-      const second = claimer(dataDir, 'ACME-RACE-2', secondKobo, max, 'second');
+      const holder = claimer({ dataDir, reference: 'ACME-RACE-1', amountKobo: holderKobo, maxKobo: max, now, role: 'holder' });
+      const second = claimer({ dataDir, reference: 'ACME-RACE-2', amountKobo: secondKobo, maxKobo: max, now, role: 'second' });
       try {
         // The barrier: both have the store open.
         assert.deepEqual(await Promise.all([holder.next(), second.next()]), ['ready', 'ready']);

@@ -4,14 +4,11 @@
 // account) and keep their records in the same PostgreSQL; what races runs as real processes. Each test
 // has a database of its own, so one account's day does not leak into another test's.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
+import { errorObject, makeHome, startCli, stripAnsi, type Home, type RunResult } from './helpers/cli.js';
 import { startTestPostgres, type TestPostgres } from './helpers/postgres.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
@@ -19,8 +16,6 @@ import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { WRITER_LOCK } from '../src/store/postgres.js';
 
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
-const cliPath = path.join(repoRoot, 'bin', 'fsapi.cjs');
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 const secretTyped = [{ prompt: 'Consumer secret', answer: SECRET }];
 
@@ -87,27 +82,9 @@ async function query(url: string, text: string, params: unknown[] = []): Promise
 }
 
 /** A run of bin/fsapi.cjs as its own process, with its exit awaited separately (for races and kills). */
-function spawnCli(env: Record<string, string>, args: string[]) {
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('FSAPI_') && key !== 'CI') childEnv[key] = value;
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited: Promise<RunEnd> = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  return { child, exited };
-}
+const spawnCli = (env: Record<string, string>, args: string[]) => startCli(args, { env });
 
-interface RunEnd {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type RunEnd = RunResult;
 
 /**
  * Two runs that reach the claim at the same moment, for certain: the test holds the store's writer lock

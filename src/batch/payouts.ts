@@ -706,6 +706,8 @@ export interface BatchRun {
   stoppedBecause: string | undefined;
   /** Authentication failed: the remaining rows would all be refused. */
   authFailed: boolean;
+  /** The store's failure that stopped the run (unreachable, busy, timed out), when one did: its code is the batch's. */
+  storeFailure?: FsapiError | undefined;
 }
 
 /**
@@ -721,6 +723,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const ownReferences = { has: (reference: string) => rows.hasReference(reference) };
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
   let stoppedBecause: string | undefined;
+  let storeFailure: FsapiError | undefined;
   let authFailed = false;
   const shouldStop = () => {
     if (options.signal?.aborted && stoppedBecause === undefined) stoppedBecause = 'interrupted';
@@ -762,6 +765,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         // Only a journal that cannot be written (or locked) gets here, before the POST: nothing was
         // sent, and the next row would fail the same way.
         const message = error instanceof Error ? error.message : String(error);
+        if (stoppedBecause === undefined && error instanceof FsapiError && error.code.startsWith('store_')) storeFailure = error;
         stoppedBecause ??= message;
         finish(notSent(row, message));
       }
@@ -772,7 +776,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const why =
     stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
-  return { stoppedBecause, authFailed };
+  return { stoppedBecause, authFailed, storeFailure };
 }
 
 /** The columns of a report row that come from the verified row itself, whatever happened to it. */

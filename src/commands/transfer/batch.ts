@@ -165,7 +165,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
   printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
   const totals = tally(rowResults(plan));
   writeBatchTotals(ctx, totals, options.reportPath);
-  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: options.reportPath });
+  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: options.reportPath, storeFailure: sent.storeFailure });
   if (error) throw error;
 }
 
