@@ -181,16 +181,19 @@ export function batchError(
       .join(', ');
     // Stopped by the store (unreachable, busy, a bound run out): said, and its code is the batch's, for scripts.
     const stopped = options.storeFailure ? `; the run stopped: ${options.storeFailure.message}` : '';
-    return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}${stopped}`, {
-      exitCode: ExitCode.failed,
-      code: options.storeFailure?.code,
-      hint:
-        t.notSent > 0
-          ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
-          : t.failed > 0 || t.reversed > 0
-            ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
-            : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
-    });
+    return new FsapiError(
+      `${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}${stopped}`,
+      {
+        exitCode: ExitCode.failed,
+        code: options.storeFailure?.code,
+        hint:
+          t.notSent > 0
+            ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
+            : t.failed > 0 || t.reversed > 0
+              ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
+              : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
+      },
+    );
   }
   if (t.held > 0) {
     const request = /request (AP-[0-9A-Z]+)/.exec(t.firstHeldMessage ?? '')?.[1] ?? '<id>';
