@@ -666,7 +666,7 @@ export interface ExecuteBatchOptions {
   onUnknown?: (row: VerifiedRow, detail: string) => void;
   /** --allow-duplicate: no row is held for matching a transfer outside this file. */
   allowDuplicate?: boolean;
-  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  /** When a row's transfer was answered 429 and the lookup since does not find it: it waits, then is sent again under its reference. */
   onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 

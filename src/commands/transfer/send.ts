@@ -108,14 +108,15 @@ export default run(sendSpec, async (ctx, opts, args) => {
     duplicates: allowDuplicate ? undefined : { windowMs: DUPLICATE_WINDOW_MS, ignore: agreed },
   });
   let spinner: Spinner | undefined;
-  // A 429 (rate limited) means not taken: sent again after a wait and a lookup, under the same reference.
+  // A 429 (rate limited) proves nothing: looked up first; sent again, under the same reference, only when
+  // the API answers that it holds no such reference (src/transfers/refusal-proof.ts).
   const execute = () =>
     sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
       origin: 'send',
       claim: claim(),
       onRateLimited: (waitMs) => {
         ctx.io.note(
-          `rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`,
+          `rate limited: ${prepared.transfer.reference} was answered 429 and the lookup does not find it; sending it again under the same reference in ${Math.round(waitMs / 1000)} s`,
         );
       },
       onUnknown: (detail) => {
