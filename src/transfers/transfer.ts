@@ -29,6 +29,7 @@ import { makeReference, parseReferenceOption, referencePrefix, referenceToSend }
 import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
+import { describeReason, reasonGiven } from './failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
 
@@ -645,12 +646,18 @@ export async function recordStatusSeen(
   transaction: TransactionRecord,
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
+  // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
+  const given = reasonGiven(ctx, transaction);
+  const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
-    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else if (journal.transfer(stamp)?.status !== transaction.status) {
-    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
-    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
+    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });
+    return;
+  }
+  const known = journal.transfer(stamp);
+  // Only what is new: a re-run or a reconcile that finds every status (and reason) as journalled writes nothing.
+  if (known?.status !== transaction.status || (reason !== undefined && known.reason !== reason)) {
+    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status, ...(reason ? { reason } : {}) });
   }
 }
 
