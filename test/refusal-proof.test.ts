@@ -41,6 +41,9 @@ const postsReached = (s: Setup) => s.posts();
 const looked = (s: Setup, reference: string) => s.reached().filter((line) => line.startsWith(`GET /v1/transactions/reference/${reference} `)).length;
 
 const ERROR_SHAPE = JSON.stringify({ success: false, message: 'Request Un-Successful', data: null });
+/** The body of a raw `fsapi api POST /v1/transfer` of ₦12 under `reference`. */
+const rawTransfer = (reference: string) =>
+  JSON.stringify({ beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456781', narration: 'raw', amount: 12, reference });
 const send = (reference: string, ...extra: string[]) => [
   'transfer',
   'send',
@@ -193,13 +196,7 @@ describe('fsapi api POST /v1/transfer --allow-transfer', () => {
   it('a 401 after the API took it: one POST, looked up, the record on stdout, exit 0', async () => {
     const s = await start();
     s.proxy.options.answerTransfersWith = { forward: true, status: 401, body: JSON.stringify({ success: false, message: 'Unauthorized', data: null }) };
-    const body = JSON.stringify({
-      beneficiaryBankCode: '000013',
-      beneficiaryAccountNumber: '0123456781',
-      narration: 'raw',
-      amount: 12,
-      reference: 'ACME-PROOF-RAW',
-    });
+    const body = rawTransfer('ACME-PROOF-RAW');
     const raw = await s.run(['api', 'POST', '/v1/transfer', '--data', body, '--allow-transfer']);
     assert.equal(raw.code, 0, raw.stderr);
     assert.match(raw.stderr, /answered HTTP 401: Unauthorized, which does not prove it was refused; not sending it again/);
@@ -355,13 +352,7 @@ describe('a 429 proves nothing: a gateway passes the POST on, then answers 429 t
   it('fsapi api POST /v1/transfer --allow-transfer: exit 5, not sent again; found once the gateway stops lying', async () => {
     const s = await start();
     lie(s);
-    const body = JSON.stringify({
-      beneficiaryBankCode: '000013',
-      beneficiaryAccountNumber: '0123456781',
-      narration: 'raw',
-      amount: 12,
-      reference: 'ACME-PROOF-RAW429',
-    });
+    const body = rawTransfer('ACME-PROOF-RAW429');
     const raw = await s.runHere(['api', 'POST', '/v1/transfer', '--data', body, '--allow-transfer']);
     assert.equal(raw.code, 5, raw.stderr);
     assert.match(raw.stderr, /the transfer was answered HTTP 429: Too Many Requests, which does not prove it was refused; not sending it again/);
