@@ -117,6 +117,24 @@ export interface PastOutcome {
   eventStatus?: string | undefined;
 }
 
+/**
+ * The notifications of a reference that were verified against the API's record (forwarded or not), newest
+ * first, each with the status it was verified with and its body as posted: by index, however long the log.
+ * What a transfer's outcome shows of them is src/transfers/failure-reason.ts's to decide.
+ */
+export function verifiedNotificationsOf(dataDir: string, reference: string): Array<{ receivedAt: string; status: string | undefined; body: string }> {
+  const found: Array<{ receivedAt: string; status: string | undefined; body: string }> = [];
+  for (const row of eventStore(dataDir).outcomesOf(reference)) {
+    const outcome = parseEventRecord(row.outcome);
+    // `failed` is a verified event the app would not take: verified all the same.
+    if (outcome?.kind !== 'outcome' || (outcome.state !== 'verified' && outcome.state !== 'failed')) continue;
+    const received = row.received === null ? undefined : parseEventRecord(row.received);
+    if (received?.kind !== 'received') continue;
+    found.push({ receivedAt: received.receivedAt, status: outcome.eventStatus, body: received.body });
+  }
+  return found.reverse();
+}
+
 /** Adds records, each committed before `append` returns. */
 export class EventLogWriter {
   private events: EventStore | undefined;
