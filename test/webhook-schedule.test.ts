@@ -54,7 +54,7 @@ describe('the forward schedule in docs/notifications.md is the code', () => {
 
   test('how long a reversal is held for its payout', () => {
     assert.equal(REVERSAL_HOLD_MS % 60_000, 0);
-    assert.ok(doc.replace(/\s+/g, ' ').includes(`comes within **${REVERSAL_HOLD_MS / 60_000} minutes** of the reversal`));
+    assert.ok(doc.replace(/\s+/g, ' ').includes(`comes within **${REVERSAL_HOLD_MS / 60_000} minutes** of the reversal being verified`));
   });
 });
 
