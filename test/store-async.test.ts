@@ -9,11 +9,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { closeLocalStores } from '../src/store/database.js';
-import { WRITER_LOCK } from '../src/store/postgres.js';
+import { closeLocalStores, openSqliteStore } from '../src/store/database.js';
+import { openTeamStore, parseStoreUrl, WRITER_LOCK } from '../src/store/postgres.js';
+import type { Store } from '../src/store/store.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { claimer } from './helpers/claimer.js';
-import { errorObject, startCli } from './helpers/cli.js';
+import { errorObject, makeHome, startCli } from './helpers/cli.js';
 import { startTestPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 import { sendArgs as send, setUpTransfers } from './helpers/transfer-setup.js';
@@ -120,6 +121,48 @@ function batchFile(dir: string, name: string, count: number, tag: string): strin
   writeFileSync(file, `account_number,bank,amount,narration\n${rows.join('\n')}\n`);
   return file;
 }
+
+describe('two tasks of one process never share a transaction', () => {
+  for (const backend of ['sqlite', 'postgresql'] as const) {
+    it(`${backend}: a write rolled back takes only its own rows, not those of a write another task made meanwhile`, async () => {
+      const home = makeHome();
+      try {
+        const withPassword = async () => {
+          const url = new URL((await database()).url);
+          url.password = server.env.PGPASSWORD!;
+          return url.href;
+        };
+        const store: Store =
+          backend === 'sqlite' ? await openSqliteStore(home.dataDir) : await openTeamStore(home.dataDir, parseStoreUrl(await withPassword()));
+        const note = (q: Parameters<Parameters<Store['write']>[0]>[0], name: string) =>
+          q.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, 0, 0)').run(name, new Date().toISOString());
+        let letGo!: () => void;
+        const held = new Promise<void>((resolve) => (letGo = resolve));
+        let firstWrote!: () => void;
+        const wrote = new Promise<void>((resolve) => (firstWrote = resolve));
+        const first = store.write(async (q) => {
+          await note(q, 'first');
+          firstWrote();
+          await held;
+          throw new Error('the first changes its mind');
+        });
+        await wrote;
+        // Started while the first is open: its own transaction, after the first (SQLite's turn, the team store's lock).
+        const second = store.write((q) => note(q, 'second'));
+        letGo();
+        await assert.rejects(first, /the first changes its mind/);
+        await second;
+        const names = await store.read(async (q) =>
+          (await q.sql("SELECT name FROM imports WHERE name IN ('first', 'second') ORDER BY name").all()).map((row) => row.name),
+        );
+        assert.deepEqual(names, ['second']);
+      } finally {
+        await closeLocalStores();
+        home.cleanup();
+      }
+    });
+  }
+});
 
 describe('an answer that arrives while a store call waits is read as an answer', { timeout: 120_000 }, () => {
   for (const backend of ['sqlite', 'postgresql'] as const) {

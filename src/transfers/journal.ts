@@ -12,12 +12,12 @@
 // a send, a batch's planning or `transfer log --limit` reads the few rows it needs, whatever the history.
 // The queries are src/store/journal.ts's; what a record means, and how it folds, is decided here.
 //
-// Durability and concurrency: each record is one SQLite transaction, committed (fsync-ed) before
-// `append` returns; a write cut short by a kill or a full disk is rolled back whole, never half kept.
-// The decision to send is one transaction for every process sharing the data dir: `claim` runs the
-// caller's checks (the duplicate guard, who owns the reference) and writes the intent between BEGIN
-// IMMEDIATE and COMMIT. Before its first intent a run takes its run lock (src/store/process-lock.ts), by
-// which others tell a live writer from a dead one.
+// Durability and concurrency: each record is one transaction of the store, committed (fsync-ed) before
+// `append` resolves; a write cut short by a kill or a full disk is rolled back whole, never half kept.
+// The decision to send is one write transaction for every process sharing the store: `claim` runs the
+// caller's checks (the duplicate guard, who owns the reference) on the transaction's view of the journal
+// and writes the intent in the same transaction. Before its first intent a run takes its run lock
+// (src/store/process-lock.ts), by which others tell a live writer from a dead one.
 //
 // An existing journal.jsonl (fsapi before the store) is imported once, on first use, and left in place.
 //
