@@ -14,6 +14,7 @@ import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingE
 import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
+  DuplicateTransferError,
   checkAvailable,
   enquireEarly,
   openJournal,
@@ -218,7 +219,7 @@ async function guardAgainstDuplicate(ctx: Context, duplicates: readonly Transfer
   if (duplicates.length === 0 || allowDuplicate) return;
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   if (!ctx.prompt.interactive) {
-    throw new UsageError(
+    throw new DuplicateTransferError(
       'the same amount went to this account less than 10 minutes ago; nothing was sent',
       'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
     );
