@@ -159,7 +159,16 @@ const SUCCESS: Record<string, () => JsonSchema> = {
       },
     }),
   collections: () =>
-    list(object(['accountNumber', 'accountName', 'count', 'total'], { accountNumber: text, accountName: text, count: integer, total: money, first: text, last: text })),
+    list(
+      object(['accountNumber', 'accountName', 'count', 'total'], {
+        accountNumber: text,
+        accountName: text,
+        count: integer,
+        total: money,
+        first: text,
+        last: text,
+      }),
+    ),
   reconcile: () =>
     object(['since', 'until', 'journal', 'api', 'agrees', 'findings'], {
       since: text,

@@ -50,7 +50,13 @@ export async function previewForAgent(ctx: Context, _module: CommandModule, opti
       usedBefore: sent
         ? { as: 'sent', amount: koboToDecimal(sent.amountKobo), accountNumber: sent.accountNumber, bankCode: sent.bankCode, sentAt: sent.sentAt }
         : held
-          ? { as: 'held', request: held.request.id, status: held.request.status, amount: koboToDecimal(held.transfer.amountKobo), accountNumber: held.transfer.accountNumber }
+          ? {
+              as: 'held',
+              request: held.request.id,
+              status: held.request.status,
+              amount: koboToDecimal(held.transfer.amountKobo),
+              accountNumber: held.transfer.accountNumber,
+            }
           : null,
     };
   }
@@ -104,7 +110,9 @@ export async function previewForAgent(ctx: Context, _module: CommandModule, opti
 
   const policy = judge?.policy;
   const leftToday = judge?.leftTodayKobo;
-  ctx.io.note(`preview: ${formatNaira(amountKobo)} to ${transfer.accountName} (account ${transfer.accountNumber}, ${transfer.bankName}): ${inWords(decision, reasons)}`);
+  ctx.io.note(
+    `preview: ${formatNaira(amountKobo)} to ${transfer.accountName} (account ${transfer.accountNumber}, ${transfer.bankName}): ${inWords(decision, reasons)}`,
+  );
   ctx.io.note('nothing was sent');
   ctx.io.out(
     `${JSON.stringify(
@@ -177,9 +185,11 @@ function payeeOf(ctx: Context, scope: Parameters<typeof findPayee>[1], options: 
     return undefined;
   }
   const alias = parseAlias(options.to, 'to');
-  const clash = [accountNumber !== undefined ? 'accountNumber' : '', options.bank !== undefined ? 'bank' : '', options.expectName !== undefined ? 'expectName' : ''].filter(
-    Boolean,
-  );
+  const clash = [
+    accountNumber !== undefined ? 'accountNumber' : '',
+    options.bank !== undefined ? 'bank' : '',
+    options.expectName !== undefined ? 'expectName' : '',
+  ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
   return findPayee(ctx, scope, alias);
 }

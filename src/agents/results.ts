@@ -89,7 +89,12 @@ export interface AgentResult {
  * The result: the short text (its lines defanged), then the structured content again as JSON text (the
  * protocol asks for it, for clients that show the model text only), then any document.
  */
-export function agentResult(lines: readonly string[], structured: Record<string, unknown>, isError: boolean, attached: readonly EmbeddedResource[] = []): AgentResult {
+export function agentResult(
+  lines: readonly string[],
+  structured: Record<string, unknown>,
+  isError: boolean,
+  attached: readonly EmbeddedResource[] = [],
+): AgentResult {
   return {
     content: [{ type: 'text', text: lines.map(agentText).join('\n') }, { type: 'text', text: JSON.stringify(structured) }, ...attached],
     structuredContent: structured,
@@ -138,9 +143,16 @@ export function encodeCursor(cursor: Cursor): string {
 export function readCursor(given: unknown, call: string): number {
   if (given === undefined || given === null) return 0;
   const match = typeof given === 'string' ? /^([0-9]{1,9})\.([A-Za-z0-9_-]{12})$/.exec(Buffer.from(given, 'base64url').toString('utf8')) : null;
-  if (!match) throw new UsageError(`cursor ${JSON.stringify(given)} is not a cursor this server gave`, 'give the nextCursor of the previous result, or leave cursor out for the first page');
+  if (!match)
+    throw new UsageError(
+      `cursor ${JSON.stringify(given)} is not a cursor this server gave`,
+      'give the nextCursor of the previous result, or leave cursor out for the first page',
+    );
   if (match[2] !== call)
-    throw new UsageError('cursor belongs to a call with other arguments', 'call again with the same arguments as the call that gave this cursor, or leave cursor out');
+    throw new UsageError(
+      'cursor belongs to a call with other arguments',
+      'call again with the same arguments as the call that gave this cursor, or leave cursor out',
+    );
   return Number(match[1]);
 }
 

@@ -149,7 +149,6 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
   );
 }
 
-
 /**
  * Held before under this reference: the request again (still held: exit 7, as the first call was), or
  * the person's rejection. Nothing is sent; an approved request is sent by its approver, not here.

@@ -65,7 +65,12 @@ export async function serveMcp(ctx: Context, tools: readonly AgentTool[], versio
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
-    if (!tool) return errorResult(undefined, environment, new FsapiError(`no tool named ${JSON.stringify(request.params.name)}`, { exitCode: ExitCode.usage, code: 'usage' }));
+    if (!tool)
+      return errorResult(
+        undefined,
+        environment,
+        new FsapiError(`no tool named ${JSON.stringify(request.params.name)}`, { exitCode: ExitCode.usage, code: 'usage' }),
+      );
     const input = request.params.arguments ?? {};
     let parsed: ReturnType<typeof parseToolInput>;
     let offset = 0;
@@ -109,7 +114,8 @@ function protocolStdout(): LineOutput {
 }
 
 /** The notes of a run as lines, in the tool's words. */
-const noteLines = (tool: AgentTool, run: ToolRunResult) => run.notes.map((note) => inToolWords(tool, note.replace(/\n+$/, ''))).filter((note) => note.trim() !== '');
+const noteLines = (tool: AgentTool, run: ToolRunResult) =>
+  run.notes.map((note) => inToolWords(tool, note.replace(/\n+$/, ''))).filter((note) => note.trim() !== '');
 
 /** What the agent reads: the command's JSON as structured content, a short text, and whether it failed. */
 function toolResult(tool: AgentTool, environment: AgentEnvironment, run: ToolRunResult, page: { offset: number; call: string }): AgentResult {
@@ -128,7 +134,10 @@ function toolResult(tool: AgentTool, environment: AgentEnvironment, run: ToolRun
     try {
       return pageOf(items, page.offset, page.call, (pageItems, nextCursor) => {
         const more = nextCursor ? `; more with cursor ${nextCursor}` : '';
-        const lines = [`fsapi ${name} (${environment}): done; ${pageItems.length} of ${items.length} items from ${Math.min(page.offset, items.length) + 1}${more}`, ...notes];
+        const lines = [
+          `fsapi ${name} (${environment}): done; ${pageItems.length} of ${items.length} items from ${Math.min(page.offset, items.length) + 1}${more}`,
+          ...notes,
+        ];
         return agentResult(lines, { environment, ...structured, items: pageItems, nextCursor }, false, run.attached);
       });
     } catch (error) {
@@ -165,7 +174,8 @@ const agentObject = (output: Record<string, unknown> | undefined) => (output ===
 /** The `--json` error object of the CLI (docs/scripting.md), in the tool's words, as a failed call's structured content. */
 function errorObject(tool: AgentTool | undefined, error: unknown): { code: string; message: string; hint: string | null; exitCode: number } {
   const words = (text: string) => (tool ? inToolWords(tool, text) : text);
-  if (error instanceof FsapiError) return { code: error.code, message: words(error.message), hint: error.hint ? words(error.hint) : null, exitCode: error.exitCode };
+  if (error instanceof FsapiError)
+    return { code: error.code, message: words(error.message), hint: error.hint ? words(error.hint) : null, exitCode: error.exitCode };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'internal', message: `unexpected failure: ${message}`, hint: null, exitCode: ExitCode.failed };
 }

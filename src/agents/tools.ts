@@ -128,7 +128,8 @@ export function parseToolInput(
   const own = toolOnlyInputs(tool);
   const allowed = [...toolInputs(tool).map((described) => described.name), ...Object.keys(own)];
   for (const key of Object.keys(input)) {
-    if (!allowed.includes(key)) throw new UsageError(`${toolName(tool)} takes no input named ${JSON.stringify(key)}`, `it takes: ${allowed.join(', ') || 'nothing'}`);
+    if (!allowed.includes(key))
+      throw new UsageError(`${toolName(tool)} takes no input named ${JSON.stringify(key)}`, `it takes: ${allowed.join(', ') || 'nothing'}`);
   }
   const extras: Record<string, unknown> = {};
   for (const [key, described] of Object.entries(own)) {

@@ -13,6 +13,8 @@ export interface Served {
   errors: Error[];
   /** Every result this client got, in order. */
   results: CallToolResult[];
+  /** The tool of each of those results. */
+  names: string[];
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /** The connection has closed (the server ended, or close was called). */
   closed(): boolean;
@@ -39,14 +41,17 @@ export async function serveMcp(env: Record<string, string | undefined>, command:
     closed = true;
   };
   const results: CallToolResult[] = [];
+  const names: string[] = [];
   return {
     client,
     stderr: () => stderr,
     errors,
     results,
+    names,
     call: async (name, args = {}) => {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       results.push(result);
+      names.push(name);
       return result;
     },
     closed: () => closed,
