@@ -4,9 +4,12 @@
 // held transfers. The simulator's request log and the journal are the proof of what was (not) sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { realpathSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { PassThrough } from 'node:stream';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { cliPath } from './helpers/cli.js';
 import { serveMcp, resultText, structuredOf, type Served } from './helpers/mcp-client.js';
 import { setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { agentText } from '../src/common/sanitize.js';
@@ -80,6 +83,35 @@ describe('fsapi mcp for an agent', () => {
   after(async () => {
     await server?.close();
     await setup?.close();
+  });
+
+  it('mcp --check: says what stops the server, then the sudoers line and host configuration for these absolute paths', async () => {
+    const before = await setup.run(['mcp', '--check']);
+    assert.equal(before.code, 1, before.stderr);
+    assert.match(before.stdout, /^problem {3}policy: profile "sim" has no payment policy/m);
+    assert.match(before.stderr, /error: a problem to fix before an agent is served: policy/);
+    for (const line of before.stdout.split('\n').slice(0, before.stdout.split('\n').indexOf(''))) assert.ok(line.length <= 80, line);
+
+    await setPolicy(setup, '--max-per-day', '100000');
+    const check = await setup.run(['mcp', '--check', '--json']);
+    assert.equal(check.code, 0, check.stderr);
+    const report = JSON.parse(check.stdout) as {
+      checks: Array<{ name: string; level: string; detail: string }>;
+      sudoers: string;
+      command: string[];
+      claudeDesktop: { mcpServers: { fsapi: { command: string; args: string[] } } };
+    };
+    const levels = Object.fromEntries(report.checks.map((c) => [c.name, c.level]));
+    assert.equal(levels.node, 'ok');
+    assert.equal(levels.dirs, 'ok');
+    assert.equal(levels.policy, 'ok');
+    assert.ok(['ok', 'warning'].includes(levels.token!), report.checks.map((c) => c.detail).join('\n'));
+    const node = realpathSync(process.execPath);
+    const fsapi = realpathSync(cliPath);
+    assert.deepEqual(report.command, [node, fsapi, 'mcp']);
+    assert.equal(report.sudoers, `AGENT_USER ALL=(${userInfo().username}) NOPASSWD: ${node} ${fsapi} mcp`);
+    assert.deepEqual(report.claudeDesktop.mcpServers.fsapi, { command: 'sudo', args: ['-n', '-H', '-u', userInfo().username, node, fsapi, 'mcp'] });
+    await setPolicy(setup, '--off');
   });
 
   it('transfer_preview: the verified name, the bank, the policy’s decision and the day; nothing sent, journalled or held', async () => {

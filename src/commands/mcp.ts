@@ -3,6 +3,10 @@
 // tool: no approving, no policy or payee changes, no login or logout, no token, no raw API request, no
 // batch file (a path an agent names would reach the server user's files).
 // The server and the SDK are loaded only here, when `fsapi mcp` runs: never by --help or other commands.
+import type { Context } from '../context.js';
+import { ExitCode, FsapiError } from '../errors.js';
+import { colors, printJson } from '../ui/output.js';
+import { wrapText } from '../ui/table-layout.js';
 import { run } from './run.js';
 import { mcpSpec } from './top/mcp.spec.js';
 import type { AgentTool, ToolAnnotations } from '../agents/tools.js';
@@ -116,7 +120,50 @@ export const agentTools: readonly AgentTool[] = [
   },
 ];
 
-export default run(mcpSpec, async (ctx) => {
+export default run(mcpSpec, async (ctx, opts) => {
+  if (opts.check) return printCheck(ctx);
   const { serveMcp } = await import('../agents/server.js');
   await serveMcp(ctx, agentTools, ctx.env.FSAPI_VERSION_OVERRIDE ?? '0.1.0');
 });
+
+/** `fsapi mcp --check`: each check on a line, then the sudoers line and the host configuration. */
+async function printCheck(ctx: Context): Promise<void> {
+  const { checkSetUp } = await import('../agents/check.js');
+  const report = await checkSetUp(ctx, process.argv[1] ?? '');
+  const problems = report.checks.filter((check) => check.level === 'problem');
+  if (ctx.globals.json) printJson(ctx, report);
+  else {
+    const width = ctx.io.columns ?? 80;
+    const c = colors(ctx, 'stdout');
+    const mark = { ok: c.green('ok'), warning: c.yellow('warning'), problem: c.red('problem') };
+    const lines = [`fsapi mcp --check, as ${report.user} (profile ${report.profile})`, ''];
+    for (const check of report.checks) {
+      const [first = '', ...rest] = wrapText(`${check.name}: ${check.detail}`, width - 10);
+      lines.push(`${mark[check.level]}${' '.repeat(10 - check.level.length)}${first}`, ...rest.map((line) => `${' '.repeat(10)}${line}`));
+    }
+    // Copied as they are: never wrapped (a sudoers line or a JSON text cut in two would not work).
+    lines.push(
+      '',
+      'The sudoers rule (sudo visudo -f /etc/sudoers.d/fsapi-agent; AGENT_USER: the',
+      "agent's user):",
+      report.sudoers,
+      '',
+      'Claude Desktop (claude_desktop_config.json):',
+      JSON.stringify(report.claudeDesktop, null, 2),
+      '',
+      'Claude Code:',
+      report.claudeCode,
+    );
+    ctx.io.out(`${lines.join('\n')}\n`);
+  }
+  if (problems.length > 0) {
+    throw new FsapiError(
+      `${problems.length === 1 ? 'a problem' : `${problems.length} problems`} to fix before an agent is served: ${problems.map((p) => p.name).join(', ')}`,
+      {
+        exitCode: ExitCode.failed,
+        hint: 'docs/agents.md sets the server up step by step',
+        code: 'set_up',
+      },
+    );
+  }
+}
