@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { cliPath } from './helpers/cli.js';
-import { serveMcp, resultText, structuredOf, type Served } from './helpers/mcp-client.js';
+import { mcpPayment, serveMcp, resultText, structuredOf, type Served } from './helpers/mcp-client.js';
 import { setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { agentText } from '../src/common/sanitize.js';
 import { forAgent, isIdentityKey, MAX_RESULT_BYTES, pageOf, agentResult, callKey, readCursor } from '../src/agents/results.js';
@@ -63,14 +63,7 @@ function keysOf(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
-const payment = (amount: string, reference: string, more: Record<string, unknown> = {}) => ({
-  accountNumber: '0123456789',
-  bank: 'gtb',
-  amount,
-  narration: 'Invoice 42',
-  reference,
-  ...more,
-});
+const payment = mcpPayment;
 
 describe('fsapi mcp for an agent', () => {
   let setup: TransferSetup;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { childEnv, cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
-import { resultText, serveMcp, structuredOf, type Served } from './helpers/mcp-client.js';
+import { mcpPayment, resultText, serveMcp, structuredOf, type Served } from './helpers/mcp-client.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { testUserIds } from './helpers/os-user.js';
@@ -26,15 +26,7 @@ async function serve(env: Record<string, string | undefined>, command?: string[]
 const text = resultText;
 const structured = structuredOf;
 
-/** `transfer_send` of `amount` naira to the simulator's test account at GTBank under `reference`. */
-const payment = (amount: string, reference: string, more: Record<string, unknown> = {}) => ({
-  accountNumber: '0123456789',
-  bank: 'gtb',
-  amount,
-  narration: 'Invoice 42',
-  reference,
-  ...more,
-});
+const payment = mcpPayment;
 
 /** `policy set` as the owner does it: at a terminal, the consumer secret typed. */
 async function setPolicy(setup: TransferSetup, ...options: string[]): Promise<void> {

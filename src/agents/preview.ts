@@ -12,7 +12,6 @@ import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatNaira, koboToDecimal, type Kobo } from '../money/kobo.js';
-import { findPayee, parseAlias } from '../controls/payees.js';
 import { applyPolicy, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
 import type { Payee } from '../store/controls.js';
 import { checkAvailable, openJournal, parseNarration, parseSendExtras, prepareTransfer, transferScope } from '../transfers/transfer.js';
@@ -26,9 +25,13 @@ export type PreviewDecision = 'send' | 'hold' | 'refuse' | 'repeat';
 
 export const CHARGE_NOTE = 'not known before sending: the API states the charge only in its answer to the transfer; it comes on top of the amount';
 
-export async function previewForAgent(ctx: Context, _module: CommandModule, options: Record<string, unknown>, args: string[]): Promise<void> {
+export async function previewForAgent(ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[]): Promise<void> {
   const scope = await transferScope(ctx);
-  const payee = payeeOf(ctx, scope, options, args[0]);
+  // `to`: the saved payee, read as transfer send reads --to (its words become the tool's: src/agents/tools.ts).
+  const { payeeOf } = module as unknown as {
+    payeeOf(ctx: Context, options: Record<string, unknown>, accountNumber: string | undefined): Promise<Payee | undefined>;
+  };
+  const payee = await payeeOf(ctx, options, args[0]);
   const accountNumber = parseAccountNumber(payee?.accountNumber ?? args[0] ?? '', 'accountNumber');
   const bankQuery = payee?.bankCode ?? String(options.bank ?? '');
   if (typeof options.amount !== 'number') throw new UsageError('transfer_preview needs amount');
@@ -176,20 +179,4 @@ function inWords(decision: PreviewDecision, reasons: readonly string[]): string 
     case 'repeat':
       return reasons[0]!;
   }
-}
-
-/** The saved payee of `to`, which stands for the account number, the bank and the expected name. */
-function payeeOf(ctx: Context, scope: Parameters<typeof findPayee>[1], options: Record<string, unknown>, accountNumber: string | undefined): Payee | undefined {
-  if (options.to === undefined) {
-    if (accountNumber === undefined || options.bank === undefined) throw new UsageError('transfer_preview needs accountNumber and bank, or to');
-    return undefined;
-  }
-  const alias = parseAlias(options.to, 'to');
-  const clash = [
-    accountNumber !== undefined ? 'accountNumber' : '',
-    options.bank !== undefined ? 'bank' : '',
-    options.expectName !== undefined ? 'expectName' : '',
-  ].filter(Boolean);
-  if (clash.length > 0) throw new UsageError(`to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
-  return findPayee(ctx, scope, alias);
 }

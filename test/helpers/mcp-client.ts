@@ -62,3 +62,13 @@ export async function serveMcp(env: Record<string, string | undefined>, command:
 /** The text parts of a result, joined by newlines. */
 export const resultText = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 export const structuredOf = (result: CallToolResult) => result.structuredContent as Record<string, any>;
+
+/** `transfer_send` of `amount` naira to the simulator's test account at GTBank under `reference`. */
+export const mcpPayment = (amount: string, reference: string, more: Record<string, unknown> = {}) => ({
+  accountNumber: '0123456789',
+  bank: 'gtb',
+  amount,
+  narration: 'Invoice 42',
+  reference,
+  ...more,
+});

@@ -180,8 +180,15 @@ function refusalHint(message: string): string {
   return `no money moved; ${reason}the usual causes: the available balance (fsapi account) is below the amount plus its charge, a limit on the account was reached, or the destination account cannot receive it (fsapi enquiry checks it)`;
 }
 
-/** The saved payee of --to, which stands for the account number, --bank and --expect-name. */
-async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | undefined): Promise<Payee | undefined> {
+/**
+ * The saved payee of --to, which stands for the account number, --bank and --expect-name (transfer_preview
+ * reads it the same way: src/agents/preview.ts).
+ */
+export async function payeeOf(
+  ctx: Context,
+  opts: Pick<SendOptions, 'to' | 'bank' | 'expectName'>,
+  accountNumber: string | undefined,
+): Promise<Payee | undefined> {
   if (opts.to === undefined) return undefined;
   const alias = parseAlias(opts.to, '--to');
   const clash = [
