@@ -47,6 +47,7 @@ import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.j
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
+import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -514,7 +515,8 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
-    const outcome = outcomeOfStatus(lookup.transaction.status);
+    const { outcome, reason } = outcomeOfRecord(ctx, lookup.transaction);
+    const unpaid = outcome === 'failed' || outcome === 'reversed';
     return {
       kind: 'settled',
       result: {
@@ -522,7 +524,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
         status: outcome,
         apiStatus: lookup.transaction.status,
         chargeKobo: chargeOf(lookup.transaction.charge),
-        message: `sent by an earlier run; not sent again; now ${outcome}${outcome === 'failed' || outcome === 'reversed' ? ': the payee was not paid; check the reversal (fsapi transfer status ' + row.reference + ')' : ''}`,
+        message: `sent by an earlier run; not sent again; now ${unpaid ? `${outcomeWords(outcome, reason)}; check the reversal (fsapi transfer status ${row.reference})` : outcome}`,
       },
     };
   }
@@ -666,7 +668,7 @@ export interface ExecuteBatchOptions {
   onUnknown?: (row: VerifiedRow, detail: string) => void;
   /** --allow-duplicate: no row is held for matching a transfer outside this file. */
   allowDuplicate?: boolean;
-  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  /** When a row's transfer was answered 429 and the lookup since does not find it: it waits, then is sent again under its reference. */
   onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 
@@ -767,7 +769,7 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
         status: outcomeOfStatus(outcome.status),
         apiStatus: outcome.status,
         chargeKobo: chargeOf(outcome.result.charge),
-        message: `${outcome.status}: ${outcome.message}`,
+        message: outcomeWords(outcomeOfStatus(outcome.status), reasonInRecord(outcome.result), outcome.message),
       };
     case 'reconciled':
       return {

@@ -13,7 +13,7 @@ import { findingJson, needsAttention, reconcile, type Finding, type Reconciliati
 import { openJournal, transferScope } from '../transfers/transfer.js';
 import { colors, outputMode, printJson } from '../ui/output.js';
 import { labelledNote } from '../ui/error-lines.js';
-import { withProgress } from '../ui/page-progress.js';
+import { withProgress } from '../ui/progress.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;

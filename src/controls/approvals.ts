@@ -12,6 +12,7 @@ import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
+import { outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   isUnsuccessfulOutcome,
   NOT_SENT,
@@ -167,11 +168,13 @@ export async function sendApproved(
         claim: { earlierAttempts: 0, duplicates: { windowMs: DUPLICATE_WINDOW_MS, ignore: ownReferences } },
       });
       switch (outcome.kind) {
-        case 'accepted':
-          // The API's words when it took it ("Transfer successful, ...") come after its status, as in a batch's
-          // report: beside a pending outcome they must not read as the payment's result.
-          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.status}: ${outcome.message}` });
+        case 'accepted': {
+          // The API's words when it took it ("Transfer successful, ...") come after fsapi's outcome, as in a
+          // batch's report: beside a pending outcome they must not read as the payment's result.
+          const taken = outcomeOfStatus(outcome.status);
+          results.push({ ...base, outcome: taken, message: outcomeWords(taken, reasonInRecord(outcome.result), outcome.message) });
           break;
+        }
         case 'reconciled':
           results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.lostBecause}; the lookup by reference found it` });
           break;

@@ -21,7 +21,7 @@ import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type Clai
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
-import { errorProvesNothingMoved } from './refusal-proof.js';
+import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
@@ -29,6 +29,7 @@ import { makeReference, parseReferenceOption, referencePrefix, referenceToSend }
 import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
+import { describeReason, reasonGiven } from './failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
 
@@ -301,6 +302,13 @@ export type TransferOutcome =
   /** Sent, and nobody knows what happened: do not resend. */
   | { kind: 'unknown'; reference: string; detail: string };
 
+/**
+ * What one attempt (executeTransfer) can end with: an outcome, or `rate-limited`: answered 429, and the
+ * lookup since answered that the API holds no such reference, so the same reference may be sent again
+ * (src/transfers/rate-limit.ts decides whether). Its journal state is unknown until then.
+ */
+export type AttemptOutcome = TransferOutcome | { kind: 'rate-limited'; reference: string; detail: string };
+
 export interface ExecuteOptions {
   /** Written in the intent: `send`, or e.g. `batch payroll.csv row 3`. */
   origin?: string;
@@ -330,8 +338,10 @@ export function transferBody(transfer: VerifiedTransfer): TransferRequest {
  * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
  * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
  * unreadable body), and any answer that does not prove a refusal (src/transfers/refusal-proof.ts: a 401/403,
- * a 3xx, a 400 to a reference sent before), is reconciled by looking the reference up on a bounded schedule. Throws only when the
- * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
+ * a 3xx, a 400 to a reference sent before, a 429), is reconciled by looking the reference up on a bounded
+ * schedule; after a 429 the first definite answer ends the lookups (`rate-limited` when the API holds no
+ * such reference). Throws only when the intent cannot be journalled (nothing was sent then); every other
+ * ending is a returned outcome.
  */
 export async function executeTransfer(
   ctx: Context,
@@ -339,7 +349,7 @@ export async function executeTransfer(
   scope: TransferScope,
   transfer: VerifiedTransfer,
   options: ExecuteOptions = {},
-): Promise<TransferOutcome> {
+): Promise<AttemptOutcome> {
   const api = await ctx.api();
   const body = transferBody(transfer);
   const { reference } = transfer;
@@ -407,6 +417,7 @@ export async function executeTransfer(
       await record({ type: 'rejected', ...stamp(), httpStatus, message });
       return { kind: 'rejected', reference, httpStatus, message, error: refusal };
     }
+    if (isRateLimitAnswer(error)) return settleRateLimited(ctx, intent, error, rules.earlierAttempts > 0, options, record, stamp);
     lostBecause = describeFailure(error, rules.earlierAttempts > 0);
   }
 
@@ -422,6 +433,41 @@ export async function executeTransfer(
   }
   const detail = `${lostBecause}; ${lookup.detail}`;
   await record({ type: 'unknown', ...stamp(), error: lookup.detail });
+  return { kind: 'unknown', reference, detail };
+}
+
+/**
+ * A 429 to the POST (src/transfers/refusal-proof.ts): it proves nothing, so the transfer is journalled
+ * as unknown and its reference looked up before anything else is done or said. Found: reconciled. The API
+ * holding no such reference: `rate-limited`, which the caller may send again under the same reference
+ * (src/transfers/rate-limit.ts). No answer: unknown, it may have been paid.
+ */
+async function settleRateLimited(
+  ctx: Context,
+  intent: TransferIntent,
+  error: ApiError,
+  resend: boolean,
+  options: ExecuteOptions,
+  record: (entry: JournalRecord) => Promise<void>,
+  stamp: () => { reference: string; profile: string; baseUrl: string; time: string },
+): Promise<AttemptOutcome> {
+  const { reference } = intent;
+  const answered = `${resend ? 'the resend' : 'the transfer'} was answered HTTP 429 (rate limited)${error.apiMessage ? `: ${error.apiMessage}` : ''}, which does not prove it was not taken`;
+  await record({ type: 'unknown', ...stamp(), error: answered });
+  const lookup = await lookUpReference(ctx, intent, options.schedule ?? reconcileSchedule(ctx.env), options.onLookup, { untilAnswered: true });
+  const next = afterRateLimit(lookup.found ? 'found' : lookup.absent ? 'absent' : 'no-answer');
+  if (next === 'settled' && lookup.found) {
+    const status = lookup.found.status;
+    await record({ type: 'reconciled', ...stamp(), status });
+    return { kind: 'reconciled', reference, status, transaction: lookup.found, lostBecause: answered };
+  }
+  if (next === 'send-again') {
+    const detail = `${answered}; the lookup by reference does not find it`;
+    await record({ type: 'unknown', ...stamp(), error: detail });
+    return { kind: 'rate-limited', reference, detail };
+  }
+  const detail = `${answered}: it may have been paid; ${lookup.detail}`;
+  await record({ type: 'unknown', ...stamp(), error: detail });
   return { kind: 'unknown', reference, detail };
 }
 
@@ -477,30 +523,44 @@ export function intentOf(t: Pick<TransferState, 'reference' | 'amountKobo' | 'ac
   return { reference: t.reference, amountKobo: t.amountKobo, accountNumber: t.accountNumber, bankCode: t.bankCode };
 }
 
-export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
+export type LookupResult =
+  | { found: TransactionRecord; detail?: undefined; absent?: undefined }
+  /** `absent`: the last lookup was answered by the API's refusal (it holds no such reference), not a failure. */
+  | { found: undefined; detail: string; absent: boolean };
+
+export interface LookupOptions {
+  /** Stop at the first definite answer, found or not: the lookup after a 429 (src/transfers/refusal-proof.ts). */
+  untilAnswered?: boolean;
+}
 
 /**
  * Looks a reference up (GET /v1/transactions/reference/{ref}) after each delay of the schedule until it
  * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again"; a
  * record that does not match the intent (src/transfers/lookup.ts) is not this transfer: asked again too, and
- * named in the detail when nothing better was found.
+ * named in the detail when nothing better was found. A lookup still rate limited (429) after the HTTP
+ * layer's own bounded waits ends the lookups: asking again on the schedule would only wait as long again.
  */
 export async function lookUpReference(
   ctx: Context,
   target: string | TransferIntent,
   schedule: readonly number[],
   onLookup?: (attempt: number, of: number) => void | Promise<void>,
+  options: LookupOptions = {},
 ): Promise<LookupResult> {
   const api = await ctx.api();
   const intent = typeof target === 'string' ? { reference: target } : target;
   const { reference } = intent;
   let last = 'no lookup was made';
-  let waited = 0;
+  let absent = false;
+  // On the run's clock: the schedule's delays and the waits of lookups the API answered 429 (src/api/http.ts).
+  const started = ctx.clock.now();
+  let made = 0;
   for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
     const delay = schedule[attempt - 1]!;
     if (delay > 0) await ctx.clock.sleep(delay);
-    waited += delay;
+    made = attempt;
     await onLookup?.(attempt, schedule.length);
+    absent = false;
     try {
       const transaction = await api.getTransaction(reference);
       const verdict = checkObservation(intent, transaction);
@@ -511,13 +571,21 @@ export async function lookUpReference(
         last = `the lookup was refused: ${error.message}`;
         break; // asking again with the same refusal cannot help
       }
+      if (isRateLimitAnswer(error)) {
+        last = `the lookup was answered HTTP 429 (rate limited)${error.apiMessage ? `: ${error.apiMessage}` : ''}, wait after wait`;
+        break;
+      }
       if (error instanceof TransportError) last = error.message;
-      else if (isRefusal(error)) last = 'not found';
-      else last = error instanceof Error ? error.message : String(error);
+      else if (isRefusal(error)) {
+        last = 'not found';
+        absent = true;
+        if (options.untilAnswered) break;
+      } else last = error instanceof Error ? error.message : String(error);
     }
   }
-  const seconds = Math.round(waited / 1000);
-  return { found: undefined, detail: `the lookup by reference found nothing in ${seconds} s (${schedule.length} lookups; last: ${last})` };
+  const seconds = Math.max(0, Math.round((ctx.clock.now() - started) / 1000));
+  const lookups = `${made} lookup${made === 1 ? '' : 's'}`;
+  return { found: undefined, absent, detail: `the lookup by reference found nothing in ${seconds} s (${lookups}; last: ${last})` };
 }
 
 // ---- status ----------------------------------------------------------------------------------------------
@@ -585,12 +653,18 @@ export async function recordStatusSeen(
   transaction: TransactionRecord,
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
+  // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
+  const given = reasonGiven(ctx, transaction);
+  const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
-    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else if (journal.transfer(stamp)?.status !== transaction.status) {
-    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
-    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
+    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });
+    return;
+  }
+  const known = journal.transfer(stamp);
+  // Only what is new: a re-run or a reconcile that finds every status (and reason) as journalled writes nothing.
+  if (known?.status !== transaction.status || (reason !== undefined && known.reason !== reason)) {
+    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status, ...(reason ? { reason } : {}) });
   }
 }
 

@@ -41,6 +41,7 @@ export function stateStyle(state: string, c: Styles): string {
     case 'unknown-kind':
     case 'unverified':
     case 'undelivered':
+    case 'held':
     case 'open':
       return c.yellow(state);
     default:

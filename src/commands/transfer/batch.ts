@@ -290,12 +290,12 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
         progress.note(`${c.yellow('warning:')} line ${row.line}: ${detail}; not resending, looking ${row.reference} up instead`);
       },
       onRateLimited: (row, waitMs, concurrency) => {
-        // Not a failure: the API did not take it; it is sent again, under the same reference, after a lookup.
+        // Not a failure: answered 429, and the lookup since does not find it; it is sent again, under the same reference.
         const now = Date.now();
         if (now - lastRateNote < 2000) return;
         lastRateNote = now;
         progress.note(
-          `rate limited: waiting ${Math.round(waitMs / 100) / 10} s, then sending line ${row.line} again under ${row.reference}; ${concurrency} at a time from now on`,
+          `rate limited: line ${row.line} was answered 429 and the lookup does not find it; sending it again under ${row.reference} in ${Math.round(waitMs / 100) / 10} s; ${concurrency} at a time from now on`,
         );
       },
     });
