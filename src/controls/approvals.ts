@@ -5,7 +5,7 @@
 // the journal's claim refuses a reference already sent, whatever the request says.
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.js';
-import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
 import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
@@ -24,6 +24,19 @@ import {
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
 import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+
+/** The request that holds this reference, with the held transfer. */
+export function requestHolding(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
+  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  try {
+    const request = store.requestOfReference(scope, reference);
+    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
+    return request && transfer ? { request, transfer } : undefined;
+  } finally {
+    store.close();
+  }
+}
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {

@@ -183,6 +183,13 @@ export class NameMismatchError extends FsapiError {
   }
 }
 
+/**
+ * The same amount went to the same account less than 10 minutes ago, and nobody said a second payment is
+ * meant (--allow-duplicate, or yes at a terminal). Exit 2, nothing sent. Its own class so an agent's tool
+ * can say it in its own words (an agent cannot pass the guard: src/agents/send.ts).
+ */
+export class DuplicateTransferError extends UsageError {}
+
 /** A name enquiry made before the rest of the transfer was known. */
 export interface EarlyEnquiry {
   accountNumber: string;
