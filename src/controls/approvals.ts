@@ -22,7 +22,7 @@ import {
   type Outcome,
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {
@@ -174,7 +174,21 @@ export async function sendApproved(
         results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
-      throw error;
+      // The journal could not be written before this one's POST: it was not sent, and neither will the
+      // rest be. Those sent before it were: the table says so, rather than one error that hides them.
+      if (results.length === 0 || !(error instanceof FsapiError)) throw error;
+      const why = error.message;
+      results.push({ ...base, outcome: NOT_SENT, message: why });
+      for (const rest of transfers.slice(results.length)) {
+        results.push({
+          reference: rest.reference,
+          accountName: rest.accountName,
+          amountKobo: rest.amountKobo,
+          outcome: NOT_SENT,
+          message: `not sent: stopped at ${held.reference} (${withoutNothingDone(why)})`,
+        });
+      }
+      break;
     }
   }
   return results;
