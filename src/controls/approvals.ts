@@ -5,7 +5,7 @@
 // the journal's claim refuses a reference already sent, whatever the request says.
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.js';
-import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
 import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
@@ -23,7 +23,24 @@ import {
   type Outcome,
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+
+/** The request that holds this reference, with the held transfer. */
+export async function requestHolding(
+  ctx: Context,
+  scope: ControlScope,
+  reference: string,
+): Promise<{ request: ApprovalRequest; transfer: HeldTransfer } | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  try {
+    const request = await store.requestOfReference(scope, reference);
+    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
+    return request && transfer ? { request, transfer } : undefined;
+  } finally {
+    store.close();
+  }
+}
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {
@@ -181,7 +198,21 @@ export async function sendApproved(
         results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
-      throw error;
+      // The journal could not be written before this one's POST: it was not sent, and neither will the
+      // rest be. Those sent before it were: the table says so, rather than one error that hides them.
+      if (results.length === 0 || !(error instanceof FsapiError)) throw error;
+      const why = error.message;
+      results.push({ ...base, outcome: NOT_SENT, message: why });
+      for (const rest of transfers.slice(results.length)) {
+        results.push({
+          reference: rest.reference,
+          accountName: rest.accountName,
+          amountKobo: rest.amountKobo,
+          outcome: NOT_SENT,
+          message: `not sent: stopped at ${held.reference} (${withoutNothingDone(why)})`,
+        });
+      }
+      break;
     }
   }
   return results;

@@ -14,6 +14,7 @@ import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingE
 import { formatNaira, koboToDecimal } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
+  DuplicateTransferError,
   checkAvailable,
   enquireEarly,
   openJournal,
@@ -183,8 +184,15 @@ function refusalHint(message: string): string {
   return `no money moved; ${reason}the usual causes: the available balance (fsapi account) is below the amount plus its charge, a limit on the account was reached, or the destination account cannot receive it (fsapi enquiry checks it)`;
 }
 
-/** The saved payee of --to, which stands for the account number, --bank and --expect-name. */
-async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | undefined): Promise<Payee | undefined> {
+/**
+ * The saved payee of --to, which stands for the account number, --bank and --expect-name (transfer_preview
+ * reads it the same way: src/agents/preview.ts).
+ */
+export async function payeeOf(
+  ctx: Context,
+  opts: Pick<SendOptions, 'to' | 'bank' | 'expectName'>,
+  accountNumber: string | undefined,
+): Promise<Payee | undefined> {
   if (opts.to === undefined) return undefined;
   const alias = parseAlias(opts.to, '--to');
   const clash = [
@@ -222,7 +230,7 @@ async function guardAgainstDuplicate(ctx: Context, duplicates: readonly Transfer
   if (duplicates.length === 0 || allowDuplicate) return;
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   if (!ctx.prompt.interactive) {
-    throw new UsageError(
+    throw new DuplicateTransferError(
       'the same amount went to this account less than 10 minutes ago; nothing was sent',
       'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
     );
