@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
+import { describe, it } from 'node:test';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores, openSqliteStore } from '../src/store/database.js';
 import { openTeamStore, parseStoreUrl, WRITER_LOCK } from '../src/store/postgres.js';
@@ -15,55 +14,21 @@ import type { Store } from '../src/store/store.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { claimer } from './helpers/claimer.js';
 import { errorObject, makeHome, startCli } from './helpers/cli.js';
-import { startTestPostgres, type TestPostgres } from './helpers/postgres.js';
+import { connectTo, postgresForThisFile } from './helpers/postgres.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 import { sendArgs as send, setUpTransfers } from './helpers/transfer-setup.js';
 
-let server: TestPostgres;
-let databases = 0;
-
-before(async () => {
-  server = await startTestPostgres();
-});
-
-after(async () => {
-  await closeLocalStores();
-  await server?.stop();
-});
-
-/** A database of this test's own on the server: its URL (no password: PGPASSWORD carries it) and SQL on it. */
-async function database(): Promise<{ name: string; url: string; sql: (text: string) => Promise<Array<Record<string, unknown>>> }> {
-  databases += 1;
-  const name = `async${databases}`;
-  await query(server.url, `CREATE DATABASE ${name}`);
-  const url = server.url.replace(/\/fsapi$/, `/${name}`);
-  return { name, url, sql: (text) => query(url, text) };
-}
-
-async function connect(url: string): Promise<pg.Client> {
-  const withPassword = new URL(url);
-  withPassword.password = server.env.PGPASSWORD!;
-  const client = new pg.Client({ connectionString: withPassword.href });
-  await client.connect();
-  return client;
-}
-
-async function query(url: string, text: string): Promise<Array<Record<string, unknown>>> {
-  const client = await connect(url);
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const postgres = postgresForThisFile('async');
+const database = () => postgres.database();
+const connect = (url: string) => connectTo(postgres.server(), url);
 
 /** What a team store run is given: the store, its password, the consumer key that names the account. */
-const teamEnv = (url: string) => ({ FSAPI_STORE: url, ...server.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey });
+const teamEnv = (url: string) => ({ FSAPI_STORE: url, ...postgres.server().env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey });
 
 /** A fsapi error on stderr is one JSON object (--json) and never a stack trace. */
 function cleanError(stderr: string): ReturnType<typeof errorObject> {
   assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
-  assert.doesNotMatch(stderr, new RegExp(server.env.PGPASSWORD!), 'no password');
+  assert.doesNotMatch(stderr, new RegExp(postgres.server().env.PGPASSWORD!), 'no password');
   return errorObject(stderr);
 }
 
@@ -129,7 +94,7 @@ describe('two tasks of one process never share a transaction', () => {
       try {
         const withPassword = async () => {
           const url = new URL((await database()).url);
-          url.password = server.env.PGPASSWORD!;
+          url.password = postgres.server().env.PGPASSWORD!;
           return url.href;
         };
         const store: Store =
@@ -300,14 +265,14 @@ describe("a team store's failures are fsapi's errors: exit 1, a code, no stack t
     try {
       const env = { ...s.env, ...teamEnv(t.url) };
       assert.equal((await s.run(['transfer', 'log'], { env })).code, 0, 'the store made');
-      await server.pause();
+      await postgres.server().pause();
       try {
         const refused = await s.run([...send('100'), '--json'], { env });
         assert.equal(refused.code, 1, refused.stderr);
         assert.equal(cleanError(refused.stderr).code, 'store_unreachable');
         assert.equal(s.posts(), 0);
       } finally {
-        await server.start();
+        await postgres.server().start();
       }
     } finally {
       await s.close();

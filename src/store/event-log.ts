@@ -79,28 +79,26 @@ export class EventStore {
   }
 
   /** The rows of events_open (received events no outcome finished), oldest first, a page at a time. */
-  async openRows(q: Queries): Promise<StoredEvent[]> {
-    const rows: StoredEvent[] = [];
-    for (let after = 0; ; ) {
-      const page = await q
-        .sql('SELECT e.seq, e.record FROM events_open o JOIN events e ON e.seq = o.seq WHERE o.seq > ? ORDER BY o.seq LIMIT ?')
-        .all(after, EVENT_PAGE);
-      rows.push(...page.map(stored));
-      if (page.length < EVENT_PAGE) return rows;
-      after = Number(page[page.length - 1]!.seq);
-    }
+  openRows(q: Queries): Promise<StoredEvent[]> {
+    return everyPage(q, 'SELECT e.seq, e.record, o.seq AS k FROM events_open o JOIN events e ON e.seq = o.seq WHERE o.seq > ? ORDER BY o.seq LIMIT ?');
   }
 
   /** The rows of events_undelivered, in the order first left undelivered, a page at a time. */
-  async undeliveredRows(q: Queries): Promise<StoredEvent[]> {
-    const rows: StoredEvent[] = [];
-    for (let since = 0; ; ) {
-      const page = await q
-        .sql('SELECT e.seq, e.record, u.since FROM events_undelivered u JOIN events e ON e.seq = u.seq WHERE u.since > ? ORDER BY u.since LIMIT ?')
-        .all(since, EVENT_PAGE);
-      rows.push(...page.map(stored));
-      if (page.length < EVENT_PAGE) return rows;
-      since = Number(page[page.length - 1]!.since);
-    }
+  undeliveredRows(q: Queries): Promise<StoredEvent[]> {
+    return everyPage(
+      q,
+      'SELECT e.seq, e.record, u.since AS k FROM events_undelivered u JOIN events e ON e.seq = u.seq WHERE u.since > ? ORDER BY u.since LIMIT ?',
+    );
+  }
+}
+
+/** Every row of a query paged by its key `k` (its two parameters: the key after which, and EVENT_PAGE). */
+async function everyPage(q: Queries, sql: string): Promise<StoredEvent[]> {
+  const rows: StoredEvent[] = [];
+  for (let after = 0; ; ) {
+    const page = await q.sql(sql).all(after, EVENT_PAGE);
+    rows.push(...page.map(stored));
+    if (page.length < EVENT_PAGE) return rows;
+    after = Number(page[page.length - 1]!.k);
   }
 }

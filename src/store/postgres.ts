@@ -405,25 +405,24 @@ export class TeamStore implements Store {
   }
 
   read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return this.transaction(READ_BEGIN, work, undefined, true);
+    return this.transaction(READ_BEGIN, work, undefined);
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
-    return this.transaction(WRITE_BEGIN, work, options?.fence, false);
+    return this.transaction(WRITE_BEGIN, work, options?.fence);
   }
 
   /** A write transaction under the schema's own lock (migrate). */
   migration<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return this.transaction(MIGRATE_BEGIN, work, undefined, false);
+    return this.transaction(MIGRATE_BEGIN, work, undefined);
   }
 
   /**
    * `work` in one transaction on one connection of the pool: `begin` (BEGIN, the bounds, the writer's lock,
    * the fence) in one round trip, then `work`, then COMMIT. Anything that fails rolls back (the server does
-   * so itself for a connection that died) and is said as an fsapi error. A read's COMMIT is not waited for:
-   * it wrote nothing, and its connection goes back to the pool when the server answers.
+   * so itself for a connection that died) and is said as an fsapi error.
    */
-  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined, readOnly: boolean): Promise<T> {
+  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
     if (this.closed) throw new Error(`${this.file} is closed`);
     let client: PooledClient;
     try {
@@ -442,33 +441,23 @@ export class TeamStore implements Store {
       if (fence && !fence.holds(results[results.length - 1]!.rows as SqlRow[])) throw fence.lost();
       const result = await work(handle);
       handle.end();
-      if (readOnly) {
-        released = true;
-        client.query('COMMIT').then(
-          () => client.release(),
-          (error: Error) => client.release(error),
-        );
-        return result;
-      }
       await client.query('COMMIT');
       return result;
     } catch (error) {
       handle.end();
       // A decision of the work's own (a claim refused) as it is; anything else as the store's failure.
       const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds);
-      if (!released) {
-        released = true;
-        // A connection that failed, or whose answer did not come, is closed rather than reused.
-        const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
-        if (usable) {
-          try {
-            await client.query('ROLLBACK');
-          } catch (rollback) {
-            client.lost ??= rollback as Error;
-          }
+      released = true;
+      // A connection that failed, or whose answer did not come, is closed rather than reused.
+      const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
+      if (usable) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollback) {
+          client.lost ??= rollback as Error;
         }
-        client.release(client.lost ?? (usable ? undefined : true));
       }
+      client.release(client.lost ?? (usable ? undefined : true));
       throw failure;
     } finally {
       if (!released) client.release();
