@@ -86,20 +86,24 @@ export class JournalStore {
     return Number(lastInsertRowid);
   }
 
-  /** The row that holds the attempts of a reference: the first one of its claim key (any case). */
-  async claimSeq(q: Queries, scope: ReferenceScope): Promise<number | undefined> {
-    const row = await q
-      .sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
-      .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
-    return row ? Number(row.first_seq) : undefined;
-  }
-
   /** The transfer with exactly this reference in this scope. */
   async exactTransfer(q: Queries, scope: ReferenceScope): Promise<StoredTransfer | undefined> {
     const row = await q
       .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
       .get(scope.profile, scope.baseUrl, scope.reference);
     return row ? stored(row) : undefined;
+  }
+
+  /**
+   * Every transfer of the reference's claim key (its spellings in any case), oldest first: the row that
+   * holds its attempts (the first) and the one with exactly this reference, in one statement (a record's
+   * fold reads both).
+   */
+  async claimKeyTransfers(q: Queries, scope: ReferenceScope): Promise<Array<StoredTransfer & { reference: string }>> {
+    const rows = await q
+      .sql('SELECT first_seq, reference, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq')
+      .all(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
+    return rows.map((row) => ({ ...stored(row), reference: String(row.reference) }));
   }
 
   /** The first transfer of the reference's claim key (any case). */

@@ -431,8 +431,10 @@ async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Pr
   const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
   const seq = await rows.appendRecord(q, record.type, scope, record.time, JSON.stringify(record));
   if (record.type === 'repaired') return;
-  const claimSeq = await rows.claimSeq(q, record);
-  const exact = await rows.exactTransfer(q, record);
+  // The reference's transfers in any case: the first holds its attempts; one may be exactly this reference.
+  const spellings = await rows.claimKeyTransfers(q, record);
+  const claimSeq = spellings[0]?.firstSeq;
+  const exact = spellings.find((t) => t.reference === record.reference);
   const save = (firstSeq: number, state: TransferState) => rows.saveState(q, firstSeq, state.state, JSON.stringify(state));
   if (record.type === 'intent') {
     if (exact) {
