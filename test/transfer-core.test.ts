@@ -79,7 +79,7 @@ describe('references', () => {
     }
     assert.equal(made.size, 2000);
     assert.equal(
-      makeReference('ACME', (size) => new Uint8Array(size).fill(31)),
+      makeReference('ACME', (size) => new Uint8Array(size).fill(255)),
       'ACME-ZZZZZZZZZZZZ',
     );
   });

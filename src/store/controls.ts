@@ -9,10 +9,10 @@
 // writes; busy_timeout makes a second writer wait, bounded, instead of failing.
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
-import { randomBytes } from 'node:crypto';
 import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
+import { randomCrockford } from '../common/crockford.js';
 import type { SqlRow, SqlValue } from '../store/sqlite.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
@@ -111,14 +111,9 @@ export function normalBaseUrl(baseUrl: string): string {
   }
 }
 
-// Crockford's base32 (no I, L, O, U): an id a person reads out and types.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
+/** `AP-` and 8 Crockford base32 symbols (no I, L, O, U): an id a person reads out and types. */
 export function newRequestId(): string {
-  const bytes = randomBytes(8);
-  let id = '';
-  for (const byte of bytes) id += CROCKFORD[byte & 31];
-  return `AP-${id}`;
+  return `AP-${randomCrockford(8)}`;
 }
 
 /** An id as typed: case and a missing `AP-` forgiven. */
