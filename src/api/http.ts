@@ -23,6 +23,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
+import { DeadlineExceeded, describeError, errorCode, exchangeWithin, formatSeconds } from './exchange.js';
 import { AnswerTooLargeError, closeAgents } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
@@ -85,7 +86,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
   let host: string;
   if (baseUrl === undefined) {
     const { openLocalSimulator } = await import('../simulator/index.js');
-    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
     localSimulators.add(simulator);
     transport = fetchTransport(simulator.fetch);
     origin = requestOrigin(baseUrl);
@@ -100,26 +101,23 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
 
   /** One try: the whole exchange under the deadline, and one --verbose line. */
   async function attempt(wire: Omit<WireRequest, 'signal'>, target: string): Promise<WireAnswer> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
     // Date.now, not performance.now: the global `performance` loads perf_hooks, for milliseconds shown only with --verbose.
     const started = Date.now();
     const verbose = (outcome: string) => {
       if (ctx.globals.verbose) ctx.io.note(`http: ${target} -> ${outcome} (${Date.now() - started} ms)`);
     };
     try {
-      // The race makes the deadline hold even for a transport that ignores its signal.
-      const answer = await Promise.race([transport({ ...wire, signal: deadline.signal }), rejectOnAbort(deadline.signal)]);
+      const answer = await exchangeWithin(transport, wire, timeoutMs);
       verbose(String(answer.status));
       return answer;
     } catch (error) {
-      if (deadline.signal.aborted) {
+      if (error instanceof DeadlineExceeded) {
         verbose('no answer, gave up');
         throw new TransportError('timeout', `no answer from ${host} within ${formatSeconds(timeoutMs)}`, {
           hint: 'try again, or allow longer with --timeout <seconds>',
         });
       }
-      verbose(`failed: ${errorCode(error) ?? describe(error)}`);
+      verbose(`failed: ${errorCode(error) ?? describeError(error)}`);
       // The in-process simulator's own refusals (a corrupt or locked state file) are already clear.
       if (inProcess && error instanceof FsapiError) throw error;
       // 'unreadable', not 'network': never retried (it would fetch the huge body again), and for POST
@@ -131,9 +129,6 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
         });
       }
       throw networkError(host, error, inProcess);
-    } finally {
-      clearTimeout(timer);
-      deadline.abort(); // frees the transport's listeners; no effect on a finished exchange
     }
   }
 
@@ -241,12 +236,6 @@ function fetchTransport(fetchFunction: (request: Request) => Promise<Response>):
   };
 }
 
-class DeadlineExceeded extends Error {}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-}
-
 function networkError(host: string, error: unknown, inProcess: boolean): TransportError {
   if (inProcess) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -266,29 +255,6 @@ function networkError(host: string, error: unknown, inProcess: boolean): Transpo
     case 'EAI_AGAIN':
       return new TransportError('network', `cannot reach ${host} (host not found)`, { cause: error, hint });
     default:
-      return new TransportError('network', `cannot reach ${host} (${code ?? describe(error)})`, { cause: error, hint });
+      return new TransportError('network', `cannot reach ${host} (${code ?? describeError(error)})`, { cause: error, hint });
   }
-}
-
-/** undici wraps the system error: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }). */
-function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

@@ -4,8 +4,12 @@
 // the fields whose values are the API's, and `X-Fsapi-Unverified-Fields` naming the ones fsapi could not
 // check (the notification's own values; empty when there are none). Only verified events are ever
 // forwarded (the caller's contract). Every forward is signed (X-Fsapi-Signature, src/notifications/webhook-secret.ts)
-// so the app can refuse a body that did not come through the listener.
+// so the app can refuse a body that did not come through the listener. The POST goes through the API's
+// transport (src/api/exchange.ts): its limit on the answer, no redirects followed, and a
+// test's stubbed answers (ctx.transport).
 import type { Clock } from '../context.js';
+import { DeadlineExceeded, exchangeFailure, exchangeWithin } from '../api/exchange.js';
+import type { Transport } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { signatureHeader } from './webhook-secret.js';
 
@@ -73,7 +77,7 @@ export async function forwardEvent(
   target: URL,
   body: Uint8Array,
   unverified: readonly string[],
-  deps: { clock: Clock; secret: string; policy?: ForwardPolicy; signal?: AbortSignal; resend?: boolean },
+  deps: { clock: Clock; secret: string; transport: Transport; policy?: ForwardPolicy; signal?: AbortSignal; resend?: boolean },
 ): Promise<ForwardResult> {
   const policy = deps.policy ?? FORWARD_POLICY;
   // The body is the event's own shape (a collection, payout or reversal): every field it has is the
@@ -81,41 +85,37 @@ export async function forwardEvent(
   const fields = fieldsOf(body);
   const verified = fields.filter((field) => !unverified.includes(field));
   const unchecked = unverified.filter((field) => fields.includes(field));
+  // The very bytes given, not a copy re-encoded: the signature is over them.
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const tries = policy.retryDelaysMs.length + 1;
   let detail = '';
   let lastStatus: number | undefined;
   for (let attempt = 1; attempt <= tries; attempt += 1) {
-    const timeout = AbortSignal.timeout(policy.timeoutMs);
-    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
     try {
-      const response = await fetch(target, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          [VERIFICATION_HEADER]: 'verified',
-          [VERIFIED_FIELDS_HEADER]: verified.join(','),
-          [UNVERIFIED_FIELDS_HEADER]: unchecked.join(','),
-          // Signed at each try: the time in it is when the app receives it.
-          [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
-          ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),
-          'User-Agent': 'fsapi-webhook-listen',
-        },
-        // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
-        body: body as Uint8Array<ArrayBuffer>,
-        redirect: 'manual',
-        signal,
-      });
-      // The answer's body is not used; read it so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, tries: attempt };
-      detail = `${target.origin} answered HTTP ${response.status}`;
-      lastStatus = response.status;
-      const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-      if (!retryable) return { ok: false, tries: attempt, detail, status: response.status };
+      const headers = {
+        'content-type': 'application/json',
+        [VERIFICATION_HEADER]: 'verified',
+        [VERIFIED_FIELDS_HEADER]: verified.join(','),
+        [UNVERIFIED_FIELDS_HEADER]: unchecked.join(','),
+        // Signed at each try: the time in it is when the app receives it.
+        [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
+        ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),
+        'user-agent': 'fsapi-webhook-listen',
+      };
+      // The answer's body is not used (the transport reads it, within its limit, so the connection can be reused).
+      const answer = await exchangeWithin(deps.transport, { method: 'POST', url: target, headers, body: bytes }, policy.timeoutMs, deps.signal);
+      if (answer.status >= 200 && answer.status < 300) return { ok: true, status: answer.status, tries: attempt };
+      detail = `${target.origin} answered HTTP ${answer.status}`;
+      lastStatus = answer.status;
+      const retryable = answer.status === 408 || answer.status === 429 || answer.status >= 500;
+      if (!retryable) return { ok: false, tries: attempt, detail, status: answer.status };
     } catch (error) {
       if (deps.signal?.aborted) return { ok: false, tries: attempt, detail: 'stopped before the app answered' };
       lastStatus = undefined;
-      detail = timeout.aborted ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s` : `cannot reach ${target.origin}: ${describe(error)}`;
+      detail =
+        error instanceof DeadlineExceeded
+          ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s`
+          : `cannot reach ${target.origin}: ${exchangeFailure(error)}`;
     }
     if (attempt < tries) {
       try {
@@ -136,13 +136,4 @@ function fieldsOf(body: Uint8Array): string[] {
   } catch {
     return [];
   }
-}
-
-/** fetch wraps the socket error in `cause`; that is the part worth showing (ECONNREFUSED, ...). */
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause as { code?: string; message?: string } | undefined;
-    return cause?.code ?? cause?.message ?? error.message;
-  }
-  return String(error);
 }

@@ -1,4 +1,5 @@
 // The simulator's public types (others depend on these names) and the shape of its persisted state.
+import type { Transport } from '../api/types.js';
 import type { CollectionNotification } from '../api/schemas.js';
 
 /** How the simulator misbehaves (docs/simulator.md, "Fault modes"). */
@@ -30,6 +31,8 @@ export interface SimulatorOptions {
   rateLimitPerSecond?: number;
   /** Collection notifications are POSTed here (served simulator). */
   webhookUrl?: string;
+  /** What notifications are POSTed through (default node:http, src/api/node-transport.ts; the run's ctx.transport). */
+  transport?: Transport;
   /** Clock in epoch milliseconds (tests move time with it). */
   now?: () => number;
   /** Seed of the generated history (default 20240607). Used when the state is created. */

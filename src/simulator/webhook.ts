@@ -1,7 +1,11 @@
 // Delivers a notification (a collection, or in realistic mode a payout) to a webhook URL: a JSON POST, a bounded number of tries with
 // exponential backoff, failures reported through `log`, never thrown (a receiver that is down must not
-// take the simulator down with it).
+// take the simulator down with it). The POST goes through fsapi's own HTTP exchange (src/api/http.ts,
+// exchangeWithin) and the run's transport: the same limits, no redirects, a test's stubbed answers.
+import { exchangeFailure, exchangeWithin } from '../api/exchange.js';
+import { nodeTransport } from '../api/node-transport.js';
 import type { CollectionNotification } from '../api/schemas.js';
+import type { Transport } from '../api/types.js';
 
 export interface DeliveryOptions {
   /** Attempts in all (default 3). */
@@ -11,6 +15,8 @@ export interface DeliveryOptions {
   /** Per-attempt timeout (default 5 s). */
   timeoutMs?: number;
   log?: (line: string) => void;
+  /** What the POST goes through (default node:http, src/api/node-transport.ts). */
+  transport?: Transport;
 }
 
 export interface DeliveryResult {
@@ -30,22 +36,16 @@ export async function deliverNotification(
   const tries = Math.max(1, options.tries ?? 3);
   const backoffMs = options.backoffMs ?? 500;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const body = JSON.stringify(notification);
+  const body = Buffer.from(JSON.stringify(notification));
+  const wire = { method: 'POST' as const, url: new URL(url), headers: { 'content-type': 'application/json', 'user-agent': 'fsapi-simulator' }, body };
   let last: DeliveryResult = { delivered: false, attempts: 0 };
   for (let attempt = 1; attempt <= tries; attempt++) {
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'fsapi-simulator' },
-        body,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return { delivered: true, attempts: attempt, status: response.status };
-      last = { delivered: false, attempts: attempt, status: response.status, error: `HTTP ${response.status}` };
+      const answer = await exchangeWithin(options.transport ?? nodeTransport, wire, options.timeoutMs ?? 5000);
+      if (answer.status >= 200 && answer.status < 300) return { delivered: true, attempts: attempt, status: answer.status };
+      last = { delivered: false, attempts: attempt, status: answer.status, error: `HTTP ${answer.status}` };
     } catch (error) {
-      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-      last = { delivered: false, attempts: attempt, error: cause?.code ?? cause?.message ?? (error as Error).message };
+      last = { delivered: false, attempts: attempt, error: exchangeFailure(error) };
     }
     log(`simulator: webhook ${url} attempt ${attempt}/${tries} for ${notification.reference} failed: ${last.error}`);
     if (attempt < tries) await new Promise((resolve) => setTimeout(resolve, backoffMs * 2 ** (attempt - 1)));

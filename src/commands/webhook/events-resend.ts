@@ -41,6 +41,7 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
   const result = await forwardEvent(target, Buffer.from(kept.forwardBody, 'utf8'), keptUnverified(kept), {
     clock: ctx.clock,
     secret,
+    transport: ctx.transport,
     resend: true,
     policy: { retryDelaysMs: [], timeoutMs: 10_000 },
   });
