@@ -211,7 +211,7 @@ describe('a refused resend is looked up and never called "no money moved"', () =
       journal,
       scopeNow,
       { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' },
-      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] },
+      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: { waitsMs: [10] } },
     );
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);

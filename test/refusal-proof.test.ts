@@ -17,13 +17,16 @@ import {
   isRateLimitAnswer,
   rawAnswerProvesNothingMoved,
 } from '../src/transfers/refusal-proof.js';
-import { RATE_LIMIT_WAITS } from '../src/api/http.js';
+import { API_RATE_LIMIT, triesOf } from '../src/common/retry.js';
 import { RATE_LIMITED_SENDS } from '../src/transfers/rate-limit.js';
 import { FakeClock } from './helpers/context.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
 import { stripAnsi, type RunOptions } from './helpers/cli.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
+
+/** The waits the HTTP layer allows one request answered 429 (src/common/retry.ts). */
+const RATE_LIMIT_WAITS = triesOf(API_RATE_LIMIT) - 1;
 
 type Setup = ProxiedSimulator;
 

@@ -427,8 +427,8 @@ describe('verifyNotification', () => {
     const result = await verifyNotification({ api, clock }, notification(), LISTEN_POLICY);
     assert.equal(result.state, 'unverifiable');
     assert.match(result.detail, /after 3 tries: cannot reach api\.test/);
-    assert.equal(api.calls, LISTEN_POLICY.retryDelaysMs.length + 1);
-    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retryDelaysMs]);
+    assert.equal(api.calls, LISTEN_POLICY.retries.waitsMs.length + 1);
+    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retries.waitsMs]);
   });
 
   test('a blip then an answer verifies', async () => {
@@ -452,12 +452,12 @@ describe('verifyNotification', () => {
     const settles = scriptedApi([transaction({ status: 'pending' }), transaction({ status: 'pending' }), transaction()]);
     const clock = recordingClock();
     assert.equal((await verifyNotification({ api: settles, clock }, notification(), LISTEN_POLICY)).state, 'verified');
-    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pendingDelaysMs.slice(0, 2));
+    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pending.waitsMs.slice(0, 2));
 
     const never = scriptedApi([transaction({ status: 'pending' })]);
     const stuck = await verifyNotification({ api: never, clock: recordingClock() }, notification(), LISTEN_POLICY);
     assert.equal(stuck.state, 'pending');
-    assert.equal(never.calls, LISTEN_POLICY.pendingDelaysMs.length + 1);
+    assert.equal(never.calls, LISTEN_POLICY.pending.waitsMs.length + 1);
 
     const once = scriptedApi([transaction({ status: 'pending' })]);
     assert.equal((await verifyNotification({ api: once, clock: recordingClock() }, notification(), VERIFY_ONCE_POLICY)).state, 'pending');
@@ -976,7 +976,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
     return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
-  const quick = { retryDelaysMs: [10, 10], timeoutMs: 5000 };
+  const quick = { tries: { waitsMs: [10, 10] }, timeoutMs: 5000 };
   const body = Buffer.from('{"event":"collection","reference":"R","remarks":"rent"}');
 
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
@@ -1060,7 +1060,12 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
 
     // A transport that never answers: the forward's own time-out ends each try.
     const never = () => new Promise<never>(() => undefined);
-    const stalled = await forwardEvent(target, body, [], { clock: systemClock, policy: { retryDelaysMs: [], timeoutMs: 20 }, secret: 's', transport: never });
+    const stalled = await forwardEvent(target, body, [], {
+      clock: systemClock,
+      policy: { tries: { waitsMs: [] }, timeoutMs: 20 },
+      secret: 's',
+      transport: never,
+    });
     assert.deepEqual(stalled, { ok: false, tries: 1, detail: 'http://app.test did not answer within 0.02 s (after 1 tries)' });
   });
 
@@ -1072,7 +1077,7 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
       { reference: 'R-1', event: 'collection' },
       {
         transport: stubs.transport,
-        backoffMs: 1,
+        schedule: { waitsMs: [1, 1] },
         log: (line) => lines.push(line),
       },
     );

@@ -23,6 +23,7 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
+import { API_GET_RETRY, API_RATE_LIMIT, Backoff, retryAfterMs, SENT_ONCE } from '../common/retry.js';
 import { DeadlineExceeded, describeError, errorCode, exchangeWithin, formatSeconds } from './exchange.js';
 import { AnswerTooLargeError, closeAgents } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
@@ -32,9 +33,6 @@ export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transpor
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-const GET_RETRIES = 2;
-/** Wait before retry n (1-based): 250 ms, then 500 ms. */
-const retryDelayMs = (retry: number) => 250 * retry;
 
 let localNoteShown = false;
 /** The in-process simulators this process opened, closed by resetHttpState. */
@@ -147,34 +145,28 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       }
       const wire = { method: request.method, url, headers, body, onSent: request.onSent };
       const target = `${request.method} ${url.pathname}${url.search}`;
-      const tries = request.method === 'GET' ? 1 + GET_RETRIES : 1;
-      const waitsWhenLimited = movesNoMoney(request);
-      let rateLimitWaits = 0;
+      // Two loops' waits, counted apart: failures (a GET only) and 429s (a request that moves no money).
+      const failures = new Backoff(request.method === 'GET' ? API_GET_RETRY : SENT_ONCE, { clock: ctx.clock });
+      const rateLimits = movesNoMoney(request) ? new Backoff(API_RATE_LIMIT, { clock: ctx.clock }) : undefined;
 
-      for (let tryNumber = 1; ; tryNumber += 1) {
+      for (;;) {
         let answer: WireAnswer;
         try {
           answer = await attempt(wire, target);
         } catch (error) {
           const retryable = error instanceof TransportError && error.kind === 'network' && !inProcess;
-          if (!retryable || tryNumber >= tries) throw error;
-          await ctx.clock.sleep(retryDelayMs(tryNumber));
+          if (!retryable || !(await failures.wait())) throw error;
           continue;
         }
         // A 429 is not a refusal: a request that moves no money waits and asks again (bounded). Any other
         // 429 (POST /v1/transfer above all) goes back to the caller, who looks the transfer up.
-        if (answer.status === 429 && waitsWhenLimited && rateLimitWaits < RATE_LIMIT_WAITS) {
-          const waitMs = rateLimitWaitMs(answer.headers['retry-after'], rateLimitWaits, Date.now());
-          rateLimitWaits += 1;
+        const waitMs = answer.status === 429 ? rateLimits?.next(retryAfterMs(answer.headers['retry-after'], Date.now())) : undefined;
+        if (waitMs !== undefined) {
           noteRateLimit(ctx, `rate limited by ${host}: waiting ${formatSeconds(waitMs)} before asking again (${request.method} ${url.pathname})`);
           await ctx.clock.sleep(waitMs);
-          tryNumber -= 1; // a wait for the rate limit is not one of the tries for failures
           continue;
         }
-        if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
-          await ctx.clock.sleep(retryDelayMs(tryNumber));
-          continue;
-        }
+        if (RETRIED_STATUSES.has(answer.status) && (await failures.wait())) continue;
         return {
           status: answer.status,
           headers: answer.headers,
@@ -188,27 +180,9 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
 
 // ---- rate limits (HTTP 429) ------------------------------------------------------------------------------
 
-/** At most this many waits for one request; with the backoff below, about two minutes in all at worst. */
-export const RATE_LIMIT_WAITS = 8;
-const RATE_LIMIT_MAX_WAIT_MS = 30_000;
-
 /** Every GET, the name enquiry and the token request: asking again cannot move money. */
 function movesNoMoney(request: HttpRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || request.path === '/v1/transfer/name-enquiry' || request.path === '/v1/generate-token';
-}
-
-/**
- * How long to wait after the n-th 429 (0-based): the API's Retry-After (seconds, or an HTTP date) when it
- * gives one, else 1, 2, 4, 8 ... s; capped at 30 s; with up to a quarter more at random, so requests that
- * were refused together do not all come back in the same instant.
- */
-export function rateLimitWaitMs(retryAfter: string | undefined, waitsSoFar: number, nowMs: number, random: () => number = Math.random): number {
-  let base = 1000 * 2 ** Math.min(waitsSoFar, 10);
-  const text = retryAfter?.trim();
-  if (text && /^\d+$/.test(text)) base = Number(text) * 1000;
-  else if (text && Number.isFinite(Date.parse(text))) base = Math.max(0, Date.parse(text) - nowMs);
-  const capped = Math.min(Math.max(base, 250), RATE_LIMIT_MAX_WAIT_MS);
-  return Math.round(capped * (1 + random() / 4));
 }
 
 let lastRateLimitNote = 0;

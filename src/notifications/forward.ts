@@ -10,6 +10,7 @@
 import type { Clock } from '../context.js';
 import { DeadlineExceeded, exchangeFailure, exchangeWithin } from '../api/exchange.js';
 import type { Transport } from '../api/types.js';
+import { Backoff, FORWARD_TRIES, type RetrySchedule } from '../common/retry.js';
 import { UsageError } from '../errors.js';
 import { signatureHeader } from './webhook-secret.js';
 
@@ -21,35 +22,18 @@ export const SIGNATURE_HEADER = 'X-Fsapi-Signature';
 export const RESEND_HEADER = 'X-Fsapi-Resend';
 
 export interface ForwardPolicy {
-  /** Waits between tries; their count + 1 is the number of tries. */
-  retryDelaysMs: readonly number[];
+  /** The tries of one round and the waits between them. */
+  tries: RetrySchedule;
   /** Time allowed for one try, answer included. */
   timeoutMs: number;
 }
 
 /**
- * One round of tries: 3 (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a
- * second chance. docs/notifications.md states these numbers; test/webhook-schedule.test.ts holds them to it.
+ * One round of tries: 3 (waits of 0.5 s and 2 s, FORWARD_TRIES), 10 s each: an app restarting under a file
+ * watcher gets a second chance. docs/notifications.md states these numbers; test/webhook-schedule.test.ts
+ * holds them to it. When a round fails, the next comes after FORWARD_ROUNDS (src/notifications/event-processor.ts).
  */
-export const FORWARD_POLICY: ForwardPolicy = { retryDelaysMs: [500, 2000], timeoutMs: 10_000 };
-
-/**
- * When a round fails (the app down, or refusing the event), the wait before the next round: after the first
- * failed round 10 s (a deploy or a restart), then 1 min, 5 min, 30 min, then every hour until --retry-for
- * runs out. Soon enough that an app back within a minute loses little time; sparse enough that an app down
- * for 3 days gets at most about 150 rounds, not thousands. docs/notifications.md shows this table;
- * test/webhook-schedule.test.ts compares the two.
- */
-export const FORWARD_RETRY_WAITS_MS: readonly number[] = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000];
-
-/**
- * The wait after failed round `round` (1 for the first), the table's last entry repeating, with jitter:
- * between half and all of it, `random` in [0, 1), so events kept by one outage do not all come back at once.
- */
-export function forwardRetryWaitMs(round: number, random: number): number {
-  const index = Math.min(Math.max(1, Math.floor(round)), FORWARD_RETRY_WAITS_MS.length) - 1;
-  return Math.round(FORWARD_RETRY_WAITS_MS[index]! * (0.5 + 0.5 * random));
-}
+export const FORWARD_POLICY: ForwardPolicy = { tries: FORWARD_TRIES, timeoutMs: 10_000 };
 
 /** A failure carries the app's last HTTP status when it answered (410 Gone: stop trying). */
 export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string; status?: number };
@@ -87,10 +71,10 @@ export async function forwardEvent(
   const unchecked = unverified.filter((field) => fields.includes(field));
   // The very bytes given, not a copy re-encoded: the signature is over them.
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const tries = policy.retryDelaysMs.length + 1;
+  const backoff = new Backoff(policy.tries, { clock: deps.clock, signal: deps.signal });
   let detail = '';
   let lastStatus: number | undefined;
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       const headers = {
         'content-type': 'application/json',
@@ -117,15 +101,12 @@ export async function forwardEvent(
           ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s`
           : `cannot reach ${target.origin}: ${exchangeFailure(error)}`;
     }
-    if (attempt < tries) {
-      try {
-        await deps.clock.sleep(policy.retryDelaysMs[attempt - 1]!, deps.signal);
-      } catch {
-        return { ok: false, tries: attempt, detail: `${detail}; stopped before trying again` };
-      }
+    const wait = backoff.next();
+    if (wait === undefined) {
+      return { ok: false, tries: attempt, detail: `${detail} (after ${attempt} tries)`, ...(lastStatus === undefined ? {} : { status: lastStatus }) };
     }
+    if (!(await backoff.sleep(wait))) return { ok: false, tries: attempt, detail: `${detail}; stopped before trying again` };
   }
-  return { ok: false, tries, detail: `${detail} (after ${tries} tries)`, ...(lastStatus === undefined ? {} : { status: lastStatus }) };
 }
 
 /** The top-level field names of a forwarded body, in order. */
