@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Clock, Context } from '../src/context.js';
 import { createContext } from '../src/runtime.js';
 import { Journal } from '../src/transfers/journal.js';
-import type { Kobo } from '../src/money/kobo.js';
+import { parseNairaInput, type Kobo } from '../src/money/kobo.js';
 import { namesMatch } from '../src/transfers/names.js';
 import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/transfers/reference.js';
 import {
@@ -97,15 +97,20 @@ describe('references', () => {
 
 describe('local validation and the reconciliation schedule', () => {
   it('parseSendRequest trims and bounds the narration and options', () => {
-    const request = parseSendRequest(' 0123456789 ', { bank: 'gtb', amount: '1,500.50', narration: '  Invoice 42 ', senderName: ' Acme ' });
+    const request = parseSendRequest(' 0123456789 ', {
+      bank: 'gtb',
+      amountKobo: parseNairaInput('1,500.50'),
+      narration: '  Invoice 42 ',
+      senderName: ' Acme ',
+    });
     assert.equal(request.accountNumber, '0123456789');
     assert.equal(request.amountKobo, 150050);
     assert.equal(request.narration, 'Invoice 42');
     assert.equal(request.senderName, 'Acme');
     assert.equal(request.reference, undefined);
-    assert.doesNotThrow(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x'.repeat(100) }));
-    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x'.repeat(101) }), /at most 100/);
-    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x', expectName: ' ' }), UsageError);
+    assert.doesNotThrow(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x'.repeat(100) }));
+    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x'.repeat(101) }), /at most 100/);
+    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x', expectName: ' ' }), UsageError);
   });
 
   it('the default schedule is bounded (about 30 s) and FSAPI_RECONCILE_SCHEDULE_MS replaces it', () => {

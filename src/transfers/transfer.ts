@@ -26,7 +26,7 @@ import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../mone
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
-import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
 import { Backoff, LOST_ANSWER_LOOKUPS, type RetrySchedule } from '../common/retry.js';
@@ -63,14 +63,25 @@ function parseOptionalText(value: unknown, option: string, max: number): string 
   return text;
 }
 
+/** What a send is given: text as typed, the amount already in kobo (parsed once, where it was typed). */
+export interface SendInput {
+  bank?: string | undefined;
+  amountKobo: Kobo | undefined;
+  narration?: string | undefined;
+  reference?: string | undefined;
+  senderName?: string | undefined;
+  expectName?: string | undefined;
+}
+
 /** Every check that needs no request. Throws UsageError (exit 2): nothing has been sent. */
-export function parseSendRequest(accountNumber: string | undefined, options: Record<string, unknown>): SendRequest {
+export function parseSendRequest(accountNumber: string | undefined, input: SendInput): SendRequest {
+  if (input.amountKobo === undefined) throw new UsageError('missing --amount; nothing was sent', 'give naira like 1500, 1500.50 or 1,500.50');
   return {
     accountNumber: parseAccountNumber(accountNumber ?? ''),
-    bankQuery: String(options.bank ?? ''),
-    amountKobo: parseAmountOption(String(options.amount ?? '')),
-    narration: parseNarration(String(options.narration ?? '')),
-    ...parseSendExtras(options),
+    bankQuery: input.bank ?? '',
+    amountKobo: input.amountKobo,
+    narration: parseNarration(input.narration ?? ''),
+    ...parseSendExtras(input),
   };
 }
 
@@ -78,7 +89,9 @@ export function parseSendRequest(accountNumber: string | undefined, options: Rec
  * The options of a send that are never asked for (--reference, --sender-name, --expect-name), checked on
  * their own: the guided send checks them before its first question, so a bad one is refused at once.
  */
-export function parseSendExtras(options: Record<string, unknown>): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
+export function parseSendExtras(
+  options: Pick<SendInput, 'reference' | 'senderName' | 'expectName'>,
+): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
   return {
     reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
     senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
