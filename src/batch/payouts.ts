@@ -44,7 +44,7 @@ import { loadBanks, resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfers/claim.js';
 import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
-import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
+import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
@@ -234,7 +234,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     scope,
     rowCount: rows.count('all'),
     toSendCount: 0,
-    totalKobo: 0 as Kobo,
+    totalKobo: NO_KOBO,
     settledCount: rows.count('settled'),
     nameFailures,
     badRows,
@@ -401,7 +401,7 @@ interface Journalled {
   run: string | undefined;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   accountName: string;
   status: string | undefined;
   message: string | undefined;

@@ -8,7 +8,7 @@ import { reconcileSpec } from './top/reconcile.spec.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../books/ledger.js';
 import { formatDateTime } from '../common/time.js';
-import { formatNaira, koboToDecimal } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, subtractKobo } from '../money/kobo.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../books/reconcile.js';
 import { openJournal, transferScope } from '../transfers/transfer.js';
 import { colors, outputMode, printJson } from '../ui/output.js';
@@ -117,7 +117,7 @@ function describe(finding: Finding): string {
     case 'amount-differs':
       return `${finding.reference}  journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}`;
     case 'totals-differ':
-      return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(finding.apiKobo - finding.journalKobo)}`;
+      return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(subtractKobo(finding.apiKobo, finding.journalKobo))}`;
   }
 }
 

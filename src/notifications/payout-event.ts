@@ -16,7 +16,7 @@
 // event's own shape; fields only the notification holds (the failure text) are named as unverified.
 import type { TransactionRecord } from '../api/schemas.js';
 import { checkObservation } from '../transfers/lookup.js';
-import { formatNaira, koboToApiNumber, type Kobo } from '../money/kobo.js';
+import { formatNaira, integerKobo, koboToApiNumber } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
 import { apiText, inOwnShape } from './forward-shape.js';
@@ -68,7 +68,8 @@ export function comparePayout(notification: PayoutNotification, record: Transact
   const verdict = checkObservation(
     {
       reference: notification.reference,
-      amountKobo: notification.amount ?? recordAmount ?? (-1 as Kobo),
+      // Neither says an amount: one no record can have, so the check names the amount as differing.
+      amountKobo: notification.amount ?? recordAmount ?? integerKobo(-1),
       accountNumber: notification.accountNumber ?? recordAccount,
       bankCode: notification.bankCode,
     },

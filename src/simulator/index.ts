@@ -2,6 +2,7 @@
 // behaves like the real service: in-process for the `local` profile (openLocalSimulator), over HTTP for
 // `simulator serve` (src/simulator/server.ts). Around the hono app it keeps the request log and plays the
 // fault modes and the latency.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import path from 'node:path';
 import type { CollectionNotification } from '../api/schemas.js';
 import type { Transport } from '../api/types.js';
@@ -121,7 +122,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   let requestLog: RequestLogEntry[] = [];
   const deliveries = new Set<Promise<unknown>>();
 
-  const collect = async (accountNumber: string, amountKobo: number, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
+  const collect = async (accountNumber: string, amountKobo: Kobo, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
     const notification = await store.update((doc) => makeCollection(doc, accountNumber, amountKobo, now()));
     if (webhookUrl) send(webhookUrl, notificationBody(notification));
     return notification;
@@ -167,7 +168,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     let events: Array<Record<string, unknown> & { reference: string }>;
     let reference: string;
     if (kind === 'collection') {
-      const notification = await store.update((doc) => makeCollection(doc, TRIGGER_CLIENT_ACCOUNT, 500_000, now()));
+      const notification = await store.update((doc) => makeCollection(doc, TRIGGER_CLIENT_ACCOUNT, integerKobo(500_000), now()));
       reference = notification.reference;
       events = [notificationBody(notification)];
     } else {

@@ -23,6 +23,7 @@
 //
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
@@ -548,7 +549,7 @@ export interface TransferState {
   bankCode: string;
   bankName: string;
   accountName: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   narration: string;
   senderName: string | undefined;
   origin: string | undefined;
@@ -597,7 +598,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     bankCode: record.request.beneficiaryBankCode,
     bankName: record.bankName,
     accountName: record.accountName,
-    amountKobo: record.amountKobo,
+    amountKobo: integerKobo(record.amountKobo),
     narration: record.request.narration,
     senderName: record.request.senderName,
     origin: record.origin,
@@ -673,5 +674,5 @@ export interface DuplicateCandidate {
   baseUrl: string;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
