@@ -296,12 +296,8 @@ export function findingJson(finding: Finding): Record<string, unknown> {
     case 'amount-differs':
     case 'totals-differ': {
       const { journalKobo, apiKobo, ...rest } = finding;
-      return {
-        ...rest,
-        journalAmount: koboToDecimal(journalKobo),
-        apiAmount: koboToDecimal(apiKobo),
-        difference: koboToDecimal(subtractKobo(apiKobo, journalKobo)),
-      };
+      const difference = subtractKobo(apiKobo, journalKobo);
+      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(difference) };
     }
     case 'settled':
       return { ...finding };
