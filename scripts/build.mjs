@@ -113,9 +113,9 @@ const vendorFiles = {
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
   // The Model Context Protocol SDK's server (with its validators, about 1 MB): loaded by `fsapi mcp` alone.
   'mcp-sdk': {
-    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'],
+    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'],
     exports:
-      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, StdioServerTransport: require('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema }",
+      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema, JSONRPCMessageSchema: require('@modelcontextprotocol/sdk/types.js').JSONRPCMessageSchema }",
   },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },

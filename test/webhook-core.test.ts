@@ -325,17 +325,43 @@ describe('forwardedEvent', () => {
     assert.deepEqual(unverified, ['externalReference', 'stampDuty', 'sourceCurrency', 'remarks', 'destinationCurrency']);
   });
 
-  test('the client account supplies externalReference and the destination currency; a field nobody gives is empty', () => {
+  test("the client account supplies externalReference and the destination currency; a field the API does not give keeps the notification's value", () => {
     const { body, unverified } = forwardedEvent(
       notification({ externalReference: null as never, destinationCurrency: undefined, sessionId: 'S-FROM-NOTE', sourceCurrency: null as never }),
       transaction({ sessionId: '' }),
       account(),
     );
     assert.equal(body.externalReference, 'EXT-API');
-    assert.equal(body.destinationCurrency, 'NGN');
+    assert.equal('destinationCurrency' in body, false, 'not sent, so not forwarded');
     assert.equal(body.sessionId, 'S-FROM-NOTE', "the record left it empty: the notification's value, unchecked");
-    assert.equal(body.sourceCurrency, '');
+    assert.equal(body.sourceCurrency, null, 'sent as null: forwarded as null, not made up as ""');
     assert.deepEqual(unverified, ['sessionId', 'sourceCurrency', 'remarks']);
+  });
+
+  test('only what came: fields the notification lacked are not added; fields fsapi does not know pass, unverified', () => {
+    const sent = {
+      event: 'collection',
+      reference: 'COL-0001',
+      virtualAccount: 9900000011,
+      amountReceived: '25000.0',
+      status: 'successful',
+      channel: 'NIP',
+      meta: { a: 1 },
+    };
+    const parsed = parseNotification(JSON.stringify(sent));
+    assert.ok(parsed.ok && parsed.kind === 'collection');
+    const { body, unverified } = forwardedEvent(parsed.notification, transaction(), account());
+    assert.deepEqual(body, {
+      event: 'collection',
+      reference: 'COL-0001',
+      virtualAccount: '9900000011',
+      amountReceived: '25000.00',
+      status: 'successful',
+      channel: 'NIP',
+      meta: { a: 1 },
+    });
+    assert.deepEqual(Object.keys(body).sort(), Object.keys(sent).sort(), 'the same fields as the notification, no more, no fewer');
+    assert.deepEqual(unverified, ['channel', 'meta']);
   });
 });
 
@@ -948,12 +974,13 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
   const quick = { retryDelaysMs: [10, 10], timeoutMs: 5000 };
-  const body = Buffer.from('{"event":"collection","reference":"R"}');
+  const body = Buffer.from('{"event":"collection","reference":"R","remarks":"rent"}');
 
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
     const target = await app([503, 500, 200]);
     try {
-      const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
+      // sourceCurrency is not in the body: neither header names it.
+      const result = await forwardEvent(target.url, body, ['remarks', 'sourceCurrency'], { clock: systemClock, policy: quick, secret: 'test-secret' });
       assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
       assert.equal(target.seen.length, 3);
       for (const request of target.seen) {

@@ -13,8 +13,9 @@ import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import { koboToDecimal, formatNaira } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
 import { heldError, readPolicy, requestJson } from '../controls/policy.js';
-import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
-import { checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
+import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { requestHolding } from '../controls/approvals.js';
+import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
 import { parseReferenceOption } from '../transfers/reference.js';
 import { resolveBank } from '../transfers/banks.js';
 import { outcomeNow } from '../transfers/outcome.js';
@@ -38,17 +39,27 @@ export async function sendForAgent(ctx: Context, module: CommandModule, options:
   const journal = openJournal(ctx);
   const sent = journal.stateOf({ ...scope, reference });
   if (sent) return answerSent(ctx, journal, scope, sent, await differences(ctx, scope, sent, options, args));
-  const held = requestOf(ctx, scope, reference);
+  const held = requestHolding(ctx, scope, reference);
   if (held) return answerHeld(ctx, held.request, held.transfer, await differences(ctx, scope, held.transfer, options, args));
   if (!readPolicy(ctx, scope)) throw new NoPolicyError(scope.profile);
-  await module.default(ctx, { ...options, reference }, args);
+  try {
+    await module.default(ctx, { ...options, reference }, args);
+  } catch (error) {
+    // The command's hint names the flag a person passes; an agent has none (withheld by design).
+    if (error instanceof DuplicateTransferError) throw new DuplicateTransferError(error.message, DUPLICATE_HINT);
+    throw error;
+  }
 }
+
+/** What an agent is told when the duplicate guard refuses: only a person may send the same again. */
+export const DUPLICATE_HINT =
+  'a second payment of the same amount to the same account within 10 minutes is for a person to send, at a terminal; transfer_log shows the first one';
 
 /**
  * The agent's reference, checked: required (the schema says so; a retry is safe only under the same
  * one), of the API's shape, with the business prefix, which the agent cannot know without asking.
  */
-async function referenceOfCall(ctx: Context, given: unknown): Promise<string> {
+export async function referenceOfCall(ctx: Context, given: unknown): Promise<string> {
   const prefix = async () => (await sourceAccount(ctx)).prefix;
   if (given === undefined) {
     const p = await prefix();
@@ -136,19 +147,6 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
       2,
     )}\n`,
   );
-}
-
-/** The request that holds this reference, with the held transfer. */
-function requestOf(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
-  if (!store) return undefined;
-  try {
-    const request = store.requestOfReference(scope, reference);
-    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
-    return request && transfer ? { request, transfer } : undefined;
-  } finally {
-    store.close();
-  }
 }
 
 /**

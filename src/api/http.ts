@@ -10,7 +10,8 @@
 //   exactly once, so POST /v1/transfer can never be sent twice by this layer;
 // - a 429 (rate limit) to a request that moves no money (GET, the name enquiry, the token) waits for the
 //   API's Retry-After, else backs off, and asks again, bounded, with one progress line on stderr; a 429
-//   to anything else, POST /v1/transfer above all, is handed back: that transfer was not taken;
+//   to anything else, POST /v1/transfer above all, is handed back as it came: it proves nothing about
+//   the transfer (src/transfers/refusal-proof.ts), which is looked up by reference before anything else;
 // - redirects are not followed: a 3xx is reported, because following a 301/302 would turn a POST into a GET;
 // - --verbose writes one stderr line per request actually sent (retries included): method, path with
 //   query, status, milliseconds. Headers are never written, so neither the bearer token nor the consumer
@@ -166,7 +167,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
           continue;
         }
         // A 429 is not a refusal: a request that moves no money waits and asks again (bounded). Any other
-        // 429 (POST /v1/transfer above all) goes back to the caller, for whom it means "not taken".
+        // 429 (POST /v1/transfer above all) goes back to the caller, who looks the transfer up.
         if (answer.status === 429 && waitsWhenLimited && rateLimitWaits < RATE_LIMIT_WAITS) {
           const waitMs = rateLimitWaitMs(answer.headers['retry-after'], rateLimitWaits, Date.now());
           rateLimitWaits += 1;

@@ -47,6 +47,7 @@ import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.j
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
+import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -55,6 +56,7 @@ import {
   recordStatusSeen,
   transferScope,
   verifyAccountName,
+  withoutNothingDone,
   type SingleLookup,
   type SourceAccount,
   type TransferIntent,
@@ -514,7 +516,8 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
-    const outcome = outcomeOfStatus(lookup.transaction.status);
+    const { outcome, reason } = outcomeOfRecord(ctx, lookup.transaction);
+    const unpaid = outcome === 'failed' || outcome === 'reversed';
     return {
       kind: 'settled',
       result: {
@@ -522,7 +525,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
         status: outcome,
         apiStatus: lookup.transaction.status,
         chargeKobo: chargeOf(lookup.transaction.charge),
-        message: `sent by an earlier run; not sent again; now ${outcome}${outcome === 'failed' || outcome === 'reversed' ? ': the payee was not paid; check the reversal (fsapi transfer status ' + row.reference + ')' : ''}`,
+        message: `sent by an earlier run; not sent again; now ${unpaid ? `${outcomeWords(outcome, reason)}; check the reversal (fsapi transfer status ${row.reference})` : outcome}`,
       },
     };
   }
@@ -666,7 +669,7 @@ export interface ExecuteBatchOptions {
   onUnknown?: (row: VerifiedRow, detail: string) => void;
   /** --allow-duplicate: no row is held for matching a transfer outside this file. */
   allowDuplicate?: boolean;
-  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  /** When a row's transfer was answered 429 and the lookup since does not find it: it waits, then is sent again under its reference. */
   onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 
@@ -709,19 +712,15 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
       const transfer = transferOfRow(row);
       rows.markStarted(row.line);
       options.onRowStart?.(row);
+      let outcome: TransferOutcome;
       try {
-        const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
+        outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
           claim: { earlierAttempts: row.earlierAttempts, duplicates },
           limit,
           onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
-        if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
-          authFailed = true;
-          stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
-        }
-        finish(resultOf(row, outcome));
       } catch (error) {
         if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
           // Another process got there first (or took the rest of the day's maximum): not this run's to send.
@@ -733,6 +732,17 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         const message = error instanceof Error ? error.message : String(error);
         stoppedBecause ??= message;
         finish(notSent(row, message));
+        return;
+      }
+      // Sent: from here nothing may call the row unsent, whatever fails in writing its result down.
+      if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
+        authFailed = true;
+        stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
+      }
+      try {
+        finish(resultOf(row, outcome));
+      } catch (error) {
+        throw unrecordedRow(row, outcome, error);
       }
     },
     shouldStop,
@@ -742,6 +752,24 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
   return { stoppedBecause, authFailed };
+}
+
+/**
+ * A sent row whose result the run could not write down (its workspace, in the temporary dir, refused the
+ * write): the run stops, saying the row was sent. Exit 5: the run cannot report its rows; the journal has
+ * them, and the same file run again looks each one up and sends none twice.
+ */
+function unrecordedRow(row: VerifiedRow, outcome: TransferOutcome, error: unknown): FsapiError {
+  const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));
+  const what = outcome.kind === 'rejected' ? 'refused by the API' : outcome.kind === 'unknown' ? 'sent, outcome unknown' : `sent (${outcome.status})`;
+  return new FsapiError(
+    `line ${row.line} (${row.reference}) was ${what}, but the run could not write its result down (${cause}); the run stopped, and its report is not complete`,
+    {
+      exitCode: ExitCode.outcomeUnknown,
+      hint: 'fsapi transfer log shows what the journal has; run the same file again once there is space: rows already sent are looked up, never sent twice',
+      cause: error,
+    },
+  );
 }
 
 /** The columns of a report row that come from the verified row itself, whatever happened to it. */
@@ -767,7 +795,7 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
         status: outcomeOfStatus(outcome.status),
         apiStatus: outcome.status,
         chargeKobo: chargeOf(outcome.result.charge),
-        message: `${outcome.status}: ${outcome.message}`,
+        message: outcomeWords(outcomeOfStatus(outcome.status), reasonInRecord(outcome.result), outcome.message),
       };
     case 'reconciled':
       return {

@@ -12,7 +12,8 @@
 // after a 401/403 renewal), and what its answer proves is decided as for every transfer
 // (src/transfers/refusal-proof.ts): an answer that does not prove a refusal is settled by looking the body's
 // reference up; found is exit 0 with the record, else exit 5. Nothing here knows whether the reference
-// was sent before, so no 400 counts as proof; a 429 does.
+// was sent before, so no 400 counts as proof; nor does a 429, which a gateway may answer after the API
+// took the transfer.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { run } from './run.js';

@@ -22,7 +22,7 @@ import { DEFAULT_PERIOD_DAYS, parsePeriod, periodPages, periodText, type Period 
 import { parseAccountNumber } from '../common/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printList, statusCell, timeCell, type Column } from '../ui/output.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
-import { withProgress } from '../ui/page-progress.js';
+import { withProgress } from '../ui/progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */

@@ -27,7 +27,7 @@ import { parsePdfPath } from '../documents/output-file.js';
 import { bar } from '../ui/bars.js';
 import { printCsv, recordColumns } from '../ui/csv.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
-import { withProgress } from '../ui/page-progress.js';
+import { withProgress } from '../ui/progress.js';
 import { csvRecord } from '../common/sanitize.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */

@@ -5,13 +5,14 @@
 // the journal's claim refuses a reference already sent, whatever the request says.
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.js';
-import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
 import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
+import { outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   isUnsuccessfulOutcome,
   NOT_SENT,
@@ -22,7 +23,20 @@ import {
   type Outcome,
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+
+/** The request that holds this reference, with the held transfer. */
+export function requestHolding(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
+  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  try {
+    const request = store.requestOfReference(scope, reference);
+    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
+    return request && transfer ? { request, transfer } : undefined;
+  } finally {
+    store.close();
+  }
+}
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {
@@ -154,11 +168,13 @@ export async function sendApproved(
         claim: { earlierAttempts: 0, duplicates: { windowMs: DUPLICATE_WINDOW_MS, ignore: ownReferences } },
       });
       switch (outcome.kind) {
-        case 'accepted':
-          // The API's words when it took it ("Transfer successful, ...") come after its status, as in a batch's
-          // report: beside a pending outcome they must not read as the payment's result.
-          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.status}: ${outcome.message}` });
+        case 'accepted': {
+          // The API's words when it took it ("Transfer successful, ...") come after fsapi's outcome, as in a
+          // batch's report: beside a pending outcome they must not read as the payment's result.
+          const taken = outcomeOfStatus(outcome.status);
+          results.push({ ...base, outcome: taken, message: outcomeWords(taken, reasonInRecord(outcome.result), outcome.message) });
           break;
+        }
         case 'reconciled':
           results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.lostBecause}; the lookup by reference found it` });
           break;
@@ -174,7 +190,21 @@ export async function sendApproved(
         results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
-      throw error;
+      // The journal could not be written before this one's POST: it was not sent, and neither will the
+      // rest be. Those sent before it were: the table says so, rather than one error that hides them.
+      if (results.length === 0 || !(error instanceof FsapiError)) throw error;
+      const why = error.message;
+      results.push({ ...base, outcome: NOT_SENT, message: why });
+      for (const rest of transfers.slice(results.length)) {
+        results.push({
+          reference: rest.reference,
+          accountName: rest.accountName,
+          amountKobo: rest.amountKobo,
+          outcome: NOT_SENT,
+          message: `not sent: stopped at ${held.reference} (${withoutNothingDone(why)})`,
+        });
+      }
+      break;
     }
   }
   return results;

@@ -207,6 +207,10 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
 
 /** The policy of one scope, read once, to judge any number of transfers one at a time. */
 export interface PolicyJudge {
+  policy: Policy;
+  /** What counts toward today's maximum (COUNTED_OUTCOMES), and what is left of it (undefined: no daily maximum). */
+  spentTodayKobo: number;
+  leftTodayKobo: number | undefined;
   /** Throws PolicyLimitError when the transfer is over the per-transfer maximum (or today's, alone). */
   checkHardLimit(candidate: Pick<PolicyCandidate, 'amountKobo'>): void;
   /** Why the transfer is held for a person (empty: it may be sent). */
@@ -234,6 +238,9 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
   const spent = spentToday(today, scope, now, rules.timeZone);
   const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
   return {
+    policy: rules,
+    spentTodayKobo: spent,
+    leftTodayKobo: leftToday,
     checkHardLimit: (candidate) => checkPerTransferLimit(rules, candidate.amountKobo, scope.profile, leftToday),
     holdReasons: (candidate) => {
       const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;

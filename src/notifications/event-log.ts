@@ -111,10 +111,32 @@ function eventStore(dataDir: string): EventStore {
 
 /** An earlier outcome of a reference, with the SHA-256 of the body it was about (when its record is kept). */
 export interface PastOutcome {
+  /** The event it finished. */
+  id: string;
   state: EventState;
   sha256: string | undefined;
   /** A payout's forwarded status. */
   eventStatus?: string | undefined;
+  /** The app took the event (HTTP 2xx), by the listener or by `webhook events resend`. */
+  forwarded: boolean;
+}
+
+/**
+ * The notifications of a reference that were verified against the API's record (forwarded or not), newest
+ * first, each with the status it was verified with and its body as posted: by index, however long the log.
+ * What a transfer's outcome shows of them is src/transfers/failure-reason.ts's to decide.
+ */
+export function verifiedNotificationsOf(dataDir: string, reference: string): Array<{ receivedAt: string; status: string | undefined; body: string }> {
+  const found: Array<{ receivedAt: string; status: string | undefined; body: string }> = [];
+  for (const row of eventStore(dataDir).outcomesOf(reference)) {
+    const outcome = parseEventRecord(row.outcome);
+    // `failed` is a verified event the app would not take: verified all the same.
+    if (outcome?.kind !== 'outcome' || (outcome.state !== 'verified' && outcome.state !== 'failed')) continue;
+    const received = row.received === null ? undefined : parseEventRecord(row.received);
+    if (received?.kind !== 'received') continue;
+    found.push({ receivedAt: received.receivedAt, status: outcome.eventStatus, body: received.body });
+  }
+  return found.reverse();
 }
 
 /** Adds records, each committed before `append` returns. */
@@ -158,7 +180,13 @@ export class EventLogWriter {
       const outcome = parseEventRecord(row.outcome);
       if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
       const received = row.received === null ? undefined : parseEventRecord(row.received);
-      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined, eventStatus: outcome.eventStatus });
+      outcomes.push({
+        id: outcome.id,
+        state: outcome.state,
+        sha256: received?.kind === 'received' ? received.sha256 : undefined,
+        eventStatus: outcome.eventStatus,
+        forwarded: outcome.forwarded === true,
+      });
     }
     return outcomes;
   }
@@ -228,11 +256,12 @@ export async function eventHistories(dataDir: string): Promise<EventHistory[]> {
 
 /**
  * The state an event is in now: its last outcome's, `undelivered` for a verified event the app has not
- * taken yet (tried again by the listener), `open` for one whose processing never finished.
+ * taken yet (tried again by the listener), `held` for a reversal waiting for its payout's `reversed` event
+ * to reach the app first, `open` for one whose processing never finished.
  */
-export function currentState(history: EventHistory): EventState | 'undelivered' | 'open' {
+export function currentState(history: EventHistory): EventState | 'undelivered' | 'held' | 'open' {
   const last = history.outcomes.at(-1);
   if (!last) return 'open';
-  if (last.state === 'verified' && last.undelivered && !last.forwarded) return 'undelivered';
+  if (last.state === 'verified' && last.undelivered && !last.forwarded) return last.heldFor ? 'held' : 'undelivered';
   return last.state;
 }

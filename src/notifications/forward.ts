@@ -23,8 +23,29 @@ export interface ForwardPolicy {
   timeoutMs: number;
 }
 
-/** 3 tries (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a second chance. */
+/**
+ * One round of tries: 3 (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a
+ * second chance. docs/notifications.md states these numbers; test/webhook-schedule.test.ts holds them to it.
+ */
 export const FORWARD_POLICY: ForwardPolicy = { retryDelaysMs: [500, 2000], timeoutMs: 10_000 };
+
+/**
+ * When a round fails (the app down, or refusing the event), the wait before the next round: after the first
+ * failed round 10 s (a deploy or a restart), then 1 min, 5 min, 30 min, then every hour until --retry-for
+ * runs out. Soon enough that an app back within a minute loses little time; sparse enough that an app down
+ * for 3 days gets at most about 150 rounds, not thousands. docs/notifications.md shows this table;
+ * test/webhook-schedule.test.ts compares the two.
+ */
+export const FORWARD_RETRY_WAITS_MS: readonly number[] = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000];
+
+/**
+ * The wait after failed round `round` (1 for the first), the table's last entry repeating, with jitter:
+ * between half and all of it, `random` in [0, 1), so events kept by one outage do not all come back at once.
+ */
+export function forwardRetryWaitMs(round: number, random: number): number {
+  const index = Math.min(Math.max(1, Math.floor(round)), FORWARD_RETRY_WAITS_MS.length) - 1;
+  return Math.round(FORWARD_RETRY_WAITS_MS[index]! * (0.5 + 0.5 * random));
+}
 
 /** A failure carries the app's last HTTP status when it answered (410 Gone: stop trying). */
 export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string; status?: number };
@@ -56,8 +77,10 @@ export async function forwardEvent(
 ): Promise<ForwardResult> {
   const policy = deps.policy ?? FORWARD_POLICY;
   // The body is the event's own shape (a collection, payout or reversal): every field it has is the
-  // API's but those named unverified.
-  const verified = fieldsOf(body).filter((field) => !unverified.includes(field));
+  // API's but those named unverified. Both headers name only fields the body has.
+  const fields = fieldsOf(body);
+  const verified = fields.filter((field) => !unverified.includes(field));
+  const unchecked = unverified.filter((field) => fields.includes(field));
   const tries = policy.retryDelaysMs.length + 1;
   let detail = '';
   let lastStatus: number | undefined;
@@ -71,7 +94,7 @@ export async function forwardEvent(
           'Content-Type': 'application/json',
           [VERIFICATION_HEADER]: 'verified',
           [VERIFIED_FIELDS_HEADER]: verified.join(','),
-          [UNVERIFIED_FIELDS_HEADER]: unverified.join(','),
+          [UNVERIFIED_FIELDS_HEADER]: unchecked.join(','),
           // Signed at each try: the time in it is when the app receives it.
           [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
           ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),

@@ -7,10 +7,10 @@
 //
 // A reference may be sent again only when its last attempt is over and moved no money: refused by the
 // API, or written by a process that died before any answer (and the caller looked the reference up and
-// did not find it). An attempt whose writer is still running is in flight, whatever else is known; a
+// did not find it), or this run's own attempt answered 429 that a lookup since did not find. An attempt whose writer is still running is in flight, whatever else is known; a
 // writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
 import { UsageError } from '../errors.js';
-import { runIsLive } from '../store/process-lock.js';
+import { RUN_ID, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
 import { formatNaira } from '../money/kobo.js';
 import { checkDailyLimit, dayWindow } from '../controls/policy.js';
@@ -38,6 +38,12 @@ export interface ClaimRules {
   dailyMaximumKobo?: number | undefined;
   /** The policy's time zone, whose calendar day the daily maximum counts (required with it). */
   dayTimeZone?: string | undefined;
+  /**
+   * The caller's own last attempt of this reference (this run's) was answered 429 and a lookup since
+   * answered that the API holds no such reference (src/transfers/refusal-proof.ts): it may be sent again
+   * though the journal reads it unknown.
+   */
+  resendAfterRateLimit?: boolean | undefined;
 }
 
 /** The reference is (being) sent by another process, or was sent already: nothing was sent. Exit 2. */
@@ -82,7 +88,8 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
         `reference ${candidate.reference} is being sent by another fsapi process (${state?.operator ? `${state.operator}, ` : ''}pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
       );
     }
-    if (attempts.answered && state?.state !== 'rejected') {
+    const ownRateLimited = rules.resendAfterRateLimit === true && state?.state === 'unknown' && attempts.lastRun === RUN_ID;
+    if (attempts.answered && state?.state !== 'rejected' && !ownRateLimited) {
       throw new ReferenceTakenError(
         candidate.reference,
         `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`,
@@ -107,7 +114,10 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
   if (rules.dailyMaximumKobo !== undefined) {
     const timeZone = rules.dayTimeZone ?? DEFAULT_POLICY_TIME_ZONE;
     const { start, end } = dayWindow(now, timeZone);
-    checkDailyLimit(journal.sentBetween(candidate.profile, start, end), candidate, rules.dailyMaximumKobo, now, timeZone);
+    // A resend of a reference is the same transfer: counted once, as the candidate.
+    const own = claimKey(candidate);
+    const others = journal.sentBetween(candidate.profile, start, end).filter((t) => claimKey(t) !== own);
+    checkDailyLimit(others, candidate, rules.dailyMaximumKobo, now, timeZone);
   }
 }
 

@@ -104,6 +104,8 @@ export const reconciledRecord = z.looseObject({
   ...scopeFields,
   /** The status the lookup by reference found. */
   status: z.string(),
+  /** Failed or reversed: the reason the API gave, with where it was read (src/transfers/failure-reason.ts). */
+  reason: z.optional(z.string()),
 });
 
 export const statusCheckedRecord = z.looseObject({
@@ -111,6 +113,7 @@ export const statusCheckedRecord = z.looseObject({
   ...scopeFields,
   found: z.boolean(),
   status: z.optional(z.string()),
+  reason: z.optional(z.string()),
 });
 
 export const repairedRecord = z.looseObject({
@@ -557,6 +560,8 @@ export interface TransferState {
   /** The API's message, or what failed. */
   message: string | undefined;
   httpStatus: number | undefined;
+  /** Failed or reversed: the reason the API gave, with where it was read; absent when none was given. */
+  reason?: string | undefined;
 }
 
 export function transferKey(scope: { profile: string; baseUrl: string; reference: string }): string {
@@ -636,15 +641,17 @@ function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecor
     case 'reconciled':
       if (state.state === 'unknown' || state.state === 'rejected') state.state = 'reconciled';
       state.status = record.status;
-      state.message = 'the answer was lost; the lookup by reference found it';
+      state.message = 'the outcome was not known; the lookup by reference found it';
+      if (record.reason !== undefined) state.reason = record.reason;
       return;
     case 'status-checked':
       if (record.found) {
         if (state.state === 'unknown') {
           state.state = 'reconciled';
-          state.message = 'the answer was lost; the lookup by reference found it';
+          state.message = 'the outcome was not known; the lookup by reference found it';
         }
         state.status = record.status ?? state.status;
+        if (record.reason !== undefined) state.reason = record.reason;
       } else if (state.state === 'unknown') {
         state.message = `not found by reference lookup at ${record.time}`;
       }

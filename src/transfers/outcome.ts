@@ -42,6 +42,21 @@ export type Outcome = 'in flight' | 'pending' | 'successful' | 'failed' | 'rever
 
 const REVERSED: ReadonlySet<string> = new Set(['reversed', 'reversal', 'refunded']);
 
+/** What each outcome means for the money, in a few words: shown beside the word, before anything the API said. */
+const MEANINGS: Record<Outcome, string> = {
+  'in flight': 'being sent right now',
+  pending: 'taken by the API, not settled yet',
+  successful: 'paid',
+  failed: 'the payee was not paid',
+  reversed: 'the money came back; the payee was not paid',
+  refused: 'the API refused it; no money moved',
+  unknown: 'sent; the outcome could not be learnt',
+};
+
+export function outcomeMeaning(outcome: Outcome): string {
+  return MEANINGS[outcome];
+}
+
 /** The outcome an API status means: successful, pending, reversed, else failed (any other final word). */
 export function outcomeOfStatus(status: string | null | undefined): 'pending' | 'successful' | 'failed' | 'reversed' {
   const kind = statusKind(status);

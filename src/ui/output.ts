@@ -129,12 +129,12 @@ export function printJson(ctx: Context, value: unknown): void {
 
 /**
  * A list: table on a terminal, TSV when piped, `json` (default: the rows) with --json. An empty list
- * says `emptyNote` on stderr (not with --json, where `[]` says it).
+ * says `emptyNote` on stderr (not with --json, where `[]` says it; nothing when it is empty).
  */
 export function printList<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[], json: unknown = rows, emptyNote = 'no results'): void {
   const mode = outputMode(ctx);
   if (mode === 'json') return printJson(ctx, json);
-  if (rows.length === 0) ctx.io.note(emptyNote);
+  if (rows.length === 0 && emptyNote !== '') ctx.io.note(emptyNote);
   if (mode === 'tsv') {
     ctx.io.out(tsvLine(columns.map((column) => column.header)));
     for (const row of rows) ctx.io.out(tsvLine(columns.map((column) => toCell(column.cell(row)).plain)));

@@ -54,6 +54,7 @@ function stateColour(state: string, c: Styles): Paint {
     case 'unknown-kind':
     case 'unverified':
     case 'undelivered':
+    case 'held':
     case 'open':
       return c.yellow;
     default:

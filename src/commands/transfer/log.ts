@@ -159,12 +159,16 @@ async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
 
 /**
  * The message kept is the answer to the POST ("Transfer successful, ..."), given while the transfer was still
- * pending: beside a failed or reversed outcome it would read as a payment. Those rows say what happened
- * instead; --json keeps the API's message as it came.
+ * pending: beside a pending outcome it is labelled as the API's, and beside a failed or reversed one it
+ * would read as a payment: those rows say what happened instead, with the reason the API gave when a
+ * lookup learnt one (src/transfers/failure-reason.ts). --json keeps the API's message as it came.
  */
 function messageCell(t: LoggedTransfer): string {
-  if (t.outcome !== 'failed' && t.outcome !== 'reversed') return t.message ?? '';
-  return `${t.outcome} after it was taken: the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
+  if (t.outcome === 'failed' || t.outcome === 'reversed') {
+    return `${t.outcome} after it was taken: ${t.reason ?? 'the API gave no reason'}; the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
+  }
+  if (t.outcome === 'pending' && t.state === 'accepted' && t.message) return `not settled yet; the API said: ${t.message}`;
+  return t.message ?? '';
 }
 
 type JournalScope = { profile: string; baseUrl: string };
@@ -232,6 +236,8 @@ function toJson(t: LoggedTransfer) {
     state: t.state,
     status: t.status ?? null,
     message: t.message ?? null,
+    /** Failed or reversed: the reason the API gave and where it was read, once a lookup learnt it. */
+    reason: t.reason ?? null,
     httpStatus: t.httpStatus ?? null,
   };
 }

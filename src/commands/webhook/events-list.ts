@@ -38,5 +38,6 @@ export default run(eventsListSpec, async (ctx, opts) => {
     { header: 'TRIES', cell: (row) => String(row.attempts), align: 'right', priority: 2 },
     { header: 'DETAIL', cell: (row) => row.detail, flex: true, priority: 1 },
   ];
-  printList(ctx, columns, rows, rows, 'no events recorded (fsapi webhook listen records them)');
+  const filtered = state !== undefined || kind !== undefined || since !== undefined;
+  printList(ctx, columns, rows, rows, filtered ? 'no events match (--state, --kind, --since)' : 'no events recorded (fsapi webhook listen records them)');
 });

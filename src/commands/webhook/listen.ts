@@ -173,6 +173,11 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   if (processor.undeliveredCount > 0) {
     ctx.io.note(`${processor.undeliveredCount} verified event(s) not yet delivered to the app; the next webhook listen with --forward-to tries again`);
   }
+  if (processor.heldCount > 0) {
+    ctx.io.note(
+      `${processor.heldCount} reversal(s) held for their payout's reversed event; the next webhook listen with --forward-to holds them to the same deadline`,
+    );
+  }
   if (lockLost) {
     throw new FsapiError(`stopped: lost the lock on ${logFile} (${lockLost.message})`, {
       exitCode: ExitCode.failed,
@@ -187,6 +192,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
  */
 async function keepRedelivering(ctx: Context, processor: EventProcessor, signal: AbortSignal): Promise<void> {
   if (processor.undeliveredCount > 0) ctx.io.note(`${stamp(ctx)} forwarding ${processor.undeliveredCount} verified event(s) the app has not taken yet`);
+  if (processor.heldCount > 0) ctx.io.note(`${stamp(ctx)} ${processor.heldCount} reversal(s) held for their payout's reversed event`);
   let reported = 0;
   while (!signal.aborted) {
     const due = processor.nextDue;
