@@ -499,7 +499,11 @@ const SAMPLES: Record<string, SampleRun[]> = {
   'simulator serve': [{ args: ['--port', '0'], shows: /stop with Ctrl-C/, live: async (screen) => void (await screen.until(/stop with Ctrl-C/)) }],
   'simulator reset': [{ args: ['--profile', 'local'], shows: /./ }],
   api: [{ args: ['GET', '/v1/account'], shows: /accountNumber/ }],
-  mcp: [{ args: [], shows: /serving/, live: async (screen) => void (await screen.until(/serving/)), stop: '\u0004' }],
+  mcp: [
+    { args: [], shows: /serving/, live: async (screen) => void (await screen.until(/serving/)), stop: '\u0004' },
+    // The set-up check: the sudoers line and the command continued with backslashes, within the width.
+    { args: ['--check'], shows: /NOPASSWD: \\\n/ },
+  ],
   completion: [{ args: ['bash'], shows: /complete/ }],
   'auth logout': [{ args: ['--profile', 'spare'], shows: /./ }],
   'profile remove': [{ args: ['spare'], shows: /./ }],
