@@ -10,7 +10,7 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal } from './helpers/cli.js';
+import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal, stripAnsi } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { storeRecords } from './helpers/transfer-setup.js';
 
@@ -720,21 +720,29 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
     }
   });
 
-  test('on a terminal: one coloured line per event, and Ctrl+C stops it with exit 0', async () => {
+  test('on a terminal of 80 columns: each event folded within it, the state coloured; Ctrl+C stops it with exit 0', async () => {
     const port = await freePort();
-    const child = spawnCliInTerminal(['webhook', 'listen', '--no-verify', '--port', String(port)], home.env);
+    const child = spawnCliInTerminal(['webhook', 'listen', '--no-verify', '--port', String(port)], home.env, repoRoot, cliPath, 80);
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     try {
-      await until('the start-up line', () => screen.includes('press Ctrl+C to stop'));
-      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(forged('COL-TERMINAL01', '1500.50')))).status, 200);
-      const line = await until('the event line', () => screen.split('\n').find((l) => l.includes('COL-TERMINAL01')));
-      assert.match(line, /\u001b\[33munverified\u001b\[39m/, 'the state is yellow');
-      assert.match(line, /₦1,500\.50/);
-      assert.match(line, /9900000011/);
-      assert.match(line, /MALLORY/);
+      // The start-up notes wrap at 80 columns too.
+      await until('the start-up line', () => /press\s+Ctrl\+C\s+to\s+stop/.test(screen));
+      const payer = 'MALLORY ADEBAYO-OKONKWO CHUKWUEMEKA OLUWASEUN ABUBAKAR NWACHUKWU';
+      const event = { ...forged('COL-TERMINAL01', '1500.50'), sourceAccountName: payer };
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(event))).status, 200);
+      const lines = await until('the event lines', () => {
+        const shown = screen.replaceAll('\r', '').split('\n');
+        const at = shown.findIndex((l) => l.includes('COL-TERMINAL01'));
+        return at >= 0 && shown.length > at + 3 ? shown.slice(at, at + 3) : undefined;
+      });
+      // The outcome at a glance on the first line; whose account and who paid under it, wrapped at words.
+      assert.match(lines[0]!, /COL-TERMINAL01 +₦1,500\.50 +\u001b\[33munverified\u001b\[39m/, 'the state is yellow, beside the amount');
+      assert.match(stripAnsi(lines[1]!), /^ {10}9900000011$/);
+      assert.equal(stripAnsi(lines[2]!), `          ${payer}`);
+      for (const line of stripAnsi(screen).replaceAll('\r', '').split('\n')) assert.ok([...line].length <= 80, `over 80 columns: ${line}`);
       child.stdin.write('\u0003'); // Ctrl+C, through the terminal
       assert.equal(await exited, 0);
       assert.match(screen, /stopped: 1 event\(s\) \(1 unverified\)/);

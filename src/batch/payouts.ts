@@ -57,6 +57,7 @@ import {
   recordStatusSeen,
   transferScope,
   verifyAccountName,
+  withoutNothingDone,
   type SingleLookup,
   type SourceAccount,
   type TransferIntent,
@@ -700,19 +701,15 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
       const transfer = transferOfRow(row);
       rows.markStarted(row.line);
       options.onRowStart?.(row);
+      let outcome: TransferOutcome;
       try {
-        const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
+        outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
           claim: { earlierAttempts: row.earlierAttempts, duplicates },
           limit,
           onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
-        if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
-          authFailed = true;
-          stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
-        }
-        finish(resultOf(row, outcome));
       } catch (error) {
         if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
           // Another process got there first (or took the rest of the day's maximum): not this run's to send.
@@ -724,6 +721,17 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         const message = error instanceof Error ? error.message : String(error);
         stoppedBecause ??= message;
         finish(notSent(row, message));
+        return;
+      }
+      // Sent: from here nothing may call the row unsent, whatever fails in writing its result down.
+      if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
+        authFailed = true;
+        stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
+      }
+      try {
+        finish(resultOf(row, outcome));
+      } catch (error) {
+        throw unrecordedRow(row, outcome, error);
       }
     },
     shouldStop,
@@ -733,6 +741,24 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
     stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
   return { stoppedBecause, authFailed };
+}
+
+/**
+ * A sent row whose result the run could not write down (its workspace, in the temporary dir, refused the
+ * write): the run stops, saying the row was sent. Exit 5: the run cannot report its rows; the journal has
+ * them, and the same file run again looks each one up and sends none twice.
+ */
+function unrecordedRow(row: VerifiedRow, outcome: TransferOutcome, error: unknown): FsapiError {
+  const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));
+  const what = outcome.kind === 'rejected' ? 'refused by the API' : outcome.kind === 'unknown' ? 'sent, outcome unknown' : `sent (${outcome.status})`;
+  return new FsapiError(
+    `line ${row.line} (${row.reference}) was ${what}, but the run could not write its result down (${cause}); the run stopped, and its report is not complete`,
+    {
+      exitCode: ExitCode.outcomeUnknown,
+      hint: 'fsapi transfer log shows what the journal has; run the same file again once there is space: rows already sent are looked up, never sent twice',
+      cause: error,
+    },
+  );
 }
 
 /** The columns of a report row that come from the verified row itself, whatever happened to it. */

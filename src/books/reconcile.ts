@@ -10,11 +10,15 @@
 //   missing-from-api   journalled as sent (not refused), but neither the list nor a lookup by reference
 //                      finds it (a record of another transaction counts as not found, src/transfers/lookup.ts):
 //                      it never arrived, do not assume it was paid
-//   unjournalled-debit a debit the journal does not know: sent by another tool or person
 //   failed / reversed  a transfer that did not reach the payee, with its reversal credit (R-<reference>)
 //                      when the bank booked one (from the list, else looked up by that reference)
 //   amount-differs     the API's amount is not the journalled one
 //   totals-differ      the journal's total for the period is not the API's for the same transfers
+//
+// Apart from those, the debits fsapi did not send from here (`notSentHere`): by hand, by another tool, by
+// fsapi with another store. Each is `unjournalled-debit`, or `failed`/`reversed` when it did not go through.
+// They are money that left the account with no record here, so they need a person too (exit 1), but they
+// come after the findings on fsapi's own transfers, which they would otherwise bury (docs/books.md).
 //
 // Memory: the journal's transfers of the period and the findings are held; the transaction list is
 // streamed (src/books/ledger.ts), so a long period costs pages of time, not memory.
@@ -72,7 +76,7 @@ export type Finding =
 
 export type FindingKind = Finding['kind'];
 
-/** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the rest. */
+/** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the totals. */
 const KIND_ORDER: readonly FindingKind[] = [
   'settled',
   'in-transit',
@@ -81,8 +85,8 @@ const KIND_ORDER: readonly FindingKind[] = [
   'reversed',
   'amount-differs',
   'still-pending',
-  'unjournalled-debit',
   'totals-differ',
+  'unjournalled-debit',
 ];
 
 export interface Reconciliation {
@@ -93,8 +97,16 @@ export interface Reconciliation {
   api: { count: number; totalKobo: Kobo };
   /** API debits of the period, all of them. */
   apiDebits: number;
+  /** What the API says of the transfers fsapi sent from here (and their totals). */
   findings: Finding[];
+  /** Debits of the period fsapi did not send from here, newest first: `unjournalled-debit`, `failed`, `reversed`. */
+  notSentHere: Finding[];
   warnings: string[];
+}
+
+/** A debit fsapi did not send from here (the API's, not in the journal), as opposed to a finding on its own transfers. */
+export function isNotSentHere(finding: Finding): boolean {
+  return finding.kind === 'unjournalled-debit' || ((finding.kind === 'failed' || finding.kind === 'reversed') && !finding.journalled);
 }
 
 export function needsAttention(finding: Finding): boolean {
@@ -286,8 +298,24 @@ export async function reconcile(
   }
 
   if (journalTotal !== apiTotal) findings.push({ kind: 'totals-differ', journalKobo: journalTotal, apiKobo: apiTotal });
-  findings.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
-  return { period, journal: { count: journalCount, totalKobo: journalTotal }, api: { count: apiCount, totalKobo: apiTotal }, apiDebits, findings, warnings };
+  const ownFindings = findings.filter((finding) => !isNotSentHere(finding));
+  ownFindings.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  // Newest first, as the API lists them, whatever their status.
+  const notSentHere = findings.filter(isNotSentHere).sort((a, b) => timeOf(b).localeCompare(timeOf(a)));
+  return {
+    period,
+    journal: { count: journalCount, totalKobo: journalTotal },
+    api: { count: apiCount, totalKobo: apiTotal },
+    apiDebits,
+    findings: ownFindings,
+    notSentHere,
+    warnings,
+  };
+}
+
+/** The ISO time of a debit not sent from here, for ordering. */
+function timeOf(finding: Finding): string {
+  return 'time' in finding ? finding.time : '';
 }
 
 /** A finding in `--json`: amounts as two-decimal text, like every total fsapi prints. */

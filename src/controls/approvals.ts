@@ -23,7 +23,7 @@ import {
   type Outcome,
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
 
 /** The request that holds this reference, with the held transfer. */
 export function requestHolding(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
@@ -190,7 +190,21 @@ export async function sendApproved(
         results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
-      throw error;
+      // The journal could not be written before this one's POST: it was not sent, and neither will the
+      // rest be. Those sent before it were: the table says so, rather than one error that hides them.
+      if (results.length === 0 || !(error instanceof FsapiError)) throw error;
+      const why = error.message;
+      results.push({ ...base, outcome: NOT_SENT, message: why });
+      for (const rest of transfers.slice(results.length)) {
+        results.push({
+          reference: rest.reference,
+          accountName: rest.accountName,
+          amountKobo: rest.amountKobo,
+          outcome: NOT_SENT,
+          message: `not sent: stopped at ${held.reference} (${withoutNothingDone(why)})`,
+        });
+      }
+      break;
     }
   }
   return results;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { acquireFileLock } from '../common/file-lock.js';
 import { referencePrefix } from '../transfers/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { isPermissionError, permissionProblem } from '../common/permission.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
@@ -177,6 +178,16 @@ async function openConnection(
     db.initialise(parameters);
     return db;
   }
+  try {
+    return await openFile(file, parameters, legacyFile, log);
+  } catch (error) {
+    // A state this user may not read or write: said as such, never an "Internal Server Error" (the local profile).
+    if (isPermissionError(error)) throw permissionProblem({ what: 'the simulator state', target: file, access: 'write', cause: error }) ?? error;
+    throw error;
+  }
+}
+
+async function openFile(file: string, parameters: SeedParameters, legacyFile: string | undefined, log: (line: string) => void): Promise<Connection> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const kind = await fileKind(file);
   if (kind === 'json') await importLegacy(file, file, parameters, log);
@@ -643,6 +654,11 @@ function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
 function storeError(file: string | undefined, error: unknown): unknown {
   if (error instanceof FsapiError) return error;
   const code = sqliteCode(error);
+  // SQLITE_CANTOPEN, SQLITE_READONLY: the file (or its -wal, -shm, directory) is not this user's to write.
+  if ((code === 14 || code === 8) && file !== undefined) {
+    const denied = permissionProblem({ what: 'the simulator state', target: file, access: 'write', cause: error });
+    if (denied) return denied;
+  }
   if (code === 11 || code === 26) return new CorruptFileError(file ?? ':memory:', `not a usable simulator database (${(error as Error).message})`);
   if (code === 5 || code === 6) {
     return new FsapiError(`simulator state ${file ?? ''} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s`, {

@@ -17,9 +17,10 @@
 //   is opened, before it is migrated or used, and whoever watches (the profile's expectation) may refuse it.
 // - every command ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every record, so
 //   a copy of it is a whole store; WAL stays for concurrent processes.
-import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { existsOrDenied, isPermissionError, permissionProblem } from '../common/permission.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, whileBusyAnswered, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
@@ -72,8 +73,9 @@ export function openSqliteStore(dataDir: string): LocalStore {
   ensurePrivateDir(key);
   const file = storePath(key);
   const found = (identity: StoreIdentity | undefined): FoundStore => ({ dataDir: key, file: storePath(realDir(key)), identity });
-  // A store that is not there is refused before it is made, so a refusal leaves nothing behind.
-  const existed = existsSync(file);
+  // A store that is not there is refused before it is made, so a refusal leaves nothing behind. One this
+  // user may not look at is no missing store: that is said as it is (restoring a backup over it would lose it).
+  const existed = existsOrDenied({ what: 'the store', target: file, access: 'write', kept: RECORDS_KEPT });
   if (!existed) storeFound(found(undefined));
   ensurePrivateFile(file);
   // Several processes making or opening the store at once: one may be answered busy at once while the
@@ -156,7 +158,7 @@ export function localStoreExists(dataDir: string): boolean {
   // A team store is there for every machine of the team, made on first use.
   if (teamChoice(dataDir)) return true;
   const key = path.resolve(dataDir);
-  if (open.has(key) || existsSync(storePath(key))) return true;
+  if (open.has(key) || existsOrDenied({ what: 'the store', target: storePath(key), access: 'read', kept: RECORDS_KEPT })) return true;
   storeFound({ dataDir: key, file: storePath(key), identity: undefined });
   return false;
 }
@@ -221,7 +223,8 @@ export function inspectLocalStore(dataDir: string): StoreReport {
     }
   };
   const counts: StoreCounts = { journalRecords: 0, transfers: 0, events: 0, payees: 0, policies: 0, approvalRequests: 0 };
-  if (!existsSync(file)) return { file, exists: false, bytes: 0, walBytes: 0, identity: undefined, createdAt: undefined, counts };
+  if (!existsOrDenied({ what: 'the store', target: file, access: 'read', kept: RECORDS_KEPT }))
+    return { file, exists: false, bytes: 0, walBytes: 0, identity: undefined, createdAt: undefined, counts };
   let db: SqlDatabase;
   try {
     db = openDatabase(file);
@@ -334,10 +337,21 @@ function migrate(store: Store, db: SqlDatabase): void {
   });
 }
 
-/** SQLite's complaints as fsapi's: busy is "locked by another process", a damaged file is named. */
+/** Said with every permission problem of the store: the way to it is the permissions, never a backup. */
+const RECORDS_KEPT = 'the records are still there: do not restore a backup over them';
+
+/**
+ * SQLite's complaints as fsapi's: busy is "locked by another process", a damaged file is named, a file
+ * that cannot be opened or written for its permissions says so.
+ */
 export function storeError(file: string, error: unknown): unknown {
   if (error instanceof FsapiError) return error;
   const code = sqliteCode(error);
+  // SQLITE_CANTOPEN, SQLITE_READONLY: a file (or its -wal, -shm, or directory) this user may not write.
+  if (code === 14 || code === 8) {
+    const denied = permissionProblem({ what: 'the store', target: file, access: 'write', kept: RECORDS_KEPT, cause: error });
+    if (denied) return denied;
+  }
   if (code === 5 || code === 6) return new StoreBusyError(file, error);
   if (code === 11 || code === 26) return new CorruptFileError(file, `not a usable fsapi database (${(error as Error).message})`);
   if (code === 13) {
@@ -367,16 +381,21 @@ export class NotPrivateError extends FsapiError {
 
 /** Creates `dir` 0700, or narrows it to 0700; refuses one owned by another user. */
 export function ensurePrivateDir(dir: string): void {
+  const denied = (cause: unknown) => permissionProblem({ what: 'the data dir', target: dir, access: 'write', kept: RECORDS_KEPT, cause });
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new NotPrivateError(`the data dir ${dir}`, `cannot create it (${(error as Error).message})`);
+    throw (
+      (isPermissionError(error) ? denied(error) : undefined) ?? new NotPrivateError(`the data dir ${dir}`, `cannot create it (${(error as Error).message})`)
+    );
   }
   if (!POSIX) return;
   const stat = statSync(dir);
   if (!stat.isDirectory()) throw new NotPrivateError(`the data dir ${dir}`, 'it is not a directory');
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw new NotPrivateError(`the data dir ${dir}`, `it belongs to another user (uid ${stat.uid})`);
+  // Another user's, and closed to this one: a permission problem, named as one. Open to this one: not private.
+  if (uid !== undefined && stat.uid !== uid)
+    throw denied(undefined) ?? new NotPrivateError(`the data dir ${dir}`, `it belongs to another user (uid ${stat.uid})`);
   if ((stat.mode & 0o077) === 0) return;
   try {
     chmodSync(dir, 0o700);
@@ -404,7 +423,11 @@ export function ensurePrivateFile(file: string): void {
     try {
       closeSync(openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR | (constants.O_NOFOLLOW ?? 0), 0o600));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new NotPrivateError(file, `cannot create it (${(error as Error).message})`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw (
+          (isPermissionError(error) ? permissionProblem({ what: 'the file', target: file, access: 'write', cause: error }) : undefined) ??
+          new NotPrivateError(file, `cannot create it (${(error as Error).message})`)
+        );
     }
     stat = lstatSync(file);
   }

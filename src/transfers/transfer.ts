@@ -22,6 +22,7 @@ import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
 import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
+import { PermissionDeniedError } from '../common/permission.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
@@ -400,10 +401,24 @@ export async function executeTransfer(
       (error instanceof FsapiError && /^(store_|account_unknown)/.test(error.code))
     )
       throw error;
-    throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
+    const cause = withoutNothingDone((error as Error).message);
+    // A permission problem keeps its own words for the fix (whose the path is) and its code.
+    const denied = error instanceof PermissionDeniedError ? error : undefined;
+    const fix = denied?.hint ?? 'free disk space or fix the permissions of the data dir';
+    // A resend: this attempt did not leave, but an earlier one of the same reference did.
+    if (rules.earlierAttempts > 0) {
+      throw new FsapiError(`cannot write the journal ${journal.file}: ${cause}; this attempt of ${reference} was not sent, but an earlier one was`, {
+        exitCode: ExitCode.failed,
+        hint: `fsapi transfer status ${reference} says what became of it; ${fix}`,
+        cause: error,
+        code: denied?.code,
+      });
+    }
+    throw new FsapiError(`cannot write the journal ${journal.file}: ${cause}; nothing was sent`, {
       exitCode: ExitCode.failed,
-      hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
+      hint: denied ? fix : `fsapi records every transfer before sending it; ${fix}`,
       cause: error,
+      code: denied?.code,
     });
   }
 
@@ -500,13 +515,43 @@ function describeFailure(error: unknown, resend: boolean): string {
   return `no answer to the transfer (${error instanceof Error ? error.message : String(error)})`;
 }
 
-/** Journals an outcome; a failure to do so is reported but never hides the outcome itself. */
+/**
+ * Journals an outcome; a failure to do so is reported but never hides the outcome itself. Every record
+ * written here follows a POST that left (or a lookup of one): the warning says so, and never repeats a
+ * store error's "nothing was sent", which is true of the store and false of the transfer.
+ */
 async function recordOutcome(ctx: Context, journal: Journal, entry: JournalRecord): Promise<void> {
   try {
     await journal.append(entry);
   } catch (error) {
-    ctx.io.note(`warning: could not write the outcome to the journal ${journal.file}: ${(error as Error).message}`);
+    ctx.io.note(`warning: ${unrecordedOutcome(entry, journal.file, error)}`);
   }
+}
+
+/** What happened to the transfer, that its record could not say, and how it gets settled. */
+export function unrecordedOutcome(entry: JournalRecord, file: string, error: unknown): string {
+  const { reference } = entry;
+  const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));
+  const happened =
+    entry.type === 'accepted'
+      ? `transfer ${reference} was sent and the API took it (${entry.status})`
+      : entry.type === 'rejected'
+        ? `transfer ${reference} was sent and the API refused it`
+        : entry.type === 'reconciled'
+          ? `transfer ${reference} was sent and the lookup found it (${entry.status})`
+          : entry.type === 'status-checked'
+            ? `transfer ${reference} was looked up${entry.status ? ` (${entry.status})` : ''}`
+            : `transfer ${reference} was sent; its outcome is not known yet`;
+  return (
+    `${happened}, but this could not be written to the journal ${file} (${cause}); ` +
+    `the journal keeps it as sent, outcome unknown (the daily maximum and the duplicate guard count it); ` +
+    `once the journal can be written, fsapi transfer status ${reference} records what became of it`
+  );
+}
+
+/** A store error's own "nothing was sent or changed" (true of the store), left out where a transfer did leave. */
+export function withoutNothingDone(message: string): string {
+  return message.replace(/;\s*(a reference pays once, so )?nothing (was|were) [^;]*$/, '');
 }
 
 // ---- reconciliation -----------------------------------------------------------------------------------
@@ -676,10 +721,19 @@ export async function recordStatusSeen(
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });
     return;
   }
-  const known = journal.transfer(stamp);
+  const known = readableTransfer(journal, stamp);
   // Only what is new: a re-run or a reconcile that finds every status (and reason) as journalled writes nothing.
   if (known?.status !== transaction.status || (reason !== undefined && known.reason !== reason)) {
     await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status, ...(reason ? { reason } : {}) });
+  }
+}
+
+/** The journal's state of a transfer; undefined when the journal cannot be read now (the write says why). */
+function readableTransfer(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+  try {
+    return journal.transfer(scope);
+  } catch {
+    return undefined;
   }
 }
 

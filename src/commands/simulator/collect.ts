@@ -10,6 +10,7 @@ import { koboToDecimal, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
+import { refuseUnlessSimulator } from './target.js';
 
 export default run(collectSpec, async (ctx, opts, args) => {
   const accountNumber = (args[0] ?? '').trim();
@@ -21,6 +22,8 @@ export default run(collectSpec, async (ctx, opts, args) => {
   const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
 
   const profile = await ctx.profile();
+  // Before any request: a bank's API never hears of these routes, nor gets the token with them.
+  refuseUnlessSimulator(profile, 'simulator collect');
   const { notification, sent } =
     profile.baseUrl === undefined
       ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import { run as commandOf } from '../run.js';
 import { batchSpec } from './batch.spec.js';
-import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../batch/file.js';
 import {
   checkBalance,
@@ -161,12 +161,22 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
   const sent = plan.toSendCount > 0 ? await sendWithProgress(ctx, plan, options) : { stoppedBecause: undefined, authFailed: false };
 
   // 7. The report (atomic), the results, the exit code: every row read back from the workspace.
-  await writeReport(options.reportPath!, rowResults(plan));
+  // A report that cannot be written (a full disk) does not hide what was sent: the results are printed
+  // first, then the report's failure is said (after the rows' own exit, which wins).
+  let reportFailure: FsapiError | undefined;
+  try {
+    await writeReport(options.reportPath!, rowResults(plan));
+  } catch (error) {
+    if (!(error instanceof FsapiError)) throw error;
+    reportFailure = error;
+  }
   printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
   const totals = tally(rowResults(plan));
-  writeBatchTotals(ctx, totals, options.reportPath);
-  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: options.reportPath });
+  writeBatchTotals(ctx, totals, reportFailure ? undefined : options.reportPath);
+  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: reportFailure ? undefined : options.reportPath });
+  if (error && reportFailure) ctx.io.note(`warning: ${reportFailure.message}`);
   if (error) throw error;
+  if (reportFailure) throw reportFailure;
 }
 
 // ---- input ---------------------------------------------------------------------------------------------
