@@ -2,6 +2,7 @@
 // `webhook listen` (a subprocess, logged in against the simulator), which verifies them and forwards the
 // verified ones to a forward target (node:http on 127.0.0.1 recording what it receives).
 // Waits are bounded polls for something to appear, never assertions on how long it took.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -266,7 +267,7 @@ describe('webhook listen, end to end', () => {
   });
 
   test('a genuine collection is verified and its verified facts forwarded with the verification headers', async () => {
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000 as Kobo);
     genuine.push(notification);
     const event = await listener.waitForEvent(notification.reference);
     assert.deepEqual(
@@ -304,7 +305,7 @@ describe('webhook listen, end to end', () => {
   });
 
   test('a genuine event with a changed amount is a mismatch naming the field, and not forwarded again', async () => {
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 700_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 700_000 as Kobo);
     await sim.simulator.flushWebhooks();
     await listener.waitForEvent(notification.reference);
     const tampered = JSON.stringify({ ...notification, amountReceived: '70000.00' });
@@ -322,7 +323,7 @@ describe('webhook listen, end to end', () => {
     const linesBefore = listener.events().length;
 
     // 50 inflows: the simulator delivers each one once to the listener...
-    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => sim.simulator.collect(CLIENT_ACCOUNT, 100_000 + i * 100)));
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => sim.simulator.collect(CLIENT_ACCOUNT, (100_000 + i * 100) as Kobo)));
     // ...and the test delivers each 9 more times, plus 20 forged events, 20 requests at a time.
     const bodies = [
       ...burst.flatMap((notification) => Array.from({ length: 9 }, () => JSON.stringify(notification))),
@@ -489,7 +490,7 @@ describe('webhook listen, end to end', () => {
     const resend = genuine[0]!;
     const duplicatesBefore = duplicatesOf(home.dataDir, resend.reference);
     assert.equal((await post(listenUrl, JSON.stringify(resend))).status, 200);
-    const fresh = await sim.simulator.collect(CLIENT_ACCOUNT, 1_234_567);
+    const fresh = await sim.simulator.collect(CLIENT_ACCOUNT, 1_234_567 as Kobo);
     const event = await listener.waitForEvent(fresh.reference);
     assert.equal(event.state, 'verified');
     assert.equal(event.amount, '12345.67');
@@ -572,7 +573,7 @@ describe('webhook listen when the app is down', () => {
     const first = new Listener(args, home.env);
     await first.ready();
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(first.stderr)![1]);
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_200_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_200_000 as Kobo);
     assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
     const event = await first.waitForEvent(notification.reference);
     assert.deepEqual([event.state, event.forwarded], ['verified', false]);
@@ -701,7 +702,7 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
       assert.equal(login.code, 0, login.stderr);
       listener = new Listener(['--json', 'webhook', 'listen', '--port', String(port), '--forward-to', target.url], env);
       await listener.ready();
-      const notification = await slowSim.simulator.collect(CLIENT_ACCOUNT, 300_000);
+      const notification = await slowSim.simulator.collect(CLIENT_ACCOUNT, 300_000 as Kobo);
       assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
       const stopped = await listener.stop('SIGINT');
       assert.equal(stopped.code, 0, listener.stderr);

@@ -10,6 +10,7 @@
 //   imports     the files carried over into the store, so none is read twice.
 //
 // Each method runs in its own read or write transaction, or joins the caller's (a claim, an import).
+import type { Kobo } from '../money/kobo.js';
 import type { LocalStore } from './database.js';
 import type { SqlRow, SqlValue } from './sqlite.js';
 
@@ -51,7 +52,7 @@ export interface NewTransfer extends ReferenceScope {
   sentMs: number | null;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   state: string;
   lastIntentAt: string;
   doc: string;
@@ -61,7 +62,7 @@ export interface NewTransfer extends ReferenceScope {
 export interface DuplicateQuery extends JournalScope {
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
 
 export interface TransferFilter {

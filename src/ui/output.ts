@@ -5,7 +5,7 @@
 //   --json            -> the API's data exactly as it came, pretty-printed.
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
-import { formatNaira, koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate, formatDateTime } from '../common/time.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
@@ -78,7 +78,7 @@ export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): St
 /** An API amount (number or two-decimal string) as money. */
 export function moneyCell(value: number | string | null | undefined): Cell {
   if (value === null || value === undefined || value === '') return { text: '', plain: '' };
-  let kobo: number;
+  let kobo: Kobo;
   try {
     kobo = parseApiAmount(value);
   } catch {
@@ -88,7 +88,7 @@ export function moneyCell(value: number | string | null | undefined): Cell {
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 
-export function koboCell(kobo: number): Cell {
+export function koboCell(kobo: Kobo): Cell {
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 

@@ -35,7 +35,7 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   const { startSimulatorServer, SIMULATOR_CREDENTIALS } = await import('../../simulator/server.js');
   let running;
   try {
-    running = await startSimulatorServer({ ...options, log: (line) => ctx.io.note(line) });
+    running = await startSimulatorServer({ ...options, transport: ctx.transport, log: (line) => ctx.io.note(line) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
