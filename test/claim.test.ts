@@ -27,7 +27,7 @@ function intent(reference: string, second: number, extra: Partial<JournalRecord>
     time: at(second),
     env: 'sandbox',
     request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', narration: 'n', amount: 100, reference },
-    amountKobo: 10_000,
+    amountKobo: 10_000 as Kobo,
     bankName: 'Guaranty Trust Bank',
     accountName: 'OKAFOR CHIAMAKA ADAEZE',
     pid: 999_999_999, // not a running process
@@ -92,7 +92,13 @@ describe('the journal: a refusal never hides a payment', () => {
 
 describe('checkClaim', () => {
   const fold = journalOf;
-  const candidate = (reference: string, accountNumber = '0123456789') => ({ ...scope, reference, accountNumber, bankCode: '000013', amountKobo: 10_000 });
+  const candidate = (reference: string, accountNumber = '0123456789') => ({
+    ...scope,
+    reference,
+    accountNumber,
+    bankCode: '000013',
+    amountKobo: 10_000 as Kobo,
+  });
   const now = Date.parse(at(30));
   const noGuard = { earlierAttempts: 0, duplicates: undefined };
 
@@ -211,7 +217,7 @@ describe('a refused resend is looked up and never called "no money moved"', () =
       journal,
       scopeNow,
       { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' },
-      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] },
+      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: { waitsMs: [10] } },
     );
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
@@ -238,7 +244,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     narration: 'daily maximum',
     senderName: undefined,
   });
-  const setPolicy = async (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: number | undefined, timeZone: string) => {
+  const setPolicy = async (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: Kobo | undefined, timeZone: string) => {
     const controls = await ControlsStore.open(setup.home.dataDir);
     try {
       const policy =
@@ -255,7 +261,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
     const scopeNow = await transferScope(ctx);
     const journal = new Journal(`${setup.home.dataDir}/max`);
-    await setPolicy(scopeNow, 25_000, 'Africa/Lagos');
+    await setPolicy(scopeNow, 25_000 as Kobo, 'Africa/Lagos');
     try {
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-1', 15_000))).kind, 'accepted');
       setup.server.simulator.clearRequests();
@@ -293,7 +299,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const stamp = { ...scopeNow, time: new Date(earlier).toISOString() };
     await journal.append({ ...intent('ACME-DAY-1', 1), ...stamp, amountKobo: 15_000 } as JournalRecord);
     await journal.append({ type: 'accepted', reference: 'ACME-DAY-1', ...stamp, status: 'successful', message: 'ok' });
-    await setPolicy(scopeNow, 25_000, zone);
+    await setPolicy(scopeNow, 25_000 as Kobo, zone);
     try {
       const sending = executeTransfer(ctx, journal, scopeNow, verified('ACME-DAY-2', 15_000));
       if (countedByZone) await assert.rejects(sending, PolicyLimitError, `${zone}: the earlier transfer is today's`);

@@ -1,4 +1,5 @@
 // The transfer journal (src/transfers/journal.ts): the local store, concurrent writers, carrying over journal.jsonl, states.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -298,7 +299,7 @@ describe('journal: the last known state of each transfer', () => {
 describe('journal: the duplicate rule', () => {
   const now = Date.parse('2026-01-01T10:10:00.000Z');
   const iso = (ms: number) => new Date(ms).toISOString();
-  const candidate = { ...scope, accountNumber: '0123456789', bankCode: '000013', amountKobo: 150000 };
+  const candidate = { ...scope, accountNumber: '0123456789', bankCode: '000013', amountKobo: 150000 as Kobo };
   const found = async (records: JournalRecord[], query = candidate, windowMs?: number) => {
     const journal = freshJournal();
     for (const record of records) await journal.append(record);

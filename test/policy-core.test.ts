@@ -1,5 +1,6 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,22 +74,24 @@ describe('the day', () => {
 
   it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', async () => {
     const transfers = await transfersOf([intent('ACME-A', local(9), 60_000)]);
-    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
+    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 as Kobo }, 100_000 as Kobo, now, zone));
     assert.throws(
-      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
+      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 as Kobo }, 100_000 as Kobo, now, zone),
       (error: unknown) => error instanceof PolicyLimitError && error.exitCode === 1 && /₦600\.00 counts toward it.*₦400\.00 is left/.test(error.message),
     );
   });
 
   it('the claim refuses a transfer that would pass the maximum, counting another process in flight', async () => {
     const journal = await fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
-    const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
-    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
+    const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 as Kobo };
+    await assert.doesNotReject(() =>
+      checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000 as Kobo, dayTimeZone: zone }, now),
+    );
     await assert.rejects(
-      () => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now),
+      () => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999 as Kobo, dayTimeZone: zone }, now),
       PolicyLimitError,
     );
-    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
+    await assert.doesNotReject(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
   });
 });
 
@@ -204,8 +207,8 @@ describe('the day, as the store counts it', () => {
     );
 
     // The claim decides on the same count, under the store's lock.
-    const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 };
-    const rules = (max: number) => ({ earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: max });
+    const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 as Kobo };
+    const rules = (max: number) => ({ earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: max as Kobo });
     await assert.doesNotReject(() => journal.snapshot((view) => checkClaim(view, candidate, rules(counted + 10_00), now)));
     await assert.rejects(
       () => journal.snapshot((view) => checkClaim(view, candidate, rules(counted + 10_00 - 1), now)),
@@ -263,17 +266,17 @@ describe('holds', () => {
   const policy = {
     maxPerTransferKobo: undefined,
     maxPerDayKobo: undefined,
-    approvalAboveKobo: 50_000,
+    approvalAboveKobo: 50_000 as Kobo,
     payeesOnly: true,
     timeZone: zone,
     updatedAt: '',
     updatedBy: '',
   };
   it('above the threshold (not at it), and to a non-payee under payees-only', () => {
-    assert.deepEqual(holdReasons(policy, 50_000, true), []);
-    assert.equal(holdReasons(policy, 50_001, true).length, 1);
-    assert.match(holdReasons(policy, 100, false)[0]!, /not a saved payee/);
-    assert.equal(holdReasons({ ...policy, payeesOnly: false, approvalAboveKobo: undefined }, 10 ** 12, false).length, 0);
+    assert.deepEqual(holdReasons(policy, 50_000 as Kobo, true), []);
+    assert.equal(holdReasons(policy, 50_001 as Kobo, true).length, 1);
+    assert.match(holdReasons(policy, 100 as Kobo, false)[0]!, /not a saved payee/);
+    assert.equal(holdReasons({ ...policy, payeesOnly: false, approvalAboveKobo: undefined }, (10 ** 12) as Kobo, false).length, 0);
   });
 });
 
@@ -286,7 +289,7 @@ describe('the controls store', () => {
     bankCode: '000013',
     bankName: 'Guaranty Trust Bank',
     accountName: 'OKAFOR CHIAMAKA ADAEZE',
-    amountKobo: 100,
+    amountKobo: 100 as Kobo,
     narration: 'n',
     senderName: undefined,
     payee: undefined,

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { rateLimitWaitMs } from '../src/api/http.js';
+import { API_RATE_LIMIT, retryAfterMs, retryWaitMs } from '../src/common/retry.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
 
@@ -116,6 +116,9 @@ describe('rate limits', () => {
 
   it('waits for Retry-After when given (seconds or a date), else backs off, capped at 30 s', () => {
     const none = () => 0;
+    /** The wait after the n-th 429 (0-based), as src/api/http.ts asks the retry module for it. */
+    const rateLimitWaitMs = (retryAfter: string | undefined, waitsSoFar: number, nowMs: number, random: () => number) =>
+      retryWaitMs(API_RATE_LIMIT, waitsSoFar + 1, random, retryAfterMs(retryAfter, nowMs));
     assert.equal(rateLimitWaitMs('2', 0, 0, none), 2000);
     assert.equal(rateLimitWaitMs(undefined, 0, 0, none), 1000);
     assert.equal(rateLimitWaitMs(undefined, 3, 0, none), 8000);

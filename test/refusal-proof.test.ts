@@ -17,13 +17,16 @@ import {
   isRateLimitAnswer,
   rawAnswerProvesNothingMoved,
 } from '../src/transfers/refusal-proof.js';
-import { RATE_LIMIT_WAITS } from '../src/api/http.js';
+import { API_RATE_LIMIT, triesOf } from '../src/common/retry.js';
 import { RATE_LIMITED_SENDS } from '../src/transfers/rate-limit.js';
 import { FakeClock } from './helpers/context.js';
 import { ApiError, AuthError, TransportError } from '../src/errors.js';
 import { stripAnsi, type RunOptions } from './helpers/cli.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
+
+/** The waits the HTTP layer allows one request answered 429 (src/common/retry.ts). */
+const RATE_LIMIT_WAITS = triesOf(API_RATE_LIMIT) - 1;
 
 type Setup = ProxiedSimulator;
 
@@ -377,12 +380,17 @@ describe('a true rate limit: the POST answered 429 and not passed on', () => {
     await setPolicyHere(s, '--max-per-day', '2000');
     s.proxy.options.answerTransfersWith = { forward: false, ...TOO_MANY, times: 2 };
     const reference = 'ACME-PROOF-LIMIT';
-    const sent = await s.runHere(send(reference, '--json'));
+    const clock = new FakeClock();
+    const sent = await s.runHere(send(reference, '--json'), { clock });
     assert.equal(sent.code, 0, sent.stderr);
     assert.match(
       sent.stderr,
       /rate limited: ACME-PROOF-LIMIT was answered 429 and the lookup does not find it; sending it again under the same reference in \d+ s/,
     );
+    // The answer's Retry-After (2 s) is the wait before each resend, not the schedule's own 1 s, then 2 s.
+    const resendWaits = [...sent.stderr.matchAll(/sending it again under the same reference in (\d+) s/g)].map((match) => match[1]);
+    assert.deepEqual(resendWaits, ['2', '2']);
+    assert.equal(clock.slept.filter((ms) => ms === 2000).length, 2, clock.slept.join(', '));
     assert.doesNotMatch(sent.stderr, /refused|no money moved/i);
     // Each 429 was followed by a lookup (answered "no such reference") before the next POST.
     const order = s.proxy.hits.filter((hit) => hit === 'POST /v1/transfer' || hit === `GET /v1/transactions/reference/${reference}`);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { errorObject, makeHome, startCli, stripAnsi, type Home, type RunResult } from './helpers/cli.js';
 import { connectTo, postgresForThisFile } from './helpers/postgres.js';
+import { overWidth, tableRows } from './helpers/screen.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
@@ -124,6 +125,34 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
         [reference],
       );
       assert.deepEqual(logB, logA);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('transfer log at 80 and 120 columns names who sent each transfer, and its outcome, within the width', async () => {
+    const t = await team();
+    try {
+      const operators = ['adaeze.okonkwo@finance-laptop-3', 'bola@machine-b'];
+      const sent = await t.s.runInProcess([...send('700'), '--json'], { env: { ...t.envA, FSAPI_OPERATOR: operators[0]! } });
+      assert.equal(sent.code, 0, sent.stderr);
+      const other = await t.s.runInProcess([...send('800'), '--json'], { env: { ...t.envB, FSAPI_OPERATOR: operators[1]! } });
+      assert.equal(other.code, 0, other.stderr);
+      for (const columns of [80, 120]) {
+        const log = await t.s.runInProcess(['transfer', 'log'], { env: t.envA, tty: true, columns });
+        assert.equal(log.code, 0, log.stdout);
+        assert.deepEqual(overWidth(log.stdout, columns), [], `lines over ${columns} columns`);
+        const rows = tableRows(log.stdout, 'TIME', /^OUTCOME is as last seen/, 'REFERENCE');
+        // The operator wraps within its cell where it must (after the @ or a -): read whole once joined.
+        assert.deepEqual(
+          rows.map((row) => [row.OPERATOR?.replace(/(?<=[@.-]) /g, ''), row.AMOUNT, row.OUTCOME]),
+          [
+            [operators[0], '₦700.00', 'pending'],
+            [operators[1], '₦800.00', 'pending'],
+          ],
+        );
+        assert.ok(rows.every((row) => /^ACME-/.test(row.REFERENCE ?? '')));
+      }
     } finally {
       await t.close();
     }

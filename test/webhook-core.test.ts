@@ -18,6 +18,7 @@ import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/notifications/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/notifications/forward.js';
+import { nodeTransport } from '../src/api/node-transport.js';
 import type { Kobo } from '../src/money/kobo.js';
 import { systemClock } from '../src/common/clock.js';
 import {
@@ -31,6 +32,8 @@ import {
   type Verification,
 } from '../src/notifications/verify.js';
 import { makeHome } from './helpers/cli.js';
+import { HttpStubs } from './helpers/http-stubs.js';
+import { deliverNotification } from '../src/simulator/webhook.js';
 
 function parseApiAmountOf(text: string): number {
   const parsed = parseNotification(JSON.stringify(notification({ amountReceived: text })));
@@ -424,8 +427,8 @@ describe('verifyNotification', () => {
     const result = await verifyNotification({ api, clock }, notification(), LISTEN_POLICY);
     assert.equal(result.state, 'unverifiable');
     assert.match(result.detail, /after 3 tries: cannot reach api\.test/);
-    assert.equal(api.calls, LISTEN_POLICY.retryDelaysMs.length + 1);
-    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retryDelaysMs]);
+    assert.equal(api.calls, LISTEN_POLICY.retries.waitsMs.length + 1);
+    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retries.waitsMs]);
   });
 
   test('a blip then an answer verifies', async () => {
@@ -449,12 +452,12 @@ describe('verifyNotification', () => {
     const settles = scriptedApi([transaction({ status: 'pending' }), transaction({ status: 'pending' }), transaction()]);
     const clock = recordingClock();
     assert.equal((await verifyNotification({ api: settles, clock }, notification(), LISTEN_POLICY)).state, 'verified');
-    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pendingDelaysMs.slice(0, 2));
+    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pending.waitsMs.slice(0, 2));
 
     const never = scriptedApi([transaction({ status: 'pending' })]);
     const stuck = await verifyNotification({ api: never, clock: recordingClock() }, notification(), LISTEN_POLICY);
     assert.equal(stuck.state, 'pending');
-    assert.equal(never.calls, LISTEN_POLICY.pendingDelaysMs.length + 1);
+    assert.equal(never.calls, LISTEN_POLICY.pending.waitsMs.length + 1);
 
     const once = scriptedApi([transaction({ status: 'pending' })]);
     assert.equal((await verifyNotification({ api: once, clock: recordingClock() }, notification(), VERIFY_ONCE_POLICY)).state, 'pending');
@@ -970,14 +973,19 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
     return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
-  const quick = { retryDelaysMs: [10, 10], timeoutMs: 5000 };
+  const quick = { tries: { waitsMs: [10, 10] }, timeoutMs: 5000 };
   const body = Buffer.from('{"event":"collection","reference":"R","remarks":"rent"}');
 
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
     const target = await app([503, 500, 200]);
     try {
       // sourceCurrency is not in the body: neither header names it.
-      const result = await forwardEvent(target.url, body, ['remarks', 'sourceCurrency'], { clock: systemClock, policy: quick, secret: 'test-secret' });
+      const result = await forwardEvent(target.url, body, ['remarks', 'sourceCurrency'], {
+        clock: systemClock,
+        policy: quick,
+        secret: 'test-secret',
+        transport: nodeTransport,
+      });
       assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
       assert.equal(target.seen.length, 3);
       for (const request of target.seen) {
@@ -1003,7 +1011,12 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     for (const status of [404, 302]) {
       const target = await app([status]);
       try {
-        const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
+        const result = await forwardEvent(target.url, body, ['remarks'], {
+          clock: systemClock,
+          policy: quick,
+          secret: 'test-secret',
+          transport: nodeTransport,
+        });
         assert.equal(result.ok, false);
         assert.equal(target.seen.length, 1, `HTTP ${status} is not retried`);
         assert.match(!result.ok ? result.detail : '', new RegExp(`HTTP ${status}`));
@@ -1013,13 +1026,61 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     }
     const down = await app([500]);
     try {
-      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick, secret: 'test-secret' });
+      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick, secret: 'test-secret', transport: nodeTransport });
       assert.equal(result.ok, false);
       assert.equal(down.seen.length, 3);
       assert.match(!result.ok ? result.detail : '', /HTTP 500 \(after 3 tries\)/);
     } finally {
       await down.close();
     }
+  });
+
+  test("through the run's transport (stubbed answers): the signed bytes, a 503 tried again, a stalled app timed out", async () => {
+    const stubs = new HttpStubs().register('POST', '/hooks', { status: 503 }).register('POST', '/hooks', (request) => {
+      assert.deepEqual(request.json, JSON.parse(body.toString('utf8')));
+      const signature = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(request.headers['X-Fsapi-Signature'] ?? '');
+      assert.ok(signature, 'signed');
+      assert.equal(
+        signature[2],
+        createHmac('sha256', 'test-secret')
+          .update(`${signature[1]}.${body.toString('utf8')}`)
+          .digest('hex'),
+      );
+      assert.equal(request.headers['content-type'], 'application/json');
+      return { status: 204 };
+    });
+    const target = new URL('http://app.test/hooks');
+    const result = await forwardEvent(target, body, [], { clock: systemClock, policy: quick, secret: 'test-secret', transport: stubs.transport });
+    assert.deepEqual(result, { ok: true, status: 204, tries: 2 });
+    assert.deepEqual(stubs.requests, ['POST /hooks', 'POST /hooks']);
+    stubs.verify();
+
+    // A transport that never answers: the forward's own time-out ends each try.
+    const never = () => new Promise<never>(() => undefined);
+    const stalled = await forwardEvent(target, body, [], {
+      clock: systemClock,
+      policy: { tries: { waitsMs: [] }, timeoutMs: 20 },
+      secret: 's',
+      transport: never,
+    });
+    assert.deepEqual(stalled, { ok: false, tries: 1, detail: 'http://app.test did not answer within 0.02 s (after 1 tries)' });
+  });
+
+  test("the simulator's notifications go through the transport too", async () => {
+    const stubs = new HttpStubs().register('POST', '/notify', { failure: 'ECONNREFUSED' }).register('POST', '/notify', { status: 200 });
+    const lines: string[] = [];
+    const result = await deliverNotification(
+      'http://receiver.test/notify',
+      { reference: 'R-1', event: 'collection' },
+      {
+        transport: stubs.transport,
+        schedule: { waitsMs: [1, 1] },
+        log: (line) => lines.push(line),
+      },
+    );
+    assert.deepEqual(result, { delivered: true, attempts: 2, status: 200 });
+    assert.deepEqual(lines, ['simulator: webhook http://receiver.test/notify attempt 1/3 for R-1 failed: ECONNREFUSED']);
+    stubs.verify();
   });
 
   test('parseForwardTarget takes http(s) URLs only (exit 2 otherwise)', () => {

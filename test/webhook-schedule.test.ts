@@ -1,5 +1,5 @@
 // The forward schedule that docs/notifications.md promises is the one the code runs: the table of waits
-// between rounds (FORWARD_RETRY_WAITS_MS), the tries of one round and their time-out (FORWARD_POLICY), and
+// between rounds (FORWARD_ROUNDS, src/common/retry.ts), the tries of one round and their time-out (FORWARD_POLICY), and
 // how long a reversal is held for its payout's event (REVERSAL_HOLD_MS), read from the code and compared
 // with the words of the doc, so neither can change alone. And the processor really waits that table's
 // waits, round after round (with jitter fixed at its two ends).
@@ -11,7 +11,8 @@ import type { Clock } from '../src/context.js';
 import { systemClock } from '../src/common/clock.js';
 import { EventLogWriter } from '../src/notifications/event-log.js';
 import { EventProcessor, newReceivedRecord, REVERSAL_HOLD_MS } from '../src/notifications/event-processor.js';
-import { FORWARD_POLICY, FORWARD_RETRY_WAITS_MS, forwardRetryWaitMs, type ForwardResult } from '../src/notifications/forward.js';
+import { FORWARD_POLICY, type ForwardResult } from '../src/notifications/forward.js';
+import { FORWARD_ROUNDS, retryWaitMs } from '../src/common/retry.js';
 import { parseNotification } from '../src/notifications/verify.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { makeHome, repoRoot } from './helpers/cli.js';
@@ -36,17 +37,19 @@ describe('the forward schedule in docs/notifications.md is the code', () => {
       .split('\n')
       .filter((line) => /^\| \d+(st|nd|rd|th)\b/.test(line))
       .map((line) => line.split('|').map((cell) => cell.trim()));
-    assert.equal(rows.length, FORWARD_RETRY_WAITS_MS.length, 'one row per wait');
-    FORWARD_RETRY_WAITS_MS.forEach((wait, index) => {
-      const last = index === FORWARD_RETRY_WAITS_MS.length - 1;
+    const table = FORWARD_ROUNDS.waitsMs;
+    assert.equal(rows.length, table.length, 'one row per wait');
+    table.forEach((wait, index) => {
+      const last = index === table.length - 1;
       const round = last ? `${ORDINALS[index]} and every later one` : ORDINALS[index];
       assert.deepEqual([rows[index]![1], rows[index]![2]], [round, spoken(wait)], `row ${index + 1}`);
     });
     assert.match(doc, /Each wait is drawn between half and all of the table's/);
+    assert.deepEqual(FORWARD_ROUNDS.jitter, [0.5, 1], 'half and all');
   });
 
   test('one round: its tries, their waits and time-out', () => {
-    const waits = FORWARD_POLICY.retryDelaysMs.map((ms) => String(ms / 1000));
+    const waits = FORWARD_POLICY.tries.waitsMs.map((ms) => String(ms / 1000));
     assert.equal(waits.length, 2, 'the sentence below names two waits');
     const sentence = `a timeout (${FORWARD_POLICY.timeoutMs / 1000} s), 408, 429 or a 5xx is tried again at once, ${waits.length + 1} tries in all (waits of ${waits[0]} and ${waits[1]} s)`;
     assert.ok(doc.replace(/\s+/g, ' ').includes(sentence), sentence);
@@ -93,14 +96,15 @@ describe('the processor waits the table', () => {
       await log.append(received);
       processor.accept(received, parsed);
       await processor.drain(5000);
-      for (let round = 1; round <= FORWARD_RETRY_WAITS_MS.length + 2; round += 1) {
+      for (let round = 1; round <= FORWARD_ROUNDS.waitsMs.length + 2; round += 1) {
         offset = processor.nextDue! - 1_800_000_000_000;
         await processor.redeliver();
       }
       const waits = tries.slice(1).map((at, index) => at - tries[index]!);
-      const expected = Array.from({ length: waits.length }, (_, index) => forwardRetryWaitMs(index + 1, random));
+      const expected = Array.from({ length: waits.length }, (_, index) => retryWaitMs(FORWARD_ROUNDS, index + 1, () => random));
       assert.deepEqual(waits, expected);
-      const table = [...FORWARD_RETRY_WAITS_MS, FORWARD_RETRY_WAITS_MS.at(-1)!, FORWARD_RETRY_WAITS_MS.at(-1)!];
+      const rounds = FORWARD_ROUNDS.waitsMs;
+      const table = [...rounds, rounds.at(-1)!, rounds.at(-1)!];
       assert.deepEqual(
         waits,
         table.map((ms) => Math.round(ms * (0.5 + 0.5 * random))),

@@ -11,8 +11,8 @@
 import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ApiError, UsageError } from '../errors.js';
-import { formatNaira, koboToDecimal, type Kobo } from '../money/kobo.js';
-import { applyPolicy, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
+import { formatNaira, integerKobo, koboToDecimal, type Kobo } from '../money/kobo.js';
+import { applyPolicy, leftUnderDailyMaximum, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
 import type { Payee } from '../store/controls.js';
 import { checkAvailable, openJournal, parseNarration, parseSendExtras, prepareTransfer, transferScope } from '../transfers/transfer.js';
 import { namesMatch } from '../transfers/names.js';
@@ -35,7 +35,7 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
   const accountNumber = parseAccountNumber(payee?.accountNumber ?? args[0] ?? '', 'accountNumber');
   const bankQuery = payee?.bankCode ?? String(options.bank ?? '');
   if (typeof options.amount !== 'number') throw new UsageError('transfer_preview needs amount');
-  const amountKobo = options.amount as Kobo;
+  const amountKobo = integerKobo(options.amount);
   const extras = parseSendExtras(options);
   const narration = options.narration === undefined ? undefined : parseNarration(String(options.narration));
   const expectName = payee?.accountName ?? extras.expectName;
@@ -152,7 +152,7 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
               countedToday: koboToDecimal(judge.spentTodayKobo),
               maxPerDay: naira(policy?.maxPerDayKobo),
               leftToday: naira(leftToday),
-              leftAfterThis: leftToday === undefined || decision !== 'send' ? null : koboToDecimal(Math.max(0, leftToday - amountKobo)),
+              leftAfterThis: leftToday === undefined || decision !== 'send' ? null : koboToDecimal(leftUnderDailyMaximum(leftToday, amountKobo)!),
             }
           : null,
         sent: false,
@@ -163,7 +163,7 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
   );
 }
 
-const naira = (kobo: number | undefined) => (kobo === undefined ? null : koboToDecimal(kobo));
+const naira = (kobo: Kobo | undefined) => (kobo === undefined ? null : koboToDecimal(kobo));
 
 /** A refusal's own words, without its "nothing was sent": the preview says that once, for all of it. */
 const withoutNothingSent = (message: string) => message.replace(/;\s*nothing was sent\s*$/, '');

@@ -10,7 +10,7 @@
 import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import { koboToDecimal, formatNaira } from '../money/kobo.js';
+import { koboToDecimal, formatNaira, integerKobo } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
 import { heldError, readPolicy, requestJson } from '../controls/policy.js';
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
@@ -85,7 +85,7 @@ async function differences(
   args: string[],
 ): Promise<string[]> {
   const found: string[] = [];
-  if (typeof options.amount === 'number' && options.amount !== first.amountKobo) found.push(`the amount ${formatNaira(options.amount)}`);
+  if (typeof options.amount === 'number' && options.amount !== first.amountKobo) found.push(`the amount ${formatNaira(integerKobo(options.amount))}`);
   let accountNumber = args[0];
   let bankCode: string | undefined;
   if (options.to !== undefined) {

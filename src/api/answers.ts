@@ -15,6 +15,7 @@
 // 401/403 reach here only for POST /v1/transfer (an ApiError with that status): for every other request
 // the client renews the token or raises AuthError first.
 import type * as z from 'zod/mini';
+import { retryAfterMs } from '../common/retry.js';
 import { ApiError, TransportError } from '../errors.js';
 import type { HttpAnswer } from './http.js';
 
@@ -90,6 +91,7 @@ export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, _host: str
       status,
       apiMessage: message,
       errorShape,
+      retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
       hint: 'too many requests for now; wait a minute and run the command again',
     });
   }

@@ -34,6 +34,7 @@
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { shownText } from '../common/shown.js';
+import { Backoff, NAME_ENQUIRY_RETRY, remainingAfter } from '../common/retry.js';
 import { AdaptiveLimit, sendRespectingRateLimit } from '../transfers/rate-limit.js';
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
@@ -43,7 +44,7 @@ import { loadBanks, resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfers/claim.js';
 import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
-import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
+import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
@@ -69,8 +70,6 @@ export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 16;
 /** A row to send that matches a journalled transfer (same account, bank, amount) this recent is held. */
 export const BATCH_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Name enquiries move no money: a transport failure is asked again, this many times in all. */
-const ENQUIRY_ATTEMPTS = 3;
 
 // ---- results -------------------------------------------------------------------------------------------
 
@@ -236,7 +235,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     scope,
     rowCount: rows.count('all'),
     toSendCount: 0,
-    totalKobo: 0 as Kobo,
+    totalKobo: NO_KOBO,
     settledCount: rows.count('settled'),
     nameFailures,
     badRows,
@@ -403,7 +402,7 @@ interface Journalled {
   run: string | undefined;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   accountName: string;
   status: string | undefined;
   message: string | undefined;
@@ -479,21 +478,13 @@ type Lookup = SingleLookup;
  * less the time already passed since the intent, so a run resumed much later looks up once.
  */
 async function lookUpAfterIntent(ctx: Context, intent: TransferIntent, intentAt: number): Promise<Lookup> {
-  const schedule = reconcileSchedule(ctx.env);
   const elapsed = Number.isFinite(intentAt) ? Math.max(0, ctx.clock.now() - intentAt) : Infinity;
-  const delays: number[] = [];
-  let at = 0;
-  for (const delay of schedule) {
-    at += delay;
-    if (at > elapsed) delays.push(delays.length === 0 ? at - elapsed : delay);
-  }
-  if (delays.length === 0 || delays[0]! > 0) delays.unshift(0);
-  let last: Lookup = { kind: 'failed', detail: 'no lookup was made' };
-  for (const delay of delays) {
-    if (delay > 0) await ctx.clock.sleep(delay);
+  const backoff = new Backoff(remainingAfter(reconcileSchedule(ctx.env), elapsed), { clock: ctx.clock });
+  let last: Lookup;
+  do {
     last = await lookUpOnce(ctx, intent);
     if (last.kind === 'found') return last;
-  }
+  } while (await backoff.wait());
   return last;
 }
 
@@ -602,6 +593,7 @@ function chargeOf(value: number | string | null | undefined): Kobo | undefined {
 // ---- names ---------------------------------------------------------------------------------------------
 
 async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName: string } | { verifiedName: string | undefined; reason: string }> {
+  const backoff = new Backoff(NAME_ENQUIRY_RETRY, { clock: ctx.clock });
   for (let attempt = 1; ; attempt += 1) {
     try {
       return { accountName: await verifyAccountName(ctx, row.bank, row.accountNumber, row.expectName) };
@@ -611,11 +603,8 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
       }
       if (error instanceof AuthError) throw error;
       if (error instanceof TransportError) {
-        if (attempt < ENQUIRY_ATTEMPTS) {
-          await ctx.clock.sleep(500 * attempt);
-          continue;
-        }
-        return { verifiedName: undefined, reason: `the name enquiry failed ${ENQUIRY_ATTEMPTS} times: ${error.message}` };
+        if (await backoff.wait()) continue;
+        return { verifiedName: undefined, reason: `the name enquiry failed ${attempt} times: ${error.message}` };
       }
       if (error instanceof ApiError) {
         const detail = error.apiMessage ?? error.message;

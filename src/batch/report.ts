@@ -4,7 +4,7 @@
 // ends with.
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
-import { koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
+import { koboToDecimal, NO_KOBO, sumKobo, type Kobo } from '../money/kobo.js';
 import { csvCell } from '../common/sanitize.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../common/atomic-file.js';
 import type { RowResult } from './payouts.js';
@@ -110,7 +110,7 @@ export interface Tally {
 
 /** Counts the results in one pass, however many there are. */
 export function tally(results: Iterable<RowResult>): Tally {
-  const group = (): OutcomeGroup => ({ count: 0, byStatus: {}, paid: 0, paidKobo: 0 as Kobo, charged: 0, chargeKobo: 0 as Kobo });
+  const group = (): OutcomeGroup => ({ count: 0, byStatus: {}, paid: 0, paidKobo: NO_KOBO, charged: 0, chargeKobo: NO_KOBO });
   const now = group();
   const earlier = group();
   let firstHeldMessage: string | undefined;

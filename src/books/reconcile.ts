@@ -28,7 +28,7 @@ import type { TransactionRecord } from '../api/schemas.js';
 import type { Journal } from '../transfers/journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
 import { checkObservation, lookUpOnce } from '../transfers/lookup.js';
-import { koboToDecimal } from '../money/kobo.js';
+import { addKobo, koboToDecimal, NO_KOBO, subtractKobo, type Kobo } from '../money/kobo.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { intentOf, recordStatusSeen, type TransferScope } from '../transfers/transfer.js';
 import { findReversal, journalledTransfers, statusKind, type JournalledTransfer, type Outcome } from '../transfers/outcome.js';
@@ -38,12 +38,12 @@ export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
 
 export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
-  | { kind: 'in-transit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; why: string }
-  | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
+  | { kind: 'in-transit'; reference: string; amountKobo: Kobo; accountNumber: string; accountName: string; sentAt: string; why: string }
+  | { kind: 'still-pending'; reference: string; amountKobo: Kobo; sentAt: string }
   | {
       kind: 'missing-from-api';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       sentAt: string;
@@ -54,7 +54,7 @@ export type Finding =
   | {
       kind: 'unjournalled-debit';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       bankName: string;
@@ -64,15 +64,15 @@ export type Finding =
   | {
       kind: 'failed' | 'reversed';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       time: string;
       journalled: boolean;
-      reversal: { reference: string; amountKobo: number } | null;
+      reversal: { reference: string; amountKobo: Kobo } | null;
     }
-  | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
-  | { kind: 'totals-differ'; journalKobo: number; apiKobo: number };
+  | { kind: 'amount-differs'; reference: string; journalKobo: Kobo; apiKobo: Kobo }
+  | { kind: 'totals-differ'; journalKobo: Kobo; apiKobo: Kobo };
 
 export type FindingKind = Finding['kind'];
 
@@ -92,9 +92,9 @@ const KIND_ORDER: readonly FindingKind[] = [
 export interface Reconciliation {
   period: Period;
   /** Journalled transfers of the period (refused ones left out: nothing moved) and their total. */
-  journal: { count: number; totalKobo: number };
+  journal: { count: number; totalKobo: Kobo };
   /** The API's amounts for those same transfers, as found. */
-  api: { count: number; totalKobo: number };
+  api: { count: number; totalKobo: Kobo };
   /** API debits of the period, all of them. */
   apiDebits: number;
   /** What the API says of the transfers fsapi sent from here (and their totals). */
@@ -115,7 +115,7 @@ export function needsAttention(finding: Finding): boolean {
 
 interface Seen {
   tx: TransactionRecord;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
 
 /**
@@ -244,19 +244,19 @@ export async function reconcile(
   }
 
   // What the API says about each of ours: settle the journal, compare amounts.
-  let journalTotal = 0;
+  let journalTotal = NO_KOBO;
   let journalCount = 0;
-  let apiTotal = 0;
+  let apiTotal = NO_KOBO;
   let apiCount = 0;
   for (const transfer of ours.values()) {
     if (transfer.state === 'rejected' && !seen.has(transfer.reference)) continue;
     if (notYet.has(transfer.reference)) continue;
     journalCount += 1;
-    journalTotal += transfer.amountKobo;
+    journalTotal = addKobo(journalTotal, transfer.amountKobo);
     const found = seen.get(transfer.reference);
     if (!found) continue;
     apiCount += 1;
-    apiTotal += found.amountKobo;
+    apiTotal = addKobo(apiTotal, found.amountKobo);
     const status = statusOf(found.tx);
     const journalStatus = (transfer.status ?? '').toLowerCase();
     if (transfer.state === 'unknown' || transfer.state === 'rejected' || journalStatus !== status) {
@@ -324,7 +324,8 @@ export function findingJson(finding: Finding): Record<string, unknown> {
     case 'amount-differs':
     case 'totals-differ': {
       const { journalKobo, apiKobo, ...rest } = finding;
-      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(apiKobo - journalKobo) };
+      const difference = subtractKobo(apiKobo, journalKobo);
+      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(difference) };
     }
     case 'settled':
       return { ...finding };

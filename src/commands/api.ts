@@ -23,7 +23,7 @@ import { readPolicy } from '../controls/policy.js';
 import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../transfers/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
 import { rawAnswerProvesNothingMoved } from '../transfers/refusal-proof.js';
-import { parseApiAmount } from '../money/kobo.js';
+import { parseApiAmount, type Kobo } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
@@ -237,7 +237,7 @@ function intentOfBody(json: unknown): TransferIntent | undefined {
   const account = json.beneficiaryAccountNumber;
   const amount = json.amount;
   if ((typeof account !== 'string' && typeof account !== 'number') || (typeof amount !== 'string' && typeof amount !== 'number')) return undefined;
-  let amountKobo: number;
+  let amountKobo: Kobo;
   try {
     amountKobo = parseApiAmount(amount);
   } catch {

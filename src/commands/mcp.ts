@@ -141,18 +141,21 @@ async function printCheck(ctx: Context): Promise<void> {
       const [first = '', ...rest] = wrapText(`${check.name}: ${check.detail}`, width - 10);
       lines.push(`${mark[check.level]}${' '.repeat(10 - check.level.length)}${first}`, ...rest.map((line) => `${' '.repeat(10)}${line}`));
     }
-    // Copied as they are: never wrapped (a sudoers line or a JSON text cut in two would not work).
+    // Copied as they are: never cut in two where a newline would break them. On a terminal the sudoers
+    // line and the command are split at spaces with a backslash ending each line but the last, which sudoers
+    // and the shell both read as one line; piped, each is one line.
+    const copied = (text: string) => (ctx.io.stdoutIsTTY ? continuedLines(text, width) : text);
     lines.push(
       '',
       'The sudoers rule (sudo visudo -f /etc/sudoers.d/fsapi-agent; AGENT_USER: the',
       "agent's user):",
-      report.sudoers,
+      copied(report.sudoers),
       '',
       'Claude Desktop (claude_desktop_config.json):',
       JSON.stringify(report.claudeDesktop, null, 2),
       '',
       'Claude Code:',
-      report.claudeCode,
+      copied(report.claudeCode),
     );
     ctx.io.out(`${lines.join('\n')}\n`);
   }
@@ -166,4 +169,24 @@ async function printCheck(ctx: Context): Promise<void> {
       },
     );
   }
+}
+
+/**
+ * `text` on lines of at most `width` columns, split at spaces, each line but the last ending in ` \`
+ * and the ones after the first indented: one line to sudoers and to a shell. A word longer than a line
+ * (a path) stays whole on its own line.
+ */
+function continuedLines(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line === '') line = lines.length === 0 ? word : `    ${word}`;
+    else if (line.length + 1 + word.length + 2 <= width) line += ` ${word}`;
+    else {
+      lines.push(`${line} \\`);
+      line = `    ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
 }

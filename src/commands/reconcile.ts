@@ -8,7 +8,7 @@ import { reconcileSpec } from './top/reconcile.spec.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../books/ledger.js';
 import { formatDateTime } from '../common/time.js';
-import { formatNaira, koboToDecimal } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../books/reconcile.js';
 import { openJournal, transferScope } from '../transfers/transfer.js';
 import { colors, outputMode, printJson, printList, type Column } from '../ui/output.js';
@@ -88,8 +88,8 @@ function agrees(result: Reconciliation): boolean {
 }
 
 /** What the debits not sent from here took from the account: failed and reversed ones gave it back. */
-function movedKobo(result: Reconciliation): number {
-  return result.notSentHere.reduce((sum, finding) => (finding.kind === 'unjournalled-debit' ? sum + finding.amountKobo : sum), 0);
+function movedKobo(result: Reconciliation): Kobo {
+  return sumKobo(result.notSentHere.flatMap((finding) => (finding.kind === 'unjournalled-debit' ? [finding.amountKobo] : [])));
 }
 
 function summaryLine(result: Reconciliation): string {
@@ -208,7 +208,7 @@ function detailOf(finding: Finding): string {
     case 'amount-differs':
       return `journal ${koboToDecimal(finding.journalKobo)}`;
     case 'totals-differ':
-      return `journal ${koboToDecimal(finding.journalKobo)}, difference ${koboToDecimal(finding.apiKobo - finding.journalKobo)}`;
+      return `journal ${koboToDecimal(finding.journalKobo)}, difference ${koboToDecimal(subtractKobo(finding.apiKobo, finding.journalKobo))}`;
     default:
       return '';
   }
@@ -253,7 +253,7 @@ function describe(finding: Finding): string {
     case 'amount-differs':
       return `${finding.reference}  journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}`;
     case 'totals-differ':
-      return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(finding.apiKobo - finding.journalKobo)}`;
+      return `journal ${formatNaira(finding.journalKobo)}, API ${formatNaira(finding.apiKobo)}, difference ${formatNaira(subtractKobo(finding.apiKobo, finding.journalKobo))}`;
   }
 }
 

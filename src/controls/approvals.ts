@@ -10,7 +10,7 @@ import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
-import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
+import { checkDailyLimit, checkPerTransferLimit, leftUnderDailyMaximum, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
 import { outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
@@ -46,7 +46,7 @@ export async function requestHolding(
 export interface ApprovedResult {
   reference: string;
   accountName: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   outcome: Outcome | typeof NOT_SENT;
   message: string;
 }
@@ -108,10 +108,10 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
   if (!policy) return;
   const now = ctx.clock.now();
   const spent = await spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
-  const left = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
+  const left = leftUnderDailyMaximum(policy.maxPerDayKobo, spent);
   for (const held of transfers) checkPerTransferLimit(policy, held.amountKobo, scope.profile, left);
   if (policy.maxPerDayKobo !== undefined) {
-    const total = sumKobo(transfers.map((t) => t.amountKobo as Kobo));
+    const total = sumKobo(transfers.map((t) => t.amountKobo));
     try {
       checkDailyLimit(
         await todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
@@ -166,7 +166,7 @@ export async function sendApproved(
       bankCode: held.bankCode,
       bankName: held.bankName,
       accountName: held.accountName,
-      amountKobo: held.amountKobo as Kobo,
+      amountKobo: held.amountKobo,
       narration: held.narration,
       senderName: held.senderName,
     };
@@ -224,7 +224,7 @@ export function approvalError(request: ApprovalRequest, results: readonly Approv
   if (unknown) return new OutcomeUnknownError(unknown.reference, unknown.message);
   const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === NOT_SENT);
   if (bad.length === 0) return undefined;
-  const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo as Kobo)));
+  const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo)));
   return new FsapiError(
     `${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`,
     {

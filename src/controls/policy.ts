@@ -20,7 +20,7 @@ import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../error
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
-import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
+import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
@@ -78,7 +78,7 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
   const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
   // In flight or unknown is decided the same either way (both count): the plain outcome is enough here.
   const counted = (t: TransferState) => COUNTED_OUTCOMES.includes(outcomeOfJournalled(t));
-  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo as Kobo));
+  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo));
 }
 
 /** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
@@ -90,6 +90,12 @@ export function todaysTransfers(
 ): Promise<TransferState[]> {
   const { start, end } = dayWindow(now, timeZone);
   return journal.sentBetween(scope.profile, start, end);
+}
+
+/** What is left of a daily maximum after `spent` (none below zero); undefined without a maximum. */
+export function leftUnderDailyMaximum(maxPerDayKobo: Kobo | undefined, spent: Kobo): Kobo | undefined {
+  if (maxPerDayKobo === undefined) return undefined;
+  return spent >= maxPerDayKobo ? NO_KOBO : subtractKobo(maxPerDayKobo, spent);
 }
 
 /** spentToday of the journal as it is now. */
@@ -110,13 +116,13 @@ const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy 
 export function checkDailyLimit(
   transfers: readonly TransferState[],
   candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>,
-  maxPerDayKobo: number,
+  maxPerDayKobo: Kobo,
   now: number,
   timeZone: string,
 ): void {
   const spent = spentToday(transfers, candidate, now, timeZone);
-  if (spent + candidate.amountKobo <= maxPerDayKobo) return;
-  const left = Math.max(0, maxPerDayKobo - spent);
+  if (addKobo(spent, candidate.amountKobo) <= maxPerDayKobo) return;
+  const left = leftUnderDailyMaximum(maxPerDayKobo, spent)!;
   throw new PolicyLimitError(
     `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
       `${formatNaira(spent)} counts toward it (${COUNTED_IN_WORDS}), ${formatNaira(left)} is left; nothing was sent`,
@@ -125,7 +131,7 @@ export function checkDailyLimit(
 }
 
 /** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
-export function checkPerTransferLimit(policy: Policy, amountKobo: number, profile: string, leftToday: number | undefined): void {
+export function checkPerTransferLimit(policy: Policy, amountKobo: Kobo, profile: string, leftToday: Kobo | undefined): void {
   if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
   const left =
     leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
@@ -136,7 +142,7 @@ export function checkPerTransferLimit(policy: Policy, amountKobo: number, profil
 }
 
 /** Why a transfer must wait for a person, or [] when the policy lets it go. */
-export function holdReasons(policy: Policy, amountKobo: number, toPayee: boolean): string[] {
+export function holdReasons(policy: Policy, amountKobo: Kobo, toPayee: boolean): string[] {
   const reasons: string[] = [];
   if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo)
     reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
@@ -169,11 +175,7 @@ export async function readPolicy(ctx: Context, scope: ControlScope): Promise<Pol
  * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
  * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
  */
-export async function hardLimits(
-  ctx: Context,
-  scope: ControlScope,
-  amountKobo: number,
-): Promise<{ dailyMaximumKobo: number | undefined; dayTimeZone?: string }> {
+export async function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): Promise<{ dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string }> {
   const policy = await readPolicy(ctx, scope);
   if (!policy) return { dailyMaximumKobo: undefined };
   checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
@@ -182,7 +184,7 @@ export async function hardLimits(
 
 /** One transfer as the policy sees it before anything is sent. */
 export interface PolicyCandidate extends Omit<VerifiedTransfer, 'amountKobo'> {
-  amountKobo: number;
+  amountKobo: Kobo;
   /** The saved payee it was addressed to (`--to`, a `payee` column). */
   payee: string | undefined;
   origin: string | undefined;
@@ -210,7 +212,7 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
     if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
     else verdict.send.push(candidate);
   }
-  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo as Kobo)));
+  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo)));
   return verdict;
 }
 
@@ -218,8 +220,8 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
 export interface PolicyJudge {
   policy: Policy;
   /** What counts toward today's maximum (COUNTED_OUTCOMES), and what is left of it (undefined: no daily maximum). */
-  spentTodayKobo: number;
-  leftTodayKobo: number | undefined;
+  spentTodayKobo: Kobo;
+  leftTodayKobo: Kobo | undefined;
   /** Throws PolicyLimitError when the transfer is over the per-transfer maximum (or today's, alone). */
   checkHardLimit(candidate: Pick<PolicyCandidate, 'amountKobo'>): void;
   /** Why the transfer is held for a person (empty: it may be sent). */
@@ -245,7 +247,7 @@ export async function openPolicyJudge(ctx: Context, journal: Journal, scope: Con
   const now = ctx.clock.now();
   const today = await todaysTransfers(journal, scope, now, rules.timeZone);
   const spent = spentToday(today, scope, now, rules.timeZone);
-  const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
+  const leftToday = leftUnderDailyMaximum(rules.maxPerDayKobo, spent);
   return {
     policy: rules,
     spentTodayKobo: spent,
@@ -284,7 +286,7 @@ export async function holdForApproval(
  */
 export function heldError(request: ApprovalRequest): HeldForApprovalError {
   const count = request.transfers.length;
-  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
+  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo)));
   const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
   const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
   return new HeldForApprovalError(request.id, `for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
@@ -301,7 +303,7 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
     createdBy: request.createdBy,
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
-    total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo))),
+    total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo))),
     transfers: request.transfers.map(({ amountKobo, ...t }) => ({
       ...t,
       amount: koboToDecimal(amountKobo),

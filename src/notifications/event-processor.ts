@@ -18,7 +18,7 @@
 //
 // Delivery. A verified event whose forward fails (the app down, or refusing it) is recorded as
 // undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls often, tries
-// each again when its turn comes, after the waits of FORWARD_RETRY_WAITS_MS with jitter (forward.ts), also
+// each again when its turn comes, after the waits of FORWARD_ROUNDS with jitter (src/common/retry.ts), also
 // in a later run, until the app takes it or `retryForMs` since the first failure ran out: then it is
 // `failed`, with its tries and the app's last answer, and tried no more. A 410 Gone gives up at once.
 // Events of one reference still go one at a time. Before each later try the event log is asked whether
@@ -40,7 +40,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
 import type { EventLogWriter, EventState, OutcomeRecord, PastOutcome, ReceivedRecord } from './event-log.js';
-import { forwardRetryWaitMs, type ForwardResult } from './forward.js';
+import type { ForwardResult } from './forward.js';
+import { FORWARD_ROUNDS, nextTryAt } from '../common/retry.js';
 import type { Kobo } from '../money/kobo.js';
 import { forwardedEvent, keptUnverified, readAmount, type IncomingEvent, type Verification } from './verify.js';
 import { forwardedOutflow, type OutflowEvent, type OutflowVerification } from './payout-event.js';
@@ -423,8 +424,9 @@ export class EventProcessor {
     const now = this.deps.clock.now();
     const firstFailedAt = waiting.firstFailedAt ?? now;
     const deadline = firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
-    if (status !== 410 && now < deadline) {
-      waiting.nextAt = Math.min(now + forwardRetryWaitMs(waiting.rounds, (this.deps.random ?? Math.random)()), deadline);
+    const nextAt = status === 410 ? undefined : nextTryAt(FORWARD_ROUNDS, waiting.rounds, now, { deadline, random: this.deps.random });
+    if (nextAt !== undefined) {
+      waiting.nextAt = nextAt;
       return;
     }
     this.undelivered.delete(id);

@@ -16,15 +16,15 @@
 // event's own shape; fields only the notification holds (the failure text) are named as unverified.
 import type { TransactionRecord } from '../api/schemas.js';
 import { checkObservation } from '../transfers/lookup.js';
-import { formatNaira, koboToApiNumber, type Kobo } from '../money/kobo.js';
+import { formatNaira, integerKobo, koboToApiNumber } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
 import { apiText, inOwnShape } from './forward-shape.js';
 import {
   lookUp,
   readAmount,
-  sleep,
   STATUS_WORDS,
+  untilSettled,
   type CompareOptions,
   type OutflowEvent,
   type PayoutNotification,
@@ -68,7 +68,8 @@ export function comparePayout(notification: PayoutNotification, record: Transact
   const verdict = checkObservation(
     {
       reference: notification.reference,
-      amountKobo: notification.amount ?? recordAmount ?? (-1 as Kobo),
+      // Neither says an amount: one no record can have, so the check names the amount as differing.
+      amountKobo: notification.amount ?? recordAmount ?? integerKobo(-1),
       accountNumber: notification.accountNumber ?? recordAccount,
       bankCode: notification.bankCode,
     },
@@ -151,35 +152,26 @@ export type OutflowVerification = Verification & { original?: TransactionRecord 
  */
 export async function verifyOutflow(deps: VerifyDeps, event: OutflowEvent, policy: VerifyPolicy, signal?: AbortSignal): Promise<OutflowVerification> {
   const options = (): CompareOptions => ({ now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
-  let pendingChecks = 0;
-  for (;;) {
-    let verdict: OutflowVerification;
+  return untilSettled(deps, policy, signal, async (): Promise<OutflowVerification> => {
     if (event.kind === 'payout') {
       const lookup = await lookUp(deps, event.notification.reference, policy, signal);
       if ('state' in lookup) return lookup;
-      verdict = comparePayout(event.notification, lookup.transaction, options());
-    } else {
-      const credit = await lookUp(deps, event.notification.reference, policy, signal);
-      if ('state' in credit) return credit;
-      const original = await lookUp(deps, event.notification.originalReference, policy, signal);
-      if ('state' in original) {
-        if (original.state !== 'not-found') return original;
-        return {
-          state: 'mismatch',
-          field: 'originalReference',
-          transaction: credit.transaction,
-          detail: `the API knows no transfer ${event.notification.originalReference}`,
-        };
-      }
-      verdict = { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
+      return comparePayout(event.notification, lookup.transaction, options());
     }
-    if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
-      return verdict.state === 'pending' && pendingChecks > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` } : verdict;
+    const credit = await lookUp(deps, event.notification.reference, policy, signal);
+    if ('state' in credit) return credit;
+    const original = await lookUp(deps, event.notification.originalReference, policy, signal);
+    if ('state' in original) {
+      if (original.state !== 'not-found') return original;
+      return {
+        state: 'mismatch',
+        field: 'originalReference',
+        transaction: credit.transaction,
+        detail: `the API knows no transfer ${event.notification.originalReference}`,
+      };
     }
-    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal)))
-      return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
-    pendingChecks += 1;
-  }
+    return { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
+  });
 }
 
 export interface ForwardedOutflow {

@@ -8,6 +8,7 @@
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
 import { shownText } from '../common/shown.js';
+import { Backoff, NOTIFICATION_LOOKUP_RETRY, PENDING_RECHECKS, SENT_ONCE, type RetrySchedule } from '../common/retry.js';
 import type { Api } from '../api/types.js';
 import { receivedNotification, type ClientEnquiry, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
 import type { Clock } from '../context.js';
@@ -376,10 +377,10 @@ export function compareWithAccount(notification: ReceivedNotification, account: 
 // ---- looking the reference up -------------------------------------------------------------------------
 
 export interface VerifyPolicy {
-  /** Waits between lookups that could not reach the API; their count + 1 is the number of tries. */
-  retryDelaysMs: readonly number[];
-  /** Waits before looking a pending transaction up again; empty: report pending at once. */
-  pendingDelaysMs: readonly number[];
+  /** Lookups that could not reach the API, tried again. */
+  retries: RetrySchedule;
+  /** A pending transaction looked up again; SENT_ONCE: reported pending at once. */
+  pending: RetrySchedule;
   /** Let AuthError through (exit 3 for a one-shot command) instead of making the event unverifiable. */
   throwAuthErrors?: boolean;
   /** A transaction older than this is `stale` (listen); undefined: no age limit (verify). */
@@ -391,10 +392,10 @@ export interface VerifyPolicy {
  * a GET twice within a second, so these cover a longer blip); a pending inflow is looked at again for
  * about 30 s, since collections settle within seconds.
  */
-export const LISTEN_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [2000, 4000, 8000, 16000], maxAgeMs: MAX_EVENT_AGE_MS };
+export const LISTEN_POLICY: VerifyPolicy = { retries: NOTIFICATION_LOOKUP_RETRY, pending: PENDING_RECHECKS, maxAgeMs: MAX_EVENT_AGE_MS };
 
 /** `webhook verify`: the same retries, but a pending transaction is reported at once (run it again later). */
-export const VERIFY_ONCE_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [], throwAuthErrors: true };
+export const VERIFY_ONCE_POLICY: VerifyPolicy = { retries: NOTIFICATION_LOOKUP_RETRY, pending: SENT_ONCE, throwAuthErrors: true };
 
 export interface VerifyDeps {
   /**
@@ -418,22 +419,31 @@ export async function verifyNotification(
   policy: VerifyPolicy,
   signal?: AbortSignal,
 ): Promise<Verification> {
-  let pendingChecks = 0;
-  for (;;) {
+  return untilSettled(deps, policy, signal, async () => {
     const lookup = await lookUp(deps, notification.reference, policy, signal);
     if ('state' in lookup) return lookup;
     const verdict = compareWithTransaction(notification, lookup.transaction, { now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
-    if (verdict.state === 'verified') return withAccount(deps, notification, verdict, policy, signal);
-    if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
-      if (verdict.state === 'pending' && pendingChecks > 0) {
-        return { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` };
-      }
-      return verdict;
-    }
-    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal))) {
-      return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
-    }
-    pendingChecks += 1;
+    return verdict.state === 'verified' ? withAccount(deps, notification, verdict, policy, signal) : verdict;
+  });
+}
+
+/**
+ * `look`, again while what it finds is pending, as long as the policy's rechecks allow: the last verdict,
+ * saying how many times it looked, or that a stop came before it settled.
+ */
+export async function untilSettled<V extends Verification>(
+  deps: Pick<VerifyDeps, 'clock'>,
+  policy: VerifyPolicy,
+  signal: AbortSignal | undefined,
+  look: () => Promise<V>,
+): Promise<V> {
+  const rechecks = new Backoff(policy.pending, { clock: deps.clock, signal });
+  for (;;) {
+    const verdict = await look();
+    if (verdict.state !== 'pending') return verdict;
+    const wait = rechecks.next();
+    if (wait === undefined) return rechecks.waited > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${rechecks.waited + 1} times)` } : verdict;
+    if (!(await rechecks.sleep(wait))) return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
   }
 }
 
@@ -451,8 +461,8 @@ async function withAccount(
 ): Promise<Verification> {
   const getClient = deps.api.getClient;
   if (!getClient) return verdict;
-  const tries = policy.retryDelaysMs.length + 1;
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
+  const retries = new Backoff(policy.retries, { clock: deps.clock, signal });
+  do {
     try {
       const account = await getClient(notification.virtualAccount);
       return compareWithAccount(notification, account, verdict.transaction!) ?? { ...verdict, account };
@@ -461,8 +471,7 @@ async function withAccount(
         error instanceof TransportError || (error instanceof ApiError && error.status !== 400 && error.status !== 404 && !(error instanceof AuthError));
       if (!retryable) return verdict;
     }
-    if (attempt < tries && !(await sleep(deps.clock, policy.retryDelaysMs[attempt - 1]!, signal))) return verdict;
-  }
+  } while (await retries.wait());
   return verdict;
 }
 
@@ -472,10 +481,9 @@ export async function lookUp(
   policy: VerifyPolicy,
   signal: AbortSignal | undefined,
 ): Promise<{ transaction: TransactionRecord } | Verification> {
-  const { retryDelaysMs } = policy;
-  const tries = retryDelaysMs.length + 1;
+  const retries = new Backoff(policy.retries, { clock: deps.clock, signal });
   let lastProblem = '';
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       return { transaction: await deps.api.getTransaction(reference) };
     } catch (error) {
@@ -488,21 +496,11 @@ export async function lookUp(
       }
       lastProblem = error instanceof Error ? error.message : String(error);
     }
-    if (attempt < tries && !(await sleep(deps.clock, retryDelaysMs[attempt - 1]!, signal))) {
-      return { state: 'unverifiable', detail: `stopped before the API could be reached: ${lastProblem}` };
+    const wait = retries.next();
+    if (wait === undefined) {
+      return { state: 'unverifiable', detail: `could not reach the API at ${deps.api.baseUrl} after ${attempt} tries: ${lastProblem}` };
     }
-  }
-  return { state: 'unverifiable', detail: `could not reach the API at ${deps.api.baseUrl} after ${tries} tries: ${lastProblem}` };
-}
-
-/** Sleeps; false when the signal cut the wait short. */
-export async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return false;
-  try {
-    await clock.sleep(ms, signal);
-    return true;
-  } catch {
-    return false;
+    if (!(await retries.sleep(wait))) return { state: 'unverifiable', detail: `stopped before the API could be reached: ${lastProblem}` };
   }
 }
 

@@ -9,6 +9,7 @@
 // the open file, so a killed process leaves nothing behind that blocks a restart, and a commit that
 // returned survives the process being killed (synchronous=NORMAL in WAL: only a power cut can take back
 // the last commits; this is a sandbox, and an fsync per commit would cost most of its speed).
+import { addKobo, integerKobo, NO_KOBO, type Kobo } from '../money/kobo.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -414,7 +415,7 @@ interface Facts {
   seedTransactions: number;
   signingKey: string;
   businessName: string;
-  balanceKobo: number;
+  balanceKobo: Kobo;
   updatedAt: number;
 }
 
@@ -441,7 +442,7 @@ class SqlState implements SimulatorState {
   readonly seedTransactions: number;
   readonly signingKey: string;
   readonly business: Business;
-  balanceKobo: number;
+  balanceKobo: Kobo;
   updatedAt: number;
 
   constructor(
@@ -454,15 +455,15 @@ class SqlState implements SimulatorState {
     this.seedTransactions = row.seed_transactions;
     this.signingKey = row.signing_key;
     this.business = cachedBusiness(row.business_name);
-    this.balanceKobo = row.balance_kobo;
+    this.balanceKobo = integerKobo(row.balance_kobo);
     this.updatedAt = row.updated_at;
   }
 
-  changeBalance(deltaKobo: number, now: number): void {
+  changeBalance(deltaKobo: Kobo, now: number): void {
     if (!Number.isSafeInteger(deltaKobo)) throw new Error(`balance change of ${deltaKobo} kobo is not a whole number`);
     // The CHECK on balance_kobo refuses a negative balance even if a caller forgot to look first.
     this.db.sql('UPDATE state SET balance_kobo = balance_kobo + ?, updated_at = ? WHERE only = 1').run(deltaKobo, now);
-    this.balanceKobo += deltaKobo;
+    this.balanceKobo = addKobo(this.balanceKobo, deltaKobo);
     this.updatedAt = now;
   }
 
@@ -541,15 +542,15 @@ class SqlState implements SimulatorState {
     return transactionOf(this.db.sql('SELECT * FROM transactions ORDER BY created_at, id LIMIT 1').get());
   }
 
-  pendingTransfersKobo(now: number): number {
+  pendingTransfersKobo(now: number): Kobo {
     const row = this.db
       .sql("SELECT COALESCE(SUM(amount_kobo + charge_kobo), 0) AS held FROM transactions WHERE kind = 'transfer' AND (settles_at IS NULL OR settles_at > ?)")
       .get(now);
-    return Number(row?.held ?? 0);
+    return integerKobo(row?.held ?? 0);
   }
 
-  settledTransfersKoboTo(now: number, suffixes: readonly string[]): number {
-    if (suffixes.length === 0) return 0;
+  settledTransfersKoboTo(now: number, suffixes: readonly string[]): Kobo {
+    if (suffixes.length === 0) return NO_KOBO;
     // The same expression as RETURNED_TRANSFERS_INDEX, so SQLite reads the index, not every row.
     if (suffixes.some((suffix) => suffix.length !== 4)) throw new Error('account suffixes are four digits');
     const row = this.db
@@ -558,7 +559,7 @@ class SqlState implements SimulatorState {
           `AND substr(counterparty_account_number, -4) IN (${suffixes.map(() => '?').join(', ')}) AND settles_at <= ?`,
       )
       .get(...suffixes, now);
-    return Number(row?.settled ?? 0);
+    return integerKobo(row?.settled ?? 0);
   }
 
   nextClientId(): number {
@@ -629,9 +630,9 @@ function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
     kind: row.kind as StoredTransaction['kind'],
     reference: row.reference as string,
     sessionId: row.session_id as string,
-    amountKobo: row.amount_kobo as number,
-    chargeKobo: row.charge_kobo as number,
-    stampDutyKobo: row.stamp_duty_kobo as number,
+    amountKobo: integerKobo(row.amount_kobo),
+    chargeKobo: integerKobo(row.charge_kobo),
+    stampDutyKobo: integerKobo(row.stamp_duty_kobo),
     createdAt: row.created_at as number,
     settlesAt: row.settles_at as number | null,
     counterparty: {

@@ -9,10 +9,11 @@
 // writes; a second writer waits its turn (asynchronously, bounded) instead of failing.
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
-import { randomBytes } from 'node:crypto';
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME } from './database.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
+import { randomCrockford } from '../common/crockford.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
@@ -40,9 +41,9 @@ export interface Payee {
 
 /** Amounts in integer kobo; undefined means "no such limit". */
 export interface Policy {
-  maxPerTransferKobo: number | undefined;
-  maxPerDayKobo: number | undefined;
-  approvalAboveKobo: number | undefined;
+  maxPerTransferKobo: Kobo | undefined;
+  maxPerDayKobo: Kobo | undefined;
+  approvalAboveKobo: Kobo | undefined;
   payeesOnly: boolean;
   /**
    * The IANA zone whose calendar day the daily maximum counts, fixed when the policy was set (a policy
@@ -60,7 +61,7 @@ export interface HeldTransfer {
   bankCode: string;
   bankName: string;
   accountName: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   narration: string;
   senderName: string | undefined;
   /** The saved payee it was sent to, when it was. */
@@ -111,14 +112,9 @@ export function normalBaseUrl(baseUrl: string): string {
   }
 }
 
-// Crockford's base32 (no I, L, O, U): an id a person reads out and types.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
+/** `AP-` and 8 Crockford base32 symbols (no I, L, O, U): an id a person reads out and types. */
 export function newRequestId(): string {
-  const bytes = randomBytes(8);
-  let id = '';
-  for (const byte of bytes) id += CROCKFORD[byte & 31];
-  return `AP-${id}`;
+  return `AP-${randomCrockford(8)}`;
 }
 
 /** An id as typed: case and a missing `AP-` forgiven. */
@@ -213,9 +209,9 @@ export class ControlsStore {
       const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (!row) return undefined;
       return {
-        maxPerTransferKobo: optionalNumber(row.max_per_transfer_kobo),
-        maxPerDayKobo: optionalNumber(row.max_per_day_kobo),
-        approvalAboveKobo: optionalNumber(row.approval_above_kobo),
+        maxPerTransferKobo: optionalKobo(row.max_per_transfer_kobo),
+        maxPerDayKobo: optionalKobo(row.max_per_day_kobo),
+        approvalAboveKobo: optionalKobo(row.approval_above_kobo),
         payeesOnly: row.payees_only === 1,
         timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
         updatedAt: String(row.updated_at),
@@ -438,7 +434,7 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
     bankCode: String(t.bank_code),
     bankName: String(t.bank_name),
     accountName: String(t.account_name),
-    amountKobo: Number(t.amount_kobo),
+    amountKobo: integerKobo(t.amount_kobo),
     narration: String(t.narration),
     senderName: optionalText(t.sender_name),
     payee: optionalText(t.payee),
@@ -477,8 +473,8 @@ function toPayee(row: SqlRow): Payee {
   };
 }
 
-function optionalNumber(value: SqlValue | undefined): number | undefined {
-  return value === null || value === undefined ? undefined : Number(value);
+function optionalKobo(value: SqlValue | undefined): Kobo | undefined {
+  return value === null || value === undefined ? undefined : integerKobo(value);
 }
 
 function optionalText(value: SqlValue | undefined): string | undefined {

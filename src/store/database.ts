@@ -22,6 +22,8 @@
 import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { systemClock } from '../common/clock.js';
+import { retrying, STORE_BUSY } from '../common/retry.js';
 import { existsOrDenied, isPermissionError, permissionProblem } from '../common/permission.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
@@ -140,19 +142,12 @@ function isBusy(error: unknown): boolean {
 }
 
 /**
- * Runs `attempt` again while SQLite answers it busy, 5-50 ms apart (jittered, so processes that collide do
- * not collide again), until `deadline`. The pauses are timers: the process goes on with everything else.
- * Only for attempts that did nothing when refused (a BEGIN, an open).
+ * Runs `attempt` again while SQLite answers it busy, 5-50 ms apart (STORE_BUSY, jittered so processes that
+ * collide do not collide again), until `deadline`. The pauses are timers: the process goes on with
+ * everything else. Only for attempts that did nothing when refused (a BEGIN, an open).
  */
-async function whileBusy<T>(deadline: number, attempt: () => T | Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isBusy(error) || Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 45)));
-    }
-  }
+function whileBusy<T>(deadline: number, attempt: () => T | Promise<T>): Promise<T> {
+  return retrying(() => attempt(), { schedule: STORE_BUSY, clock: systemClock, deadline, retryable: isBusy });
 }
 
 /** Closes every store this process opened (tests; a process that ends needs nothing closed). */

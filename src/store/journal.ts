@@ -11,6 +11,7 @@
 //
 // Each method runs in the caller's transaction, given by its handle (`q`): a write's for the writing ones
 // (a claim, an outcome, an import), a read's or a write's for the reading ones.
+import type { Kobo } from '../money/kobo.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
 
 /** Which account and reference a row belongs to. */
@@ -51,7 +52,7 @@ export interface NewTransfer extends ReferenceScope {
   sentMs: number | null;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   state: string;
   lastIntentAt: string;
   doc: string;
@@ -61,7 +62,7 @@ export interface NewTransfer extends ReferenceScope {
 export interface DuplicateQuery extends JournalScope {
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
 
 export interface TransferFilter {

@@ -12,7 +12,7 @@
 import { UsageError } from '../errors.js';
 import { RUN_ID, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
-import { formatNaira } from '../money/kobo.js';
+import { formatNaira, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, dayWindow } from '../controls/policy.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { outcomeNow, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
@@ -35,7 +35,7 @@ export interface ClaimRules {
    * The policy's daily maximum (src/controls/policy.ts), in kobo: refused (PolicyLimitError) when today's
    * transfers of the account, in flight ones included, plus this one would pass it.
    */
-  dailyMaximumKobo?: number | undefined;
+  dailyMaximumKobo?: Kobo | undefined;
   /** The policy's time zone, whose calendar day the daily maximum counts (required with it). */
   dayTimeZone?: string | undefined;
   /**

@@ -23,6 +23,7 @@
 //
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
@@ -33,6 +34,7 @@ import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
 import { teamChoice } from '../store/team-choice.js';
 import { parseStoreUrl } from '../store/postgres.js';
+import type { VerifiedTransfer } from './types.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
@@ -608,8 +610,8 @@ function parseLine(line: string): ParsedLine {
  */
 export type TransferStateName = 'unknown' | 'accepted' | 'rejected' | 'reconciled';
 
-export interface TransferState {
-  reference: string;
+/** A journalled transfer: what was verified and sent (VerifiedTransfer), where, and what became of it. */
+export interface TransferState extends VerifiedTransfer {
   profile: string;
   env: string;
   baseUrl: string;
@@ -617,13 +619,6 @@ export interface TransferState {
   sentAt: string;
   /** When the last record about it was written. */
   updatedAt: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  accountName: string;
-  amountKobo: number;
-  narration: string;
-  senderName: string | undefined;
   origin: string | undefined;
   /** Who sent it (the intent's operator); undefined for a transfer journalled before operators were. */
   operator?: string | undefined;
@@ -670,7 +665,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     bankCode: record.request.beneficiaryBankCode,
     bankName: record.bankName,
     accountName: record.accountName,
-    amountKobo: record.amountKobo,
+    amountKobo: integerKobo(record.amountKobo),
     narration: record.request.narration,
     senderName: record.request.senderName,
     origin: record.origin,
@@ -746,5 +741,5 @@ export interface DuplicateCandidate {
   baseUrl: string;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }

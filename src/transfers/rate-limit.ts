@@ -9,12 +9,12 @@
 // A batch shares one AdaptiveLimit among its rows: each 429 halves how many transfers may be in flight
 // (down to one), and a run of successes lets it grow back, so a batch slows down instead of failing rows.
 import type { Context } from '../context.js';
+import { Backoff, TRANSFER_RESEND, triesOf } from '../common/retry.js';
 import type { Journal } from './journal.js';
 import { executeTransfer, type ExecuteOptions, type TransferOutcome, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
 /** At most this many sends of one transfer while the API keeps answering 429 (and not holding it). */
-export const RATE_LIMITED_SENDS = 8;
-const MAX_BACKOFF_MS = 30_000;
+export const RATE_LIMITED_SENDS = triesOf(TRANSFER_RESEND);
 
 /** How many transfers may be in flight: lowered on every 429, raised again after successes. */
 export class AdaptiveLimit {
@@ -68,8 +68,8 @@ export interface RateLimitedSendOptions extends ExecuteOptions {
 
 /**
  * executeTransfer, sent again under the same reference while the API answers 429 and a lookup since
- * answers that it holds no such reference, at most RATE_LIMITED_SENDS times, 1, 2, 4 ... s (at most 30 s)
- * apart. A 429 whose lookup found the transfer ends as found (reconciled); one whose lookups got no
+ * answers that it holds no such reference, at most RATE_LIMITED_SENDS times, the API's Retry-After or 1, 2,
+ * 4 ... s (at most 30 s) apart (TRANSFER_RESEND). A 429 whose lookup found the transfer ends as found (reconciled); one whose lookups got no
  * answer ends unknown (executeTransfer decides both); the last send's 429 ends unknown too.
  */
 export async function sendRespectingRateLimit(
@@ -80,6 +80,7 @@ export async function sendRespectingRateLimit(
   options: RateLimitedSendOptions = {},
 ): Promise<TransferOutcome> {
   const { limit } = options;
+  const backoff = new Backoff(TRANSFER_RESEND, { clock: ctx.clock });
   for (let attempt = 1; ; attempt += 1) {
     await limit?.acquire();
     let outcome: Awaited<ReturnType<typeof executeTransfer>>;
@@ -97,7 +98,8 @@ export async function sendRespectingRateLimit(
       if (outcome.kind === 'accepted' || outcome.kind === 'reconciled') limit?.succeeded();
       return outcome;
     }
-    if (attempt >= RATE_LIMITED_SENDS) {
+    const waitMs = backoff.next(outcome.retryAfterMs);
+    if (waitMs === undefined) {
       // Not found when last looked up, but a 429 proves nothing: unknown, not refused.
       return {
         kind: 'unknown',
@@ -106,7 +108,6 @@ export async function sendRespectingRateLimit(
       };
     }
     const concurrency = limit?.lower();
-    const waitMs = Math.min(1000 * 2 ** (attempt - 1), MAX_BACKOFF_MS);
     options.onRateLimited?.(waitMs, attempt, concurrency);
     await ctx.clock.sleep(waitMs);
   }

@@ -27,9 +27,10 @@ import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../mone
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
-import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
+import { Backoff, LOST_ANSWER_LOOKUPS, type RetrySchedule } from '../common/retry.js';
 import { describeReason, reasonGiven } from './failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
@@ -37,8 +38,6 @@ export type { SendRequest, VerifiedTransfer } from './types.js';
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
 
-/** Lookups after a lost answer: immediately, then after 1, 2, 4, 8 and 15 s (30 s in all). */
-export const DEFAULT_RECONCILE_SCHEDULE_MS: readonly number[] = [0, 1000, 2000, 4000, 8000, 15000];
 export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
 export const WAIT_INTERVAL_MS = 2500;
 
@@ -65,14 +64,25 @@ function parseOptionalText(value: unknown, option: string, max: number): string 
   return text;
 }
 
+/** What a send is given: text as typed, the amount already in kobo (parsed once, where it was typed). */
+export interface SendInput {
+  bank?: string | undefined;
+  amountKobo: Kobo | undefined;
+  narration?: string | undefined;
+  reference?: string | undefined;
+  senderName?: string | undefined;
+  expectName?: string | undefined;
+}
+
 /** Every check that needs no request. Throws UsageError (exit 2): nothing has been sent. */
-export function parseSendRequest(accountNumber: string | undefined, options: Record<string, unknown>): SendRequest {
+export function parseSendRequest(accountNumber: string | undefined, input: SendInput): SendRequest {
+  if (input.amountKobo === undefined) throw new UsageError('missing --amount; nothing was sent', 'give naira like 1500, 1500.50 or 1,500.50');
   return {
     accountNumber: parseAccountNumber(accountNumber ?? ''),
-    bankQuery: String(options.bank ?? ''),
-    amountKobo: parseAmountOption(String(options.amount ?? '')),
-    narration: parseNarration(String(options.narration ?? '')),
-    ...parseSendExtras(options),
+    bankQuery: input.bank ?? '',
+    amountKobo: input.amountKobo,
+    narration: parseNarration(input.narration ?? ''),
+    ...parseSendExtras(input),
   };
 }
 
@@ -80,7 +90,9 @@ export function parseSendRequest(accountNumber: string | undefined, options: Rec
  * The options of a send that are never asked for (--reference, --sender-name, --expect-name), checked on
  * their own: the guided send checks them before its first question, so a bad one is refused at once.
  */
-export function parseSendExtras(options: Record<string, unknown>): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
+export function parseSendExtras(
+  options: Pick<SendInput, 'reference' | 'senderName' | 'expectName'>,
+): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
   return {
     reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
     senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
@@ -316,13 +328,13 @@ export type TransferOutcome =
  * lookup since answered that the API holds no such reference, so the same reference may be sent again
  * (src/transfers/rate-limit.ts decides whether). Its journal state is unknown until then.
  */
-export type AttemptOutcome = TransferOutcome | { kind: 'rate-limited'; reference: string; detail: string };
+export type AttemptOutcome = TransferOutcome | { kind: 'rate-limited'; reference: string; detail: string; retryAfterMs?: number | undefined };
 
 export interface ExecuteOptions {
   /** Written in the intent: `send`, or e.g. `batch payroll.csv row 3`. */
   origin?: string;
-  /** Delays before each reconciliation lookup (default: reconcileSchedule(ctx.env)). */
-  schedule?: readonly number[];
+  /** The reconciliation lookups (default: reconcileSchedule(ctx.env)). */
+  schedule?: RetrySchedule;
   /** Called once when the answer is lost, before reconciliation starts. */
   onUnknown?: (detail: string) => void | Promise<void>;
   /** Called (and awaited) before each reconciliation lookup, 1-based. */
@@ -487,7 +499,7 @@ async function settleRateLimited(
   if (next === 'send-again') {
     const detail = `${answered}; the lookup by reference does not find it`;
     await record({ type: 'unknown', ...stamp(), error: detail });
-    return { kind: 'rate-limited', reference, detail };
+    return { kind: 'rate-limited', reference, detail, retryAfterMs: error.retryAfterMs };
   }
   const detail = `${answered}: it may have been paid; ${lookup.detail}`;
   await record({ type: 'unknown', ...stamp(), error: detail });
@@ -553,20 +565,22 @@ export function withoutNothingDone(message: string): string {
 // ---- reconciliation -----------------------------------------------------------------------------------
 
 /**
- * The delays before each lookup. FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds, e.g.
- * `0,200,400`) replaces the default; it exists for tests and for networks known to be slow. Bounded: at
- * most 20 lookups, each delay at most 5 minutes.
+ * The lookups after a lost answer: LOST_ANSWER_LOOKUPS (at once, then after 1, 2, 4, 8 and 15 s), or
+ * FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds before each lookup, e.g. `0,200,400`), which
+ * exists for tests and for networks known to be slow. Bounded: at most 20 lookups, each delay at most 5
+ * minutes.
  */
-export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): readonly number[] {
+export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): RetrySchedule {
   const text = env.FSAPI_RECONCILE_SCHEDULE_MS?.trim();
-  if (!text) return DEFAULT_RECONCILE_SCHEDULE_MS;
+  if (!text) return LOST_ANSWER_LOOKUPS;
   const parts = text.split(',').map((part) => part.trim());
   if (parts.length > 20 || parts.some((part) => !/^[0-9]{1,6}$/.test(part) || Number(part) > 300_000)) {
     throw new UsageError(
       `FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`,
     );
   }
-  return parts.map(Number);
+  const [first, ...waits] = parts.map(Number);
+  return { firstWaitMs: first!, waitsMs: waits };
 }
 
 export { lookUpOnce, type SingleLookup, type TransferIntent } from './lookup.js';
@@ -596,7 +610,7 @@ export interface LookupOptions {
 export async function lookUpReference(
   ctx: Context,
   target: string | TransferIntent,
-  schedule: readonly number[],
+  schedule: RetrySchedule,
   onLookup?: (attempt: number, of: number) => void | Promise<void>,
   options: LookupOptions = {},
 ): Promise<LookupResult> {
@@ -608,11 +622,11 @@ export async function lookUpReference(
   // On the run's clock: the schedule's delays and the waits of lookups the API answered 429 (src/api/http.ts).
   const started = ctx.clock.now();
   let made = 0;
-  for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
-    const delay = schedule[attempt - 1]!;
-    if (delay > 0) await ctx.clock.sleep(delay);
+  const backoff = new Backoff(schedule, { clock: ctx.clock });
+  await backoff.start();
+  for (let attempt = 1; ; attempt += 1) {
     made = attempt;
-    await onLookup?.(attempt, schedule.length);
+    await onLookup?.(attempt, backoff.tries);
     absent = false;
     try {
       const transaction = await api.getTransaction(reference);
@@ -635,6 +649,7 @@ export async function lookUpReference(
         if (options.untilAnswered) break;
       } else last = error instanceof Error ? error.message : String(error);
     }
+    if (!(await backoff.wait())) break;
   }
   const seconds = Math.max(0, Math.round((ctx.clock.now() - started) / 1000));
   const lookups = `${made} lookup${made === 1 ? '' : 's'}`;

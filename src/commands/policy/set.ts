@@ -6,6 +6,7 @@ import { controlScope, listPayees, withStore } from '../../controls/payees.js';
 import { nowIso, operatorName, readPolicy } from '../../controls/policy.js';
 import { localTimeZone, parseTimeZone } from '../../common/time-zone.js';
 import type { Policy } from '../../store/controls.js';
+import type { Kobo } from '../../money/kobo.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
 import { printJson } from '../../ui/output.js';
 import { ownerWords } from '../../auth/records-owner.js';
@@ -35,7 +36,7 @@ export default run(setSpec, async (ctx, opts) => {
   const by = operatorName(ctx.env);
   let after: Policy | undefined;
   if (!off) {
-    const pick = (given: number | null | undefined, old: number | undefined) => (given === undefined ? old : given === null ? undefined : given);
+    const pick = (given: Kobo | null | undefined, old: Kobo | undefined) => (given === undefined ? old : given === null ? undefined : given);
     after = {
       maxPerTransferKobo: pick(limits.maxPerTransferKobo, before?.maxPerTransferKobo),
       maxPerDayKobo: pick(limits.maxPerDayKobo, before?.maxPerDayKobo),

@@ -62,7 +62,7 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   ]);
   noteLocalSimulator(ctx);
   let notification: CollectionNotification;
-  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
   try {
     notification = await simulator.collect(accountNumber, amountKobo);
   } catch (error) {
@@ -73,7 +73,7 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.
   const sent = simulator.notificationBody(notification);
   if (webhookUrl) {
-    const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line) });
+    const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line), transport: ctx.transport });
     if (!result.delivered) {
       printNotification(ctx, notification, sent);
       throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {

@@ -73,7 +73,7 @@ async function triggerLocally(ctx: Context, kind: TriggerKind, webhookUrl: strin
     import('../../api/http.js'),
   ]);
   noteLocalSimulator(ctx);
-  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
   try {
     return await simulator.trigger(kind, webhookUrl);
   } catch (error) {

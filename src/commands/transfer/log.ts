@@ -22,16 +22,21 @@ import type { Column } from '../../ui/output.js';
 /** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
 
-/** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
+/**
+ * The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0), nor is
+ * OPERATOR on a team store. At a narrow terminal the time, the operator and the name wrap within their
+ * cells (the date above the time, `ada@` above `finance-laptop`) so that those, the reference, the amount
+ * and the outcome all stay.
+ */
 const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransfer>[] => [
-  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
+  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt), flex: true, wrap: true, minWidth: 10 },
   // One profile's rows all say the same profile: the first column to go for width.
-  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6 },
+  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6, flex: true, wrap: true },
   // A team store's rows are the whole team's: who sent each (docs/team.md).
-  ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', priority: 4 }] : []),
+  ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', flex: true, wrap: true }] : []),
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
-  { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
+  { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, wrap: true, minWidth: 8 },
   { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
   // The outcome as last seen by fsapi (at sending, or by a later lookup): never dropped for width.

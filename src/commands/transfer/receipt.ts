@@ -8,6 +8,7 @@ import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, rec
 import { requestHolding } from '../../controls/approvals.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
+import type { Kobo } from '../../money/kobo.js';
 
 /** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
@@ -92,7 +93,7 @@ function heldNotSent(reference: string, request: string, status: string): FsapiE
 
 function printReceipt(ctx: Context, facts: Receipt): void {
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
-  const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
+  const money: Record<string, Kobo> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
   printRecord(
     ctx,
     receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const),

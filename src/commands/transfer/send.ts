@@ -11,7 +11,7 @@ import type { Journal } from '../../transfers/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS } from '../../transfers/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
-import { formatNaira, koboToDecimal } from '../../money/kobo.js';
+import { formatNaira } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
   DuplicateTransferError,
@@ -55,8 +55,8 @@ export default run(sendSpec, async (ctx, opts, args) => {
     {
       accountNumber: payee?.accountNumber ?? args[0],
       bank: payee?.bankCode ?? opts.bank,
-      // Parsed to kobo at the command line; asked-for amounts are parsed with the rest below.
-      amount: opts.amount === undefined ? undefined : koboToDecimal(opts.amount),
+      // Kobo already (the option spec parsed it); an amount asked for is parsed where it is typed.
+      amount: opts.amount,
       narration: opts.narration,
     },
     ['accountNumber', 'bank', 'amount', 'narration'],
@@ -75,7 +75,7 @@ export default run(sendSpec, async (ctx, opts, args) => {
     senderName: opts.senderName,
     expectName: opts.expectName,
     bank: given.bank,
-    amount: given.amount,
+    amountKobo: given.amount,
     narration: given.narration,
     ...(payee ? { expectName: payee.accountName } : {}),
   });

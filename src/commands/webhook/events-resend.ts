@@ -9,7 +9,8 @@ import { eventsResendSpec } from './events.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { EventLogWriter, eventHistories } from '../../notifications/event-log.js';
 import { lastForwardTarget } from '../../notifications/forward-target.js';
-import { forwardEvent, parseForwardTarget } from '../../notifications/forward.js';
+import { FORWARD_POLICY, forwardEvent, parseForwardTarget } from '../../notifications/forward.js';
+import { SENT_ONCE } from '../../common/retry.js';
 import { webhookSecret } from '../../notifications/webhook-secret.js';
 import { resendOutcome } from '../../notifications/resend.js';
 import { keptUnverified } from '../../notifications/verify.js';
@@ -41,8 +42,10 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
   const result = await forwardEvent(target, Buffer.from(kept.forwardBody, 'utf8'), keptUnverified(kept), {
     clock: ctx.clock,
     secret,
+    transport: ctx.transport,
     resend: true,
-    policy: { retryDelaysMs: [], timeoutMs: 10_000 },
+    // Once per run of the command (docs/notifications.md): run it again to try again.
+    policy: { ...FORWARD_POLICY, tries: SENT_ONCE },
   });
   const outcome = resendOutcome(history.outcomes.at(-1)!, kept, result, summarise(history).attempts, new Date(ctx.clock.now()));
   let recorded = true;

@@ -93,7 +93,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     const secret = webhookSecret(ctx.paths.dataDir, profile.name);
     rememberForwardTarget(ctx.paths.dataDir, profile.name, target);
     forward = (body, unverified, signal) =>
-      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, secret, signal }), signal).catch(
+      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, secret, transport: ctx.transport, signal }), signal).catch(
         (): ForwardResult => ({ ok: false, tries: 0, detail: 'stopped before forwarding' }),
       );
   }
