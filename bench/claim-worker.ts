@@ -11,7 +11,7 @@ const count = Number(countText);
 const journal = Journal.inDataDir(dataDir!);
 if (mode === 'count') {
   const { records } = await journal.read();
-  process.stdout.write(JSON.stringify({ intents: records.filter((r) => r.type === 'intent').length, references: journal.count() }));
+  process.stdout.write(JSON.stringify({ intents: records.filter((r) => r.type === 'intent').length, references: await journal.count() }));
   process.exit(0);
 }
 const started = performance.now();

@@ -77,7 +77,7 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
     chooseTeamStore(undefined);
     // fsapi.db holds every record after every command (checkpointed), and the profile remembers how many.
     try {
-      await guard.remember(finishStores());
+      await guard.remember(await finishStores());
     } catch (error) {
       // Said, never made the command's failure: the command did what it did (a transfer it sent was sent,
       // and its exit code says how it ended). The profile's count stays as before; the next run that can

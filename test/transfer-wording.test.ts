@@ -257,26 +257,26 @@ describe('which texts count as the reason (the decision alone)', () => {
     assert.equal(reasonInRecord(record({ reason: 'bell\u0007 \u001b[31mred' }))?.text, 'bell\uFFFD \uFFFD[31mred', 'made safe for a terminal');
   });
 
-  it('a payout notification counts only when webhook listen verified it with a final status', () => {
+  it('a payout notification counts only when webhook listen verified it with a final status', async () => {
     const home = makeHome();
     try {
-      const writer = EventLogWriter.open(home.dataDir);
+      const writer = await EventLogWriter.open(home.dataDir);
       let n = 0;
-      const add = (reference: string, state: EventState, eventStatus: string | undefined, body: Record<string, unknown>) => {
+      const add = async (reference: string, state: EventState, eventStatus: string | undefined, body: Record<string, unknown>) => {
         const id = `ev-${(n += 1)}`;
         const at = new Date(Date.UTC(2026, 4, 1, 9, 0, n)).toISOString();
-        writer.append({ kind: 'received', id, receivedAt: at, reference, sha256: String(n).padStart(64, '0'), body: JSON.stringify(body) });
-        writer.append({ kind: 'outcome', id, at, reference, state, field: null, detail: '', forwarded: false, ...(eventStatus ? { eventStatus } : {}) });
+        await writer.append({ kind: 'received', id, receivedAt: at, reference, sha256: String(n).padStart(64, '0'), body: JSON.stringify(body) });
+        await writer.append({ kind: 'outcome', id, at, reference, state, field: null, detail: '', forwarded: false, ...(eventStatus ? { eventStatus } : {}) });
       };
       // A forged "failed" for a transfer the API shows paid is a mismatch: its text is nobody's reason.
-      add('ACME-PAID', 'mismatch', undefined, { event: 'payout', reference: 'ACME-PAID', status: 'failed', failureReason: 'Made up' });
-      assert.equal(reasonInNotifications(home.dataDir, 'ACME-PAID'), undefined);
+      await add('ACME-PAID', 'mismatch', undefined, { event: 'payout', reference: 'ACME-PAID', status: 'failed', failureReason: 'Made up' });
+      assert.equal(await reasonInNotifications(home.dataDir, 'ACME-PAID'), undefined);
       // Verified while pending: no reason yet.
-      add('ACME-F', 'verified', 'pending', { event: 'payout', reference: 'ACME-F', status: 'pending', message: 'Queued' });
-      assert.equal(reasonInNotifications(home.dataDir, 'ACME-F'), undefined);
+      await add('ACME-F', 'verified', 'pending', { event: 'payout', reference: 'ACME-F', status: 'pending', message: 'Queued' });
+      assert.equal(await reasonInNotifications(home.dataDir, 'ACME-F'), undefined);
       // Verified failed: its failureReason, else its message.
-      add('ACME-F', 'verified', 'failed', { event: 'payout', reference: 'ACME-F', status: 'failed', message: 'Beneficiary bank not available' });
-      assert.deepEqual(reasonInNotifications(home.dataDir, 'ACME-F'), {
+      await add('ACME-F', 'verified', 'failed', { event: 'payout', reference: 'ACME-F', status: 'failed', message: 'Beneficiary bank not available' });
+      assert.deepEqual(await reasonInNotifications(home.dataDir, 'ACME-F'), {
         text: 'Beneficiary bank not available',
         source: 'the payout notification of 2026-05-01T09:00:03.000Z',
       });

@@ -480,11 +480,11 @@ describe('EventProcessor', () => {
   let counter = 0;
 
   /** A processor over a fresh (or given) data dir's event log; verify answers from `verdicts` by reference. */
-  function setUp(
+  async function setUp(
     options: { dir?: string; verdicts?: Record<string, Verification>; verify?: boolean; forwardOk?: boolean; retryForMs?: number; answer?: number } = {},
   ) {
     const dir = options.dir ?? path.join(home.root, `run-${(counter += 1)}`);
-    const log = EventLogWriter.open(dir);
+    const log = await EventLogWriter.open(dir);
     const shown: ShownEvent[] = [];
     const forwarded: string[] = [];
     const unverified: Array<readonly string[]> = [];
@@ -522,11 +522,11 @@ describe('EventProcessor', () => {
       show: (event) => shown.push(event),
       warn: (line) => warnings.push(line),
     });
-    const deliver = (n: CollectionNotification) => {
+    const deliver = async (n: CollectionNotification) => {
       const text = JSON.stringify(n);
       const body = Buffer.from(text);
       const record = newReceivedRecord(new Date(), n.reference, body, text);
-      log.append(record);
+      await log.append(record);
       processor.accept(record, { kind: 'collection', reference: n.reference, notification: n, amount: 2_500_000 as Kobo });
     };
     return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app, advance };
@@ -540,8 +540,8 @@ describe('EventProcessor', () => {
   }
 
   test('a resent event is shown once and forwarded once; every delivery is in the event log', async () => {
-    const run = setUp();
-    for (let i = 0; i < 5; i += 1) run.deliver(notification());
+    const run = await setUp();
+    for (let i = 0; i < 5; i += 1) await run.deliver(notification());
     assert.equal(await run.processor.drain(5000), 0);
     run.log.close();
     assert.equal(run.shown.length, 1);
@@ -559,10 +559,10 @@ describe('EventProcessor', () => {
   });
 
   test('a forged copy that arrives first does not hide the genuine event', async () => {
-    const run = setUp({ verdicts: { 'COL-0001:99000.00': { state: 'mismatch', field: 'amountReceived', detail: 'forged' } } });
-    run.deliver(notification({ amountReceived: '99000.00' }));
-    run.deliver(notification());
-    run.deliver(notification({ amountReceived: '99000.00' }));
+    const run = await setUp({ verdicts: { 'COL-0001:99000.00': { state: 'mismatch', field: 'amountReceived', detail: 'forged' } } });
+    await run.deliver(notification({ amountReceived: '99000.00' }));
+    await run.deliver(notification());
+    await run.deliver(notification({ amountReceived: '99000.00' }));
     await run.processor.drain(5000);
     run.log.close();
     // Only a verified event counts as seen: the forged bytes are looked at again each time they come.
@@ -575,13 +575,13 @@ describe('EventProcessor', () => {
   });
 
   test('only verified events are forwarded; a failed forward is reported', async () => {
-    const run = setUp({
+    const run = await setUp({
       forwardOk: false,
       verdicts: { 'COL-2': { state: 'not-found', detail: 'no such' }, 'COL-3': { state: 'unverifiable', detail: 'down' } },
     });
-    run.deliver(notification());
-    run.deliver(notification({ reference: 'COL-2' }));
-    run.deliver(notification({ reference: 'COL-3' }));
+    await run.deliver(notification());
+    await run.deliver(notification({ reference: 'COL-2' }));
+    await run.deliver(notification({ reference: 'COL-3' }));
     await run.processor.drain(5000);
     run.log.close();
     assert.equal(run.forwarded.length, 1);
@@ -592,8 +592,8 @@ describe('EventProcessor', () => {
   });
 
   test('a verified event the app did not take is kept and delivered by a later round, once', async () => {
-    const run = setUp({ forwardOk: false });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     assert.equal(run.processor.undeliveredCount, 1);
     assert.deepEqual(await run.processor.redeliver(), { delivered: 0, left: 1, lastProblem: undefined }, 'not due yet: it backs off');
@@ -618,33 +618,30 @@ describe('EventProcessor', () => {
   });
 
   test('an undelivered event waits in the event log for the next run that forwards, and is not delivered twice', async () => {
-    const first = setUp({ forwardOk: false });
-    first.deliver(notification());
+    const first = await setUp({ forwardOk: false });
+    await first.deliver(notification());
     await first.processor.drain(5000);
     first.log.close();
 
-    const second = setUp({ dir: first.dir });
-    assert.deepEqual(
-      second.processor.restore(() => assert.fail('bad line')),
-      [],
-    );
+    const second = await setUp({ dir: first.dir });
+    assert.deepEqual(await second.processor.restore(() => assert.fail('bad line')), []);
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0], 'a later run names the fields the first could not check, kept with the body');
-    second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
+    await second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
     await second.processor.drain(5000);
     second.log.close();
     assert.equal(second.forwarded.length, 1);
 
-    const third = setUp({ dir: first.dir });
-    third.processor.restore(() => assert.fail('bad line'));
+    const third = await setUp({ dir: first.dir });
+    await third.processor.restore(() => assert.fail('bad line'));
     assert.equal(third.processor.undeliveredCount, 0, 'delivered, so not kept');
     third.log.close();
   });
 
   test('an app that keeps refusing is tried with backoff until --retry-for runs out, then the event is failed', async () => {
-    const run = setUp({ forwardOk: false, answer: 403, retryForMs: 60_000 });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false, answer: 403, retryForMs: 60_000 });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     let rounds = 0;
     while (run.processor.undeliveredCount > 0 && rounds < 50) {
@@ -663,18 +660,18 @@ describe('EventProcessor', () => {
     assert.match(run.warnings.join('\n'), /gave up forwarding COL-0001/);
     run.log.close();
     // A later run does not take it up again, and the sender's resend is a duplicate.
-    const next = setUp({ dir: run.dir });
-    assert.deepEqual(next.processor.restore(), []);
+    const next = await setUp({ dir: run.dir });
+    assert.deepEqual(await next.processor.restore(), []);
     assert.equal(next.processor.undeliveredCount, 0);
-    next.deliver(notification());
+    await next.deliver(notification());
     await next.processor.drain(5000);
     assert.equal(next.forwarded.length, 0);
     next.log.close();
   });
 
   test('410 Gone gives up at once', async () => {
-    const run = setUp({ forwardOk: false, answer: 410 });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false, answer: 410 });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     assert.equal(run.processor.undeliveredCount, 0);
     assert.equal(run.forwarded.length, 1);
@@ -687,9 +684,9 @@ describe('EventProcessor', () => {
   });
 
   test('--no-verify: events are unverified, never forwarded, shown once', async () => {
-    const run = setUp({ verify: false });
-    run.deliver(notification());
-    run.deliver(notification());
+    const run = await setUp({ verify: false });
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -701,17 +698,17 @@ describe('EventProcessor', () => {
   });
 
   test('after a restart, resends of verified events are still recognised, and unverifiable ones are tried again', async () => {
-    const first = setUp({ verdicts: { 'COL-3': { state: 'unverifiable', detail: 'down' } } });
-    first.deliver(notification());
-    first.deliver(notification({ reference: 'COL-3' }));
+    const first = await setUp({ verdicts: { 'COL-3': { state: 'unverifiable', detail: 'down' } } });
+    await first.deliver(notification());
+    await first.deliver(notification({ reference: 'COL-3' }));
     await first.processor.drain(5000);
     first.log.close();
 
-    const second = setUp({ dir: first.dir });
-    const unfinished = second.processor.restore(() => assert.fail('bad line'));
+    const second = await setUp({ dir: first.dir });
+    const unfinished = await second.processor.restore(() => assert.fail('bad line'));
     assert.deepEqual(unfinished, []);
-    second.deliver(notification());
-    second.deliver(notification({ reference: 'COL-3' }));
+    await second.deliver(notification());
+    await second.deliver(notification({ reference: 'COL-3' }));
     await second.processor.drain(5000);
     second.log.close();
     assert.deepEqual(
@@ -728,9 +725,9 @@ describe('EventProcessor', () => {
     // An older fsapi's log: one event received but never finished, then a write a crash cut short.
     const old = `${JSON.stringify(newReceivedRecord(new Date(), 'COL-0001', Buffer.from(text), text))}\n{"kind":"received","id":"torn`;
     writeFileSync(eventLogPath(dir), old);
-    const run = setUp({ dir });
-    run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
-    const unfinished = run.processor.restore(() => assert.fail('bad record'));
+    const run = await setUp({ dir });
+    await run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
+    const unfinished = await run.processor.restore(() => assert.fail('bad record'));
     run.log.close();
     assert.deepEqual(
       unfinished.map((r) => r.reference),
@@ -739,19 +736,19 @@ describe('EventProcessor', () => {
     assert.equal(unfinished[0]!.body, text);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8'), old, 'the old file is kept as it was');
     // Imported once: a second opening does not add the old records again.
-    EventLogWriter.open(dir).close();
+    (await EventLogWriter.open(dir)).close();
     assert.equal((await records(dir)).length, 2);
   });
 
   test('a forged copy with the genuine bytes, sent before the money arrived, cannot stop the genuine event later', async () => {
     const verdicts: Record<string, Verification> = { 'COL-0001': { state: 'not-found', detail: 'no such transaction yet' } };
-    const run = setUp({ verdicts });
-    run.deliver(notification());
-    run.deliver(notification());
+    const run = await setUp({ verdicts });
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     delete verdicts['COL-0001']; // now the API holds it
-    run.deliver(notification());
-    run.deliver(notification());
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -763,12 +760,12 @@ describe('EventProcessor', () => {
   });
 
   test('the body forwarded is the verified facts from the record, not the bytes received', async () => {
-    const run = setUp({
+    const run = await setUp({
       verdicts: {
         'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI', charge: '75.00' }) },
       },
     });
-    run.deliver(notification({ sourceAccountName: 'ada obi', transactionFee: 1, remarks: 'pay me twice' }));
+    await run.deliver(notification({ sourceAccountName: 'ada obi', transactionFee: 1, remarks: 'pay me twice' }));
     await run.processor.drain(5000);
     run.log.close();
     const forwarded = JSON.parse(run.forwarded[0]!) as Record<string, unknown>;
@@ -780,8 +777,8 @@ describe('EventProcessor', () => {
   });
 
   test('a stale event is shown as stale and not forwarded', async () => {
-    const run = setUp({ verdicts: { 'COL-0001': { state: 'stale', detail: 'old', transaction: transaction() } } });
-    run.deliver(notification());
+    const run = await setUp({ verdicts: { 'COL-0001': { state: 'stale', detail: 'old', transaction: transaction() } } });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -792,11 +789,11 @@ describe('EventProcessor', () => {
   });
 
   test('an event of another kind: recorded, shown as not verified: unknown kind, never looked up or forwarded', async () => {
-    const run = setUp();
+    const run = await setUp();
     const text = JSON.stringify({ event: 'payout', reference: 'ACME-PAYOUT1', amount: '5000.0' });
     for (let i = 0; i < 2; i += 1) {
       const record = newReceivedRecord(new Date(), 'ACME-PAYOUT1', Buffer.from(text), text);
-      run.log.append(record);
+      await run.log.append(record);
       run.processor.accept(record, { kind: 'other', event: 'payout', reference: 'ACME-PAYOUT1' });
     }
     await run.processor.drain(5000);
@@ -813,15 +810,15 @@ describe('EventProcessor', () => {
   });
 
   test('an undelivered event keeps its verified facts in the event log; the next run forwards those, not the received bytes', async () => {
-    const first = setUp({
+    const first = await setUp({
       forwardOk: false,
       verdicts: { 'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI' }) } },
     });
-    first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
+    await first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
     await first.processor.drain(5000);
     first.log.close();
-    const second = setUp({ dir: first.dir });
-    second.processor.restore(() => assert.fail('bad line'));
+    const second = await setUp({ dir: first.dir });
+    await second.processor.restore(() => assert.fail('bad line'));
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0]);
     second.log.close();
@@ -873,23 +870,23 @@ describe('EventProcessor', () => {
 
   /** Resends after a restart over a long log: the same bytes, other bytes of a verified reference, a new one. */
   async function restartsOver(dir: string, seenText: (i: number) => string, open: string, undelivered: string) {
-    const run = setUp({ dir });
-    const unfinished = run.processor.restore(() => assert.fail('bad row'));
+    const run = await setUp({ dir });
+    const unfinished = await run.processor.restore(() => assert.fail('bad row'));
     assert.deepEqual(
       unfinished.map((r) => r.id),
       [open],
       'only the event never finished is taken up',
     );
     assert.equal(run.processor.undeliveredCount, 1);
-    const resend = (text: string, reference: string) => {
+    const resend = async (text: string, reference: string) => {
       const record = newReceivedRecord(new Date(), reference, Buffer.from(text), text);
-      run.log.append(record);
+      await run.log.append(record);
       const n = JSON.parse(text) as CollectionNotification;
       run.processor.accept(record, { kind: 'collection', reference, notification: n, amount: 2_500_000 as Kobo });
     };
-    resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
-    resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
-    resend(JSON.stringify(notification({ reference: 'COL-NEW' })), 'COL-NEW');
+    await resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
+    await resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
+    await resend(JSON.stringify(notification({ reference: 'COL-NEW' })), 'COL-NEW');
     await run.processor.drain(5000);
     assert.equal((await run.processor.redeliver()).delivered, 1);
     run.log.close();
@@ -906,8 +903,8 @@ describe('EventProcessor', () => {
   test('a restart over a long event log finds what is open by index, and still recognises every resend', async () => {
     const dir = path.join(home.root, 'long-log');
     const { records, open, undelivered, seenText } = history(10_000);
-    const seed = EventLogWriter.open(dir);
-    seed.appendMany(records);
+    const seed = await EventLogWriter.open(dir);
+    await seed.appendMany(records);
     seed.close();
     await restartsOver(dir, seenText, open, undelivered);
   });
@@ -928,7 +925,7 @@ describe('EventProcessor', () => {
     const stored = await records_(dir);
     assert.equal(stored.length, records.length + 7, 'every readable record once, and what the restart added');
     assert.deepEqual(stored.slice(0, records.length), records);
-    EventLogWriter.open(dir).close();
+    (await EventLogWriter.open(dir)).close();
     assert.equal((await records_(dir)).length, records.length + 7, 'opened again: nothing imported twice');
   });
 

@@ -14,11 +14,16 @@ const pool = homePool();
 after(() => pool.cleanup());
 
 /** A received event and its outcomes, written as the listener writes them; returns its id. */
-function seed(dataDir: string, body: string, reference: string, outcomes: Array<Omit<OutcomeRecord, 'kind' | 'id' | 'at' | 'reference'>>): string {
-  const log = EventLogWriter.open(dataDir);
+async function seed(
+  dataDir: string,
+  body: string,
+  reference: string,
+  outcomes: Array<Omit<OutcomeRecord, 'kind' | 'id' | 'at' | 'reference'>>,
+): Promise<string> {
+  const log = await EventLogWriter.open(dataDir);
   const received = newReceivedRecord(new Date('2026-11-20T10:00:00Z'), reference, Buffer.from(body), body);
-  log.append(received);
-  for (const outcome of outcomes) log.append({ kind: 'outcome', id: received.id, at: '2026-11-20T10:00:01.000Z', reference, ...outcome });
+  await log.append(received);
+  for (const outcome of outcomes) await log.append({ kind: 'outcome', id: received.id, at: '2026-11-20T10:00:01.000Z', reference, ...outcome });
   log.close();
   return received.id;
 }
@@ -51,7 +56,7 @@ describe('webhook events show', () => {
 
   test('on a terminal: the bodies whole, indented, tokens as written, nothing wider than 80 columns, nothing a terminal obeys', async () => {
     const home = pool.home();
-    const id = seed(home.dataDir, body, 'COL-SHOW1', [
+    const id = await seed(home.dataDir, body, 'COL-SHOW1', [
       { state: 'verified', field: null, detail: 'ok; forwarded (HTTP 200)', forwarded: true, forwardBody: forwarded, forwardUnverified: ['remarks'] },
     ]);
     const shown = await runInProcess(['webhook', 'events', 'show', id.slice(0, 8)], { env: home.env, tty: true, columns: 80 });
@@ -77,7 +82,7 @@ describe('webhook events show', () => {
 
   test('piped: one TSV record with each body compact; --json: the bodies as JSON values', async () => {
     const home = pool.home();
-    const id = seed(home.dataDir, body, 'COL-SHOW1', [
+    const id = await seed(home.dataDir, body, 'COL-SHOW1', [
       { state: 'verified', field: null, detail: 'ok', forwarded: true, forwardBody: forwarded, forwardUnverified: [] },
     ]);
     const piped = await runInProcess(['webhook', 'events', 'show', id], { env: home.env });
@@ -130,7 +135,7 @@ describe('webhook events resend records what it did', () => {
 
   test('a failed event the app takes on resend is listed delivered, with the try counted', async () => {
     const home = pool.home();
-    const id = seed(home.dataDir, payout, 'ACME-RS1', failedOutcomes);
+    const id = await seed(home.dataDir, payout, 'ACME-RS1', failedOutcomes);
     assert.equal((await listed(home.env))[0]!.state, 'failed');
     const app = await startApp(200);
     try {
@@ -155,7 +160,7 @@ describe('webhook events resend records what it did', () => {
 
   test('a resend the app refuses is recorded too: the event stays failed, the try and the answer added', async () => {
     const home = pool.home();
-    const id = seed(home.dataDir, payout, 'ACME-RS1', failedOutcomes);
+    const id = await seed(home.dataDir, payout, 'ACME-RS1', failedOutcomes);
     const app = await startApp(403);
     try {
       const resent = await runInProcess(['webhook', 'events', 'resend', id, '--forward-to', app.url], { env: home.env });

@@ -45,9 +45,9 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   after(() => home.cleanup());
   let counter = 0;
 
-  function setUp(options: { dir?: string } = {}) {
+  async function setUp(options: { dir?: string } = {}) {
     const dir = options.dir ?? path.join(home.root, `run-${(counter += 1)}`);
-    const log = EventLogWriter.open(dir);
+    const log = await EventLogWriter.open(dir);
     const received: string[] = [];
     const warnings: string[] = [];
     const shown: ShownEvent[] = [];
@@ -77,12 +77,12 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
       show: (event) => shown.push(event),
       warn: (line) => warnings.push(line),
     });
-    const post = (body: Record<string, unknown>) => {
+    const post = async (body: Record<string, unknown>) => {
       const text = JSON.stringify(body);
       const parsed = parseNotification(text);
       assert.ok(parsed.ok);
       const received = newReceivedRecord(new Date(clock.now()), parsed.reference, Buffer.from(text), text);
-      log.append(received);
+      await log.append(received);
       processor.accept(received, parsed);
       return received.id;
     };
@@ -97,11 +97,11 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   }
 
   test('arriving in order, the reversal goes at once, after the reversed payout', async () => {
-    const run = setUp();
-    run.post(bodies.pending);
-    run.post(bodies.reversed);
+    const run = await setUp();
+    await run.post(bodies.pending);
+    await run.post(bodies.reversed);
     await run.processor.drain(5000);
-    run.post(bodies.reversal);
+    await run.post(bodies.reversal);
     await run.processor.drain(5000);
     assert.deepEqual(run.received, ['payout pending', 'payout reversed', 'reversal successful']);
     assert.equal(run.processor.heldCount, 0);
@@ -109,9 +109,9 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   });
 
   test('arriving first, the reversal is held, recorded as held, and goes right after the reversed payout', async () => {
-    const run = setUp();
-    run.post(bodies.pending);
-    const reversalId = run.post(bodies.reversal);
+    const run = await setUp();
+    await run.post(bodies.pending);
+    const reversalId = await run.post(bodies.reversal);
     await run.processor.drain(5000);
     assert.deepEqual(run.received, ['payout pending'], 'the reversal waits');
     assert.equal(run.processor.heldCount, 1);
@@ -126,7 +126,7 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
     assert.match(line.detail, /held until payout ACME-REV1's reversed event reaches the app/);
     assert.equal(line.status, null, "a reversal's line carries no payout status");
 
-    run.post(bodies.reversed);
+    await run.post(bodies.reversed);
     await run.processor.drain(5000);
     assert.equal((await run.processor.redeliver()).delivered, 1);
     assert.deepEqual(run.received, ['payout pending', 'payout reversed', 'reversal successful']);
@@ -138,8 +138,8 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   });
 
   test('no reversed payout ever comes: the reversal goes when the hold ends, no sooner', async () => {
-    const run = setUp();
-    run.post(bodies.reversal);
+    const run = await setUp();
+    await run.post(bodies.reversal);
     await run.processor.drain(5000);
     assert.deepEqual(await run.processor.redeliver(), { delivered: 0, left: 0, lastProblem: undefined });
     assert.deepEqual(run.received, []);
@@ -154,43 +154,43 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   });
 
   test('a restart in between keeps holding it, to the same deadline; the reversed payout in the next run releases it', async () => {
-    const first = setUp();
-    const reversalId = first.post(bodies.reversal);
+    const first = await setUp();
+    const reversalId = await first.post(bodies.reversal);
     await first.processor.drain(5000);
     const deadline = first.processor.nextDue!;
     first.log.close();
 
-    const second = setUp({ dir: first.dir });
+    const second = await setUp({ dir: first.dir });
     second.advance(60_000); // started a minute later: a new deadline would be a minute later too
-    assert.deepEqual(second.processor.restore(), []);
+    assert.deepEqual(await second.processor.restore(), []);
     assert.equal(second.processor.heldCount, 1);
     assert.equal(second.processor.nextDue, deadline, 'the deadline is the one recorded, not a new one');
     await second.processor.redeliver();
     assert.deepEqual(second.received, [], 'not forwarded by the restart');
-    second.post(bodies.reversed);
+    await second.post(bodies.reversed);
     await second.processor.drain(5000);
     await second.processor.redeliver();
     assert.deepEqual(second.received, ['payout reversed', 'reversal successful']);
     second.log.close();
 
-    const third = setUp({ dir: first.dir });
-    third.processor.restore();
+    const third = await setUp({ dir: first.dir });
+    await third.processor.restore();
     assert.equal(third.processor.heldCount + third.processor.undeliveredCount, 0, 'delivered, so nothing is kept');
     assert.equal(currentState((await eventHistories(first.dir)).find((one) => one.received.id === reversalId)!), 'verified');
     third.log.close();
   });
 
   test('a hold whose payout went before a crash is released by the next start', async () => {
-    const first = setUp();
-    first.post(bodies.reversal);
+    const first = await setUp();
+    await first.post(bodies.reversal);
     await first.processor.drain(5000);
     first.log.close();
     // As if the payout's event had been delivered and recorded, and the process died before the reversal went.
-    const writer = EventLogWriter.open(first.dir);
+    const writer = await EventLogWriter.open(first.dir);
     const text = JSON.stringify(bodies.reversed);
     const received = newReceivedRecord(new Date(), REF, Buffer.from(text), text);
-    writer.append(received);
-    writer.append({
+    await writer.append(received);
+    await writer.append({
       kind: 'outcome',
       id: received.id,
       at: new Date().toISOString(),
@@ -205,8 +205,8 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
     });
     writer.close();
 
-    const second = setUp({ dir: first.dir });
-    second.processor.restore();
+    const second = await setUp({ dir: first.dir });
+    await second.processor.restore();
     assert.ok(second.processor.nextDue! <= Date.now(), 'due at once');
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.received, ['reversal successful']);
@@ -215,10 +215,10 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   });
 
   test('while the reversed payout is still being tried, the reversal stays behind it, past the deadline', async () => {
-    const run = setUp();
+    const run = await setUp();
     run.app.up = false;
-    run.post(bodies.reversed);
-    run.post(bodies.reversal);
+    await run.post(bodies.reversed);
+    await run.post(bodies.reversal);
     await run.processor.drain(5000);
     assert.equal(run.processor.undeliveredCount, 1);
     assert.equal(run.processor.heldCount, 1);
@@ -234,14 +234,14 @@ describe('a reversal reaches the app after its payout\'s "reversed" event', () =
   });
 
   test('a held or undelivered event that webhook events resend delivered is not sent again by the listener', async () => {
-    const run = setUp();
-    const id = run.post(bodies.reversal);
+    const run = await setUp();
+    const id = await run.post(bodies.reversal);
     await run.processor.drain(5000);
     const history = (await eventHistories(run.dir)).find((one) => one.received.id === id)!;
     const latest = history.outcomes.at(-1)!;
     // What the resend command writes after the app took it.
-    const other = EventLogWriter.open(run.dir);
-    other.append(resendOutcome(latest, latest, { ok: true, status: 200, tries: 1 }, 0, new Date()));
+    const other = await EventLogWriter.open(run.dir);
+    await other.append(resendOutcome(latest, latest, { ok: true, status: 200, tries: 1 }, 0, new Date()));
     other.close();
     run.advance(REVERSAL_HOLD_MS + 1_000);
     await run.processor.redeliver();

@@ -67,7 +67,7 @@ describe('the processor waits the table', () => {
 
   for (const random of [0, 0.999999]) {
     test(`an app that refuses every round: each next round after the table's wait (jitter ${random === 0 ? 'half' : 'all'})`, async () => {
-      const log = EventLogWriter.open(path.join(home.root, `run-${random}`));
+      const log = await EventLogWriter.open(path.join(home.root, `run-${random}`));
       let offset = 0;
       const clock: Clock = { now: () => 1_800_000_000_000 + offset, sleep: (ms, signal) => systemClock.sleep(ms, signal) };
       const tries: number[] = [];
@@ -93,7 +93,7 @@ describe('the processor waits the table', () => {
       const parsed = parseNotification(text);
       assert.ok(parsed.ok);
       const received = newReceivedRecord(new Date(clock.now()), 'ACME-S1', Buffer.from(text), text);
-      log.append(received);
+      await log.append(received);
       processor.accept(received, parsed);
       await processor.drain(5000);
       for (let round = 1; round <= FORWARD_ROUNDS.waitsMs.length + 2; round += 1) {

@@ -81,7 +81,7 @@ export async function checkSetUp(ctx: Context, entry: string): Promise<SetUpRepo
 
   const profile = await ctx.profile();
   const scope = await transferScope(ctx);
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   if (!policy) add('policy', 'problem', `profile "${profile.name}" has no payment policy: transfer_send pays nothing until the owner runs fsapi policy set`);
   else {
     const limits = [

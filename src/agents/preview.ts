@@ -46,8 +46,8 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
   const journal = openJournal(ctx);
   if (options.reference !== undefined) {
     const given = await referenceOfCall(ctx, options.reference);
-    const sent = journal.stateOf({ ...scope, reference: given });
-    const held = sent ? undefined : requestHolding(ctx, scope, given);
+    const sent = await journal.stateOf({ ...scope, reference: given });
+    const held = sent ? undefined : await requestHolding(ctx, scope, given);
     reference = {
       reference: given,
       usedBefore: sent
@@ -89,7 +89,7 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
       `the same amount went to this account less than 10 minutes ago (${prepared.duplicates.map((t) => t.reference).join(', ')}): ${DUPLICATE_HINT}`,
     );
   }
-  const judge = openPolicyJudge(ctx, journal, scope);
+  const judge = await openPolicyJudge(ctx, journal, scope);
   if (!judge) {
     refusals.push(withoutNothingSent(new NoPolicyError(scope.profile).message));
   } else {

@@ -101,7 +101,7 @@ async function runNow(
     // the local simulator (its state is on disk; the next call reads it again, with what others wrote),
     // the notes shown once per run. The run lock stays: this process is alive, and says so.
     resetHttpState();
-    closeLocalStores();
+    await closeLocalStores();
   }
   return { stdout: stdout.text, notes: stderr.writes, attached, error };
 }

@@ -37,11 +37,11 @@ export async function sendForAgent(ctx: Context, module: CommandModule, options:
   const scope = await transferScope(ctx);
   const reference = await referenceOfCall(ctx, options.reference);
   const journal = openJournal(ctx);
-  const sent = journal.stateOf({ ...scope, reference });
+  const sent = await journal.stateOf({ ...scope, reference });
   if (sent) return answerSent(ctx, journal, scope, sent, await differences(ctx, scope, sent, options, args));
-  const held = requestHolding(ctx, scope, reference);
+  const held = await requestHolding(ctx, scope, reference);
   if (held) return answerHeld(ctx, held.request, held.transfer, await differences(ctx, scope, held.transfer, options, args));
-  if (!readPolicy(ctx, scope)) throw new NoPolicyError(scope.profile);
+  if (!(await readPolicy(ctx, scope))) throw new NoPolicyError(scope.profile);
   try {
     await module.default(ctx, { ...options, reference }, args);
   } catch (error) {
@@ -89,7 +89,7 @@ async function differences(
   let accountNumber = args[0];
   let bankCode: string | undefined;
   if (options.to !== undefined) {
-    const payee = findPayee(ctx, scope, parseAlias(options.to, 'to'));
+    const payee = await findPayee(ctx, scope, parseAlias(options.to, 'to'));
     accountNumber = payee.accountNumber;
     bankCode = payee.bankCode;
   } else if (typeof options.bank === 'string') {
@@ -123,8 +123,8 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
       ctx.io.note(`warning: could not look ${sent.reference} up just now (${error.message}); its outcome is as the journal last saw it`);
     }
   }
-  const now = journal.stateOf({ ...scope, reference: sent.reference }) ?? sent;
-  const outcome = outcomeNow(journal, now);
+  const now = (await journal.stateOf({ ...scope, reference: sent.reference })) ?? sent;
+  const outcome = await outcomeNow(journal, now);
   ctx.io.note(`reference ${now.reference} was sent before (${outcome}); nothing was sent again`);
   if (outcome === 'unknown' || outcome === 'in flight') ctx.io.note('its outcome is not known yet: do not send it again; transfer_status looks it up');
   ctx.io.out(

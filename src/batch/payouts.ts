@@ -39,7 +39,7 @@ import { AdaptiveLimit, sendRespectingRateLimit } from '../transfers/rate-limit.
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './file.js';
-import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';
+import { PAGE_ROWS, type BatchWorkspace, type WorkspaceRow } from '../store/batch-workspace.js';
 import { loadBanks, resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfers/claim.js';
 import type { Journal } from '../transfers/journal.js';
@@ -204,7 +204,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const scope = await transferScope(ctx);
 
   const badRows = await resolveRows(ctx, file, source.prefix);
-  recordEarlierAttempts(journal, scope, file);
+  await recordEarlierAttempts(journal, scope, file);
 
   // Rows an earlier run touched: looked up, never sent blindly.
   options.onStage?.('lookup', rows.count('journalled'));
@@ -239,7 +239,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     settledCount: rows.count('settled'),
     nameFailures,
     badRows,
-    possibleDuplicates: findPossibleDuplicates(journal, scope, file, ctx.clock.now()),
+    possibleDuplicates: await findPossibleDuplicates(journal, scope, file, ctx.clock.now()),
     fileDuplicates: findFileDuplicates(rows),
   };
   return countToSend(plan);
@@ -413,41 +413,54 @@ interface Journalled {
  * index and kept with the row. A reference the journal has for another transfer (other account, bank or
  * amount) throws BadRowsError: a reference pays once.
  */
-function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: BatchFile): void {
+async function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: BatchFile): Promise<void> {
   const rows = file.workspace;
   const problems: RowProblem[] = [];
-  rows.transaction(() => {
-    for (const row of rows.rows('all')) {
-      const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
-      const attempts = journal.attempts(ref);
-      const state = attempts && journal.stateOf(ref);
-      if (!attempts || !state) continue;
-      const earlier: Journalled = {
-        reference: state.reference,
-        last: attempts.answered ? state.state : 'none',
-        intentAt: Date.parse(attempts.lastIntentAt),
-        intents: attempts.intents,
-        pid: attempts.lastPid,
-        run: attempts.lastRun,
-        accountNumber: state.accountNumber,
-        bankCode: state.bankCode,
-        amountKobo: state.amountKobo,
-        accountName: state.accountName,
-        status: state.status,
-        message: state.message,
-      };
-      if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bankCode && earlier.amountKobo === row.amountKobo) {
-        rows.setEarlier(row.line, JSON.stringify(earlier));
-        continue;
+  // A page of rows at a time: the journal asked about the page in one read, then the page's findings
+  // written to the workspace in one transaction of its own.
+  for (const page of pagesOf(rows.rows('all'), PAGE_ROWS)) {
+    const found = await journal.snapshot(async (view) => {
+      const known: Array<{ row: WorkspaceRow; earlier: Journalled }> = [];
+      for (const row of page) {
+        const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
+        const attempts = await view.attempts(ref);
+        const state = attempts && (await view.stateOf(ref));
+        if (!attempts || !state) continue;
+        known.push({
+          row,
+          earlier: {
+            reference: state.reference,
+            last: attempts.answered ? state.state : 'none',
+            intentAt: Date.parse(attempts.lastIntentAt),
+            intents: attempts.intents,
+            pid: attempts.lastPid,
+            run: attempts.lastRun,
+            accountNumber: state.accountNumber,
+            bankCode: state.bankCode,
+            amountKobo: state.amountKobo,
+            accountName: state.accountName,
+            status: state.status,
+            message: state.message,
+          },
+        });
       }
-      problems.push({
-        line: row.line,
-        reason:
-          `reference ${row.finalReference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
-          `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
-      });
-    }
-  });
+      return known;
+    });
+    rows.transaction(() => {
+      for (const { row, earlier } of found) {
+        if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bankCode && earlier.amountKobo === row.amountKobo) {
+          rows.setEarlier(row.line, JSON.stringify(earlier));
+          continue;
+        }
+        problems.push({
+          line: row.line,
+          reason:
+            `reference ${row.finalReference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
+            `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
+        });
+      }
+    });
+  }
   if (problems.length > 0) {
     const count = problems.length;
     throw new BadRowsError(
@@ -489,7 +502,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
     chargeKobo: undefined,
     earlier: true,
   };
-  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir)) {
+  if (earlier.last === 'none' && (await isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir))) {
     // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
     return {
       kind: 'settled',
@@ -507,7 +520,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
-    const { outcome, reason } = outcomeOfRecord(ctx, lookup.transaction);
+    const { outcome, reason } = await outcomeOfRecord(ctx, lookup.transaction);
     const unpaid = outcome === 'failed' || outcome === 'reversed';
     return {
       kind: 'settled',
@@ -609,21 +622,39 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
  * amount, not refused, in the last 24 hours) under a reference that is not one of this file's. That is
  * what an edited file looks like after a partial run: its references changed with its bytes.
  */
-function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: BatchFile, now: number): PossibleDuplicate[] {
+async function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: BatchFile, now: number): Promise<PossibleDuplicate[]> {
   const rows = file.workspace;
   const result: PossibleDuplicate[] = [];
-  for (const stored of rows.rows('to-send')) {
-    const row = verifiedRow(rows, stored);
-    const [earlier] = journal
-      .duplicates(
-        { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
-        now,
-        BATCH_DUPLICATE_WINDOW_MS,
-      )
-      .filter((t) => !rows.hasReference(t.reference));
-    if (earlier) result.push({ row, earlier: { ...earlier, outcome: outcomeNow(journal, earlier) } });
+  // The journal asked about a page of rows in one read.
+  for (const page of pagesOf(rows.rows('to-send'), PAGE_ROWS)) {
+    const verified = page.map((stored) => verifiedRow(rows, stored));
+    await journal.snapshot(async (view) => {
+      for (const row of verified) {
+        const [earlier] = (
+          await view.duplicates(
+            { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
+            now,
+            BATCH_DUPLICATE_WINDOW_MS,
+          )
+        ).filter((t) => !rows.hasReference(t.reference));
+        if (earlier) result.push({ row, earlier: { ...earlier, outcome: await outcomeNow(view, earlier) } });
+      }
+    });
   }
   return result;
+}
+
+/** The items of `items`, `size` at a time: a workspace page (src/store/batch-workspace.ts, PAGE_ROWS) read whole. */
+export function* pagesOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let page: T[] = [];
+  for (const item of items) {
+    page.push(item);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
 }
 
 /** Rows of one file that pay the same account at the same bank the same amount (kobo, bank code). */
@@ -667,6 +698,8 @@ export interface BatchRun {
   stoppedBecause: string | undefined;
   /** Authentication failed: the remaining rows would all be refused. */
   authFailed: boolean;
+  /** The store's failure that stopped the run (unreachable, busy, timed out), when one did: its code is the batch's. */
+  storeFailure?: FsapiError | undefined;
 }
 
 /**
@@ -682,6 +715,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const ownReferences = { has: (reference: string) => rows.hasReference(reference) };
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
   let stoppedBecause: string | undefined;
+  let storeFailure: FsapiError | undefined;
   let authFailed = false;
   const shouldStop = () => {
     if (options.signal?.aborted && stoppedBecause === undefined) stoppedBecause = 'interrupted';
@@ -719,6 +753,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         // Only a journal that cannot be written (or locked) gets here, before the POST: nothing was
         // sent, and the next row would fail the same way.
         const message = error instanceof Error ? error.message : String(error);
+        if (stoppedBecause === undefined && error instanceof FsapiError && error.code.startsWith('store_')) storeFailure = error;
         stoppedBecause ??= message;
         finish(notSent(row, message));
         return;
@@ -740,7 +775,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const why =
     stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
-  return { stoppedBecause, authFailed };
+  return { stoppedBecause, authFailed, storeFailure };
 }
 
 /**

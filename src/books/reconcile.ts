@@ -156,7 +156,7 @@ export async function reconcile(
   // Any reference this scope ever journalled, looked up by index: a debit listed in the period but
   // journalled just before it (a clock a little off, a transfer sent at midnight) is still known, not
   // "sent by someone else".
-  const known = (reference: string) => ours.has(reference) || journal.transfer({ ...scope, reference }) !== undefined;
+  const known = async (reference: string) => ours.has(reference) || (await journal.transfer({ ...scope, reference })) !== undefined;
 
   const findings: Finding[] = [];
   const seen = new Map<string, Seen>();
@@ -181,7 +181,7 @@ export async function reconcile(
       if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches)
         seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
-      else if (!known(reference)) {
+      else if (!(await known(reference))) {
         const party = counterparty(tx);
         findings.push({
           kind: 'unjournalled-debit',
@@ -292,7 +292,7 @@ export async function reconcile(
       accountNumber: party.accountNumber,
       accountName: party.name,
       time: new Date(transactionTimeMs(tx)).toISOString(),
-      journalled: known(tx.reference),
+      journalled: await known(tx.reference),
       reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
     });
   }

@@ -60,7 +60,7 @@ export default run(apiSpec, async (ctx, opts, args) => {
       'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
     );
   }
-  if (isTransfer && readPolicy(ctx, await transferScope(ctx))) {
+  if (isTransfer && (await readPolicy(ctx, await transferScope(ctx)))) {
     // The payment policy binds fsapi: a raw transfer would pass round its limits and approvals.
     throw new UsageError(
       `this profile has a payment policy: fsapi api does not send POST /v1/transfer${spelled} round it; nothing was sent`,

@@ -24,7 +24,7 @@ export default run(reconcileSpec, async (ctx, opts, _args) => {
   // Without --since: the last 7 local days, or from this profile's first journalled transfer when that is
   // earlier. Never less than the week: a payment made by hand this morning, before the first transfer sent
   // from here, is exactly what reconcile is for.
-  const period = opts.since !== undefined ? parsePeriod(opts.since, undefined, ctx.clock.now()) : defaultPeriod(ctx, journal, scope);
+  const period = opts.since !== undefined ? parsePeriod(opts.since, undefined, ctx.clock.now()) : await defaultPeriod(ctx, journal, scope);
 
   const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
@@ -63,9 +63,9 @@ function notSentHereWords(count: number): string {
 }
 
 /** The last DEFAULT_PERIOD_DAYS local days up to the end of today, reaching back to the first journalled send. */
-function defaultPeriod(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Period {
+async function defaultPeriod(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Promise<Period> {
   const week = parsePeriod(undefined, undefined, ctx.clock.now());
-  const first = journal.firstSentMs(scope);
+  const first = await journal.firstSentMs(scope);
   if (first === undefined) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
   return { sinceMs: Math.min(week.sinceMs, first ?? week.sinceMs), untilMs: week.untilMs };
 }

@@ -26,11 +26,15 @@ import {
 import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
 
 /** The request that holds this reference, with the held transfer. */
-export function requestHolding(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+export async function requestHolding(
+  ctx: Context,
+  scope: ControlScope,
+  reference: string,
+): Promise<{ request: ApprovalRequest; transfer: HeldTransfer } | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (!store) return undefined;
   try {
-    const request = store.requestOfReference(scope, reference);
+    const request = await store.requestOfReference(scope, reference);
     const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
     return request && transfer ? { request, transfer } : undefined;
   } finally {
@@ -52,11 +56,11 @@ export interface ApprovedResult {
  * journal once sent (as `transfer log` says it), else `held` while the request waits for a person, else
  * `not-sent` (rejected, or approved but stopped before it left). The journal is only read.
  */
-export function heldOutcomes(ctx: Context, scope: ControlScope, request: ApprovalRequest): Map<string, Outcome | NeverSent> {
+export async function heldOutcomes(ctx: Context, scope: ControlScope, request: ApprovalRequest): Promise<Map<string, Outcome | NeverSent>> {
   const journal = openJournal(ctx);
   const outcomes = new Map<string, Outcome | NeverSent>();
   for (const t of request.transfers) {
-    const outcome = outcomeOfReference(journal, { ...scope, reference: t.reference });
+    const outcome = await outcomeOfReference(journal, { ...scope, reference: t.reference });
     outcomes.set(t.reference, outcome ?? (request.status === 'held' ? 'held' : NOT_SENT));
   }
   return outcomes;
@@ -69,8 +73,11 @@ export async function unsentTransfers(
   request: ApprovalRequest,
 ): Promise<{ unsent: HeldTransfer[]; journalled: TransferState[] }> {
   // Each held reference by the journal's index, not by reading the history.
-  const journal = openJournal(ctx);
-  const found = request.transfers.map((t) => [t, journal.stateOf({ ...scope, reference: t.reference })] as const);
+  const found = await openJournal(ctx).snapshot(async (journal) => {
+    const states: Array<readonly [HeldTransfer, TransferState | undefined]> = [];
+    for (const t of request.transfers) states.push([t, await journal.stateOf({ ...scope, reference: t.reference })]);
+    return states;
+  });
   const unsent = found.filter(([, state]) => state === undefined).map(([t]) => t);
   const journalled = found.map(([, state]) => state).filter((t): t is TransferState => t !== undefined);
   return { unsent, journalled };
@@ -97,17 +104,17 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
       throw error;
     }
   }
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   if (!policy) return;
   const now = ctx.clock.now();
-  const spent = spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
+  const spent = await spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
   const left = leftUnderDailyMaximum(policy.maxPerDayKobo, spent);
   for (const held of transfers) checkPerTransferLimit(policy, held.amountKobo, scope.profile, left);
   if (policy.maxPerDayKobo !== undefined) {
     const total = sumKobo(transfers.map((t) => t.amountKobo));
     try {
       checkDailyLimit(
-        todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
+        await todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
         { ...scope, amountKobo: total },
         policy.maxPerDayKobo,
         now,
@@ -125,18 +132,19 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
  * for the review: the person sees them before typing the secret, and typing it agrees to them.
  */
 export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferWithOutcome[]> {
-  const journal = openJournal(ctx);
   const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
-  const found = new Map<string, TransferState>();
-  for (const held of transfers) {
-    for (const t of journal.duplicates(
-      { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo },
-      ctx.clock.now(),
-    )) {
-      if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
+  return openJournal(ctx).snapshot(async (journal) => {
+    const found = new Map<string, TransferState>();
+    for (const held of transfers) {
+      for (const t of await journal.duplicates(
+        { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo },
+        ctx.clock.now(),
+      )) {
+        if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
+      }
     }
-  }
-  return withOutcomeNow(journal, [...found.values()]);
+    return withOutcomeNow(journal, [...found.values()]);
+  });
 }
 
 /** Sends the approved transfers one after the other; never throws for one transfer's fate. */

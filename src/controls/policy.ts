@@ -82,7 +82,12 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
 }
 
 /** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
-export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number, timeZone: string): TransferState[] {
+export function todaysTransfers(
+  journal: Pick<Journal, 'sentBetween'>,
+  scope: Pick<ControlScope, 'profile'>,
+  now: number,
+  timeZone: string,
+): Promise<TransferState[]> {
   const { start, end } = dayWindow(now, timeZone);
   return journal.sentBetween(scope.profile, start, end);
 }
@@ -94,8 +99,8 @@ export function leftUnderDailyMaximum(maxPerDayKobo: Kobo | undefined, spent: Ko
 }
 
 /** spentToday of the journal as it is now. */
-export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Kobo {
-  return spentToday(todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
+export async function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Promise<Kobo> {
+  return spentToday(await todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
 }
 
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
@@ -155,10 +160,10 @@ export function matchingPayee(payees: readonly Payee[], accountNumber: string, b
 const readers = new Map<string, ControlsStore>();
 
 /** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
-export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefined {
+export async function readPolicy(ctx: Context, scope: ControlScope): Promise<Policy | undefined> {
   let store = readers.get(ctx.paths.dataDir);
   if (!store) {
-    store = ControlsStore.openIfExists(ctx.paths.dataDir);
+    store = await ControlsStore.openIfExists(ctx.paths.dataDir);
     if (!store) return undefined;
     readers.set(ctx.paths.dataDir, store);
   }
@@ -170,8 +175,8 @@ export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefine
  * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
  * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
  */
-export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): { dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string } {
-  const policy = readPolicy(ctx, scope);
+export async function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): Promise<{ dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string }> {
+  const policy = await readPolicy(ctx, scope);
   if (!policy) return { dailyMaximumKobo: undefined };
   checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
   return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
@@ -198,7 +203,7 @@ export interface PolicyVerdict {
  * for the person's sake (before any confirmation); the claim decides again under the lock.
  */
 export async function applyPolicy(ctx: Context, journal: Journal, scope: ControlScope, candidates: readonly PolicyCandidate[]): Promise<PolicyVerdict> {
-  const judge = openPolicyJudge(ctx, journal, scope);
+  const judge = await openPolicyJudge(ctx, journal, scope);
   if (!judge) return { send: [...candidates], hold: [] };
   for (const candidate of candidates) judge.checkHardLimit(candidate);
   const verdict: PolicyVerdict = { send: [], hold: [] };
@@ -226,21 +231,21 @@ export interface PolicyJudge {
 }
 
 /** The judge of `scope`'s policy, or undefined when it has none (everything is sent). */
-export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): PolicyJudge | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+export async function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): Promise<PolicyJudge | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (!store) return undefined;
   let policy: Policy | undefined;
   let payees: Payee[];
   try {
-    policy = store.policy(scope);
-    payees = store.payees(scope);
+    policy = await store.policy(scope);
+    payees = await store.payees(scope);
   } finally {
     store.close();
   }
   if (!policy) return undefined;
   const rules = policy;
   const now = ctx.clock.now();
-  const today = todaysTransfers(journal, scope, now, rules.timeZone);
+  const today = await todaysTransfers(journal, scope, now, rules.timeZone);
   const spent = spentToday(today, scope, now, rules.timeZone);
   const leftToday = leftUnderDailyMaximum(rules.maxPerDayKobo, spent);
   return {
@@ -260,16 +265,16 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
 }
 
 /** Records transfers as one request held for approval. */
-export function holdForApproval(
+export async function holdForApproval(
   ctx: Context,
   scope: ControlScope & { env: string },
   transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>,
   origin: string,
-): ApprovalRequest {
-  const store = ControlsStore.open(ctx.paths.dataDir);
+): Promise<ApprovalRequest> {
+  const store = await ControlsStore.open(ctx.paths.dataDir);
   try {
     const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
-    return store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
+    return await store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
   } finally {
     store.close();
   }

@@ -239,9 +239,9 @@ export class EventProcessor {
    * to be verified again, since only the received bytes would be left to forward. Whether a later delivery
    * is a resend is asked of the log when it comes (historyOf).
    */
-  restore(onBadRow: (row: number) => void = () => undefined): ReceivedRecord[] {
+  async restore(onBadRow: (row: number) => void = () => undefined): Promise<ReceivedRecord[]> {
     const now = this.deps.clock.now();
-    for (const record of this.deps.log.undelivered(onBadRow)) {
+    for (const record of await this.deps.log.undelivered(onBadRow)) {
       const common = {
         reference: record.reference,
         body: record.forwardBody!,
@@ -254,7 +254,7 @@ export class EventProcessor {
       if (record.heldFor !== undefined) {
         // Held to the same deadline as before the restart, unless its payout's event went meanwhile.
         const until = Date.parse(record.heldUntil ?? record.at);
-        const settled = this.reversedPayoutSettled(record.heldFor);
+        const settled = await this.reversedPayoutSettled(record.heldFor);
         this.undelivered.set(record.id, {
           ...common,
           attempts: record.attempts ?? 0,
@@ -304,7 +304,7 @@ export class EventProcessor {
             this.enqueue(waiting.reference, async () => {
               try {
                 if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
-                if (this.deliveredByResend(id, waiting.reference)) {
+                if (await this.deliveredByResend(id, waiting.reference)) {
                   this.undelivered.delete(id);
                   this.deps.warn(`${waiting.reference} was delivered by webhook events resend (event ${id}); not forwarded again`);
                   if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
@@ -312,7 +312,7 @@ export class EventProcessor {
                 }
                 const hold = waiting.hold;
                 if (hold && !hold.released) {
-                  if (this.reversedPayoutSettled(hold.original)) hold.released = true;
+                  if (await this.reversedPayoutSettled(hold.original)) hold.released = true;
                   else if (this.reversedPayoutWaiting(hold.original)) {
                     // Its payout's event is verified but the app has not taken it yet: stay behind it.
                     waiting.nextAt = Number.POSITIVE_INFINITY;
@@ -327,15 +327,15 @@ export class EventProcessor {
                   waiting.lastProblem = result.detail;
                   waiting.rounds += 1;
                   waiting.firstFailedAt ??= this.deps.clock.now();
-                  if (hold) this.recordHoldEnded(id, waiting, hold, result.detail);
-                  this.scheduleOrGiveUp(id, waiting, result.status);
+                  if (hold) await this.recordHoldEnded(id, waiting, hold, result.detail);
+                  await this.scheduleOrGiveUp(id, waiting, result.status);
                   return;
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
                 this.undelivered.delete(id);
                 const detail = hold ? `${holdDetail(hold)} (HTTP ${result.status})` : `delivered to the app on a later try (HTTP ${result.status})`;
-                this.writeOutcome(this.keptOutcome(id, waiting, { state: 'verified', detail, forwarded: true }));
+                await this.writeOutcome(this.keptOutcome(id, waiting, { state: 'verified', detail, forwarded: true }));
                 this.deps.warn(`${waiting.reference} ${detail}`);
                 if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
               } finally {
@@ -350,14 +350,14 @@ export class EventProcessor {
   }
 
   /** Whether `webhook events resend` (another process) delivered this event since it was kept. */
-  private deliveredByResend(id: string, reference: string): boolean {
-    return this.deps.log.outcomesOf(reference).some((past) => past.id === id && past.forwarded);
+  private async deliveredByResend(id: string, reference: string): Promise<boolean> {
+    return (await this.deps.log.outcomesOf(reference)).some((past) => past.id === id && past.forwarded);
   }
 
   /** Whether the app took the `reversed` event of payout `reference`, or it was given up on: its reversal goes. */
-  private reversedPayoutSettled(reference: string): boolean {
+  private async reversedPayoutSettled(reference: string): Promise<boolean> {
     if (this.reversedPayoutsSettled.has(reference)) return true;
-    const outcomes = [...this.deps.log.outcomesOf(reference), ...(this.unrecorded.get(reference) ?? [])];
+    const outcomes = [...(await this.deps.log.outcomesOf(reference)), ...(this.unrecorded.get(reference) ?? [])];
     return outcomes.some((past) => past.eventStatus === 'reversed' && (past.forwarded || past.state === 'failed'));
   }
 
@@ -379,9 +379,9 @@ export class EventProcessor {
   }
 
   /** A held reversal whose first forward failed: from now on an undelivered event like any other. */
-  private recordHoldEnded(id: string, waiting: Waiting, hold: NonNullable<Waiting['hold']>, problem: string): void {
+  private async recordHoldEnded(id: string, waiting: Waiting, hold: NonNullable<Waiting['hold']>, problem: string): Promise<void> {
     waiting.hold = undefined;
-    this.writeOutcome(
+    await this.writeOutcome(
       this.keptOutcome(id, waiting, {
         state: 'verified',
         detail: `held for payout ${hold.original}'s reversed event, then forward failed: ${problem}; kept to try again`,
@@ -420,7 +420,7 @@ export class EventProcessor {
    * once that has passed or the app answered 410 Gone, the end: the event is `failed`, recorded with its
    * tries and the app's last answer, and tried no more.
    */
-  private scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): void {
+  private async scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): Promise<void> {
     const now = this.deps.clock.now();
     const firstFailedAt = waiting.firstFailedAt ?? now;
     const deadline = firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
@@ -433,7 +433,7 @@ export class EventProcessor {
     this.tally.failed += 1;
     const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - firstFailedAt)}`;
     const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
-    this.writeOutcome(
+    await this.writeOutcome(
       this.keptOutcome(id, waiting, {
         state: 'failed',
         detail,
@@ -499,7 +499,7 @@ export class EventProcessor {
 
   private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
     if (this.stop.signal.aborted) return;
-    const history = this.historyOf(record.reference);
+    const history = await this.historyOf(record.reference);
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
@@ -584,7 +584,7 @@ export class EventProcessor {
     let forwardProblem: string | null = null;
     let waiting: Waiting | undefined;
     let refusedWith: number | undefined;
-    if (forwarding?.holdFor !== undefined && this.deps.forward && !this.reversedPayoutSettled(forwarding.holdFor)) {
+    if (forwarding?.holdFor !== undefined && this.deps.forward && !(await this.reversedPayoutSettled(forwarding.holdFor))) {
       return this.hold(record, shown, forwarding, forwarding.holdFor);
     }
     if (forwarding && this.deps.forward) {
@@ -622,11 +622,11 @@ export class EventProcessor {
           ...(waiting ? { undelivered: true, firstFailedAt: new Date(waiting.firstFailedAt ?? 0).toISOString(), attempts: waiting.attempts } : {}),
         }
       : {};
-    this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
+    await this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
     if (waiting) {
       this.undelivered.set(record.id, waiting);
       // 410 Gone gives up at once; anything else waits its turn.
-      this.scheduleOrGiveUp(record.id, waiting, refusedWith);
+      await this.scheduleOrGiveUp(record.id, waiting, refusedWith);
     }
     if (forwarded && forwarding?.eventStatus === 'reversed') this.settleReversedPayout(record.reference);
   }
@@ -636,15 +636,15 @@ export class EventProcessor {
    * its deadline, so a restart holds it as long), shown, and forwarded by redeliver() once that event is
    * delivered or the deadline passes.
    */
-  private hold(
+  private async hold(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
     forwarding: { body: string; unverified: string[] },
     original: string,
-  ): void {
+  ): Promise<void> {
     const until = this.deps.clock.now() + REVERSAL_HOLD_MS;
     const note = `held until payout ${original}'s reversed event reaches the app (at most ${formatSpan(REVERSAL_HOLD_MS)} unless that event is still being tried)`;
-    this.finish(
+    await this.finish(
       record,
       { ...shown, detail: `${shown.detail}; ${note}` },
       {
@@ -677,7 +677,7 @@ export class EventProcessor {
   }
 
   /** Remembers, tallies, records and shows one finished event. */
-  private finish(
+  private async finish(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
     delivery: Pick<
@@ -686,19 +686,19 @@ export class EventProcessor {
     > & {
       forwardProblem: string | null;
     } = { forwarded: false, forwardProblem: null },
-  ): void {
+  ): Promise<void> {
     const { state, field, detail } = shown;
     this.tally[state] += 1;
     const { forwarded, forwardProblem, ...kept } = delivery;
-    if (!this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept })) {
+    if (!(await this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept }))) {
       this.remember(record.id, record.reference, record.sha256, state, forwarded, kept.eventStatus);
     }
     this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
 
-  private finishDuplicate(record: ReceivedRecord, detail: string): void {
+  private async finishDuplicate(record: ReceivedRecord, detail: string): Promise<void> {
     this.tally.duplicate += 1;
-    this.writeOutcome({
+    await this.writeOutcome({
       kind: 'outcome',
       id: record.id,
       at: this.now(),
@@ -711,9 +711,9 @@ export class EventProcessor {
   }
 
   /** Writes an outcome; false when the disk refused it (warned). */
-  private writeOutcome(outcome: OutcomeRecord): boolean {
+  private async writeOutcome(outcome: OutcomeRecord): Promise<boolean> {
     try {
-      this.deps.log.append(outcome);
+      await this.deps.log.append(outcome);
       return true;
     } catch (error) {
       // The event itself is safe in the log; only its outcome is missing, so the next run looks at it again.
@@ -726,7 +726,7 @@ export class EventProcessor {
    * What the log says of a reference's earlier deliveries (by index: a few rows, however long the log),
    * with what this run saw but could not record.
    */
-  private historyOf(reference: string): ReferenceHistory {
+  private async historyOf(reference: string): Promise<ReferenceHistory> {
     const history: ReferenceHistory = { verified: false, statuses: new Set(), bodies: new Set() };
     const add = (state: EventState, bodySha: string | undefined, eventStatus?: string) => {
       if (state === 'duplicate') return;
@@ -737,7 +737,7 @@ export class EventProcessor {
       }
       if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
     };
-    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
+    for (const past of await this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
     for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256, past.eventStatus);
     return history;
   }

@@ -78,11 +78,11 @@ function describeWindow(ms: number): string {
 }
 
 /** Throws ReferenceTakenError, DuplicateClaimError or PolicyLimitError when the claim must not be made. */
-export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
-  const attempts = journal.attempts(candidate);
+export async function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules: ClaimRules, now: number): Promise<void> {
+  const attempts = await journal.attempts(candidate);
   if (attempts) {
-    const state = journal.stateOf(candidate);
-    if (!attempts.answered && journal.inFlight(attempts)) {
+    const state = await journal.stateOf(candidate);
+    if (!attempts.answered && (await journal.inFlight(attempts))) {
       throw new ReferenceTakenError(
         candidate.reference,
         `reference ${candidate.reference} is being sent by another fsapi process (${state?.operator ? `${state.operator}, ` : ''}pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
@@ -92,7 +92,7 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
     if (attempts.answered && state?.state !== 'rejected' && !ownRateLimited) {
       throw new ReferenceTakenError(
         candidate.reference,
-        `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`,
+        `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : await outcomeNow(journal, state)})`,
       );
     }
     if (attempts.intents !== rules.earlierAttempts) {
@@ -108,15 +108,15 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
   if (rules.duplicates) {
     const { ignore, windowMs } = rules.duplicates;
     const own = claimKey(candidate);
-    const found = journal.duplicates(candidate, now, windowMs).filter((t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()));
-    if (found.length > 0) throw new DuplicateClaimError(withOutcomeNow(journal, found), windowMs, candidate);
+    const found = (await journal.duplicates(candidate, now, windowMs)).filter((t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()));
+    if (found.length > 0) throw new DuplicateClaimError(await withOutcomeNow(journal, found), windowMs, candidate);
   }
   if (rules.dailyMaximumKobo !== undefined) {
     const timeZone = rules.dayTimeZone ?? DEFAULT_POLICY_TIME_ZONE;
     const { start, end } = dayWindow(now, timeZone);
     // A resend of a reference is the same transfer: counted once, as the candidate.
     const own = claimKey(candidate);
-    const others = journal.sentBetween(candidate.profile, start, end).filter((t) => claimKey(t) !== own);
+    const others = (await journal.sentBetween(candidate.profile, start, end)).filter((t) => claimKey(t) !== own);
     checkDailyLimit(others, candidate, rules.dailyMaximumKobo, now, timeZone);
   }
 }
@@ -125,6 +125,6 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
  * Whether the writer of an attempt without an answer is still running: it holds its run lock in the data
  * dir. A reused pid holds nothing; a stopped (SIGSTOP) writer still holds it, and is still sending.
  */
-export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): boolean {
+export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): Promise<boolean> {
   return runIsLive(dataDir, attempts.lastRun);
 }

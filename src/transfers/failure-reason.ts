@@ -55,8 +55,8 @@ export function reasonInRecord(record: object): FailureReason | undefined {
 }
 
 /** The reason of the newest verified payout notification of `reference` that reported it failed or reversed. */
-export function reasonInNotifications(dataDir: string, reference: string): FailureReason | undefined {
-  for (const notification of verifiedNotificationsOf(dataDir, reference)) {
+export async function reasonInNotifications(dataDir: string, reference: string): Promise<FailureReason | undefined> {
+  for (const notification of await verifiedNotificationsOf(dataDir, reference)) {
     const outcome = notification.status === undefined ? undefined : outcomeOfStatus(notification.status);
     if (outcome !== 'failed' && outcome !== 'reversed') continue;
     let body: unknown;
@@ -79,13 +79,13 @@ export function reasonInNotifications(dataDir: string, reference: string): Failu
  * notification's, else undefined (none given). Reading the event log is best effort: a store that cannot
  * be read gives no reason rather than no outcome.
  */
-export function reasonGiven(ctx: Pick<Context, 'paths'>, record: TransactionRecord): FailureReason | undefined {
+export async function reasonGiven(ctx: Pick<Context, 'paths'>, record: TransactionRecord): Promise<FailureReason | undefined> {
   const outcome = outcomeOfStatus(record.status);
   if (outcome !== 'failed' && outcome !== 'reversed') return undefined;
   const inRecord = reasonInRecord(record);
   if (inRecord) return inRecord;
   try {
-    return reasonInNotifications(ctx.paths.dataDir, String(record.reference ?? ''));
+    return await reasonInNotifications(ctx.paths.dataDir, String(record.reference ?? ''));
   } catch {
     return undefined;
   }
@@ -98,8 +98,8 @@ export interface RecordOutcome {
   reason: FailureReason | undefined;
 }
 
-export function outcomeOfRecord(ctx: Pick<Context, 'paths'>, record: TransactionRecord): RecordOutcome {
-  return { outcome: outcomeOfStatus(record.status), reason: reasonGiven(ctx, record) };
+export async function outcomeOfRecord(ctx: Pick<Context, 'paths'>, record: TransactionRecord): Promise<RecordOutcome> {
+  return { outcome: outcomeOfStatus(record.status), reason: await reasonGiven(ctx, record) };
 }
 
 /** "Beneficiary bank not available (the payout notification of …)", or that the API gave none. */

@@ -257,11 +257,17 @@ export async function prepareTransfer(
   const scope = await transferScope(ctx);
   // By index: what the journal knows of this reference, whatever the size of the history.
   const claimScope = { ...scope, reference };
-  const reused = journal.stateOf(claimScope);
-  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
+  const { reused, earlierAttempts, outcome } = await journal.snapshot(async (view) => {
+    const state = await view.stateOf(claimScope);
+    return {
+      reused: state,
+      earlierAttempts: (await view.attempts(claimScope))?.intents ?? 0,
+      outcome: state && state.state !== 'rejected' ? await outcomeNow(view, state) : undefined,
+    };
+  });
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
-      `reference ${reference} was already used on ${reused.sentAt} (${outcomeNow(journal, reused)}); a reference pays once`,
+      `reference ${reference} was already used on ${reused.sentAt} (${outcome}); a reference pays once`,
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }
@@ -282,9 +288,11 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = withOutcomeNow(
-    journal,
-    journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+  const duplicates = await journal.snapshot(async (view) =>
+    withOutcomeNow(
+      view,
+      await view.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+    ),
   );
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
@@ -371,7 +379,7 @@ export async function executeTransfer(
 
   // The policy's hard limits (src/controls/policy.ts): over the per-transfer maximum throws here; the daily
   // maximum is decided in the claim, against every process's transfers.
-  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...hardLimits(ctx, scope, transfer.amountKobo) };
+  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...(await hardLimits(ctx, scope, transfer.amountKobo)) };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   try {
     // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
@@ -714,14 +722,14 @@ export async function recordStatusSeen(
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
   // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
-  const given = reasonGiven(ctx, transaction);
+  const given = await reasonGiven(ctx, transaction);
   const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });
     return;
   }
-  const known = readableTransfer(journal, stamp);
+  const known = await readableTransfer(journal, stamp);
   // Only what is new: a re-run or a reconcile that finds every status (and reason) as journalled writes nothing.
   if (known?.status !== transaction.status || (reason !== undefined && known.reason !== reason)) {
     await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status, ...(reason ? { reason } : {}) });
@@ -729,9 +737,9 @@ export async function recordStatusSeen(
 }
 
 /** The journal's state of a transfer; undefined when the journal cannot be read now (the write says why). */
-function readableTransfer(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
+async function readableTransfer(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Promise<TransferState | undefined> {
   try {
-    return journal.transfer(scope);
+    return await journal.transfer(scope);
   } catch {
     return undefined;
   }

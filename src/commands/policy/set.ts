@@ -31,7 +31,7 @@ export default run(setSpec, async (ctx, opts) => {
   requireTerminal(ctx, 'changing the payment policy');
 
   const scope = await controlScope(ctx);
-  const before = readPolicy(ctx, scope);
+  const before = await readPolicy(ctx, scope);
   const at = nowIso(ctx);
   const by = operatorName(ctx.env);
   let after: Policy | undefined;
@@ -56,12 +56,12 @@ export default run(setSpec, async (ctx, opts) => {
   if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
     ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');
   }
-  if (after?.payeesOnly && listPayees(ctx, scope).length === 0) {
+  if (after?.payeesOnly && (await listPayees(ctx, scope)).length === 0) {
     ctx.io.note('note: no payees are saved yet: under payees-only every transfer will be held (fsapi payees add)');
   }
   writePolicyChange(ctx, scope.profile, before, after);
   await proveConsumerSecret(ctx, 'makes this change');
-  withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
+  await withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
   ctx.io.note(
     after ? `policy of ${ownerWords(scope)} changed (by ${by})` : `policy of ${ownerWords(scope)} removed (by ${by}): fsapi pays without limits or approvals`,
   );

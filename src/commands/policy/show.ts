@@ -11,9 +11,9 @@ import { ownedByAccount, ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   // Without a policy there is no day of its own: this terminal's day, for information.
-  const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
+  const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
   const left = leftUnderDailyMaximum(policy?.maxPerDayKobo, spent);
   if (!policy) ctx.io.note(`${ownerWords(scope)} has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(

@@ -155,7 +155,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     if (!go) throw new CancelledError();
   }
 
-  holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
+  await holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
 
   // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
   const sent = plan.toSendCount > 0 ? await sendWithProgress(ctx, plan, options) : { stoppedBecause: undefined, authFailed: false };
@@ -173,7 +173,11 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
   printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
   const totals = tally(rowResults(plan));
   writeBatchTotals(ctx, totals, reportFailure ? undefined : options.reportPath);
-  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: reportFailure ? undefined : options.reportPath });
+  const error = batchError(totals, {
+    authFailed: sent.authFailed,
+    reportPath: reportFailure ? undefined : options.reportPath,
+    storeFailure: sent.storeFailure,
+  });
   if (error && reportFailure) ctx.io.note(`warning: ${reportFailure.message}`);
   if (error) throw error;
   if (reportFailure) throw reportFailure;

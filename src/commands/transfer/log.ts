@@ -71,10 +71,10 @@ export default run(logSpec, async (ctx, opts, _args) => {
   const journal = openJournal(ctx);
   if (jsonl) return exportRecords(ctx, journal);
   if (opts.refresh) await refreshPending(ctx, journal);
-  for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
+  for (const warning of await journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
   const columns = columnsFor(allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
-  const total = journal.count(scope);
+  const total = await journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
   const capped = table && limit === undefined && total > TABLE_ROWS;
@@ -89,7 +89,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
     // Bounded (--limit, or a terminal's table of at most TABLE_ROWS): the rows in memory, fitted as one table.
     const { transfers } = await journalledTransfers(journal, { limit, scope });
     const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
-    if (capped) for (const page of journal.transferPages(undefined, scope)) count(withOutcomes(journal, page));
+    if (capped) for await (const page of journal.transferPages(undefined, scope)) count(await withOutcomes(journal, page));
     else count(rows);
     const empty = scope ? `the journal ${journal.file} has no transfers of profile ${scope.profile} yet` : `the journal ${journal.file} has no transfers yet`;
     if (csv) await printCsv(ctx, columns, rows);
@@ -106,7 +106,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
     if (summary.readerClosed) return;
   }
   if (csv) return;
-  const others = scope ? journal.count() - total : 0;
+  const others = scope ? (await journal.count()) - total : 0;
   if (others > 0 && !ctx.globals.json) {
     ctx.io.note(`${others.toLocaleString('en-US')} other transfer${others === 1 ? '' : 's'} (other profiles or addresses) not shown: --all-profiles`);
   }
@@ -136,8 +136,8 @@ async function* pagesOf(
   scope: JournalScope | undefined,
 ): AsyncGenerator<StreamedPage<LoggedTransfer>> {
   let page = 0;
-  for (const states of journal.transferPages(undefined, scope)) {
-    const rows = withOutcomes(journal, states);
+  for await (const states of journal.transferPages(undefined, scope)) {
+    const rows = await withOutcomes(journal, states);
     count(rows);
     page += 1;
     yield { page, rows, received: rows.length };
@@ -151,7 +151,7 @@ async function* pagesOf(
 async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
   const pages = (async function* () {
     let page = 0;
-    for (const rows of journal.recordTextPages()) yield { page: (page += 1), rows, received: rows.length };
+    for await (const rows of journal.recordTextPages()) yield { page: (page += 1), rows, received: rows.length };
   })();
   const sink: RowSink<string> = { write: (rows) => ctx.io.out(`${rows.join('\n')}\n`), end: () => undefined };
   await streamPages(ctx, pages, sink, { noun: 'records', progress: false });
@@ -195,7 +195,7 @@ async function refreshPending(ctx: Context, journal: Journal): Promise<void> {
   // Page by page: only the pending ones of this profile are kept.
   const mine: TransferState[] = [];
   let others = 0;
-  for (const page of journal.transferPages()) {
+  for await (const page of journal.transferPages()) {
     for (const t of page) {
       if (!mayStillChange(t)) continue;
       if (t.profile === scope.profile && t.baseUrl === scope.baseUrl) mine.push(t);

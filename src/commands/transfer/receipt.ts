@@ -41,9 +41,9 @@ export async function receiptOf(ctx: Context, reference: string): Promise<Receip
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
   // By the journal's index; the reference compared without regard to case.
-  const intent = journal.stateOf({ ...scope, reference });
+  const intent = await journal.stateOf({ ...scope, reference });
   if (!intent) {
-    const held = requestHolding(ctx, scope, reference);
+    const held = await requestHolding(ctx, scope, reference);
     if (held) throw heldNotSent(held.transfer.reference, held.request.id, held.request.status);
     throw new NotFoundError(
       `${reference} was not sent from here (profile ${scope.profile}): there is no verified payee to put on a receipt`,

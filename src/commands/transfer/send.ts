@@ -159,7 +159,7 @@ export default run(sendSpec, async (ctx, opts, args) => {
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
       if (wait) {
         const shown = outcome.transaction;
-        return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, shown, () => printTransaction(ctx, shown, outcomeOfRecord(ctx, shown)));
+        return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, shown, async () => printTransaction(ctx, shown, await outcomeOfRecord(ctx, shown)));
       }
       return printAndEnd(ctx, outcome.reference, outcome.transaction, false);
     case 'accepted':
@@ -201,7 +201,7 @@ export async function payeeOf(
     opts.expectName !== undefined ? '--expect-name' : '',
   ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
-  return findPayee(ctx, await controlScope(ctx), alias);
+  return await findPayee(ctx, await controlScope(ctx), alias);
 }
 
 /**
@@ -220,7 +220,7 @@ async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: Prepa
     const file = await ctx.prompt.confirm(`Ask for approval of ${formatNaira(transfer.amountKobo)} to ${transfer.accountName}?`, { defaultValue: false });
     if (!file) throw new CancelledError('cancelled; nothing was sent and no approval request was made');
   }
-  const request = holdForApproval(ctx, scope, verdict.hold, 'send');
+  const request = await holdForApproval(ctx, scope, verdict.hold, 'send');
   if (ctx.globals.json) printJson(ctx, requestJson(request));
   throw heldError(request);
 }
@@ -249,7 +249,7 @@ async function waitAndPrint(
   prepared: PreparedTransfer,
   timeoutMs: number,
   initial: TransactionRecord | undefined,
-  printWithoutLookup: () => void,
+  printWithoutLookup: () => void | Promise<void>,
 ): Promise<void> {
   const { reference } = prepared.transfer;
   const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(timeoutMs)})`);
@@ -263,7 +263,7 @@ async function waitAndPrint(
   }).finally(() => spinner.stop());
   if (!result.transaction) {
     // The API took it; only its later status is unknown. Show the answer we have and say why.
-    printWithoutLookup();
+    await printWithoutLookup();
     throw new StillPendingError(reference, `pending (the API took it), but ${result.reason}`);
   }
   await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
@@ -272,7 +272,7 @@ async function waitAndPrint(
 
 /** The record, fsapi's outcome first (with the reason the API gave for a failure), then how the command ends. */
 async function printAndEnd(ctx: Context, reference: string, transaction: TransactionRecord, waited: boolean, reason?: string): Promise<void> {
-  const seen = outcomeOfRecord(ctx, transaction);
+  const seen = await outcomeOfRecord(ctx, transaction);
   printTransaction(ctx, transaction, seen);
   await endTransferReport(ctx, { reference, status: transaction.status, waited, reason, failure: seen.reason });
 }

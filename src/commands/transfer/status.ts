@@ -38,7 +38,7 @@ export default run(statusSpec, async (ctx, opts, args) => {
     if (journalled && transaction !== found) await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction);
   }
   // fsapi's outcome first; failed or reversed, the reason the API gave (src/transfers/failure-reason.ts).
-  const seen = outcomeOfRecord(ctx, transaction);
+  const seen = await outcomeOfRecord(ctx, transaction);
   printTransaction(ctx, transaction, seen);
   // failed/reversed (any final status but successful): the reversal is shown, exit 1; still pending after --wait: exit 6.
   await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason, failure: seen.reason });

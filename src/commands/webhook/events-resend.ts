@@ -50,9 +50,9 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
   const outcome = resendOutcome(history.outcomes.at(-1)!, kept, result, summarise(history).attempts, new Date(ctx.clock.now()));
   let recorded = true;
   try {
-    const log = EventLogWriter.open(ctx.paths.dataDir);
+    const log = await EventLogWriter.open(ctx.paths.dataDir);
     try {
-      log.append(outcome);
+      await log.append(outcome);
     } finally {
       log.close();
     }

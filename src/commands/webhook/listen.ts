@@ -61,7 +61,7 @@ export default run(listenSpec, async (ctx, opts) => {
 
 async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<string>): Promise<void> {
   const lock = await lockEventLog(ctx.paths.dataDir);
-  const log = EventLogWriter.open(ctx.paths.dataDir);
+  const log = await EventLogWriter.open(ctx.paths.dataDir);
   const logFile = log.file;
 
   let verifyingAgainst = '';
@@ -110,16 +110,18 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
   });
 
-  const unfinished = processor.restore((row) => ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`));
+  const unfinished = await processor.restore((row) =>
+    ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`),
+  );
 
   const listener = await startListener({
     host: options.host,
     port: options.port,
     path: options.path,
     maxBodyBytes: MAX_NOTIFICATION_BYTES,
-    accept(body, text, parsed) {
+    async accept(body, text, parsed) {
       const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.reference, body, text);
-      log.append(record); // fsynced: only then is the 200 sent
+      await log.append(record); // committed (fsynced): only then is the 200 sent
       processor.accept(record, parsed);
     },
     rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
