@@ -1,6 +1,7 @@
 // The team store's schema (src/store/postgres.ts): the tables of src/store/migrations.ts in PostgreSQL's
-// words, in steps of its own. `fsapi_schema.version` counts the SQLite steps the schema matches (6: every
-// table of the local store, as its step 6 left them), so one number says what a store of either kind holds.
+// words, in steps of its own. `fsapi_schema.version` counts the team store's steps: 6 is every table of the
+// local store as its step 6 left them (the two numbers agree up to there), 7 the run leases, which only the
+// team store has.
 // A step is only ever added at the end, never edited once released; each runs in one transaction, under
 // the store's migration lock, so two machines opening a new store at once make it once.
 //
@@ -175,6 +176,25 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       CREATE OR REPLACE TRIGGER writes_policy AFTER INSERT ON policy_changes FOR EACH ROW EXECUTE FUNCTION fsapi_count_write();
       CREATE OR REPLACE TRIGGER writes_requests AFTER INSERT ON approval_requests FOR EACH ROW EXECUTE FUNCTION fsapi_count_write();
       CREATE OR REPLACE TRIGGER writes_decisions AFTER INSERT ON approval_decisions FOR EACH ROW EXECUTE FUNCTION fsapi_count_write();
+    `,
+  },
+  {
+    // The team store's own: a sending run's lease (src/store/run-lease.ts). The local store needs none: its
+    // runs hold OS locks (src/store/process-lock.ts).
+    version: 7,
+    name: 'run leases',
+    sql: `
+      CREATE TABLE IF NOT EXISTS run_leases (
+        run TEXT PRIMARY KEY,
+        login TEXT NOT NULL DEFAULT session_user,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started_at TIMESTAMPTZ NOT NULL,
+        heartbeat_at TIMESTAMPTZ NOT NULL,
+        renewals BIGINT NOT NULL DEFAULT 0,
+        expires_at TIMESTAMPTZ NOT NULL,
+        in_flight_until TIMESTAMPTZ NOT NULL DEFAULT '-infinity'
+      );
     `,
   },
 ];
