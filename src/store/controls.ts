@@ -239,7 +239,7 @@ export class ControlsStore {
         timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
         updatedAt: String(row.updated_at),
         updatedBy: shownActor(backend, optionalText(row.actor), String(row.updated_by)),
-        actor: optionalText(row.actor),
+        ...actorOf(row),
       };
     });
   }
@@ -475,7 +475,7 @@ async function withDetails(q: Queries, backend: Backend, row: SqlRow): Promise<A
   const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map((d) => ({
     decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
     by: shownActor(backend, optionalText(d.actor), String(d.decided_by)),
-    actor: optionalText(d.actor),
+    ...actorOf(d),
     at: String(d.decided_at),
     reason: optionalText(d.reason),
   }));
@@ -503,12 +503,18 @@ function toPayee(row: SqlRow, backend: Backend): Payee {
     accountName: String(row.account_name),
     addedAt: String(row.added_at),
     addedBy: shownActor(backend, optionalText(row.actor), String(row.added_by)),
-    actor: optionalText(row.actor),
+    ...actorOf(row),
   };
 }
 
 function optionalKobo(value: SqlValue | undefined): Kobo | undefined {
   return value === null || value === undefined ? undefined : integerKobo(value);
+}
+
+/** `{ actor }` when the row names one (rows written before actors were have none). */
+function actorOf(row: SqlRow): { actor?: string } {
+  const actor = optionalText(row.actor);
+  return actor === undefined ? {} : { actor };
 }
 
 function optionalText(value: SqlValue | undefined): string | undefined {
