@@ -9,14 +9,12 @@ export const grantSpec = defineCommand({
   ],
   options: {},
   helpText:
-    '\nRights, each with those below it:\n' +
-    '  owner     changes the policy, payees and rights; approves and sends\n' +
-    '  approver  approves or rejects held requests; sends\n' +
-    '  sender    sends (above the policy: held for approval); reads\n' +
-    '  viewer    reads the records\n' +
-    'The role gets exactly this right (another it held is taken back). PostgreSQL\n' +
-    'itself enforces them, for psql too; only an owner may grant (docs/team.md).\n',
+    '\nEach right holds those below it. owner: changes the policy, payees and\n' +
+    'rights. approver: approves or rejects held requests. sender: sends (beyond the\n' +
+    'policy: held for approval). viewer: reads the records. The role gets exactly\n' +
+    'this right (another it held is taken back). PostgreSQL itself enforces them,\n' +
+    'for psql too; only an owner may grant (docs/team.md).\n',
   exitCodes: [0, 1, 2],
-  exitCodeMeanings: { 1: 'refused (store_permission_denied: not an owner), no such role, or the store failed' },
+  exitCodeMeanings: { 1: 'refused (not an owner: store_permission_denied), or no such role' },
   examples: ['fsapi store grant bola sender', 'fsapi store grant chidi approver --json'],
 });

@@ -8,6 +8,6 @@ export const revokeSpec = defineCommand({
   helpText:
     '\nThe login keeps its role on the server (its administrator drops it) but may no\nlonger read or write the store. The last owner is never revoked (docs/team.md).\n',
   exitCodes: [0, 1, 2],
-  exitCodeMeanings: { 1: 'refused (store_permission_denied: not an owner, the last owner), no such role, or the store failed' },
+  exitCodeMeanings: { 1: 'refused (not an owner, the last owner), or no such role' },
   examples: ['fsapi store revoke bola'],
 });
