@@ -308,6 +308,9 @@ export async function* statementLines(ctx: Context, gathered: GatheredStatement,
   }
 }
 
+/** The columns of a statement line that are identifiers of digits, kept as text in a CSV (csvTextCell). */
+export const STATEMENT_LINE_IDENTIFIERS = ['counterparty_account'] as const;
+
 /** Columns of `statement --transactions --csv`, one row per transaction, oldest first. */
 export const STATEMENT_LINE_CSV_COLUMNS = [
   'time_utc',
@@ -336,15 +339,6 @@ export function localTimeText(ms: number): string {
   return `${localDay(ms)} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${zone}`;
 }
 
-/**
- * An account number a spreadsheet keeps as text: `="0123456789"`, the one form Excel, LibreOffice and
- * Google Sheets all open with the leading zero. Only digits are wrapped (the API's text could otherwise
- * write a formula); anything else stays as it is and goes through the CSV sanitiser.
- */
-export function spreadsheetText(digits: string): string {
-  return /^\d+$/.test(digits) ? `="${digits}"` : digits;
-}
-
 export function statementLineCsvRow(line: StatementLine): Record<(typeof STATEMENT_LINE_CSV_COLUMNS)[number], string> {
   const party = counterparty(line.tx);
   return {
@@ -354,7 +348,7 @@ export function statementLineCsvRow(line: StatementLine): Record<(typeof STATEME
     type: shownText(line.tx.type),
     status: shownText(line.tx.status),
     counterparty_name: party.name,
-    // Raw here; the CSV writer keeps it as text (spreadsheetText) after sanitising the other cells.
+    // Raw here; the CSV writer keeps it as text (STATEMENT_LINE_IDENTIFIERS).
     counterparty_account: party.accountNumber,
     counterparty_bank: party.bank,
     description: shownText(line.tx.description),

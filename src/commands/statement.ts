@@ -13,9 +13,9 @@ import { formatNaira } from '../money/kobo.js';
 import {
   STATEMENT_CSV_COLUMNS,
   STATEMENT_LINE_CSV_COLUMNS,
+  STATEMENT_LINE_IDENTIFIERS,
   gatherStatement,
   netKobo,
-  spreadsheetText,
   statementCsvRow,
   statementJson,
   statementLineCsvRow,
@@ -98,10 +98,8 @@ async function printLinesCsv(ctx: Context, gathered: GatheredStatement, period: 
   ctx.io.out(stringify([[...STATEMENT_LINE_CSV_COLUMNS]]));
   for await (const lines of statementLines(ctx, gathered, period)) {
     const records = lines.map((line) => {
-      const row = statementLineCsvRow(line);
-      // Every cell made inert for a spreadsheet, then the account number kept as text (a leading zero stays).
-      const safe = csvRecord(row);
-      if (/^\d+$/.test(row.counterparty_account)) safe.counterparty_account = spreadsheetText(row.counterparty_account);
+      // Every cell made inert for a spreadsheet, the account number kept as text (a leading zero stays).
+      const safe = csvRecord(statementLineCsvRow(line), STATEMENT_LINE_IDENTIFIERS);
       return STATEMENT_LINE_CSV_COLUMNS.map((column) => safe[column]);
     });
     ctx.io.out(stringify(records));
