@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { extractText, extractTextItems, getDocumentProxy } from 'unpdf';
+import PDFDocument from 'pdfkit';
 import type { Context } from '../src/context.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { amountInWords, integerInWords } from '../src/money/amount-words.js';
@@ -16,6 +17,8 @@ import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { FONT_FILES, fontDir, setFont, type Pdf } from '../src/documents/pdf.js';
+import { currentFont, fillColourOps, RowText } from '../src/documents/row-text.js';
 
 /** The text of every page of a PDF, one string a page, as a PDF reader extracts it. */
 async function pdfPages(file: string): Promise<string[]> {
@@ -418,5 +421,70 @@ describe('statement: the second reading, oldest first', () => {
     const changed = rows.find((row) => (row.createdAt as number) < untilMs)!;
     changed.status = 'failed';
     await assert.rejects(readAll(ctx, gathered), StatementChangedError);
+  });
+});
+
+describe("the statement's rows, written straight into the page", () => {
+  /** A one-page PDF in memory, drawn by `draw`. */
+  async function pdfOf(draw: (doc: Pdf) => void): Promise<Uint8Array> {
+    const doc = new PDFDocument({ size: 'A4', margin: 48, autoFirstPage: false, font: path.join(fontDir(), FONT_FILES.regular), compress: false });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise((resolve) => doc.on('end', resolve));
+    doc.addPage();
+    draw(doc);
+    doc.end();
+    await ended;
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+  const lines = [
+    { face: 'mono', text: '2026-11-22 14:05                            ₦1,234,567.89  ₦10.75 …' },
+    { face: 'mono', text: 'ACME-0A1B2C3D4E Ọ̀ mixed in' },
+    { face: 'regular', text: 'Adébáyọ̀ Ọlátúnjí Stores' },
+    { face: 'regular', text: 'AVAWAY To Ta Wa Yo · Guaranty Trust Bank · Invoice 7' },
+  ] as const;
+
+  it('draws the same glyphs at the same places as pdfkit, marks and kerning included', async () => {
+    const viaPdfkit = await pdfOf((doc) => {
+      lines.forEach(({ face, text }, i) => {
+        setFont(doc, face).fontSize(6.6).fillColor('#555555');
+        doc.text(text, 50, 100 + 10 * i, { lineBreak: false });
+      });
+    });
+    const direct = await pdfOf((doc) => {
+      const mono = currentFont(setFont(doc, 'mono'));
+      const regular = currentFont(setFont(doc, 'regular'));
+      const rows = new RowText(doc).monospaced(mono).colour(fillColourOps('#555555'));
+      lines.forEach(({ face, text }, i) => rows.use(face === 'mono' ? mono : regular, 6.6).line(text, 50, 100 + 10 * i));
+      rows.flush();
+    });
+    const items = async (bytes: Uint8Array) =>
+      (await extractTextItems(bytes)).items[0]!.filter((item) => item.str.trim() !== '').map((item) => [
+        item.str,
+        item.x.toFixed(2),
+        item.y.toFixed(2),
+        item.width.toFixed(2),
+      ]);
+    const [expected, actual] = [await items(viaPdfkit), await items(direct)];
+    assert.ok(expected.length >= lines.length);
+    assert.deepEqual(actual, expected);
+  });
+
+  it('the monospaced face lays out its plain characters one by one: no kerning, no ligature, one width', async () => {
+    await pdfOf((doc) => {
+      const mono = currentFont(setFont(doc, 'mono'));
+      let plain = '';
+      for (let code = 0x20; code <= 0x7e; code += 1) plain += String.fromCharCode(code);
+      plain += '\u20a6\u2026\u2212 fi ffl -- == ->';
+      const [codes, positions] = mono.encode(plain);
+      assert.equal(codes.join(''), [...plain].map((character) => mono.encode(character)[0].join('')).join(''));
+      const widths = new Set(positions.map((position) => position.xAdvance));
+      assert.equal(widths.size, 1);
+      for (const position of positions) {
+        assert.equal(position.xAdvance, position.advanceWidth);
+        assert.equal(position.xOffset, 0);
+        assert.equal(position.yOffset, 0);
+      }
+    });
   });
 });

@@ -10,6 +10,7 @@ import { localTimeText } from '../books/statement.js';
 import { shownText } from '../common/shown.js';
 import { counterparty } from '../books/transactions.js';
 import { clipText, createPdfFile, newPage, PAGE, setFont, type Pdf } from './pdf.js';
+import { currentFont, fillColourOps, RowText, type EmbeddedFont } from './row-text.js';
 
 export interface StatementPdfInput {
   statement: Statement;
@@ -82,6 +83,7 @@ export async function writeStatementPdf(path: string, given: StatementPdfInput):
     setFont(doc, 'bold').fontSize(11).text('Transactions', LEFT, y, { lineBreak: false });
     y += 18;
     y = tableHeader(doc, y);
+    const rowText = rowFonts(doc);
     let any = false;
     for await (const batch of input.lines) {
       for (const line of batch) {
@@ -91,7 +93,7 @@ export async function writeStatementPdf(path: string, given: StatementPdfInput):
           startPage();
           y = tableHeader(doc, PAGE.margin);
         }
-        y += writeLine(doc, line, y, names, details);
+        y += writeLine(rowText, line, y, names, details);
         transactions += 1;
         any = true;
       }
@@ -306,19 +308,37 @@ export function detailLines(doc: Pdf, line: StatementLine): string[] {
   return lines.length > 0 ? lines : [''];
 }
 
-/** Text in lines of the details column, broken at spaces; past `most` lines the last one ends in `…`. */
+/**
+ * Text in lines of the details column, broken at spaces; past `most` lines the last one ends in `…`.
+ * pdfkit lays a line out word by word, each word with the space after it, so a line's width is the sum
+ * of its words' (`word ` for all but the last): each word is measured once, never the growing line.
+ */
 function detailsColumnLines(doc: Pdf, text: string, most: number): string[] {
   setFont(doc, 'regular').fontSize(MONO_SIZE);
   const lines: string[] = [];
+  const widths: number[] = [];
+  // Of the last line: the width of its words but the last, each with its space, and its last word.
+  let before = 0;
+  let lastWord = '';
   for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
     if (word === '') continue;
-    const last = lines.at(-1);
-    if (last !== undefined && doc.widthOfString(`${last} ${word}`) <= DETAILS_WIDTH) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
+    const width = doc.widthOfString(word);
+    const last = lines.length - 1;
+    const withSpace = last < 0 ? 0 : before + doc.widthOfString(`${lastWord} `);
+    if (last >= 0 && withSpace + width <= DETAILS_WIDTH) {
+      lines[last] = `${lines[last]} ${word}`;
+      widths[last] = withSpace + width;
+      before = withSpace;
+    } else {
+      lines.push(word);
+      widths.push(width);
+      before = 0;
+    }
+    lastWord = word;
   }
-  return lines.length > most
-    ? [...lines.slice(0, most - 1), fit(doc, lines.slice(most - 1).join(' '), DETAILS_WIDTH)]
-    : lines.map((part) => fit(doc, part, DETAILS_WIDTH));
+  if (lines.length > most) return [...lines.slice(0, most - 1), fit(doc, lines.slice(most - 1).join(' '), DETAILS_WIDTH)];
+  // Only a single word wider than the column is cut.
+  return lines.map((line, i) => (widths[i]! <= DETAILS_WIDTH ? line : fit(doc, line, DETAILS_WIDTH)));
 }
 
 /** Text that fits a width at the current font: cut with an ellipsis (never inside a letter and its marks). */
@@ -345,24 +365,43 @@ const partyName = (line: StatementLine) => {
  * them the reference, and the row's status, the other party's bank and the narration. Returns the height
  * it took.
  */
-function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[], details: string[]): number {
+function writeLine(text: RowFonts, line: StatementLine, y: number, names: string[], details: string[]): number {
   const money = (kobo: number) => (kobo > 0 ? formatNaira(kobo) : '');
-  const colour = line.counted ? 'black' : GREY;
-  setFont(doc, 'mono').fontSize(MONO_SIZE).fillColor(colour);
-  doc.text(
-    tableRow([localTimeText(line.timeMs).slice(0, 16), '', money(line.inKobo), money(line.outKobo), money(line.chargesKobo), formatNaira(line.balanceKobo)]),
-    LEFT + 2,
-    y,
-    { lineBreak: false },
-  );
-  doc.fillColor(GREY).text(shownText(line.tx.reference), LEFT + 2, y + 8 * names.length, { lineBreak: false });
-  setFont(doc, 'regular').fontSize(MONO_SIZE).fillColor(colour);
-  names.forEach((name, i) => doc.text(name, DETAILS_X, y + 8 * i, { lineBreak: false }));
-  doc.fillColor(GREY);
-  details.forEach((text, i) => doc.text(text, DETAILS_X, y + 8 * (names.length + i), { lineBreak: false }));
-  doc.fillColor('black');
+  const colour = line.counted ? BLACK_OPS : GREY_OPS;
+  text.rows
+    .use(text.mono, MONO_SIZE)
+    .colour(colour)
+    .line(
+      tableRow([localTimeText(line.timeMs).slice(0, 16), '', money(line.inKobo), money(line.outKobo), money(line.chargesKobo), formatNaira(line.balanceKobo)]),
+      LEFT + 2,
+      y,
+    )
+    .colour(GREY_OPS)
+    .line(shownText(line.tx.reference), LEFT + 2, y + 8 * names.length)
+    .use(text.regular, MONO_SIZE)
+    .colour(colour);
+  names.forEach((name, i) => text.rows.line(name, DETAILS_X, y + 8 * i));
+  text.rows.colour(GREY_OPS);
+  details.forEach((detail, i) => text.rows.line(detail, DETAILS_X, y + 8 * (names.length + i)));
+  text.rows.flush();
   return rowHeight(names, details);
 }
+
+/** The writer of the table's rows and the two fonts it sets them in. */
+interface RowFonts {
+  rows: RowText;
+  mono: EmbeddedFont;
+  regular: EmbeddedFont;
+}
+
+function rowFonts(doc: Pdf): RowFonts {
+  const mono = currentFont(setFont(doc, 'mono'));
+  const regular = currentFont(setFont(doc, 'regular'));
+  return { rows: new RowText(doc).monospaced(mono), mono, regular };
+}
+
+const BLACK_OPS = fillColourOps('#000000');
+const GREY_OPS = fillColourOps(GREY);
 
 const rowHeight = (names: readonly string[], details: readonly string[]) => 8 * (names.length + details.length) + 3;
 
