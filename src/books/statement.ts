@@ -27,6 +27,8 @@ import { koboToDecimal, parseApiAmount } from '../money/kobo.js';
 import { dayOf, daysOf, directionOf, koboOf, localDay, movedMoney, type Period } from './ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
+import { zonedTimeText } from '../common/time-zone.js';
+import type { DocumentEnvironment } from '../common/document-origin.js';
 import { ALL_PAGES_LIMIT, counterparty, transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
 
 export interface Totals {
@@ -44,7 +46,9 @@ export interface DayTotals extends Totals {
 }
 
 export interface Statement extends Totals {
-  /** First and last local day of the period (both inclusive). */
+  /** The zone of its days and times (the business's: src/controls/policy.ts, businessTimeZone). */
+  timeZone: string;
+  /** First and last day of the period (both inclusive), in `timeZone`. */
   since: string;
   until: string;
   /** One entry per day of the period, oldest first, days without transactions included. */
@@ -62,8 +66,8 @@ export function netKobo(totals: Totals): number {
   return totals.credits.totalKobo - totals.debits.totalKobo - totals.chargesKobo - totals.stampDutyKobo;
 }
 
-/** Adds rows as they arrive (in any order); `result()` gives the statement. */
-export function createStatementTally(period: Period) {
+/** Adds rows as they arrive (in any order); `result()` gives the statement, its days those of `timeZone`. */
+export function createStatementTally(period: Period, timeZone: string) {
   const byDay = new Map<string, Totals>();
   const skipped = { failed: 0, otherType: 0 };
   return {
@@ -78,7 +82,7 @@ export function createStatementTally(period: Period) {
           skipped.failed += 1;
           continue;
         }
-        const day = dayOf(tx);
+        const day = dayOf(tx, timeZone);
         let totals = byDay.get(day);
         if (!totals) byDay.set(day, (totals = emptyTotals()));
         const side = direction === 'credit' ? totals.credits : totals.debits;
@@ -90,15 +94,16 @@ export function createStatementTally(period: Period) {
     },
     /** The statement, its balances derived from the balance at the end of the period. */
     result(closingKobo: number): Statement {
-      const days = daysOf(period);
+      const days = daysOf(period, undefined, timeZone);
       // A row the API dated outside the days it was asked for cannot be in a filtered listing, but a day
       // holding rows is never dropped from the table.
       for (const day of byDay.keys()) if (!days.includes(day)) days.push(day);
       days.sort();
       const statement: Statement = {
         ...emptyTotals(),
-        since: localDay(period.sinceMs),
-        until: localDay(period.untilMs - 1),
+        timeZone,
+        since: localDay(period.sinceMs, timeZone),
+        until: localDay(period.untilMs - 1, timeZone),
         days: days.map((date) => ({ date, ...(byDay.get(date) ?? emptyTotals()), balanceKobo: 0 })),
         skipped,
         openingKobo: 0,
@@ -150,9 +155,11 @@ function totalsJson(totals: Totals) {
   };
 }
 
-/** `--json`: totals as two-decimal strings (exact), one object per day. */
-export function statementJson(statement: Statement) {
+/** `--json`: where the figures come from, totals as two-decimal strings (exact), one object per day. */
+export function statementJson(statement: Statement, environment: DocumentEnvironment) {
   return {
+    environment,
+    timeZone: statement.timeZone,
     since: statement.since,
     until: statement.until,
     openingBalance: koboToDecimal(statement.openingKobo),
@@ -193,6 +200,7 @@ export interface GatheredStatement {
 export async function gatherStatement(
   ctx: Context,
   period: Period,
+  timeZone: string,
   observe: (pages: AsyncIterable<TransactionPage>) => AsyncIterable<TransactionPage> = (pages) => pages,
 ): Promise<GatheredStatement> {
   const api = await ctx.api();
@@ -204,7 +212,7 @@ export async function gatherStatement(
   } catch {
     throw new ApiError(`the API's available balance ${JSON.stringify(account.availableBalance)} is not an amount; the statement's balances cannot be derived`);
   }
-  const tally = createStatementTally(period);
+  const tally = createStatementTally(period, timeZone);
   let afterPeriodKobo = 0;
   let rows = 0;
   let newestMs = Number.NEGATIVE_INFINITY;
@@ -329,21 +337,12 @@ export const STATEMENT_LINE_CSV_COLUMNS = [
   'counted',
 ] as const;
 
-/** Local wall time with its offset, `2026-11-22 14:05:09 +01:00`: what a person in the zone reads. */
-export function localTimeText(ms: number): string {
-  if (!Number.isFinite(ms)) return '';
-  const date = new Date(ms);
-  const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
-  const offset = -date.getTimezoneOffset();
-  const zone = `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
-  return `${localDay(ms)} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${zone}`;
-}
-
-export function statementLineCsvRow(line: StatementLine): Record<(typeof STATEMENT_LINE_CSV_COLUMNS)[number], string> {
+/** One transaction as a CSV row; its local time is `timeZone`'s (the statement's), with the zone's short name. */
+export function statementLineCsvRow(line: StatementLine, timeZone: string): Record<(typeof STATEMENT_LINE_CSV_COLUMNS)[number], string> {
   const party = counterparty(line.tx);
   return {
     time_utc: epochToDate(line.tx.createdAt)?.toISOString() ?? shownText(line.tx.createdAt),
-    time_local: localTimeText(line.timeMs),
+    time_local: zonedTimeText(line.timeMs, timeZone),
     reference: shownText(line.tx.reference),
     type: shownText(line.tx.type),
     status: shownText(line.tx.status),

@@ -91,6 +91,7 @@ export interface PdfFile {
 export interface PdfInfo {
   title: string;
   subject: string;
+  keywords?: string;
 }
 
 export function createPdfFile(path: string, info: PdfInfo): PdfFile {
@@ -102,7 +103,13 @@ export function createPdfFile(path: string, info: PdfInfo): PdfFile {
     // The first page is made by the writer, so the default font is never a standard font.
     autoFirstPage: false,
     font: join(dir, FONT_FILES.regular),
-    info: { Title: info.title, Subject: info.subject, Creator: 'fsapi', Producer: 'fsapi (pdfkit)' },
+    info: {
+      Title: info.title,
+      Subject: info.subject,
+      ...(info.keywords === undefined ? {} : { Keywords: info.keywords }),
+      Creator: 'fsapi',
+      Producer: 'fsapi (pdfkit)',
+    },
     compress: true,
   });
   const { fd, temporary } = openBesideSync(path);

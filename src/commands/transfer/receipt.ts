@@ -6,6 +6,8 @@ import { parseReferenceArgument } from '../../books/transactions.js';
 import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../transfers/receipt.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
+import { businessTimeZone } from '../../controls/policy.js';
+import { documentEnvironment, originMark } from '../../common/document-origin.js';
 
 /** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
@@ -46,13 +48,20 @@ export default run(receiptSpec, async (ctx, opts, args) => {
 
   // 3. The receipt.
   const business = await sourceAccount(ctx);
-  const facts = makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs);
+  const environment = documentEnvironment(scope.env);
+  const facts = makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs, {
+    timeZone: await businessTimeZone(ctx, scope),
+    environment,
+  });
   if (pdf !== undefined) {
     const { writeReceiptPdf } = await import('../../documents/receipt-pdf.js');
     await writeReceiptPdf(pdf, facts);
     ctx.io.note(`wrote ${pdf}: receipt of ${facts.reference}`);
     return;
   }
+  // Shown or copied from a terminal, it is no proof of payment either: said where a person reads it.
+  const mark = originMark(environment);
+  if (mark !== undefined && !ctx.globals.json) ctx.io.note(mark);
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
   const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
   printRecord(
