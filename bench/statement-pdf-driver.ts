@@ -1,11 +1,15 @@
 // Drives the statement's PDF writer (src/documents/statement-pdf.ts) from a generated stream of
 // transactions, a hundred at a time as the API's pages come: the simulator cannot seed a million rows
 // quickly, and the writer is what must stay flat. Rows look like the API's (names with diacritics, naira
-// amounts, references); each is made as it is asked for and dropped once written.
+// amounts, references); each is made as it is asked for and dropped once written. The heap is held as
+// `fsapi statement` holds it (src/common/long-run-memory.ts), so its peak RSS is what a user's run has.
 // Usage: node --import tsx bench/statement-pdf-driver.ts <rows> <file.pdf>
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { createStatementTally, statementLine, type StatementLine } from '../src/books/statement.js';
 import { writeStatementPdf } from '../src/documents/statement-pdf.js';
+import { keepYoungGenerationSmall } from '../src/common/long-run-memory.js';
+
+keepYoungGenerationSmall();
 
 const rows = Number(process.argv[2]);
 const file = process.argv[3]!;

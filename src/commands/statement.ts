@@ -151,7 +151,7 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const countWidth = Math.max(5, ...summary.map(([, count]) => count.length));
   const totalWidth = Math.max(...summary.map(([, , total]) => total.length));
   const lines = [
-    c.bold(`Statement ${s.since} to ${s.until}`) + c.dim(` (days in ${zoneAbbreviation(Date.now(), s.timeZone)}, ${s.timeZone})`),
+    c.bold(`Statement ${s.since} to ${s.until}`) + c.dim(` (days in ${zoneAbbreviation(ctx.clock.now(), s.timeZone)}, ${s.timeZone})`),
     `${gathered.account.name} ${c.dim(gathered.account.number)}`,
     '',
     `${''.padEnd(labelWidth)}  ${c.dim('COUNT'.padStart(countWidth))}  ${c.dim('TOTAL'.padStart(totalWidth))}`,
