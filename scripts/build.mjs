@@ -113,12 +113,15 @@ const vendorFiles = {
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
   // The Model Context Protocol SDK's server (with its validators, about 1 MB): loaded by `fsapi mcp` alone.
   'mcp-sdk': {
-    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'],
+    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'],
     exports:
-      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, StdioServerTransport: require('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema }",
+      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema, JSONRPCMessageSchema: require('@modelcontextprotocol/sdk/types.js').JSONRPCMessageSchema }",
   },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
+  // The PostgreSQL driver of a team store (src/store/postgres.ts): loaded only by a run whose records are
+  // in one. pg-native (libpq bindings) is an optional driver fsapi never uses.
+  pg: { imports: ['pg'], exports: "require('pg')", external: ['pg-native'] },
 };
 
 // The fonts the PDFs embed (src/documents/pdf.ts), with their licence, copied beside the bundles.
@@ -142,13 +145,10 @@ const bundles = [
   // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
   // colours the spinner by its own default instance.
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
-  // The team store's connection thread (src/store/postgres-worker.ts) with the `pg` driver: loaded only by a
-  // run whose records are in a PostgreSQL. pg-native (libpq bindings) is an optional driver fsapi never uses.
-  // No map: it would be the driver's source again (300 KB), as a vendor bundle's is.
-  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', external: ['pg-native'], sourcemap: false },
-  ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
+  ...Object.entries(vendorFiles).map(([file, { exports, external }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
+    external,
   })),
 ];
 
