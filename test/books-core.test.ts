@@ -50,6 +50,9 @@ function row(fields: Partial<Record<keyof TransactionRecord, unknown>>): Transac
   } as TransactionRecord;
 }
 
+/** The seven days of a week that ends on 23 November 2026. */
+const WEEK_TO_23_NOVEMBER = ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23'];
+
 /** process.env.TZ = undefined would set the text "undefined": remove it instead. */
 function restoreTz(previous: string | undefined): void {
   if (previous === undefined) delete process.env.TZ;
@@ -139,15 +142,7 @@ describe('periods', () => {
     process.env.TZ = 'Africa/Lagos';
     try {
       const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos
-      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), [
-        '2026-11-17',
-        '2026-11-18',
-        '2026-11-19',
-        '2026-11-20',
-        '2026-11-21',
-        '2026-11-22',
-        '2026-11-23',
-      ]);
+      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), WEEK_TO_23_NOVEMBER);
       assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now)).slice(0, 2), ['2026-09-27', '2026-09-28']);
       assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now), /after --until/);
     } finally {
@@ -190,15 +185,7 @@ describe("the business's clock: a named zone, whatever TZ the process has", () =
         const now = at('2026-11-22T23:30:00Z');
         const week = parsePeriod(undefined, undefined, now, undefined, 'Africa/Lagos');
         assert.deepEqual(week, { sinceMs: at('2026-11-16T23:00:00Z'), untilMs: at('2026-11-23T23:00:00Z') });
-        assert.deepEqual(daysOf(week, undefined, 'Africa/Lagos'), [
-          '2026-11-17',
-          '2026-11-18',
-          '2026-11-19',
-          '2026-11-20',
-          '2026-11-21',
-          '2026-11-22',
-          '2026-11-23',
-        ]);
+        assert.deepEqual(daysOf(week, undefined, 'Africa/Lagos'), WEEK_TO_23_NOVEMBER);
         assert.equal(parseDateOption('yesterday', '--since', now, 'Africa/Lagos').startMs, at('2026-11-21T23:00:00Z'));
       } finally {
         restoreTz(previous);

@@ -17,7 +17,7 @@ import { StatementChangedError, gatherStatement, statementLines, type GatheredSt
 import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
-import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
+import { sendArgs, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { FONT_FILES, fontDir, setFont, type Pdf } from '../src/documents/pdf.js';
 import { currentFont, fillColourOps, RowText } from '../src/documents/row-text.js';
 import { SIMULATOR_LOGIN_ENV } from './helpers/simulator-login.js';
@@ -456,21 +456,7 @@ describe('documents say where they come from', () => {
     });
     assert.equal(login.code, 0, login.stderr);
     for (const { environment, args } of profiles) {
-      const sent = await setup.runInProcess([
-        ...args(),
-        'transfer',
-        'send',
-        '0123456789',
-        '--bank',
-        'gtb',
-        '--amount',
-        '2500',
-        '--narration',
-        'Rent',
-        '--yes',
-        '--wait',
-        '--json',
-      ]);
+      const sent = await setup.runInProcess([...args(), ...sendArgs('2500', '--wait', '--json')]);
       assert.equal(sent.code, 0, sent.stderr);
       references.set(environment, (JSON.parse(sent.stdout) as { reference: string }).reference);
     }
