@@ -10,8 +10,15 @@
 // before actors were have none: they show their label alone, and compare as nobody.
 import { hostname, userInfo } from 'node:os';
 
-/** The OS user and host of this process: `ada@finance-laptop`. */
+let local: string | undefined;
+
+/** The OS user and host of this process: `ada@finance-laptop` (read once: every intent names it). */
 export function localActor(): string {
+  local ??= osUserAndHost();
+  return local;
+}
+
+function osUserAndHost(): string {
   let user: string;
   try {
     user = userInfo().username;
