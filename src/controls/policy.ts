@@ -14,8 +14,8 @@
 // no money moved. Failed and reversed ones count: the money left the account until the reversal, and a final
 // word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
 // limit. Erring that way sends less, never more (docs/policy.md).
-import { hostname, userInfo } from 'node:os';
 import type { Context } from '../context.js';
+import { localActor } from '../store/actor.js';
 import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
@@ -26,9 +26,10 @@ import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
 /**
- * Who is at the keyboard, as every record names them (journal intents, payees, policy changes, held
- * requests, decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`), so the
- * records of a team store (docs/team.md) say which person on which machine did what.
+ * The name the client gives to every record (journal intents, payees, policy changes, held requests,
+ * decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`). A label, never
+ * a proof: on a team store the server stamps the login beside it (src/store/actor.ts), and that is
+ * what is compared.
  */
 export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
   const named = env.FSAPI_OPERATOR?.trim();
@@ -39,13 +40,7 @@ export function operatorName(env: Readonly<Record<string, string | undefined>>):
     }
     return named;
   }
-  let user: string;
-  try {
-    user = userInfo().username;
-  } catch {
-    user = env.USER ?? env.USERNAME ?? 'unknown';
-  }
-  return `${user}@${hostname()}`;
+  return localActor();
 }
 
 export function nowIso(ctx: Pick<Context, 'clock'>): string {
@@ -310,6 +305,8 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
     baseUrl: request.baseUrl,
     createdAt: request.createdAt,
     createdBy: request.createdBy,
+    // Who the store says asked: a team store's login (src/store/actor.ts); what four eyes compares.
+    actor: request.actor ?? null,
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
     total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo))),
@@ -322,6 +319,6 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
       // `approvals show`: what became of it (src/controls/approvals.ts heldOutcomes).
       ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
     })),
-    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null })),
+    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null, actor: d.actor ?? null })),
   };
 }

@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { randomCrockford } from '../common/crockford.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
+import { shownActor } from './actor.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
@@ -36,7 +37,10 @@ export interface Payee {
   /** The name the name enquiry returned when the payee was added: every send must still find it. */
   accountName: string;
   addedAt: string;
+  /** Who added it, in words (src/store/actor.ts, shownActor); as given when it is being added: the client's name. */
   addedBy: string;
+  /** Who the store says added it (a team store's login; the OS user here); undefined before actors were kept. */
+  actor?: string | undefined;
 }
 
 /** Amounts in integer kobo; undefined means "no such limit". */
@@ -51,7 +55,10 @@ export interface Policy {
    */
   timeZone: string;
   updatedAt: string;
+  /** Who set it, in words (src/store/actor.ts). */
   updatedBy: string;
+  /** Who the store says set it. */
+  actor?: string | undefined;
 }
 
 /** One transfer held for approval, verified by name enquiry when it was held. */
@@ -76,8 +83,10 @@ export type RequestStatus = 'held' | 'approved' | 'rejected';
 
 export interface Decision {
   decision: 'approved' | 'rejected';
-  /** The OS user who decided. */
+  /** Who decided, in words (src/store/actor.ts); as given when deciding: the client's name. */
   by: string;
+  /** Who the store says decided (a team store's login: compare this, never `by`). */
+  actor?: string | undefined;
   at: string;
   reason: string | undefined;
 }
@@ -88,7 +97,10 @@ export interface ApprovalRequest {
   baseUrl: string;
   env: string;
   createdAt: string;
+  /** Who asked, in words (src/store/actor.ts). */
   createdBy: string;
+  /** Who the store says asked (a team store's login: compare this, never `createdBy`); undefined before actors were kept. */
+  actor: string | undefined;
   origin: string;
   status: RequestStatus;
   transfers: HeldTransfer[];
@@ -151,35 +163,45 @@ export class ControlsStore {
     return openLocalStore(this.dataDir);
   }
 
-  /** Runs `work` in one read transaction. */
-  private async read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return (await this.store()).read(work);
+  /** Runs `work` in one read transaction; `backend` says how its rows name who acted. */
+  private async read<T>(work: (q: Queries, backend: Backend) => Promise<T>): Promise<T> {
+    const store = await this.store();
+    return store.read((q) => work(q, store.backend));
   }
 
-  /** Runs `work` in one write transaction. */
-  private async transaction<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return (await this.store()).write(work);
+  /** Runs `work` in one write transaction, given who acts (Store.actor: the server stamps its own on a team store). */
+  private async transaction<T>(work: (q: Queries, actor: string, backend: Backend) => Promise<T>): Promise<T> {
+    const store = await this.store();
+    const actor = await store.actor();
+    return store.write((q) => work(q, actor, store.backend));
+  }
+
+  /** Who acts through this store (Store.actor): what four eyes compares with a request's `actor`. */
+  async actor(): Promise<string> {
+    return (await this.store()).actor();
   }
 
   // ---- payees ------------------------------------------------------------------------------------------
 
   payees(scope: ControlScope): Promise<Payee[]> {
-    return this.read(async (q) =>
-      (await all(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope))).map(toPayee),
+    return this.read(async (q, backend) =>
+      (await all(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope))).map((row) =>
+        toPayee(row, backend),
+      ),
     );
   }
 
   payee(scope: ControlScope, alias: string): Promise<Payee | undefined> {
-    return this.read((q) => payeeIn(q, scope, alias));
+    return this.read((q, backend) => payeeIn(q, backend, scope, alias));
   }
 
   /** Adds a payee; false when the alias is taken (nothing changed). */
   addPayee(scope: ControlScope, payee: Payee): Promise<boolean> {
-    return this.transaction(async (q) => {
-      if (await payeeIn(q, scope, payee.alias)) return false;
+    return this.transaction(async (q, actor, backend) => {
+      if (await payeeIn(q, backend, scope, payee.alias)) return false;
       await run(
         q,
-        'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
         payee.alias.toLowerCase(),
@@ -190,6 +212,7 @@ export class ControlsStore {
         payee.accountName,
         payee.addedAt,
         payee.addedBy,
+        actor,
       );
       return true;
     });
@@ -205,7 +228,7 @@ export class ControlsStore {
   // ---- policy ------------------------------------------------------------------------------------------
 
   policy(scope: ControlScope): Promise<Policy | undefined> {
-    return this.read(async (q) => {
+    return this.read(async (q, backend) => {
       const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (!row) return undefined;
       return {
@@ -215,19 +238,20 @@ export class ControlsStore {
         payeesOnly: row.payees_only === 1,
         timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
         updatedAt: String(row.updated_at),
-        updatedBy: String(row.updated_by),
+        updatedBy: shownActor(backend, optionalText(row.actor), String(row.updated_by)),
+        ...actorOf(row),
       };
     });
   }
 
   /** Replaces the policy (undefined: none), and records who changed it to what. */
   setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): Promise<void> {
-    return this.transaction(async (q) => {
+    return this.transaction(async (q, actor) => {
       await run(q, 'DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (policy) {
         await run(
           q,
-          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           scope.profile,
           base(scope),
           policy.maxPerTransferKobo ?? null,
@@ -237,16 +261,18 @@ export class ControlsStore {
           policy.timeZone,
           at,
           by,
+          actor,
         );
       }
       await run(
         q,
-        'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by, actor) VALUES (?, ?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
         JSON.stringify(policy ?? null),
         at,
         by,
+        actor,
       );
     });
   }
@@ -258,9 +284,9 @@ export class ControlsStore {
    * approved) request of the same account is refused: a reference pays once, and is held once.
    */
   hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, by: string, at: string): Promise<ApprovalRequest> {
-    return this.transaction(async (q) => {
+    return this.transaction(async (q, actor, backend) => {
       for (const transfer of transfers) {
-        const found = await requestOfReferenceIn(q, scope, transfer.reference);
+        const found = await requestOfReferenceIn(q, backend, scope, transfer.reference);
         const open = found && found.status !== 'rejected' ? found : undefined;
         if (open)
           throw new UsageError(
@@ -272,7 +298,7 @@ export class ControlsStore {
       while (await get(q, 'SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
       await run(
         q,
-        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'held')",
+        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, actor) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?)",
         id,
         scope.profile,
         base(scope),
@@ -280,6 +306,7 @@ export class ControlsStore {
         at,
         by,
         origin,
+        actor,
       );
       for (const [position, t] of transfers.entries()) {
         await run(
@@ -301,21 +328,21 @@ export class ControlsStore {
           JSON.stringify(t.reasons),
         );
       }
-      return (await requestIn(q, scope, id))!;
+      return (await requestIn(q, backend, scope, id))!;
     });
   }
 
   /** The request of this account holding `reference`, newest first: open ones before rejected ones. */
   requestOfReference(scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
-    return this.read((q) => requestOfReferenceIn(q, scope, reference));
+    return this.read((q, backend) => requestOfReferenceIn(q, backend, scope, reference));
   }
 
   /** The requests of this account holding each of `references` (as requestOfReference), in one read. */
   requestsOfReferences(scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
-    return this.read(async (q) => {
+    return this.read(async (q, backend) => {
       const found = new Map<string, ApprovalRequest>();
       for (const reference of references) {
-        const request = await requestOfReferenceIn(q, scope, reference);
+        const request = await requestOfReferenceIn(q, backend, scope, reference);
         if (request) found.set(reference, request);
       }
       return found;
@@ -323,15 +350,15 @@ export class ControlsStore {
   }
 
   request(scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
-    return this.read((q) => requestIn(q, scope, id));
+    return this.read((q, backend) => requestIn(q, backend, scope, id));
   }
 
   /** Every request of this account, newest first. */
   requests(scope: ControlScope): Promise<ApprovalRequest[]> {
-    return this.read(async (q) => {
+    return this.read(async (q, backend) => {
       const rows = await all(q, 'SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope));
       const requests: ApprovalRequest[] = [];
-      for (const row of rows) requests.push(await withDetails(q, row));
+      for (const row of rows) requests.push(await withDetails(q, backend, row));
       return requests;
     });
   }
@@ -341,7 +368,7 @@ export class ControlsStore {
    * decided it, false when someone decided it first (nothing changed then).
    */
   decide(scope: ControlScope, id: string, decision: Decision): Promise<boolean> {
-    return this.transaction(async (q) => {
+    return this.transaction(async (q, actor) => {
       const changed = await run(
         q,
         "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
@@ -353,12 +380,13 @@ export class ControlsStore {
       if (changed === 0) return false;
       await run(
         q,
-        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor) VALUES (?, ?, ?, ?, ?, ?)',
         id,
         decision.decision,
         decision.by,
         decision.at,
         decision.reason ?? null,
+        actor,
       );
       return true;
     });
@@ -366,7 +394,7 @@ export class ControlsStore {
 
   /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
   recordDecision(scope: ControlScope, id: string, decision: Decision): Promise<void> {
-    return this.transaction(async (q) => {
+    return this.transaction(async (q, actor) => {
       if (
         !(await get(
           q,
@@ -380,12 +408,13 @@ export class ControlsStore {
       }
       await run(
         q,
-        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor) VALUES (?, ?, ?, ?, ?, ?)',
         id,
         decision.decision,
         decision.by,
         decision.at,
         decision.reason ?? null,
+        actor,
       );
     });
   }
@@ -403,12 +432,14 @@ async function run(q: Queries, sql: string, ...params: SqlValue[]): Promise<numb
   return Number((await q.sql(sql).run(...params)).changes);
 }
 
-async function payeeIn(q: Queries, scope: ControlScope, alias: string): Promise<Payee | undefined> {
+type Backend = Store['backend'];
+
+async function payeeIn(q: Queries, backend: Backend, scope: ControlScope, alias: string): Promise<Payee | undefined> {
   const row = await get(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
-  return row ? toPayee(row) : undefined;
+  return row ? toPayee(row, backend) : undefined;
 }
 
-async function requestOfReferenceIn(q: Queries, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
+async function requestOfReferenceIn(q: Queries, backend: Backend, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
   const row = await get(
     q,
     `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
@@ -418,15 +449,15 @@ async function requestOfReferenceIn(q: Queries, scope: ControlScope, reference: 
     scope.profile,
     base(scope),
   );
-  return row ? requestIn(q, scope, String(row.id)) : undefined;
+  return row ? requestIn(q, backend, scope, String(row.id)) : undefined;
 }
 
-async function requestIn(q: Queries, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
+async function requestIn(q: Queries, backend: Backend, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
   const row = await get(q, 'SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
-  return row ? withDetails(q, row) : undefined;
+  return row ? withDetails(q, backend, row) : undefined;
 }
 
-async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
+async function withDetails(q: Queries, backend: Backend, row: SqlRow): Promise<ApprovalRequest> {
   const id = String(row.id);
   const transfers = (await all(q, 'SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id)).map((t) => ({
     reference: String(t.reference),
@@ -443,7 +474,8 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
   }));
   const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map((d) => ({
     decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
-    by: String(d.decided_by),
+    by: shownActor(backend, optionalText(d.actor), String(d.decided_by)),
+    ...actorOf(d),
     at: String(d.decided_at),
     reason: optionalText(d.reason),
   }));
@@ -453,7 +485,8 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
     baseUrl: String(row.base_url),
     env: String(row.env),
     createdAt: String(row.created_at),
-    createdBy: String(row.created_by),
+    createdBy: shownActor(backend, optionalText(row.actor), String(row.created_by)),
+    actor: optionalText(row.actor),
     origin: String(row.origin),
     status: row.status === 'approved' ? 'approved' : row.status === 'rejected' ? 'rejected' : 'held',
     transfers,
@@ -461,7 +494,7 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
   };
 }
 
-function toPayee(row: SqlRow): Payee {
+function toPayee(row: SqlRow, backend: Backend): Payee {
   return {
     alias: String(row.alias),
     accountNumber: String(row.account_number),
@@ -469,12 +502,19 @@ function toPayee(row: SqlRow): Payee {
     bankName: String(row.bank_name),
     accountName: String(row.account_name),
     addedAt: String(row.added_at),
-    addedBy: String(row.added_by),
+    addedBy: shownActor(backend, optionalText(row.actor), String(row.added_by)),
+    ...actorOf(row),
   };
 }
 
 function optionalKobo(value: SqlValue | undefined): Kobo | undefined {
   return value === null || value === undefined ? undefined : integerKobo(value);
+}
+
+/** `{ actor }` when the row names one (rows written before actors were have none). */
+function actorOf(row: SqlRow): { actor?: string } {
+  const actor = optionalText(row.actor);
+  return actor === undefined ? {} : { actor };
 }
 
 function optionalText(value: SqlValue | undefined): string | undefined {

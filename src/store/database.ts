@@ -30,6 +30,7 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
+import { localActor } from './actor.js';
 import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
@@ -312,6 +313,11 @@ class SqliteStore implements Store {
 
   read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     return this.transaction('BEGIN', work, undefined);
+  }
+
+  /** One machine: the OS user and host, a name and not a proof (docs/team.md). */
+  async actor(): Promise<string> {
+    return localActor();
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {

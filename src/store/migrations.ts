@@ -225,6 +225,19 @@ export const MIGRATIONS: readonly Migration[] = [
         .run(newStoreId(), new Date().toISOString());
     },
   },
+  {
+    name: 'who acted beside each name',
+    // Who the store says acted (src/store/actor.ts): here the OS user and host, written by fsapi; on a
+    // team store the login, stamped by the server. NULL on rows written before this step.
+    sql: `
+      ALTER TABLE transfers ADD COLUMN actor TEXT;
+      ALTER TABLE payees ADD COLUMN actor TEXT;
+      ALTER TABLE policies ADD COLUMN actor TEXT;
+      ALTER TABLE policy_changes ADD COLUMN actor TEXT;
+      ALTER TABLE approval_requests ADD COLUMN actor TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN actor TEXT;
+    `,
+  },
 ];
 
 /** 16 hex digits, grouped for reading aloud: `st-3f9a-c2d1-07be-5a44`. */

@@ -9,13 +9,20 @@
 // - integers that hold ms times or kobo are bigint, read back as numbers (src/store/postgres.ts, loadDriver);
 // - `origin` on journal, events, policy_changes and approval_decisions: where a record carried over by
 //   `fsapi store migrate` came from (`<local store id>:<its seq>`), unique, so a second run adds nothing;
-// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted.
+// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted;
+// - `actor` on every table that says who acted: the PostgreSQL login (session_user) of the session that
+//   wrote the row, set by a trigger of the server in the same statement, whatever the client sent
+//   (src/store/team-rights.ts sets up who may write what).
+import type { Queries } from './store.js';
+import { setUpRightsIfAllowed } from './team-rights.js';
 
 export interface PostgresStep {
   /** The local store's schema version this step brings the team store to. */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** After `sql`, in the same transaction. */
+  readonly run?: (q: Queries) => Promise<void>;
 }
 
 export const POSTGRES_STEPS: readonly PostgresStep[] = [
@@ -176,6 +183,47 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       CREATE OR REPLACE TRIGGER writes_requests AFTER INSERT ON approval_requests FOR EACH ROW EXECUTE FUNCTION fsapi_count_write();
       CREATE OR REPLACE TRIGGER writes_decisions AFTER INSERT ON approval_decisions FOR EACH ROW EXECUTE FUNCTION fsapi_count_write();
     `,
+  },
+  {
+    version: 7,
+    name: 'who acted: the login of the session beside each name',
+    // Rows written before this step have no actor: they show the name their client gave (FSAPI_OPERATOR
+    // or user@host) and nothing more. A row's actor is set on INSERT; on UPDATE a payee or policy takes
+    // the login that changed it, a transfer the login of its latest intent, and every other row keeps its
+    // own (an approval does not make the approver the one who asked).
+    sql: `
+      ALTER TABLE journal ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE transfers ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE events ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE payees ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policies ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policy_changes ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS actor TEXT;
+      CREATE OR REPLACE FUNCTION fsapi_stamp_actor() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          NEW.actor := session_user;
+          IF TG_OP = 'UPDATE' THEN
+            -- Separate IFs: PL/pgSQL may read NEW.intents however the test before it came out.
+            IF TG_ARGV[0] = 'keep' THEN
+              NEW.actor := OLD.actor;
+            ELSIF TG_ARGV[0] = 'intent' THEN
+              IF NEW.intents <= OLD.intents THEN NEW.actor := OLD.actor; END IF;
+            END IF;
+          END IF;
+          RETURN NEW;
+        END $$;
+      CREATE OR REPLACE TRIGGER actor_journal BEFORE INSERT OR UPDATE ON journal FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_transfers BEFORE INSERT OR UPDATE ON transfers FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('intent');
+      CREATE OR REPLACE TRIGGER actor_events BEFORE INSERT OR UPDATE ON events FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_payees BEFORE INSERT OR UPDATE ON payees FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policies BEFORE INSERT OR UPDATE ON policies FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policy_changes BEFORE INSERT OR UPDATE ON policy_changes FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_requests BEFORE INSERT OR UPDATE ON approval_requests FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_decisions BEFORE INSERT OR UPDATE ON approval_decisions FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+    `,
+    // The first login to bring the store here becomes its owner, when it may make roles (docs/team.md).
+    run: (q) => setUpRightsIfAllowed(q),
   },
 ];
 

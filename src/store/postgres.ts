@@ -37,6 +37,7 @@ import type { Client as PgClient, Pool as PgPool, PoolClient, QueryResult } from
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
+import { grantTablePrivileges, sqlIdentifier, teamLogin, type TeamLogin, type TeamRight } from './team-rights.js';
 import { TransactionEndedError, type Fence, type Queries, type SqlRow, type SqlValue, type Statement, type Store, type WriteOptions } from './store.js';
 
 /** How long a connection may take to open. */
@@ -180,6 +181,70 @@ export class StoreFailedError extends FsapiError {
   }
 }
 
+/**
+ * PostgreSQL refused a statement for the login's lack of a right (SQLSTATE 42501: a privilege, or a row
+ * policy): exit 1, nothing of the transaction was kept. Names the right the work needs and who grants it.
+ */
+export class StorePermissionDeniedError extends FsapiError {
+  constructor(
+    display: string,
+    readonly login: string | undefined,
+    readonly needed: { what: string; right: TeamRight | undefined },
+    detail: string,
+    cause?: unknown,
+  ) {
+    const who = login ?? 'this login';
+    super(
+      `the team store ${display} refused ${who}: ${needed.what} needs the ${needed.right ?? 'right to do it'}${needed.right ? ' right' : ''} (${detail}); nothing was sent or changed`,
+      {
+        exitCode: ExitCode.failed,
+        hint: needed.right
+          ? `an owner of the store grants it: fsapi store grant ${login ?? '<role>'} ${needed.right} (fsapi store status shows your right)`
+          : 'fsapi store status shows your right; an owner grants rights (docs/team.md)',
+        cause,
+        code: 'store_permission_denied',
+      },
+    );
+  }
+}
+
+/** What a refused statement was doing, from the table PostgreSQL names, and the right it needs. */
+export function rightNeeded(message: string): { what: string; right: TeamRight | undefined } {
+  const table = /(?:for (?:table|relation|sequence)|policy for table) "?([a-z_]+)"?/i.exec(message)?.[1];
+  const rowPolicy = /row-level security/i.test(message);
+  if (/grant role|revoke role|admin option|to grant|to revoke/i.test(message)) return { what: 'changing the rights of the store', right: 'owner' };
+  if (/must be owner/i.test(message)) return { what: "bringing the store's schema up to date", right: 'owner' };
+  switch (table) {
+    case 'policies':
+    case 'policy_changes':
+      return { what: 'changing the payment policy', right: 'owner' };
+    case 'payees':
+      return { what: 'changing the saved payees', right: 'owner' };
+    case 'approval_requests':
+    case 'approval_decisions':
+      return rowPolicy
+        ? { what: 'deciding a held request (a sender may only take back its own)', right: 'approver' }
+        : { what: 'holding a request for approval', right: 'sender' };
+    case 'approval_transfers':
+      return { what: 'holding a request for approval', right: 'sender' };
+    case 'journal':
+    case 'transfers':
+    case 'journal_seq_seq':
+      return { what: 'recording a transfer', right: 'sender' };
+    case 'events':
+    case 'events_open':
+    case 'events_undelivered':
+    case 'events_seq_seq':
+      return { what: 'recording webhook events', right: 'sender' };
+    case 'imports':
+    case 'store_identity':
+    case 'fsapi_schema':
+      return { what: 'reading the store', right: 'viewer' };
+    default:
+      return { what: 'this', right: undefined };
+  }
+}
+
 // Node's and the driver's words for "no usable connection".
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -195,10 +260,11 @@ const UNREACHABLE_CODES = new Set([
 const UNREACHABLE_WORDS = /Connection terminated|not queryable|Query read timeout|connection timeout|ssl|self[- ]signed|certificate/i;
 
 /** What the driver, the network or the server said, as an fsapi error (FsapiErrors pass as they are). */
-export function teamStoreError(display: string, error: unknown, bounds: Bounds = DEFAULT_BOUNDS): FsapiError | unknown {
+export function teamStoreError(display: string, error: unknown, bounds: Bounds = DEFAULT_BOUNDS, login?: string): FsapiError | unknown {
   if (error instanceof FsapiError) return error;
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   const message = error instanceof Error ? error.message : String(error);
+  if (code === '42501') return new StorePermissionDeniedError(display, login, rightNeeded(message), message, error);
   if (code === '57014' && /statement timeout/i.test(message)) return new StoreTimeoutError(display, 'statement', bounds.statementMs, error);
   if (code === '25P03') return new StoreTimeoutError(display, 'idle', bounds.idleMs, error);
   if (code === '55P03' || code === '40P01') return new TeamStoreBusyError(display, bounds.lockMs, error);
@@ -392,6 +458,8 @@ export function toPostgres(text: string): string {
 export class TeamStore implements Store {
   readonly backend = 'postgresql';
   private closed = false;
+  /** The login of this store's sessions and its right, read when it was opened. */
+  login: TeamLogin | undefined;
 
   constructor(
     readonly dataDir: string,
@@ -430,7 +498,7 @@ export class TeamStore implements Store {
     } catch (error) {
       throw teamStoreError(this.file, error);
     }
-    const handle = new TeamQueries(client, this.file);
+    const handle = new TeamQueries(client, this.file, this.login?.login);
     let bounds = DEFAULT_BOUNDS;
     let released = false;
     try {
@@ -446,7 +514,7 @@ export class TeamStore implements Store {
     } catch (error) {
       handle.end();
       // A decision of the work's own (a claim refused) as it is; anything else as the store's failure.
-      const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds);
+      const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds, this.login?.login);
       released = true;
       // A connection that failed, or whose answer did not come, is closed rather than reused.
       const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
@@ -466,6 +534,12 @@ export class TeamStore implements Store {
 
   identity(): Promise<StoreIdentity | undefined> {
     return this.read((q) => readIdentity(q));
+  }
+
+  /** The login of the sessions (session_user): the one name the server stamps on what they write. */
+  async actor(): Promise<string> {
+    this.login ??= await this.read((q) => teamLogin(q));
+    return this.login.login;
   }
 
   async copyInto(): Promise<void> {
@@ -501,6 +575,7 @@ class TeamQueries implements Queries {
   constructor(
     private readonly client: TeamClient,
     private readonly display: string,
+    private readonly login: string | undefined,
   ) {}
 
   end(): void {
@@ -516,7 +591,7 @@ class TeamQueries implements Queries {
         // Several statements in one text (a step of the schema): the last one's result.
         return Array.isArray(answer) ? answer[answer.length - 1]! : answer;
       } catch (error) {
-        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds);
+        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds, this.login);
       }
     };
     return {
@@ -547,19 +622,41 @@ async function schemaVersionOf(q: Queries): Promise<number> {
   return Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
 }
 
-async function migrate(store: TeamStore): Promise<void> {
-  if ((await store.schemaVersion()) >= POSTGRES_SCHEMA_VERSION) return;
+/** Brings the store's schema up to date; true when it changed anything. */
+async function migrate(store: TeamStore): Promise<boolean> {
+  if ((await store.schemaVersion()) >= POSTGRES_SCHEMA_VERSION) return false;
   // Two machines opening a new store at once: the second waits for the schema's lock, then finds it made.
-  await store.migration(async (q) => {
+  return store.migration(async (q) => {
     await q.sql('CREATE TABLE IF NOT EXISTS fsapi_schema (version INTEGER NOT NULL)').run();
     const from = Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
-    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) await q.sql(step.sql).run();
+    if (from >= POSTGRES_SCHEMA_VERSION) return false;
+    // A store with rights: its tables belong to the owner group, so an owner brings it up to date as
+    // that group (what it makes belongs to the group too); any other login is refused by PostgreSQL.
+    const before = await teamLogin(q);
+    if (before.rightsSetUp) {
+      if (before.right !== 'owner') {
+        throw new StorePermissionDeniedError(
+          store.file,
+          before.login,
+          { what: `bringing the store's schema from version ${from} to ${POSTGRES_SCHEMA_VERSION}`, right: 'owner' },
+          'an older fsapi made it; any command of an owner with this version brings it up to date',
+        );
+      }
+      await q.sql(`SET LOCAL ROLE ${sqlIdentifier(before.roles.owner)}`).run();
+    }
+    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) {
+      await q.sql(step.sql).run();
+      await step.run?.(q);
+    }
+    const after = await teamLogin(q);
+    if (after.rightsSetUp) await grantTablePrivileges(q, after.roles);
     if (from === 0) {
       await q.sql('INSERT INTO fsapi_schema (version) VALUES (?)').run(POSTGRES_SCHEMA_VERSION);
       await q
         .sql(`INSERT INTO store_identity ("only", id, created_at, writes) VALUES (1, ?, ?, 0) ON CONFLICT DO NOTHING`)
         .run(newTeamStoreId(), new Date().toISOString());
-    } else if (from < POSTGRES_SCHEMA_VERSION) await q.sql('UPDATE fsapi_schema SET version = ?').run(POSTGRES_SCHEMA_VERSION);
+    } else await q.sql('UPDATE fsapi_schema SET version = ?').run(POSTGRES_SCHEMA_VERSION);
+    return true;
   });
 }
 
@@ -619,8 +716,10 @@ async function openTeam(dataDir: string | undefined, address: StoreAddress): Pro
   // Without a data dir (`store migrate`): no run's store, so no profile's expectation is checked or kept.
   const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, pool);
   try {
+    // Who this session is, first: it reads only the server's catalogue, so a login refused later is named.
+    store.login = await store.read((q) => teamLogin(q));
     if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
-    await migrate(store);
+    if (await migrate(store)) store.login = await store.read((q) => teamLogin(q));
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
@@ -653,6 +752,8 @@ export interface TeamStoreReport {
   schemaVersion: number;
   identity: StoreIdentity | undefined;
   counts: Record<string, number>;
+  /** The login of the session, its right, and whether the store has rights set up. */
+  login: TeamLogin | undefined;
 }
 
 const COUNTED = ['journal', 'transfers', 'events', 'payees', 'policies', 'approval_requests'];
@@ -667,12 +768,14 @@ export async function inspectTeamStore(address: StoreAddress): Promise<TeamStore
     schemaVersion: 0,
     identity: undefined,
     counts: {},
+    login: undefined,
   };
   const pool = await poolFor(address);
   const store = new TeamStore('', address, pool);
   try {
     report.serverVersion = await store.read(async (q) => String((await q.sql('SHOW server_version').get())?.server_version ?? ''));
     report.reachable = true;
+    report.login = await store.read((q) => teamLogin(q));
     report.schemaVersion = await store.schemaVersion();
     report.identity = await store.identity();
     await store.read(async (q) => {

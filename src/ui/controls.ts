@@ -56,6 +56,8 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
+    // Who the store says set it: a team store's login (src/store/actor.ts).
+    actor: policy?.actor ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { run } from '../run.js';
+import { requireTeamRight } from '../../controls/rights.js';
 import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
@@ -13,6 +14,7 @@ import { koboToDecimal } from '../../money/kobo.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(approveSpec, async (ctx, _opts, args) => {
+  await requireTeamRight(ctx, 'approver', 'approving a held transfer');
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);

@@ -8,6 +8,7 @@ import { inspectTeamStore, parseStoreUrl } from '../../store/postgres.js';
 import { ExitCode, FsapiError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { ExpectedStore } from '../../auth/types.js';
+import { rightWords } from '../../controls/rights.js';
 
 export const inspectsStore = true;
 
@@ -79,6 +80,9 @@ async function teamStatus(ctx: Context, profileName: string, expected: ExpectedS
       ['Store', found.display],
       ['Chosen by', choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : 'the profile (fsapi store use)'],
       ['Reachable', found.reachable ? 'yes' : `no: ${found.problem ?? 'unknown'}`],
+      // Who this machine acts as: the login every record it writes is stamped with (docs/team.md).
+      ['Login', found.login?.login ?? ''],
+      ['Right', found.login ? rightWords(found.login) : ''],
       ['Server version', found.serverVersion ?? ''],
       ['Schema version', found.schemaVersion || 'none yet (made at the first command that uses it)'],
       ['Expected store', expected ? `${expected.id}, ${expected.writes} records written` : 'none yet (the profile has written no records)'],
@@ -102,6 +106,9 @@ async function teamStatus(ctx: Context, profileName: string, expected: ExpectedS
       chosenBy: choice.source,
       reachable: found.reachable,
       problem: found.problem ?? null,
+      login: found.login?.login ?? null,
+      right: found.login?.right ?? null,
+      rightsSetUp: found.login?.rightsSetUp ?? null,
       serverVersion: found.serverVersion ?? null,
       schemaVersion: found.schemaVersion,
       expected: expected ?? null,

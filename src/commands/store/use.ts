@@ -7,7 +7,8 @@ import { useSpec } from './use.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { UsageError } from '../../errors.js';
 import { inspectLocalStore, openSqliteStore } from '../../store/database.js';
-import { openTeamStore, parseStoreUrl } from '../../store/postgres.js';
+import { openTeamStore, parseStoreUrl, TeamStore } from '../../store/postgres.js';
+import { rightWords } from '../../controls/rights.js';
 import { printJson } from '../../ui/output.js';
 
 export const inspectsStore = true;
@@ -41,6 +42,12 @@ export default run(useSpec, async (ctx, _opts, args) => {
   await profiles.useTeamStore(profile.name, address?.display);
   await profiles.rememberStore(profile.name, { id: identity.id, path: where, writes: identity.writes }, { exact: true });
   ctx.io.note(`profile "${profile.name}" now keeps its records in ${where} (store ${identity.id}, ${identity.writes} records written)`);
+  if (store instanceof TeamStore && store.login) {
+    const { login } = store;
+    ctx.io.note(
+      `you act there as ${login.login}, with ${rightWords(login)}${login.right === 'owner' && login.rightsSetUp ? ': grant the others theirs with fsapi store grant <role> <right>' : ''}`,
+    );
+  }
   if (ctx.globals.json)
     printJson(ctx, { profile: profile.name, store: where, backend: local ? 'sqlite' : 'postgresql', id: identity.id, writes: identity.writes });
 });

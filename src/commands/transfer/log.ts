@@ -231,6 +231,8 @@ function toJson(t: LoggedTransfer) {
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
     operator: t.operator ?? null,
+    // Who the store says sent it: a team store's login (src/store/actor.ts).
+    actor: t.actor ?? null,
     outcome: t.outcome,
     /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
     state: t.state,
