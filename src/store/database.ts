@@ -30,7 +30,7 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
+import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -66,7 +66,7 @@ const opened = new Set<SqliteStore>();
  */
 export function openLocalStore(dataDir: string): Promise<Store> {
   const team = teamChoice(dataDir);
-  if (team) return openTeamStore(dataDir, parseStoreUrl(team.url, team.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  if (team) return openTeamStore(dataDir, addressOfChoice(team));
   return openSqliteStore(dataDir);
 }
 
