@@ -6,14 +6,13 @@
 // one, so a URL that fsapi let through would connect, and the test would see it.
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { errorObject, makeHome, repoRoot, stripAnsi, type Home, type RunResult } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { mcpPayment, serveMcp } from './helpers/mcp-client.js';
-import { connectTo, postgresForThisFile, type TestDatabase } from './helpers/postgres.js';
-import { sendArgs as send, setPolicy, setUpTransfers } from './helpers/transfer-setup.js';
+import { connectTo, freePort, postgresForThisFile, type TestDatabase } from './helpers/postgres.js';
+import { sendArgs as send, setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { inspectTeamStore, parseStoreUrl } from '../src/store/postgres.js';
 
@@ -62,23 +61,19 @@ async function fsapiTouched(db: TestDatabase): Promise<boolean> {
   return (await db.sql("SELECT to_regclass('fsapi_schema') IS NOT NULL AS made"))[0]!.made === true;
 }
 
-/** A port on 127.0.0.1 where nothing listens. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+/** `work` on a served simulator and a fresh home (machine A), with a database of its own on the test server. */
+async function onFreshDatabase(work: (s: TransferSetup, db: TestDatabase) => Promise<void>): Promise<void> {
+  const s = await setUpTransfers();
+  try {
+    await work(s, await postgres.database());
+  } finally {
+    await s.close();
+  }
 }
 
 describe('a password in a store URL is refused and shown nowhere', { timeout: 240_000 }, () => {
-  it('every form, through store use, store migrate, store status and a send (--verbose): exit 2 before anything connects', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('every form, through store use, store migrate, store status and a send (--verbose): exit 2 before anything connects', () =>
+    onFreshDatabase(async (s, db) => {
       for (const url of passwordForms(db.url)) {
         const runs: Array<[string, RunResult]> = [
           // At a terminal, no prompt answered: the URL is refused before the consumer secret is asked.
@@ -103,15 +98,10 @@ describe('a password in a store URL is refused and shown nowhere', { timeout: 24
       assert.doesNotMatch(readFileSync(profiles, 'utf8'), /teamStores/, 'no store kept');
       assert.equal(await fsapiTouched(db), false, 'nothing connected to the database and made the store');
       assert.equal(s.posts(), 0, 'nothing sent');
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 
-  it('the MCP server started with FSAPI_STORE holding a password: each tool that needs the records says so, exit 2, and no answer holds it', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('the MCP server started with FSAPI_STORE holding a password: each tool that needs the records says so, exit 2, and no answer holds it', () =>
+    onFreshDatabase(async (s, db) => {
       const forms = passwordForms(db.url);
       for (const url of [forms[0]!, forms[2]!, forms[6]!]) {
         const server = await serveMcp({ ...s.env, ...CONSUMER_KEY, FSAPI_STORE: url });
@@ -140,15 +130,10 @@ describe('a password in a store URL is refused and shown nowhere', { timeout: 24
       }
       assert.equal(s.posts(), 0, 'nothing sent');
       assert.equal(await fsapiTouched(db), false);
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 
-  it('a URL fsapi takes is shown as it is, everywhere, and the password given the documented way is in none of it', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('a URL fsapi takes is shown as it is, everywhere, and the password given the documented way is in none of it', () =>
+    onFreshDatabase(async (s, db) => {
       const env = { ...postgres.server().env, ...CONSUMER_KEY };
       const migrated = await s.run(['store', 'migrate', db.url], { env });
       assert.equal(migrated.code, 0, migrated.stderr);
@@ -171,17 +156,12 @@ describe('a password in a store URL is refused and shown nowhere', { timeout: 24
       ] as const)
         assertNoMarker(run.stdout + run.stderr, what);
       assertNoMarker(readFileSync(path.join(s.home.configDir, 'profiles.json'), 'utf8'), 'profiles.json');
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 });
 
 describe('the password from ~/.pgpass leaves no driver warning on stderr', { timeout: 120_000 }, () => {
-  it('--json runs write only JSON to stderr (here: nothing); the secret prompt shows no warning', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('--json runs write only JSON to stderr (here: nothing); the secret prompt shows no warning', () =>
+    onFreshDatabase(async (s, db) => {
       const file = path.join(s.home.root, 'pgpass');
       writeFileSync(file, `127.0.0.1:${postgres.server().port}:*:postgres:${marker()}\n`, { mode: 0o600 });
       // The password from the file alone: no PGPASSWORD.
@@ -207,14 +187,11 @@ describe('the password from ~/.pgpass leaves no driver warning on stderr', { tim
       });
       assert.equal(set.code, 0, stripAnsi(set.stdout));
       assert.doesNotMatch(set.stdout + set.stderr, NODE_WARNING);
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 
   it('only that warning is dropped: any other warning, of the driver or not, still goes through', async () => {
     // The driver loaded, as a run on a team store loads it (here: nothing listens there).
-    const report = await inspectTeamStore(parseStoreUrl(`postgres://nobody@127.0.0.1:${await closedPort()}/nothing`));
+    const report = await inspectTeamStore(parseStoreUrl(`postgres://nobody@127.0.0.1:${await freePort()}/nothing`));
     assert.equal(report.reachable, false);
     const seen: string[] = [];
     const listener = (warning: Error) => seen.push(`${warning.name}: ${warning.message}`);
@@ -235,10 +212,8 @@ describe('the password from ~/.pgpass leaves no driver warning on stderr', { tim
 });
 
 describe('each way a connection fails is named, with its code; nothing is sent', { timeout: 180_000 }, () => {
-  it('no database, a wrong password, no such role, no password, no right to connect, nobody listening', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('no database, a wrong password, no such role, no password, no right to connect, nobody listening', () =>
+    onFreshDatabase(async (s, db) => {
       const admin = await connectTo(postgres.server(), db.url);
       try {
         await admin.query(`CREATE ROLE secrets_lowly LOGIN PASSWORD 'lowly-pw'`);
@@ -267,7 +242,7 @@ describe('each way a connection fails is named, with its code; nothing is sent',
           'store_permission_denied',
           /permission denied for database "secrets_locked".*CONNECT privilege/,
         ],
-        ['nobody listening', at('postgres', db.name, String(await closedPort())), postgres.server().env, 'store_unreachable', /is unreachable/],
+        ['nobody listening', at('postgres', db.name, String(await freePort())), postgres.server().env, 'store_unreachable', /is unreachable/],
       ];
       for (const [what, url, env, code, words] of cases) {
         const run = await s.run([...send('700'), '--json'], { env: { FSAPI_STORE: url, ...CONSUMER_KEY, ...env } });
@@ -279,15 +254,10 @@ describe('each way a connection fails is named, with its code; nothing is sent',
         assert.ok(error.hint, `${what} has a hint`);
       }
       assert.equal(s.posts(), 0, 'nothing sent');
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 
-  it('TLS: a server without it, then a certificate this machine does not trust, are store_tls_failed; sslrootcert trusts it', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('TLS: a server without it, then a certificate this machine does not trust, are store_tls_failed; sslrootcert trusts it', () =>
+    onFreshDatabase(async (s, db) => {
       const env = { ...postgres.server().env, ...CONSUMER_KEY };
       const withTls = `${db.url}?sslmode=require`;
       const none = await s.run([...send('700'), '--json'], { env: { ...env, FSAPI_STORE: withTls } });
@@ -308,10 +278,7 @@ describe('each way a connection fails is named, with its code; nothing is sent',
       assert.equal(sent.code, 0, sent.stderr);
       assert.doesNotMatch(sent.stderr, NODE_WARNING, 'no warning either (sslmode)');
       assert.equal(s.posts(), 1);
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 });
 
 /** TLS on the test server, with the certificate of test/fixtures/tls (self-signed, for 127.0.0.1 and localhost). */
@@ -349,10 +316,8 @@ describe('store migrate records only what it applied', { timeout: 180_000 }, () 
   /** The policy's audit log of the team store, in order. */
   const auditLog = async (db: TestDatabase) => db.sql('SELECT policy, changed_by, origin FROM policy_changes ORDER BY id');
 
-  it('a team store that has its own policy keeps it, and its audit log is unchanged, once and again', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('a team store that has its own policy keeps it, and its audit log is unchanged, once and again', () =>
+    onFreshDatabase(async (s, db) => {
       const env = { ...postgres.server().env, ...CONSUMER_KEY };
       // This machine's policy, changed twice, in its data dir.
       await setPolicy(s, '--max-per-day', '1000');
@@ -384,15 +349,10 @@ describe('store migrate records only what it applied', { timeout: 180_000 }, () 
         maxPerDay: string;
       };
       assert.equal(policy.maxPerDay, '9000.00', "the team's policy is the one in force");
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 
-  it('a team store without a policy takes this machine’s, with the changes that made it, each once', async () => {
-    const s = await setUpTransfers();
-    try {
-      const db = await postgres.database();
+  it('a team store without a policy takes this machine’s, with the changes that made it, each once', () =>
+    onFreshDatabase(async (s, db) => {
       const env = { ...postgres.server().env, ...CONSUMER_KEY };
       await setPolicy(s, '--max-per-day', '1000');
       await setPolicy(s, '--max-per-day', '2000');
@@ -406,8 +366,5 @@ describe('store migrate records only what it applied', { timeout: 180_000 }, () 
       const again = JSON.parse((await s.run(['store', 'migrate', db.url, '--json'], { env })).stdout) as Record<string, Record<string, number>>;
       assert.deepEqual([again.copied!.policyChanges, again.present!.policyChanges, again.left!.policyChanges], [0, 2, 0]);
       assert.deepEqual(await auditLog(db), log, 'the same records: the audit log unchanged');
-    } finally {
-      await s.close();
-    }
-  });
+    }));
 });
