@@ -31,7 +31,7 @@ import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDa
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
 import { localActor } from './actor.js';
-import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
+import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -67,7 +67,7 @@ const opened = new Set<SqliteStore>();
  */
 export function openLocalStore(dataDir: string): Promise<Store> {
   const team = teamChoice(dataDir);
-  if (team) return openTeamStore(dataDir, parseStoreUrl(team.url, team.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  if (team) return openTeamStore(dataDir, addressOfChoice(team));
   return openSqliteStore(dataDir);
 }
 

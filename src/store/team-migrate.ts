@@ -34,6 +34,8 @@ export interface MigrationResult {
   copied: MigrationCounts;
   /** Already in the team store (an earlier run, or the team's own). */
   present: MigrationCounts;
+  /** Not copied because they never applied there: policy changes, when the team store kept its own policy. */
+  left: MigrationCounts;
 }
 
 const PAGE = 500;
@@ -54,6 +56,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
   if (!localId) throw new Error(`${local.file} has no store id`);
   const copied = zero();
   const present = zero();
+  const left = zero();
   const count = (key: keyof MigrationCounts, added: boolean) => {
     if (added) copied[key] += 1;
     else present[key] += 1;
@@ -157,8 +160,19 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       );
       count('policies', added.length > 0);
     }
+    // The audit log of the policy records what was applied: this machine's changes come only with the
+    // policy they made, when the team store took it. When the team store kept its own, they never applied
+    // to it, and are left out (counted as left); changes an earlier run carried over are there already.
+    const policyTaken = copied.policies > 0;
     for (const row of await everyLocal('SELECT * FROM policy_changes ORDER BY id')) {
       if (!ours(row)) continue;
+      const origin = `${localId}:policy:${row.id}`;
+      if (!policyTaken) {
+        const there = (await insert('SELECT 1 AS one FROM policy_changes WHERE origin = $1', origin)).length > 0;
+        if (there) present.policyChanges += 1;
+        else left.policyChanges += 1;
+        continue;
+      }
       const added = await insert(
         `INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by, origin) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
@@ -167,7 +181,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.policy!,
         row.changed_at!,
         row.changed_by!,
-        `${localId}:policy:${row.id}`,
+        origin,
       );
       count('policyChanges', added.length > 0);
     }
@@ -243,5 +257,5 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       if (added.length > 0 && record) await indexEvent(tq, Number(added[0]!.seq), record);
     });
   });
-  return { from: local.file, to: team.file, copied, present };
+  return { from: local.file, to: team.file, copied, present, left };
 }

@@ -34,7 +34,7 @@ import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
 import { teamChoice } from '../store/team-choice.js';
-import { parseStoreUrl } from '../store/postgres.js';
+import { addressOfChoice } from '../store/postgres.js';
 import type { VerifiedTransfer } from './types.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
@@ -246,7 +246,7 @@ export class Journal implements JournalView {
     private readonly note: (line: string) => void = () => undefined,
   ) {
     const team = teamChoice(dataDir);
-    this.file = team ? parseStoreUrl(team.url).display : storePath(dataDir);
+    this.file = team ? addressOfChoice(team).display : storePath(dataDir);
   }
 
   static inDataDir(dataDir: string, note?: (line: string) => void): Journal {

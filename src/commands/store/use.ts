@@ -5,7 +5,6 @@
 import { run } from '../run.js';
 import { useSpec } from './use.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { UsageError } from '../../errors.js';
 import { inspectLocalStore, openSqliteStore } from '../../store/database.js';
 import { openTeamStore, parseStoreUrl, TeamStore } from '../../store/postgres.js';
 import { rightWords } from '../../controls/rights.js';
@@ -16,13 +15,8 @@ export const inspectsStore = true;
 export default run(useSpec, async (ctx, _opts, args) => {
   const given = (args[0] ?? '').trim();
   const local = given.toLowerCase() === 'local';
+  // A URL with a password (in any form) is refused here, before anything connects or is kept.
   const address = local ? undefined : parseStoreUrl(given, 'the team store URL');
-  if (address?.hasPassword) {
-    throw new UsageError(
-      `the URL carries a password, which fsapi does not keep in profiles.json; nothing was changed`,
-      'give the URL without it (postgres://user@host/db) and put the password in PGPASSWORD or ~/.pgpass',
-    );
-  }
   requireTerminal(ctx, 'moving the records of a profile');
   const profile = await ctx.profile();
   const profiles = await ctx.profiles();
