@@ -15,7 +15,7 @@
 // word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
 // limit. Erring that way sends less, never more (docs/policy.md).
 import type { Context } from '../context.js';
-import { localActor } from '../store/actor.js';
+import { localActor } from '../common/actor.js';
 import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
@@ -28,7 +28,7 @@ import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 /**
  * The name the client gives to every record (journal intents, payees, policy changes, held requests,
  * decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`). A label, never
- * a proof: on a team store the server stamps the login beside it (src/store/actor.ts), and that is
+ * a proof: on a team store the server stamps the login beside it (src/common/actor.ts), and that is
  * what is compared.
  */
 export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
@@ -305,7 +305,7 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
     baseUrl: request.baseUrl,
     createdAt: request.createdAt,
     createdBy: request.createdBy,
-    // Who the store says asked: a team store's login (src/store/actor.ts); what four eyes compares.
+    // Who the store says asked: a team store's login (src/common/actor.ts); what four eyes compares.
     actor: request.actor ?? null,
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.

@@ -15,7 +15,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { randomCrockford } from '../common/crockford.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
-import { shownActor } from './actor.js';
+import { shownActor } from '../common/actor.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
@@ -37,7 +37,7 @@ export interface Payee {
   /** The name the name enquiry returned when the payee was added: every send must still find it. */
   accountName: string;
   addedAt: string;
-  /** Who added it, in words (src/store/actor.ts, shownActor); as given when it is being added: the client's name. */
+  /** Who added it, in words (src/common/actor.ts, shownActor); as given when it is being added: the client's name. */
   addedBy: string;
   /** Who the store says added it (a team store's login; the OS user here); undefined before actors were kept. */
   actor?: string | undefined;
@@ -55,7 +55,7 @@ export interface Policy {
    */
   timeZone: string;
   updatedAt: string;
-  /** Who set it, in words (src/store/actor.ts). */
+  /** Who set it, in words (src/common/actor.ts). */
   updatedBy: string;
   /** Who the store says set it. */
   actor?: string | undefined;
@@ -83,7 +83,7 @@ export type RequestStatus = 'held' | 'approved' | 'rejected';
 
 export interface Decision {
   decision: 'approved' | 'rejected';
-  /** Who decided, in words (src/store/actor.ts); as given when deciding: the client's name. */
+  /** Who decided, in words (src/common/actor.ts); as given when deciding: the client's name. */
   by: string;
   /** Who the store says decided (a team store's login: compare this, never `by`). */
   actor?: string | undefined;
@@ -97,7 +97,7 @@ export interface ApprovalRequest {
   baseUrl: string;
   env: string;
   createdAt: string;
-  /** Who asked, in words (src/store/actor.ts). */
+  /** Who asked, in words (src/common/actor.ts). */
   createdBy: string;
   /** Who the store says asked (a team store's login: compare this, never `createdBy`); undefined before actors were kept. */
   actor: string | undefined;

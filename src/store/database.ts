@@ -30,7 +30,7 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import { localActor } from './actor.js';
+import { localActor } from '../common/actor.js';
 import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';

@@ -30,7 +30,7 @@ export interface StoredRecord {
   text: string;
 }
 
-/** A transfer's folded state as JSON, and who the store says wrote its latest intent (src/store/actor.ts). */
+/** A transfer's folded state as JSON, and who the store says wrote its latest intent (src/common/actor.ts). */
 export interface TransferDoc {
   doc: string;
   actor: string | undefined;

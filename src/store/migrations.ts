@@ -227,7 +227,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     name: 'who acted beside each name',
-    // Who the store says acted (src/store/actor.ts): here the OS user and host, written by fsapi; on a
+    // Who the store says acted (src/common/actor.ts): here the OS user and host, written by fsapi; on a
     // team store the login, stamped by the server. NULL on rows written before this step.
     sql: `
       ALTER TABLE transfers ADD COLUMN actor TEXT;

@@ -63,7 +63,7 @@ export interface Store {
   /** The store's id and write counter. */
   identity(): Promise<StoreIdentity | undefined>;
   /**
-   * Who acts through this store (src/store/actor.ts): a team store's PostgreSQL login (session_user, which
+   * Who acts through this store (src/common/actor.ts): a team store's PostgreSQL login (session_user, which
    * the server also stamps on every row it writes), else the OS user and host. What "who" compares.
    */
   actor(): Promise<string>;

@@ -29,7 +29,7 @@ import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath } from '../store/database.js';
 import { JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
-import { shownActor } from '../store/actor.js';
+import { shownActor } from '../common/actor.js';
 import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
@@ -479,7 +479,7 @@ function stateOfRow(row: StoredTransfer): TransferState {
 }
 
 /**
- * A transfer's state as it is shown: who sent it as the store says (src/store/actor.ts), beside the
+ * A transfer's state as it is shown: who sent it as the store says (src/common/actor.ts), beside the
  * name the intent gave. Never stored back: stateOfRow is what folds.
  */
 function shownState(row: TransferDoc, rows: JournalStore): TransferState {
@@ -630,7 +630,7 @@ export interface TransferState extends VerifiedTransfer {
   /** When the last record about it was written. */
   updatedAt: string;
   origin: string | undefined;
-  /** Who sent it, in words (src/store/actor.ts): the intent's operator, after the login on a team store; undefined for a transfer journalled before operators were. */
+  /** Who sent it, in words (src/common/actor.ts): the intent's operator, after the login on a team store; undefined for a transfer journalled before operators were. */
   operator?: string | undefined;
   /** Who the store says wrote its latest intent (a team store's login; the OS user here); undefined before actors were kept. */
   actor?: string | undefined;

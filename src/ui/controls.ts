@@ -56,7 +56,7 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
-    // Who the store says set it: a team store's login (src/store/actor.ts).
+    // Who the store says set it: a team store's login (src/common/actor.ts).
     actor: policy?.actor ?? null,
   };
 }

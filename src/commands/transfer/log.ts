@@ -231,7 +231,7 @@ function toJson(t: LoggedTransfer) {
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
     operator: t.operator ?? null,
-    // Who the store says sent it: a team store's login (src/store/actor.ts).
+    // Who the store says sent it: a team store's login (src/common/actor.ts).
     actor: t.actor ?? null,
     outcome: t.outcome,
     /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
