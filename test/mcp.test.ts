@@ -4,7 +4,7 @@
 // with useradd, as test/untrusted-files.test.ts does; it skips itself, saying why, where none can be made.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { childEnv, cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { testUserIds } from './helpers/os-user.js';
+import { installFor, testUserIds, type UserInstall } from './helpers/os-user.js';
 
 interface Served {
   client: Client;
@@ -27,12 +27,12 @@ interface Served {
 }
 
 /** The server as an agent host starts it: `command args...` over stdio, the client of the SDK on the other end. */
-async function serve(env: Record<string, string | undefined>, command: string[] = [process.execPath, cliPath, 'mcp']): Promise<Served> {
+async function serve(env: Record<string, string | undefined>, command: string[] = [process.execPath, cliPath, 'mcp'], cwd = repoRoot): Promise<Served> {
   const transport = new StdioClientTransport({
     command: command[0]!,
     args: command.slice(1),
     env: childEnv(env) as Record<string, string>,
-    cwd: repoRoot,
+    cwd,
     stderr: 'pipe',
   });
   let stderr = '';
@@ -327,7 +327,8 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   let root: string;
   const env = { FSAPI_CONFIG_DIR: '', FSAPI_DATA_DIR: '', HOME: '' };
   let setup: TransferSetup;
-  let node: string;
+  /** fsapi and Node where the server's user can read them: never the checkout, which may be private. */
+  let install: UserInstall;
   /** The command line that runs `args` as the server's user (what `sudo -u fsapi-agent` does). */
   const asAgent = (...args: string[]) => ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', ...args];
   /**
@@ -336,8 +337,8 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
    */
   const fsapiAsAgent = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const [command, ...rest] = asAgent(node, cliPath, ...args);
-      const child = spawn(command!, rest, { cwd: repoRoot, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
+      const [command, ...rest] = asAgent(install.node, install.cli, ...args);
+      const child = spawn(command!, rest, { cwd: install.root, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -352,15 +353,9 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
     root = mkdtempSync(path.join(tmpdir(), 'fsapi-mcp-user-'));
     const home = path.join(root, 'agent');
     Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data'), HOME: home });
-    // This Node may live where the other user cannot go (/root): a link to it in a place both can.
+    install = installFor(ids);
+    // The agent's home below it.
     chmodSync(root, 0o755);
-    node = path.join(root, 'node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
-    chmodSync(node, 0o755);
     mkdirSync(home, { mode: 0o700 });
     chownSync(home, ids.uid, ids.gid);
     const login = await fsapiAsAgent(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', setup.server.url], {
@@ -372,6 +367,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   after(async () => {
     await setup?.close();
     if (root) rmSync(root, { recursive: true, force: true });
+    install?.remove();
   });
   afterEach(() => {
     // Each test leaves the dirs as the set-up wants them.
@@ -382,7 +378,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   });
 
   it('serves as that user, and the agent’s user can read neither its keys nor its records', async () => {
-    const mcp = await serve(env, asAgent(node, cliPath, 'mcp'));
+    const mcp = await serve(env, asAgent(install.node, install.cli, 'mcp'), install.root);
     try {
       const result = await mcp.call('account');
       assert.equal(result.isError, undefined, text(result));
