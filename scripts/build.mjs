@@ -175,6 +175,14 @@ try {
     });
     const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'utf8');
     if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which would load the ES module loader`);
+    // esbuild escapes what lies outside ASCII except in a regular expression. One such character and Node
+    // decodes the whole bundle as UTF-16 on every load, and V8 holds it so: about 3 ms of every command
+    // for dist/engine.cjs (docs/startup.md). Write it as an escape (\u20A6).
+    const outside = /[^\x00-\x7f]/.exec(source);
+    if (outside) {
+      const around = source.slice(Math.max(0, outside.index - 40), outside.index + 20);
+      throw new Error(`dist/${bundle.name}.cjs holds ${JSON.stringify(outside[0])}, outside ASCII (in ${JSON.stringify(around)}): write it as an escape`);
+    }
   }
   await mkdir(new URL('fonts/', staging), { recursive: true });
   for (const name of fontFiles) {
