@@ -15,8 +15,9 @@
 //   another user is refused: whoever owns it can rename or replace what fsapi relies on.
 // - a profile knows its store (src/store/identity.ts): the store's id and write counter are read when it
 //   is opened, before it is migrated or used, and whoever watches (the profile's expectation) may refuse it.
-// - every command ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every record, so
-//   a copy of it is a whole store; WAL stays for concurrent processes.
+// - every command that wrote ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every
+//   record, so a copy of it is a whole store; WAL stays for concurrent processes. A command that only read
+//   leaves both files as they were.
 import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
@@ -124,8 +125,9 @@ export function closeLocalStores(): void {
 }
 
 /**
- * At the end of a command: each open store checkpointed, and what it holds now. PASSIVE never waits for
- * another process (one still reading keeps its part of the WAL until the next command's checkpoint). The
+ * At the end of a command: each open store this process wrote to checkpointed, and what each holds now.
+ * PASSIVE never waits for another process (one still reading keeps its part of the WAL until the next
+ * writer's checkpoint). The
  * connection is left open, so the -wal file stays with its space: the next write reuses it rather than
  * growing a new file, which a full disk could refuse.
  */
@@ -252,6 +254,8 @@ export function inspectLocalStore(dataDir: string): StoreReport {
 class Store implements LocalStore {
   private readonly statements: PreparedStatements;
   private depth = 0;
+  /** Whether this process began a write transaction on it (a migration is one). */
+  private wrote = false;
 
   constructor(
     readonly dataDir: string,
@@ -270,6 +274,7 @@ class Store implements LocalStore {
   }
 
   write<T>(work: () => T): T {
+    this.wrote = true;
     return this.transaction('BEGIN IMMEDIATE', work);
   }
 
@@ -304,8 +309,13 @@ class Store implements LocalStore {
     }
   }
 
-  /** Copies what the WAL holds into the database file, as far as no other process still reads it. */
+  /**
+   * Copies what the WAL holds into the database file, as far as no other process still reads it: after
+   * this process wrote (in a transaction, or a statement of its own: SQLite's total_changes()), never
+   * after it only read, which leaves fsapi.db and its -wal untouched.
+   */
   checkpoint(): void {
+    if (!this.wrote && Number(this.db.prepare('SELECT total_changes() AS changes').get()?.changes ?? 0) === 0) return;
     this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   }
 
