@@ -119,6 +119,9 @@ const vendorFiles = {
   },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
+  // The PostgreSQL driver of the team store: loaded by a run whose records are in a PostgreSQL alone, and
+  // seen to be (test/startup-loading.test.ts). pg-native (libpq bindings) is an optional driver fsapi never uses.
+  pg: { imports: ['pg'], exports: "require('pg')", external: ['pg-native'] },
 };
 
 // The fonts the PDFs embed (src/documents/pdf.ts), with their licence, copied beside the bundles.
@@ -142,13 +145,13 @@ const bundles = [
   // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
   // colours the spinner by its own default instance.
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
-  // The team store's connection thread (src/store/postgres-worker.ts) with the `pg` driver: loaded only by a
-  // run whose records are in a PostgreSQL. pg-native (libpq bindings) is an optional driver fsapi never uses.
-  // No map: it would be the driver's source again (300 KB), as a vendor bundle's is.
-  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', external: ['pg-native'], sourcemap: false },
-  ...Object.entries(vendorFiles).map(([file, { exports }]) => ({
+  // The team store's connection thread (src/store/postgres-worker.ts), which requires the `pg` driver from
+  // dist/vendor/: loaded only by a run whose records are in a PostgreSQL.
+  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', plugins: [vendoredLeftOut] },
+  ...Object.entries(vendorFiles).map(([file, { exports, external }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
+    external,
   })),
 ];
 

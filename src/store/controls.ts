@@ -9,7 +9,7 @@
 // writes; busy_timeout makes a second writer wait, bounded, instead of failing.
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';

@@ -16,10 +16,10 @@
 // - A sending run is alive while it holds a session-level advisory lock on this connection: the server
 //   drops it the moment the connection ends (process killed, machine gone: TCP keepalive), so a run on
 //   another machine is known dead without pids or clocks (src/store/process-lock.ts).
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import type { LocalStore } from './local-store.js';
 import { storeFound, type StoreIdentity } from './identity.js';
@@ -168,6 +168,12 @@ function workerFile(): string {
   return path.join(path.dirname(here), here.endsWith('.cjs') ? 'postgres-worker.cjs' : 'postgres-worker.ts');
 }
 
+/**
+ * node:worker_threads, loaded with the first connection: a run on the data dir's SQLite, which loads this
+ * module with the store's, never needs it (about 2 ms, docs/startup.md).
+ */
+const threads = () => process.getBuiltinModule('node:worker_threads');
+
 class Connection {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly port: MessagePort;
@@ -178,7 +184,7 @@ class Connection {
     address: StoreAddress,
     private readonly display: string,
   ) {
-    const channel = new MessageChannel();
+    const channel = new (threads().MessageChannel)();
     this.port = channel.port1;
     const setup: WorkerSetup = {
       signal: this.flag.buffer as SharedArrayBuffer,
@@ -188,7 +194,7 @@ class Connection {
       statementTimeoutMs: STATEMENT_TIMEOUT_MS,
       keepalive: KEEPALIVE,
     };
-    this.worker = new Worker(workerFile(), { workerData: setup, transferList: [channel.port2], stdout: false, stderr: false });
+    this.worker = new (threads().Worker)(workerFile(), { workerData: setup, transferList: [channel.port2], stdout: false, stderr: false });
     // Neither keeps the process alive: a command that is done exits, and its connection with it.
     this.worker.unref();
     this.port.unref();
@@ -207,7 +213,7 @@ class Connection {
     this.port.postMessage(request);
     // The worker answers within its own bounds; this one is for a worker that cannot (a hung socket).
     const waited = Atomics.wait(this.flag, 0, 0, timeoutMs + 5_000);
-    const reply = receiveMessageOnPort(this.port)?.message as WorkerAnswer | undefined;
+    const reply = threads().receiveMessageOnPort(this.port)?.message as WorkerAnswer | undefined;
     if (!reply) {
       this.dead = new StoreUnreachableError(
         this.display,

@@ -20,7 +20,7 @@ import type { ClaimCandidate } from './types.js';
 export type { ClaimCandidate } from './types.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
-export { RUN_ID } from '../store/process-lock.js';
+export { runId } from '../store/process-lock.js';
 
 export interface ClaimRules {
   /** How many intents of this reference the caller saw when it decided to send it: 0 for a new one. */

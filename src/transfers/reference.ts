@@ -1,7 +1,7 @@
 // Transfer references. The API wants `PREFIX-<random>`, PREFIX being the first word of the business name
 // (spec 4.9). fsapi always makes the reference itself before sending, so that the reference of a transfer
 // is known even when the answer to the POST is lost: it is the key of the journal and of the lookup.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { UsageError } from '../errors.js';
 
 // Crockford's base32: no I, L, O or U, so a reference read aloud or copied by hand is not misread.
