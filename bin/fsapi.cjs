@@ -83,6 +83,9 @@ function useCodeCache(dir, distDir) {
     return Reflect.apply(wrapper, this.exports, [this.exports, requireHere, this, filename, path.dirname(filename)]);
   };
   process.once('exit', () => {
+    // V8 stamps an entry with its flags, and refuses one made under others. A long run sets some through
+    // node:v8 (src/runtime.ts, keepYoungGenerationSmall): its entries would be refused by every next run.
+    if (toWrite.length > 0 && process.moduleLoadList.includes('NativeModule v8')) return debug('nothing written: this run loaded node:v8, which sets V8 flags');
     for (const { script, bundle, entry, generation } of toWrite) writeEntry(bundle, entry, generation, script);
   });
 

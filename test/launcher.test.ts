@@ -103,6 +103,20 @@ describe('the launcher', () => {
     assert.match(await accountTellingCache(launcher, env), /engine\.cjs: used \(written by 8 runs\)/);
   });
 
+  it('writes no entry after a run that set V8 flags (a long run), which V8 would refuse to every next run', async () => {
+    const { launcher } = copyPackage();
+    const home = homes.home();
+    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache') };
+    await accountTellingCache(launcher, env);
+    // transfer log is a long run (src/runtime.ts keeps its heap small through node:v8's flags).
+    const long = await runCli(['transfer', 'log'], { cli: launcher, env: { ...env, NODE_DEBUG: 'fsapi-code-cache' } });
+    assert.equal(long.code, 0, long.stderr);
+    assert.match(long.stderr, /engine\.cjs: used \(written by 1 runs\)\n[\s\S]*nothing written: this run loaded node:v8/);
+    const after = await accountTellingCache(launcher, env);
+    assert.doesNotMatch(after, /refused/);
+    assert.match(after, /engine\.cjs: used \(written by 1 runs\)/);
+  });
+
   it('runs the same with a damaged code cache, writes it again, and runs with one it cannot write', async () => {
     const { launcher } = copyPackage();
     const home = homes.home();
