@@ -75,7 +75,7 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   // No comments or indentation: files a third smaller, which keeps the installed package under its limit
-  // (test/package.test.ts); at start-up, with the compile cache, that no longer measures beyond the noise
+  // (test/package.test.ts); at start-up, with the code cache, that no longer measures beyond the noise
   // (docs/startup.md). Names stay, and the source maps give the lines. (Minifying names too: no gain.)
   minifyWhitespace: true,
   logLevel: 'warning',

@@ -1,6 +1,6 @@
 // Entry of dist/engine.cjs, the one CommonJS bundle that holds everything a command runs (src/program.ts
-// holds only the command tree). src/engine-loader.ts requires it once a command's action starts; Node's
-// compile cache (bin/fsapi.cjs) spares the parse and compile on later runs. The imports stay dynamic: in the CJS
+// holds only the command tree). src/engine-loader.ts requires it once a command's action starts; the code
+// cache (bin/fsapi.cjs) spares the parse and compile on later runs. The imports stay dynamic: in the CJS
 // bundle each becomes a lazily initialised module, so a command's top-level code (zod schemas, the
 // simulator's app) runs only when that command runs.
 import type { CommandModule } from './commands/types.js';

@@ -89,7 +89,8 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
  * or batch looks as if it kept every row. Holding it at YOUNG_GENERATION_BYTES keeps peak RSS flat
  * (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Only for long runs: node:v8 costs a
  * few ms to load. Not a node flag in bin/: Node would lose its start-up snapshot, and a V8 flag set before
- * the bundles compile would make V8 refuse the compile cache's entries made under the usual flags.
+ * the bundles compile would make V8 refuse the code cache's entries made under the usual flags (for the
+ * same reason bin/fsapi.cjs writes no entry after a run that loaded node:v8).
  */
 function keepYoungGenerationSmall(): void {
   const v8 = process.getBuiltinModule('node:v8');
