@@ -82,11 +82,21 @@ function useCodeCache(dir, distDir) {
     const wrapper = script.runInThisContext({ displayErrors: true });
     return Reflect.apply(wrapper, this.exports, [this.exports, requireHere, this, filename, path.dirname(filename)]);
   };
+  const writeAll = () => {
+    for (const { script, bundle, entry, generation } of toWrite.splice(0)) writeEntry(bundle, entry, generation, script);
+  };
+  // V8 stamps an entry with its flags, and refuses one made under others. A long run sets some
+  // (src/runtime.ts, keepYoungGenerationSmall), saying so first: what it compiled until then is written
+  // then. Otherwise a run that loaded node:v8 may have set some: nothing of it is written.
+  process.once('fsapi:v8-flags', () => {
+    writeAll();
+    flagsChanged = true;
+  });
+  let flagsChanged = false;
   process.once('exit', () => {
-    // V8 stamps an entry with its flags, and refuses one made under others. A long run sets some through
-    // node:v8 (src/runtime.ts, keepYoungGenerationSmall): its entries would be refused by every next run.
-    if (toWrite.length > 0 && process.moduleLoadList.includes('NativeModule v8')) return debug('nothing written: this run loaded node:v8, which sets V8 flags');
-    for (const { script, bundle, entry, generation } of toWrite) writeEntry(bundle, entry, generation, script);
+    if (toWrite.length === 0) return;
+    if (flagsChanged || process.moduleLoadList.includes('NativeModule v8')) return debug('nothing written after V8 flags may have changed');
+    writeAll();
   });
 
   function entryName(bundle, stats) {
