@@ -1,6 +1,8 @@
 // Bundles the CLI with esbuild into CommonJS files, which bin/fsapi.cjs loads with a plain require:
 // - dist/cli.cjs: the command tree (src/program.ts) and what runs it (src/cli.ts). All that `fsapi --help` loads;
 // - dist/engine.cjs: the code of every command (src/engine.ts), required once a command's action starts;
+// - dist/engine-light.cjs: the same for the commands that only ask the API (src/engine-light.ts), half the
+//   size; a run requires one engine or the other;
 // - dist/vendor/*.cjs: the libraries only some commands use (prompts, spinner, tables, CSV, the simulator's
 //   HTTP server, conf, the lock), each required the first time its command needs it. Node reads and
 //   deserialises a whole bundle when it loads it: left in dist/engine.cjs, these 400 KB cost every command
@@ -82,13 +84,13 @@ const common = {
   plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
 };
 
-// dist/cli.cjs leaves the engine out: src/engine-loader.ts's import of it becomes a require of the engine's
-// own bundle, dist/engine.cjs, beside it.
+// dist/cli.cjs leaves the engines out: src/engine-loader.ts's imports of them become requires of their own
+// bundles, dist/engine.cjs and dist/engine-light.cjs, beside it.
 const engineLeftOut = {
   name: 'engine-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) =>
-      args.importer.endsWith('engine-loader.ts') ? { path: './engine.cjs', external: true } : undefined,
+    build.onResolve({ filter: /^\.\/engine(-light)?\.js$/ }, (args) =>
+      args.importer.endsWith('engine-loader.ts') ? { path: args.path.replace(/\.js$/, '.cjs'), external: true } : undefined,
     );
   },
 };
@@ -145,6 +147,9 @@ const bundles = [
   // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
   // colours the spinner by its own default instance.
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
+  // The engine of the commands that only ask the API (src/engine-light.ts): about half of dist/engine.cjs.
+  // A run loads one engine or the other, never both (src/engine-loader.ts).
+  { entry: 'src/engine-light.ts', name: 'engine-light', plugins: [vendoredLeftOut, chalkWithoutProbe] },
   // The team store's connection thread (src/store/postgres-worker.ts), which requires the `pg` driver from
   // dist/vendor/: loaded only by a run whose records are in a PostgreSQL.
   { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', plugins: [vendoredLeftOut] },

@@ -140,8 +140,8 @@ function lazy(key: keyof typeof commands) {
   return async (...actionArgs: unknown[]) => {
     const command = actionArgs.at(-1) as Command;
     const args = command.args.slice(0, command.registeredArguments.length);
-    const engine = await loadEngine();
-    await engine.runCommand(command, args, engine.commands[key]);
+    const engine = await loadEngine(key);
+    await engine.runCommand(command, args, engine.command(key));
   };
 }
 

@@ -66,10 +66,10 @@ describe('what a command loads', () => {
     assert.deepEqual(run.bundles, ['cli.cjs']);
   });
 
-  it('account against the API: the tree and the engine; no store, no thread, no node:crypto', async () => {
+  it('account against the API: the tree and the light engine; no store, no thread, no node:crypto', async () => {
     const run = await load(['account', '--json']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(run.bundles, ['cli.cjs', 'engine.cjs']);
+    assert.deepEqual(run.bundles, ['cli.cjs', 'engine-light.cjs']);
     for (const builtin of ['worker_threads', 'crypto', 'sqlite']) assert.ok(!run.builtins.includes(builtin), `account loaded node:${builtin}`);
   });
 
@@ -82,6 +82,10 @@ describe('what a command loads', () => {
       const run = await load(args);
       assert.equal(run.code, 0, run.stderr);
       assert.ok(run.builtins.includes('sqlite'), 'it read the store');
+      assert.deepEqual(
+        run.bundles.filter((bundle) => bundle.startsWith('engine')),
+        ['engine.cjs'],
+      );
       // The team store's code (its connection thread, the PostgreSQL driver) is in bundles of its own.
       assert.deepEqual(
         run.bundles.filter((bundle) => /postgres|(^|\/)pg\.cjs$/.test(bundle)),
