@@ -69,12 +69,12 @@ function useCodeCache(dir, distDir) {
       return Reflect.apply(compile, this, [content, filename, format, ...rest]);
     }
     const bundle = filename.slice(bundles.length).replaceAll(path.sep, '+');
-    const entry = entryName(bundle, fs.statSync(filename, { bigint: true }));
-    const found = readEntry(path.join(dir, entry));
+    const entry = entryOf(bundle, filename, content);
+    const found = entry && readEntry(path.join(dir, entry));
     const script = new (require('node:vm').Script)(Module.wrap(content), { filename, cachedData: found?.data });
     const used = found !== undefined && !script.cachedDataRejected;
-    debug(`${bundle}: ${used ? `used (written by ${found.generation} runs)` : found ? 'refused by V8' : 'none'}`);
-    if (!used || found.generation < GENERATIONS) toWrite.push({ script, bundle, entry, generation: used ? found.generation + 1 : 1 });
+    debug(`${bundle}: ${used ? `used (written by ${found.generation} runs)` : found ? 'refused by V8' : entry ? 'none' : 'changed while read'}`);
+    if (entry && (!used || found.generation < GENERATIONS)) toWrite.push({ script, bundle, entry, generation: used ? found.generation + 1 : 1 });
     const requireHere = (id) => this.require(id);
     requireHere.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
     requireHere.main = launcher;
@@ -99,9 +99,24 @@ function useCodeCache(dir, distDir) {
     writeAll();
   });
 
-  function entryName(bundle, stats) {
-    const key = [stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].map((n) => n.toString(36)).join('-');
-    return `${entryPrefix(bundle)}${key}`;
+  /**
+   * The entry's name for the bundle whose text Node read as `content`: from the file's inode, size and
+   * times, read on the same open file as a second copy of its text, or undefined when the two differ (a
+   * build replaced it meanwhile: an entry named for one file would then hold the code of another).
+   */
+  function entryOf(bundle, filename, content) {
+    let fd;
+    try {
+      fd = fs.openSync(filename, 'r');
+      const stats = fs.fstatSync(fd, { bigint: true });
+      if (fs.readFileSync(fd, 'utf8') !== content) return undefined;
+      const key = [stats.ino, stats.size, stats.mtimeNs, stats.ctimeNs].map((n) => n.toString(36)).join('-');
+      return `${entryPrefix(bundle)}${key}`;
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
   }
 
   /** What every entry of this bundle, installed here, for this Node shares: two installs never meet. */
