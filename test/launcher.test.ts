@@ -143,32 +143,6 @@ describe('the launcher', () => {
     assert.doesNotMatch(await accountTellingCache(launcher, { ...home.env, XDG_CACHE_HOME: blocked }), /fsapi code cache/);
   });
 
-  it('keeps no entry for a bundle whose file changed while it was read (a build meanwhile)', async () => {
-    const { launcher } = copyPackage();
-    const home = homes.home();
-    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache') };
-    // Node hands the launcher a text of cli.cjs that the file no longer holds, as a build that replaced the
-    // file between Node's read and the launcher's would.
-    const preload = path.join(home.root, 'changed-while-read.cjs');
-    writeFileSync(
-      preload,
-      `const Module = require('node:module');
-const load = Module._extensions['.js'];
-Module._extensions['.js'] = function (module, filename) {
-  if (!filename.endsWith('cli.cjs')) return load.call(this, module, filename);
-  return module._compile(require('node:fs').readFileSync(filename, 'utf8') + '\\n// another build', filename);
-};\n`,
-    );
-    const result = spawnSync(process.execPath, ['--require', preload, launcher, 'account', '--json'], {
-      env: { ...env, NODE_DEBUG: 'fsapi-code-cache' },
-      encoding: 'utf8',
-    });
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stderr, /cli\.cjs: changed while read\n/);
-    assert.doesNotMatch(result.stderr, /cli\.cjs: written/);
-    assert.ok(!filesIn(path.join(home.root, 'cache')).some((name) => name.includes('cli.cjs')), 'an entry for cli.cjs');
-  });
-
   it("leaves the bundles to Node's compile cache when the user sets NODE_COMPILE_CACHE", async () => {
     const { launcher } = copyPackage();
     const home = homes.home();
