@@ -4,7 +4,7 @@
 // be written next to the installed files.
 // Runs copies of bin/ and dist/ as an installed package would lay them out.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -170,6 +170,19 @@ describe('the launcher', () => {
       assert.equal(result.status, args[1] === 'lsit' ? 2 : 0, result.stderr);
       assert.match(result.stderr, /stream loaded: false\n$/, args.join(' '));
       if (args[0] === '--help') assert.match(result.stdout, /^Usage: fsapi [\s\S]*\$ fsapi auth login --profile sandbox\n\n$/);
+    }
+    // Nor into /dev/null, a character device that is no terminal: told without node:tty, which loads them.
+    const devNull = openSync('/dev/null', 'w');
+    try {
+      const discarded = spawnSync(process.execPath, ['--require', preload, cliPath, '--help'], {
+        env: home.env,
+        encoding: 'utf8',
+        stdio: ['ignore', devNull, 'pipe'],
+      });
+      assert.equal(discarded.status, 0, discarded.stderr);
+      assert.match(discarded.stderr, /stream loaded: false\n$/);
+    } finally {
+      closeSync(devNull);
     }
     // `| true` leaves without reading: whether the help was written before or after it left, no error.
     const shellEnv: Record<string, string> = { ...home.env };
