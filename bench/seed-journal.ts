@@ -44,4 +44,4 @@ function* records(from: number, to: number): Generator<JournalRecord> {
 }
 
 for (let from = 0; from < count; from += 5_000) await journal.appendMany(records(from, Math.min(count, from + 5_000)));
-console.log(`seeded ${journal.count()} transfers into ${journal.file}`);
+console.log(`seeded ${await journal.count()} transfers into ${journal.file}`);

@@ -3,6 +3,7 @@
 // quickly, and the writer is what must stay flat. Rows look like the API's (names with diacritics, naira
 // amounts, references); each is made as it is asked for and dropped once written.
 // Usage: node --import tsx bench/statement-pdf-driver.ts <rows> <file.pdf>
+import type { Kobo } from '../src/money/kobo.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { createStatementTally, statementLine, type StatementLine } from '../src/books/statement.js';
 import { writeStatementPdf } from '../src/documents/statement-pdf.js';
@@ -52,7 +53,7 @@ function row(i: number): TransactionRecord {
 // The tally reads a day of rows at a time here too, so its totals are those of the rows written.
 const tally = createStatementTally(period);
 for (let start = 0; start < rows; start += 100) tally.add(Array.from({ length: Math.min(100, rows - start) }, (_, k) => row(start + k)));
-const statement = tally.result(1_000_000_000);
+const statement = tally.result(1_000_000_000 as Kobo);
 
 async function* lines(): AsyncGenerator<StatementLine[]> {
   let balance = statement.openingKobo;

@@ -115,14 +115,14 @@ const vendorFiles = {
   'proper-lockfile': { imports: ['proper-lockfile'], exports: "require('proper-lockfile')" },
   // The Model Context Protocol SDK's server (with its validators, about 1 MB): loaded by `fsapi mcp` alone.
   'mcp-sdk': {
-    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'],
+    imports: ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/types.js'],
     exports:
-      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, StdioServerTransport: require('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema }",
+      "{ Server: require('@modelcontextprotocol/sdk/server/index.js').Server, CallToolRequestSchema: require('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema, ListToolsRequestSchema: require('@modelcontextprotocol/sdk/types.js').ListToolsRequestSchema, JSONRPCMessageSchema: require('@modelcontextprotocol/sdk/types.js').JSONRPCMessageSchema }",
   },
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
-  // The PostgreSQL driver of the team store: loaded by a run whose records are in a PostgreSQL alone, and
-  // seen to be (test/startup-loading.test.ts). pg-native (libpq bindings) is an optional driver fsapi never uses.
+  // The PostgreSQL driver of a team store (src/store/postgres.ts): loaded only by a run whose records are
+  // in one (test/startup-loading.test.ts). pg-native (libpq bindings) is an optional driver fsapi never uses.
   pg: { imports: ['pg'], exports: "require('pg')", external: ['pg-native'] },
 };
 
@@ -150,9 +150,6 @@ const bundles = [
   // The engine of the commands that only ask the API (src/engine-light.ts): about half of dist/engine.cjs.
   // A run loads one engine or the other, never both (src/engine-loader.ts).
   { entry: 'src/engine-light.ts', name: 'engine-light', plugins: [vendoredLeftOut, chalkWithoutProbe] },
-  // The team store's connection thread (src/store/postgres-worker.ts), which requires the `pg` driver from
-  // dist/vendor/: loaded only by a run whose records are in a PostgreSQL.
-  { entry: 'src/store/postgres-worker.ts', name: 'postgres-worker', plugins: [vendoredLeftOut] },
   ...Object.entries(vendorFiles).map(([file, { exports, external }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,

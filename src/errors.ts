@@ -66,13 +66,19 @@ export class ApiError extends FsapiError {
   readonly apiMessage: string | undefined;
   /** The body was the spec's error shape (a JSON object with `success: false`): src/transfers/refusal-proof.ts reads it. */
   readonly errorShape: boolean;
-  constructor(message: string, options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean; code?: string } = {}) {
+  /** A 429's `Retry-After`, in milliseconds from the answer: how long the API asked to be left alone. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    message: string,
+    options: { status?: number; apiMessage?: string; hint?: string; cause?: unknown; errorShape?: boolean; code?: string; retryAfterMs?: number } = {},
+  ) {
     // A 4xx is the API saying no; anything else (no status, 5xx, a shape fsapi cannot read) is a failure.
     const code = options.code ?? (options.status !== undefined && options.status >= 400 && options.status < 500 ? 'api_refused' : 'api_failed');
     super(message, { exitCode: ExitCode.failed, hint: options.hint, cause: options.cause, code });
     this.status = options.status;
     this.apiMessage = options.apiMessage;
     this.errorShape = options.errorShape ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

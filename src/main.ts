@@ -71,7 +71,7 @@ export interface ErrorOutput {
 function processErrorOutput(): ErrorOutput {
   return {
     write: (text) => void process.stderr.write(text),
-    width: process.stderr.isTTY ? process.stderr.columns : undefined,
+    width: process.stderr.isTTY ? process.stderr.columns || 80 : undefined,
     color: stderrColour(process.env, process.argv, Boolean(process.stderr.isTTY)),
     json: jsonRequested(),
   };

@@ -33,7 +33,7 @@ export const program = new Command('fsapi')
           ? commanderErrorAsJson(text)
           : commanderErrorInOneVoice(
               text,
-              isTerminal(2) ? process.stderr.columns : undefined,
+              isTerminal(2) ? process.stderr.columns || 80 : undefined,
               errorRed(stderrColour(process.env, process.argv, isTerminal(2))),
             ),
       ),
@@ -41,8 +41,8 @@ export const program = new Command('fsapi')
     // process.stdout costs `fsapi --help` about 4 ms (src/write-now.ts).
     writeOut: (text) => writeNow(1, text),
     writeErr: (text) => writeNow(2, text),
-    getOutHelpWidth: () => (isTerminal(1) ? process.stdout.columns : 80),
-    getErrHelpWidth: () => (isTerminal(2) ? process.stderr.columns : 80),
+    getOutHelpWidth: () => (isTerminal(1) ? process.stdout.columns || 80 : 80),
+    getErrHelpWidth: () => (isTerminal(2) ? process.stderr.columns || 80 : 80),
     // The help texts hold no colours; commander strips none.
     getOutHasColors: () => false,
     getErrHasColors: () => false,

@@ -19,6 +19,7 @@ import type { Transport } from './api/types.js';
 import { storeGuard, teamStoreOfRun } from './store/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 import { chooseTeamStore } from './store/team-choice.js';
+import { permissionErrorOf } from './common/permission.js';
 
 /** Builds the Context of a run from the parsed global options; see useContextFactory. */
 export type ContextFactory = (rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, fromEnv: ReadonlySet<string>) => Context;
@@ -69,17 +70,22 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
     await module.default(ctx, options, args);
   } catch (error) {
     failed = true;
-    throw error;
+    // A file the OS would not let fsapi use, wherever it was met: named with its owner and this OS user.
+    throw permissionErrorOf(error);
   } finally {
     watchStores(undefined);
     chooseTeamStore(undefined);
     // fsapi.db holds every record after every command (checkpointed), and the profile remembers how many.
     try {
-      await guard.remember(finishStores());
+      await guard.remember(await finishStores());
     } catch (error) {
-      // Only when the command itself succeeded: then there is no error of its own for this one to hide.
-      // biome-ignore lint/correctness/noUnsafeFinally: see the line above
-      if (!failed) throw error;
+      // Said, never made the command's failure: the command did what it did (a transfer it sent was sent,
+      // and its exit code says how it ended). The profile's count stays as before; the next run that can
+      // write profiles.json raises it. A command that failed already said why.
+      if (!failed)
+        ctx.io.note(
+          `warning: the profile could not remember, in the config dir ${ctx.paths.configDir}, how many records its store holds: ${(permissionErrorOf(error) as Error).message}`,
+        );
     }
   }
 }

@@ -2,6 +2,7 @@
 // the loose rows the real API is reported to send: null amounts, numbers as text, statuses in other
 // cases, failed transfers, reversal credits R-<reference>, a type never seen before, a virtual account
 // as a number. Plus the default period and days across a daylight-saving change.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TransactionRecord } from '../src/api/schemas.js';
@@ -68,7 +69,7 @@ describe('statement tally with loose rows', () => {
         row({ type: 'fee', amount: '1.00' }),
         row({ type: 'debit', amount: null, charge: '10.75', status: 'pending', createdAt: Date.UTC(2026, 10, 17, 23, 59) }),
       ]);
-      const statement = tally.result(500_000); // ₦5,000.00 at the end of the period
+      const statement = tally.result(500_000 as Kobo); // ₦5,000.00 at the end of the period
       assert.deepEqual(statement.skipped, { failed: 3, otherType: 1 });
       const json = statementJson(statement);
       assert.deepEqual(json.credits, { count: 2, total: '1000.30' });

@@ -27,7 +27,7 @@ function intent(reference: string, second: number, extra: Partial<JournalRecord>
     time: at(second),
     env: 'sandbox',
     request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: '0123456789', narration: 'n', amount: 100, reference },
-    amountKobo: 10_000,
+    amountKobo: 10_000 as Kobo,
     bankName: 'Guaranty Trust Bank',
     accountName: 'OKAFOR CHIAMAKA ADAEZE',
     pid: 999_999_999, // not a running process
@@ -41,8 +41,8 @@ const outcome = (type: 'accepted' | 'rejected' | 'reconciled', reference: string
 
 // Each journal in a data dir of its own, in the real store.
 const roots: string[] = [];
-after(() => {
-  closeLocalStores();
+after(async () => {
+  await closeLocalStores();
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 async function journalOf(records: JournalRecord[]): Promise<Journal> {
@@ -92,14 +92,20 @@ describe('the journal: a refusal never hides a payment', () => {
 
 describe('checkClaim', () => {
   const fold = journalOf;
-  const candidate = (reference: string, accountNumber = '0123456789') => ({ ...scope, reference, accountNumber, bankCode: '000013', amountKobo: 10_000 });
+  const candidate = (reference: string, accountNumber = '0123456789') => ({
+    ...scope,
+    reference,
+    accountNumber,
+    bankCode: '000013',
+    amountKobo: 10_000 as Kobo,
+  });
   const now = Date.parse(at(30));
   const noGuard = { earlierAttempts: 0, duplicates: undefined };
 
   it('a new reference is claimed; one another process holds (any case) is refused', async () => {
-    checkClaim(await fold([]), candidate('ACME-NEW'), noGuard, now);
+    await checkClaim(await fold([]), candidate('ACME-NEW'), noGuard, now);
     const held = await fold([intent('ACME-HELD', 1, { pid: process.pid, run: runId() } as Partial<JournalRecord>)]);
-    assert.throws(
+    await assert.rejects(
       () => checkClaim(held, candidate('acme-held'), noGuard, now),
       (error: unknown) => {
         assert.ok(error instanceof ReferenceTakenError);
@@ -108,19 +114,19 @@ describe('checkClaim', () => {
       },
     );
     const paid = await fold([intent('ACME-PAID', 1), outcome('accepted', 'ACME-PAID', 2)]);
-    assert.throws(() => checkClaim(paid, candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
+    await assert.rejects(() => checkClaim(paid, candidate('ACME-PAID'), noGuard, now), /was already sent on .* \(pending\)/);
   });
 
   it('a refused reference may be sent again, unless another process sent it again first', async () => {
     const refused = [intent('ACME-REF', 1), outcome('rejected', 'ACME-REF', 2)];
-    checkClaim(await fold(refused), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now);
+    await checkClaim(await fold(refused), candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now);
     const resentMeanwhile = await fold([...refused, intent('ACME-REF', 3), outcome('rejected', 'ACME-REF', 4)]);
-    assert.throws(() => checkClaim(resentMeanwhile, candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now), ReferenceTakenError);
+    await assert.rejects(() => checkClaim(resentMeanwhile, candidate('ACME-REF'), { earlierAttempts: 1, duplicates: undefined }, now), ReferenceTakenError);
   });
 
   it('an intent without an answer whose writer died may be resent; the same pid with another run id is a reused pid', async () => {
-    checkClaim(await fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
-    checkClaim(
+    await checkClaim(await fold([intent('ACME-DEAD', 1)]), candidate('ACME-DEAD'), { earlierAttempts: 1, duplicates: undefined }, now);
+    await checkClaim(
       await fold([intent('ACME-REUSED', 1, { pid: process.pid, run: 'fedcba9876543210' } as Partial<JournalRecord>)]),
       candidate('ACME-REUSED'),
       { earlierAttempts: 1, duplicates: undefined },
@@ -131,13 +137,13 @@ describe('checkClaim', () => {
   it('the duplicate guard counts unknown and accepted transfers in the window, not refused or ignored ones', async () => {
     const guard = (ignore: string[] = []) => ({ earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set(ignore) } });
     const sent = await fold([intent('ACME-A', 1)]);
-    assert.throws(() => checkClaim(sent, candidate('ACME-B'), guard(), now), DuplicateClaimError);
-    checkClaim(sent, candidate('ACME-B'), guard(['ACME-A']), now);
-    checkClaim(await fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
-    checkClaim(sent, candidate('ACME-B', '0123456781'), guard(), now);
-    checkClaim(sent, candidate('ACME-B'), guard(), Date.parse(at(1)) + 600_000);
+    await assert.rejects(() => checkClaim(sent, candidate('ACME-B'), guard(), now), DuplicateClaimError);
+    await checkClaim(sent, candidate('ACME-B'), guard(['ACME-A']), now);
+    await checkClaim(await fold([intent('ACME-A', 1), outcome('rejected', 'ACME-A', 2)]), candidate('ACME-B'), guard(), now);
+    await checkClaim(sent, candidate('ACME-B', '0123456781'), guard(), now);
+    await checkClaim(sent, candidate('ACME-B'), guard(), Date.parse(at(1)) + 600_000);
     // The reference being claimed is never its own duplicate (a resend after a refusal), in any case.
-    checkClaim(sent, candidate('acme-a'), { ...guard(), earlierAttempts: 1 }, now);
+    await checkClaim(sent, candidate('acme-a'), { ...guard(), earlierAttempts: 1 }, now);
   });
 
   it('the duplicate guard names each earlier transfer by its outcome: in flight while its writer runs, else unknown or its status', async () => {
@@ -145,7 +151,7 @@ describe('checkClaim', () => {
     const refusal = async (records: JournalRecord[]) => {
       const journal = await fold(records);
       try {
-        checkClaim(journal, candidate('ACME-NEXT'), guard, now);
+        await checkClaim(journal, candidate('ACME-NEXT'), guard, now);
       } catch (error) {
         assert.ok(error instanceof DuplicateClaimError);
         return { outcome: error.duplicates[0]!.outcome, message: error.message };
@@ -211,7 +217,7 @@ describe('a refused resend is looked up and never called "no money moved"', () =
       journal,
       scopeNow,
       { ...verified('ACME-CLAIM-NONE'), accountNumber: '0123450000' },
-      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: [0, 10] },
+      { claim: { earlierAttempts: 1, duplicates: undefined }, schedule: { waitsMs: [10] } },
     );
     assert.equal(refused.kind, 'unknown');
     assert.match(refused.kind === 'unknown' ? refused.detail : '', /the resend was answered HTTP 400.*found nothing in 0 s \(2 lookups; last: not found\)/);
@@ -238,14 +244,14 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     narration: 'daily maximum',
     senderName: undefined,
   });
-  const setPolicy = (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: number | undefined, timeZone: string) => {
-    const controls = ControlsStore.open(setup.home.dataDir);
+  const setPolicy = async (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: Kobo | undefined, timeZone: string) => {
+    const controls = await ControlsStore.open(setup.home.dataDir);
     try {
       const policy =
         maxPerDayKobo === undefined
           ? undefined
           : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
-      controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
+      await controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
     } finally {
       controls.close();
     }
@@ -255,7 +261,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
     const scopeNow = await transferScope(ctx);
     const journal = new Journal(`${setup.home.dataDir}/max`);
-    setPolicy(scopeNow, 25_000, 'Africa/Lagos');
+    await setPolicy(scopeNow, 25_000 as Kobo, 'Africa/Lagos');
     try {
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-1', 15_000))).kind, 'accepted');
       setup.server.simulator.clearRequests();
@@ -273,7 +279,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
       // Reaching it exactly is allowed.
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-3', 10_000))).kind, 'accepted');
     } finally {
-      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+      await setPolicy(scopeNow, undefined, 'Africa/Lagos');
     }
   });
 
@@ -293,13 +299,13 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const stamp = { ...scopeNow, time: new Date(earlier).toISOString() };
     await journal.append({ ...intent('ACME-DAY-1', 1), ...stamp, amountKobo: 15_000 } as JournalRecord);
     await journal.append({ type: 'accepted', reference: 'ACME-DAY-1', ...stamp, status: 'successful', message: 'ok' });
-    setPolicy(scopeNow, 25_000, zone);
+    await setPolicy(scopeNow, 25_000 as Kobo, zone);
     try {
       const sending = executeTransfer(ctx, journal, scopeNow, verified('ACME-DAY-2', 15_000));
       if (countedByZone) await assert.rejects(sending, PolicyLimitError, `${zone}: the earlier transfer is today's`);
       else assert.equal((await sending).kind, 'accepted', `${zone}: the earlier transfer is yesterday's`);
     } finally {
-      setPolicy(scopeNow, undefined, 'Africa/Lagos');
+      await setPolicy(scopeNow, undefined, 'Africa/Lagos');
     }
   });
 });

@@ -1,6 +1,7 @@
 // fsapi collections against a served simulator: inflows grouped by client account (individual and
 // corporate) checked against an independent grouping of `tx list --all --json`, names from the client
 // list, one account's inflows, a new inflow made with the simulator, CSV read back, bad input.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -86,7 +87,7 @@ describe('collections', () => {
 
   it("<accountNumber>: that account's inflows only, newest first; a new inflow shows at once", async () => {
     const account = '9900000033'; // Zenkwe Foods Limited, corporate
-    const made = await books.server.simulator.collect(account, 1_234_500);
+    const made = await books.server.simulator.collect(account, 1_234_500 as Kobo);
     const rows = (await transactions()).filter((row) => row.type === 'credit' && row.destinationAccountNumber === account);
     assert.equal(rows[0]!.reference, made.reference);
     const result = await books.runInProcess(['--json', 'collections', account, '--since', SINCE]);

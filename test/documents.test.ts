@@ -1,6 +1,7 @@
 // Receipts and statements of account against a served simulator, each command run in process: the PDFs are read back with a PDF text
 // extractor (unpdf) and compared with what the API says (`tx get --json`, `account --json`), the
 // transaction CSV is read back with csv-parse, and a transfer that is not successful gets no receipt.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,15 +36,15 @@ const naira = (k: number) => `${k < 0 ? '-' : ''}₦${Math.floor(Math.abs(k) / 1
 
 describe('amount in words', () => {
   it('writes naira and kobo in British English, from integer kobo', () => {
-    assert.equal(amountInWords(500_000), 'Five thousand naira only');
-    assert.equal(amountInWords(1_234_567), 'Twelve thousand, three hundred and forty-five naira, sixty-seven kobo');
-    assert.equal(amountInWords(100_500), 'One thousand and five naira only');
-    assert.equal(amountInWords(50), 'Fifty kobo only');
-    assert.equal(amountInWords(123_456_789), 'One million, two hundred and thirty-four thousand, five hundred and sixty-seven naira, eighty-nine kobo');
+    assert.equal(amountInWords(500_000 as Kobo), 'Five thousand naira only');
+    assert.equal(amountInWords(1_234_567 as Kobo), 'Twelve thousand, three hundred and forty-five naira, sixty-seven kobo');
+    assert.equal(amountInWords(100_500 as Kobo), 'One thousand and five naira only');
+    assert.equal(amountInWords(50 as Kobo), 'Fifty kobo only');
+    assert.equal(amountInWords(123_456_789 as Kobo), 'One million, two hundred and thirty-four thousand, five hundred and sixty-seven naira, eighty-nine kobo');
     assert.equal(integerInWords(1_000_000_000_000), 'one trillion');
     assert.equal(integerInWords(2_000_000_019), 'two billion and nineteen');
-    assert.throws(() => amountInWords(-1), RangeError);
-    assert.throws(() => amountInWords(0.5), RangeError);
+    assert.throws(() => amountInWords(-1 as Kobo), RangeError);
+    assert.throws(() => amountInWords(0.5 as Kobo), RangeError);
   });
 });
 

@@ -1,4 +1,5 @@
-// Every command's help, generated from its spec (src/commands/spec.ts), fits 80 columns and tells the
+// Every command's help, generated from its spec (src/commands/spec.ts), fits 80 columns (and so do the
+// helps of fsapi and of each group; the other screens: test/screens.test.ts) and tells the
 // truth about the command: its exit codes, and an engine module to run it. The specs also describe their
 // options for a tool schema; that description is checked on transfer send.
 import assert from 'node:assert/strict';
@@ -8,7 +9,9 @@ import { commandSpec, defineEveryCommand, engineKey } from '../src/program.js';
 import { commands } from '../src/engine.js';
 import { describeOptions } from '../src/commands/spec.js';
 import { sendSpec } from '../src/commands/transfer/send.spec.js';
-import { runCli } from './helpers/cli.js';
+import { makeHome, runCli } from './helpers/cli.js';
+import { runInProcess } from './helpers/in-process.js';
+import { displayWidth } from '../src/common/text-width.js';
 
 const program = defineEveryCommand();
 
@@ -44,13 +47,34 @@ describe('help from the specs', () => {
         const words = pathOf(command);
         const result = await runCli([...words, '--help']);
         assert.equal(result.code, 0, `${words.join(' ')} --help: ${result.stderr}`);
-        const long = result.stdout.split('\n').filter((line) => line.length > 80);
+        // Columns as a terminal counts them (src/common/text-width.ts): ₦ one, a wide character two.
+        const long = result.stdout.split('\n').filter((line) => displayWidth(line) > 80);
         assert.deepEqual(long, [], `${words.join(' ')} --help has lines over 80 columns`);
         const codes = [...result.stdout.split('Exit codes:\n')[1]!.matchAll(/^ {2}([0-9]) {2}/gm)].map((match) => Number(match[1]));
         assert.deepEqual(codes, [...commandSpec(command)!.exitCodes], `${words.join(' ')} --help exit codes`);
       }
     };
     await Promise.all([worker(), worker()]);
+  });
+
+  it('the help of fsapi and of every group, at a terminal of 80 columns, fits it', async () => {
+    const groups = (command: Command): Command[] => [
+      command,
+      ...command.commands.filter((sub) => sub.commands.length > 0 && sub.name() !== 'help').flatMap(groups),
+    ];
+    const home = makeHome();
+    try {
+      for (const group of groups(program)) {
+        const words = pathOf(group);
+        const result = await runInProcess([...words, '--help'], { tty: true, columns: 80, env: home.env });
+        assert.equal(result.code, 0, `${words.join(' ')} --help: ${result.stdout}`);
+        assert.match(result.stdout, /^Usage: fsapi/m);
+        const long = result.stdout.split('\n').filter((line) => displayWidth(line) > 80);
+        assert.deepEqual(long, [], `fsapi ${words.join(' ')} --help has lines over 80 columns`);
+      }
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('approvals approve says it can return 2 and not 6 or 7', () => {

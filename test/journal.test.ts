@@ -1,4 +1,5 @@
 // The transfer journal (src/transfers/journal.ts): the local store, concurrent writers, carrying over journal.jsonl, states.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -148,11 +149,11 @@ describe('journal: writing and reading (the local store)', () => {
     for (let i = 0; i < 25; i += 1) {
       for (const profile of [scope.profile, 'other']) {
         const ref = { profile, baseUrl: scope.baseUrl, reference: `acme-f${i}` };
-        assert.deepEqual(plain(journal.attempts(ref)), plain(expected.get(`${profile} ACME-F${i}`)), `attempts of ${ref.reference} (${profile})`);
+        assert.deepEqual(plain(await journal.attempts(ref)), plain(expected.get(`${profile} ACME-F${i}`)), `attempts of ${ref.reference} (${profile})`);
         // The state of a reference in another case: the one written exactly so, else the first of any case.
         const exact = transfers.find((t) => t === `${profile} ${ref.reference}`);
         const first = exact ?? transfers.find((t) => t.toUpperCase() === `${profile} ACME-F${i}`.toUpperCase());
-        assert.equal(journal.stateOf(ref)?.reference, first?.split(' ')[1], `state of ${ref.reference} (${profile})`);
+        assert.equal((await journal.stateOf(ref))?.reference, first?.split(' ')[1], `state of ${ref.reference} (${profile})`);
       }
     }
   });
@@ -228,9 +229,9 @@ describe('journal: carrying over journal.jsonl', () => {
     assert.match(first.warnings[0]!, /incomplete last line 50001 of .*journal\.jsonl/);
     assert.equal(readFileSync(old, 'utf8'), text, 'the original is left as it was');
 
-    closeLocalStores();
+    await closeLocalStores();
     const again = Journal.inDataDir(journal.dataDir);
-    assert.equal(again.count(), 25_000, 'opened again: nothing imported twice');
+    assert.equal(await again.count(), 25_000, 'opened again: nothing imported twice');
     assert.equal(storeRecords(journal.dataDir, 'journal').length, 50_000);
   });
 
@@ -298,11 +299,11 @@ describe('journal: the last known state of each transfer', () => {
 describe('journal: the duplicate rule', () => {
   const now = Date.parse('2026-01-01T10:10:00.000Z');
   const iso = (ms: number) => new Date(ms).toISOString();
-  const candidate = { ...scope, accountNumber: '0123456789', bankCode: '000013', amountKobo: 150000 };
+  const candidate = { ...scope, accountNumber: '0123456789', bankCode: '000013', amountKobo: 150000 as Kobo };
   const found = async (records: JournalRecord[], query = candidate, windowMs?: number) => {
     const journal = freshJournal();
     for (const record of records) await journal.append(record);
-    return journal.duplicates(query, now, windowMs).map((t) => t.reference);
+    return (await journal.duplicates(query, now, windowMs)).map((t) => t.reference);
   };
   const otherBank = (record: JournalRecord): JournalRecord => {
     const sent = record as Extract<JournalRecord, { type: 'intent' }>;

@@ -3,6 +3,7 @@
 // ones) with no field named ...Kobo, and fsapi's own records give money as the API writes it, two-decimal
 // naira text. On failure stdout is empty and stderr ends in the one-line error object whose exitCode is
 // the process's exit status.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -142,7 +143,7 @@ describe('--json on success', () => {
   }
 
   it('webhook verify --json: the notification as naira text', async () => {
-    const notification = await setup.server.simulator.collect(CLIENT, 1_500_050);
+    const notification = await setup.server.simulator.collect(CLIENT, 1_500_050 as Kobo);
     const result = await setup.run(['webhook', 'verify', file('event.json', JSON.stringify(notification)), '--json']);
     assert.equal(result.code, 0, result.stderr);
     const shown = JSON.parse(result.stdout) as Record<string, unknown>;

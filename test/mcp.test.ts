@@ -4,73 +4,29 @@
 // with useradd, as test/untrusted-files.test.ts does; it skips itself, saying why, where none can be made.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { childEnv, cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
+import { mcpPayment, resultText, serveMcp, structuredOf, type Served } from './helpers/mcp-client.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { installFor, testUserIds, type UserInstall } from './helpers/os-user.js';
+import { testUserIds } from './helpers/os-user.js';
 
-interface Served {
-  client: Client;
-  /** Everything the server wrote on stderr so far. */
-  stderr(): string;
-  /** Protocol errors the client met (a line on stdout that is no protocol message would be one). */
-  errors: Error[];
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  close(): Promise<void>;
+/** Every server of this file: the secret check reads all their results and stderr. */
+const served: Served[] = [];
+
+async function serve(env: Record<string, string | undefined>, command?: string[]): Promise<Served> {
+  const server = await serveMcp(env, command);
+  served.push(server);
+  return server;
 }
 
-/** The server as an agent host starts it: `command args...` over stdio, the client of the SDK on the other end. */
-async function serve(env: Record<string, string | undefined>, command: string[] = [process.execPath, cliPath, 'mcp'], cwd = repoRoot): Promise<Served> {
-  const transport = new StdioClientTransport({
-    command: command[0]!,
-    args: command.slice(1),
-    env: childEnv(env) as Record<string, string>,
-    cwd,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'fsapi-test', version: '1.0.0' });
-  const errors: Error[] = [];
-  client.onerror = (error) => errors.push(error);
-  await client.connect(transport);
-  const results: CallToolResult[] = [];
-  served.push({ results, stderr: () => stderr });
-  return {
-    client,
-    stderr: () => stderr,
-    errors,
-    call: async (name, args = {}) => {
-      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-      results.push(result);
-      return result;
-    },
-    close: () => client.close(),
-  };
-}
+const text = resultText;
+const structured = structuredOf;
 
-/** Every result and every stderr of every server of this file: the secret check reads them all. */
-const served: Array<{ results: CallToolResult[]; stderr(): string }> = [];
-
-const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-const structured = (result: CallToolResult) => result.structuredContent as Record<string, any>;
-
-/** `transfer_send` of `amount` naira to the simulator's test account at GTBank under `reference`. */
-const payment = (amount: string, reference: string, more: Record<string, unknown> = {}) => ({
-  accountNumber: '0123456789',
-  bank: 'gtb',
-  amount,
-  narration: 'Invoice 42',
-  reference,
-  ...more,
-});
+const payment = mcpPayment;
 
 /** `policy set` as the owner does it: at a terminal, the consumer secret typed. */
 async function setPolicy(setup: TransferSetup, ...options: string[]): Promise<void> {
@@ -124,6 +80,7 @@ describe('fsapi mcp', () => {
       'policy_show',
       'approvals_list',
       'transfer_send',
+      'transfer_preview',
     ]) {
       assert.ok(byName.has(name), `${name} is listed`);
     }
@@ -148,9 +105,13 @@ describe('fsapi mcp', () => {
     // Input schemas from the specs: no --json, no confirmation, no file written, no other format.
     const sendInputs = Object.keys(send.inputSchema.properties ?? {});
     assert.deepEqual(sendInputs.sort(), ['accountNumber', 'amount', 'bank', 'expectName', 'narration', 'reference', 'senderName', 'to']);
-    assert.deepEqual(send.inputSchema.required, ['reference']);
+    assert.deepEqual(send.inputSchema.required, ['amount', 'narration', 'reference']);
+    assert.deepEqual((send.inputSchema as { anyOf?: unknown }).anyOf, [{ required: ['accountNumber', 'bank'] }, { required: ['to'] }]);
+    assert.deepEqual(byName.get('enquiry')!.inputSchema.required, ['accountNumber', 'bank']);
+    // Every tool says what it answers.
+    for (const tool of tools) assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an output schema`);
     assert.deepEqual(Object.keys(byName.get('statement')!.inputSchema.properties ?? {}).sort(), ['since', 'until']);
-    assert.deepEqual(Object.keys(byName.get('transfer_receipt')!.inputSchema.properties ?? {}), ['reference']);
+    assert.deepEqual(Object.keys(byName.get('transfer_receipt')!.inputSchema.properties ?? {}), ['reference', 'pdf']);
     assert.deepEqual(byName.get('tx_list')!.inputSchema.properties?.type, { type: 'string', description: 'only credits or debits', enum: ['credit', 'debit'] });
     const limit = byName.get('tx_list')!.inputSchema.properties?.limit as { minimum: number; maximum: number } | undefined;
     assert.deepEqual([limit?.minimum, limit?.maximum], [1, 100]);
@@ -175,17 +136,20 @@ describe('fsapi mcp', () => {
     const account = JSON.parse(cli.stdout) as Record<string, unknown>;
     assert.equal(structured(result).availableBalance, account.availableBalance);
     assert.equal(structured(result).accountNumber, account.accountNumber);
-    assert.match(text(result), /fsapi account: done/);
+    assert.match(text(result), /^fsapi account \(sandbox\): done/);
+    // Every result names its environment (the served simulator is logged in to as a sandbox).
+    assert.equal(structured(result).environment, 'sandbox');
     // A list is an object too (structured content must be one): its rows as `items`.
     const banks = await server.call('banks', { search: 'guaranty' });
     assert.ok(Array.isArray(structured(banks).items) && structured(banks).items.length >= 1, text(banks));
   });
 
-  it('refuses bad input in fsapi’s words, exit 2 and nothing sent', async () => {
+  it('refuses bad input in the tool’s words, exit 2 and nothing sent', async () => {
     const bad = await server.call('tx_list', { limit: 500 });
     assert.equal(bad.isError, true);
     assert.deepEqual(structured(bad).error.exitCode, 2);
-    assert.match(structured(bad).error.message, /--limit must be a whole number from 1 to 100/);
+    // In the tool's words: the argument, not the command line's flag.
+    assert.match(structured(bad).error.message, /^limit must be a whole number from 1 to 100/);
     const unknown = await server.call('account', { json: true });
     assert.equal(unknown.isError, true);
     assert.match(structured(unknown).error.message, /takes no input named "json"/);
@@ -327,8 +291,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   let root: string;
   const env = { FSAPI_CONFIG_DIR: '', FSAPI_DATA_DIR: '', HOME: '' };
   let setup: TransferSetup;
-  /** fsapi and Node where the server's user can read them: never the checkout, which may be private. */
-  let install: UserInstall;
+  let node: string;
   /** The command line that runs `args` as the server's user (what `sudo -u fsapi-agent` does). */
   const asAgent = (...args: string[]) => ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', ...args];
   /**
@@ -337,8 +300,8 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
    */
   const fsapiAsAgent = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const [command, ...rest] = asAgent(install.node, install.cli, ...args);
-      const child = spawn(command!, rest, { cwd: install.root, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
+      const [command, ...rest] = asAgent(node, cliPath, ...args);
+      const child = spawn(command!, rest, { cwd: repoRoot, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -353,9 +316,15 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
     root = mkdtempSync(path.join(tmpdir(), 'fsapi-mcp-user-'));
     const home = path.join(root, 'agent');
     Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data'), HOME: home });
-    install = installFor(ids);
-    // The agent's home below it.
+    // This Node may live where the other user cannot go (/root): a link to it in a place both can.
     chmodSync(root, 0o755);
+    node = path.join(root, 'node');
+    try {
+      linkSync(process.execPath, node);
+    } catch {
+      copyFileSync(process.execPath, node);
+    }
+    chmodSync(node, 0o755);
     mkdirSync(home, { mode: 0o700 });
     chownSync(home, ids.uid, ids.gid);
     const login = await fsapiAsAgent(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', setup.server.url], {
@@ -367,7 +336,6 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   after(async () => {
     await setup?.close();
     if (root) rmSync(root, { recursive: true, force: true });
-    install?.remove();
   });
   afterEach(() => {
     // Each test leaves the dirs as the set-up wants them.
@@ -378,7 +346,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   });
 
   it('serves as that user, and the agent’s user can read neither its keys nor its records', async () => {
-    const mcp = await serve(env, asAgent(install.node, install.cli, 'mcp'), install.root);
+    const mcp = await serve(env, asAgent(node, cliPath, 'mcp'));
     try {
       const result = await mcp.call('account');
       assert.equal(result.isError, undefined, text(result));

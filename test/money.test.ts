@@ -3,7 +3,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, MAX_INTEGER_DIGITS, parseApiAmount, parseNairaInput, type Kobo } from '../src/money/kobo.js';
+import {
+  AmountError,
+  addKobo,
+  formatNaira,
+  integerKobo,
+  koboToApiNumber,
+  koboToDecimal,
+  MAX_INTEGER_DIGITS,
+  NO_KOBO,
+  parseApiAmount,
+  parseNairaInput,
+  subtractKobo,
+  sumKobo,
+  type Kobo,
+} from '../src/money/kobo.js';
 import { parseAmountOption } from '../src/common/validate.js';
 import { UsageError } from '../src/errors.js';
 
@@ -91,8 +105,8 @@ describe('money: valid amounts', () => {
     assert.equal(parseNairaInput('1,500.50'), 150050);
     assert.equal(parseNairaInput('0.01'), 1);
     assert.equal(parseNairaInput('9999999999999.99'), MAX_KOBO);
-    assert.equal(koboToDecimal(150010), '1500.10');
-    assert.equal(formatNaira(123456789), '₦1,234,567.89');
+    assert.equal(koboToDecimal(150010 as Kobo), '1500.10');
+    assert.equal(formatNaira(123456789 as Kobo), '₦1,234,567.89');
   });
 });
 
@@ -196,5 +210,30 @@ describe('money: invalid amounts are refused', () => {
       () => parseAmountOption('1e3'),
       (error: unknown) => error instanceof UsageError && error.exitCode === 2,
     );
+  });
+});
+
+describe('money: kobo is a type of its own', () => {
+  it("fsapi's own integers come in whole, and sums stay exact and bounded", () => {
+    assert.equal(integerKobo(150_010), 150_010);
+    assert.equal(integerKobo('150010'), 150_010, 'an integer column read back as text');
+    for (const bad of [1.5, Number.NaN, 2 ** 53, '1.5', '', null, undefined]) assert.throws(() => integerKobo(bad), AmountError, String(bad));
+    const a = integerKobo(2_500_000);
+    const b = integerKobo(1075);
+    assert.equal(addKobo(a, b), 2_501_075);
+    assert.equal(subtractKobo(b, a), -2_498_925);
+    assert.equal(sumKobo([a, b, NO_KOBO]), 2_501_075);
+    assert.throws(() => addKobo(integerKobo(Number.MAX_SAFE_INTEGER), integerKobo(1)), AmountError);
+  });
+
+  it('a plain number is not kobo: the compiler refuses it where money is meant (tsc --noEmit, run by npm test)', () => {
+    // Each directive fails the type check when the line under it compiles: the brand is what stops a count,
+    // a naira amount or a float from being formatted, stored or sent as kobo.
+    // @ts-expect-error a plain number, which would format at run time
+    assert.equal(formatNaira(150_010), '₦1,500.10');
+    const a = integerKobo(100);
+    // @ts-expect-error kobo + kobo is a number: sums come back through addKobo, sumKobo, subtractKobo
+    const sum: Kobo = a + a;
+    assert.equal(sum, addKobo(a, a));
   });
 });

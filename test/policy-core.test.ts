@@ -1,11 +1,10 @@
 // The payment policy's pure parts and its store: what counts towards the day, the daily check inside the
 // journal's claim, why a transfer is held, and the store's one-decision-per-request rule.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
@@ -18,6 +17,7 @@ import { UsageError } from '../src/errors.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
+import { claimer } from './helpers/claimer.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
 // The policy's day is Lagos's (UTC+1, no daylight saving), whatever TZ this test runs under.
@@ -42,8 +42,8 @@ function intent(reference: string, time: string, amountKobo: number, extra: Part
 }
 // Each journal in a data dir of its own, in the real store.
 const roots: string[] = [];
-after(() => {
-  closeLocalStores();
+after(async () => {
+  await closeLocalStores();
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 async function fold(records: JournalRecord[]): Promise<Journal> {
@@ -74,22 +74,24 @@ describe('the day', () => {
 
   it('the daily check allows reaching the maximum exactly, refuses passing it, and says what is left', async () => {
     const transfers = await transfersOf([intent('ACME-A', local(9), 60_000)]);
-    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 }, 100_000, now, zone));
+    assert.doesNotThrow(() => checkDailyLimit(transfers, { ...scope, amountKobo: 40_000 as Kobo }, 100_000 as Kobo, now, zone));
     assert.throws(
-      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 }, 100_000, now, zone),
+      () => checkDailyLimit(transfers, { ...scope, amountKobo: 40_001 as Kobo }, 100_000 as Kobo, now, zone),
       (error: unknown) => error instanceof PolicyLimitError && error.exitCode === 1 && /₦600\.00 counts toward it.*₦400\.00 is left/.test(error.message),
     );
   });
 
   it('the claim refuses a transfer that would pass the maximum, counting another process in flight', async () => {
     const journal = await fold([intent('ACME-X', local(11), 20_000, { pid: process.pid })]);
-    const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 };
-    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000, dayTimeZone: zone }, now));
-    assert.throws(
-      () => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999, dayTimeZone: zone }, now),
+    const candidate = { ...scope, reference: 'ACME-Y', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_000 as Kobo };
+    await assert.doesNotReject(() =>
+      checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 30_000 as Kobo, dayTimeZone: zone }, now),
+    );
+    await assert.rejects(
+      () => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: 29_999 as Kobo, dayTimeZone: zone }, now),
       PolicyLimitError,
     );
-    assert.doesNotThrow(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
+    await assert.doesNotReject(() => checkClaim(journal, candidate, { earlierAttempts: 0, duplicates: undefined }, now), 'no maximum, no check');
   });
 });
 
@@ -156,8 +158,8 @@ describe("the day in the policy's time zone", () => {
 
 describe('the day, as the store counts it', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-day-'));
-  after(() => {
-    closeLocalStores();
+  after(async () => {
+    await closeLocalStores();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -184,7 +186,7 @@ describe('the day, as the store counts it', () => {
       { type: 'reconciled', ...stamp('ACME-REFUSEDPAID', 11), status: 'successful' },
     ];
     for (const record of records) await journal.append(record);
-    holdRunLock(dir); // this process is the running writer of ACME-INFLIGHT
+    await holdRunLock(dir); // this process is the running writer of ACME-INFLIGHT
     const outcomes = Object.fromEntries((await journalledTransfers(journal, { scope })).transfers.map((t) => [t.reference, t.outcome]));
     assert.deepEqual(outcomes, {
       'ACME-PENDING': 'pending',
@@ -197,7 +199,7 @@ describe('the day, as the store counts it', () => {
       'ACME-REFUSEDPAID': 'successful',
     });
     const counted = 1_00 + 2_00 + 4_00 + 8_00 + 16_00 + 32_00 + 128_00;
-    assert.equal(spentTodayIn(journal, scope, now, zone), counted, 'everything but the refused one');
+    assert.equal(await spentTodayIn(journal, scope, now, zone), counted, 'everything but the refused one');
     assert.deepEqual(
       new Set(COUNTED_OUTCOMES),
       new Set(Object.values(outcomes).filter((o) => o !== 'refused')),
@@ -205,11 +207,11 @@ describe('the day, as the store counts it', () => {
     );
 
     // The claim decides on the same count, under the store's lock.
-    const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 };
-    const rules = (max: number) => ({ earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: max });
-    assert.doesNotThrow(() => journal.snapshot(() => checkClaim(journal, candidate, rules(counted + 10_00), now)));
-    assert.throws(
-      () => journal.snapshot(() => checkClaim(journal, candidate, rules(counted + 10_00 - 1), now)),
+    const candidate = { ...scope, reference: 'ACME-NEXT', accountNumber: '0234567891', bankCode: '000013', amountKobo: 10_00 as Kobo };
+    const rules = (max: number) => ({ earlierAttempts: 0, duplicates: undefined, dailyMaximumKobo: max as Kobo });
+    await assert.doesNotReject(() => journal.snapshot((view) => checkClaim(view, candidate, rules(counted + 10_00), now)));
+    await assert.rejects(
+      () => journal.snapshot((view) => checkClaim(view, candidate, rules(counted + 10_00 - 1), now)),
       (error: unknown) => error instanceof PolicyLimitError && /₦191\.00 counts toward it \(today's transfers in flight, .*; not refused\)/.test(error.message),
     );
   });
@@ -217,79 +219,10 @@ describe('the day, as the store counts it', () => {
 
 describe('the daily maximum at the claim, two processes on one store', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-race-'));
-  after(() => {
-    closeLocalStores();
+  after(async () => {
+    await closeLocalStores();
     rmSync(dir, { recursive: true, force: true });
   });
-
-  /** A claimer (test/fixtures/journal-claim.ts) and the lines it says, each awaited with a bound. */
-  function claimer(dataDir: string, reference: string, amountKobo: number, maxKobo: number, role: 'holder' | 'second') {
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.resolve('test/fixtures/journal-claim.ts'), dataDir, reference, String(amountKobo), String(maxKobo), String(now), role],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
-    child.stdin.on('error', () => undefined); // a word to a process that already ended
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const lines: string[] = [];
-    const waiting: Array<() => void> = [];
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
-      for (const wake of waiting.splice(0)) wake();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    return {
-      tell: (word: string) => child.stdin.write(`${word}\n`),
-      /** The next line, once said; fails when the process ends first or after 30 s. */
-      async next(): Promise<string> {
-        const deadline = Date.now() + 30_000;
-        let ended = false;
-        void exited.then(() => {
-          ended = true;
-          for (const wake of waiting.splice(0)) wake();
-        });
-        for (;;) {
-          const line = lines.shift();
-          if (line !== undefined) return line;
-          if (ended) throw new Error(`${role} ended without a word: ${stderr}`);
-          const left = deadline - Date.now();
-          if (left <= 0) throw new Error(`${role} said nothing in 30 s: ${stderr}`);
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, left);
-            waiting.push(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
-        }
-      },
-      exited,
-      stderr: () => stderr,
-      /**
-       * Resolves once the process waits for the store's write lock: SQLite's busy handler sleeps between
-       * tries, so its main thread is seen in nanosleep (Linux /proc/<pid>/syscall; x86-64 35 and 230,
-       * arm64 101 and 115). By then it has done whatever it does before the lock. Where /proc cannot
-       * tell, resolves at once: the outcome is the same, only less of the interleaving is shown.
-       */
-      async waitingForTheLock(): Promise<void> {
-        const file = `/proc/${child.pid}/syscall`;
-        const sleeping = process.arch === 'arm64' ? ['101', '115'] : ['35', '230'];
-        const deadline = Date.now() + 30_000;
-        for (;;) {
-          let now: string;
-          try {
-            now = readFileSync(file, 'utf8').split(' ')[0]!;
-          } catch {
-            return;
-          }
-          if (sleeping.includes(now)) return;
-          if (Date.now() > deadline) throw new Error(`${role} never waited for the lock (${now}): ${stderr}`);
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-      },
-    };
-  }
 
   for (const [holderKobo, secondKobo] of [
     [15_000, 15_000],
@@ -300,8 +233,8 @@ describe('the daily maximum at the claim, two processes on one store', () => {
     }, async () => {
       const dataDir = path.join(dir, `${holderKobo}-${secondKobo}`);
       const max = 25_000;
-      const holder = claimer(dataDir, 'ACME-RACE-1', holderKobo, max, 'holder');
-      const second = claimer(dataDir, 'ACME-RACE-2', secondKobo, max, 'second');
+      const holder = claimer({ dataDir, reference: 'ACME-RACE-1', amountKobo: holderKobo, maxKobo: max, now, role: 'holder' });
+      const second = claimer({ dataDir, reference: 'ACME-RACE-2', amountKobo: secondKobo, maxKobo: max, now, role: 'second' });
       try {
         // The barrier: both have the store open.
         assert.deepEqual(await Promise.all([holder.next(), second.next()]), ['ready', 'ready']);
@@ -333,17 +266,17 @@ describe('holds', () => {
   const policy = {
     maxPerTransferKobo: undefined,
     maxPerDayKobo: undefined,
-    approvalAboveKobo: 50_000,
+    approvalAboveKobo: 50_000 as Kobo,
     payeesOnly: true,
     timeZone: zone,
     updatedAt: '',
     updatedBy: '',
   };
   it('above the threshold (not at it), and to a non-payee under payees-only', () => {
-    assert.deepEqual(holdReasons(policy, 50_000, true), []);
-    assert.equal(holdReasons(policy, 50_001, true).length, 1);
-    assert.match(holdReasons(policy, 100, false)[0]!, /not a saved payee/);
-    assert.equal(holdReasons({ ...policy, payeesOnly: false, approvalAboveKobo: undefined }, 10 ** 12, false).length, 0);
+    assert.deepEqual(holdReasons(policy, 50_000 as Kobo, true), []);
+    assert.equal(holdReasons(policy, 50_001 as Kobo, true).length, 1);
+    assert.match(holdReasons(policy, 100 as Kobo, false)[0]!, /not a saved payee/);
+    assert.equal(holdReasons({ ...policy, payeesOnly: false, approvalAboveKobo: undefined }, (10 ** 12) as Kobo, false).length, 0);
   });
 });
 
@@ -356,7 +289,7 @@ describe('the controls store', () => {
     bankCode: '000013',
     bankName: 'Guaranty Trust Bank',
     accountName: 'OKAFOR CHIAMAKA ADAEZE',
-    amountKobo: 100,
+    amountKobo: 100 as Kobo,
     narration: 'n',
     senderName: undefined,
     payee: undefined,
@@ -364,38 +297,41 @@ describe('the controls store', () => {
     reasons: ['above the approval threshold of ₦0.50'],
   });
 
-  it('keeps one decision per request, whoever decides first (a conditional update), even through two openers; a reference is held once while open', () => {
-    const a = ControlsStore.open(dir);
-    const b = ControlsStore.open(dir);
+  it('keeps one decision per request, whoever decides first (a conditional update), even through two openers; a reference is held once while open', async () => {
+    const a = await ControlsStore.open(dir);
+    const b = await ControlsStore.open(dir);
     try {
-      const request = a.hold({ ...scope, env: 'sandbox' }, [held('ACME-H1')], 'send', 'ada', new Date(now).toISOString());
-      assert.throws(() => b.hold({ ...scope, env: 'sandbox' }, [held('acme-h1')], 'send', 'ada', new Date(now).toISOString()), /already held in request/);
-      assert.equal(a.decide(scope, request.id, { decision: 'approved', by: 'ada', at: 'now', reason: undefined }), true);
-      assert.equal(b.decide(scope, request.id, { decision: 'rejected', by: 'bola', at: 'later', reason: 'no' }), false);
-      const stored = b.request(scope, request.id)!;
+      const request = await a.hold({ ...scope, env: 'sandbox' }, [held('ACME-H1')], 'send', 'ada', new Date(now).toISOString());
+      await assert.rejects(
+        () => b.hold({ ...scope, env: 'sandbox' }, [held('acme-h1')], 'send', 'ada', new Date(now).toISOString()),
+        /already held in request/,
+      );
+      assert.equal(await a.decide(scope, request.id, { decision: 'approved', by: 'ada', at: 'now', reason: undefined }), true);
+      assert.equal(await b.decide(scope, request.id, { decision: 'rejected', by: 'bola', at: 'later', reason: 'no' }), false);
+      const stored = (await b.request(scope, request.id))!;
       assert.equal(stored.status, 'approved');
       assert.deepEqual(
         stored.decisions.map((d) => [d.decision, d.by]),
         [['approved', 'ada']],
       );
       // Another account does not see it.
-      assert.equal(b.request({ ...scope, profile: 'other' }, request.id), undefined);
+      assert.equal(await b.request({ ...scope, profile: 'other' }, request.id), undefined);
     } finally {
       a.close();
       b.close();
     }
   });
 
-  it('payees are per account and their aliases compared without case', () => {
-    const store = ControlsStore.open(dir);
+  it('payees are per account and their aliases compared without case', async () => {
+    const store = await ControlsStore.open(dir);
     try {
       const payee = { alias: 'Landlord', accountNumber: '0123456789', bankCode: '000013', bankName: 'GTB', accountName: 'X', addedAt: 'now', addedBy: 'ada' };
-      assert.equal(store.addPayee(scope, payee), true);
-      assert.equal(store.addPayee(scope, { ...payee, alias: 'landlord' }), false);
-      assert.equal(store.payee(scope, 'LANDLORD')?.alias, 'Landlord');
-      assert.equal(store.payee({ ...scope, baseUrl: 'local' }, 'landlord'), undefined);
-      assert.equal(store.removePayee(scope, 'landLORD'), true);
-      assert.deepEqual(store.payees(scope), []);
+      assert.equal(await store.addPayee(scope, payee), true);
+      assert.equal(await store.addPayee(scope, { ...payee, alias: 'landlord' }), false);
+      assert.equal((await store.payee(scope, 'LANDLORD'))?.alias, 'Landlord');
+      assert.equal(await store.payee({ ...scope, baseUrl: 'local' }, 'landlord'), undefined);
+      assert.equal(await store.removePayee(scope, 'landLORD'), true);
+      assert.deepEqual(await store.payees(scope), []);
     } finally {
       store.close();
     }
@@ -477,8 +413,8 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
 );
 `;
   const roots: string[] = [];
-  after(() => {
-    closeLocalStores();
+  after(async () => {
+    await closeLocalStores();
     for (const root of roots) rmSync(root, { recursive: true, force: true });
   });
 
@@ -511,13 +447,13 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
   for (const journalFirst of [true, false]) {
     it(`a database made with the tables outside the steps (${journalFirst ? 'journal' : 'controls'} opened first) migrates without loss, and keeps working`, async () => {
       const dir = olderDatabase(journalFirst);
-      const store = ControlsStore.open(dir);
+      const store = await ControlsStore.open(dir);
       assert.deepEqual(
-        store.payees(scope).map((p) => [p.alias, p.accountNumber, p.accountName]),
+        (await store.payees(scope)).map((p) => [p.alias, p.accountNumber, p.accountName]),
         [['Landlord', '0123456789', 'ADA OBI']],
       );
       assert.deepEqual(
-        store.policy(scope),
+        await store.policy(scope),
         {
           maxPerTransferKobo: 500000,
           maxPerDayKobo: 2000000,
@@ -529,21 +465,21 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
         },
         'a policy stored without a zone counts the day in Lagos',
       );
-      const held = store.request(scope, 'AP-OLDHELD1')!;
+      const held = (await store.request(scope, 'AP-OLDHELD1'))!;
       assert.equal(held.status, 'held');
       assert.deepEqual(
         held.transfers.map((t) => [t.reference, t.amountKobo, t.payee, t.reasons]),
         [['ACME-OLD1', 250000, 'Landlord', ['above the approval threshold of ₦1,000.00']]],
       );
       assert.deepEqual(
-        store.request(scope, 'AP-OLDDONE1')!.decisions.map((d) => [d.decision, d.by, d.reason]),
+        (await store.request(scope, 'AP-OLDDONE1'))!.decisions.map((d) => [d.decision, d.by, d.reason]),
         [['rejected', 'bola', 'not ours']],
       );
-      assert.equal(store.requestOfReference(scope, 'acme-old1')?.id, 'AP-OLDHELD1');
+      assert.equal((await store.requestOfReference(scope, 'acme-old1'))?.id, 'AP-OLDHELD1');
       // Still working: a decision, a new payee, a new held request, the journal beside them.
-      assert.equal(store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', by: 'bola', at: 'now', reason: undefined }), true);
+      assert.equal(await store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', by: 'bola', at: 'now', reason: undefined }), true);
       assert.equal(
-        store.addPayee(scope, {
+        await store.addPayee(scope, {
           alias: 'Plumber',
           accountNumber: '0123456780',
           bankCode: '000013',
@@ -554,9 +490,9 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
         }),
         true,
       );
-      store.setPolicy(scope, undefined, 'ada', 'now');
+      await store.setPolicy(scope, undefined, 'ada', 'now');
       await Journal.inDataDir(dir).append(intent('ACME-NEW1', local(10), 1000));
-      closeLocalStores();
+      await closeLocalStores();
 
       const db = openDatabase(path.join(dir, 'fsapi.db'));
       try {
@@ -572,10 +508,10 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
     });
   }
 
-  it('a data dir with no fsapi.db: reading the controls creates nothing', () => {
+  it('a data dir with no fsapi.db: reading the controls creates nothing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-controls-'));
     roots.push(dir);
-    assert.equal(ControlsStore.openIfExists(dir), undefined);
+    assert.equal(await ControlsStore.openIfExists(dir), undefined);
     assert.equal(existsSync(path.join(dir, 'fsapi.db')), false);
   });
 });

@@ -407,7 +407,11 @@ describe('approvals approve', () => {
     const screen = stripAnsi(right.stdout);
     assert.equal(right.code, 0, screen);
     assert.ok(screen.indexOf('₦5,000.00 to OKAFOR CHIAMAKA ADAEZE') < screen.indexOf('Consumer secret'), 'what will be sent is shown first');
-    assert.match(screen, /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: Transfer successful/m, "the API's words follow its status");
+    assert.match(
+      screen,
+      /^ACME-\S+ +OKAFOR CHIAMAKA ADAEZE +₦5,000\.00 +pending +pending: taken by the API, not settled yet; the API said: Transfer successful/m,
+      "the API's words follow fsapi's outcome",
+    );
     assert.equal(setup.posts(), 1);
     // The API has it under the reference it was held with.
     const found = await setup.runInProcess(['tx', 'get', reference, '--json']);

@@ -1,13 +1,14 @@
 // Rate limits (HTTP 429), run as the built CLI against the simulator's rate-limit fault over real HTTP on
-// 127.0.0.1: requests that move no money wait and ask again; a transfer answered 429 was not taken and is
-// sent again under the same reference after a lookup; a batch slows down instead of failing rows. Every
+// 127.0.0.1: requests that move no money wait and ask again; a transfer answered 429 is looked up, and sent
+// again under the same reference only when the API does not hold it; a batch slows down instead of failing
+// rows. (A 429 from a gateway that passed the transfer on: test/refusal-proof.test.ts.) Every
 // assertion is on outcomes (exit codes, the simulator's request log, its transactions), never on speed.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { rateLimitWaitMs } from '../src/api/http.js';
+import { API_RATE_LIMIT, retryAfterMs, retryWaitMs } from '../src/common/retry.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import type { SimulatorOptions } from '../src/simulator/types.js';
 
@@ -93,7 +94,10 @@ describe('rate limits', () => {
     assert.equal(answered(s, 'POST', '/v1/transfer', 200), 1);
     assert.equal(answered(s, 'POST', '/v1/transfer', 400), 0);
     if (limited(s, 'POST', '/v1/transfer') > 0) {
-      assert.match(result.stderr, new RegExp(`the API did not take ${reference}; waiting \\d+ s, then sending it again under the same reference`));
+      assert.match(
+        result.stderr,
+        new RegExp(`rate limited: ${reference} was answered 429 and the lookup does not find it; sending it again under the same reference in \\d+ s`),
+      );
       // The lookup by reference came between the 429 and the resend.
       const log = s.server.simulator.requests();
       const first429 = log.findIndex((r) => r.path === '/v1/transfer' && r.status === 429);
@@ -106,10 +110,15 @@ describe('rate limits', () => {
     const journal = await s.run(['transfer', 'log', '--json']);
     const entry = (JSON.parse(journal.stdout) as Array<{ reference: string; state: string }>).find((t) => t.reference === reference);
     assert.equal(entry?.state, 'accepted');
+    const records = s.journalLines().map((line) => JSON.parse(line) as { type: string; reference: string });
+    assert.ok(!records.some((r) => r.reference === reference && r.type === 'rejected'), 'a 429 is never journalled as a refusal');
   });
 
   it('waits for Retry-After when given (seconds or a date), else backs off, capped at 30 s', () => {
     const none = () => 0;
+    /** The wait after the n-th 429 (0-based), as src/api/http.ts asks the retry module for it. */
+    const rateLimitWaitMs = (retryAfter: string | undefined, waitsSoFar: number, nowMs: number, random: () => number) =>
+      retryWaitMs(API_RATE_LIMIT, waitsSoFar + 1, random, retryAfterMs(retryAfter, nowMs));
     assert.equal(rateLimitWaitMs('2', 0, 0, none), 2000);
     assert.equal(rateLimitWaitMs(undefined, 0, 0, none), 1000);
     assert.equal(rateLimitWaitMs(undefined, 3, 0, none), 8000);

@@ -11,7 +11,7 @@ import { reconcile, type Finding } from '../src/books/reconcile.js';
 import { transferScope } from '../src/transfers/transfer.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { createContext } from '../src/runtime.js';
-import { stripAnsi } from './helpers/cli.js';
+import { errorObject, stripAnsi } from './helpers/cli.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 const send = (setup: TransferSetup, account: string, amount: string, extra: string[] = []) =>
@@ -82,7 +82,7 @@ describe('reconcile: one finding of each kind', () => {
     await journal.append({ type: 'accepted', reference: 'ACME-LATE0001', ...scope, time: new Date().toISOString(), status: 'pending', message: 'ok' });
     // On its way: written a moment ago, or 6 minutes ago by a process still running. Neither is missing.
     await journal.append(intent(scope, 'ACME-ONITSWAY01', 50_00));
-    holdRunLock(setup.home.dataDir); // this test process is the running writer of the next intent
+    await holdRunLock(setup.home.dataDir); // this test process is the running writer of the next intent
     await journal.append(intent(scope, 'ACME-STILLSENDING', 60_00, 6, '2222222222', process.pid));
     await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });
@@ -90,10 +90,18 @@ describe('reconcile: one finding of each kind', () => {
 
     const result = await setup.runInProcess(['--json', 'reconcile', '--since', since]);
     assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, /findings need attention/);
+    assert.match(result.stderr, /findings on fsapi's transfers need attention; and 1 debit on the account was not sent by fsapi from here/);
+    assert.equal(errorObject(result.stderr).code, 'reconcile_differs');
     const report = JSON.parse(result.stdout);
     const findings = report.findings as Array<Record<string, unknown>>;
-    const of = (kind: string) => findings.filter((finding) => finding.kind === kind);
+    const debits = report.notSentHere.debits as Array<Record<string, unknown>>;
+    const of = (kind: string) => [...findings, ...debits].filter((finding) => finding.kind === kind);
+    assert.ok(
+      !findings.some((f) => f.kind === 'unjournalled-debit'),
+      'the debit not sent from here is in its own section, not among the findings on fsapi’s transfers',
+    );
+    assert.deepEqual([report.notSentHere.count, report.notSentHere.total], [1, '450.00']);
+    assert.equal(report.ownTransfersAgree, false);
 
     assert.deepEqual(
       of('settled').map((f) => [f.reference, f.was, f.status]),
@@ -140,11 +148,13 @@ describe('reconcile: one finding of each kind', () => {
       'nothing journalled for those in transit',
     );
 
-    // On a terminal: a heading per kind, the references under it.
+    // On a terminal: a heading per kind, the references under it; the debit not sent from here last,
+    // under the one line that says what it is.
     const screen = await setup.runInProcess(['reconcile', '--since', since], { tty: true });
     assert.equal(screen.code, 1);
     const text = stripAnsi(screen.stdout);
-    assert.match(text, /debits the journal does not know[^\n]*\n\s+ACME-BYHAND0001/);
+    assert.match(text, /\n1 debit on the account was not sent by fsapi from here \(₦450\.00 left the account\): listed below\n\s+ACME-BYHAND0001 /);
+    assert.ok(text.indexOf('ACME-BYHAND0001') > text.indexOf('totals that differ'), 'after every finding on fsapi’s transfers');
     assert.match(text, /journalled but not found at the API[^\n]*\n\s+ACME-NEVERARRIVED1/);
     assert.match(text, /in transit[^\n]*\n(\s+ACME-\S+ .*\n)*\s+ACME-ONITSWAY01 /);
     assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT/, 'times in local form on a terminal');
@@ -189,9 +199,14 @@ describe('reconcile: a clean journal', () => {
     );
     assert.deepEqual([report.journal, report.api.total], [{ count: 1, total: '2500.00' }, '2500.00']);
 
-    const again = await setup.runInProcess(['reconcile']);
+    const again = await setup.runInProcess(['reconcile'], { tty: true });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /everything agrees/);
+    // Piped: the header of the rows alone on stdout, the totals and the verdict on stderr.
+    const piped = await setup.runInProcess(['reconcile']);
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(piped.stdout, 'SECTION\tKIND\tREFERENCE\tAMOUNT\tACCOUNT\tNAME\tBANK\tTIME\tSTATUS\tDETAIL\n');
+    assert.match(piped.stderr, /^everything agrees$/m);
   });
 });
 
@@ -220,7 +235,9 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
       status: 'successful',
       createdAt: Date.now(),
     };
-    const rows = [reversal, { ...reversedRow!, status: 'Reversed' }, { ...failedRow!, status: 'FAILED' }];
+    // And a failed debit fsapi did not send: a failure of someone else's, in its own section.
+    const notOurs = { ...failedRow!, reference: 'ACME-NOTOURS0001', status: 'failed' };
+    const rows = [reversal, { ...reversedRow!, status: 'Reversed' }, { ...failedRow!, status: 'FAILED' }, notOurs];
     const pages = (async function* () {
       yield { page: 1, rows, received: rows.length };
     })();
@@ -236,6 +253,11 @@ describe('reconcile core: failed and reversed transfers with their reversal cred
       [[refs[1], true, null]],
     );
     assert.deepEqual(pick('unjournalled-debit'), [], 'a reversal credit is not a debit, and failed ones are reported as failed');
+    assert.deepEqual(
+      result.notSentHere.map((f) => f.kind === 'failed' && [f.reference, f.journalled]),
+      [['ACME-NOTOURS0001', false]],
+      'a failed debit not sent from here is no finding on fsapi’s transfers',
+    );
     assert.deepEqual(pick('totals-differ'), []);
   });
 });
@@ -269,7 +291,10 @@ describe('reconcile: the default period', () => {
     const result = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout);
-    const unknown = (report.findings as Array<{ kind: string; reference: string }>).filter((f) => f.kind === 'unjournalled-debit').map((f) => f.reference);
+    const unknown = (report.notSentHere.debits as Array<{ kind: string; reference: string }>)
+      .filter((f) => f.kind === 'unjournalled-debit')
+      .map((f) => f.reference);
+    assert.equal(errorObject(result.stderr).code, 'not_sent_here', 'only debits not sent from here: their own code');
     assert.deepEqual(unknown.sort(), ['ACME-HANDEARLIER', 'ACME-HANDTHREEDAYS']);
     const week = new Date(realNow);
     assert.equal(
@@ -281,7 +306,7 @@ describe('reconcile: the default period', () => {
 
     // --since still says where it starts: from today on, the debit of 3 days ago is out of the period.
     const today = await setup.runInProcess(['--json', 'reconcile', '--since', 'today']);
-    const todays = (JSON.parse(today.stdout).findings as Array<{ kind: string; reference: string }>)
+    const todays = (JSON.parse(today.stdout).notSentHere.debits as Array<{ kind: string; reference: string }>)
       .filter((f) => f.kind === 'unjournalled-debit')
       .map((f) => f.reference);
     assert.ok(!todays.includes('ACME-HANDTHREEDAYS'), today.stdout);
@@ -292,5 +317,66 @@ describe('reconcile: the default period', () => {
     await new Journal(setup.home.dataDir).append(old);
     const result = await setup.runInProcess(['--json', 'reconcile']);
     assert.equal(Date.parse(JSON.parse(result.stdout).since), Date.parse(old.time), result.stderr);
+  });
+});
+
+describe('reconcile on a fresh simulator: fsapi’s own transfers first, the debits it did not send after', () => {
+  let setup: TransferSetup;
+  const clock = Date.now();
+  before(async () => {
+    // The seeded history of a new simulator: debits of the last week that fsapi did not send.
+    setup = await setUpTransfers({ settleSeconds: 600, now: () => clock });
+  });
+  after(async () => setup?.close());
+
+  it('lists the one transfer that matters above the seeded debits, says in one line what those are, and exits 1 for them', async () => {
+    const sent = await send(setup, '0123456789', '1500');
+    assert.equal(sent.code, 0, sent.stderr);
+    const reference = JSON.parse(sent.stdout).reference as string;
+
+    const json = await setup.runInProcess(['--json', 'reconcile']);
+    assert.equal(json.code, 1, json.stderr);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual(
+      (report.findings as Array<{ kind: string; reference: string }>).map((f) => [f.kind, f.reference]),
+      [['in-transit', reference]],
+    );
+    const debits = report.notSentHere.debits as Array<{ kind: string; reference: string; time: string; amount: string }>;
+    assert.ok(debits.length > 5, `the seeded week has debits: ${debits.length}`);
+    assert.equal(report.notSentHere.count, debits.length);
+    assert.ok(!debits.some((d) => d.reference === reference));
+    const times = debits.map((d) => d.time);
+    assert.deepEqual(times, [...times].sort().reverse(), 'newest first');
+    assert.deepEqual([report.agrees, report.ownTransfersAgree], [false, true]);
+    const error = errorObject(json.stderr);
+    assert.equal(error.code, 'not_sent_here');
+    assert.equal(error.message, `${debits.length} debits on the account were not sent by fsapi from here`);
+
+    // At a terminal: the transfer first; then the one line; then the debits.
+    const screen = await setup.runInProcess(['reconcile'], { tty: true, columns: 80 });
+    assert.equal(screen.code, 1);
+    const text = stripAnsi(screen.stdout);
+    const line = `${debits.length} debits on the account were not sent by fsapi from here`;
+    assert.ok(text.indexOf(reference) > 0 && text.indexOf(reference) < text.indexOf(line), text);
+    assert.ok(text.indexOf(line) < text.indexOf(debits[0]!.reference), 'the line comes before the debits it announces');
+    assert.equal(text.split('\nerror:')[0]!.split(line).length, 2, 'said once in the report (and once more by the error line)');
+    // (A progress line rewritten with \r: what stays on screen is its last text.)
+    for (const row of text.split('\n').map((shown) => shown.split('\r').at(-1)!)) assert.ok([...row].length <= 80, `over 80 columns: ${row}`);
+
+    // Piped: tab-separated rows under one header, fsapi's own first; the talk on stderr.
+    const piped = await setup.runInProcess(['reconcile']);
+    assert.equal(piped.code, 1);
+    const [header, ...rows] = piped.stdout
+      .trimEnd()
+      .split('\n')
+      .map((row) => row.split('\t'));
+    assert.deepEqual(header, ['SECTION', 'KIND', 'REFERENCE', 'AMOUNT', 'ACCOUNT', 'NAME', 'BANK', 'TIME', 'STATUS', 'DETAIL']);
+    assert.deepEqual(rows[0]!.slice(0, 5), ['ours', 'in-transit', reference, '1500.00', '0123456789']);
+    assert.equal(rows.length, 1 + debits.length);
+    assert.deepEqual(
+      rows.slice(1).map((row) => [row[0], row[2], row[3]]),
+      debits.map((d) => ['not-sent-here', d.reference, d.amount]),
+    );
+    assert.match(piped.stderr, new RegExp(`^${line} \\(₦[0-9,.]+ left the account\\): the rows of SECTION not-sent-here$`, 'm'));
   });
 });

@@ -1,6 +1,7 @@
 // The simulator itself, over real HTTP on 127.0.0.1 with plain fetch: every endpoint's shape (parsed with
 // the client's schemas), the token rules, transfers from pending to successful on a clock the test moves,
 // references, balances, pagination, clients, collections with their webhook, and the request log.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -576,7 +577,7 @@ describe('collections and their notification', () => {
     });
 
   it('credits the balance with the net amount, records a collection and POSTs the notification', async () => {
-    const notification = await world.server.simulator.collect('9900000011', 2_500_000); // ₦25,000
+    const notification = await world.server.simulator.collect('9900000011', 2_500_000 as Kobo); // ₦25,000
     collectionNotification.parse(notification);
     assert.equal(notification.event, 'collection');
     assert.equal(notification.amountReceived, '25000.00');
@@ -608,7 +609,7 @@ describe('collections and their notification', () => {
   });
 
   it('charges no stamp duty at exactly ₦10,000', async () => {
-    const notification = await world.server.simulator.collect('9900000033', 1_000_000);
+    const notification = await world.server.simulator.collect('9900000033', 1_000_000 as Kobo);
     assert.equal(notification.stampDuty, 0);
     assert.equal(notification.transactionFee, 50);
     assert.equal(notification.netAmount, 9950);
@@ -640,7 +641,7 @@ describe('collections and their notification', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const lonely = await startWorld({ webhookUrl: deadUrl });
     try {
-      const notification = await lonely.server.simulator.collect('9900000044', 100_000);
+      const notification = await lonely.server.simulator.collect('9900000044', 100_000 as Kobo);
       await lonely.server.simulator.flushWebhooks();
       const failures = lonely.logLines.filter((line) => line.includes(notification.reference));
       assert.equal(failures.length, 3, failures.join('\n'));

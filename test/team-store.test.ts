@@ -4,37 +4,22 @@
 // account) and keep their records in the same PostgreSQL; what races runs as real processes. Each test
 // has a database of its own, so one account's day does not leak into another test's.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { errorObject, makeHome, stripAnsi, type Home } from './helpers/cli.js';
-import { startTestPostgres, type TestPostgres } from './helpers/postgres.js';
+import { describe, it } from 'node:test';
+import { errorObject, makeHome, startCli, stripAnsi, type Home, type RunResult } from './helpers/cli.js';
+import { connectTo, postgresForThisFile } from './helpers/postgres.js';
+import { overWidth, tableRows } from './helpers/screen.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { WRITER_LOCK } from '../src/store/postgres.js';
 
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
-const cliPath = path.join(repoRoot, 'bin', 'fsapi.cjs');
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 const secretTyped = [{ prompt: 'Consumer secret', answer: SECRET }];
 
-let server: TestPostgres;
-let databases = 0;
-
-before(async () => {
-  server = await startTestPostgres();
-});
-
-after(async () => {
-  closeLocalStores();
-  await server?.stop();
-});
+const postgres = postgresForThisFile('team');
 
 /** Two machines of one team: machine A is `s` (its home and the simulator), machine B a second home. */
 interface Team {
@@ -49,10 +34,8 @@ interface Team {
 }
 
 async function team(options: Parameters<typeof setUpTransfers>[0] = {}): Promise<Team> {
-  databases += 1;
-  const name = `team${databases}`;
-  await query(server.url, `CREATE DATABASE ${name}`);
-  const url = server.url.replace(/\/fsapi$/, `/${name}`);
+  const server = postgres.server();
+  const { url, sql } = await postgres.database();
   const s = await setUpTransfers(options);
   const b = makeHome();
   const envB: Record<string, string> = { ...b.env };
@@ -65,49 +48,19 @@ async function team(options: Parameters<typeof setUpTransfers>[0] = {}): Promise
     url,
     envA: { ...s.env, ...shared, FSAPI_OPERATOR: 'ada@machine-a' },
     envB: { ...s.env, ...envB, ...shared, FSAPI_OPERATOR: 'bola@machine-b' },
-    sql: (text, ...params) => query(url, text, params),
+    sql,
     close: async () => {
-      closeLocalStores();
+      await closeLocalStores();
       b.cleanup();
       await s.close();
     },
   };
 }
 
-async function query(url: string, text: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
-  const withPassword = new URL(url);
-  withPassword.password = server.env.PGPASSWORD!;
-  const client = new pg.Client({ connectionString: withPassword.href });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** A run of bin/fsapi.cjs as its own process, with its exit awaited separately (for races and kills). */
-function spawnCli(env: Record<string, string>, args: string[]) {
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('FSAPI_') && key !== 'CI') childEnv[key] = value;
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited: Promise<RunEnd> = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  return { child, exited };
-}
+const spawnCli = (env: Record<string, string>, args: string[]) => startCli(args, { env });
 
-interface RunEnd {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type RunEnd = RunResult;
 
 /**
  * Two runs that reach the claim at the same moment, for certain: the test holds the store's writer lock
@@ -115,10 +68,7 @@ interface RunEnd {
  * claim), then lets go. Without the lock the runs never wait, and this fails.
  */
 async function raceAtTheClaim(t: Team, runs: Array<[env: Record<string, string>, args: string[]]>) {
-  const withPassword = new URL(t.url);
-  withPassword.password = server.env.PGPASSWORD!;
-  const holder = new pg.Client({ connectionString: withPassword.href });
-  await holder.connect();
+  const holder = await connectTo(postgres.server(), t.url);
   try {
     await holder.query('BEGIN');
     await holder.query(`SELECT pg_advisory_xact_lock(${WRITER_LOCK})`);
@@ -175,6 +125,34 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
         [reference],
       );
       assert.deepEqual(logB, logA);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('transfer log at 80 and 120 columns names who sent each transfer, and its outcome, within the width', async () => {
+    const t = await team();
+    try {
+      const operators = ['adaeze.okonkwo@finance-laptop-3', 'bola@machine-b'];
+      const sent = await t.s.runInProcess([...send('700'), '--json'], { env: { ...t.envA, FSAPI_OPERATOR: operators[0]! } });
+      assert.equal(sent.code, 0, sent.stderr);
+      const other = await t.s.runInProcess([...send('800'), '--json'], { env: { ...t.envB, FSAPI_OPERATOR: operators[1]! } });
+      assert.equal(other.code, 0, other.stderr);
+      for (const columns of [80, 120]) {
+        const log = await t.s.runInProcess(['transfer', 'log'], { env: t.envA, tty: true, columns });
+        assert.equal(log.code, 0, log.stdout);
+        assert.deepEqual(overWidth(log.stdout, columns), [], `lines over ${columns} columns`);
+        const rows = tableRows(log.stdout, 'TIME', /^OUTCOME is as last seen/, 'REFERENCE');
+        // The operator wraps within its cell where it must (after the @ or a -): read whole once joined.
+        assert.deepEqual(
+          rows.map((row) => [row.OPERATOR?.replace(/(?<=[@.-]) /g, ''), row.AMOUNT, row.OUTCOME]),
+          [
+            [operators[0], '₦700.00', 'pending'],
+            [operators[1], '₦800.00', 'pending'],
+          ],
+        );
+        assert.ok(rows.every((row) => /^ACME-/.test(row.REFERENCE ?? '')));
+      }
     } finally {
       await t.close();
     }
@@ -286,12 +264,12 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       const payee = await t.s.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb'], { env: local });
       assert.equal(payee.code, 0, payee.stderr);
 
-      const first = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...server.env } });
+      const first = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(first.code, 0, first.stderr);
       const copied = JSON.parse(first.stdout) as { copied: Record<string, number>; present: Record<string, number> };
       assert.equal(copied.copied.transfers, 2);
       assert.equal(copied.copied.payees, 1);
-      const again = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...server.env } });
+      const again = await t.s.run(['store', 'migrate', t.url, '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(again.code, 0, again.stderr);
       const second = JSON.parse(again.stdout) as { copied: Record<string, number>; present: Record<string, number> };
       assert.deepEqual(
@@ -321,14 +299,14 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       );
 
       // Machine A moves its profile to the team store (at a terminal, the secret typed): no FSAPI_STORE needed now.
-      const moved = await t.s.runInProcess(['store', 'use', t.url], { env: { ...local, ...server.env }, tty: true, prompts: secretTyped });
+      const moved = await t.s.runInProcess(['store', 'use', t.url], { env: { ...local, ...postgres.server().env }, tty: true, prompts: secretTyped });
       assert.equal(moved.code, 0, stripAnsi(moved.stdout));
-      const status = await t.s.run(['store', 'status', '--json'], { env: { ...local, ...server.env } });
+      const status = await t.s.run(['store', 'status', '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(status.code, 0, status.stderr);
       const shown = JSON.parse(status.stdout) as { backend: string; store: string; reachable: boolean; schemaVersion: number; matches: boolean };
       assert.deepEqual([shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches], ['postgresql', t.url, true, 6, true]);
-      assert.doesNotMatch(status.stdout + status.stderr, new RegExp(server.env.PGPASSWORD!));
-      const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...server.env } });
+      assert.doesNotMatch(status.stdout + status.stderr, new RegExp(postgres.server().env.PGPASSWORD!));
+      const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(fromA.code, 2, 'the duplicate guard reads the team store now');
       assert.equal(t.s.posts(), 2);
     } finally {
@@ -348,14 +326,14 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
         const result = await batch.exited;
         throw new Error(`${(error as Error).message}: ${result.stderr}`);
       });
-      await server.pause();
+      await postgres.server().pause();
       let stopped: Awaited<typeof batch.exited>;
       try {
         stopped = await batch.exited;
         assert.notEqual(stopped.code, 0, 'the batch did not finish without its store');
         assert.match(stopped.stderr, /team store .* is unreachable/);
       } finally {
-        await server.start();
+        await postgres.server().start();
       }
       const sentWhileDown = t.s.posts();
       assert.ok(sentWhileDown < rows.length, 'the batch stopped sending');
@@ -378,17 +356,17 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
     try {
       // The store made and reachable first: the profile now knows it.
       assert.equal((await t.s.run(['transfer', 'log'], { env: t.envA })).code, 0);
-      await server.pause();
+      await postgres.server().pause();
       try {
         const refused = await t.s.run([...send('100'), '--json'], { env: t.envA });
         assert.equal(refused.code, 1, refused.stderr);
         assert.equal(errorObject(refused.stderr).code, 'store_unreachable');
-        assert.doesNotMatch(refused.stderr, new RegExp(server.env.PGPASSWORD!));
+        assert.doesNotMatch(refused.stderr, new RegExp(postgres.server().env.PGPASSWORD!));
         assert.equal(t.s.posts(), 0, 'nothing sent');
         const account = await t.s.run(['account', '--json'], { env: t.envA });
         assert.equal(account.code, 0, account.stderr);
       } finally {
-        await server.start();
+        await postgres.server().start();
       }
       const sent = await t.s.run(send('100'), { env: t.envA });
       assert.equal(sent.code, 0, sent.stderr);

@@ -5,11 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import type { Clock, Context } from '../src/context.js';
 import { createContext } from '../src/runtime.js';
 import { Journal } from '../src/transfers/journal.js';
-import type { Kobo } from '../src/money/kobo.js';
+import { parseNairaInput, type Kobo } from '../src/money/kobo.js';
 import { namesMatch } from '../src/transfers/names.js';
 import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/transfers/reference.js';
 import {
-  DEFAULT_RECONCILE_SCHEDULE_MS,
   executeTransfer,
   lookUpReference,
   parseSendRequest,
@@ -19,6 +18,7 @@ import {
   type VerifiedTransfer,
 } from '../src/transfers/transfer.js';
 import { UsageError } from '../src/errors.js';
+import { LOST_ANSWER_LOOKUPS } from '../src/common/retry.js';
 import { outcomeOfJournalled, outcomeOfStatus } from '../src/transfers/outcome.js';
 import { ReferenceTakenError } from '../src/transfers/claim.js';
 import { setUpTransfers, storeRecords, type TransferSetup } from './helpers/transfer-setup.js';
@@ -79,7 +79,7 @@ describe('references', () => {
     }
     assert.equal(made.size, 2000);
     assert.equal(
-      makeReference('ACME', (size) => new Uint8Array(size).fill(31)),
+      makeReference('ACME', (size) => new Uint8Array(size).fill(255)),
       'ACME-ZZZZZZZZZZZZ',
     );
   });
@@ -97,24 +97,29 @@ describe('references', () => {
 
 describe('local validation and the reconciliation schedule', () => {
   it('parseSendRequest trims and bounds the narration and options', () => {
-    const request = parseSendRequest(' 0123456789 ', { bank: 'gtb', amount: '1,500.50', narration: '  Invoice 42 ', senderName: ' Acme ' });
+    const request = parseSendRequest(' 0123456789 ', {
+      bank: 'gtb',
+      amountKobo: parseNairaInput('1,500.50'),
+      narration: '  Invoice 42 ',
+      senderName: ' Acme ',
+    });
     assert.equal(request.accountNumber, '0123456789');
     assert.equal(request.amountKobo, 150050);
     assert.equal(request.narration, 'Invoice 42');
     assert.equal(request.senderName, 'Acme');
     assert.equal(request.reference, undefined);
-    assert.doesNotThrow(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x'.repeat(100) }));
-    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x'.repeat(101) }), /at most 100/);
-    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amount: '1', narration: 'x', expectName: ' ' }), UsageError);
+    assert.doesNotThrow(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x'.repeat(100) }));
+    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x'.repeat(101) }), /at most 100/);
+    assert.throws(() => parseSendRequest('0123456789', { bank: 'gtb', amountKobo: parseNairaInput('1'), narration: 'x', expectName: ' ' }), UsageError);
   });
 
   it('the default schedule is bounded (about 30 s) and FSAPI_RECONCILE_SCHEDULE_MS replaces it', () => {
-    assert.deepEqual(reconcileSchedule({}), DEFAULT_RECONCILE_SCHEDULE_MS);
+    assert.deepEqual(reconcileSchedule({}), LOST_ANSWER_LOOKUPS);
     assert.equal(
-      DEFAULT_RECONCILE_SCHEDULE_MS.reduce((a, b) => a + b, 0),
+      LOST_ANSWER_LOOKUPS.waitsMs.reduce((a, b) => a + b, LOST_ANSWER_LOOKUPS.firstWaitMs ?? 0),
       30_000,
     );
-    assert.deepEqual(reconcileSchedule({ FSAPI_RECONCILE_SCHEDULE_MS: '0, 100,200' }), [0, 100, 200]);
+    assert.deepEqual(reconcileSchedule({ FSAPI_RECONCILE_SCHEDULE_MS: '0, 100,200' }), { firstWaitMs: 0, waitsMs: [100, 200] });
     for (const bad of ['x', '1,,2', '-1', '999999', Array(21).fill('1').join(',')]) {
       assert.throws(() => reconcileSchedule({ FSAPI_RECONCILE_SCHEDULE_MS: bad }), UsageError, bad);
     }
@@ -165,7 +170,7 @@ describe('core with an injected context', () => {
   it('lookUpReference keeps looking until the schedule ends, then says what it found', async () => {
     freshContext();
     setup.server.simulator.clearRequests();
-    const result = await lookUpReference(ctx, 'ACME-NOTTHERE', DEFAULT_RECONCILE_SCHEDULE_MS);
+    const result = await lookUpReference(ctx, 'ACME-NOTTHERE', LOST_ANSWER_LOOKUPS);
     assert.equal(result.found, undefined);
     assert.match(result.detail ?? '', /found nothing in 30 s \(6 lookups; last: not found\)/);
     assert.equal(clock.slept, 30_000);

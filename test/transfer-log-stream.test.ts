@@ -61,7 +61,7 @@ before(async () => {
   }
   for (let i = 0; i < COUNT; i += 97) seeded.push({ reference: `ACME-LOG${String(i).padStart(6, '0')}`, ms: BASE + ((i * 7919) % 600) * 1000, seq: i });
   await journal.appendMany(records);
-  closeLocalStores();
+  await closeLocalStores();
 });
 after(() => home.cleanup());
 

@@ -90,8 +90,8 @@ describe('transfer send: the happy path', () => {
     assert.equal(result.code, 0, result.stderr);
     const [header, row, ...rest] = result.stdout.trimEnd().split('\n');
     assert.deepEqual(rest, []);
-    assert.match(header!, /^Reference\tStatus\tAmount/);
-    assert.match(row!, /^ACME-INV-42\tpending\t1500\.50\t/);
+    assert.match(header!, /^Outcome\tReference\tStatus\tAmount/);
+    assert.match(row!, /^pending\tACME-INV-42\tpending\t1500\.50\t/);
     assert.match(result.stderr, /^note: --reference acme-inv-42 is sent as ACME-INV-42: the API expects the prefix ACME- in capitals$/m);
     const status = await setup.runInProcess(['transfer', 'status', 'ACME-INV-42', '--json']);
     assert.equal(status.code, 0, status.stderr);
@@ -225,7 +225,7 @@ describe('transfer send: the duplicate guard', () => {
     assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '9', '--narration', 'scope', '--yes'])).code, 0);
     const { profile, baseUrl } = JSON.parse(setup.journalLines()[0]!) as { profile: string; baseUrl: string };
     // This test process is the running writer of an intent with no answer yet.
-    holdRunLock(setup.home.dataDir);
+    await holdRunLock(setup.home.dataDir);
     await new Journal(setup.home.dataDir).append({
       type: 'intent',
       reference: 'ACME-STILLRUNNING',
@@ -299,7 +299,7 @@ describe('transfer status and log', () => {
     assert.equal(lines.at(-1)?.status, 'successful');
 
     const table = await setup.runInProcess(['transfer', 'status', sent.reference]);
-    assert.match(table.stdout, /^Reference\tStatus\tType\tAmount\tCharge\tTo name/);
+    assert.match(table.stdout, /^Outcome\tReference\tStatus\tType\tAmount\tCharge\tTo name/);
     assert.equal(setup.journalLines().length, 3, 'a second look that learns nothing writes nothing');
     assert.match(table.stdout, /successful\tdebit\t1500\.50\t/);
 

@@ -2,6 +2,7 @@
 // once each (NDJSON), nothing older is replayed at the start, --type filters, --since replays, Ctrl-C
 // ends it cleanly, and a failing poll is retried and reported on stderr. Every watcher is bounded by
 // --count or a signal, and killed at a generous timeout if neither ends it.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +59,7 @@ describe('tx watch', () => {
   const polls = () => setup.count('GET', '/v1/transactions');
 
   /** Makes a collection and a transfer; returns their references in that order. */
-  async function collectAndSend(amountKobo: number): Promise<[string, string]> {
+  async function collectAndSend(amountKobo: Kobo): Promise<[string, string]> {
     const collection = await setup.server.simulator.collect('9900000022', amountKobo);
     const sent = await setup.run([
       '--json',
@@ -82,7 +83,7 @@ describe('tx watch', () => {
     const seen = polls();
     const watcher = watch(setup.env, ['--interval', '1', '--json', '--count', '2']);
     await until(() => polls() > seen, 'the watcher to read its starting page');
-    const [collectionRef, transferRef] = await collectAndSend(7_500_00);
+    const [collectionRef, transferRef] = await collectAndSend(7_500_00 as Kobo);
     assert.equal(await watcher.exited, 0, watcher.stderr());
     const lines = watcher
       .stdout()
@@ -103,7 +104,7 @@ describe('tx watch', () => {
     const seen = polls();
     const watcher = watch(setup.env, ['--interval', '1', '--json', '--type', 'debit', '--count', '1']);
     await until(() => polls() > seen, 'the watcher to read its starting page');
-    const [, transferRef] = await collectAndSend(3_000_00);
+    const [, transferRef] = await collectAndSend(3_000_00 as Kobo);
     assert.equal(await watcher.exited, 0, watcher.stderr());
     assert.deepEqual(
       watcher
@@ -142,7 +143,7 @@ describe('tx watch', () => {
     const seen = polls();
     const watcher = watch(setup.env, ['--interval', '1', '--json', '--type', 'debit']);
     await until(() => polls() > seen, 'the watcher to read its starting page');
-    const [, transferRef] = await collectAndSend(1_000_00);
+    const [, transferRef] = await collectAndSend(1_000_00 as Kobo);
     const ofTransfer = () =>
       watcher
         .stdout()

@@ -5,6 +5,7 @@
 // - A PDF's temporary file: a link planted where it would go is never followed.
 // - A batch row of 200 MB is refused while it is read (exit 2, its line named), in bounded memory.
 // - A payee's name of 10,000 characters still makes a one-page receipt.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -254,8 +255,8 @@ describe('input too big to hold', () => {
       sessionId: '9'.repeat(10_000),
       payer: { name: long('Payer'), accountNumber: '0123456789', bankName: long('Bank') },
       payee: { name: payee, accountNumber: '0123456781', bankName: long('Guaranty'), bankCode: '000013' },
-      amountKobo: 1_234_567,
-      chargeKobo: 5_375,
+      amountKobo: 1_234_567 as Kobo,
+      chargeKobo: 5_375 as Kobo,
       narration: long('Narration'),
       timeMs: Date.UTC(2026, 0, 5, 9, 30),
       readAtMs: Date.UTC(2026, 0, 5, 9, 31),

@@ -18,6 +18,7 @@ import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/notifications/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/notifications/forward.js';
+import { nodeTransport } from '../src/api/node-transport.js';
 import type { Kobo } from '../src/money/kobo.js';
 import { systemClock } from '../src/common/clock.js';
 import {
@@ -31,6 +32,8 @@ import {
   type Verification,
 } from '../src/notifications/verify.js';
 import { makeHome } from './helpers/cli.js';
+import { HttpStubs } from './helpers/http-stubs.js';
+import { deliverNotification } from '../src/simulator/webhook.js';
 
 function parseApiAmountOf(text: string): number {
   const parsed = parseNotification(JSON.stringify(notification({ amountReceived: text })));
@@ -325,17 +328,43 @@ describe('forwardedEvent', () => {
     assert.deepEqual(unverified, ['externalReference', 'stampDuty', 'sourceCurrency', 'remarks', 'destinationCurrency']);
   });
 
-  test('the client account supplies externalReference and the destination currency; a field nobody gives is empty', () => {
+  test("the client account supplies externalReference and the destination currency; a field the API does not give keeps the notification's value", () => {
     const { body, unverified } = forwardedEvent(
       notification({ externalReference: null as never, destinationCurrency: undefined, sessionId: 'S-FROM-NOTE', sourceCurrency: null as never }),
       transaction({ sessionId: '' }),
       account(),
     );
     assert.equal(body.externalReference, 'EXT-API');
-    assert.equal(body.destinationCurrency, 'NGN');
+    assert.equal('destinationCurrency' in body, false, 'not sent, so not forwarded');
     assert.equal(body.sessionId, 'S-FROM-NOTE', "the record left it empty: the notification's value, unchecked");
-    assert.equal(body.sourceCurrency, '');
+    assert.equal(body.sourceCurrency, null, 'sent as null: forwarded as null, not made up as ""');
     assert.deepEqual(unverified, ['sessionId', 'sourceCurrency', 'remarks']);
+  });
+
+  test('only what came: fields the notification lacked are not added; fields fsapi does not know pass, unverified', () => {
+    const sent = {
+      event: 'collection',
+      reference: 'COL-0001',
+      virtualAccount: 9900000011,
+      amountReceived: '25000.0',
+      status: 'successful',
+      channel: 'NIP',
+      meta: { a: 1 },
+    };
+    const parsed = parseNotification(JSON.stringify(sent));
+    assert.ok(parsed.ok && parsed.kind === 'collection');
+    const { body, unverified } = forwardedEvent(parsed.notification, transaction(), account());
+    assert.deepEqual(body, {
+      event: 'collection',
+      reference: 'COL-0001',
+      virtualAccount: '9900000011',
+      amountReceived: '25000.00',
+      status: 'successful',
+      channel: 'NIP',
+      meta: { a: 1 },
+    });
+    assert.deepEqual(Object.keys(body).sort(), Object.keys(sent).sort(), 'the same fields as the notification, no more, no fewer');
+    assert.deepEqual(unverified, ['channel', 'meta']);
   });
 });
 
@@ -398,8 +427,8 @@ describe('verifyNotification', () => {
     const result = await verifyNotification({ api, clock }, notification(), LISTEN_POLICY);
     assert.equal(result.state, 'unverifiable');
     assert.match(result.detail, /after 3 tries: cannot reach api\.test/);
-    assert.equal(api.calls, LISTEN_POLICY.retryDelaysMs.length + 1);
-    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retryDelaysMs]);
+    assert.equal(api.calls, LISTEN_POLICY.retries.waitsMs.length + 1);
+    assert.deepEqual(clock.sleeps, [...LISTEN_POLICY.retries.waitsMs]);
   });
 
   test('a blip then an answer verifies', async () => {
@@ -423,12 +452,12 @@ describe('verifyNotification', () => {
     const settles = scriptedApi([transaction({ status: 'pending' }), transaction({ status: 'pending' }), transaction()]);
     const clock = recordingClock();
     assert.equal((await verifyNotification({ api: settles, clock }, notification(), LISTEN_POLICY)).state, 'verified');
-    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pendingDelaysMs.slice(0, 2));
+    assert.deepEqual(clock.sleeps, LISTEN_POLICY.pending.waitsMs.slice(0, 2));
 
     const never = scriptedApi([transaction({ status: 'pending' })]);
     const stuck = await verifyNotification({ api: never, clock: recordingClock() }, notification(), LISTEN_POLICY);
     assert.equal(stuck.state, 'pending');
-    assert.equal(never.calls, LISTEN_POLICY.pendingDelaysMs.length + 1);
+    assert.equal(never.calls, LISTEN_POLICY.pending.waitsMs.length + 1);
 
     const once = scriptedApi([transaction({ status: 'pending' })]);
     assert.equal((await verifyNotification({ api: once, clock: recordingClock() }, notification(), VERIFY_ONCE_POLICY)).state, 'pending');
@@ -451,11 +480,11 @@ describe('EventProcessor', () => {
   let counter = 0;
 
   /** A processor over a fresh (or given) data dir's event log; verify answers from `verdicts` by reference. */
-  function setUp(
+  async function setUp(
     options: { dir?: string; verdicts?: Record<string, Verification>; verify?: boolean; forwardOk?: boolean; retryForMs?: number; answer?: number } = {},
   ) {
     const dir = options.dir ?? path.join(home.root, `run-${(counter += 1)}`);
-    const log = EventLogWriter.open(dir);
+    const log = await EventLogWriter.open(dir);
     const shown: ShownEvent[] = [];
     const forwarded: string[] = [];
     const unverified: Array<readonly string[]> = [];
@@ -493,11 +522,11 @@ describe('EventProcessor', () => {
       show: (event) => shown.push(event),
       warn: (line) => warnings.push(line),
     });
-    const deliver = (n: CollectionNotification) => {
+    const deliver = async (n: CollectionNotification) => {
       const text = JSON.stringify(n);
       const body = Buffer.from(text);
       const record = newReceivedRecord(new Date(), n.reference, body, text);
-      log.append(record);
+      await log.append(record);
       processor.accept(record, { kind: 'collection', reference: n.reference, notification: n, amount: 2_500_000 as Kobo });
     };
     return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app, advance };
@@ -511,8 +540,8 @@ describe('EventProcessor', () => {
   }
 
   test('a resent event is shown once and forwarded once; every delivery is in the event log', async () => {
-    const run = setUp();
-    for (let i = 0; i < 5; i += 1) run.deliver(notification());
+    const run = await setUp();
+    for (let i = 0; i < 5; i += 1) await run.deliver(notification());
     assert.equal(await run.processor.drain(5000), 0);
     run.log.close();
     assert.equal(run.shown.length, 1);
@@ -530,10 +559,10 @@ describe('EventProcessor', () => {
   });
 
   test('a forged copy that arrives first does not hide the genuine event', async () => {
-    const run = setUp({ verdicts: { 'COL-0001:99000.00': { state: 'mismatch', field: 'amountReceived', detail: 'forged' } } });
-    run.deliver(notification({ amountReceived: '99000.00' }));
-    run.deliver(notification());
-    run.deliver(notification({ amountReceived: '99000.00' }));
+    const run = await setUp({ verdicts: { 'COL-0001:99000.00': { state: 'mismatch', field: 'amountReceived', detail: 'forged' } } });
+    await run.deliver(notification({ amountReceived: '99000.00' }));
+    await run.deliver(notification());
+    await run.deliver(notification({ amountReceived: '99000.00' }));
     await run.processor.drain(5000);
     run.log.close();
     // Only a verified event counts as seen: the forged bytes are looked at again each time they come.
@@ -546,13 +575,13 @@ describe('EventProcessor', () => {
   });
 
   test('only verified events are forwarded; a failed forward is reported', async () => {
-    const run = setUp({
+    const run = await setUp({
       forwardOk: false,
       verdicts: { 'COL-2': { state: 'not-found', detail: 'no such' }, 'COL-3': { state: 'unverifiable', detail: 'down' } },
     });
-    run.deliver(notification());
-    run.deliver(notification({ reference: 'COL-2' }));
-    run.deliver(notification({ reference: 'COL-3' }));
+    await run.deliver(notification());
+    await run.deliver(notification({ reference: 'COL-2' }));
+    await run.deliver(notification({ reference: 'COL-3' }));
     await run.processor.drain(5000);
     run.log.close();
     assert.equal(run.forwarded.length, 1);
@@ -563,8 +592,8 @@ describe('EventProcessor', () => {
   });
 
   test('a verified event the app did not take is kept and delivered by a later round, once', async () => {
-    const run = setUp({ forwardOk: false });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     assert.equal(run.processor.undeliveredCount, 1);
     assert.deepEqual(await run.processor.redeliver(), { delivered: 0, left: 1, lastProblem: undefined }, 'not due yet: it backs off');
@@ -589,33 +618,30 @@ describe('EventProcessor', () => {
   });
 
   test('an undelivered event waits in the event log for the next run that forwards, and is not delivered twice', async () => {
-    const first = setUp({ forwardOk: false });
-    first.deliver(notification());
+    const first = await setUp({ forwardOk: false });
+    await first.deliver(notification());
     await first.processor.drain(5000);
     first.log.close();
 
-    const second = setUp({ dir: first.dir });
-    assert.deepEqual(
-      second.processor.restore(() => assert.fail('bad line')),
-      [],
-    );
+    const second = await setUp({ dir: first.dir });
+    assert.deepEqual(await second.processor.restore(() => assert.fail('bad line')), []);
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0], 'a later run names the fields the first could not check, kept with the body');
-    second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
+    await second.deliver(notification()); // the sender resends it: a duplicate, not forwarded again
     await second.processor.drain(5000);
     second.log.close();
     assert.equal(second.forwarded.length, 1);
 
-    const third = setUp({ dir: first.dir });
-    third.processor.restore(() => assert.fail('bad line'));
+    const third = await setUp({ dir: first.dir });
+    await third.processor.restore(() => assert.fail('bad line'));
     assert.equal(third.processor.undeliveredCount, 0, 'delivered, so not kept');
     third.log.close();
   });
 
   test('an app that keeps refusing is tried with backoff until --retry-for runs out, then the event is failed', async () => {
-    const run = setUp({ forwardOk: false, answer: 403, retryForMs: 60_000 });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false, answer: 403, retryForMs: 60_000 });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     let rounds = 0;
     while (run.processor.undeliveredCount > 0 && rounds < 50) {
@@ -634,18 +660,18 @@ describe('EventProcessor', () => {
     assert.match(run.warnings.join('\n'), /gave up forwarding COL-0001/);
     run.log.close();
     // A later run does not take it up again, and the sender's resend is a duplicate.
-    const next = setUp({ dir: run.dir });
-    assert.deepEqual(next.processor.restore(), []);
+    const next = await setUp({ dir: run.dir });
+    assert.deepEqual(await next.processor.restore(), []);
     assert.equal(next.processor.undeliveredCount, 0);
-    next.deliver(notification());
+    await next.deliver(notification());
     await next.processor.drain(5000);
     assert.equal(next.forwarded.length, 0);
     next.log.close();
   });
 
   test('410 Gone gives up at once', async () => {
-    const run = setUp({ forwardOk: false, answer: 410 });
-    run.deliver(notification());
+    const run = await setUp({ forwardOk: false, answer: 410 });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     assert.equal(run.processor.undeliveredCount, 0);
     assert.equal(run.forwarded.length, 1);
@@ -658,9 +684,9 @@ describe('EventProcessor', () => {
   });
 
   test('--no-verify: events are unverified, never forwarded, shown once', async () => {
-    const run = setUp({ verify: false });
-    run.deliver(notification());
-    run.deliver(notification());
+    const run = await setUp({ verify: false });
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -672,17 +698,17 @@ describe('EventProcessor', () => {
   });
 
   test('after a restart, resends of verified events are still recognised, and unverifiable ones are tried again', async () => {
-    const first = setUp({ verdicts: { 'COL-3': { state: 'unverifiable', detail: 'down' } } });
-    first.deliver(notification());
-    first.deliver(notification({ reference: 'COL-3' }));
+    const first = await setUp({ verdicts: { 'COL-3': { state: 'unverifiable', detail: 'down' } } });
+    await first.deliver(notification());
+    await first.deliver(notification({ reference: 'COL-3' }));
     await first.processor.drain(5000);
     first.log.close();
 
-    const second = setUp({ dir: first.dir });
-    const unfinished = second.processor.restore(() => assert.fail('bad line'));
+    const second = await setUp({ dir: first.dir });
+    const unfinished = await second.processor.restore(() => assert.fail('bad line'));
     assert.deepEqual(unfinished, []);
-    second.deliver(notification());
-    second.deliver(notification({ reference: 'COL-3' }));
+    await second.deliver(notification());
+    await second.deliver(notification({ reference: 'COL-3' }));
     await second.processor.drain(5000);
     second.log.close();
     assert.deepEqual(
@@ -699,9 +725,9 @@ describe('EventProcessor', () => {
     // An older fsapi's log: one event received but never finished, then a write a crash cut short.
     const old = `${JSON.stringify(newReceivedRecord(new Date(), 'COL-0001', Buffer.from(text), text))}\n{"kind":"received","id":"torn`;
     writeFileSync(eventLogPath(dir), old);
-    const run = setUp({ dir });
-    run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
-    const unfinished = run.processor.restore(() => assert.fail('bad record'));
+    const run = await setUp({ dir });
+    await run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
+    const unfinished = await run.processor.restore(() => assert.fail('bad record'));
     run.log.close();
     assert.deepEqual(
       unfinished.map((r) => r.reference),
@@ -710,19 +736,19 @@ describe('EventProcessor', () => {
     assert.equal(unfinished[0]!.body, text);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8'), old, 'the old file is kept as it was');
     // Imported once: a second opening does not add the old records again.
-    EventLogWriter.open(dir).close();
+    (await EventLogWriter.open(dir)).close();
     assert.equal((await records(dir)).length, 2);
   });
 
   test('a forged copy with the genuine bytes, sent before the money arrived, cannot stop the genuine event later', async () => {
     const verdicts: Record<string, Verification> = { 'COL-0001': { state: 'not-found', detail: 'no such transaction yet' } };
-    const run = setUp({ verdicts });
-    run.deliver(notification());
-    run.deliver(notification());
+    const run = await setUp({ verdicts });
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     delete verdicts['COL-0001']; // now the API holds it
-    run.deliver(notification());
-    run.deliver(notification());
+    await run.deliver(notification());
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -734,12 +760,12 @@ describe('EventProcessor', () => {
   });
 
   test('the body forwarded is the verified facts from the record, not the bytes received', async () => {
-    const run = setUp({
+    const run = await setUp({
       verdicts: {
         'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI', charge: '75.00' }) },
       },
     });
-    run.deliver(notification({ sourceAccountName: 'ada obi', transactionFee: 1, remarks: 'pay me twice' }));
+    await run.deliver(notification({ sourceAccountName: 'ada obi', transactionFee: 1, remarks: 'pay me twice' }));
     await run.processor.drain(5000);
     run.log.close();
     const forwarded = JSON.parse(run.forwarded[0]!) as Record<string, unknown>;
@@ -751,8 +777,8 @@ describe('EventProcessor', () => {
   });
 
   test('a stale event is shown as stale and not forwarded', async () => {
-    const run = setUp({ verdicts: { 'COL-0001': { state: 'stale', detail: 'old', transaction: transaction() } } });
-    run.deliver(notification());
+    const run = await setUp({ verdicts: { 'COL-0001': { state: 'stale', detail: 'old', transaction: transaction() } } });
+    await run.deliver(notification());
     await run.processor.drain(5000);
     run.log.close();
     assert.deepEqual(
@@ -763,11 +789,11 @@ describe('EventProcessor', () => {
   });
 
   test('an event of another kind: recorded, shown as not verified: unknown kind, never looked up or forwarded', async () => {
-    const run = setUp();
+    const run = await setUp();
     const text = JSON.stringify({ event: 'payout', reference: 'ACME-PAYOUT1', amount: '5000.0' });
     for (let i = 0; i < 2; i += 1) {
       const record = newReceivedRecord(new Date(), 'ACME-PAYOUT1', Buffer.from(text), text);
-      run.log.append(record);
+      await run.log.append(record);
       run.processor.accept(record, { kind: 'other', event: 'payout', reference: 'ACME-PAYOUT1' });
     }
     await run.processor.drain(5000);
@@ -784,15 +810,15 @@ describe('EventProcessor', () => {
   });
 
   test('an undelivered event keeps its verified facts in the event log; the next run forwards those, not the received bytes', async () => {
-    const first = setUp({
+    const first = await setUp({
       forwardOk: false,
       verdicts: { 'COL-0001': { state: 'verified', detail: 'ok', transaction: transaction({ sourceAccountName: 'ADA OBI' }) } },
     });
-    first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
+    await first.deliver(notification({ sourceAccountName: 'Ada  Obi' }));
     await first.processor.drain(5000);
     first.log.close();
-    const second = setUp({ dir: first.dir });
-    second.processor.restore(() => assert.fail('bad line'));
+    const second = await setUp({ dir: first.dir });
+    await second.processor.restore(() => assert.fail('bad line'));
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0]);
     second.log.close();
@@ -844,23 +870,23 @@ describe('EventProcessor', () => {
 
   /** Resends after a restart over a long log: the same bytes, other bytes of a verified reference, a new one. */
   async function restartsOver(dir: string, seenText: (i: number) => string, open: string, undelivered: string) {
-    const run = setUp({ dir });
-    const unfinished = run.processor.restore(() => assert.fail('bad row'));
+    const run = await setUp({ dir });
+    const unfinished = await run.processor.restore(() => assert.fail('bad row'));
     assert.deepEqual(
       unfinished.map((r) => r.id),
       [open],
       'only the event never finished is taken up',
     );
     assert.equal(run.processor.undeliveredCount, 1);
-    const resend = (text: string, reference: string) => {
+    const resend = async (text: string, reference: string) => {
       const record = newReceivedRecord(new Date(), reference, Buffer.from(text), text);
-      run.log.append(record);
+      await run.log.append(record);
       const n = JSON.parse(text) as CollectionNotification;
       run.processor.accept(record, { kind: 'collection', reference, notification: n, amount: 2_500_000 as Kobo });
     };
-    resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
-    resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
-    resend(JSON.stringify(notification({ reference: 'COL-NEW' })), 'COL-NEW');
+    await resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
+    await resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
+    await resend(JSON.stringify(notification({ reference: 'COL-NEW' })), 'COL-NEW');
     await run.processor.drain(5000);
     assert.equal((await run.processor.redeliver()).delivered, 1);
     run.log.close();
@@ -877,8 +903,8 @@ describe('EventProcessor', () => {
   test('a restart over a long event log finds what is open by index, and still recognises every resend', async () => {
     const dir = path.join(home.root, 'long-log');
     const { records, open, undelivered, seenText } = history(10_000);
-    const seed = EventLogWriter.open(dir);
-    seed.appendMany(records);
+    const seed = await EventLogWriter.open(dir);
+    await seed.appendMany(records);
     seed.close();
     await restartsOver(dir, seenText, open, undelivered);
   });
@@ -899,7 +925,7 @@ describe('EventProcessor', () => {
     const stored = await records_(dir);
     assert.equal(stored.length, records.length + 7, 'every readable record once, and what the restart added');
     assert.deepEqual(stored.slice(0, records.length), records);
-    EventLogWriter.open(dir).close();
+    (await EventLogWriter.open(dir)).close();
     assert.equal((await records_(dir)).length, records.length + 7, 'opened again: nothing imported twice');
   });
 
@@ -947,13 +973,19 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
     return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
-  const quick = { retryDelaysMs: [10, 10], timeoutMs: 5000 };
-  const body = Buffer.from('{"event":"collection","reference":"R"}');
+  const quick = { tries: { waitsMs: [10, 10] }, timeoutMs: 5000 };
+  const body = Buffer.from('{"event":"collection","reference":"R","remarks":"rent"}');
 
   test('retries a 5xx, then delivers the same bytes with the verification header', async () => {
     const target = await app([503, 500, 200]);
     try {
-      const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
+      // sourceCurrency is not in the body: neither header names it.
+      const result = await forwardEvent(target.url, body, ['remarks', 'sourceCurrency'], {
+        clock: systemClock,
+        policy: quick,
+        secret: 'test-secret',
+        transport: nodeTransport,
+      });
       assert.deepEqual(result, { ok: true, status: 200, tries: 3 });
       assert.equal(target.seen.length, 3);
       for (const request of target.seen) {
@@ -979,7 +1011,12 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     for (const status of [404, 302]) {
       const target = await app([status]);
       try {
-        const result = await forwardEvent(target.url, body, ['remarks'], { clock: systemClock, policy: quick, secret: 'test-secret' });
+        const result = await forwardEvent(target.url, body, ['remarks'], {
+          clock: systemClock,
+          policy: quick,
+          secret: 'test-secret',
+          transport: nodeTransport,
+        });
         assert.equal(result.ok, false);
         assert.equal(target.seen.length, 1, `HTTP ${status} is not retried`);
         assert.match(!result.ok ? result.detail : '', new RegExp(`HTTP ${status}`));
@@ -989,13 +1026,61 @@ describe('forwardEvent (real HTTP on 127.0.0.1)', () => {
     }
     const down = await app([500]);
     try {
-      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick, secret: 'test-secret' });
+      const result = await forwardEvent(down.url, body, [], { clock: systemClock, policy: quick, secret: 'test-secret', transport: nodeTransport });
       assert.equal(result.ok, false);
       assert.equal(down.seen.length, 3);
       assert.match(!result.ok ? result.detail : '', /HTTP 500 \(after 3 tries\)/);
     } finally {
       await down.close();
     }
+  });
+
+  test("through the run's transport (stubbed answers): the signed bytes, a 503 tried again, a stalled app timed out", async () => {
+    const stubs = new HttpStubs().register('POST', '/hooks', { status: 503 }).register('POST', '/hooks', (request) => {
+      assert.deepEqual(request.json, JSON.parse(body.toString('utf8')));
+      const signature = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(request.headers['X-Fsapi-Signature'] ?? '');
+      assert.ok(signature, 'signed');
+      assert.equal(
+        signature[2],
+        createHmac('sha256', 'test-secret')
+          .update(`${signature[1]}.${body.toString('utf8')}`)
+          .digest('hex'),
+      );
+      assert.equal(request.headers['content-type'], 'application/json');
+      return { status: 204 };
+    });
+    const target = new URL('http://app.test/hooks');
+    const result = await forwardEvent(target, body, [], { clock: systemClock, policy: quick, secret: 'test-secret', transport: stubs.transport });
+    assert.deepEqual(result, { ok: true, status: 204, tries: 2 });
+    assert.deepEqual(stubs.requests, ['POST /hooks', 'POST /hooks']);
+    stubs.verify();
+
+    // A transport that never answers: the forward's own time-out ends each try.
+    const never = () => new Promise<never>(() => undefined);
+    const stalled = await forwardEvent(target, body, [], {
+      clock: systemClock,
+      policy: { tries: { waitsMs: [] }, timeoutMs: 20 },
+      secret: 's',
+      transport: never,
+    });
+    assert.deepEqual(stalled, { ok: false, tries: 1, detail: 'http://app.test did not answer within 0.02 s (after 1 tries)' });
+  });
+
+  test("the simulator's notifications go through the transport too", async () => {
+    const stubs = new HttpStubs().register('POST', '/notify', { failure: 'ECONNREFUSED' }).register('POST', '/notify', { status: 200 });
+    const lines: string[] = [];
+    const result = await deliverNotification(
+      'http://receiver.test/notify',
+      { reference: 'R-1', event: 'collection' },
+      {
+        transport: stubs.transport,
+        schedule: { waitsMs: [1, 1] },
+        log: (line) => lines.push(line),
+      },
+    );
+    assert.deepEqual(result, { delivered: true, attempts: 2, status: 200 });
+    assert.deepEqual(lines, ['simulator: webhook http://receiver.test/notify attempt 1/3 for R-1 failed: ECONNREFUSED']);
+    stubs.verify();
   });
 
   test('parseForwardTarget takes http(s) URLs only (exit 2 otherwise)', () => {

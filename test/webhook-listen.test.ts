@@ -2,6 +2,7 @@
 // `webhook listen` (a subprocess, logged in against the simulator), which verifies them and forwards the
 // verified ones to a forward target (node:http on 127.0.0.1 recording what it receives).
 // Waits are bounded polls for something to appear, never assertions on how long it took.
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -9,7 +10,7 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { CollectionNotification } from '../src/api/schemas.js';
 import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal } from './helpers/cli.js';
+import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal, stripAnsi } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { storeRecords } from './helpers/transfer-setup.js';
 
@@ -266,7 +267,7 @@ describe('webhook listen, end to end', () => {
   });
 
   test('a genuine collection is verified and its verified facts forwarded with the verification headers', async () => {
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 2_500_000 as Kobo);
     genuine.push(notification);
     const event = await listener.waitForEvent(notification.reference);
     assert.deepEqual(
@@ -304,7 +305,7 @@ describe('webhook listen, end to end', () => {
   });
 
   test('a genuine event with a changed amount is a mismatch naming the field, and not forwarded again', async () => {
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 700_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 700_000 as Kobo);
     await sim.simulator.flushWebhooks();
     await listener.waitForEvent(notification.reference);
     const tampered = JSON.stringify({ ...notification, amountReceived: '70000.00' });
@@ -322,7 +323,7 @@ describe('webhook listen, end to end', () => {
     const linesBefore = listener.events().length;
 
     // 50 inflows: the simulator delivers each one once to the listener...
-    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => sim.simulator.collect(CLIENT_ACCOUNT, 100_000 + i * 100)));
+    const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => sim.simulator.collect(CLIENT_ACCOUNT, (100_000 + i * 100) as Kobo)));
     // ...and the test delivers each 9 more times, plus 20 forged events, 20 requests at a time.
     const bodies = [
       ...burst.flatMap((notification) => Array.from({ length: 9 }, () => JSON.stringify(notification))),
@@ -489,7 +490,7 @@ describe('webhook listen, end to end', () => {
     const resend = genuine[0]!;
     const duplicatesBefore = duplicatesOf(home.dataDir, resend.reference);
     assert.equal((await post(listenUrl, JSON.stringify(resend))).status, 200);
-    const fresh = await sim.simulator.collect(CLIENT_ACCOUNT, 1_234_567);
+    const fresh = await sim.simulator.collect(CLIENT_ACCOUNT, 1_234_567 as Kobo);
     const event = await listener.waitForEvent(fresh.reference);
     assert.equal(event.state, 'verified');
     assert.equal(event.amount, '12345.67');
@@ -572,7 +573,7 @@ describe('webhook listen when the app is down', () => {
     const first = new Listener(args, home.env);
     await first.ready();
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(first.stderr)![1]);
-    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_200_000);
+    const notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_200_000 as Kobo);
     assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
     const event = await first.waitForEvent(notification.reference);
     assert.deepEqual([event.state, event.forwarded], ['verified', false]);
@@ -701,7 +702,7 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
       assert.equal(login.code, 0, login.stderr);
       listener = new Listener(['--json', 'webhook', 'listen', '--port', String(port), '--forward-to', target.url], env);
       await listener.ready();
-      const notification = await slowSim.simulator.collect(CLIENT_ACCOUNT, 300_000);
+      const notification = await slowSim.simulator.collect(CLIENT_ACCOUNT, 300_000 as Kobo);
       assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(notification))).status, 200);
       const stopped = await listener.stop('SIGINT');
       assert.equal(stopped.code, 0, listener.stderr);
@@ -719,21 +720,29 @@ describe('webhook listen without a reachable API, and with --no-verify', () => {
     }
   });
 
-  test('on a terminal: one coloured line per event, and Ctrl+C stops it with exit 0', async () => {
+  test('on a terminal of 80 columns: each event folded within it, the state coloured; Ctrl+C stops it with exit 0', async () => {
     const port = await freePort();
-    const child = spawnCliInTerminal(['webhook', 'listen', '--no-verify', '--port', String(port)], home.env);
+    const child = spawnCliInTerminal(['webhook', 'listen', '--no-verify', '--port', String(port)], home.env, repoRoot, cliPath, 80);
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     try {
-      await until('the start-up line', () => screen.includes('press Ctrl+C to stop'));
-      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(forged('COL-TERMINAL01', '1500.50')))).status, 200);
-      const line = await until('the event line', () => screen.split('\n').find((l) => l.includes('COL-TERMINAL01')));
-      assert.match(line, /\u001b\[33munverified\u001b\[39m/, 'the state is yellow');
-      assert.match(line, /₦1,500\.50/);
-      assert.match(line, /9900000011/);
-      assert.match(line, /MALLORY/);
+      // The start-up notes wrap at 80 columns too.
+      await until('the start-up line', () => /press\s+Ctrl\+C\s+to\s+stop/.test(screen));
+      const payer = 'MALLORY ADEBAYO-OKONKWO CHUKWUEMEKA OLUWASEUN ABUBAKAR NWACHUKWU';
+      const event = { ...forged('COL-TERMINAL01', '1500.50'), sourceAccountName: payer };
+      assert.equal((await post(`http://127.0.0.1:${port}/`, JSON.stringify(event))).status, 200);
+      const lines = await until('the event lines', () => {
+        const shown = screen.replaceAll('\r', '').split('\n');
+        const at = shown.findIndex((l) => l.includes('COL-TERMINAL01'));
+        return at >= 0 && shown.length > at + 3 ? shown.slice(at, at + 3) : undefined;
+      });
+      // The outcome at a glance on the first line; whose account and who paid under it, wrapped at words.
+      assert.match(lines[0]!, /COL-TERMINAL01 +₦1,500\.50 +\u001b\[33munverified\u001b\[39m/, 'the state is yellow, beside the amount');
+      assert.match(stripAnsi(lines[1]!), /^ {10}9900000011$/);
+      assert.equal(stripAnsi(lines[2]!), `          ${payer}`);
+      for (const line of stripAnsi(screen).replaceAll('\r', '').split('\n')) assert.ok([...line].length <= 80, `over 80 columns: ${line}`);
       child.stdin.write('\u0003'); // Ctrl+C, through the terminal
       assert.equal(await exited, 0);
       assert.match(screen, /stopped: 1 event\(s\) \(1 unverified\)/);

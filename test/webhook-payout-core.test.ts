@@ -8,46 +8,24 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import type { Kobo } from '../src/money/kobo.js';
-import { comparePayout, compareReversal, forwardedOutflow, type PayoutNotification, type ReversalNotification } from '../src/notifications/payout-event.js';
+import {
+  comparePayout,
+  compareReversal,
+  forwardedOutflow,
+  type OutflowEvent,
+  type PayoutNotification,
+  type ReversalNotification,
+} from '../src/notifications/payout-event.js';
+import { parseNotification } from '../src/notifications/verify.js';
 import { rotateWebhookSecret, signatureHeader, webhookSecret } from '../src/notifications/webhook-secret.js';
 import { makeHome } from './helpers/cli.js';
+import { debitRecord } from './helpers/payout-record.js';
 
-function record(overrides: Partial<TransactionRecord> = {}): TransactionRecord {
-  return {
-    id: 7,
-    userId: 1,
-    accountId: null,
-    netAmount: 1010,
-    amount: '1000.00',
-    charge: '10.00',
-    stampDuty: null,
-    details: {},
-    description: 'withdrawal',
-    destinationAccountNumber: '0123454040',
-    destinationAccountName: 'OKAFOR ADA',
-    destinationBankCode: '000013',
-    destinationBankName: 'GTBank',
-    sourceAccountNumber: '1000000001',
-    sourceAccountName: 'ACME',
-    sourceBankCode: '000023',
-    sourceBankName: 'Providus',
-    reference: 'ACME-W1',
-    transactionTypeName: 'bank_transfer',
-    category: 'bank_transfer',
-    utilityType: null,
-    sessionId: 'S9',
-    status: 'failed',
-    reversedFlag: 0,
-    type: 'debit',
-    completedAt: 1_767_225_600_000,
-    createdAt: 1_767_225_600_000,
-    updatedAt: 1_767_225_605_000,
-    ...overrides,
-  };
-}
+const record = debitRecord;
 
+/** A payout as read; `said` (the body as received) holds the same fields unless given. */
 function payout(overrides: Partial<PayoutNotification> = {}): PayoutNotification {
-  return {
+  const read = {
     event: 'payout',
     reference: 'ACME-W1',
     status: 'failed',
@@ -58,28 +36,86 @@ function payout(overrides: Partial<PayoutNotification> = {}): PayoutNotification
     message: undefined,
     ...overrides,
   };
+  const said = {
+    event: read.event,
+    reference: read.reference,
+    amount: read.amount === undefined ? undefined : read.amount / 100,
+    destinationAccountNumber: read.accountNumber,
+    destinationBankCode: read.bankCode,
+    status: read.status,
+    failureReason: read.failureReason,
+    message: read.message,
+  };
+  return { ...read, said: overrides.said ?? said };
+}
+
+/** A notification read from its body, as the listener reads it. */
+function readBody(body: Record<string, unknown>): OutflowEvent {
+  const parsed = parseNotification(JSON.stringify(body));
+  assert.ok(parsed.ok && (parsed.kind === 'payout' || parsed.kind === 'reversal'), JSON.stringify(parsed));
+  return parsed.kind === 'payout' ? { kind: 'payout', notification: parsed.notification } : { kind: 'reversal', notification: parsed.notification };
 }
 
 describe('payout verification', () => {
-  test('a failed payout the API shows failed verifies; the forward is the API record with the reason unverified', () => {
+  test("a failed payout the API shows failed verifies; the forward has the notification's fields, the API's values, the reason unverified", () => {
     const verdict = comparePayout(payout(), record());
     assert.equal(verdict.state, 'verified', verdict.detail);
-    const forward = forwardedOutflow({ kind: 'payout', notification: payout() }, record());
+    const event = readBody({
+      event: 'payout.failed',
+      reference: 'ACME-W1',
+      amount: '1000.0',
+      beneficiaryAccountNumber: 123454040,
+      bankCode: '000013',
+      sessionId: 'S-FROM-NOTE',
+      status: 'FAILED',
+      failureReason: 'Beneficiary bank not available',
+      narration: 'withdrawal 881',
+      updatedAt: 5,
+    });
+    assert.equal(event.kind, 'payout');
+    assert.equal(
+      comparePayout((event as { notification: PayoutNotification }).notification, record({ destinationAccountNumber: '123454040' })).state,
+      'verified',
+    );
+    const forward = forwardedOutflow(event, record({ destinationAccountNumber: '123454040' }));
     assert.deepEqual(forward.body, {
-      event: 'payout',
+      event: 'payout.failed',
       reference: 'ACME-W1',
       amount: 1000,
-      destinationAccountNumber: '0123454040',
-      destinationAccountName: 'OKAFOR ADA',
-      destinationBankCode: '000013',
+      beneficiaryAccountNumber: '123454040',
+      bankCode: '000013',
       sessionId: 'S9',
       status: 'failed',
       failureReason: 'Beneficiary bank not available',
-      createdAt: 1_767_225_600_000,
+      narration: 'withdrawal 881',
       updatedAt: 1_767_225_605_000,
     });
-    assert.deepEqual(forward.unverified, ['failureReason']);
+    assert.deepEqual(
+      Object.keys(forward.body),
+      ['event', 'reference', 'amount', 'beneficiaryAccountNumber', 'bankCode', 'sessionId', 'status', 'failureReason', 'narration', 'updatedAt'],
+      "the notification's fields, in its order, under its names",
+    );
+    assert.deepEqual(forward.unverified, ['failureReason', 'narration']);
     assert.equal(forward.status, 'failed');
+  });
+
+  test('a reversed payout that came without a reason is forwarded without one; a field the notification lacked is never added', () => {
+    const reversed = readBody({ event: 'payout', reference: 'ACME-W1', status: 'reversed' });
+    const forward = forwardedOutflow(reversed, record({ status: 'reversed', reversedFlag: 1 }));
+    assert.deepEqual(forward.body, { event: 'payout', reference: 'ACME-W1', status: 'reversed' });
+    assert.deepEqual(forward.unverified, []);
+    // A record without the field: the notification's own value, named unverified; never a default.
+    const sparse = forwardedOutflow(
+      readBody({ event: 'payout', reference: 'ACME-W1', status: 'failed', sessionId: 'S-N', message: 'no' }),
+      record({ sessionId: '' }),
+    );
+    assert.deepEqual(sparse.body, { event: 'payout', reference: 'ACME-W1', status: 'failed', sessionId: 'S-N', message: 'no' });
+    assert.deepEqual(sparse.unverified, ['sessionId', 'message']);
+    // A field named __proto__ is a field, never the prototype.
+    const odd = forwardedOutflow(readBody(JSON.parse('{"event":"payout","reference":"ACME-W1","status":"failed","__proto__":{"polluted":true}}')), record());
+    assert.equal(Object.getPrototypeOf(odd.body), Object.prototype);
+    assert.deepEqual(Object.keys(odd.body), ['event', 'reference', 'status', '__proto__']);
+    assert.deepEqual(odd.unverified, ['__proto__']);
   });
 
   test('forgeries: failed for a transfer that went through, another amount, account or bank, a credit', () => {
@@ -114,7 +150,22 @@ describe('payout verification', () => {
 });
 
 describe('reversal verification', () => {
-  const notification: ReversalNotification = { event: 'reversal', reference: 'R-ACME-W1', originalReference: 'ACME-W1', amount: 101_000 as Kobo };
+  const notification: ReversalNotification = {
+    event: 'reversal',
+    reference: 'R-ACME-W1',
+    originalReference: 'ACME-W1',
+    amount: 101_000 as Kobo,
+    said: {
+      event: 'reversal',
+      reference: 'R-ACME-W1',
+      originalReference: 'ACME-W1',
+      amount: 1010,
+      sessionId: 'S-N',
+      status: 'successful',
+      createdAt: 1,
+      updatedAt: 2,
+    },
+  };
   const credit = record({ reference: 'R-ACME-W1', type: 'credit', status: 'successful', amount: '1010.00', destinationAccountNumber: '1000000001' });
 
   test('a credit R-<reference> and an original the API shows reversed verify', () => {
@@ -131,6 +182,10 @@ describe('reversal verification', () => {
       createdAt: 1_767_225_600_000,
       updatedAt: 1_767_225_605_000,
     });
+    assert.deepEqual(forward.unverified, []);
+    // Only what came: a reversal with a reference alone is forwarded with its reference alone (and its name).
+    const bare = forwardedOutflow(readBody({ event: 'reversal', reference: 'R-ACME-W1' }), credit, record());
+    assert.deepEqual(bare.body, { event: 'reversal', reference: 'R-ACME-W1' });
   });
 
   test('an original that was not reversed, another amount, a debit: mismatch', () => {

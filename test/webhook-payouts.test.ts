@@ -208,10 +208,10 @@ describe('payouts and reversals reach the app, verified and signed', () => {
     assert.equal(app.deliveries.filter((d) => d.event.reference === result.reference && d.event.status === 'failed').length, 1);
   });
 
-  test('a reversed payout and its reversal credit each reach the app; the user is refunded once', async () => {
+  test('a reversed payout and its reversal credit each reach the app, in that order, saying only what came; the user is refunded once', async () => {
     const triggered = await runCli(['--profile', 'sim', 'simulator', 'trigger', 'payout.reversed', '--json'], { env: home.env });
     assert.equal(triggered.code, 0, triggered.stderr);
-    const { reference } = JSON.parse(triggered.stdout) as { reference: string };
+    const { reference, events } = JSON.parse(triggered.stdout) as { reference: string; events: Array<Record<string, unknown>> };
     await until('the payout events', () => settled(home.dataDir, reference, 2));
     await until('the reversal event', () => settled(home.dataDir, `R-${reference}`, 1));
     const reversal = await until('the reversal forward', () => app.deliveries.find((d) => d.event.reference === `R-${reference}`));
@@ -222,6 +222,20 @@ describe('payouts and reversals reach the app, verified and signed', () => {
       ['pending', 'reversed'],
     );
     assert.equal(app.refunds.get(reference), 1);
+    const order = app.deliveries
+      .filter((d) => d.event.reference === reference || d.event.reference === `R-${reference}`)
+      .map((d) => `${d.event.event} ${d.event.status}`);
+    assert.deepEqual(order, ['payout pending', 'payout reversed', 'reversal successful']);
+    // Only what came: each forward has exactly the fields of the notification it stands for; the reversed
+    // payout came without a failureReason, so it is forwarded without one.
+    for (const sent of events) {
+      const forwarded = app.deliveries.find((d) => d.event.reference === sent.reference && d.event.status === sent.status);
+      assert.ok(forwarded, `${String(sent.event)} ${String(sent.status)}`);
+      assert.deepEqual(Object.keys(forwarded.event), Object.keys(sent), `${String(sent.event)} ${String(sent.status)}`);
+    }
+    const reversed = app.deliveries.find((d) => d.event.reference === reference && d.event.status === 'reversed')!;
+    assert.equal('failureReason' in reversed.event, false);
+    assert.equal(reversed.headers['x-fsapi-unverified-fields'], '');
   });
 
   test('forgeries never refund: a failed payout for a transfer that went through, a reversal of nothing, an unsigned post', async () => {
@@ -289,6 +303,103 @@ describe('payouts and reversals reach the app, verified and signed', () => {
         kinds.some((row) => row.kind === kind),
         kind,
       );
+  });
+});
+
+describe("a reversal reaches the app after its payout's reversed event, whatever order they arrive in", () => {
+  // The simulator sends nothing here: each test takes the notifications a trigger made and posts them to
+  // the listener in the order it wants, as a sender whose deliveries overtake each other would.
+  const home = makeHome();
+  let simulator: RunningSimulator;
+  let app: Awaited<ReturnType<typeof startJumpaApp>>;
+  let port = 0;
+  let listener: Listener | undefined;
+
+  before(async () => {
+    simulator = await startSimulatorServer({ port: 0 });
+    await logInToSimulator(home.env, simulator.url);
+    const secret = (await runCli(['--profile', 'sim', 'webhook', 'secret'], { env: home.env })).stdout.trim();
+    app = await startJumpaApp(() => secret);
+    port = await freePort();
+  });
+
+  after(async () => {
+    await listener?.stop();
+    await simulator?.close();
+    await app?.close();
+    home.cleanup();
+  });
+
+  async function startListener(): Promise<Listener> {
+    const started = new Listener(['--profile', 'sim', 'webhook', 'listen', '--port', String(port), '--forward-to', app.url, '--json'], home.env);
+    await started.ready();
+    return started;
+  }
+
+  /** The three notifications of a reversed transfer, by name: pending, reversed, reversal. */
+  async function reversedTransfer() {
+    const triggered = await runCli(['--profile', 'sim', 'simulator', 'trigger', 'payout.reversed', '--json'], { env: home.env });
+    assert.equal(triggered.code, 0, triggered.stderr);
+    const { reference, events } = JSON.parse(triggered.stdout) as { reference: string; events: Array<Record<string, unknown>> };
+    const [pending, reversed, reversal] = events;
+    assert.deepEqual([pending!.status, reversed!.status, reversal!.event], ['pending', 'reversed', 'reversal']);
+    return { reference, pending: pending!, reversed: reversed!, reversal: reversal! };
+  }
+
+  async function post(body: Record<string, unknown>): Promise<void> {
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(answer.status, 200);
+  }
+
+  /** What the app heard of this transfer, in order. */
+  const heard = (reference: string) =>
+    app.deliveries.filter((d) => d.event.reference === reference || d.event.reference === `R-${reference}`).map((d) => `${d.event.event} ${d.event.status}`);
+
+  const state = async (reference: string) => {
+    const list = await runCli(['--profile', 'sim', 'webhook', 'events', 'list', '--kind', 'reversal', '--json'], { env: home.env });
+    return (JSON.parse(list.stdout) as Array<{ reference: string; state: string }>).find((row) => row.reference === reference)?.state;
+  };
+
+  test('in order: the reversal goes at once, after the reversed payout', async () => {
+    listener = await startListener();
+    const transfer = await reversedTransfer();
+    await post(transfer.pending);
+    await post(transfer.reversed);
+    await until('the reversed payout at the app', () => heard(transfer.reference).includes('payout reversed'));
+    await post(transfer.reversal);
+    await until('the reversal at the app', () => heard(transfer.reference).length === 3);
+    assert.deepEqual(heard(transfer.reference), ['payout pending', 'payout reversed', 'reversal successful']);
+    assert.doesNotMatch(listener.stderr, new RegExp(`R-${transfer.reference} held`));
+  });
+
+  test('reversal first: it is held, listed as held, and reaches the app right after the reversed payout', async () => {
+    const transfer = await reversedTransfer();
+    await post(transfer.pending);
+    await post(transfer.reversal);
+    await until('the hold', () => listener!.stderr.includes(`R-${transfer.reference} held until payout ${transfer.reference}'s reversed event`));
+    assert.equal(await state(`R-${transfer.reference}`), 'held');
+    assert.deepEqual(heard(transfer.reference), ['payout pending']);
+    await post(transfer.reversed);
+    await until('the reversal at the app', () => heard(transfer.reference).length === 3);
+    assert.deepEqual(heard(transfer.reference), ['payout pending', 'payout reversed', 'reversal successful']);
+    assert.equal(await state(`R-${transfer.reference}`), 'verified');
+    assert.equal(app.refunds.get(transfer.reference), 1);
+  });
+
+  test('reversal first, then a restart: the next listener still holds it, and sends it after the reversed payout', async () => {
+    const transfer = await reversedTransfer();
+    await post(transfer.reversal);
+    await until('the hold', () => listener!.stderr.includes(`R-${transfer.reference} held until`));
+    await listener!.stop();
+    assert.match(listener!.stderr, /1 reversal\(s\) held for their payout's reversed event/);
+    assert.equal(await state(`R-${transfer.reference}`), 'held');
+
+    listener = await startListener();
+    assert.match(listener.stderr, /1 reversal\(s\) held for their payout's reversed event/);
+    await post(transfer.pending);
+    await post(transfer.reversed);
+    await until('the reversal at the app', () => heard(transfer.reference).length === 3);
+    assert.deepEqual(heard(transfer.reference), ['payout pending', 'payout reversed', 'reversal successful']);
   });
 });
 

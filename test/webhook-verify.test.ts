@@ -1,4 +1,5 @@
 // fsapi webhook verify <file|->: the built CLI against the simulator served on 127.0.0.1 (port 0).
+import type { Kobo } from '../src/money/kobo.js';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,7 @@ describe('webhook verify', () => {
   before(async () => {
     sim = await startSimulatorServer({ port: 0, log: () => undefined });
     await logInToSimulator(home.env, sim.url);
-    notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_500_050);
+    notification = await sim.simulator.collect(CLIENT_ACCOUNT, 1_500_050 as Kobo);
   });
 
   after(async () => {

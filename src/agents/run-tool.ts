@@ -9,25 +9,36 @@ import { createContext, runModule } from '../runtime.js';
 import { resetHttpState } from '../api/http.js';
 import { closeLocalStores } from '../store/database.js';
 import type { CommandModule } from '../commands/types.js';
-import type { AgentTool, ToolRun } from './tools.js';
+import type { AgentTool, ToolCall, ToolRun } from './tools.js';
+import type { EmbeddedResource } from './results.js';
 
-/** What one run left: its stdout (the `--json` result), its notes on stderr, and its error if it threw. */
+/** What one run left: its stdout (the `--json` result), its notes, its documents, and its error if it threw. */
 export interface ToolRunResult {
   stdout: string;
-  stderr: string;
+  /** Each note as it was written (one write of ctx.io.note): a note's own line breaks stay inside it. */
+  notes: string[];
+  attached: EmbeddedResource[];
   error: unknown;
 }
 
-/** A stream that keeps what is written to it, as text. */
+/** A stream that keeps what is written to it: as text, and write by write. */
 class Capture extends Writable {
   text = '';
+  writes: string[] = [];
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.text += text;
+    this.writes.push(text);
     done();
   }
 }
 
 let turn: Promise<unknown> = Promise.resolve();
+
+/** Resolves when every call asked so far has finished (the server waits for it before it ends). */
+export function whenIdle(): Promise<void> {
+  return turn.then(() => undefined);
+}
 
 /**
  * Runs the tool's command with these options and arguments (already parsed: src/agents/tools.ts), as the
@@ -38,8 +49,9 @@ export function runTool(
   tool: AgentTool,
   options: Record<string, unknown>,
   args: string[],
+  extras: Readonly<Record<string, unknown>> = {},
 ): Promise<ToolRunResult> {
-  const run = turn.then(() => runNow(server, tool, options, args));
+  const run = turn.then(() => runNow(server, tool, options, args, extras));
   turn = run.catch(() => undefined);
   return run;
 }
@@ -49,7 +61,10 @@ async function runNow(
   tool: AgentTool,
   options: Record<string, unknown>,
   args: string[],
+  extras: Readonly<Record<string, unknown>>,
 ): Promise<ToolRunResult> {
+  const attached: EmbeddedResource[] = [];
+  const call: ToolCall = { extras, attach: (resource) => attached.push(resource) };
   const stdout = new Capture();
   const stderr = new Capture();
   const terminal = {
@@ -78,7 +93,7 @@ async function runNow(
     const env = { ...server.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
     const ctx: Context = createContext(rawGlobals, env, new Set(), { terminal });
     const module = await tool.load();
-    await runModule(ctx, tool.run ? wrapped(tool.run, module) : module, options, args);
+    await runModule(ctx, tool.run ? wrapped(tool.run, module, call) : module, options, args);
   } catch (thrown) {
     error = thrown;
   } finally {
@@ -86,13 +101,13 @@ async function runNow(
     // the local simulator (its state is on disk; the next call reads it again, with what others wrote),
     // the notes shown once per run. The run lock stays: this process is alive, and says so.
     resetHttpState();
-    closeLocalStores();
+    await closeLocalStores();
   }
-  return { stdout: stdout.text, stderr: stderr.text, error };
+  return { stdout: stdout.text, notes: stderr.writes, attached, error };
 }
 
 /** The module with the tool's own run in place of the command's (which the tool's run calls itself). */
-function wrapped(run: ToolRun, module: CommandModule): CommandModule {
-  const body = (ctx: Context, options: Record<string, unknown>, args: string[]) => run(ctx, module, options, args);
+function wrapped(run: ToolRun, module: CommandModule, call: ToolCall): CommandModule {
+  const body = (ctx: Context, options: Record<string, unknown>, args: string[]) => run(ctx, module, options, args, call);
   return { ...module, default: Object.assign(body, { spec: module.default.spec }) };
 }

@@ -10,11 +10,12 @@
 import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import { koboToDecimal, formatNaira } from '../money/kobo.js';
+import { koboToDecimal, formatNaira, integerKobo } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
 import { heldError, readPolicy, requestJson } from '../controls/policy.js';
-import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
-import { checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
+import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { requestHolding } from '../controls/approvals.js';
+import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
 import { parseReferenceOption } from '../transfers/reference.js';
 import { resolveBank } from '../transfers/banks.js';
 import { outcomeNow } from '../transfers/outcome.js';
@@ -36,19 +37,29 @@ export async function sendForAgent(ctx: Context, module: CommandModule, options:
   const scope = await transferScope(ctx);
   const reference = await referenceOfCall(ctx, options.reference);
   const journal = openJournal(ctx);
-  const sent = journal.stateOf({ ...scope, reference });
+  const sent = await journal.stateOf({ ...scope, reference });
   if (sent) return answerSent(ctx, journal, scope, sent, await differences(ctx, scope, sent, options, args));
-  const held = requestOf(ctx, scope, reference);
+  const held = await requestHolding(ctx, scope, reference);
   if (held) return answerHeld(ctx, held.request, held.transfer, await differences(ctx, scope, held.transfer, options, args));
-  if (!readPolicy(ctx, scope)) throw new NoPolicyError(scope.profile);
-  await module.default(ctx, { ...options, reference }, args);
+  if (!(await readPolicy(ctx, scope))) throw new NoPolicyError(scope.profile);
+  try {
+    await module.default(ctx, { ...options, reference }, args);
+  } catch (error) {
+    // The command's hint names the flag a person passes; an agent has none (withheld by design).
+    if (error instanceof DuplicateTransferError) throw new DuplicateTransferError(error.message, DUPLICATE_HINT);
+    throw error;
+  }
 }
+
+/** What an agent is told when the duplicate guard refuses: only a person may send the same again. */
+export const DUPLICATE_HINT =
+  'a second payment of the same amount to the same account within 10 minutes is for a person to send, at a terminal; transfer_log shows the first one';
 
 /**
  * The agent's reference, checked: required (the schema says so; a retry is safe only under the same
  * one), of the API's shape, with the business prefix, which the agent cannot know without asking.
  */
-async function referenceOfCall(ctx: Context, given: unknown): Promise<string> {
+export async function referenceOfCall(ctx: Context, given: unknown): Promise<string> {
   const prefix = async () => (await sourceAccount(ctx)).prefix;
   if (given === undefined) {
     const p = await prefix();
@@ -74,11 +85,11 @@ async function differences(
   args: string[],
 ): Promise<string[]> {
   const found: string[] = [];
-  if (typeof options.amount === 'number' && options.amount !== first.amountKobo) found.push(`the amount ${formatNaira(options.amount)}`);
+  if (typeof options.amount === 'number' && options.amount !== first.amountKobo) found.push(`the amount ${formatNaira(integerKobo(options.amount))}`);
   let accountNumber = args[0];
   let bankCode: string | undefined;
   if (options.to !== undefined) {
-    const payee = findPayee(ctx, scope, parseAlias(options.to, 'to'));
+    const payee = await findPayee(ctx, scope, parseAlias(options.to, 'to'));
     accountNumber = payee.accountNumber;
     bankCode = payee.bankCode;
   } else if (typeof options.bank === 'string') {
@@ -112,8 +123,8 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
       ctx.io.note(`warning: could not look ${sent.reference} up just now (${error.message}); its outcome is as the journal last saw it`);
     }
   }
-  const now = journal.stateOf({ ...scope, reference: sent.reference }) ?? sent;
-  const outcome = outcomeNow(journal, now);
+  const now = (await journal.stateOf({ ...scope, reference: sent.reference })) ?? sent;
+  const outcome = await outcomeNow(journal, now);
   ctx.io.note(`reference ${now.reference} was sent before (${outcome}); nothing was sent again`);
   if (outcome === 'unknown' || outcome === 'in flight') ctx.io.note('its outcome is not known yet: do not send it again; transfer_status looks it up');
   ctx.io.out(
@@ -136,19 +147,6 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
       2,
     )}\n`,
   );
-}
-
-/** The request that holds this reference, with the held transfer. */
-function requestOf(ctx: Context, scope: ControlScope, reference: string): { request: ApprovalRequest; transfer: HeldTransfer } | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
-  if (!store) return undefined;
-  try {
-    const request = store.requestOfReference(scope, reference);
-    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
-    return request && transfer ? { request, transfer } : undefined;
-  } finally {
-    store.close();
-  }
 }
 
 /**

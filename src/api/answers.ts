@@ -8,12 +8,14 @@
 //   2xx JSON with success:false         -> ApiError (refused, with the API's message)
 //   2xx JSON not matching the schema    -> ApiError "unexpected answer from the API: <path>: <issue>"
 //   4xx JSON                            -> ApiError "the API refused the request (HTTP 400): <message>"
+//   429 JSON                            -> ApiError "the API answered HTTP 429 (rate limited): <message>"
 //   5xx JSON                            -> TransportError('bad-gateway') "the API failed (HTTP 503): ..."
 //   any status, body not JSON           -> TransportError('unreadable') naming status and content type
 //   3xx                                 -> ApiError naming the redirect (fix the base URL)
 // 401/403 reach here only for POST /v1/transfer (an ApiError with that status): for every other request
 // the client renews the token or raises AuthError first.
 import type * as z from 'zod/mini';
+import { retryAfterMs } from '../common/retry.js';
 import { ApiError, TransportError } from '../errors.js';
 import type { HttpAnswer } from './http.js';
 
@@ -80,6 +82,17 @@ export function throwUnlessSuccess(answer: HttpAnswer, body: unknown, _host: str
     throw new TransportError('bad-gateway', `the API failed (HTTP ${status})${suffix}`, {
       status,
       hint: 'the API or a proxy in front of it failed; try again later',
+    });
+  }
+  if (status === 429) {
+    // Not a refusal of what was asked: the API (or a gateway) asks to be asked later. For a transfer it proves
+    // nothing either way (src/transfers/refusal-proof.ts).
+    throw new ApiError(`the API answered HTTP 429 (rate limited)${suffix}`, {
+      status,
+      apiMessage: message,
+      errorShape,
+      retryAfterMs: retryAfterMs(answer.headers['retry-after'], Date.now()),
+      hint: 'too many requests for now; wait a minute and run the command again',
     });
   }
   throw new ApiError(`the API refused the request (HTTP ${status})${suffix}`, { status, apiMessage: message, errorShape });

@@ -10,7 +10,8 @@
 //   exactly once, so POST /v1/transfer can never be sent twice by this layer;
 // - a 429 (rate limit) to a request that moves no money (GET, the name enquiry, the token) waits for the
 //   API's Retry-After, else backs off, and asks again, bounded, with one progress line on stderr; a 429
-//   to anything else, POST /v1/transfer above all, is handed back: that transfer was not taken;
+//   to anything else, POST /v1/transfer above all, is handed back as it came: it proves nothing about
+//   the transfer (src/transfers/refusal-proof.ts), which is looked up by reference before anything else;
 // - redirects are not followed: a 3xx is reported, because following a 301/302 would turn a POST into a GET;
 // - --verbose writes one stderr line per request actually sent (retries included): method, path with
 //   query, status, milliseconds. Headers are never written, so neither the bearer token nor the consumer
@@ -22,6 +23,8 @@
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
 import type { Context } from '../context.js';
 import { FsapiError, TransportError } from '../errors.js';
+import { API_GET_RETRY, API_RATE_LIMIT, Backoff, retryAfterMs, SENT_ONCE } from '../common/retry.js';
+import { DeadlineExceeded, describeError, errorCode, exchangeWithin, formatSeconds } from './exchange.js';
 import { AnswerTooLargeError, closeAgents } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
@@ -30,9 +33,6 @@ export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transpor
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-const GET_RETRIES = 2;
-/** Wait before retry n (1-based): 250 ms, then 500 ms. */
-const retryDelayMs = (retry: number) => 250 * retry;
 
 let localNoteShown = false;
 /** The in-process simulators this process opened, closed by resetHttpState. */
@@ -84,7 +84,7 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
   let host: string;
   if (baseUrl === undefined) {
     const { openLocalSimulator } = await import('../simulator/index.js');
-    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
     localSimulators.add(simulator);
     transport = fetchTransport(simulator.fetch);
     origin = requestOrigin(baseUrl);
@@ -99,26 +99,23 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
 
   /** One try: the whole exchange under the deadline, and one --verbose line. */
   async function attempt(wire: Omit<WireRequest, 'signal'>, target: string): Promise<WireAnswer> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
     // Date.now, not performance.now: the global `performance` loads perf_hooks, for milliseconds shown only with --verbose.
     const started = Date.now();
     const verbose = (outcome: string) => {
       if (ctx.globals.verbose) ctx.io.note(`http: ${target} -> ${outcome} (${Date.now() - started} ms)`);
     };
     try {
-      // The race makes the deadline hold even for a transport that ignores its signal.
-      const answer = await Promise.race([transport({ ...wire, signal: deadline.signal }), rejectOnAbort(deadline.signal)]);
+      const answer = await exchangeWithin(transport, wire, timeoutMs);
       verbose(String(answer.status));
       return answer;
     } catch (error) {
-      if (deadline.signal.aborted) {
+      if (error instanceof DeadlineExceeded) {
         verbose('no answer, gave up');
         throw new TransportError('timeout', `no answer from ${host} within ${formatSeconds(timeoutMs)}`, {
           hint: 'try again, or allow longer with --timeout <seconds>',
         });
       }
-      verbose(`failed: ${errorCode(error) ?? describe(error)}`);
+      verbose(`failed: ${errorCode(error) ?? describeError(error)}`);
       // The in-process simulator's own refusals (a corrupt or locked state file) are already clear.
       if (inProcess && error instanceof FsapiError) throw error;
       // 'unreadable', not 'network': never retried (it would fetch the huge body again), and for POST
@@ -130,9 +127,6 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
         });
       }
       throw networkError(host, error, inProcess);
-    } finally {
-      clearTimeout(timer);
-      deadline.abort(); // frees the transport's listeners; no effect on a finished exchange
     }
   }
 
@@ -151,34 +145,28 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       }
       const wire = { method: request.method, url, headers, body, onSent: request.onSent };
       const target = `${request.method} ${url.pathname}${url.search}`;
-      const tries = request.method === 'GET' ? 1 + GET_RETRIES : 1;
-      const waitsWhenLimited = movesNoMoney(request);
-      let rateLimitWaits = 0;
+      // Two loops' waits, counted apart: failures (a GET only) and 429s (a request that moves no money).
+      const failures = new Backoff(request.method === 'GET' ? API_GET_RETRY : SENT_ONCE, { clock: ctx.clock });
+      const rateLimits = movesNoMoney(request) ? new Backoff(API_RATE_LIMIT, { clock: ctx.clock }) : undefined;
 
-      for (let tryNumber = 1; ; tryNumber += 1) {
+      for (;;) {
         let answer: WireAnswer;
         try {
           answer = await attempt(wire, target);
         } catch (error) {
           const retryable = error instanceof TransportError && error.kind === 'network' && !inProcess;
-          if (!retryable || tryNumber >= tries) throw error;
-          await ctx.clock.sleep(retryDelayMs(tryNumber));
+          if (!retryable || !(await failures.wait())) throw error;
           continue;
         }
         // A 429 is not a refusal: a request that moves no money waits and asks again (bounded). Any other
-        // 429 (POST /v1/transfer above all) goes back to the caller, for whom it means "not taken".
-        if (answer.status === 429 && waitsWhenLimited && rateLimitWaits < RATE_LIMIT_WAITS) {
-          const waitMs = rateLimitWaitMs(answer.headers['retry-after'], rateLimitWaits, Date.now());
-          rateLimitWaits += 1;
+        // 429 (POST /v1/transfer above all) goes back to the caller, who looks the transfer up.
+        const waitMs = answer.status === 429 ? rateLimits?.next(retryAfterMs(answer.headers['retry-after'], Date.now())) : undefined;
+        if (waitMs !== undefined) {
           noteRateLimit(ctx, `rate limited by ${host}: waiting ${formatSeconds(waitMs)} before asking again (${request.method} ${url.pathname})`);
           await ctx.clock.sleep(waitMs);
-          tryNumber -= 1; // a wait for the rate limit is not one of the tries for failures
           continue;
         }
-        if (RETRIED_STATUSES.has(answer.status) && tryNumber < tries) {
-          await ctx.clock.sleep(retryDelayMs(tryNumber));
-          continue;
-        }
+        if (RETRIED_STATUSES.has(answer.status) && (await failures.wait())) continue;
         return {
           status: answer.status,
           headers: answer.headers,
@@ -192,27 +180,9 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
 
 // ---- rate limits (HTTP 429) ------------------------------------------------------------------------------
 
-/** At most this many waits for one request; with the backoff below, about two minutes in all at worst. */
-export const RATE_LIMIT_WAITS = 8;
-const RATE_LIMIT_MAX_WAIT_MS = 30_000;
-
 /** Every GET, the name enquiry and the token request: asking again cannot move money. */
 function movesNoMoney(request: HttpRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || request.path === '/v1/transfer/name-enquiry' || request.path === '/v1/generate-token';
-}
-
-/**
- * How long to wait after the n-th 429 (0-based): the API's Retry-After (seconds, or an HTTP date) when it
- * gives one, else 1, 2, 4, 8 ... s; capped at 30 s; with up to a quarter more at random, so requests that
- * were refused together do not all come back in the same instant.
- */
-export function rateLimitWaitMs(retryAfter: string | undefined, waitsSoFar: number, nowMs: number, random: () => number = Math.random): number {
-  let base = 1000 * 2 ** Math.min(waitsSoFar, 10);
-  const text = retryAfter?.trim();
-  if (text && /^\d+$/.test(text)) base = Number(text) * 1000;
-  else if (text && Number.isFinite(Date.parse(text))) base = Math.max(0, Date.parse(text) - nowMs);
-  const capped = Math.min(Math.max(base, 250), RATE_LIMIT_MAX_WAIT_MS);
-  return Math.round(capped * (1 + random() / 4));
 }
 
 let lastRateLimitNote = 0;
@@ -240,12 +210,6 @@ function fetchTransport(fetchFunction: (request: Request) => Promise<Response>):
   };
 }
 
-class DeadlineExceeded extends Error {}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-}
-
 function networkError(host: string, error: unknown, inProcess: boolean): TransportError {
   if (inProcess) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -265,29 +229,6 @@ function networkError(host: string, error: unknown, inProcess: boolean): Transpo
     case 'EAI_AGAIN':
       return new TransportError('network', `cannot reach ${host} (host not found)`, { cause: error, hint });
     default:
-      return new TransportError('network', `cannot reach ${host} (${code ?? describe(error)})`, { cause: error, hint });
+      return new TransportError('network', `cannot reach ${host} (${code ?? describeError(error)})`, { cause: error, hint });
   }
-}
-
-/** undici wraps the system error: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }). */
-function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${error.message}${cause}`;
-  }
-  return String(error);
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

@@ -19,8 +19,9 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Conf from 'conf';
-import { CorruptFileError } from '../errors.js';
+import { CorruptFileError, type FsapiError } from '../errors.js';
 import { withFileLock } from '../common/file-lock.js';
+import { isPermissionError, permissionProblem } from '../common/permission.js';
 import { isRecord } from '../common/is-record.js';
 import type { Environment, ExpectedStore, Profile, ProfileStore } from './types.js';
 
@@ -79,7 +80,7 @@ export function openProfileStore(configDir: string): ProfileStore {
         accessPropertiesByDotNotation: false,
       });
     } catch (error) {
-      throw corrupt(filePath, error);
+      throw corrupt(filePath, error, 'write');
     }
     return conf;
   };
@@ -236,7 +237,10 @@ function ensurePrivateDir(dir: string): void {
     const mode = statSync(dir).mode & 0o777;
     if ((mode & 0o077) !== 0) chmodSync(dir, mode & PRIVATE_DIR_MODE);
   } catch (error) {
-    throw new CorruptFileError(dir, `cannot use the config directory (${describe(error)})`);
+    const denied = isPermissionError(error)
+      ? permissionProblem({ what: 'the config dir', target: dir, access: 'write', kept: PROFILES_KEPT, cause: error })
+      : undefined;
+    throw denied ?? new CorruptFileError(dir, `cannot use the config directory (${describe(error)})`);
   }
 }
 
@@ -251,7 +255,14 @@ function tightenFileMode(file: string): void {
   if ((mode & 0o077) !== 0) chmodSync(file, mode & PRIVATE_FILE_MODE);
 }
 
-function corrupt(filePath: string, error: unknown): CorruptFileError {
+/** Said with a permission problem of the config dir: nothing there is to be recreated. */
+const PROFILES_KEPT = 'the profiles are still there';
+
+function corrupt(filePath: string, error: unknown, access: 'read' | 'write' = 'read'): CorruptFileError | FsapiError {
+  if (isPermissionError(error)) {
+    const denied = permissionProblem({ what: 'the profiles file', target: filePath, access, kept: PROFILES_KEPT, cause: error });
+    if (denied) return denied;
+  }
   if (error instanceof SyntaxError) return new CorruptFileError(filePath, `not valid JSON (${error.message})`);
   return new CorruptFileError(filePath, describe(error));
 }

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../transfers/reference.js';
 import { characterCount, controlCharacterProblem } from '../common/validate.js';
+import { crockfordBase32 } from '../common/crockford.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from '../transfers/transfer.js';
 import type { BatchRow } from './types.js';
 export type { BatchRow } from './types.js';
@@ -425,29 +426,14 @@ function optionalText(text: string, column: string, max: number, reasons: string
 
 // ---- references ----------------------------------------------------------------------------------------
 
-// Crockford's base32, as in src/transfers/reference.ts: no I, L, O or U to misread.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const DERIVED_LENGTH = 16;
 
 /**
- * The reference of a row without one: `PREFIX-` and 16 base32 characters (80 bits) of
+ * The reference of a row without one: `PREFIX-` and 16 Crockford base32 characters (80 bits) of
  * sha256(contentHash ':' line). The same bytes give the same references on every run, which is what
  * lets a second run find the rows the first one sent; a changed file gives new ones (see docs/batch.md).
  */
 export function derivedReference(prefix: string, contentHash: Buffer, line: number): string {
   const digest = createHash('sha256').update(contentHash).update(`:${line}`).digest();
-  let bits = 0;
-  let value = 0;
-  let suffix = '';
-  for (const byte of digest) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5 && suffix.length < DERIVED_LENGTH) {
-      suffix += CROCKFORD[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-    if (suffix.length === DERIVED_LENGTH) break;
-  }
-  return `${prefix}-${suffix}`;
+  return `${prefix}-${crockfordBase32(digest, DERIVED_LENGTH)}`;
 }

@@ -34,19 +34,21 @@
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { shownText } from '../common/shown.js';
+import { Backoff, NAME_ENQUIRY_RETRY, remainingAfter } from '../common/retry.js';
 import { AdaptiveLimit, sendRespectingRateLimit } from '../transfers/rate-limit.js';
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, TransportError } from '../errors.js';
 import { BadRowsError, derivedReference, type BatchFile, type BatchRow, type RowProblem } from './file.js';
-import type { BatchWorkspace, WorkspaceRow } from '../store/batch-workspace.js';
+import { PAGE_ROWS, type BatchWorkspace, type WorkspaceRow } from '../store/batch-workspace.js';
 import { loadBanks, resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfers/claim.js';
 import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
-import { formatNaira, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
+import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
+import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -55,6 +57,7 @@ import {
   recordStatusSeen,
   transferScope,
   verifyAccountName,
+  withoutNothingDone,
   type SingleLookup,
   type SourceAccount,
   type TransferIntent,
@@ -67,8 +70,6 @@ export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 16;
 /** A row to send that matches a journalled transfer (same account, bank, amount) this recent is held. */
 export const BATCH_DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Name enquiries move no money: a transport failure is asked again, this many times in all. */
-const ENQUIRY_ATTEMPTS = 3;
 
 // ---- results -------------------------------------------------------------------------------------------
 
@@ -203,7 +204,7 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
   const scope = await transferScope(ctx);
 
   const badRows = await resolveRows(ctx, file, source.prefix);
-  recordEarlierAttempts(journal, scope, file);
+  await recordEarlierAttempts(journal, scope, file);
 
   // Rows an earlier run touched: looked up, never sent blindly.
   options.onStage?.('lookup', rows.count('journalled'));
@@ -234,11 +235,11 @@ export async function planBatch(ctx: Context, file: BatchFile, options: PlanOpti
     scope,
     rowCount: rows.count('all'),
     toSendCount: 0,
-    totalKobo: 0 as Kobo,
+    totalKobo: NO_KOBO,
     settledCount: rows.count('settled'),
     nameFailures,
     badRows,
-    possibleDuplicates: findPossibleDuplicates(journal, scope, file, ctx.clock.now()),
+    possibleDuplicates: await findPossibleDuplicates(journal, scope, file, ctx.clock.now()),
     fileDuplicates: findFileDuplicates(rows),
   };
   return countToSend(plan);
@@ -401,7 +402,7 @@ interface Journalled {
   run: string | undefined;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   accountName: string;
   status: string | undefined;
   message: string | undefined;
@@ -412,41 +413,54 @@ interface Journalled {
  * index and kept with the row. A reference the journal has for another transfer (other account, bank or
  * amount) throws BadRowsError: a reference pays once.
  */
-function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: BatchFile): void {
+async function recordEarlierAttempts(journal: Journal, scope: TransferScope, file: BatchFile): Promise<void> {
   const rows = file.workspace;
   const problems: RowProblem[] = [];
-  rows.transaction(() => {
-    for (const row of rows.rows('all')) {
-      const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
-      const attempts = journal.attempts(ref);
-      const state = attempts && journal.stateOf(ref);
-      if (!attempts || !state) continue;
-      const earlier: Journalled = {
-        reference: state.reference,
-        last: attempts.answered ? state.state : 'none',
-        intentAt: Date.parse(attempts.lastIntentAt),
-        intents: attempts.intents,
-        pid: attempts.lastPid,
-        run: attempts.lastRun,
-        accountNumber: state.accountNumber,
-        bankCode: state.bankCode,
-        amountKobo: state.amountKobo,
-        accountName: state.accountName,
-        status: state.status,
-        message: state.message,
-      };
-      if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bankCode && earlier.amountKobo === row.amountKobo) {
-        rows.setEarlier(row.line, JSON.stringify(earlier));
-        continue;
+  // A page of rows at a time: the journal asked about the page in one read, then the page's findings
+  // written to the workspace in one transaction of its own.
+  for (const page of pagesOf(rows.rows('all'), PAGE_ROWS)) {
+    const found = await journal.snapshot(async (view) => {
+      const known: Array<{ row: WorkspaceRow; earlier: Journalled }> = [];
+      for (const row of page) {
+        const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
+        const attempts = await view.attempts(ref);
+        const state = attempts && (await view.stateOf(ref));
+        if (!attempts || !state) continue;
+        known.push({
+          row,
+          earlier: {
+            reference: state.reference,
+            last: attempts.answered ? state.state : 'none',
+            intentAt: Date.parse(attempts.lastIntentAt),
+            intents: attempts.intents,
+            pid: attempts.lastPid,
+            run: attempts.lastRun,
+            accountNumber: state.accountNumber,
+            bankCode: state.bankCode,
+            amountKobo: state.amountKobo,
+            accountName: state.accountName,
+            status: state.status,
+            message: state.message,
+          },
+        });
       }
-      problems.push({
-        line: row.line,
-        reason:
-          `reference ${row.finalReference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
-          `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
-      });
-    }
-  });
+      return known;
+    });
+    rows.transaction(() => {
+      for (const { row, earlier } of found) {
+        if (earlier.accountNumber === row.accountNumber && earlier.bankCode === row.bankCode && earlier.amountKobo === row.amountKobo) {
+          rows.setEarlier(row.line, JSON.stringify(earlier));
+          continue;
+        }
+        problems.push({
+          line: row.line,
+          reason:
+            `reference ${row.finalReference} was already used on ${new Date(earlier.intentAt).toISOString()} for ${formatNaira(earlier.amountKobo)} ` +
+            `to ${earlier.accountNumber} (bank ${earlier.bankCode}); a reference pays once: give this row a new reference`,
+        });
+      }
+    });
+  }
   if (problems.length > 0) {
     const count = problems.length;
     throw new BadRowsError(
@@ -464,21 +478,13 @@ type Lookup = SingleLookup;
  * less the time already passed since the intent, so a run resumed much later looks up once.
  */
 async function lookUpAfterIntent(ctx: Context, intent: TransferIntent, intentAt: number): Promise<Lookup> {
-  const schedule = reconcileSchedule(ctx.env);
   const elapsed = Number.isFinite(intentAt) ? Math.max(0, ctx.clock.now() - intentAt) : Infinity;
-  const delays: number[] = [];
-  let at = 0;
-  for (const delay of schedule) {
-    at += delay;
-    if (at > elapsed) delays.push(delays.length === 0 ? at - elapsed : delay);
-  }
-  if (delays.length === 0 || delays[0]! > 0) delays.unshift(0);
-  let last: Lookup = { kind: 'failed', detail: 'no lookup was made' };
-  for (const delay of delays) {
-    if (delay > 0) await ctx.clock.sleep(delay);
+  const backoff = new Backoff(remainingAfter(reconcileSchedule(ctx.env), elapsed), { clock: ctx.clock });
+  let last: Lookup;
+  do {
     last = await lookUpOnce(ctx, intent);
     if (last.kind === 'found') return last;
-  }
+  } while (await backoff.wait());
   return last;
 }
 
@@ -496,7 +502,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
     chargeKobo: undefined,
     earlier: true,
   };
-  if (earlier.last === 'none' && isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir)) {
+  if (earlier.last === 'none' && (await isInFlight({ lastPid: earlier.pid, lastRun: earlier.run }, ctx.paths.dataDir))) {
     // Another fsapi process is sending it right now: never send it alongside, whatever a lookup says.
     return {
       kind: 'settled',
@@ -514,7 +520,8 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
     await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
-    const outcome = outcomeOfStatus(lookup.transaction.status);
+    const { outcome, reason } = await outcomeOfRecord(ctx, lookup.transaction);
+    const unpaid = outcome === 'failed' || outcome === 'reversed';
     return {
       kind: 'settled',
       result: {
@@ -522,7 +529,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
         status: outcome,
         apiStatus: lookup.transaction.status,
         chargeKobo: chargeOf(lookup.transaction.charge),
-        message: `sent by an earlier run; not sent again; now ${outcome}${outcome === 'failed' || outcome === 'reversed' ? ': the payee was not paid; check the reversal (fsapi transfer status ' + row.reference + ')' : ''}`,
+        message: `sent by an earlier run; not sent again; now ${unpaid ? `${outcomeWords(outcome, reason)}; check the reversal (fsapi transfer status ${row.reference})` : outcome}`,
       },
     };
   }
@@ -586,6 +593,7 @@ function chargeOf(value: number | string | null | undefined): Kobo | undefined {
 // ---- names ---------------------------------------------------------------------------------------------
 
 async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName: string } | { verifiedName: string | undefined; reason: string }> {
+  const backoff = new Backoff(NAME_ENQUIRY_RETRY, { clock: ctx.clock });
   for (let attempt = 1; ; attempt += 1) {
     try {
       return { accountName: await verifyAccountName(ctx, row.bank, row.accountNumber, row.expectName) };
@@ -595,11 +603,8 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
       }
       if (error instanceof AuthError) throw error;
       if (error instanceof TransportError) {
-        if (attempt < ENQUIRY_ATTEMPTS) {
-          await ctx.clock.sleep(500 * attempt);
-          continue;
-        }
-        return { verifiedName: undefined, reason: `the name enquiry failed ${ENQUIRY_ATTEMPTS} times: ${error.message}` };
+        if (await backoff.wait()) continue;
+        return { verifiedName: undefined, reason: `the name enquiry failed ${attempt} times: ${error.message}` };
       }
       if (error instanceof ApiError) {
         const detail = error.apiMessage ?? error.message;
@@ -617,21 +622,39 @@ async function checkName(ctx: Context, row: ResolvedRow): Promise<{ accountName:
  * amount, not refused, in the last 24 hours) under a reference that is not one of this file's. That is
  * what an edited file looks like after a partial run: its references changed with its bytes.
  */
-function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: BatchFile, now: number): PossibleDuplicate[] {
+async function findPossibleDuplicates(journal: Journal, scope: TransferScope, file: BatchFile, now: number): Promise<PossibleDuplicate[]> {
   const rows = file.workspace;
   const result: PossibleDuplicate[] = [];
-  for (const stored of rows.rows('to-send')) {
-    const row = verifiedRow(rows, stored);
-    const [earlier] = journal
-      .duplicates(
-        { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
-        now,
-        BATCH_DUPLICATE_WINDOW_MS,
-      )
-      .filter((t) => !rows.hasReference(t.reference));
-    if (earlier) result.push({ row, earlier: { ...earlier, outcome: outcomeNow(journal, earlier) } });
+  // The journal asked about a page of rows in one read.
+  for (const page of pagesOf(rows.rows('to-send'), PAGE_ROWS)) {
+    const verified = page.map((stored) => verifiedRow(rows, stored));
+    await journal.snapshot(async (view) => {
+      for (const row of verified) {
+        const [earlier] = (
+          await view.duplicates(
+            { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
+            now,
+            BATCH_DUPLICATE_WINDOW_MS,
+          )
+        ).filter((t) => !rows.hasReference(t.reference));
+        if (earlier) result.push({ row, earlier: { ...earlier, outcome: await outcomeNow(view, earlier) } });
+      }
+    });
   }
   return result;
+}
+
+/** The items of `items`, `size` at a time: a workspace page (src/store/batch-workspace.ts, PAGE_ROWS) read whole. */
+export function* pagesOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let page: T[] = [];
+  for (const item of items) {
+    page.push(item);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
 }
 
 /** Rows of one file that pay the same account at the same bank the same amount (kobo, bank code). */
@@ -666,7 +689,7 @@ export interface ExecuteBatchOptions {
   onUnknown?: (row: VerifiedRow, detail: string) => void;
   /** --allow-duplicate: no row is held for matching a transfer outside this file. */
   allowDuplicate?: boolean;
-  /** When a row's transfer was answered 429: it waits, then is sent again under its reference. */
+  /** When a row's transfer was answered 429 and the lookup since does not find it: it waits, then is sent again under its reference. */
   onRateLimited?: (row: VerifiedRow, waitMs: number, concurrency: number) => void;
 }
 
@@ -675,6 +698,8 @@ export interface BatchRun {
   stoppedBecause: string | undefined;
   /** Authentication failed: the remaining rows would all be refused. */
   authFailed: boolean;
+  /** The store's failure that stopped the run (unreachable, busy, timed out), when one did: its code is the batch's. */
+  storeFailure?: FsapiError | undefined;
 }
 
 /**
@@ -690,6 +715,7 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const ownReferences = { has: (reference: string) => rows.hasReference(reference) };
   const duplicates = options.allowDuplicate ? undefined : { windowMs: BATCH_DUPLICATE_WINDOW_MS, ignore: ownReferences };
   let stoppedBecause: string | undefined;
+  let storeFailure: FsapiError | undefined;
   let authFailed = false;
   const shouldStop = () => {
     if (options.signal?.aborted && stoppedBecause === undefined) stoppedBecause = 'interrupted';
@@ -709,19 +735,15 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
       const transfer = transferOfRow(row);
       rows.markStarted(row.line);
       options.onRowStart?.(row);
+      let outcome: TransferOutcome;
       try {
-        const outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
+        outcome = await sendRespectingRateLimit(ctx, journal, plan.scope, transfer, {
           origin: `${origin} line ${row.line}`,
           onUnknown: (detail) => options.onUnknown?.(row, detail),
           claim: { earlierAttempts: row.earlierAttempts, duplicates },
           limit,
           onRateLimited: (waitMs, _attempt, concurrency) => options.onRateLimited?.(row, waitMs, concurrency ?? limit.limit),
         });
-        if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
-          authFailed = true;
-          stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
-        }
-        finish(resultOf(row, outcome));
       } catch (error) {
         if (error instanceof ReferenceTakenError || error instanceof DuplicateClaimError || error instanceof PolicyLimitError) {
           // Another process got there first (or took the rest of the day's maximum): not this run's to send.
@@ -731,8 +753,20 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
         // Only a journal that cannot be written (or locked) gets here, before the POST: nothing was
         // sent, and the next row would fail the same way.
         const message = error instanceof Error ? error.message : String(error);
+        if (stoppedBecause === undefined && error instanceof FsapiError && error.code.startsWith('store_')) storeFailure = error;
         stoppedBecause ??= message;
         finish(notSent(row, message));
+        return;
+      }
+      // Sent: from here nothing may call the row unsent, whatever fails in writing its result down.
+      if (outcome.kind === 'rejected' && outcome.error instanceof AuthError) {
+        authFailed = true;
+        stoppedBecause ??= `authentication failed: ${outcome.error.message}`;
+      }
+      try {
+        finish(resultOf(row, outcome));
+      } catch (error) {
+        throw unrecordedRow(row, outcome, error);
       }
     },
     shouldStop,
@@ -741,7 +775,25 @@ export async function executeBatch(ctx: Context, plan: BatchPlan, options: Execu
   const why =
     stoppedBecause === 'interrupted' ? 'not sent: the run was interrupted; run the same file again to send it' : `not sent: ${stoppedBecause ?? 'stopped'}`;
   rows.setResultOfAll('to-send', { status: 'not-sent', message: why, apiStatus: undefined, chargeKobo: undefined, earlier: false });
-  return { stoppedBecause, authFailed };
+  return { stoppedBecause, authFailed, storeFailure };
+}
+
+/**
+ * A sent row whose result the run could not write down (its workspace, in the temporary dir, refused the
+ * write): the run stops, saying the row was sent. Exit 5: the run cannot report its rows; the journal has
+ * them, and the same file run again looks each one up and sends none twice.
+ */
+function unrecordedRow(row: VerifiedRow, outcome: TransferOutcome, error: unknown): FsapiError {
+  const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));
+  const what = outcome.kind === 'rejected' ? 'refused by the API' : outcome.kind === 'unknown' ? 'sent, outcome unknown' : `sent (${outcome.status})`;
+  return new FsapiError(
+    `line ${row.line} (${row.reference}) was ${what}, but the run could not write its result down (${cause}); the run stopped, and its report is not complete`,
+    {
+      exitCode: ExitCode.outcomeUnknown,
+      hint: 'fsapi transfer log shows what the journal has; run the same file again once there is space: rows already sent are looked up, never sent twice',
+      cause: error,
+    },
+  );
 }
 
 /** The columns of a report row that come from the verified row itself, whatever happened to it. */
@@ -767,7 +819,7 @@ function resultOf(row: VerifiedRow, outcome: TransferOutcome): RowResult {
         status: outcomeOfStatus(outcome.status),
         apiStatus: outcome.status,
         chargeKobo: chargeOf(outcome.result.charge),
-        message: `${outcome.status}: ${outcome.message}`,
+        message: outcomeWords(outcomeOfStatus(outcome.status), reasonInRecord(outcome.result), outcome.message),
       };
     case 'reconciled':
       return {

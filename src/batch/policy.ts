@@ -4,7 +4,8 @@
 // Each row's verdict is written into the batch's workspace (src/store/batch-workspace.ts), a row at a time.
 import type { Context } from '../context.js';
 import { ControlsStore } from '../store/controls.js';
-import { countToSend, notSent, rowsToHold, rowsToSend, storeResult, transferOfRow, type BatchPlan, type RowResult } from './payouts.js';
+import { countToSend, notSent, pagesOf, rowsToHold, rowsToSend, storeResult, transferOfRow, type BatchPlan, type RowResult } from './payouts.js';
+import { PAGE_ROWS } from '../store/batch-workspace.js';
 import { sumKobo, type Kobo } from '../money/kobo.js';
 import { holdForApproval, openPolicyJudge } from '../controls/policy.js';
 import { openJournal } from '../transfers/transfer.js';
@@ -22,33 +23,40 @@ export interface BatchGate {
 export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGate> {
   const rows = plan.file.workspace;
   const earlier: RowResult[] = [];
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (store) {
     try {
-      rows.transaction(() => {
-        for (const row of rowsToSend(plan)) {
-          const request = store.requestOfReference(plan.scope, row.reference);
-          if (!request) continue;
-          const last = request.decisions.at(-1);
-          const result: RowResult =
-            request.status === 'rejected'
-              ? notSent(
-                  row,
-                  `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`,
-                )
-              : {
-                  ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`),
-                  status: 'held',
-                };
-          storeResult(rows, result);
-          earlier.push(result);
-        }
-      });
+      // A page of rows at a time: their requests in one read of the store, then their results in the workspace.
+      for (const page of pagesOf(rowsToSend(plan), PAGE_ROWS)) {
+        const requests = await store.requestsOfReferences(
+          plan.scope,
+          page.map((row) => row.reference),
+        );
+        rows.transaction(() => {
+          for (const row of page) {
+            const request = requests.get(row.reference);
+            if (!request) continue;
+            const last = request.decisions.at(-1);
+            const result: RowResult =
+              request.status === 'rejected'
+                ? notSent(
+                    row,
+                    `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`,
+                  )
+                : {
+                    ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`),
+                    status: 'held',
+                  };
+            storeResult(rows, result);
+            earlier.push(result);
+          }
+        });
+      }
     } finally {
       store.close();
     }
   }
-  const judge = openPolicyJudge(ctx, openJournal(ctx), plan.scope);
+  const judge = await openPolicyJudge(ctx, openJournal(ctx), plan.scope);
   let holdCount = 0;
   const held: Kobo[] = [];
   if (judge) {
@@ -70,7 +78,7 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
 }
 
 /** Records the rows to hold as one request; their report lines name it. */
-export function holdRows(ctx: Context, plan: BatchPlan, origin: string): void {
+export async function holdRows(ctx: Context, plan: BatchPlan, origin: string): Promise<void> {
   const rows = plan.file.workspace;
   const transfers = [...rowsToHold(plan)].map(({ row, reasons }) => ({
     ...transferOfRow(row),
@@ -79,7 +87,7 @@ export function holdRows(ctx: Context, plan: BatchPlan, origin: string): void {
     reasons,
   }));
   if (transfers.length === 0) return;
-  const request = holdForApproval(ctx, plan.scope, transfers, origin);
+  const request = await holdForApproval(ctx, plan.scope, transfers, origin);
   rows.transaction(() => {
     for (const { row, reasons } of rowsToHold(plan)) {
       storeResult(rows, {

@@ -4,7 +4,7 @@
 // ends with.
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
-import { koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
+import { koboToDecimal, NO_KOBO, sumKobo, type Kobo } from '../money/kobo.js';
 import { csvCell } from '../common/sanitize.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../common/atomic-file.js';
 import type { RowResult } from './payouts.js';
@@ -110,7 +110,7 @@ export interface Tally {
 
 /** Counts the results in one pass, however many there are. */
 export function tally(results: Iterable<RowResult>): Tally {
-  const group = (): OutcomeGroup => ({ count: 0, byStatus: {}, paid: 0, paidKobo: 0 as Kobo, charged: 0, chargeKobo: 0 as Kobo });
+  const group = (): OutcomeGroup => ({ count: 0, byStatus: {}, paid: 0, paidKobo: NO_KOBO, charged: 0, chargeKobo: NO_KOBO });
   const now = group();
   const earlier = group();
   let firstHeldMessage: string | undefined;
@@ -153,7 +153,10 @@ export function tally(results: Iterable<RowResult>): Tally {
  * one) or not sent (an interrupted run is not a success), 0 (undefined) when every row is pending or
  * successful.
  */
-export function batchError(t: Tally, options: { authFailed: boolean; reportPath: string | undefined }): FsapiError | undefined {
+export function batchError(
+  t: Tally,
+  options: { authFailed: boolean; reportPath: string | undefined; storeFailure?: FsapiError | undefined },
+): FsapiError | undefined {
   const where = options.reportPath ? `; report: ${options.reportPath}` : '';
   if (t.unknown > 0) {
     return new FsapiError(`${t.unknown} of ${t.total} transfers have an unknown outcome: do not resend them${where}`, {
@@ -176,15 +179,21 @@ export function batchError(t: Tally, options: { authFailed: boolean; reportPath:
     ]
       .filter(Boolean)
       .join(', ');
-    return new FsapiError(`${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}`, {
-      exitCode: ExitCode.failed,
-      hint:
-        t.notSent > 0
-          ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
-          : t.failed > 0 || t.reversed > 0
-            ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
-            : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
-    });
+    // Stopped by the store (unreachable, busy, a bound run out): said, and its code is the batch's, for scripts.
+    const stopped = options.storeFailure ? `; the run stopped: ${options.storeFailure.message}` : '';
+    return new FsapiError(
+      `${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}${stopped}`,
+      {
+        exitCode: ExitCode.failed,
+        code: options.storeFailure?.code,
+        hint:
+          t.notSent > 0
+            ? 'run the same command again to send the rows not sent: rows already sent are looked up, not resent'
+            : t.failed > 0 || t.reversed > 0
+              ? 'failed and reversed rows did not pay their payee: fsapi transfer status <reference> shows the reversal; paying one again needs a new reference'
+              : 'refused rows moved no money; the API refuses for an amount above the balance or a limit, or an account it will not pay: fix that and run the same command again',
+      },
+    );
   }
   if (t.held > 0) {
     const request = /request (AP-[0-9A-Z]+)/.exec(t.firstHeldMessage ?? '')?.[1] ?? '<id>';

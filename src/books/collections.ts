@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { ClientListItem, TransactionRecord } from '../api/schemas.js';
 import { clientName } from '../clients/list.js';
 import { directionOf, koboOf, movedMoney } from './ledger.js';
-import { koboToDecimal } from '../money/kobo.js';
+import { addKobo, koboToDecimal, NO_KOBO, subtractKobo, type Kobo } from '../money/kobo.js';
 import { fetchPages } from '../api/paging.js';
 import { transactionTimeMs } from './transactions.js';
 
@@ -30,7 +30,7 @@ export interface AccountCollections {
   accountNumber: string;
   accountName: string;
   count: number;
-  totalKobo: number;
+  totalKobo: Kobo;
   /** Epoch ms of the first and the last inflow in the period. */
   firstMs: number;
   lastMs: number;
@@ -61,11 +61,11 @@ export function createCollectionsTally() {
         const at = transactionTimeMs(tx);
         let group = groups.get(accountNumber);
         if (!group) {
-          group = { accountNumber, accountName: String(tx.destinationAccountName ?? '').trim(), count: 0, totalKobo: 0, firstMs: at, lastMs: at };
+          group = { accountNumber, accountName: String(tx.destinationAccountName ?? '').trim(), count: 0, totalKobo: NO_KOBO, firstMs: at, lastMs: at };
           groups.set(accountNumber, group);
         }
         group.count += 1;
-        group.totalKobo += koboOf(tx.amount);
+        group.totalKobo = addKobo(group.totalKobo, koboOf(tx.amount));
         if (at < group.firstMs) group.firstMs = at;
         if (at > group.lastMs) group.lastMs = at;
       }
@@ -137,7 +137,7 @@ export function inflowCsvRow(tx: TransactionRecord): Record<(typeof INFLOW_CSV_C
     amount: koboToDecimal(amount),
     charge: koboToDecimal(charge),
     stamp_duty: koboToDecimal(stampDuty),
-    net: koboToDecimal(amount - charge - stampDuty),
+    net: koboToDecimal(subtractKobo(amount, addKobo(charge, stampDuty))),
     payer_name: String(tx.sourceAccountName ?? ''),
     payer_account_number: String(tx.sourceAccountNumber ?? ''),
     payer_bank_name: String(tx.sourceBankName ?? ''),

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { parseDateRange, type DateRange } from './dates.js';
 import { formatDateTime } from '../common/time.js';
-import { parseApiAmount, type Kobo } from '../money/kobo.js';
+import { NO_KOBO, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { REVERSAL_PREFIX, statusKind } from '../transfers/outcome.js';
 import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
 
@@ -30,8 +30,8 @@ export function statusOf(tx: Pick<TransactionRecord, 'status'>): string {
 
 /** An API amount field as kobo; null, absent or empty reads as zero (the API leaves stampDuty null on debits). */
 export function koboOf(value: unknown): Kobo {
-  if (value === null || value === undefined || value === '') return 0 as Kobo;
-  if (typeof value !== 'number' && typeof value !== 'string') return 0 as Kobo;
+  if (value === null || value === undefined || value === '') return NO_KOBO;
+  if (typeof value !== 'number' && typeof value !== 'string') return NO_KOBO;
   return parseApiAmount(value);
 }
 

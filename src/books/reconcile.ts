@@ -10,11 +10,15 @@
 //   missing-from-api   journalled as sent (not refused), but neither the list nor a lookup by reference
 //                      finds it (a record of another transaction counts as not found, src/transfers/lookup.ts):
 //                      it never arrived, do not assume it was paid
-//   unjournalled-debit a debit the journal does not know: sent by another tool or person
 //   failed / reversed  a transfer that did not reach the payee, with its reversal credit (R-<reference>)
 //                      when the bank booked one (from the list, else looked up by that reference)
 //   amount-differs     the API's amount is not the journalled one
 //   totals-differ      the journal's total for the period is not the API's for the same transfers
+//
+// Apart from those, the debits fsapi did not send from here (`notSentHere`): by hand, by another tool, by
+// fsapi with another store. Each is `unjournalled-debit`, or `failed`/`reversed` when it did not go through.
+// They are money that left the account with no record here, so they need a person too (exit 1), but they
+// come after the findings on fsapi's own transfers, which they would otherwise bury (docs/books.md).
 //
 // Memory: the journal's transfers of the period and the findings are held; the transaction list is
 // streamed (src/books/ledger.ts), so a long period costs pages of time, not memory.
@@ -24,7 +28,7 @@ import type { TransactionRecord } from '../api/schemas.js';
 import type { Journal } from '../transfers/journal.js';
 import { directionOf, koboOf, reversedReference, statusOf, type Period } from './ledger.js';
 import { checkObservation, lookUpOnce } from '../transfers/lookup.js';
-import { koboToDecimal } from '../money/kobo.js';
+import { addKobo, koboToDecimal, NO_KOBO, subtractKobo, type Kobo } from '../money/kobo.js';
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { intentOf, recordStatusSeen, type TransferScope } from '../transfers/transfer.js';
 import { findReversal, journalledTransfers, statusKind, type JournalledTransfer, type Outcome } from '../transfers/outcome.js';
@@ -34,12 +38,12 @@ export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
 
 export type Finding =
   | { kind: 'settled'; reference: string; was: string; status: string }
-  | { kind: 'in-transit'; reference: string; amountKobo: number; accountNumber: string; accountName: string; sentAt: string; why: string }
-  | { kind: 'still-pending'; reference: string; amountKobo: number; sentAt: string }
+  | { kind: 'in-transit'; reference: string; amountKobo: Kobo; accountNumber: string; accountName: string; sentAt: string; why: string }
+  | { kind: 'still-pending'; reference: string; amountKobo: Kobo; sentAt: string }
   | {
       kind: 'missing-from-api';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       sentAt: string;
@@ -50,7 +54,7 @@ export type Finding =
   | {
       kind: 'unjournalled-debit';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       bankName: string;
@@ -60,19 +64,19 @@ export type Finding =
   | {
       kind: 'failed' | 'reversed';
       reference: string;
-      amountKobo: number;
+      amountKobo: Kobo;
       accountNumber: string;
       accountName: string;
       time: string;
       journalled: boolean;
-      reversal: { reference: string; amountKobo: number } | null;
+      reversal: { reference: string; amountKobo: Kobo } | null;
     }
-  | { kind: 'amount-differs'; reference: string; journalKobo: number; apiKobo: number }
-  | { kind: 'totals-differ'; journalKobo: number; apiKobo: number };
+  | { kind: 'amount-differs'; reference: string; journalKobo: Kobo; apiKobo: Kobo }
+  | { kind: 'totals-differ'; journalKobo: Kobo; apiKobo: Kobo };
 
 export type FindingKind = Finding['kind'];
 
-/** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the rest. */
+/** The order findings are reported in: what was fixed, then what is wrong with our transfers, then the totals. */
 const KIND_ORDER: readonly FindingKind[] = [
   'settled',
   'in-transit',
@@ -81,20 +85,28 @@ const KIND_ORDER: readonly FindingKind[] = [
   'reversed',
   'amount-differs',
   'still-pending',
-  'unjournalled-debit',
   'totals-differ',
+  'unjournalled-debit',
 ];
 
 export interface Reconciliation {
   period: Period;
   /** Journalled transfers of the period (refused ones left out: nothing moved) and their total. */
-  journal: { count: number; totalKobo: number };
+  journal: { count: number; totalKobo: Kobo };
   /** The API's amounts for those same transfers, as found. */
-  api: { count: number; totalKobo: number };
+  api: { count: number; totalKobo: Kobo };
   /** API debits of the period, all of them. */
   apiDebits: number;
+  /** What the API says of the transfers fsapi sent from here (and their totals). */
   findings: Finding[];
+  /** Debits of the period fsapi did not send from here, newest first: `unjournalled-debit`, `failed`, `reversed`. */
+  notSentHere: Finding[];
   warnings: string[];
+}
+
+/** A debit fsapi did not send from here (the API's, not in the journal), as opposed to a finding on its own transfers. */
+export function isNotSentHere(finding: Finding): boolean {
+  return finding.kind === 'unjournalled-debit' || ((finding.kind === 'failed' || finding.kind === 'reversed') && !finding.journalled);
 }
 
 export function needsAttention(finding: Finding): boolean {
@@ -103,7 +115,7 @@ export function needsAttention(finding: Finding): boolean {
 
 interface Seen {
   tx: TransactionRecord;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
 
 /**
@@ -144,7 +156,7 @@ export async function reconcile(
   // Any reference this scope ever journalled, looked up by index: a debit listed in the period but
   // journalled just before it (a clock a little off, a transfer sent at midnight) is still known, not
   // "sent by someone else".
-  const known = (reference: string) => ours.has(reference) || journal.transfer({ ...scope, reference }) !== undefined;
+  const known = async (reference: string) => ours.has(reference) || (await journal.transfer({ ...scope, reference })) !== undefined;
 
   const findings: Finding[] = [];
   const seen = new Map<string, Seen>();
@@ -169,7 +181,7 @@ export async function reconcile(
       if (mine && checkObservation(intentOf(mine), { ...tx, amount: koboToDecimal(mine.amountKobo) }).matches)
         seen.set(reference, { tx, amountKobo: koboOf(tx.amount) });
       if (statusKind(status) === 'final') unsuccessful.push(tx);
-      else if (!known(reference)) {
+      else if (!(await known(reference))) {
         const party = counterparty(tx);
         findings.push({
           kind: 'unjournalled-debit',
@@ -232,19 +244,19 @@ export async function reconcile(
   }
 
   // What the API says about each of ours: settle the journal, compare amounts.
-  let journalTotal = 0;
+  let journalTotal = NO_KOBO;
   let journalCount = 0;
-  let apiTotal = 0;
+  let apiTotal = NO_KOBO;
   let apiCount = 0;
   for (const transfer of ours.values()) {
     if (transfer.state === 'rejected' && !seen.has(transfer.reference)) continue;
     if (notYet.has(transfer.reference)) continue;
     journalCount += 1;
-    journalTotal += transfer.amountKobo;
+    journalTotal = addKobo(journalTotal, transfer.amountKobo);
     const found = seen.get(transfer.reference);
     if (!found) continue;
     apiCount += 1;
-    apiTotal += found.amountKobo;
+    apiTotal = addKobo(apiTotal, found.amountKobo);
     const status = statusOf(found.tx);
     const journalStatus = (transfer.status ?? '').toLowerCase();
     if (transfer.state === 'unknown' || transfer.state === 'rejected' || journalStatus !== status) {
@@ -280,14 +292,30 @@ export async function reconcile(
       accountNumber: party.accountNumber,
       accountName: party.name,
       time: new Date(transactionTimeMs(tx)).toISOString(),
-      journalled: known(tx.reference),
+      journalled: await known(tx.reference),
       reversal: reversal ? { reference: reversal.reference, amountKobo: koboOf(reversal.amount) } : null,
     });
   }
 
   if (journalTotal !== apiTotal) findings.push({ kind: 'totals-differ', journalKobo: journalTotal, apiKobo: apiTotal });
-  findings.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
-  return { period, journal: { count: journalCount, totalKobo: journalTotal }, api: { count: apiCount, totalKobo: apiTotal }, apiDebits, findings, warnings };
+  const ownFindings = findings.filter((finding) => !isNotSentHere(finding));
+  ownFindings.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  // Newest first, as the API lists them, whatever their status.
+  const notSentHere = findings.filter(isNotSentHere).sort((a, b) => timeOf(b).localeCompare(timeOf(a)));
+  return {
+    period,
+    journal: { count: journalCount, totalKobo: journalTotal },
+    api: { count: apiCount, totalKobo: apiTotal },
+    apiDebits,
+    findings: ownFindings,
+    notSentHere,
+    warnings,
+  };
+}
+
+/** The ISO time of a debit not sent from here, for ordering. */
+function timeOf(finding: Finding): string {
+  return 'time' in finding ? finding.time : '';
 }
 
 /** A finding in `--json`: amounts as two-decimal text, like every total fsapi prints. */
@@ -296,7 +324,8 @@ export function findingJson(finding: Finding): Record<string, unknown> {
     case 'amount-differs':
     case 'totals-differ': {
       const { journalKobo, apiKobo, ...rest } = finding;
-      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(apiKobo - journalKobo) };
+      const difference = subtractKobo(apiKobo, journalKobo);
+      return { ...rest, journalAmount: koboToDecimal(journalKobo), apiAmount: koboToDecimal(apiKobo), difference: koboToDecimal(difference) };
     }
     case 'settled':
       return { ...finding };

@@ -23,24 +23,24 @@
 import type { Context } from '../context.js';
 import type { PrimaryAccount, TransactionRecord } from '../api/schemas.js';
 import { ApiError } from '../errors.js';
-import { koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { addKobo, koboToDecimal, NO_KOBO, parseApiAmount, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { dayOf, daysOf, directionOf, koboOf, localDay, movedMoney, type Period } from './ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
 import { ALL_PAGES_LIMIT, counterparty, transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
 
 export interface Totals {
-  credits: { count: number; totalKobo: number };
-  debits: { count: number; totalKobo: number };
-  chargesKobo: number;
-  stampDutyKobo: number;
+  credits: { count: number; totalKobo: Kobo };
+  debits: { count: number; totalKobo: Kobo };
+  chargesKobo: Kobo;
+  stampDutyKobo: Kobo;
 }
 
 export interface DayTotals extends Totals {
   /** Local calendar day, YYYY-MM-DD. */
   date: string;
   /** The balance at the end of the day. */
-  balanceKobo: number;
+  balanceKobo: Kobo;
 }
 
 export interface Statement extends Totals {
@@ -52,14 +52,19 @@ export interface Statement extends Totals {
   /** Rows not counted: failed and reversed transfers with their reversal credits, and types other than credit or debit. */
   skipped: { failed: number; otherType: number };
   /** The balance at the start and at the end of the period (see the top of this file). */
-  openingKobo: number;
-  closingKobo: number;
+  openingKobo: Kobo;
+  closingKobo: Kobo;
 }
 
-const emptyTotals = (): Totals => ({ credits: { count: 0, totalKobo: 0 }, debits: { count: 0, totalKobo: 0 }, chargesKobo: 0, stampDutyKobo: 0 });
+const emptyTotals = (): Totals => ({
+  credits: { count: 0, totalKobo: NO_KOBO },
+  debits: { count: 0, totalKobo: NO_KOBO },
+  chargesKobo: NO_KOBO,
+  stampDutyKobo: NO_KOBO,
+});
 
-export function netKobo(totals: Totals): number {
-  return totals.credits.totalKobo - totals.debits.totalKobo - totals.chargesKobo - totals.stampDutyKobo;
+export function netKobo(totals: Totals): Kobo {
+  return subtractKobo(totals.credits.totalKobo, sumKobo([totals.debits.totalKobo, totals.chargesKobo, totals.stampDutyKobo]));
 }
 
 /** Adds rows as they arrive (in any order); `result()` gives the statement. */
@@ -83,13 +88,13 @@ export function createStatementTally(period: Period) {
         if (!totals) byDay.set(day, (totals = emptyTotals()));
         const side = direction === 'credit' ? totals.credits : totals.debits;
         side.count += 1;
-        side.totalKobo += koboOf(tx.amount);
-        totals.chargesKobo += koboOf(tx.charge);
-        totals.stampDutyKobo += koboOf(tx.stampDuty);
+        side.totalKobo = addKobo(side.totalKobo, koboOf(tx.amount));
+        totals.chargesKobo = addKobo(totals.chargesKobo, koboOf(tx.charge));
+        totals.stampDutyKobo = addKobo(totals.stampDutyKobo, koboOf(tx.stampDuty));
       }
     },
     /** The statement, its balances derived from the balance at the end of the period. */
-    result(closingKobo: number): Statement {
+    result(closingKobo: Kobo): Statement {
       const days = daysOf(period);
       // A row the API dated outside the days it was asked for cannot be in a filtered listing, but a day
       // holding rows is never dropped from the table.
@@ -99,22 +104,22 @@ export function createStatementTally(period: Period) {
         ...emptyTotals(),
         since: localDay(period.sinceMs),
         until: localDay(period.untilMs - 1),
-        days: days.map((date) => ({ date, ...(byDay.get(date) ?? emptyTotals()), balanceKobo: 0 })),
+        days: days.map((date) => ({ date, ...(byDay.get(date) ?? emptyTotals()), balanceKobo: NO_KOBO })),
         skipped,
-        openingKobo: 0,
+        openingKobo: NO_KOBO,
         closingKobo,
       };
       for (const day of statement.days) {
         statement.credits.count += day.credits.count;
-        statement.credits.totalKobo += day.credits.totalKobo;
+        statement.credits.totalKobo = addKobo(statement.credits.totalKobo, day.credits.totalKobo);
         statement.debits.count += day.debits.count;
-        statement.debits.totalKobo += day.debits.totalKobo;
-        statement.chargesKobo += day.chargesKobo;
-        statement.stampDutyKobo += day.stampDutyKobo;
+        statement.debits.totalKobo = addKobo(statement.debits.totalKobo, day.debits.totalKobo);
+        statement.chargesKobo = addKobo(statement.chargesKobo, day.chargesKobo);
+        statement.stampDutyKobo = addKobo(statement.stampDutyKobo, day.stampDutyKobo);
       }
-      statement.openingKobo = closingKobo - netKobo(statement);
+      statement.openingKobo = subtractKobo(closingKobo, netKobo(statement));
       let balance = statement.openingKobo;
-      for (const day of statement.days) day.balanceKobo = balance += netKobo(day);
+      for (const day of statement.days) day.balanceKobo = balance = addKobo(balance, netKobo(day));
       for (const value of [statement.credits.totalKobo, statement.debits.totalKobo, statement.chargesKobo, statement.stampDutyKobo, statement.openingKobo]) {
         if (!Number.isSafeInteger(value)) throw new RangeError('statement total is too large to hold exactly');
       }
@@ -163,11 +168,12 @@ export function statementJson(statement: Statement) {
 }
 
 /** The change one row made to the balance, in kobo: nothing for a row that moved no money. */
-export function rowNetKobo(tx: TransactionRecord): number {
+export function rowNetKobo(tx: TransactionRecord): Kobo {
   const direction = directionOf(tx);
-  if (direction === undefined || !movedMoney(tx)) return 0;
+  if (direction === undefined || !movedMoney(tx)) return NO_KOBO;
   const amount = koboOf(tx.amount);
-  return (direction === 'credit' ? amount : -amount) - koboOf(tx.charge) - koboOf(tx.stampDuty);
+  const costs = addKobo(koboOf(tx.charge), koboOf(tx.stampDuty));
+  return direction === 'credit' ? subtractKobo(amount, costs) : subtractKobo(NO_KOBO, addKobo(amount, costs));
 }
 
 /** What the first reading of the list learnt: the statement, and where its rows are for a second reading. */
@@ -175,9 +181,9 @@ export interface GatheredStatement {
   statement: Statement;
   account: { name: string; number: string };
   /** The available balance GET /v1/account gave before the list was read. */
-  balanceNowKobo: number;
+  balanceNowKobo: Kobo;
   /** The net of the rows after the period: closing = balanceNowKobo - afterPeriodKobo. */
-  afterPeriodKobo: number;
+  afterPeriodKobo: Kobo;
   /** Rows of the period, counted or not, and the newest time among them. */
   rows: number;
   newestMs: number;
@@ -198,14 +204,14 @@ export async function gatherStatement(
   const api = await ctx.api();
   // The balance first: a row that lands after this read is then after it in the list too, not half-counted.
   const account: PrimaryAccount = await api.getAccount();
-  let balanceNowKobo: number;
+  let balanceNowKobo: Kobo;
   try {
     balanceNowKobo = parseApiAmount(account.availableBalance as string | number);
   } catch {
     throw new ApiError(`the API's available balance ${JSON.stringify(account.availableBalance)} is not an amount; the statement's balances cannot be derived`);
   }
   const tally = createStatementTally(period);
-  let afterPeriodKobo = 0;
+  let afterPeriodKobo = NO_KOBO;
   let rows = 0;
   let newestMs = Number.NEGATIVE_INFINITY;
   let pages: GatheredStatement['pages'];
@@ -213,7 +219,7 @@ export async function gatherStatement(
   for await (const page of observe(listing)) {
     const inPeriod: TransactionRecord[] = [];
     for (const tx of page.rows) {
-      if (transactionTimeMs(tx) >= period.untilMs) afterPeriodKobo += rowNetKobo(tx);
+      if (transactionTimeMs(tx) >= period.untilMs) afterPeriodKobo = addKobo(afterPeriodKobo, rowNetKobo(tx));
       else inPeriod.push(tx);
     }
     if (inPeriod.length === 0) continue;
@@ -223,7 +229,7 @@ export async function gatherStatement(
     pages = { first: pages?.first ?? page.page, last: page.page, lastFull: page.received >= ALL_PAGES_LIMIT };
   }
   return {
-    statement: tally.result(balanceNowKobo - afterPeriodKobo),
+    statement: tally.result(subtractKobo(balanceNowKobo, afterPeriodKobo)),
     account: { name: shownText(account.accountName), number: shownText(account.accountNumber) },
     balanceNowKobo,
     afterPeriodKobo,
@@ -237,16 +243,16 @@ export async function gatherStatement(
 export interface StatementLine {
   tx: TransactionRecord;
   timeMs: number;
-  inKobo: number;
-  outKobo: number;
+  inKobo: Kobo;
+  outKobo: Kobo;
   /** Charge and stamp duty together. */
-  chargesKobo: number;
+  chargesKobo: Kobo;
   /** False for a row that moved no money in the end (failed, reversed, its reversal credit, another type). */
   counted: boolean;
-  balanceKobo: number;
+  balanceKobo: Kobo;
 }
 
-export function statementLine(tx: TransactionRecord, balanceBeforeKobo: number): StatementLine {
+export function statementLine(tx: TransactionRecord, balanceBeforeKobo: Kobo): StatementLine {
   const net = rowNetKobo(tx);
   const counted = directionOf(tx) !== undefined && movedMoney(tx);
   const amount = koboOf(tx.amount);
@@ -254,11 +260,11 @@ export function statementLine(tx: TransactionRecord, balanceBeforeKobo: number):
   return {
     tx,
     timeMs: transactionTimeMs(tx),
-    inKobo: credit ? amount : 0,
-    outKobo: credit ? 0 : amount,
-    chargesKobo: koboOf(tx.charge) + koboOf(tx.stampDuty),
+    inKobo: credit ? amount : NO_KOBO,
+    outKobo: credit ? NO_KOBO : amount,
+    chargesKobo: addKobo(koboOf(tx.charge), koboOf(tx.stampDuty)),
     counted,
-    balanceKobo: balanceBeforeKobo + net,
+    balanceKobo: addKobo(balanceBeforeKobo, net),
   };
 }
 

@@ -19,10 +19,10 @@ import { AuthError, UsageError } from '../errors.js';
 import { directionOf, type Direction } from './ledger.js';
 import { transactionPages } from './transactions.js';
 import { statusKind } from '../transfers/outcome.js';
+import { Backoff, pollRetry } from '../common/retry.js';
 
 export const WATCH_PAGE_LIMIT = 50;
 export const MAX_CATCH_UP_PAGES = 20;
-export const MAX_RETRY_DELAY_MS = 60_000;
 const RECENT_LIMIT = 5_000;
 /** Pending rows followed for a change of status: the newest ones. */
 const PENDING_LIMIT = 1_000;
@@ -123,19 +123,18 @@ export async function watchTransactions(ctx: Context, options: WatchOptions): Pr
     return fresh;
   };
 
-  let failures = 0;
-  /** Runs `step` until it works, retrying failures with a doubling delay. */
+  const failures = new Backoff(pollRetry(options.intervalMs), { clock: ctx.clock });
+  /** Runs `step` until it works, retrying failures with a doubling delay (pollRetry). */
   const withRetries = async <T>(step: () => Promise<T>): Promise<T> => {
     for (;;) {
       try {
         const value = await step();
-        if (failures > 0) options.onRecovered?.();
-        failures = 0;
+        if (failures.waited > 0) options.onRecovered?.();
+        failures.reset();
         return value;
       } catch (error) {
         if (error instanceof Stopped || error instanceof AuthError || error instanceof UsageError) throw error;
-        failures += 1;
-        const delayMs = Math.min(options.intervalMs * 2 ** Math.min(failures, 16), MAX_RETRY_DELAY_MS);
+        const delayMs = failures.next()!; // the schedule has no end: the watch runs until stopped
         options.onRetry(error instanceof Error ? error.message : String(error), delayMs);
         await unlessStopped(ctx.clock.sleep(delayMs));
       }

@@ -12,7 +12,8 @@
 // after a 401/403 renewal), and what its answer proves is decided as for every transfer
 // (src/transfers/refusal-proof.ts): an answer that does not prove a refusal is settled by looking the body's
 // reference up; found is exit 0 with the record, else exit 5. Nothing here knows whether the reference
-// was sent before, so no 400 counts as proof; a 429 does.
+// was sent before, so no 400 counts as proof; nor does a 429, which a gateway may answer after the API
+// took the transfer.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { run } from './run.js';
@@ -22,7 +23,7 @@ import { readPolicy } from '../controls/policy.js';
 import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../transfers/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
 import { rawAnswerProvesNothingMoved } from '../transfers/refusal-proof.js';
-import { parseApiAmount } from '../money/kobo.js';
+import { parseApiAmount, type Kobo } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { ApiError, ExitCode, FsapiError, TransportError, UsageError } from '../errors.js';
 import { colors } from '../ui/output.js';
@@ -59,7 +60,7 @@ export default run(apiSpec, async (ctx, opts, args) => {
       'use fsapi transfer send; to send it raw anyway, add --allow-transfer',
     );
   }
-  if (isTransfer && readPolicy(ctx, await transferScope(ctx))) {
+  if (isTransfer && (await readPolicy(ctx, await transferScope(ctx)))) {
     // The payment policy binds fsapi: a raw transfer would pass round its limits and approvals.
     throw new UsageError(
       `this profile has a payment policy: fsapi api does not send POST /v1/transfer${spelled} round it; nothing was sent`,
@@ -236,7 +237,7 @@ function intentOfBody(json: unknown): TransferIntent | undefined {
   const account = json.beneficiaryAccountNumber;
   const amount = json.amount;
   if ((typeof account !== 'string' && typeof account !== 'number') || (typeof amount !== 'string' && typeof amount !== 'number')) return undefined;
-  let amountKobo: number;
+  let amountKobo: Kobo;
   try {
     amountKobo = parseApiAmount(amount);
   } catch {

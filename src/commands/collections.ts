@@ -1,6 +1,7 @@
 // fsapi collections [accountNumber]: inflows grouped by the receiving client (virtual) account over a
 // period, or with an account number that account's inflows one by one. Streams the transaction list
 // (src/books/collections.ts); account names come from the client list, read once for the run.
+import { sumKobo } from '../money/kobo.js';
 import type { Context } from '../context.js';
 import { run } from './run.js';
 import { collectionsSpec } from './top/collections.spec.js';
@@ -22,7 +23,7 @@ import { DEFAULT_PERIOD_DAYS, parsePeriod, periodPages, periodText, type Period 
 import { parseAccountNumber } from '../common/validate.js';
 import { createRowStream, koboCell, moneyCell, outputMode, printList, statusCell, timeCell, type Column } from '../ui/output.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
-import { withProgress } from '../ui/page-progress.js';
+import { withProgress } from '../ui/progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
@@ -87,7 +88,7 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
   printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
   if (outputMode(ctx) === 'table' && groups.length > 0) {
     const count = groups.reduce((sum, group) => sum + group.count, 0);
-    const total = groups.reduce((sum, group) => sum + group.totalKobo, 0);
+    const total = sumKobo(groups.map((group) => group.totalKobo));
     ctx.io.note(`${count} inflow${count === 1 ? '' : 's'} to ${groups.length} account${groups.length === 1 ? '' : 's'}, ${koboCell(total).text} in all`);
   }
 });

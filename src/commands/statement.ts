@@ -9,7 +9,7 @@ import { run } from './run.js';
 import { statementSpec } from './top/statement.spec.js';
 import { UsageError } from '../errors.js';
 import { parsePeriod, type Period } from '../books/ledger.js';
-import { formatNaira } from '../money/kobo.js';
+import { addKobo, formatNaira, type Kobo } from '../money/kobo.js';
 import {
   STATEMENT_CSV_COLUMNS,
   STATEMENT_LINE_CSV_COLUMNS,
@@ -27,7 +27,7 @@ import { parsePdfPath } from '../documents/output-file.js';
 import { bar } from '../ui/bars.js';
 import { printCsv, recordColumns } from '../ui/csv.js';
 import { colors, koboCell, outputMode, printJson, printList } from '../ui/output.js';
-import { withProgress } from '../ui/page-progress.js';
+import { withProgress } from '../ui/progress.js';
 import { csvRecord } from '../common/sanitize.js';
 
 /** A long period is many pages: see CommandModule.longRunning. */
@@ -116,7 +116,7 @@ const MIN_BAR_WIDTH = 4;
 function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const s: Statement = gathered.statement;
   const c = colors(ctx);
-  const money = (kobo: number) => koboCell(kobo).text;
+  const money = (kobo: Kobo) => koboCell(kobo).text;
   const summary: Array<[string, string, string]> = [
     ['Opening balance', '', money(s.openingKobo)],
     ['Credits', String(s.credits.count), money(s.credits.totalKobo)],
@@ -141,9 +141,9 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
     '',
   ];
   // Charges here are charge and stamp duty together, so each line reads IN - OUT - CHARGES = NET.
-  const dayCharges = (day: Statement['days'][number]) => day.chargesKobo + day.stampDutyKobo;
+  const dayCharges = (day: Statement['days'][number]) => addKobo(day.chargesKobo, day.stampDutyKobo);
   const maxDay = Math.max(0, ...s.days.flatMap((day) => [day.credits.totalKobo, day.debits.totalKobo]));
-  const width = (header: string, values: number[]) => Math.max(header.length, ...values.map((kobo) => formatNaira(kobo).length));
+  const width = (header: string, values: Kobo[]) => Math.max(header.length, ...values.map((kobo) => formatNaira(kobo).length));
   const inWidth = width(
     'IN',
     s.days.map((day) => day.credits.totalKobo),

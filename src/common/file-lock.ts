@@ -22,6 +22,8 @@
 import { promises as fsPromises } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, FsapiError } from '../errors.js';
+import { systemClock } from './clock.js';
+import { Backoff, FILE_LOCK_WAIT } from './retry.js';
 
 /** A lock not refreshed for this long is stale (its holder died). Refreshed every LOCK_STALE_MS / 4. */
 export const LOCK_STALE_MS = 10_000;
@@ -94,8 +96,9 @@ export async function acquireFileLock(file: string, options: AcquireOptions = {}
   // Loaded on first use: reading the profiles or the journal needs no lock, and proper-lockfile (with
   // graceful-fs) costs several ms of every command's start-up.
   const { default: lockfile } = await import('proper-lockfile');
-  const deadline = Date.now() + waitMs;
-  let pause = 5;
+  // Short, growing, jittered pauses (FILE_LOCK_WAIT): holders keep the lock for milliseconds, and jitter
+  // keeps a crowd of waiters from retrying in step.
+  const pauses = new Backoff(FILE_LOCK_WAIT, { clock: systemClock, deadline: Date.now() + waitMs });
   for (;;) {
     try {
       const release = await lockfile.lock(file, lockOptions);
@@ -115,13 +118,10 @@ export async function acquireFileLock(file: string, options: AcquireOptions = {}
           cause: error,
         });
       }
-      const left = deadline - Date.now();
-      if (left <= 0) throw busy(file, waitMs, options.what);
-      if (pause === 5) options.onWait?.();
-      // Short, growing, jittered pauses: holders keep the lock for milliseconds, and jitter keeps a crowd
-      // of waiters from retrying in step.
-      await sleep(Math.min(left, pause + Math.random() * pause));
-      pause = Math.min(pause * 2, 50);
+      const pause = pauses.next();
+      if (pause === undefined) throw busy(file, waitMs, options.what);
+      if (pauses.waited === 1) options.onWait?.();
+      await pauses.sleep(pause);
     }
   }
 }
@@ -165,8 +165,4 @@ export async function withFileLock<T>(file: string, fn: (lock: HeldLock) => Prom
     })
     .catch(() => undefined);
   return mine;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

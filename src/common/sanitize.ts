@@ -13,6 +13,12 @@
 //   stderrNote    a line of talk on stderr (src/ui/io.ts): the safety net for messages that quote the API
 //                 (a refusal, a status): fsapi's own colours (SGR sequences), line breaks and tabs pass,
 //                 every other control and bidi character becomes U+FFFD.
+//   agentText     a text an AI agent reads (`fsapi mcp`: every string of a tool's result, its notes and
+//                 errors): what terminalText does, and more, because a model reads a line that starts
+//                 "SYSTEM:" as a line of its own: a whole escape sequence (CSI, OSC with its text, ESC and
+//                 one character) becomes one U+FFFD, and every line break a model could see (CR, LF, VT,
+//                 FF, NEL, the Unicode line and paragraph separators) becomes a space, so nothing the bank
+//                 or a payer wrote can start a line.
 // `--json` uses none of them: JSON escapes control characters itself, and its values stay exact.
 // Dependency-free and small: src/main.ts loads it on every error.
 
@@ -30,6 +36,22 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 export function terminalText(text: string): string {
   if (!UNSAFE.test(text)) return text;
   return text.replace(LINE_BREAKS, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
+}
+
+/** An escape sequence, whole: CSI (ESC [ or C1 CSI), OSC (ESC ] or C1 OSC) up to BEL or ST, or ESC and one character. */
+const ESCAPE_SEQUENCE =
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u007e]?/g;
+/** Every character a reader may take as the end of a line. */
+const ANY_LINE_BREAK = /\r\n|[\r\n\t\u000b\u000c\u0085\u2028\u2029]/g;
+const AGENT_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+
+/**
+ * Text for an AI agent: escape sequences whole and other controls and bidi controls become U+FFFD, every
+ * line break a space. Data, not instructions, stays on the line it came on.
+ */
+export function agentText(text: string): string {
+  if (!AGENT_UNSAFE.test(text)) return text;
+  return text.replace(ESCAPE_SEQUENCE, REPLACEMENT).replace(ANY_LINE_BREAK, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
 }
 
 const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

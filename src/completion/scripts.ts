@@ -15,7 +15,8 @@ const shellText = (strings: TemplateStringsArray) => strings.raw.join('').replac
 // whole and split by fsapi, so quotes and `--opt=value` are understood the way the shell will run them.
 const bash = shellText`# bash completion for fsapi
 # Load it now:          source <(fsapi completion bash)
-# Load it every time:   fsapi completion bash > ~/.local/share/bash-completion/completions/fsapi
+# Load it every time:
+#   fsapi completion bash > ~/.local/share/bash-completion/completions/fsapi
 _fsapi_completion() {
     local cur=\${COMP_WORDS[COMP_CWORD]}
     local line=\${COMP_LINE:0:COMP_POINT}
@@ -29,13 +30,15 @@ _fsapi_completion() {
     done <<< "$out"
     if [[ $mode == ':files' ]]; then
         compopt -o filenames 2>/dev/null
-        while IFS= read -r entry; do COMPREPLY+=("$entry"); done < <(compgen -f -- "$cur")
+        while IFS= read -r entry; do
+            COMPREPLY+=("$entry")
+        done < <(compgen -f -- "$cur")
         return 0
     fi
-    # bash splits words at = and : (COMP_WORDBREAKS), so the word it replaces may be only the tail of the
-    # token fsapi completed (--bank=000013, http://...): keep that tail.
-    # Right after such a break character, bash's word is the character itself but readline replaces
-    # only what follows it.
+    # bash splits words at = and : (COMP_WORDBREAKS), so the word it replaces
+    # may be only the tail of the token fsapi completed (--bank=000013,
+    # http://...): keep that tail. Right after such a break character, bash's
+    # word is the character itself but readline replaces only what follows it.
     [[ $cur == '=' || $cur == ':' ]] && cur=''
     local token=\${line##*[[:space:]]} prefix=''
     [[ $token == *"$cur" ]] && prefix=\${token%"$cur"}
@@ -43,9 +46,13 @@ _fsapi_completion() {
         value=\${entry%%$'\t'*}
         value=\${value#"$prefix"}
         [[ -z $value ]] && continue
-        # Values with spaces or shell characters (bank names) are inserted escaped, as one word, unless
-        # the user opened a quote: readline then closes it around the value.
-        if [[ $cur != [\'\"]* && $value == *[[:space:]\'\"\\\$\`\(\)\;\&\|\<\>\*\?]* ]]; then printf -v value '%q' "$value"; fi
+        # Values with spaces or shell characters (bank names) are inserted
+        # escaped, as one word, unless the user opened a quote: readline then
+        # closes it around the value.
+        if [[ $cur != [\'\"]* ]] &&
+            [[ $value == *[[:space:]\'\"\\\$\`\(\)\;\&\|\<\>\*\?]* ]]; then
+            printf -v value '%q' "$value"
+        fi
         COMPREPLY+=("$value")
     done
     return 0
@@ -77,7 +84,8 @@ _fsapi() {
         candidates+=("\${value//:/\\:}\${description:+:$description}")
     done
     (( \${#candidates} )) || return 1
-    _describe -t fsapi-values 'fsapi' candidates -M 'm:{a-zA-Z}={A-Za-z} l:|=* r:|=*'
+    _describe -t fsapi-values 'fsapi' candidates \
+        -M 'm:{a-zA-Z}={A-Za-z} l:|=* r:|=*'
 }
 if [[ \${zsh_eval_context[-1]} == loadautofunc ]]; then
     _fsapi "$@"
@@ -88,7 +96,8 @@ fi
 
 const fish = shellText`# fish completion for fsapi
 # Load it now:          fsapi completion fish | source
-# Load it every time:   fsapi completion fish > ~/.config/fish/completions/fsapi.fish
+# Load it every time:
+#   fsapi completion fish > ~/.config/fish/completions/fsapi.fish
 function __fsapi_complete
     set -l words (commandline -opc)
     set -l current (commandline -ct | string replace -r '^[\'"]' '')

@@ -5,13 +5,14 @@
 // the journal's claim refuses a reference already sent, whatever the request says.
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.js';
-import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
+import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
 import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
-import { checkDailyLimit, checkPerTransferLimit, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
+import { checkDailyLimit, checkPerTransferLimit, leftUnderDailyMaximum, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
+import { outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
 import {
   isUnsuccessfulOutcome,
   NOT_SENT,
@@ -22,13 +23,30 @@ import {
   type Outcome,
   type TransferWithOutcome,
 } from '../transfers/outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
+
+/** The request that holds this reference, with the held transfer. */
+export async function requestHolding(
+  ctx: Context,
+  scope: ControlScope,
+  reference: string,
+): Promise<{ request: ApprovalRequest; transfer: HeldTransfer } | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  try {
+    const request = await store.requestOfReference(scope, reference);
+    const transfer = request?.transfers.find((t) => t.reference.toUpperCase() === reference.toUpperCase());
+    return request && transfer ? { request, transfer } : undefined;
+  } finally {
+    store.close();
+  }
+}
 
 /** How one approved transfer ended: an outcome word of the contract (or `not-sent`, as a batch says it), and what happened. */
 export interface ApprovedResult {
   reference: string;
   accountName: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   outcome: Outcome | typeof NOT_SENT;
   message: string;
 }
@@ -38,11 +56,11 @@ export interface ApprovedResult {
  * journal once sent (as `transfer log` says it), else `held` while the request waits for a person, else
  * `not-sent` (rejected, or approved but stopped before it left). The journal is only read.
  */
-export function heldOutcomes(ctx: Context, scope: ControlScope, request: ApprovalRequest): Map<string, Outcome | NeverSent> {
+export async function heldOutcomes(ctx: Context, scope: ControlScope, request: ApprovalRequest): Promise<Map<string, Outcome | NeverSent>> {
   const journal = openJournal(ctx);
   const outcomes = new Map<string, Outcome | NeverSent>();
   for (const t of request.transfers) {
-    const outcome = outcomeOfReference(journal, { ...scope, reference: t.reference });
+    const outcome = await outcomeOfReference(journal, { ...scope, reference: t.reference });
     outcomes.set(t.reference, outcome ?? (request.status === 'held' ? 'held' : NOT_SENT));
   }
   return outcomes;
@@ -55,8 +73,11 @@ export async function unsentTransfers(
   request: ApprovalRequest,
 ): Promise<{ unsent: HeldTransfer[]; journalled: TransferState[] }> {
   // Each held reference by the journal's index, not by reading the history.
-  const journal = openJournal(ctx);
-  const found = request.transfers.map((t) => [t, journal.stateOf({ ...scope, reference: t.reference })] as const);
+  const found = await openJournal(ctx).snapshot(async (journal) => {
+    const states: Array<readonly [HeldTransfer, TransferState | undefined]> = [];
+    for (const t of request.transfers) states.push([t, await journal.stateOf({ ...scope, reference: t.reference })]);
+    return states;
+  });
   const unsent = found.filter(([, state]) => state === undefined).map(([t]) => t);
   const journalled = found.map(([, state]) => state).filter((t): t is TransferState => t !== undefined);
   return { unsent, journalled };
@@ -83,17 +104,17 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
       throw error;
     }
   }
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   if (!policy) return;
   const now = ctx.clock.now();
-  const spent = spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
-  const left = policy.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
+  const spent = await spentTodayIn(openJournal(ctx), scope, now, policy.timeZone);
+  const left = leftUnderDailyMaximum(policy.maxPerDayKobo, spent);
   for (const held of transfers) checkPerTransferLimit(policy, held.amountKobo, scope.profile, left);
   if (policy.maxPerDayKobo !== undefined) {
-    const total = sumKobo(transfers.map((t) => t.amountKobo as Kobo));
+    const total = sumKobo(transfers.map((t) => t.amountKobo));
     try {
       checkDailyLimit(
-        todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
+        await todaysTransfers(openJournal(ctx), scope, now, policy.timeZone),
         { ...scope, amountKobo: total },
         policy.maxPerDayKobo,
         now,
@@ -111,18 +132,19 @@ export async function checkBeforeApproval(ctx: Context, scope: ControlScope, tra
  * for the review: the person sees them before typing the secret, and typing it agrees to them.
  */
 export async function recentDuplicates(ctx: Context, scope: ControlScope, transfers: readonly HeldTransfer[]): Promise<TransferWithOutcome[]> {
-  const journal = openJournal(ctx);
   const own = new Set(transfers.map((t) => t.reference.toUpperCase()));
-  const found = new Map<string, TransferState>();
-  for (const held of transfers) {
-    for (const t of journal.duplicates(
-      { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo },
-      ctx.clock.now(),
-    )) {
-      if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
+  return openJournal(ctx).snapshot(async (journal) => {
+    const found = new Map<string, TransferState>();
+    for (const held of transfers) {
+      for (const t of await journal.duplicates(
+        { ...scope, accountNumber: held.accountNumber, bankCode: held.bankCode, amountKobo: held.amountKobo },
+        ctx.clock.now(),
+      )) {
+        if (!own.has(t.reference.toUpperCase())) found.set(t.reference, t);
+      }
     }
-  }
-  return withOutcomeNow(journal, [...found.values()]);
+    return withOutcomeNow(journal, [...found.values()]);
+  });
 }
 
 /** Sends the approved transfers one after the other; never throws for one transfer's fate. */
@@ -144,7 +166,7 @@ export async function sendApproved(
       bankCode: held.bankCode,
       bankName: held.bankName,
       accountName: held.accountName,
-      amountKobo: held.amountKobo as Kobo,
+      amountKobo: held.amountKobo,
       narration: held.narration,
       senderName: held.senderName,
     };
@@ -154,11 +176,13 @@ export async function sendApproved(
         claim: { earlierAttempts: 0, duplicates: { windowMs: DUPLICATE_WINDOW_MS, ignore: ownReferences } },
       });
       switch (outcome.kind) {
-        case 'accepted':
-          // The API's words when it took it ("Transfer successful, ...") come after its status, as in a batch's
-          // report: beside a pending outcome they must not read as the payment's result.
-          results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.status}: ${outcome.message}` });
+        case 'accepted': {
+          // The API's words when it took it ("Transfer successful, ...") come after fsapi's outcome, as in a
+          // batch's report: beside a pending outcome they must not read as the payment's result.
+          const taken = outcomeOfStatus(outcome.status);
+          results.push({ ...base, outcome: taken, message: outcomeWords(taken, reasonInRecord(outcome.result), outcome.message) });
           break;
+        }
         case 'reconciled':
           results.push({ ...base, outcome: outcomeOfStatus(outcome.status), message: `${outcome.lostBecause}; the lookup by reference found it` });
           break;
@@ -174,7 +198,21 @@ export async function sendApproved(
         results.push({ ...base, outcome: NOT_SENT, message: error.message });
         continue;
       }
-      throw error;
+      // The journal could not be written before this one's POST: it was not sent, and neither will the
+      // rest be. Those sent before it were: the table says so, rather than one error that hides them.
+      if (results.length === 0 || !(error instanceof FsapiError)) throw error;
+      const why = error.message;
+      results.push({ ...base, outcome: NOT_SENT, message: why });
+      for (const rest of transfers.slice(results.length)) {
+        results.push({
+          reference: rest.reference,
+          accountName: rest.accountName,
+          amountKobo: rest.amountKobo,
+          outcome: NOT_SENT,
+          message: `not sent: stopped at ${held.reference} (${withoutNothingDone(why)})`,
+        });
+      }
+      break;
     }
   }
   return results;
@@ -186,7 +224,7 @@ export function approvalError(request: ApprovalRequest, results: readonly Approv
   if (unknown) return new OutcomeUnknownError(unknown.reference, unknown.message);
   const bad = results.filter((r) => isUnsuccessfulOutcome(r.outcome) || r.outcome === NOT_SENT);
   if (bad.length === 0) return undefined;
-  const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo as Kobo)));
+  const total = formatNaira(sumKobo(bad.map((r) => r.amountKobo)));
   return new FsapiError(
     `${bad.length} of ${results.length} approved transfer${results.length === 1 ? ' was' : 's were'} refused, failed, reversed or not sent (${total}); request ${request.id}`,
     {

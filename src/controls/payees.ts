@@ -32,29 +32,29 @@ export async function controlScope(ctx: Context): Promise<ControlScope & { env: 
 }
 
 /** Runs `work` with the store open, then closes it. */
-export function withStore<T>(ctx: Context, work: (store: ControlsStore) => T): T {
-  const store = ControlsStore.open(ctx.paths.dataDir);
+export async function withStore<T>(ctx: Context, work: (store: ControlsStore) => Promise<T>): Promise<T> {
+  const store = await ControlsStore.open(ctx.paths.dataDir);
   try {
-    return work(store);
+    return await work(store);
   } finally {
     store.close();
   }
 }
 
 /** The saved payees of an account, without creating the database when there is none. */
-export function listPayees(ctx: Context, scope: ControlScope): Payee[] {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+export async function listPayees(ctx: Context, scope: ControlScope): Promise<Payee[]> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (!store) return [];
   try {
-    return store.payees(scope);
+    return await store.payees(scope);
   } finally {
     store.close();
   }
 }
 
 /** The payee named `alias`, or not found (exit 1) naming the saved ones. */
-export function findPayee(ctx: Context, scope: ControlScope, alias: string): Payee {
-  const payees = listPayees(ctx, scope);
+export async function findPayee(ctx: Context, scope: ControlScope, alias: string): Promise<Payee> {
+  const payees = await listPayees(ctx, scope);
   const found = payees.find((p) => p.alias.toLowerCase() === alias.toLowerCase());
   if (found) return found;
   throw new NotFoundError(
@@ -90,7 +90,7 @@ export async function resolvePayeeRows(ctx: Context, file: BatchFile): Promise<R
   const aliases = rows.payeeAliases();
   if (aliases.length === 0) return [];
   const scope = await controlScope(ctx);
-  const payees = new Map(listPayees(ctx, scope).map((p) => [p.alias.toLowerCase(), p]));
+  const payees = new Map((await listPayees(ctx, scope)).map((p) => [p.alias.toLowerCase(), p]));
   const problems: RowProblem[] = [];
   rows.transaction(() => {
     for (const alias of aliases) {

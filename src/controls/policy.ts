@@ -20,7 +20,7 @@ import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../error
 import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
-import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
+import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
@@ -78,18 +78,29 @@ export function spentToday(transfers: readonly TransferState[], scope: ControlSc
   const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
   // In flight or unknown is decided the same either way (both count): the plain outcome is enough here.
   const counted = (t: TransferState) => COUNTED_OUTCOMES.includes(outcomeOfJournalled(t));
-  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo as Kobo));
+  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo));
 }
 
 /** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
-export function todaysTransfers(journal: Pick<Journal, 'sentBetween'>, scope: Pick<ControlScope, 'profile'>, now: number, timeZone: string): TransferState[] {
+export function todaysTransfers(
+  journal: Pick<Journal, 'sentBetween'>,
+  scope: Pick<ControlScope, 'profile'>,
+  now: number,
+  timeZone: string,
+): Promise<TransferState[]> {
   const { start, end } = dayWindow(now, timeZone);
   return journal.sentBetween(scope.profile, start, end);
 }
 
+/** What is left of a daily maximum after `spent` (none below zero); undefined without a maximum. */
+export function leftUnderDailyMaximum(maxPerDayKobo: Kobo | undefined, spent: Kobo): Kobo | undefined {
+  if (maxPerDayKobo === undefined) return undefined;
+  return spent >= maxPerDayKobo ? NO_KOBO : subtractKobo(maxPerDayKobo, spent);
+}
+
 /** spentToday of the journal as it is now. */
-export function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Kobo {
-  return spentToday(todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
+export async function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Promise<Kobo> {
+  return spentToday(await todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
 }
 
 /** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
@@ -105,13 +116,13 @@ const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy 
 export function checkDailyLimit(
   transfers: readonly TransferState[],
   candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>,
-  maxPerDayKobo: number,
+  maxPerDayKobo: Kobo,
   now: number,
   timeZone: string,
 ): void {
   const spent = spentToday(transfers, candidate, now, timeZone);
-  if (spent + candidate.amountKobo <= maxPerDayKobo) return;
-  const left = Math.max(0, maxPerDayKobo - spent);
+  if (addKobo(spent, candidate.amountKobo) <= maxPerDayKobo) return;
+  const left = leftUnderDailyMaximum(maxPerDayKobo, spent)!;
   throw new PolicyLimitError(
     `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
       `${formatNaira(spent)} counts toward it (${COUNTED_IN_WORDS}), ${formatNaira(left)} is left; nothing was sent`,
@@ -120,7 +131,7 @@ export function checkDailyLimit(
 }
 
 /** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
-export function checkPerTransferLimit(policy: Policy, amountKobo: number, profile: string, leftToday: number | undefined): void {
+export function checkPerTransferLimit(policy: Policy, amountKobo: Kobo, profile: string, leftToday: Kobo | undefined): void {
   if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
   const left =
     leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
@@ -131,7 +142,7 @@ export function checkPerTransferLimit(policy: Policy, amountKobo: number, profil
 }
 
 /** Why a transfer must wait for a person, or [] when the policy lets it go. */
-export function holdReasons(policy: Policy, amountKobo: number, toPayee: boolean): string[] {
+export function holdReasons(policy: Policy, amountKobo: Kobo, toPayee: boolean): string[] {
   const reasons: string[] = [];
   if (policy.approvalAboveKobo !== undefined && amountKobo > policy.approvalAboveKobo)
     reasons.push(`above the approval threshold of ${formatNaira(policy.approvalAboveKobo)}`);
@@ -149,10 +160,10 @@ export function matchingPayee(payees: readonly Payee[], accountNumber: string, b
 const readers = new Map<string, ControlsStore>();
 
 /** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
-export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefined {
+export async function readPolicy(ctx: Context, scope: ControlScope): Promise<Policy | undefined> {
   let store = readers.get(ctx.paths.dataDir);
   if (!store) {
-    store = ControlsStore.openIfExists(ctx.paths.dataDir);
+    store = await ControlsStore.openIfExists(ctx.paths.dataDir);
     if (!store) return undefined;
     readers.set(ctx.paths.dataDir, store);
   }
@@ -164,8 +175,8 @@ export function readPolicy(ctx: Context, scope: ControlScope): Policy | undefine
  * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
  * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
  */
-export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number): { dailyMaximumKobo: number | undefined; dayTimeZone?: string } {
-  const policy = readPolicy(ctx, scope);
+export async function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): Promise<{ dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string }> {
+  const policy = await readPolicy(ctx, scope);
   if (!policy) return { dailyMaximumKobo: undefined };
   checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
   return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
@@ -173,7 +184,7 @@ export function hardLimits(ctx: Context, scope: ControlScope, amountKobo: number
 
 /** One transfer as the policy sees it before anything is sent. */
 export interface PolicyCandidate extends Omit<VerifiedTransfer, 'amountKobo'> {
-  amountKobo: number;
+  amountKobo: Kobo;
   /** The saved payee it was addressed to (`--to`, a `payee` column). */
   payee: string | undefined;
   origin: string | undefined;
@@ -192,7 +203,7 @@ export interface PolicyVerdict {
  * for the person's sake (before any confirmation); the claim decides again under the lock.
  */
 export async function applyPolicy(ctx: Context, journal: Journal, scope: ControlScope, candidates: readonly PolicyCandidate[]): Promise<PolicyVerdict> {
-  const judge = openPolicyJudge(ctx, journal, scope);
+  const judge = await openPolicyJudge(ctx, journal, scope);
   if (!judge) return { send: [...candidates], hold: [] };
   for (const candidate of candidates) judge.checkHardLimit(candidate);
   const verdict: PolicyVerdict = { send: [], hold: [] };
@@ -201,12 +212,16 @@ export async function applyPolicy(ctx: Context, journal: Journal, scope: Control
     if (reasons.length > 0) verdict.hold.push({ ...candidate, reasons });
     else verdict.send.push(candidate);
   }
-  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo as Kobo)));
+  judge.checkDailyTotal(sumKobo(verdict.send.map((c) => c.amountKobo)));
   return verdict;
 }
 
 /** The policy of one scope, read once, to judge any number of transfers one at a time. */
 export interface PolicyJudge {
+  policy: Policy;
+  /** What counts toward today's maximum (COUNTED_OUTCOMES), and what is left of it (undefined: no daily maximum). */
+  spentTodayKobo: Kobo;
+  leftTodayKobo: Kobo | undefined;
   /** Throws PolicyLimitError when the transfer is over the per-transfer maximum (or today's, alone). */
   checkHardLimit(candidate: Pick<PolicyCandidate, 'amountKobo'>): void;
   /** Why the transfer is held for a person (empty: it may be sent). */
@@ -216,24 +231,27 @@ export interface PolicyJudge {
 }
 
 /** The judge of `scope`'s policy, or undefined when it has none (everything is sent). */
-export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): PolicyJudge | undefined {
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+export async function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlScope): Promise<PolicyJudge | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   if (!store) return undefined;
   let policy: Policy | undefined;
   let payees: Payee[];
   try {
-    policy = store.policy(scope);
-    payees = store.payees(scope);
+    policy = await store.policy(scope);
+    payees = await store.payees(scope);
   } finally {
     store.close();
   }
   if (!policy) return undefined;
   const rules = policy;
   const now = ctx.clock.now();
-  const today = todaysTransfers(journal, scope, now, rules.timeZone);
+  const today = await todaysTransfers(journal, scope, now, rules.timeZone);
   const spent = spentToday(today, scope, now, rules.timeZone);
-  const leftToday = rules.maxPerDayKobo === undefined ? undefined : Math.max(0, rules.maxPerDayKobo - spent);
+  const leftToday = leftUnderDailyMaximum(rules.maxPerDayKobo, spent);
   return {
+    policy: rules,
+    spentTodayKobo: spent,
+    leftTodayKobo: leftToday,
     checkHardLimit: (candidate) => checkPerTransferLimit(rules, candidate.amountKobo, scope.profile, leftToday),
     holdReasons: (candidate) => {
       const toPayee = candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName) !== undefined;
@@ -247,16 +265,16 @@ export function openPolicyJudge(ctx: Context, journal: Journal, scope: ControlSc
 }
 
 /** Records transfers as one request held for approval. */
-export function holdForApproval(
+export async function holdForApproval(
   ctx: Context,
   scope: ControlScope & { env: string },
   transfers: ReadonlyArray<PolicyCandidate & { reasons: string[] }>,
   origin: string,
-): ApprovalRequest {
-  const store = ControlsStore.open(ctx.paths.dataDir);
+): Promise<ApprovalRequest> {
+  const store = await ControlsStore.open(ctx.paths.dataDir);
   try {
     const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
-    return store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
+    return await store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
   } finally {
     store.close();
   }
@@ -268,7 +286,7 @@ export function holdForApproval(
  */
 export function heldError(request: ApprovalRequest): HeldForApprovalError {
   const count = request.transfers.length;
-  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo)));
+  const total = formatNaira(sumKobo(request.transfers.map((t) => t.amountKobo)));
   const why = [...new Set(request.transfers.flatMap((t) => t.reasons))].join('; ');
   const what = count === 1 ? `${total} to ${request.transfers[0]!.accountName} (${request.transfers[0]!.reference})` : `${count} transfers totalling ${total}`;
   return new HeldForApprovalError(request.id, `for approval as request ${request.id}: ${what}, ${why}; nothing was sent`);
@@ -285,7 +303,7 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
     createdBy: request.createdBy,
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
-    total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo as Kobo))),
+    total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo))),
     transfers: request.transfers.map(({ amountKobo, ...t }) => ({
       ...t,
       amount: koboToDecimal(amountKobo),

@@ -5,7 +5,7 @@
 // one PDF page, whatever the length of the statement.
 import type { StatementLine, Statement } from '../books/statement.js';
 import { netKobo } from '../books/statement.js';
-import { formatNaira } from '../money/kobo.js';
+import { formatNaira, integerKobo, NO_KOBO, sumKobo, type Kobo } from '../money/kobo.js';
 import { localTimeText } from '../books/statement.js';
 import { shownText } from '../common/shown.js';
 import { counterparty } from '../books/transactions.js';
@@ -180,13 +180,13 @@ function writeChart(doc: Pdf, s: Statement, top: number): number {
   const x0 = LEFT + 50;
   // At most 92 bars of a pair: a longer period is drawn in groups of whole days.
   const groupSize = Math.max(1, Math.ceil(s.days.length / 92));
-  const groups: Array<{ label: string; inKobo: number; outKobo: number }> = [];
+  const groups: Array<{ label: string; inKobo: Kobo; outKobo: Kobo }> = [];
   for (let i = 0; i < s.days.length; i += groupSize) {
     const days = s.days.slice(i, i + groupSize);
     groups.push({
       label: days[0]!.date,
-      inKobo: days.reduce((sum, day) => sum + day.credits.totalKobo, 0),
-      outKobo: days.reduce((sum, day) => sum + day.debits.totalKobo, 0),
+      inKobo: sumKobo(days.map((day) => day.credits.totalKobo)),
+      outKobo: sumKobo(days.map((day) => day.debits.totalKobo)),
     });
   }
   const max = Math.max(1, ...groups.flatMap((g) => [g.inKobo, g.outKobo]));
@@ -196,8 +196,8 @@ function writeChart(doc: Pdf, s: Statement, top: number): number {
     .lineTo(x0 + width, chartTop + height)
     .stroke();
   setFont(doc, 'regular').fontSize(6.5).fillColor(GREY);
-  rightText(doc, formatNaira(max), x0 - 4, chartTop - 2, 'regular', 6.5);
-  rightText(doc, formatNaira(0), x0 - 4, chartTop + height - 6, 'regular', 6.5);
+  rightText(doc, formatNaira(integerKobo(max)), x0 - 4, chartTop - 2, 'regular', 6.5);
+  rightText(doc, formatNaira(NO_KOBO), x0 - 4, chartTop + height - 6, 'regular', 6.5);
   doc
     .moveTo(x0, chartTop)
     .lineTo(x0 + width, chartTop)
@@ -346,7 +346,7 @@ const partyName = (line: StatementLine) => {
  * it took.
  */
 function writeLine(doc: Pdf, line: StatementLine, y: number, names: string[], details: string[]): number {
-  const money = (kobo: number) => (kobo > 0 ? formatNaira(kobo) : '');
+  const money = (kobo: Kobo) => (kobo > 0 ? formatNaira(kobo) : '');
   const colour = line.counted ? 'black' : GREY;
   setFont(doc, 'mono').fontSize(MONO_SIZE).fillColor(colour);
   doc.text(

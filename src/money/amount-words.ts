@@ -71,7 +71,7 @@ export function integerInWords(value: number): string {
 }
 
 /** "Five thousand naira only", "Twelve naira, fifty kobo", "Fifty kobo only". */
-export function amountInWords(kobo: Kobo | number): string {
+export function amountInWords(kobo: Kobo): string {
   if (!Number.isSafeInteger(kobo) || kobo < 0) throw new RangeError(`cannot write ${kobo} kobo in words`);
   const naira = Math.floor(kobo / 100);
   const rest = kobo % 100;

@@ -67,17 +67,42 @@ export function koboToApiNumber(kobo: Kobo): number {
 }
 
 /** Plain decimal text with two places: 150010 -> "1500.10". Used in CSV, JSON and the API's string fields. */
-export function koboToDecimal(kobo: Kobo | number): string {
+export function koboToDecimal(kobo: Kobo): string {
   const negative = kobo < 0;
   const digits = String(Math.abs(kobo)).padStart(3, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /** Display form: 150010 -> "₦1,500.10". */
-export function formatNaira(kobo: Kobo | number): string {
-  const [integer, fraction] = koboToDecimal(Math.abs(kobo)).split('.');
+export function formatNaira(kobo: Kobo): string {
+  const [integer, fraction] = koboToDecimal(Math.abs(kobo) as Kobo).split('.');
   const grouped = integer!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${kobo < 0 ? '-' : ''}₦${grouped}.${fraction}`;
+}
+
+/** No money: the start of a sum, a charge not made. */
+export const NO_KOBO = 0 as Kobo;
+
+/**
+ * An amount fsapi holds itself as integer kobo (read back from its store or the simulator's state, a fee it
+ * computes, a constant): refused unless it is a whole number within the safe range. The way in for
+ * fsapi's own integers, as parseNairaInput is for what a person types and parseApiAmount for what the API
+ * sends.
+ */
+export function integerKobo(value: unknown): Kobo {
+  const kobo = typeof value === 'string' && /^-?[0-9]+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof kobo !== 'number' || !Number.isSafeInteger(kobo)) throw new AmountError(`a stored amount is not a whole number of kobo: ${JSON.stringify(value)}`);
+  return kobo as Kobo;
+}
+
+/** a + b, exactly (integers), refused past the safe range. */
+export function addKobo(a: Kobo, b: Kobo): Kobo {
+  return sumKobo([a, b]);
+}
+
+/** a - b, exactly (integers): a change of balance, what is left under a limit. */
+export function subtractKobo(a: Kobo, b: Kobo): Kobo {
+  return sumKobo([a, -b as Kobo]);
 }
 
 export function sumKobo(amounts: Iterable<Kobo>): Kobo {

@@ -61,10 +61,10 @@ const PAGE = 500;
  * by a newer fsapi) is skipped and reported through `onBadLine` with its row number.
  */
 export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: number) => void): AsyncGenerator<EventRecord> {
-  const events = eventStore(dataDir);
+  const events = await eventStore(dataDir);
   let after = 0;
   for (;;) {
-    const rows = events.rowsAfter(after, PAGE);
+    const rows = await events.store.read((q) => events.rowsAfter(q, after, PAGE));
     for (const row of rows) {
       const record = parseEventRecord(row.text);
       if (record) yield record;
@@ -79,23 +79,23 @@ export async function* readEventLog(dataDir: string, onBadLine: (lineNumber: num
  * The store, with events.jsonl carried over the first time (its readable lines, read a chunk at a time,
  * in one transaction; the file is kept).
  */
-function eventStore(dataDir: string): EventStore {
-  const events = new EventStore(openLocalStore(dataDir));
+async function eventStore(dataDir: string): Promise<EventStore> {
+  const events = new EventStore(await openLocalStore(dataDir));
   // A team store takes a machine's events by `fsapi store migrate`, never by a run that happens by.
-  if (teamChoice(dataDir) || events.imported(EVENT_LOG_FILE)) return events;
+  if (teamChoice(dataDir) || (await events.store.read((q) => events.imported(q, EVENT_LOG_FILE)))) return events;
   const file = eventLogPath(dataDir);
-  events.store.write(() => {
-    if (events.imported(EVENT_LOG_FILE)) return; // another process imported it meanwhile
+  await events.store.write(async (q) => {
+    if (await events.imported(q, EVENT_LOG_FILE)) return; // another process imported it meanwhile
     let records = 0;
     let bytes: number | undefined;
     let visiting = false;
     try {
-      bytes = forEachLine(file, (line) => {
+      bytes = await forEachLine(file, async (line) => {
         visiting = true;
         // A line cut short by a crash (or glued to the next by one) is not a record: left behind in the file.
         const record = parseEventRecord(line);
         if (record) {
-          events.insert(record);
+          await events.insert(q, record);
           records += 1;
         }
         visiting = false;
@@ -104,17 +104,43 @@ function eventStore(dataDir: string): EventStore {
       if (visiting) throw error;
       throw new CorruptFileError(file, (error as Error).message);
     }
-    events.noteImport(EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
+    await events.noteImport(q, EVENT_LOG_FILE, new Date().toISOString(), records, bytes ?? 0);
   });
   return events;
 }
 
 /** An earlier outcome of a reference, with the SHA-256 of the body it was about (when its record is kept). */
 export interface PastOutcome {
+  /** The event it finished. */
+  id: string;
   state: EventState;
   sha256: string | undefined;
   /** A payout's forwarded status. */
   eventStatus?: string | undefined;
+  /** The app took the event (HTTP 2xx), by the listener or by `webhook events resend`. */
+  forwarded: boolean;
+}
+
+/**
+ * The notifications of a reference that were verified against the API's record (forwarded or not), newest
+ * first, each with the status it was verified with and its body as posted: by index, however long the log.
+ * What a transfer's outcome shows of them is src/transfers/failure-reason.ts's to decide.
+ */
+export async function verifiedNotificationsOf(
+  dataDir: string,
+  reference: string,
+): Promise<Array<{ receivedAt: string; status: string | undefined; body: string }>> {
+  const found: Array<{ receivedAt: string; status: string | undefined; body: string }> = [];
+  const events = await eventStore(dataDir);
+  for (const row of await events.store.read((q) => events.outcomesOf(q, reference))) {
+    const outcome = parseEventRecord(row.outcome);
+    // `failed` is a verified event the app would not take: verified all the same.
+    if (outcome?.kind !== 'outcome' || (outcome.state !== 'verified' && outcome.state !== 'failed')) continue;
+    const received = row.received === null ? undefined : parseEventRecord(row.received);
+    if (received?.kind !== 'received') continue;
+    found.push({ receivedAt: received.receivedAt, status: outcome.eventStatus, body: received.body });
+  }
+  return found.reverse();
 }
 
 /** Adds records, each committed before `append` returns. */
@@ -129,22 +155,22 @@ export class EventLogWriter {
   }
 
   /** Opens the data dir's store (0700 dir, 0600 file: events name payers and accounts). */
-  static open(dataDir: string): EventLogWriter {
-    const events = eventStore(dataDir);
+  static async open(dataDir: string): Promise<EventLogWriter> {
+    const events = await eventStore(dataDir);
     return new EventLogWriter(events.store.file, events);
   }
 
   /** Commits one record. Throws when the disk refuses (the caller must not acknowledge then). */
-  append(record: EventRecord): void {
+  async append(record: EventRecord): Promise<void> {
     const events = this.open();
-    events.store.write(() => events.insert(record));
+    await events.store.write((q) => events.insert(q, record));
   }
 
   /** Commits many records in one transaction: all of them, or none (a seeded or imported log). */
-  appendMany(records: Iterable<EventRecord>): void {
+  async appendMany(records: Iterable<EventRecord>): Promise<void> {
     const events = this.open();
-    events.store.write(() => {
-      for (const record of records) events.insert(record);
+    await events.store.write(async (q) => {
+      for (const record of records) await events.insert(q, record);
     });
   }
 
@@ -152,29 +178,36 @@ export class EventLogWriter {
    * The finished outcomes of a reference (those that leave their event open are not), oldest first, each
    * with the body hash of the delivery it finished: by index, however long the log.
    */
-  outcomesOf(reference: string): PastOutcome[] {
+  async outcomesOf(reference: string): Promise<PastOutcome[]> {
+    const events = this.open();
     const outcomes: PastOutcome[] = [];
-    for (const row of this.open().outcomesOf(reference)) {
+    for (const row of await events.store.read((q) => events.outcomesOf(q, reference))) {
       const outcome = parseEventRecord(row.outcome);
       if (outcome?.kind !== 'outcome' || leavesOpen(outcome)) continue;
       const received = row.received === null ? undefined : parseEventRecord(row.received);
-      outcomes.push({ state: outcome.state, sha256: received?.kind === 'received' ? received.sha256 : undefined, eventStatus: outcome.eventStatus });
+      outcomes.push({
+        id: outcome.id,
+        state: outcome.state,
+        sha256: received?.kind === 'received' ? received.sha256 : undefined,
+        eventStatus: outcome.eventStatus,
+        forwarded: outcome.forwarded === true,
+      });
     }
     return outcomes;
   }
 
   /** Received events no outcome finished, oldest first; a stored row that is not a record goes to `onBadRow`. */
-  unfinished(onBadRow: (row: number) => void): ReceivedRecord[] {
-    return this.recordsOf(this.open().openRows(), (record): record is ReceivedRecord => record?.kind === 'received', onBadRow);
+  async unfinished(onBadRow: (row: number) => void): Promise<ReceivedRecord[]> {
+    const events = this.open();
+    const rows = await events.store.read((q) => events.openRows(q));
+    return this.recordsOf(rows, (record): record is ReceivedRecord => record?.kind === 'received', onBadRow);
   }
 
   /** Verified events the app has not taken, in the order they were first left undelivered, with the body to forward. */
-  undelivered(onBadRow: (row: number) => void): OutcomeRecord[] {
-    return this.recordsOf(
-      this.open().undeliveredRows(),
-      (record): record is OutcomeRecord => record?.kind === 'outcome' && record.forwardBody !== undefined,
-      onBadRow,
-    );
+  async undelivered(onBadRow: (row: number) => void): Promise<OutcomeRecord[]> {
+    const events = this.open();
+    const rows = await events.store.read((q) => events.undeliveredRows(q));
+    return this.recordsOf(rows, (record): record is OutcomeRecord => record?.kind === 'outcome' && record.forwardBody !== undefined, onBadRow);
   }
 
   /** The records of `rows` that `wanted` accepts; any other row goes to `onBadRow`. */
@@ -228,11 +261,12 @@ export async function eventHistories(dataDir: string): Promise<EventHistory[]> {
 
 /**
  * The state an event is in now: its last outcome's, `undelivered` for a verified event the app has not
- * taken yet (tried again by the listener), `open` for one whose processing never finished.
+ * taken yet (tried again by the listener), `held` for a reversal waiting for its payout's `reversed` event
+ * to reach the app first, `open` for one whose processing never finished.
  */
-export function currentState(history: EventHistory): EventState | 'undelivered' | 'open' {
+export function currentState(history: EventHistory): EventState | 'undelivered' | 'held' | 'open' {
   const last = history.outcomes.at(-1);
   if (!last) return 'open';
-  if (last.state === 'verified' && last.undelivered && !last.forwarded) return 'undelivered';
+  if (last.state === 'verified' && last.undelivered && !last.forwarded) return last.heldFor ? 'held' : 'undelivered';
   return last.state;
 }

@@ -18,12 +18,20 @@
 //
 // Delivery. A verified event whose forward fails (the app down, or refusing it) is recorded as
 // undelivered, with the body to forward, and kept: `redeliver()`, which `webhook listen` calls often, tries
-// each again when its turn comes, backing off with jitter (1 s, 2 s, 4 s ... at most an hour), also in a
-// later run, until the app takes it or `retryForMs` since the first failure ran out: then it is `failed`,
-// with its tries and the app's last answer, and tried no more. A 410 Gone gives up at once. Events of one
-// reference still go one at a time. An event left undelivered by an older fsapi has the body but not the
-// list of fields that could not be checked, so it names every field but ALWAYS_CHECKED_FIELDS as
-// unchecked: it claims less than was verified, never more.
+// each again when its turn comes, after the waits of FORWARD_ROUNDS with jitter (src/common/retry.ts), also
+// in a later run, until the app takes it or `retryForMs` since the first failure ran out: then it is
+// `failed`, with its tries and the app's last answer, and tried no more. A 410 Gone gives up at once.
+// Events of one reference still go one at a time. Before each later try the event log is asked whether
+// `webhook events resend` delivered the event meanwhile. An event left undelivered by an older fsapi has
+// the body but not the list of fields that could not be checked, so it names every field but
+// ALWAYS_CHECKED_FIELDS as unchecked: it claims less than was verified, never more.
+//
+// Order of a reversal. The app hears of a reversed transfer as the payout's `reversed` event and then the
+// reversal (the money back), in that order, whatever order they arrive in: a verified reversal whose
+// payout's `reversed` event has not reached the app (delivered, or given up on) is held, recorded as such
+// in the event log (so a restart keeps holding it, to the same deadline), and forwarded as soon as that
+// event is delivered; if none comes within REVERSAL_HOLD_MS, it goes anyway (the API may not send one).
+// While a verified `reversed` payout is still being tried, the reversal waits behind it, past the deadline.
 //
 // Kinds. Collections, payouts and reversals are verified (webhook.ts, payout-event.ts) and forwarded. A
 // payout is forwarded once per reference and status (pending, then failed, are two events); a collection or
@@ -33,8 +41,9 @@ import { setMaxListeners } from 'node:events';
 import type { Clock } from '../context.js';
 import type { EventLogWriter, EventState, OutcomeRecord, PastOutcome, ReceivedRecord } from './event-log.js';
 import type { ForwardResult } from './forward.js';
+import { FORWARD_ROUNDS, nextTryAt } from '../common/retry.js';
 import type { Kobo } from '../money/kobo.js';
-import { ALWAYS_CHECKED_FIELDS, forwardedEvent, NOTIFICATION_FIELDS, readAmount, type IncomingEvent, type Verification } from './verify.js';
+import { forwardedEvent, keptUnverified, readAmount, type IncomingEvent, type Verification } from './verify.js';
 import { forwardedOutflow, type OutflowEvent, type OutflowVerification } from './payout-event.js';
 import type { ReceivedNotification } from '../api/schemas.js';
 import { shownText } from '../common/shown.js';
@@ -90,9 +99,13 @@ export type Tally = Record<EventState, number> & { forwarded: number; forwardFai
 
 /** Default of --retry-for: 3 days, as long as senders commonly keep trying. */
 export const DEFAULT_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
-/** The first wait after a failed forward, doubled after each try, at most MAX_BACKOFF_MS. */
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/**
+ * How long a verified reversal waits for its payout's `reversed` event to reach the app first. Both are
+ * sent when the transfer is reversed, so the other one is seconds away; the API may also never send it
+ * (the event names are not settled), and then the reversal is this late, no later.
+ */
+export const REVERSAL_HOLD_MS = 5 * 60 * 1000;
 
 /** A verified event the app has not taken yet. */
 interface Waiting {
@@ -100,17 +113,21 @@ interface Waiting {
   body: string;
   unverified: readonly string[];
   eventStatus: string | undefined;
+  /** Forwards POSTed so far, and rounds of them that failed (the next wait is the table's for it). */
   attempts: number;
-  /** Epoch ms of the first failed forward, and of the next try. */
-  firstFailedAt: number;
+  rounds: number;
+  /** Epoch ms of the first failed forward (undefined while a held reversal was never tried), and of the next try. */
+  firstFailedAt: number | undefined;
   nextAt: number;
   lastProblem: string;
+  /** A reversal held for its payout's `reversed` event: that payout's reference, and whether it came. */
+  hold?: { original: string; released: boolean } | undefined;
 }
 
 /** What one redelivery round did. */
 export interface Redelivery {
   delivered: number;
-  /** Verified events the app still has not taken. */
+  /** Verified events the app still has not taken, held reversals not counted. */
   left: number;
   /** Why the last failed one failed. */
   lastProblem: string | undefined;
@@ -172,9 +189,6 @@ export function createLimiter(max: number) {
   };
 }
 
-/** What a forward kept from an earlier run names as unchecked (see the head of this file). */
-const UNCHECKED_AFTER_RESTART = NOTIFICATION_FIELDS.filter((field) => !ALWAYS_CHECKED_FIELDS.includes(field));
-
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -189,8 +203,10 @@ export class EventProcessor {
   /** The tail of the queue of each reference; removed when it empties. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
-  /** Verified events whose forward failed, by id, oldest first, with the body to forward. */
+  /** Verified events whose forward failed, or reversals held, by id, oldest first, with the body to forward. */
   private readonly undelivered = new Map<string, Waiting>();
+  /** Payouts whose `reversed` event reached the app (or was given up on) in this run: their reversals go. */
+  private readonly reversedPayoutsSettled = new Set<string>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
   readonly tally: Tally = {
@@ -223,28 +239,52 @@ export class EventProcessor {
    * to be verified again, since only the received bytes would be left to forward. Whether a later delivery
    * is a resend is asked of the log when it comes (historyOf).
    */
-  restore(onBadRow: (row: number) => void = () => undefined): ReceivedRecord[] {
+  async restore(onBadRow: (row: number) => void = () => undefined): Promise<ReceivedRecord[]> {
     const now = this.deps.clock.now();
-    for (const record of this.deps.log.undelivered(onBadRow)) {
-      const firstFailedAt = Date.parse(record.firstFailedAt ?? record.at);
-      this.undelivered.set(record.id, {
+    for (const record of await this.deps.log.undelivered(onBadRow)) {
+      const common = {
         reference: record.reference,
         body: record.forwardBody!,
-        unverified: record.forwardUnverified ?? UNCHECKED_AFTER_RESTART,
+        unverified: keptUnverified(record),
         eventStatus: record.eventStatus,
+        // The schedule starts over: a new run tries at once, then waits as after a first failed round.
+        rounds: 0,
+        lastProblem: record.detail,
+      };
+      if (record.heldFor !== undefined) {
+        // Held to the same deadline as before the restart, unless its payout's event went meanwhile.
+        const until = Date.parse(record.heldUntil ?? record.at);
+        const settled = await this.reversedPayoutSettled(record.heldFor);
+        this.undelivered.set(record.id, {
+          ...common,
+          attempts: record.attempts ?? 0,
+          firstFailedAt: undefined,
+          nextAt: settled || !Number.isFinite(until) ? now : until,
+          hold: { original: record.heldFor, released: settled },
+        });
+        continue;
+      }
+      const firstFailedAt = Date.parse(record.firstFailedAt ?? record.at);
+      this.undelivered.set(record.id, {
+        ...common,
         attempts: record.attempts ?? 1,
         firstFailedAt: Number.isFinite(firstFailedAt) ? firstFailedAt : now,
-        // A new run tries at once.
         nextAt: now,
-        lastProblem: record.detail,
       });
     }
     return this.deps.log.unfinished(onBadRow);
   }
 
-  /** How many verified events the app has not taken yet. */
+  /** How many verified events the app has not taken yet, held reversals not counted. */
   get undeliveredCount(): number {
-    return this.undelivered.size;
+    let count = 0;
+    for (const waiting of this.undelivered.values()) if (!waiting.hold) count += 1;
+    return count;
+  }
+
+  /** How many reversals are held for their payout's `reversed` event. */
+  get heldCount(): number {
+    return this.undelivered.size - this.undeliveredCount;
   }
 
   /**
@@ -264,34 +304,40 @@ export class EventProcessor {
             this.enqueue(waiting.reference, async () => {
               try {
                 if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
+                if (await this.deliveredByResend(id, waiting.reference)) {
+                  this.undelivered.delete(id);
+                  this.deps.warn(`${waiting.reference} was delivered by webhook events resend (event ${id}); not forwarded again`);
+                  if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
+                  return;
+                }
+                const hold = waiting.hold;
+                if (hold && !hold.released) {
+                  if (await this.reversedPayoutSettled(hold.original)) hold.released = true;
+                  else if (this.reversedPayoutWaiting(hold.original)) {
+                    // Its payout's event is verified but the app has not taken it yet: stay behind it.
+                    waiting.nextAt = Number.POSITIVE_INFINITY;
+                    return;
+                  }
+                }
                 const result = await forward(Buffer.from(waiting.body, 'utf8'), waiting.unverified, this.stop.signal);
                 if (this.stop.signal.aborted && !result.ok) return;
                 waiting.attempts += result.tries;
                 if (!result.ok) {
                   lastProblem = result.detail;
                   waiting.lastProblem = result.detail;
-                  this.scheduleOrGiveUp(id, waiting, result.status);
+                  waiting.rounds += 1;
+                  waiting.firstFailedAt ??= this.deps.clock.now();
+                  if (hold) await this.recordHoldEnded(id, waiting, hold, result.detail);
+                  await this.scheduleOrGiveUp(id, waiting, result.status);
                   return;
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
                 this.undelivered.delete(id);
-                const detail = `delivered to the app on a later try (HTTP ${result.status})`;
-                this.writeOutcome({
-                  kind: 'outcome',
-                  id,
-                  at: this.now(),
-                  reference: waiting.reference,
-                  state: 'verified',
-                  field: null,
-                  detail,
-                  forwarded: true,
-                  forwardBody: waiting.body,
-                  forwardUnverified: [...waiting.unverified],
-                  attempts: waiting.attempts,
-                  ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
-                });
+                const detail = hold ? `${holdDetail(hold)} (HTTP ${result.status})` : `delivered to the app on a later try (HTTP ${result.status})`;
+                await this.writeOutcome(this.keptOutcome(id, waiting, { state: 'verified', detail, forwarded: true }));
                 this.deps.warn(`${waiting.reference} ${detail}`);
+                if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
               } finally {
                 done();
               }
@@ -300,7 +346,66 @@ export class EventProcessor {
       );
       await Promise.all(rounds);
     }
-    return { delivered, left: this.undelivered.size, lastProblem };
+    return { delivered, left: this.undeliveredCount, lastProblem };
+  }
+
+  /** Whether `webhook events resend` (another process) delivered this event since it was kept. */
+  private async deliveredByResend(id: string, reference: string): Promise<boolean> {
+    return (await this.deps.log.outcomesOf(reference)).some((past) => past.id === id && past.forwarded);
+  }
+
+  /** Whether the app took the `reversed` event of payout `reference`, or it was given up on: its reversal goes. */
+  private async reversedPayoutSettled(reference: string): Promise<boolean> {
+    if (this.reversedPayoutsSettled.has(reference)) return true;
+    const outcomes = [...(await this.deps.log.outcomesOf(reference)), ...(this.unrecorded.get(reference) ?? [])];
+    return outcomes.some((past) => past.eventStatus === 'reversed' && (past.forwarded || past.state === 'failed'));
+  }
+
+  /** Whether the `reversed` event of payout `reference` is verified and still being tried. */
+  private reversedPayoutWaiting(reference: string): boolean {
+    for (const waiting of this.undelivered.values()) if (waiting.reference === reference && waiting.eventStatus === 'reversed' && !waiting.hold) return true;
+    return false;
+  }
+
+  /** The `reversed` event of payout `reference` reached the app (or was given up on): its held reversals go now. */
+  private settleReversedPayout(reference: string): void {
+    this.reversedPayoutsSettled.add(reference);
+    const now = this.deps.clock.now();
+    for (const waiting of this.undelivered.values()) {
+      if (waiting.hold?.original !== reference || waiting.hold.released) continue;
+      waiting.hold.released = true;
+      waiting.nextAt = now;
+    }
+  }
+
+  /** A held reversal whose first forward failed: from now on an undelivered event like any other. */
+  private async recordHoldEnded(id: string, waiting: Waiting, hold: NonNullable<Waiting['hold']>, problem: string): Promise<void> {
+    waiting.hold = undefined;
+    await this.writeOutcome(
+      this.keptOutcome(id, waiting, {
+        state: 'verified',
+        detail: `held for payout ${hold.original}'s reversed event, then forward failed: ${problem}; kept to try again`,
+        forwarded: false,
+        undelivered: true,
+        firstFailedAt: new Date(waiting.firstFailedAt ?? this.deps.clock.now()).toISOString(),
+      }),
+    );
+  }
+
+  /** An outcome of a kept event: its body, the fields of it left unchecked and its tries, and what became of it. */
+  private keptOutcome(id: string, waiting: Waiting, became: Pick<OutcomeRecord, 'state' | 'detail' | 'forwarded'> & Partial<OutcomeRecord>): OutcomeRecord {
+    return {
+      kind: 'outcome',
+      id,
+      at: this.now(),
+      reference: waiting.reference,
+      field: null,
+      forwardBody: waiting.body,
+      forwardUnverified: [...waiting.unverified],
+      attempts: waiting.attempts,
+      ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
+      ...became,
+    };
   }
 
   /** When the next waiting event is due (epoch ms), or undefined when none waits. */
@@ -315,38 +420,33 @@ export class EventProcessor {
    * once that has passed or the app answered 410 Gone, the end: the event is `failed`, recorded with its
    * tries and the app's last answer, and tried no more.
    */
-  private scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): void {
+  private async scheduleOrGiveUp(id: string, waiting: Waiting, status: number | undefined): Promise<void> {
     const now = this.deps.clock.now();
-    const deadline = waiting.firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
-    if (status !== 410 && now < deadline) {
-      const base = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(30, Math.max(0, waiting.attempts - 1)));
-      const jittered = Math.round(base * (0.5 + 0.5 * (this.deps.random ?? Math.random)()));
-      waiting.nextAt = Math.min(now + jittered, deadline);
+    const firstFailedAt = waiting.firstFailedAt ?? now;
+    const deadline = firstFailedAt + (this.deps.retryForMs ?? DEFAULT_RETRY_FOR_MS);
+    const nextAt = status === 410 ? undefined : nextTryAt(FORWARD_ROUNDS, waiting.rounds, now, { deadline, random: this.deps.random });
+    if (nextAt !== undefined) {
+      waiting.nextAt = nextAt;
       return;
     }
     this.undelivered.delete(id);
     this.tally.failed += 1;
-    const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - waiting.firstFailedAt)}`;
+    const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - firstFailedAt)}`;
     const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
-    this.writeOutcome({
-      kind: 'outcome',
-      id,
-      at: this.now(),
-      reference: waiting.reference,
-      state: 'failed',
-      field: null,
-      detail,
-      forwarded: false,
-      forwardBody: waiting.body,
-      forwardUnverified: [...waiting.unverified],
-      firstFailedAt: new Date(waiting.firstFailedAt).toISOString(),
-      attempts: waiting.attempts,
-      lastAnswer: waiting.lastProblem,
-      ...(waiting.eventStatus ? { eventStatus: waiting.eventStatus } : {}),
-    });
+    await this.writeOutcome(
+      this.keptOutcome(id, waiting, {
+        state: 'failed',
+        detail,
+        forwarded: false,
+        firstFailedAt: new Date(firstFailedAt).toISOString(),
+        lastAnswer: waiting.lastProblem,
+      }),
+    );
     this.deps.warn(
       `gave up forwarding ${waiting.reference} (event ${id}): ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}; recorded as failed`,
     );
+    // The app will not hear of this payout's reversal from its `reversed` event: its reversal need not wait.
+    if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
   }
 
   /** How many accepted events are not finished yet. */
@@ -399,7 +499,7 @@ export class EventProcessor {
 
   private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
     if (this.stop.signal.aborted) return;
-    const history = this.historyOf(record.reference);
+    const history = await this.historyOf(record.reference);
     if (history?.bodies.has(record.sha256)) return this.finishDuplicate(record, 'resend of an event already shown');
 
     if (event.kind === 'other') {
@@ -449,7 +549,7 @@ export class EventProcessor {
       return this.finishDuplicate(record, `another delivery of ${event.kind === 'payout' ? `payout ${forwarding.status}` : 'a reversal'} already verified`);
     }
     const n = event.notification;
-    const status = forwarding?.status ?? (event.kind === 'payout' ? event.notification.status : null);
+    const status = event.kind === 'payout' ? (forwarding?.status ?? event.notification.status) : null;
     const amount = record_ ? (readAmount(record_.amount) ?? null) : (n.amount ?? null);
     const account = event.kind === 'payout' ? (record_ ? shownText(record_.destinationAccountNumber) : (event.notification.accountNumber ?? '')) : '';
     // The party column says what happened: the payee of a payout, the transfer a reversal undoes.
@@ -465,6 +565,7 @@ export class EventProcessor {
         body: JSON.stringify(forwarding.body),
         unverified: forwarding.unverified,
         eventStatus: event.kind === 'payout' ? forwarding.status : undefined,
+        holdFor: event.kind === 'reversal' ? event.notification.originalReference : undefined,
       },
     );
   }
@@ -476,13 +577,16 @@ export class EventProcessor {
   private async deliver(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
-    forwarding: { body: string; unverified: string[]; eventStatus?: string | undefined } | undefined,
+    forwarding: { body: string; unverified: string[]; eventStatus?: string | undefined; holdFor?: string | undefined } | undefined,
   ): Promise<void> {
     let detail = shown.detail;
     let forwarded = false;
     let forwardProblem: string | null = null;
     let waiting: Waiting | undefined;
     let refusedWith: number | undefined;
+    if (forwarding?.holdFor !== undefined && this.deps.forward && !(await this.reversedPayoutSettled(forwarding.holdFor))) {
+      return this.hold(record, shown, forwarding, forwarding.holdFor);
+    }
     if (forwarding && this.deps.forward) {
       const result = await this.deps.forward(Buffer.from(forwarding.body, 'utf8'), forwarding.unverified, this.stop.signal);
       if (this.stop.signal.aborted && !result.ok) return;
@@ -499,6 +603,7 @@ export class EventProcessor {
           unverified: forwarding.unverified,
           eventStatus: forwarding.eventStatus,
           attempts: result.tries,
+          rounds: 1,
           firstFailedAt: now,
           nextAt: now,
           lastProblem: result.detail,
@@ -514,37 +619,86 @@ export class EventProcessor {
           forwardBody: forwarding.body,
           forwardUnverified: forwarding.unverified,
           ...(forwarding.eventStatus ? { eventStatus: forwarding.eventStatus } : {}),
-          ...(waiting ? { undelivered: true, firstFailedAt: new Date(waiting.firstFailedAt).toISOString(), attempts: waiting.attempts } : {}),
+          ...(waiting ? { undelivered: true, firstFailedAt: new Date(waiting.firstFailedAt ?? 0).toISOString(), attempts: waiting.attempts } : {}),
         }
       : {};
-    this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
+    await this.finish(record, { ...shown, detail }, { forwarded, forwardProblem, ...kept });
     if (waiting) {
       this.undelivered.set(record.id, waiting);
       // 410 Gone gives up at once; anything else waits its turn.
-      this.scheduleOrGiveUp(record.id, waiting, refusedWith);
+      await this.scheduleOrGiveUp(record.id, waiting, refusedWith);
     }
+    if (forwarded && forwarding?.eventStatus === 'reversed') this.settleReversedPayout(record.reference);
+  }
+
+  /**
+   * A verified reversal whose payout's `reversed` event has not reached the app: recorded as held (with
+   * its deadline, so a restart holds it as long), shown, and forwarded by redeliver() once that event is
+   * delivered or the deadline passes.
+   */
+  private async hold(
+    record: ReceivedRecord,
+    shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
+    forwarding: { body: string; unverified: string[] },
+    original: string,
+  ): Promise<void> {
+    const until = this.deps.clock.now() + REVERSAL_HOLD_MS;
+    const note = `held until payout ${original}'s reversed event reaches the app (at most ${formatSpan(REVERSAL_HOLD_MS)} unless that event is still being tried)`;
+    await this.finish(
+      record,
+      { ...shown, detail: `${shown.detail}; ${note}` },
+      {
+        forwarded: false,
+        forwardProblem: null,
+        forwardBody: forwarding.body,
+        forwardUnverified: forwarding.unverified,
+        undelivered: true,
+        heldFor: original,
+        heldUntil: new Date(until).toISOString(),
+        attempts: 0,
+      },
+    );
+    const hold = { original, released: false };
+    this.undelivered.set(record.id, {
+      reference: record.reference,
+      body: forwarding.body,
+      unverified: forwarding.unverified,
+      eventStatus: undefined,
+      attempts: 0,
+      rounds: 0,
+      firstFailedAt: undefined,
+      nextAt: until,
+      lastProblem: '',
+      hold,
+    });
+    this.deps.warn(`${record.reference} ${note}`);
+    // Its payout's event may have gone while this one was recorded.
+    if (this.reversedPayoutsSettled.has(original)) this.settleReversedPayout(original);
   }
 
   /** Remembers, tallies, records and shows one finished event. */
-  private finish(
+  private async finish(
     record: ReceivedRecord,
     shown: Pick<ShownEvent, 'kind' | 'status' | 'state' | 'field' | 'detail' | 'virtualAccount' | 'amount' | 'payer'>,
-    delivery: Pick<OutcomeRecord, 'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts'> & {
+    delivery: Pick<
+      OutcomeRecord,
+      'forwarded' | 'undelivered' | 'forwardBody' | 'forwardUnverified' | 'eventStatus' | 'firstFailedAt' | 'attempts' | 'heldFor' | 'heldUntil'
+    > & {
       forwardProblem: string | null;
     } = { forwarded: false, forwardProblem: null },
-  ): void {
+  ): Promise<void> {
     const { state, field, detail } = shown;
     this.tally[state] += 1;
     const { forwarded, forwardProblem, ...kept } = delivery;
-    if (!this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept })) {
-      this.remember(record.reference, record.sha256, state, kept.eventStatus);
+    if (!(await this.writeOutcome({ kind: 'outcome', id: record.id, at: this.now(), reference: record.reference, state, field, detail, forwarded, ...kept }))) {
+      this.remember(record.id, record.reference, record.sha256, state, forwarded, kept.eventStatus);
     }
     this.deps.show({ id: record.id, receivedAt: record.receivedAt, reference: record.reference, ...shown, forwarded, forwardProblem });
   }
 
-  private finishDuplicate(record: ReceivedRecord, detail: string): void {
+  private async finishDuplicate(record: ReceivedRecord, detail: string): Promise<void> {
     this.tally.duplicate += 1;
-    this.writeOutcome({
+    await this.writeOutcome({
       kind: 'outcome',
       id: record.id,
       at: this.now(),
@@ -557,9 +711,9 @@ export class EventProcessor {
   }
 
   /** Writes an outcome; false when the disk refused it (warned). */
-  private writeOutcome(outcome: OutcomeRecord): boolean {
+  private async writeOutcome(outcome: OutcomeRecord): Promise<boolean> {
     try {
-      this.deps.log.append(outcome);
+      await this.deps.log.append(outcome);
       return true;
     } catch (error) {
       // The event itself is safe in the log; only its outcome is missing, so the next run looks at it again.
@@ -572,7 +726,7 @@ export class EventProcessor {
    * What the log says of a reference's earlier deliveries (by index: a few rows, however long the log),
    * with what this run saw but could not record.
    */
-  private historyOf(reference: string): ReferenceHistory {
+  private async historyOf(reference: string): Promise<ReferenceHistory> {
     const history: ReferenceHistory = { verified: false, statuses: new Set(), bodies: new Set() };
     const add = (state: EventState, bodySha: string | undefined, eventStatus?: string) => {
       if (state === 'duplicate') return;
@@ -583,15 +737,15 @@ export class EventProcessor {
       }
       if (bodySha && this.isFinal(state)) history.bodies.add(bodySha);
     };
-    for (const past of this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
+    for (const past of await this.deps.log.outcomesOf(reference)) add(past.state, past.sha256, past.eventStatus);
     for (const past of this.unrecorded.get(reference) ?? []) add(past.state, past.sha256, past.eventStatus);
     return history;
   }
 
   /** An outcome the disk refused: remembered for the rest of this run, as if it were in the log. */
-  private remember(reference: string, sha256: string | undefined, state: EventState, eventStatus?: string): void {
+  private remember(id: string, reference: string, sha256: string | undefined, state: EventState, forwarded: boolean, eventStatus?: string): void {
     const list = this.unrecorded.get(reference) ?? [];
-    list.push({ state, sha256, eventStatus });
+    list.push({ id, state, sha256, eventStatus, forwarded });
     this.unrecorded.set(reference, list);
   }
 
@@ -616,4 +770,11 @@ export function formatSpan(ms: number): string {
   if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
   if (ms < 172_800_000) return `${Math.round(ms / 3_600_000)} h`;
   return `${Math.round(ms / 86_400_000)} d`;
+}
+
+/** What became of a held reversal when it was forwarded. */
+function holdDetail(hold: { original: string; released: boolean }): string {
+  return hold.released
+    ? `forwarded after payout ${hold.original}'s reversed event`
+    : `forwarded without payout ${hold.original}'s reversed event, which did not reach the app within ${formatSpan(REVERSAL_HOLD_MS)}`;
 }

@@ -4,8 +4,13 @@
 // the fields whose values are the API's, and `X-Fsapi-Unverified-Fields` naming the ones fsapi could not
 // check (the notification's own values; empty when there are none). Only verified events are ever
 // forwarded (the caller's contract). Every forward is signed (X-Fsapi-Signature, src/notifications/webhook-secret.ts)
-// so the app can refuse a body that did not come through the listener.
+// so the app can refuse a body that did not come through the listener. The POST goes through the API's
+// transport (src/api/exchange.ts): its limit on the answer, no redirects followed, and a
+// test's stubbed answers (ctx.transport).
 import type { Clock } from '../context.js';
+import { DeadlineExceeded, exchangeFailure, exchangeWithin } from '../api/exchange.js';
+import type { Transport } from '../api/types.js';
+import { Backoff, FORWARD_TRIES, type RetrySchedule } from '../common/retry.js';
 import { UsageError } from '../errors.js';
 import { signatureHeader } from './webhook-secret.js';
 
@@ -17,14 +22,18 @@ export const SIGNATURE_HEADER = 'X-Fsapi-Signature';
 export const RESEND_HEADER = 'X-Fsapi-Resend';
 
 export interface ForwardPolicy {
-  /** Waits between tries; their count + 1 is the number of tries. */
-  retryDelaysMs: readonly number[];
+  /** The tries of one round and the waits between them. */
+  tries: RetrySchedule;
   /** Time allowed for one try, answer included. */
   timeoutMs: number;
 }
 
-/** 3 tries (waits of 0.5 s and 2 s), 10 s each: an app restarting under a file watcher gets a second chance. */
-export const FORWARD_POLICY: ForwardPolicy = { retryDelaysMs: [500, 2000], timeoutMs: 10_000 };
+/**
+ * One round of tries: 3 (waits of 0.5 s and 2 s, FORWARD_TRIES), 10 s each: an app restarting under a file
+ * watcher gets a second chance. docs/notifications.md states these numbers; test/webhook-schedule.test.ts
+ * holds them to it. When a round fails, the next comes after FORWARD_ROUNDS (src/notifications/event-processor.ts).
+ */
+export const FORWARD_POLICY: ForwardPolicy = { tries: FORWARD_TRIES, timeoutMs: 10_000 };
 
 /** A failure carries the app's last HTTP status when it answered (410 Gone: stop trying). */
 export type ForwardResult = { ok: true; status: number; tries: number } | { ok: false; tries: number; detail: string; status?: number };
@@ -52,57 +61,52 @@ export async function forwardEvent(
   target: URL,
   body: Uint8Array,
   unverified: readonly string[],
-  deps: { clock: Clock; secret: string; policy?: ForwardPolicy; signal?: AbortSignal; resend?: boolean },
+  deps: { clock: Clock; secret: string; transport: Transport; policy?: ForwardPolicy; signal?: AbortSignal; resend?: boolean },
 ): Promise<ForwardResult> {
   const policy = deps.policy ?? FORWARD_POLICY;
   // The body is the event's own shape (a collection, payout or reversal): every field it has is the
-  // API's but those named unverified.
-  const verified = fieldsOf(body).filter((field) => !unverified.includes(field));
-  const tries = policy.retryDelaysMs.length + 1;
+  // API's but those named unverified. Both headers name only fields the body has.
+  const fields = fieldsOf(body);
+  const verified = fields.filter((field) => !unverified.includes(field));
+  const unchecked = unverified.filter((field) => fields.includes(field));
+  // The very bytes given, not a copy re-encoded: the signature is over them.
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const backoff = new Backoff(policy.tries, { clock: deps.clock, signal: deps.signal });
   let detail = '';
   let lastStatus: number | undefined;
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
-    const timeout = AbortSignal.timeout(policy.timeoutMs);
-    const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+  for (let attempt = 1; ; attempt += 1) {
     try {
-      const response = await fetch(target, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          [VERIFICATION_HEADER]: 'verified',
-          [VERIFIED_FIELDS_HEADER]: verified.join(','),
-          [UNVERIFIED_FIELDS_HEADER]: unverified.join(','),
-          // Signed at each try: the time in it is when the app receives it.
-          [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
-          ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),
-          'User-Agent': 'fsapi-webhook-listen',
-        },
-        // The cast only bridges TypeScript's ArrayBuffer/SharedArrayBuffer split.
-        body: body as Uint8Array<ArrayBuffer>,
-        redirect: 'manual',
-        signal,
-      });
-      // The answer's body is not used; read it so the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, tries: attempt };
-      detail = `${target.origin} answered HTTP ${response.status}`;
-      lastStatus = response.status;
-      const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-      if (!retryable) return { ok: false, tries: attempt, detail, status: response.status };
+      const headers = {
+        'content-type': 'application/json',
+        [VERIFICATION_HEADER]: 'verified',
+        [VERIFIED_FIELDS_HEADER]: verified.join(','),
+        [UNVERIFIED_FIELDS_HEADER]: unchecked.join(','),
+        // Signed at each try: the time in it is when the app receives it.
+        [SIGNATURE_HEADER]: signatureHeader(deps.secret, Math.floor(deps.clock.now() / 1000), body),
+        ...(deps.resend ? { [RESEND_HEADER]: '1' } : {}),
+        'user-agent': 'fsapi-webhook-listen',
+      };
+      // The answer's body is not used (the transport reads it, within its limit, so the connection can be reused).
+      const answer = await exchangeWithin(deps.transport, { method: 'POST', url: target, headers, body: bytes }, policy.timeoutMs, deps.signal);
+      if (answer.status >= 200 && answer.status < 300) return { ok: true, status: answer.status, tries: attempt };
+      detail = `${target.origin} answered HTTP ${answer.status}`;
+      lastStatus = answer.status;
+      const retryable = answer.status === 408 || answer.status === 429 || answer.status >= 500;
+      if (!retryable) return { ok: false, tries: attempt, detail, status: answer.status };
     } catch (error) {
       if (deps.signal?.aborted) return { ok: false, tries: attempt, detail: 'stopped before the app answered' };
       lastStatus = undefined;
-      detail = timeout.aborted ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s` : `cannot reach ${target.origin}: ${describe(error)}`;
+      detail =
+        error instanceof DeadlineExceeded
+          ? `${target.origin} did not answer within ${policy.timeoutMs / 1000} s`
+          : `cannot reach ${target.origin}: ${exchangeFailure(error)}`;
     }
-    if (attempt < tries) {
-      try {
-        await deps.clock.sleep(policy.retryDelaysMs[attempt - 1]!, deps.signal);
-      } catch {
-        return { ok: false, tries: attempt, detail: `${detail}; stopped before trying again` };
-      }
+    const wait = backoff.next();
+    if (wait === undefined) {
+      return { ok: false, tries: attempt, detail: `${detail} (after ${attempt} tries)`, ...(lastStatus === undefined ? {} : { status: lastStatus }) };
     }
+    if (!(await backoff.sleep(wait))) return { ok: false, tries: attempt, detail: `${detail}; stopped before trying again` };
   }
-  return { ok: false, tries, detail: `${detail} (after ${tries} tries)`, ...(lastStatus === undefined ? {} : { status: lastStatus }) };
 }
 
 /** The top-level field names of a forwarded body, in order. */
@@ -113,13 +117,4 @@ function fieldsOf(body: Uint8Array): string[] {
   } catch {
     return [];
   }
-}
-
-/** fetch wraps the socket error in `cause`; that is the part worth showing (ECONNREFUSED, ...). */
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause as { code?: string; message?: string } | undefined;
-    return cause?.code ?? cause?.message ?? error.message;
-  }
-  return String(error);
 }

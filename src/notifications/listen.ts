@@ -31,8 +31,8 @@ export interface ListenerOptions {
   /** The one path notifications are posted to, e.g. `/` or `/hooks/fsapi`. */
   path: string;
   maxBodyBytes: number;
-  /** Records the notification durably. Must throw when it could not: the sender then gets 500. */
-  accept(body: Buffer, text: string, parsed: WellFormed): void;
+  /** Records the notification durably (settles once it is committed). Must throw when it could not: the sender then gets 500. */
+  accept(body: Buffer, text: string, parsed: WellFormed): Promise<void>;
   /** Told of every request that was not accepted, for the stderr log. */
   rejected(rejection: Rejection): void;
 }
@@ -107,7 +107,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     if (!parsed.ok) return reject(parsed.reason === 'not-json' ? 400 : 422, parsed.detail);
 
     try {
-      options.accept(body, text, parsed);
+      await options.accept(body, text, parsed);
     } catch (error) {
       return reject(500, `could not record the event: ${error instanceof Error ? error.message : String(error)}`);
     }

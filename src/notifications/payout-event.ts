@@ -16,14 +16,15 @@
 // event's own shape; fields only the notification holds (the failure text) are named as unverified.
 import type { TransactionRecord } from '../api/schemas.js';
 import { checkObservation } from '../transfers/lookup.js';
-import { formatNaira, koboToApiNumber, type Kobo } from '../money/kobo.js';
+import { formatNaira, integerKobo, koboToApiNumber } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
+import { apiText, inOwnShape } from './forward-shape.js';
 import {
   lookUp,
   readAmount,
-  sleep,
   STATUS_WORDS,
+  untilSettled,
   type CompareOptions,
   type OutflowEvent,
   type PayoutNotification,
@@ -67,7 +68,8 @@ export function comparePayout(notification: PayoutNotification, record: Transact
   const verdict = checkObservation(
     {
       reference: notification.reference,
-      amountKobo: notification.amount ?? recordAmount ?? (-1 as Kobo),
+      // Neither says an amount: one no record can have, so the check names the amount as differing.
+      amountKobo: notification.amount ?? recordAmount ?? integerKobo(-1),
       accountNumber: notification.accountNumber ?? recordAccount,
       bankCode: notification.bankCode,
     },
@@ -94,7 +96,9 @@ export function comparePayout(notification: PayoutNotification, record: Transact
   const stale = staleness(record, options);
   if (stale) return { ...base, state: 'stale', detail: stale };
   const amount = recordAmount === undefined ? '' : `${formatNaira(recordAmount)} `;
-  return { ...base, state: 'verified', detail: `payout ${amount}to ${recordAccount} ${actual}, confirmed by the API` };
+  // A pending event of a transfer settled since says what it said, and what the API shows now.
+  const said = notified === actual ? actual : `${notified} (now ${actual})`;
+  return { ...base, state: 'verified', detail: `payout ${amount}to ${recordAccount} ${said}, confirmed by the API` };
 }
 
 /**
@@ -148,35 +152,26 @@ export type OutflowVerification = Verification & { original?: TransactionRecord 
  */
 export async function verifyOutflow(deps: VerifyDeps, event: OutflowEvent, policy: VerifyPolicy, signal?: AbortSignal): Promise<OutflowVerification> {
   const options = (): CompareOptions => ({ now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
-  let pendingChecks = 0;
-  for (;;) {
-    let verdict: OutflowVerification;
+  return untilSettled(deps, policy, signal, async (): Promise<OutflowVerification> => {
     if (event.kind === 'payout') {
       const lookup = await lookUp(deps, event.notification.reference, policy, signal);
       if ('state' in lookup) return lookup;
-      verdict = comparePayout(event.notification, lookup.transaction, options());
-    } else {
-      const credit = await lookUp(deps, event.notification.reference, policy, signal);
-      if ('state' in credit) return credit;
-      const original = await lookUp(deps, event.notification.originalReference, policy, signal);
-      if ('state' in original) {
-        if (original.state !== 'not-found') return original;
-        return {
-          state: 'mismatch',
-          field: 'originalReference',
-          transaction: credit.transaction,
-          detail: `the API knows no transfer ${event.notification.originalReference}`,
-        };
-      }
-      verdict = { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
+      return comparePayout(event.notification, lookup.transaction, options());
     }
-    if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
-      return verdict.state === 'pending' && pendingChecks > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` } : verdict;
+    const credit = await lookUp(deps, event.notification.reference, policy, signal);
+    if ('state' in credit) return credit;
+    const original = await lookUp(deps, event.notification.originalReference, policy, signal);
+    if ('state' in original) {
+      if (original.state !== 'not-found') return original;
+      return {
+        state: 'mismatch',
+        field: 'originalReference',
+        transaction: credit.transaction,
+        detail: `the API knows no transfer ${event.notification.originalReference}`,
+      };
     }
-    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal)))
-      return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
-    pendingChecks += 1;
-  }
+    return { ...compareReversal(event.notification, credit.transaction, original.transaction, options()), original: original.transaction };
+  });
 }
 
 export interface ForwardedOutflow {
@@ -187,56 +182,66 @@ export interface ForwardedOutflow {
   status: string;
 }
 
+/** A payout notification's names for the record's payee fields (readOutflowEvent reads the same ones). */
+const PAYOUT_RECORD_FIELDS: ReadonlyMap<string, keyof TransactionRecord> = new Map([
+  ['destinationAccountNumber', 'destinationAccountNumber'],
+  ['accountNumber', 'destinationAccountNumber'],
+  ['beneficiaryAccountNumber', 'destinationAccountNumber'],
+  ['destinationAccountName', 'destinationAccountName'],
+  ['accountName', 'destinationAccountName'],
+  ['beneficiaryAccountName', 'destinationAccountName'],
+  ['destinationBankCode', 'destinationBankCode'],
+  ['bankCode', 'destinationBankCode'],
+  ['beneficiaryBankCode', 'destinationBankCode'],
+  ['destinationBankName', 'destinationBankName'],
+  ['bankName', 'destinationBankName'],
+  ['beneficiaryBankName', 'destinationBankName'],
+  ['sessionId', 'sessionId'],
+]);
+
 /**
- * The forward of a verified payout or reversal, in the event's own shape, each value the API's record's
- * but the failure text (the notification's: the record holds none). Amounts are JSON numbers of at most
- * two decimals, times epoch milliseconds, statuses lower case.
+ * The forward of a verified payout or reversal, in the notification's own shape (src/notifications/
+ * forward-shape.ts): the fields it came with and no other, each value the API record's where the record
+ * holds it (for a reversal, the credit's; `originalReference` the original transfer's), the rest the
+ * notification's own and named unverified: a payout's `failureReason` and `message` always (the record
+ * holds no such text), and any field fsapi cannot match to the record. A failed or reversed payout that
+ * came without a reason is forwarded without one. The record's amounts are JSON numbers of at most two
+ * decimals, its times epoch milliseconds, its statuses lower case.
  */
 export function forwardedOutflow(event: OutflowEvent, record: TransactionRecord, original?: TransactionRecord): ForwardedOutflow {
-  const unverified: string[] = [];
-  const time = (field: string, value: unknown): number | null => {
-    const when = epochToDate(value as number | string | null | undefined);
-    if (!when) unverified.push(field);
-    return when ? when.getTime() : null;
-  };
-  const amount = koboToApiNumber(readAmount(record.amount) ?? (0 as Kobo));
   // A `pending` payout of a transfer that has settled since is passed on as the pending event it was (it
   // verified: pending is an earlier state of every outcome); the settled event that follows carries the
   // outcome and its reason. Otherwise the status is the API's.
   const status = event.kind === 'payout' && event.notification.status === 'pending' ? 'pending' : recordStatus(record);
-  if (event.kind === 'payout') {
-    const n = event.notification;
-    const body: Record<string, unknown> = {
-      event: n.event,
-      reference: shownText(record.reference),
-      amount,
-      destinationAccountNumber: shownText(record.destinationAccountNumber),
-      destinationAccountName: shownText(record.destinationAccountName),
-      destinationBankCode: shownText(record.destinationBankCode),
-      sessionId: shownText(record.sessionId),
-      status,
-    };
-    if (status === 'failed' || status === 'reversed') {
-      body.failureReason = n.failureReason ?? n.message ?? '';
-      unverified.push('failureReason');
-      if (n.message !== undefined) {
-        body.message = n.message;
-        unverified.push('message');
+  const common = (field: string): unknown => {
+    switch (field) {
+      // The name the API sent, so the app routes it as before: the record's direction verified it.
+      case 'event':
+        return event.notification.said.event;
+      case 'reference':
+        return shownText(record.reference);
+      case 'amount': {
+        const kobo = readAmount(record.amount);
+        return kobo === undefined ? undefined : koboToApiNumber(kobo);
       }
+      case 'status':
+        return status;
+      case 'createdAt':
+      case 'updatedAt':
+        return epochToDate(record[field])?.getTime();
+      default:
+        return undefined;
     }
-    body.createdAt = time('createdAt', record.createdAt);
-    body.updatedAt = time('updatedAt', record.updatedAt);
+  };
+  if (event.kind === 'payout') {
+    const { body, unverified } = inOwnShape(event.notification.said, (field) => {
+      const recordField = PAYOUT_RECORD_FIELDS.get(field);
+      return recordField === undefined ? common(field) : apiText(record[recordField]);
+    });
     return { body, unverified, status };
   }
-  const body: Record<string, unknown> = {
-    event: event.notification.event,
-    reference: shownText(record.reference),
-    originalReference: original ? shownText(original.reference) : event.notification.originalReference,
-    amount,
-    sessionId: shownText(record.sessionId),
-    status,
-    createdAt: time('createdAt', record.createdAt),
-    updatedAt: time('updatedAt', record.updatedAt),
-  };
+  const { body, unverified } = inOwnShape(event.notification.said, (field) =>
+    field === 'originalReference' ? (original ? apiText(original.reference) : undefined) : field === 'sessionId' ? apiText(record.sessionId) : common(field),
+  );
   return { body, unverified, status };
 }

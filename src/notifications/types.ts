@@ -31,11 +31,17 @@ export interface OutcomeRecord {
   detail: string;
   forwarded: boolean;
   /**
-   * True when a verified event's forward was tried and failed: the app has not heard of it yet, and later
-   * tries (in this run or the next) deliver it. A later outcome of the same id with `forwarded: true`
-   * records the delivery.
+   * True when a verified event has not reached the app yet: its forward was tried and failed, or it is
+   * held (heldFor). Later tries (in this run or the next) deliver it; a later outcome of the same id with
+   * `forwarded: true` records the delivery.
    */
   undelivered?: boolean;
+  /**
+   * A reversal held back until its payout's `reversed` event reaches the app (the payout's reference), at
+   * most until `heldUntil` (ISO 8601) unless that event is still being tried; never tried before then.
+   */
+  heldFor?: string;
+  heldUntil?: string;
   /**
    * With `undelivered`: the body to forward (the verified facts, JSON text), so a later run delivers what
    * was verified without trusting the received bytes.
@@ -50,6 +56,8 @@ export interface OutcomeRecord {
   attempts?: number;
   /** A failed event: the app's last answer. */
   lastAnswer?: string;
+  /** Written by `webhook events resend` for its own try (delivered or not). */
+  resent?: boolean;
 }
 
 export type EventRecord = ReceivedRecord | OutcomeRecord;

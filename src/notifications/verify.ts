@@ -8,6 +8,7 @@
 //
 // Pure logic: the API and the clock come in through the injected context, so tests hand it fakes.
 import { shownText } from '../common/shown.js';
+import { Backoff, NOTIFICATION_LOOKUP_RETRY, PENDING_RECHECKS, SENT_ONCE, type RetrySchedule } from '../common/retry.js';
 import type { Api } from '../api/types.js';
 import { receivedNotification, type ClientEnquiry, type ReceivedNotification, type TransactionRecord } from '../api/schemas.js';
 import type { Clock } from '../context.js';
@@ -15,6 +16,7 @@ import { ApiError, AuthError, TransportError } from '../errors.js';
 import { AmountError, formatNaira, koboToApiNumber, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { normaliseName } from '../transfers/names.js';
 import { epochToDate } from '../common/time.js';
+import { apiText, inOwnShape, type ForwardBody } from './forward-shape.js';
 
 /** A notification body is never larger than this; bigger ones are refused (HTTP 413, exit 2). */
 export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
@@ -277,69 +279,71 @@ export type NotificationField = (typeof NOTIFICATION_FIELDS)[number];
  */
 export const ALWAYS_CHECKED_FIELDS: readonly NotificationField[] = ['event', 'reference', 'virtualAccount', 'amountReceived', 'status'];
 
-export interface ForwardedEvent {
-  /** The section-6 shape: every field at the top level. */
-  body: Record<NotificationField, unknown>;
-  /** Fields whose value is the notification's own (or empty), because the API could not confirm it. */
-  unverified: NotificationField[];
-}
+const UNCHECKED_IN_AN_OLD_FORWARD = NOTIFICATION_FIELDS.filter((field) => !ALWAYS_CHECKED_FIELDS.includes(field));
 
 /**
- * The body forwarded for a verified event, in the notification's own shape (section 6) so a handler
- * written against the spec reads every field where it expects it. Each value is the API's where fsapi
- * learnt it: from the transaction record (GET /v1/transactions/reference/{reference}) and, for
- * `externalReference` and `destinationCurrency`, from the client account (GET /v1/client-enquiry/
- * {virtualAccount}); otherwise the notification's, and the field is listed in `unverified` (the forward's
- * X-Fsapi-Unverified-Fields header). Nothing here can contradict the API: verification already refused
- * a notification whose field disagrees with what the API says. Amounts are exact: text with two decimals
- * for `amountReceived`, JSON numbers of at most two decimals for the others; times are epoch milliseconds.
- * A text field nobody gave is `""`, an amount nobody gave `0`, a time `null`.
+ * The fields of a kept forward that are the notification's own: as recorded with it, or, for a body kept
+ * by an older fsapi without that list (always a collection's), every field but ALWAYS_CHECKED_FIELDS.
  */
-export function forwardedEvent(notification: ReceivedNotification, transaction: TransactionRecord, account?: ClientEnquiry): ForwardedEvent {
-  const unverified: NotificationField[] = [];
-  const text = (field: NotificationField, fromApi: unknown): string => {
-    const truth = said(shownText(fromApi));
-    if (truth !== undefined) return truth;
-    unverified.push(field);
-    return said((notification as Record<string, string | null | undefined>)[field] ?? undefined) ?? '';
+export function keptUnverified(outcome: { forwardUnverified?: string[] | undefined }): readonly string[] {
+  return outcome.forwardUnverified ?? UNCHECKED_IN_AN_OLD_FORWARD;
+}
+
+/** The record's fields a collection notification repeats under the same name. */
+const SAME_NAME_FIELDS = new Set(['sessionId', 'sourceAccountNumber', 'sourceAccountName', 'sourceBankCode', 'sourceBankName']);
+
+/**
+ * The body forwarded for a verified collection, in the notification's own shape (src/notifications/
+ * forward-shape.ts): the fields it came with, none added, so a handler written against section 6 reads
+ * every field where it expects it. Each value is the API's where fsapi learnt it: from the transaction
+ * record (GET /v1/transactions/reference/{reference}) and, for `externalReference` and
+ * `destinationCurrency`, from the client account (GET /v1/client-enquiry/{virtualAccount}); otherwise the
+ * notification's own (as read: a text field sent as a number is its digits), and the field is listed in
+ * `unverified` (the forward's X-Fsapi-Unverified-Fields header). Nothing here can contradict the API:
+ * verification already refused a notification whose field disagrees with what the API says. The API's
+ * amounts are exact: text with two decimals for `amountReceived`, JSON numbers of at most two decimals
+ * for the others; its times are epoch milliseconds.
+ */
+export function forwardedEvent(notification: ReceivedNotification, transaction: TransactionRecord, account?: ClientEnquiry): ForwardBody {
+  const number = (value: unknown): number | undefined => {
+    const kobo = readAmount(value);
+    return kobo === undefined ? undefined : koboToApiNumber(kobo);
   };
-  const amount = (field: NotificationField, fromApi: unknown): number => {
-    const truth = readAmount(fromApi);
-    if (truth !== undefined) return koboToApiNumber(truth);
-    unverified.push(field);
-    return koboToApiNumber(readAmount(notification[field as 'netAmount']) ?? (0 as Kobo));
+  const fromApi = (field: string): unknown => {
+    switch (field) {
+      // The name the API sent: the record being a credit is what verified it.
+      case 'event':
+        return notification.event;
+      case 'reference':
+        return transaction.reference;
+      case 'virtualAccount':
+        return shownText(transaction.destinationAccountNumber);
+      case 'amountReceived':
+        return koboToDecimal(parseApiAmount(transaction.amount));
+      case 'transactionFee':
+        return number(transaction.charge);
+      case 'netAmount':
+        return number(transaction.netAmount);
+      case 'stampDuty':
+        return number(transaction.stampDuty);
+      case 'externalReference':
+        return apiText(account?.externalReference);
+      case 'destinationCurrency':
+        return apiText(account?.currency);
+      case 'status':
+        return String(transaction.status ?? '').toLowerCase();
+      case 'type':
+        return apiText(transaction.type);
+      case 'createdAt':
+      case 'updatedAt':
+        return epochToDate(transaction[field])?.getTime();
+      default:
+        // sourceCurrency and remarks: nothing the API answers holds them (the record's `description` is not
+        // shown to be the payer's remark); fields section 6 does not list: the notification's own.
+        return SAME_NAME_FIELDS.has(field) ? apiText(transaction[field as keyof TransactionRecord]) : undefined;
+    }
   };
-  const time = (field: 'createdAt' | 'updatedAt', fromApi: unknown): number | null => {
-    const truth = epochToDate(fromApi as number | string | null | undefined);
-    if (truth) return truth.getTime();
-    unverified.push(field);
-    return epochToDate(notification[field])?.getTime() ?? null;
-  };
-  const body: Record<NotificationField, unknown> = {
-    event: 'collection',
-    reference: transaction.reference,
-    virtualAccount: shownText(transaction.destinationAccountNumber),
-    externalReference: text('externalReference', account?.externalReference),
-    amountReceived: koboToDecimal(parseApiAmount(transaction.amount)),
-    transactionFee: amount('transactionFee', transaction.charge),
-    netAmount: amount('netAmount', transaction.netAmount),
-    stampDuty: amount('stampDuty', transaction.stampDuty),
-    sessionId: text('sessionId', transaction.sessionId),
-    // Neither the record nor the client account says in which currency the payer paid.
-    sourceCurrency: text('sourceCurrency', undefined),
-    sourceAccountNumber: text('sourceAccountNumber', transaction.sourceAccountNumber),
-    sourceAccountName: text('sourceAccountName', transaction.sourceAccountName),
-    sourceBankCode: text('sourceBankCode', transaction.sourceBankCode),
-    sourceBankName: text('sourceBankName', transaction.sourceBankName),
-    // Nothing shows that the record's `description` is the payer's remark on an inflow, so the
-    // notification's remark is passed on as said.
-    remarks: text('remarks', undefined),
-    destinationCurrency: text('destinationCurrency', account?.currency),
-    status: String(transaction.status ?? '').toLowerCase(),
-    createdAt: time('createdAt', transaction.createdAt),
-    updatedAt: time('updatedAt', transaction.updatedAt),
-  };
-  return { body, unverified: NOTIFICATION_FIELDS.filter((field) => unverified.includes(field)) };
+  return inOwnShape(notification, fromApi);
 }
 
 /**
@@ -373,10 +377,10 @@ export function compareWithAccount(notification: ReceivedNotification, account: 
 // ---- looking the reference up -------------------------------------------------------------------------
 
 export interface VerifyPolicy {
-  /** Waits between lookups that could not reach the API; their count + 1 is the number of tries. */
-  retryDelaysMs: readonly number[];
-  /** Waits before looking a pending transaction up again; empty: report pending at once. */
-  pendingDelaysMs: readonly number[];
+  /** Lookups that could not reach the API, tried again. */
+  retries: RetrySchedule;
+  /** A pending transaction looked up again; SENT_ONCE: reported pending at once. */
+  pending: RetrySchedule;
   /** Let AuthError through (exit 3 for a one-shot command) instead of making the event unverifiable. */
   throwAuthErrors?: boolean;
   /** A transaction older than this is `stale` (listen); undefined: no age limit (verify). */
@@ -388,10 +392,10 @@ export interface VerifyPolicy {
  * a GET twice within a second, so these cover a longer blip); a pending inflow is looked at again for
  * about 30 s, since collections settle within seconds.
  */
-export const LISTEN_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [2000, 4000, 8000, 16000], maxAgeMs: MAX_EVENT_AGE_MS };
+export const LISTEN_POLICY: VerifyPolicy = { retries: NOTIFICATION_LOOKUP_RETRY, pending: PENDING_RECHECKS, maxAgeMs: MAX_EVENT_AGE_MS };
 
 /** `webhook verify`: the same retries, but a pending transaction is reported at once (run it again later). */
-export const VERIFY_ONCE_POLICY: VerifyPolicy = { retryDelaysMs: [1000, 3000], pendingDelaysMs: [], throwAuthErrors: true };
+export const VERIFY_ONCE_POLICY: VerifyPolicy = { retries: NOTIFICATION_LOOKUP_RETRY, pending: SENT_ONCE, throwAuthErrors: true };
 
 export interface VerifyDeps {
   /**
@@ -415,22 +419,31 @@ export async function verifyNotification(
   policy: VerifyPolicy,
   signal?: AbortSignal,
 ): Promise<Verification> {
-  let pendingChecks = 0;
-  for (;;) {
+  return untilSettled(deps, policy, signal, async () => {
     const lookup = await lookUp(deps, notification.reference, policy, signal);
     if ('state' in lookup) return lookup;
     const verdict = compareWithTransaction(notification, lookup.transaction, { now: deps.clock.now(), maxAgeMs: policy.maxAgeMs });
-    if (verdict.state === 'verified') return withAccount(deps, notification, verdict, policy, signal);
-    if (verdict.state !== 'pending' || pendingChecks >= policy.pendingDelaysMs.length) {
-      if (verdict.state === 'pending' && pendingChecks > 0) {
-        return { ...verdict, detail: `${verdict.detail} (looked ${pendingChecks + 1} times)` };
-      }
-      return verdict;
-    }
-    if (!(await sleep(deps.clock, policy.pendingDelaysMs[pendingChecks]!, signal))) {
-      return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
-    }
-    pendingChecks += 1;
+    return verdict.state === 'verified' ? withAccount(deps, notification, verdict, policy, signal) : verdict;
+  });
+}
+
+/**
+ * `look`, again while what it finds is pending, as long as the policy's rechecks allow: the last verdict,
+ * saying how many times it looked, or that a stop came before it settled.
+ */
+export async function untilSettled<V extends Verification>(
+  deps: Pick<VerifyDeps, 'clock'>,
+  policy: VerifyPolicy,
+  signal: AbortSignal | undefined,
+  look: () => Promise<V>,
+): Promise<V> {
+  const rechecks = new Backoff(policy.pending, { clock: deps.clock, signal });
+  for (;;) {
+    const verdict = await look();
+    if (verdict.state !== 'pending') return verdict;
+    const wait = rechecks.next();
+    if (wait === undefined) return rechecks.waited > 0 ? { ...verdict, detail: `${verdict.detail} (looked ${rechecks.waited + 1} times)` } : verdict;
+    if (!(await rechecks.sleep(wait))) return { ...verdict, detail: `${verdict.detail} (stopped before it settled)` };
   }
 }
 
@@ -448,8 +461,8 @@ async function withAccount(
 ): Promise<Verification> {
   const getClient = deps.api.getClient;
   if (!getClient) return verdict;
-  const tries = policy.retryDelaysMs.length + 1;
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
+  const retries = new Backoff(policy.retries, { clock: deps.clock, signal });
+  do {
     try {
       const account = await getClient(notification.virtualAccount);
       return compareWithAccount(notification, account, verdict.transaction!) ?? { ...verdict, account };
@@ -458,8 +471,7 @@ async function withAccount(
         error instanceof TransportError || (error instanceof ApiError && error.status !== 400 && error.status !== 404 && !(error instanceof AuthError));
       if (!retryable) return verdict;
     }
-    if (attempt < tries && !(await sleep(deps.clock, policy.retryDelaysMs[attempt - 1]!, signal))) return verdict;
-  }
+  } while (await retries.wait());
   return verdict;
 }
 
@@ -469,10 +481,9 @@ export async function lookUp(
   policy: VerifyPolicy,
   signal: AbortSignal | undefined,
 ): Promise<{ transaction: TransactionRecord } | Verification> {
-  const { retryDelaysMs } = policy;
-  const tries = retryDelaysMs.length + 1;
+  const retries = new Backoff(policy.retries, { clock: deps.clock, signal });
   let lastProblem = '';
-  for (let attempt = 1; attempt <= tries; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       return { transaction: await deps.api.getTransaction(reference) };
     } catch (error) {
@@ -485,21 +496,11 @@ export async function lookUp(
       }
       lastProblem = error instanceof Error ? error.message : String(error);
     }
-    if (attempt < tries && !(await sleep(deps.clock, retryDelaysMs[attempt - 1]!, signal))) {
-      return { state: 'unverifiable', detail: `stopped before the API could be reached: ${lastProblem}` };
+    const wait = retries.next();
+    if (wait === undefined) {
+      return { state: 'unverifiable', detail: `could not reach the API at ${deps.api.baseUrl} after ${attempt} tries: ${lastProblem}` };
     }
-  }
-  return { state: 'unverifiable', detail: `could not reach the API at ${deps.api.baseUrl} after ${tries} tries: ${lastProblem}` };
-}
-
-/** Sleeps; false when the signal cut the wait short. */
-export async function sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return false;
-  try {
-    await clock.sleep(ms, signal);
-    return true;
-  } catch {
-    return false;
+    if (!(await retries.sleep(wait))) return { state: 'unverifiable', detail: `stopped before the API could be reached: ${lastProblem}` };
   }
 }
 
@@ -519,6 +520,8 @@ export interface PayoutNotification {
   /** `failureReason`, else `message`: never checked (the API's record holds no such text). */
   failureReason: string | undefined;
   message: string | undefined;
+  /** The body as received: the shape of the forward (src/notifications/forward-shape.ts). */
+  said: Readonly<Record<string, unknown>>;
 }
 
 export interface ReversalNotification {
@@ -527,6 +530,8 @@ export interface ReversalNotification {
   reference: string;
   originalReference: string;
   amount: Kobo | undefined;
+  /** The body as received: the shape of the forward. */
+  said: Readonly<Record<string, unknown>>;
 }
 
 export type OutflowEvent = { kind: 'payout'; notification: PayoutNotification } | { kind: 'reversal'; notification: ReversalNotification };
@@ -577,7 +582,7 @@ export function readOutflowEvent(kind: 'payout' | 'reversal', body: Record<strin
     const original = text(body.originalReference) ?? (reference.toUpperCase().startsWith('R-') ? reference.slice(2) : undefined);
     if (original === undefined || !isSafeReference(original))
       return { problem: `a reversal names its transfer as R-<reference> or originalReference; ${JSON.stringify(reference.slice(0, 80))} does neither` };
-    return { kind, notification: { event, reference, originalReference: original, amount } };
+    return { kind, notification: { event, reference, originalReference: original, amount, said: body } };
   }
   const said = text(body.status) ?? event.split(/[._:\s-]/).pop();
   const status = said === undefined ? undefined : STATUS_WORDS[said.toLowerCase()];
@@ -596,6 +601,7 @@ export function readOutflowEvent(kind: 'payout' | 'reversal', body: Record<strin
       bankCode: text(body.destinationBankCode) ?? text(body.bankCode) ?? text(body.beneficiaryBankCode),
       failureReason: text(body.failureReason),
       message: text(body.message),
+      said: body,
     },
   };
 }

@@ -24,7 +24,7 @@ import {
   tsqResult,
   type CollectionNotification,
 } from '../api/schemas.js';
-import { AmountError, parseNairaInput } from '../money/kobo.js';
+import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
 import { FsapiError } from '../errors.js';
 import { BANKS, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_TOKEN_VALIDITY_MINUTES, SIMULATOR_CREDENTIALS } from './data.js';
 import { reshapeAnswer } from './realistic.js';
@@ -71,7 +71,7 @@ export interface AppControls {
   clearRequests(): void;
   setFault(mode: FaultMode | undefined): void;
   fault(): FaultMode | undefined;
-  collect(accountNumber: string, amountKobo: number, webhookUrl?: string): Promise<CollectionNotification>;
+  collect(accountNumber: string, amountKobo: Kobo, webhookUrl?: string): Promise<CollectionNotification>;
   /** A collection's notification as sent (reshaped in realistic mode): what /__simulator/collect answers as `sent`. */
   notificationBody?(notification: CollectionNotification): Record<string, unknown>;
   /** `POST /__simulator/trigger`: an event made through the state, its notifications sent. */
@@ -230,7 +230,7 @@ export function buildApp(controls: AppControls): Hono {
       z.object({ accountNumber: z.string().check(z.regex(/^\d{10}$/)), amount: z.union([z.number(), z.string()]), webhookUrl: z.optional(z.url()) }),
       await readJson(c),
     );
-    let amountKobo: number;
+    let amountKobo: Kobo;
     try {
       amountKobo = parseNairaInput(String(body.amount));
     } catch (error) {

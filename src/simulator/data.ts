@@ -1,5 +1,6 @@
 // Fixed data of the simulated world: the business that owns the primary account, the bank list, the
 // name pools and the fee tables. docs/simulator.md lists the same values; change both together.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import type { Bank } from '../api/schemas.js';
 import { hash32 } from './random.js';
 
@@ -18,7 +19,7 @@ export const BUSINESS = {
   /** The bank that holds the primary account and the client (virtual) accounts. */
   bankCode: '000023',
   bankName: 'Providus Bank',
-  openingBalanceKobo: 500_000_000, // ₦5,000,000.00
+  openingBalanceKobo: integerKobo(500_000_000), // ₦5,000,000.00
   /** The primary account was opened this long before the state was created. */
   openedDaysBefore: 400,
 } as const;
@@ -35,20 +36,20 @@ export const MAX_PAGE_LIMIT = 100;
  * NIP transfer charge: the usual Nigerian bands, ₦10 / ₦25 / ₦50 plus 7.5% VAT.
  * Up to ₦5,000: ₦10.75; up to ₦50,000: ₦26.88; above: ₦53.75.
  */
-export function transferChargeKobo(amountKobo: number): number {
-  if (amountKobo <= 500_000) return 1075;
-  if (amountKobo <= 5_000_000) return 2688;
-  return 5375;
+export function transferChargeKobo(amountKobo: Kobo): Kobo {
+  if (amountKobo <= 500_000) return integerKobo(1075);
+  if (amountKobo <= 5_000_000) return integerKobo(2688);
+  return integerKobo(5375);
 }
 
 /** Fee on an inflow to a client account: 0.5%, rounded to the kobo (half up), capped at ₦200. */
-export function collectionFeeKobo(amountKobo: number): number {
-  return Math.min(Math.floor((amountKobo * 5 + 500) / 1000), 20_000);
+export function collectionFeeKobo(amountKobo: Kobo): Kobo {
+  return integerKobo(Math.min(Math.floor((amountKobo * 5 + 500) / 1000), 20_000));
 }
 
 /** Stamp duty on an inflow: ₦50 when the amount is above ₦10,000, else nothing. */
-export function stampDutyKobo(amountKobo: number): number {
-  return amountKobo > 1_000_000 ? 5000 : 0;
+export function stampDutyKobo(amountKobo: Kobo): Kobo {
+  return integerKobo(amountKobo > 1_000_000 ? 5000 : 0);
 }
 
 // Categories (numeric text, as the API sends them): our own convention, the spec shows none.

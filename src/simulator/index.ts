@@ -2,8 +2,10 @@
 // behaves like the real service: in-process for the `local` profile (openLocalSimulator), over HTTP for
 // `simulator serve` (src/simulator/server.ts). Around the hono app it keeps the request log and plays the
 // fault modes and the latency.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import path from 'node:path';
 import type { CollectionNotification } from '../api/schemas.js';
+import type { Transport } from '../api/types.js';
 import { CorruptFileError, UsageError } from '../errors.js';
 import { buildApp } from './app.js';
 import { DEFAULT_SEED, DEFAULT_SEED_TRANSACTIONS, DEFAULT_SETTLE_SECONDS, FAILS_LATER_SUFFIX, PENDING_FOREVER_SUFFIX, REVERSED_LATER_SUFFIX } from './data.js';
@@ -120,7 +122,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   let requestLog: RequestLogEntry[] = [];
   const deliveries = new Set<Promise<unknown>>();
 
-  const collect = async (accountNumber: string, amountKobo: number, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
+  const collect = async (accountNumber: string, amountKobo: Kobo, webhookUrl = options.webhookUrl): Promise<CollectionNotification> => {
     const notification = await store.update((doc) => makeCollection(doc, accountNumber, amountKobo, now()));
     if (webhookUrl) send(webhookUrl, notificationBody(notification));
     return notification;
@@ -128,7 +130,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
   const notificationBody = (notification: CollectionNotification) =>
     options.realistic === true ? { ...reshapeNotification(notification), reference: notification.reference } : notification;
   const send = (url: string, event: Record<string, unknown> & { reference: string }) => {
-    const delivery = deliverNotification(url, event, { log }).finally(() => deliveries.delete(delivery));
+    const delivery = deliverNotification(url, event, { log, transport: options.transport }).finally(() => deliveries.delete(delivery));
     deliveries.add(delivery);
   };
   /** Events due when transfers settle; cleared when the simulator closes. */
@@ -166,7 +168,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     let events: Array<Record<string, unknown> & { reference: string }>;
     let reference: string;
     if (kind === 'collection') {
-      const notification = await store.update((doc) => makeCollection(doc, TRIGGER_CLIENT_ACCOUNT, 500_000, now()));
+      const notification = await store.update((doc) => makeCollection(doc, TRIGGER_CLIENT_ACCOUNT, integerKobo(500_000), now()));
       reference = notification.reference;
       events = [notificationBody(notification)];
     } else {
@@ -186,7 +188,7 @@ export function createSimulator(options: SimulatorOptions = {}): ServableSimulat
     const deliveries: TriggerResult['deliveries'] = [];
     if (webhookUrl) {
       for (const event of events) {
-        const result = await deliverNotification(webhookUrl, event, { log });
+        const result = await deliverNotification(webhookUrl, event, { log, transport: options.transport });
         deliveries.push({
           reference: event.reference,
           event: event.event,
@@ -374,8 +376,8 @@ export function legacyLocalStateFile(dataDir: string): string {
  * FSAPI_SIM_TOKEN_VALIDITY_SECONDS, FSAPI_SIM_REALISTIC (1: realistic answers), FSAPI_SIM_RATE_LIMIT
  * (requests per second).
  */
-export function openLocalSimulator(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env): ServableSimulator {
-  return createSimulator({ stateFile: localStateFile(dataDir), legacyStateFile: legacyLocalStateFile(dataDir), ...simulatorOptionsFromEnv(env) });
+export function openLocalSimulator(dataDir: string, env: Readonly<Record<string, string | undefined>> = process.env, transport?: Transport): ServableSimulator {
+  return createSimulator({ stateFile: localStateFile(dataDir), legacyStateFile: legacyLocalStateFile(dataDir), ...simulatorOptionsFromEnv(env), transport });
 }
 
 /**

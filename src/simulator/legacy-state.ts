@@ -1,5 +1,6 @@
 // The JSON state file of earlier fsapi versions (one document, rewritten whole on every change). The
 // SQLite store imports one once (src/simulator/store.ts); this module only reads and checks it.
+import type { Kobo } from '../money/kobo.js';
 import { CorruptFileError } from '../errors.js';
 import type { StoredClient, StoredTransaction } from './types.js';
 
@@ -12,7 +13,7 @@ export interface LegacyStateDoc {
   seedTransactions: number;
   signingKey: string;
   revision: number;
-  balanceKobo: number;
+  balanceKobo: Kobo;
   updatedAt: number;
   nextTransactionId: number;
   nextClientId: number;

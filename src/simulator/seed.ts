@@ -5,6 +5,7 @@
 import { BANKS, BUSINESS, accountHolderName, collectionFeeKobo, stampDutyKobo, transferChargeKobo } from './data.js';
 import { createRandom, hash32, token, type Random } from './random.js';
 import type { Counterparty, StoredClient, StoredTransaction } from './types.js';
+import { integerKobo, NO_KOBO } from '../money/kobo.js';
 
 const DAY_MS = 86_400_000;
 const HISTORY_DAYS = 90;
@@ -305,7 +306,7 @@ function seedRow(seed: number, id: number, count: number, start: number, span: n
   };
   const collection = random.next() < 0.55;
   if (id === 2 || (id !== 1 && collection)) {
-    const amountKobo = random.int(10, 5000) * 5000; // ₦500 .. ₦250,000 in steps of ₦50
+    const amountKobo = integerKobo(random.int(10, 5000) * 5000); // ₦500 .. ₦250,000 in steps of ₦50
     return {
       id,
       kind: 'collection',
@@ -321,7 +322,7 @@ function seedRow(seed: number, id: number, count: number, start: number, span: n
       narration: `Transfer from ${counterparty.accountName}`,
     };
   }
-  const amountKobo = random.int(10, 5000) * 10_000; // ₦1,000 .. ₦500,000 in steps of ₦100
+  const amountKobo = integerKobo(random.int(10, 5000) * 10_000); // ₦1,000 .. ₦500,000 in steps of ₦100
   return {
     id,
     kind: 'transfer',
@@ -329,7 +330,7 @@ function seedRow(seed: number, id: number, count: number, start: number, span: n
     sessionId: sessionIdFor(BUSINESS.bankCode, at, id, random),
     amountKobo,
     chargeKobo: transferChargeKobo(amountKobo),
-    stampDutyKobo: 0,
+    stampDutyKobo: NO_KOBO,
     createdAt: at,
     settlesAt: at + random.int(2, 30) * 1000,
     counterparty,

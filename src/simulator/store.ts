@@ -9,12 +9,14 @@
 // the open file, so a killed process leaves nothing behind that blocks a restart, and a commit that
 // returned survives the process being killed (synchronous=NORMAL in WAL: only a power cut can take back
 // the last commits; this is a sandbox, and an fsync per commit would cost most of its speed).
+import { addKobo, integerKobo, NO_KOBO, type Kobo } from '../money/kobo.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireFileLock } from '../common/file-lock.js';
 import { referencePrefix } from '../transfers/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { isPermissionError, permissionProblem } from '../common/permission.js';
 import { BUSINESS } from './data.js';
 import { looksLikeJson, parseLegacyState, type LegacyStateDoc } from './legacy-state.js';
 import { SEED_CLIENT_COUNT } from './seed.js';
@@ -176,6 +178,16 @@ async function openConnection(
     db.initialise(parameters);
     return db;
   }
+  try {
+    return await openFile(file, parameters, legacyFile, log);
+  } catch (error) {
+    // A state this user may not read or write: said as such, never an "Internal Server Error" (the local profile).
+    if (isPermissionError(error)) throw permissionProblem({ what: 'the simulator state', target: file, access: 'write', cause: error }) ?? error;
+    throw error;
+  }
+}
+
+async function openFile(file: string, parameters: SeedParameters, legacyFile: string | undefined, log: (line: string) => void): Promise<Connection> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const kind = await fileKind(file);
   if (kind === 'json') await importLegacy(file, file, parameters, log);
@@ -403,7 +415,7 @@ interface Facts {
   seedTransactions: number;
   signingKey: string;
   businessName: string;
-  balanceKobo: number;
+  balanceKobo: Kobo;
   updatedAt: number;
 }
 
@@ -430,7 +442,7 @@ class SqlState implements SimulatorState {
   readonly seedTransactions: number;
   readonly signingKey: string;
   readonly business: Business;
-  balanceKobo: number;
+  balanceKobo: Kobo;
   updatedAt: number;
 
   constructor(
@@ -443,15 +455,15 @@ class SqlState implements SimulatorState {
     this.seedTransactions = row.seed_transactions;
     this.signingKey = row.signing_key;
     this.business = cachedBusiness(row.business_name);
-    this.balanceKobo = row.balance_kobo;
+    this.balanceKobo = integerKobo(row.balance_kobo);
     this.updatedAt = row.updated_at;
   }
 
-  changeBalance(deltaKobo: number, now: number): void {
+  changeBalance(deltaKobo: Kobo, now: number): void {
     if (!Number.isSafeInteger(deltaKobo)) throw new Error(`balance change of ${deltaKobo} kobo is not a whole number`);
     // The CHECK on balance_kobo refuses a negative balance even if a caller forgot to look first.
     this.db.sql('UPDATE state SET balance_kobo = balance_kobo + ?, updated_at = ? WHERE only = 1').run(deltaKobo, now);
-    this.balanceKobo += deltaKobo;
+    this.balanceKobo = addKobo(this.balanceKobo, deltaKobo);
     this.updatedAt = now;
   }
 
@@ -530,15 +542,15 @@ class SqlState implements SimulatorState {
     return transactionOf(this.db.sql('SELECT * FROM transactions ORDER BY created_at, id LIMIT 1').get());
   }
 
-  pendingTransfersKobo(now: number): number {
+  pendingTransfersKobo(now: number): Kobo {
     const row = this.db
       .sql("SELECT COALESCE(SUM(amount_kobo + charge_kobo), 0) AS held FROM transactions WHERE kind = 'transfer' AND (settles_at IS NULL OR settles_at > ?)")
       .get(now);
-    return Number(row?.held ?? 0);
+    return integerKobo(row?.held ?? 0);
   }
 
-  settledTransfersKoboTo(now: number, suffixes: readonly string[]): number {
-    if (suffixes.length === 0) return 0;
+  settledTransfersKoboTo(now: number, suffixes: readonly string[]): Kobo {
+    if (suffixes.length === 0) return NO_KOBO;
     // The same expression as RETURNED_TRANSFERS_INDEX, so SQLite reads the index, not every row.
     if (suffixes.some((suffix) => suffix.length !== 4)) throw new Error('account suffixes are four digits');
     const row = this.db
@@ -547,7 +559,7 @@ class SqlState implements SimulatorState {
           `AND substr(counterparty_account_number, -4) IN (${suffixes.map(() => '?').join(', ')}) AND settles_at <= ?`,
       )
       .get(...suffixes, now);
-    return Number(row?.settled ?? 0);
+    return integerKobo(row?.settled ?? 0);
   }
 
   nextClientId(): number {
@@ -618,9 +630,9 @@ function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
     kind: row.kind as StoredTransaction['kind'],
     reference: row.reference as string,
     sessionId: row.session_id as string,
-    amountKobo: row.amount_kobo as number,
-    chargeKobo: row.charge_kobo as number,
-    stampDutyKobo: row.stamp_duty_kobo as number,
+    amountKobo: integerKobo(row.amount_kobo),
+    chargeKobo: integerKobo(row.charge_kobo),
+    stampDutyKobo: integerKobo(row.stamp_duty_kobo),
     createdAt: row.created_at as number,
     settlesAt: row.settles_at as number | null,
     counterparty: {
@@ -642,6 +654,11 @@ function transactionOf(row: SqlRow | undefined): StoredTransaction | undefined {
 function storeError(file: string | undefined, error: unknown): unknown {
   if (error instanceof FsapiError) return error;
   const code = sqliteCode(error);
+  // SQLITE_CANTOPEN, SQLITE_READONLY: the file (or its -wal, -shm, directory) is not this user's to write.
+  if ((code === 14 || code === 8) && file !== undefined) {
+    const denied = permissionProblem({ what: 'the simulator state', target: file, access: 'write', cause: error });
+    if (denied) return denied;
+  }
   if (code === 11 || code === 26) return new CorruptFileError(file ?? ':memory:', `not a usable simulator database (${(error as Error).message})`);
   if (code === 5 || code === 6) {
     return new FsapiError(`simulator state ${file ?? ''} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s`, {

@@ -1,4 +1,6 @@
 // The simulator's public types (others depend on these names) and the shape of its persisted state.
+import type { Kobo } from '../money/kobo.js';
+import type { Transport } from '../api/types.js';
 import type { CollectionNotification } from '../api/schemas.js';
 
 /** How the simulator misbehaves (docs/simulator.md, "Fault modes"). */
@@ -30,6 +32,8 @@ export interface SimulatorOptions {
   rateLimitPerSecond?: number;
   /** Collection notifications are POSTed here (served simulator). */
   webhookUrl?: string;
+  /** What notifications are POSTed through (default node:http, src/api/node-transport.ts; the run's ctx.transport). */
+  transport?: Transport;
   /** Clock in epoch milliseconds (tests move time with it). */
   now?: () => number;
   /** Seed of the generated history (default 20240607). Used when the state is created. */
@@ -60,7 +64,7 @@ export interface Simulator {
   setFault(mode: FaultMode | undefined): void;
   fault(): FaultMode | undefined;
   /** An inflow to a client account; resolves to the notification (also POSTed to webhookUrl if set). */
-  collect(accountNumber: string, amountKobo: number): Promise<CollectionNotification>;
+  collect(accountNumber: string, amountKobo: Kobo): Promise<CollectionNotification>;
   /** Forgets everything and starts again from the seed. */
   reset(): Promise<void>;
   /** Waits (bounded) for webhook deliveries still in flight. */
@@ -86,9 +90,9 @@ export interface StoredTransaction {
   kind: 'transfer' | 'collection';
   reference: string;
   sessionId: string;
-  amountKobo: number;
-  chargeKobo: number;
-  stampDutyKobo: number;
+  amountKobo: Kobo;
+  chargeKobo: Kobo;
+  stampDutyKobo: Kobo;
   createdAt: number;
   /** When a transfer turns successful; null: stays pending (test accounts ending 1111). */
   settlesAt: number | null;
@@ -155,10 +159,10 @@ export interface SimulatorState {
   readonly signingKey: string;
   readonly business: Business;
   /** Available balance of the primary account, in kobo. */
-  readonly balanceKobo: number;
+  readonly balanceKobo: Kobo;
   readonly updatedAt: number;
   /** Adds `deltaKobo` (negative: takes it) to the available balance; refuses to go below zero. */
-  changeBalance(deltaKobo: number, now: number): void;
+  changeBalance(deltaKobo: Kobo, now: number): void;
 
   nextTransactionId(): number;
   addTransaction(tx: StoredTransaction): void;
@@ -171,9 +175,9 @@ export interface SimulatorState {
   /** The oldest transaction made since the state was created. */
   oldestTransaction(): StoredTransaction | undefined;
   /** Sum of amount and charge of the transfers still pending at `now`: money held, not yet settled. */
-  pendingTransfersKobo(now: number): number;
+  pendingTransfersKobo(now: number): Kobo;
   /** Sum of amount and charge of the transfers settled by `now` to accounts ending in one of `suffixes`. */
-  settledTransfersKoboTo(now: number, suffixes: readonly string[]): number;
+  settledTransfersKoboTo(now: number, suffixes: readonly string[]): Kobo;
 
   nextClientId(): number;
   addClient(client: StoredClient): void;

@@ -18,7 +18,7 @@ import type {
   TransferResult,
   TsqResult,
 } from '../api/schemas.js';
-import { AmountError, koboToApiNumber, koboToDecimal, parseNairaInput, type Kobo } from '../money/kobo.js';
+import { addKobo, AmountError, koboToApiNumber, koboToDecimal, NO_KOBO, parseNairaInput, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import {
   BANKS,
   BUSINESS,
@@ -41,7 +41,7 @@ import type { SeedHistory } from './seed.js';
 const DAY_MS = 86_400_000;
 
 /** Kobo as the API's JSON number of naira (1500.5). */
-const apiNumber = (kobo: number) => koboToApiNumber(kobo as Kobo);
+const apiNumber = (kobo: Kobo) => koboToApiNumber(kobo);
 
 /**
  * A request the simulated API refuses (HTTP 400). The route picks the API's message (one of its two
@@ -183,9 +183,9 @@ export function transactionStatus(tx: StoredTransaction, now: number): 'pending'
   return transferFailure(tx) ?? 'successful';
 }
 
-function netAmountKobo(tx: StoredTransaction): number {
+function netAmountKobo(tx: StoredTransaction): Kobo {
   // What leaves the account for a transfer (amount + charge); what arrives for a collection.
-  return tx.kind === 'transfer' ? tx.amountKobo + tx.chargeKobo : tx.amountKobo - tx.chargeKobo - tx.stampDutyKobo;
+  return tx.kind === 'transfer' ? addKobo(tx.amountKobo, tx.chargeKobo) : subtractKobo(tx.amountKobo, addKobo(tx.chargeKobo, tx.stampDutyKobo));
 }
 
 const primarySide = (doc: StateDoc): Counterparty => ({
@@ -273,8 +273,8 @@ export function primaryAccount(doc: StateDoc, now: number): PrimaryAccount {
     accountTier: BUSINESS.accountTier,
     createdAt: doc.createdAt - BUSINESS.openedDaysBefore * DAY_MS,
     updatedAt: doc.updatedAt,
-    ledgerBalance: koboToDecimal(doc.balanceKobo + returned + heldKobo),
-    availableBalance: koboToDecimal(doc.balanceKobo + returned),
+    ledgerBalance: koboToDecimal(sumKobo([doc.balanceKobo, returned, heldKobo])),
+    availableBalance: koboToDecimal(addKobo(doc.balanceKobo, returned)),
   };
 }
 
@@ -345,7 +345,7 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
   if (body.narration.trim() === '') throw new SimulatorRefusal('narration: must not be empty');
   const bank = requireBank(body.beneficiaryBankCode);
   const accountNumber = normaliseAccountNumber(body.beneficiaryAccountNumber);
-  let amountKobo: number;
+  let amountKobo: Kobo;
   try {
     amountKobo = parseNairaInput(String(body.amount));
   } catch (error) {
@@ -362,9 +362,10 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
   }
   const accountName = resolveAccountName(doc, bank.institutionCode, accountNumber);
   const chargeKobo = transferChargeKobo(amountKobo);
-  if (amountKobo + chargeKobo > doc.balanceKobo + returnedKobo(doc, now)) {
+  const availableKobo = addKobo(doc.balanceKobo, returnedKobo(doc, now));
+  if (addKobo(amountKobo, chargeKobo) > availableKobo) {
     throw new SimulatorRefusal(
-      `insufficient balance: ${koboToDecimal(amountKobo)} + charge ${koboToDecimal(chargeKobo)} is more than the available ${koboToDecimal(doc.balanceKobo + returnedKobo(doc, now))}`,
+      `insufficient balance: ${koboToDecimal(amountKobo)} + charge ${koboToDecimal(chargeKobo)} is more than the available ${koboToDecimal(availableKobo)}`,
     );
   }
 
@@ -380,7 +381,7 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
     sessionId: sessionIdFor(BUSINESS.bankCode, now, id, random),
     amountKobo,
     chargeKobo,
-    stampDutyKobo: 0,
+    stampDutyKobo: NO_KOBO,
     createdAt: now,
     settlesAt: accountNumber.endsWith(PENDING_FOREVER_SUFFIX) ? null : now + Math.round(settleSeconds * 1000),
     counterparty,
@@ -388,10 +389,11 @@ export function makeTransfer(doc: StateDoc, body: TransferRequest, now: number, 
     senderName: body.senderName ?? doc.business.name,
   };
   doc.addTransaction(tx);
-  doc.changeBalance(-(amountKobo + chargeKobo), now);
+  const netKobo = addKobo(amountKobo, chargeKobo);
+  doc.changeBalance(subtractKobo(NO_KOBO, netKobo), now);
   return {
     data: {
-      netAmount: apiNumber(amountKobo + chargeKobo),
+      netAmount: apiNumber(netKobo),
       details: transactionDetails(doc, tx, undefined),
       destinationAccountNumber: accountNumber,
       destinationAccountName: accountName,
@@ -427,7 +429,7 @@ function newReference(doc: StateDoc, id: number): string {
 
 // ---- collections --------------------------------------------------------------------------------------
 
-export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo: number, now: number): CollectionNotification {
+export function makeCollection(doc: StateDoc, accountNumber: string, amountKobo: Kobo, now: number): CollectionNotification {
   if (!Number.isSafeInteger(amountKobo) || amountKobo <= 0) throw new SimulatorRefusal(`amount must be a positive number of kobo, not ${amountKobo}`);
   const client = findClient(doc, accountNumber);
   if (!client) throw new SimulatorRefusal(`no client account ${accountNumber} in the simulator; see GET /v1/account/clients`);
@@ -674,7 +676,7 @@ function transferFailure(tx: StoredTransaction): TransferFailure | undefined {
 }
 
 /** What failed and reversed transfers gave back to the account so far (amount and charge). */
-function returnedKobo(doc: StateDoc, now: number): number {
+function returnedKobo(doc: StateDoc, now: number): Kobo {
   return doc.settledTransfersKoboTo(now, [FAILS_LATER_SUFFIX, REVERSED_LATER_SUFFIX]);
 }
 
@@ -695,7 +697,7 @@ export function reversalRecord(doc: StateDoc, reference: string, now: number): T
     accountId: null,
     netAmount: apiNumber(returned),
     amount: koboToDecimal(returned),
-    charge: koboToDecimal(0),
+    charge: koboToDecimal(NO_KOBO),
     stampDuty: null,
     details: { reversalOf: original.reference },
     description: `Reversal of ${original.reference}`,

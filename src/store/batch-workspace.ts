@@ -9,7 +9,7 @@
 // the record of what was sent; this is the run's scratch paper.
 import type { Bank } from '../api/schemas.js';
 import type { BatchRow } from '../batch/types.js';
-import type { Kobo } from '../money/kobo.js';
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import { inTransaction, openDatabase, PreparedStatements, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
 /** Rows read per page: big enough that a page costs little per row, small enough to stay flat. */
@@ -305,7 +305,7 @@ export class BatchWorkspace {
         accountNumber: String(row.account_number),
         bankCode: String(row.bank_code),
         bankName: String(row.bank_name),
-        amountKobo: Number(row.amount_kobo) as Kobo,
+        amountKobo: integerKobo(row.amount_kobo),
       }));
   }
 }
@@ -318,7 +318,7 @@ function workspaceRow(row: SqlRow): WorkspaceRow {
     line: Number(row.line),
     accountNumber: String(row.account_number),
     bankQuery: String(row.bank_query),
-    amountKobo: Number(row.amount_kobo) as Kobo,
+    amountKobo: integerKobo(row.amount_kobo),
     narration: String(row.narration),
     reference: text(row.given_reference),
     senderName: text(row.sender_name),
@@ -339,7 +339,7 @@ function workspaceRow(row: SqlRow): WorkspaceRow {
             status,
             message: String(row.message ?? ''),
             apiStatus: text(row.api_status),
-            chargeKobo: row.charge_kobo === null ? undefined : (Number(row.charge_kobo) as Kobo),
+            chargeKobo: row.charge_kobo === null ? undefined : integerKobo(row.charge_kobo),
             earlier: Number(row.earlier) === 1,
             verifiedName: String(row.verified_name ?? ''),
           },

@@ -6,14 +6,15 @@
 // simulator), as the journal keys its transfers. Every change is one transaction (BEGIN IMMEDIATE ...
 // COMMIT) and every decision on a request is a conditional UPDATE (`WHERE status = 'held'`), so two
 // people approving the same request at once cannot both win. WAL lets readers go on while one process
-// writes; busy_timeout makes a second writer wait, bounded, instead of failing.
+// writes; a second writer waits its turn (asynchronously, bounded) instead of failing.
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
-import { randomBytes } from '../common/random.js';
-import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME, type LocalStore } from './database.js';
+import { integerKobo, type Kobo } from '../money/kobo.js';
+import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME } from './database.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
-import type { SqlRow, SqlValue } from '../store/sqlite.js';
+import { randomCrockford } from '../common/crockford.js';
+import type { Queries, SqlRow, SqlValue, Store } from './store.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
@@ -40,9 +41,9 @@ export interface Payee {
 
 /** Amounts in integer kobo; undefined means "no such limit". */
 export interface Policy {
-  maxPerTransferKobo: number | undefined;
-  maxPerDayKobo: number | undefined;
-  approvalAboveKobo: number | undefined;
+  maxPerTransferKobo: Kobo | undefined;
+  maxPerDayKobo: Kobo | undefined;
+  approvalAboveKobo: Kobo | undefined;
   payeesOnly: boolean;
   /**
    * The IANA zone whose calendar day the daily maximum counts, fixed when the policy was set (a policy
@@ -60,7 +61,7 @@ export interface HeldTransfer {
   bankCode: string;
   bankName: string;
   accountName: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   narration: string;
   senderName: string | undefined;
   /** The saved payee it was sent to, when it was. */
@@ -111,14 +112,9 @@ export function normalBaseUrl(baseUrl: string): string {
   }
 }
 
-// Crockford's base32 (no I, L, O, U): an id a person reads out and types.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
+/** `AP-` and 8 Crockford base32 symbols (no I, L, O, U): an id a person reads out and types. */
 export function newRequestId(): string {
-  const bytes = randomBytes(8);
-  let id = '';
-  for (const byte of bytes) id += CROCKFORD[byte & 31];
-  return `AP-${id}`;
+  return `AP-${randomCrockford(8)}`;
 }
 
 /** An id as typed: case and a missing `AP-` forgiven. */
@@ -134,8 +130,8 @@ export class ControlsStore {
   ) {}
 
   /** Opens (creating and migrating when needed) the local store of `dataDir`, which holds these tables. */
-  static open(dataDir: string): ControlsStore {
-    const store = openLocalStore(dataDir);
+  static async open(dataDir: string): Promise<ControlsStore> {
+    const store = await openLocalStore(dataDir);
     return new ControlsStore(dataDir, store.file);
   }
 
@@ -143,7 +139,7 @@ export class ControlsStore {
    * The store when the database exists, else undefined: nothing saved means no payees, no policy. A
    * missing store that the profile expects is refused here (src/store/identity.ts), never read as "none".
    */
-  static openIfExists(dataDir: string): ControlsStore | undefined {
+  static async openIfExists(dataDir: string): Promise<ControlsStore | undefined> {
     return localStoreExists(dataDir) ? ControlsStore.open(dataDir) : undefined;
   }
 
@@ -151,43 +147,38 @@ export class ControlsStore {
   close(): void {}
 
   /** The process's store, looked up at each use (tests close stores between cases). */
-  private get store(): LocalStore {
+  private store(): Promise<Store> {
     return openLocalStore(this.dataDir);
   }
 
+  /** Runs `work` in one read transaction. */
+  private async read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return (await this.store()).read(work);
+  }
+
   /** Runs `work` in one write transaction. */
-  private transaction<T>(work: () => T): T {
-    return this.store.write(work);
-  }
-
-  private all(sql: string, ...params: SqlValue[]): SqlRow[] {
-    return this.store.sql(sql).all(...params);
-  }
-
-  private get(sql: string, ...params: SqlValue[]): SqlRow | undefined {
-    return this.store.sql(sql).get(...params);
-  }
-
-  private run(sql: string, ...params: SqlValue[]): number {
-    return Number(this.store.sql(sql).run(...params).changes);
+  private async transaction<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return (await this.store()).write(work);
   }
 
   // ---- payees ------------------------------------------------------------------------------------------
 
-  payees(scope: ControlScope): Payee[] {
-    return this.all('SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope)).map(toPayee);
+  payees(scope: ControlScope): Promise<Payee[]> {
+    return this.read(async (q) =>
+      (await all(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope))).map(toPayee),
+    );
   }
 
-  payee(scope: ControlScope, alias: string): Payee | undefined {
-    const row = this.get('SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
-    return row ? toPayee(row) : undefined;
+  payee(scope: ControlScope, alias: string): Promise<Payee | undefined> {
+    return this.read((q) => payeeIn(q, scope, alias));
   }
 
   /** Adds a payee; false when the alias is taken (nothing changed). */
-  addPayee(scope: ControlScope, payee: Payee): boolean {
-    return this.transaction(() => {
-      if (this.payee(scope, payee.alias)) return false;
-      this.run(
+  addPayee(scope: ControlScope, payee: Payee): Promise<boolean> {
+    return this.transaction(async (q) => {
+      if (await payeeIn(q, scope, payee.alias)) return false;
+      await run(
+        q,
         'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
@@ -204,32 +195,38 @@ export class ControlsStore {
     });
   }
 
-  removePayee(scope: ControlScope, alias: string): boolean {
-    return this.run('DELETE FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase()) > 0;
+  removePayee(scope: ControlScope, alias: string): Promise<boolean> {
+    return this.transaction(
+      async (q) =>
+        (await run(q, 'DELETE FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase())) > 0,
+    );
   }
 
   // ---- policy ------------------------------------------------------------------------------------------
 
-  policy(scope: ControlScope): Policy | undefined {
-    const row = this.get('SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
-    if (!row) return undefined;
-    return {
-      maxPerTransferKobo: optionalNumber(row.max_per_transfer_kobo),
-      maxPerDayKobo: optionalNumber(row.max_per_day_kobo),
-      approvalAboveKobo: optionalNumber(row.approval_above_kobo),
-      payeesOnly: row.payees_only === 1,
-      timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
-      updatedAt: String(row.updated_at),
-      updatedBy: String(row.updated_by),
-    };
+  policy(scope: ControlScope): Promise<Policy | undefined> {
+    return this.read(async (q) => {
+      const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+      if (!row) return undefined;
+      return {
+        maxPerTransferKobo: optionalKobo(row.max_per_transfer_kobo),
+        maxPerDayKobo: optionalKobo(row.max_per_day_kobo),
+        approvalAboveKobo: optionalKobo(row.approval_above_kobo),
+        payeesOnly: row.payees_only === 1,
+        timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
+        updatedAt: String(row.updated_at),
+        updatedBy: String(row.updated_by),
+      };
+    });
   }
 
   /** Replaces the policy (undefined: none), and records who changed it to what. */
-  setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): void {
-    this.transaction(() => {
-      this.run('DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+  setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): Promise<void> {
+    return this.transaction(async (q) => {
+      await run(q, 'DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (policy) {
-        this.run(
+        await run(
+          q,
           'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
           scope.profile,
           base(scope),
@@ -242,7 +239,8 @@ export class ControlsStore {
           by,
         );
       }
-      this.run(
+      await run(
+        q,
         'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
@@ -259,10 +257,11 @@ export class ControlsStore {
    * Records transfers held for approval as one request. A reference already held by an open (held or
    * approved) request of the same account is refused: a reference pays once, and is held once.
    */
-  hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, by: string, at: string): ApprovalRequest {
-    return this.transaction(() => {
+  hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, by: string, at: string): Promise<ApprovalRequest> {
+    return this.transaction(async (q) => {
       for (const transfer of transfers) {
-        const open = this.openRequestOf(scope, transfer.reference);
+        const found = await requestOfReferenceIn(q, scope, transfer.reference);
+        const open = found && found.status !== 'rejected' ? found : undefined;
         if (open)
           throw new UsageError(
             `reference ${transfer.reference} is already held in request ${open.id} (${open.status}); nothing was sent`,
@@ -270,8 +269,9 @@ export class ControlsStore {
           );
       }
       let id = newRequestId();
-      while (this.get('SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
-      this.run(
+      while (await get(q, 'SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
+      await run(
+        q,
         "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'held')",
         id,
         scope.profile,
@@ -281,8 +281,9 @@ export class ControlsStore {
         by,
         origin,
       );
-      transfers.forEach((t, position) => {
-        this.run(
+      for (const [position, t] of transfers.entries()) {
+        await run(
+          q,
           'INSERT INTO approval_transfers (request_id, position, reference, reference_key, account_number, bank_code, bank_name, account_name, amount_kobo, narration, sender_name, payee, origin, reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           id,
           position,
@@ -299,48 +300,50 @@ export class ControlsStore {
           t.origin ?? null,
           JSON.stringify(t.reasons),
         );
-      });
-      return this.request(scope, id)!;
+      }
+      return (await requestIn(q, scope, id))!;
     });
   }
 
   /** The request of this account holding `reference`, newest first: open ones before rejected ones. */
-  requestOfReference(scope: ControlScope, reference: string): ApprovalRequest | undefined {
-    const row = this.get(
-      `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
-        WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
-        ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
-      reference.toUpperCase(),
-      scope.profile,
-      base(scope),
-    );
-    return row ? this.request(scope, String(row.id)) : undefined;
+  requestOfReference(scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
+    return this.read((q) => requestOfReferenceIn(q, scope, reference));
   }
 
-  private openRequestOf(scope: ControlScope, reference: string): ApprovalRequest | undefined {
-    const found = this.requestOfReference(scope, reference);
-    return found && found.status !== 'rejected' ? found : undefined;
+  /** The requests of this account holding each of `references` (as requestOfReference), in one read. */
+  requestsOfReferences(scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
+    return this.read(async (q) => {
+      const found = new Map<string, ApprovalRequest>();
+      for (const reference of references) {
+        const request = await requestOfReferenceIn(q, scope, reference);
+        if (request) found.set(reference, request);
+      }
+      return found;
+    });
   }
 
-  request(scope: ControlScope, id: string): ApprovalRequest | undefined {
-    const row = this.get('SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
-    return row ? this.withDetails(row) : undefined;
+  request(scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
+    return this.read((q) => requestIn(q, scope, id));
   }
 
   /** Every request of this account, newest first. */
-  requests(scope: ControlScope): ApprovalRequest[] {
-    return this.all('SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope)).map((row) =>
-      this.withDetails(row),
-    );
+  requests(scope: ControlScope): Promise<ApprovalRequest[]> {
+    return this.read(async (q) => {
+      const rows = await all(q, 'SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope));
+      const requests: ApprovalRequest[] = [];
+      for (const row of rows) requests.push(await withDetails(q, row));
+      return requests;
+    });
   }
 
   /**
    * Records a decision on a held request. Only a request still `held` changes: true when this call
    * decided it, false when someone decided it first (nothing changed then).
    */
-  decide(scope: ControlScope, id: string, decision: Decision): boolean {
-    return this.transaction(() => {
-      const changed = this.run(
+  decide(scope: ControlScope, id: string, decision: Decision): Promise<boolean> {
+    return this.transaction(async (q) => {
+      const changed = await run(
+        q,
         "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
         decision.decision,
         id,
@@ -348,7 +351,8 @@ export class ControlsStore {
         base(scope),
       );
       if (changed === 0) return false;
-      this.run(
+      await run(
+        q,
         'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
         id,
         decision.decision,
@@ -361,19 +365,21 @@ export class ControlsStore {
   }
 
   /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
-  recordDecision(scope: ControlScope, id: string, decision: Decision): void {
-    this.transaction(() => {
+  recordDecision(scope: ControlScope, id: string, decision: Decision): Promise<void> {
+    return this.transaction(async (q) => {
       if (
-        !this.get(
+        !(await get(
+          q,
           "SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'",
           id,
           scope.profile,
           base(scope),
-        )
+        ))
       ) {
         throw new UsageError(`request ${id} is not approved`);
       }
-      this.run(
+      await run(
+        q,
         'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason) VALUES (?, ?, ?, ?, ?)',
         id,
         decision.decision,
@@ -383,41 +389,76 @@ export class ControlsStore {
       );
     });
   }
+}
 
-  private withDetails(row: SqlRow): ApprovalRequest {
-    const id = String(row.id);
-    const transfers = this.all('SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id).map((t) => ({
-      reference: String(t.reference),
-      accountNumber: String(t.account_number),
-      bankCode: String(t.bank_code),
-      bankName: String(t.bank_name),
-      accountName: String(t.account_name),
-      amountKobo: Number(t.amount_kobo),
-      narration: String(t.narration),
-      senderName: optionalText(t.sender_name),
-      payee: optionalText(t.payee),
-      origin: optionalText(t.origin),
-      reasons: parseReasons(t.reasons),
-    }));
-    const decisions = this.all('SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id).map((d) => ({
-      decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
-      by: String(d.decided_by),
-      at: String(d.decided_at),
-      reason: optionalText(d.reason),
-    }));
-    return {
-      id,
-      profile: String(row.profile),
-      baseUrl: String(row.base_url),
-      env: String(row.env),
-      createdAt: String(row.created_at),
-      createdBy: String(row.created_by),
-      origin: String(row.origin),
-      status: row.status === 'approved' ? 'approved' : row.status === 'rejected' ? 'rejected' : 'held',
-      transfers,
-      decisions,
-    };
-  }
+function all(q: Queries, sql: string, ...params: SqlValue[]): Promise<SqlRow[]> {
+  return q.sql(sql).all(...params);
+}
+
+function get(q: Queries, sql: string, ...params: SqlValue[]): Promise<SqlRow | undefined> {
+  return q.sql(sql).get(...params);
+}
+
+async function run(q: Queries, sql: string, ...params: SqlValue[]): Promise<number> {
+  return Number((await q.sql(sql).run(...params)).changes);
+}
+
+async function payeeIn(q: Queries, scope: ControlScope, alias: string): Promise<Payee | undefined> {
+  const row = await get(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
+  return row ? toPayee(row) : undefined;
+}
+
+async function requestOfReferenceIn(q: Queries, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
+  const row = await get(
+    q,
+    `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
+      WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
+      ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
+    reference.toUpperCase(),
+    scope.profile,
+    base(scope),
+  );
+  return row ? requestIn(q, scope, String(row.id)) : undefined;
+}
+
+async function requestIn(q: Queries, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
+  const row = await get(q, 'SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
+  return row ? withDetails(q, row) : undefined;
+}
+
+async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
+  const id = String(row.id);
+  const transfers = (await all(q, 'SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id)).map((t) => ({
+    reference: String(t.reference),
+    accountNumber: String(t.account_number),
+    bankCode: String(t.bank_code),
+    bankName: String(t.bank_name),
+    accountName: String(t.account_name),
+    amountKobo: integerKobo(t.amount_kobo),
+    narration: String(t.narration),
+    senderName: optionalText(t.sender_name),
+    payee: optionalText(t.payee),
+    origin: optionalText(t.origin),
+    reasons: parseReasons(t.reasons),
+  }));
+  const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map((d) => ({
+    decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
+    by: String(d.decided_by),
+    at: String(d.decided_at),
+    reason: optionalText(d.reason),
+  }));
+  return {
+    id,
+    profile: String(row.profile),
+    baseUrl: String(row.base_url),
+    env: String(row.env),
+    createdAt: String(row.created_at),
+    createdBy: String(row.created_by),
+    origin: String(row.origin),
+    status: row.status === 'approved' ? 'approved' : row.status === 'rejected' ? 'rejected' : 'held',
+    transfers,
+    decisions,
+  };
 }
 
 function toPayee(row: SqlRow): Payee {
@@ -432,8 +473,8 @@ function toPayee(row: SqlRow): Payee {
   };
 }
 
-function optionalNumber(value: SqlValue | undefined): number | undefined {
-  return value === null || value === undefined ? undefined : Number(value);
+function optionalKobo(value: SqlValue | undefined): Kobo | undefined {
+  return value === null || value === undefined ? undefined : integerKobo(value);
 }
 
 function optionalText(value: SqlValue | undefined): string | undefined {

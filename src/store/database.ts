@@ -7,9 +7,11 @@
 //   short by a kill, a power cut or a full disk is rolled back whole. No record is ever half written, so
 //   nothing needs repairing by hand; an acknowledged record stays readable.
 // - one transaction per decision: a claim (duplicate guard, reference owner, intent) runs between BEGIN
-//   IMMEDIATE and COMMIT, so no other process writes in between. busy_timeout makes a second writer wait
-//   (a claim takes milliseconds) instead of failing; SQLite's locks belong to the open file and die with
-//   the process, so a killed holder never blocks anyone.
+//   IMMEDIATE and COMMIT, so no other process writes in between. A second writer is answered busy at
+//   once and asks again after an asynchronous pause (a claim takes milliseconds), for up to 30 s, so the
+//   process goes on reading its sockets meanwhile; SQLite's locks belong to the open file and die with the
+//   process, so a killed holder never blocks anyone. Within the process, transactions take turns on the
+//   one connection (TransactionQueue, src/store/store.ts): two tasks never share one.
 // - the data dir is private: created 0700, or narrowed to 0700 when it is open to others; the database
 //   and its -wal/-shm files 0600 (SQLite gives those the database's mode). A data dir or database owned by
 //   another user is refused: whoever owns it can rename or replace what fsapi relies on.
@@ -18,14 +20,17 @@
 // - every command that wrote ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every
 //   record, so a copy of it is a whole store; WAL stays for concurrent processes. A command that only read
 //   leaves both files as they were.
-import { chmodSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
+import { systemClock } from '../common/clock.js';
+import { retrying, STORE_BUSY } from '../common/retry.js';
+import { existsOrDenied, isPermissionError, permissionProblem } from '../common/permission.js';
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
-import { inTransaction, openDatabase, whileBusyAnswered, PreparedStatements, sqliteCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
+import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import type { LocalStore } from './local-store.js';
 import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
@@ -36,7 +41,7 @@ export function storePath(dataDir: string): string {
   return path.join(dataDir, STORE_FILE_NAME);
 }
 
-export type { LocalStore } from './local-store.js';
+export type { Store } from './store.js';
 
 /** The store is locked by another process for longer than STORE_BUSY_TIMEOUT_MS. Exit 1, nothing done. */
 export class StoreBusyError extends FsapiError {
@@ -53,33 +58,46 @@ export class StoreBusyError extends FsapiError {
   }
 }
 
-const open = new Map<string, Store>();
+const open = new Map<string, Promise<SqliteStore>>();
+const opened = new Set<SqliteStore>();
 
 /**
  * The store of `dataDir`, opened (created, migrated) on first use in this process: the team store when
  * the run chose one (src/store/team-choice.ts), else the data dir's own SQLite.
  */
-export function openLocalStore(dataDir: string): LocalStore {
+export function openLocalStore(dataDir: string): Promise<Store> {
   const team = teamChoice(dataDir);
   if (team) return openTeamStore(dataDir, parseStoreUrl(team.url, team.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
   return openSqliteStore(dataDir);
 }
 
 /** The data dir's own SQLite store, whatever the run chose (`store migrate` reads it). */
-export function openSqliteStore(dataDir: string): LocalStore {
+export function openSqliteStore(dataDir: string): Promise<Store> {
   const key = path.resolve(dataDir);
-  const known = open.get(key);
-  if (known) return known;
+  let store = open.get(key);
+  if (!store) {
+    store = openSqlite(key);
+    open.set(key, store);
+    // A store that could not be opened is asked for again next time (the disk freed, the other process done).
+    store.catch(() => {
+      if (open.get(key) === store) open.delete(key);
+    });
+  }
+  return store;
+}
+
+async function openSqlite(key: string): Promise<SqliteStore> {
   ensurePrivateDir(key);
   const file = storePath(key);
   const found = (identity: StoreIdentity | undefined): FoundStore => ({ dataDir: key, file: storePath(realDir(key)), identity });
-  // A store that is not there is refused before it is made, so a refusal leaves nothing behind.
-  const existed = existsSync(file);
+  // A store that is not there is refused before it is made, so a refusal leaves nothing behind. One this
+  // user may not look at is no missing store: that is said as it is (restoring a backup over it would lose it).
+  const existed = existsOrDenied({ what: 'the store', target: file, access: 'write', kept: RECORDS_KEPT });
   if (!existed) storeFound(found(undefined));
   ensurePrivateFile(file);
-  // Several processes making or opening the store at once: one may be answered busy at once while the
-  // journal is switched to WAL; an open that fails wrote nothing, so it is made again (whileBusyAnswered).
-  // What an existing store holds is told once, whichever attempt reads it.
+  // Several processes making or opening the store at once: one may be answered busy while another switches
+  // the journal to WAL or migrates; an open that fails wrote nothing, so it is made again after a pause
+  // (whileBusy). What an existing store holds is told once, whichever attempt reads it.
   let told = !existed;
   const tell = (identity: StoreIdentity | undefined) => {
     if (told) return;
@@ -87,8 +105,8 @@ export function openSqliteStore(dataDir: string): LocalStore {
     storeFound(found(identity));
   };
   try {
-    const store = whileBusyAnswered(STORE_BUSY_TIMEOUT_MS, () => openOnce(key, file, tell));
-    open.set(key, store);
+    const store = await whileBusy(Date.now() + STORE_BUSY_TIMEOUT_MS, () => openOnce(key, file, tell));
+    opened.add(store);
     return store;
   } catch (error) {
     throw storeError(file, error);
@@ -96,12 +114,13 @@ export function openSqliteStore(dataDir: string): LocalStore {
 }
 
 /** One attempt at opening the store; `tell` hears what it holds before anything is written. */
-function openOnce(key: string, file: string, tell: (identity: StoreIdentity | undefined) => void): Store {
+async function openOnce(key: string, file: string, tell: (identity: StoreIdentity | undefined) => void): Promise<SqliteStore> {
   const db = openDatabase(file);
-  const store = new Store(key, file, db);
+  const store = new SqliteStore(key, file, db);
   try {
-    // busy_timeout first: switching to WAL needs a lock another process may hold.
-    db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
+    // No waiting inside SQLite: a busy database is answered at once and asked again after an asynchronous
+    // pause (whileBusy), so the process keeps reading its sockets while another process writes.
+    db.exec('PRAGMA busy_timeout = 0');
     // Before anything is written to it (journal_mode writes a header): a store refused stays as found.
     tell(readIdentity(db));
     db.exec('PRAGMA journal_mode = WAL');
@@ -109,7 +128,7 @@ function openOnce(key: string, file: string, tell: (identity: StoreIdentity | un
     // SQLite's own default page cache (2 MB), pinned: a larger one is filled by a read of the whole history
     // (transfer log --jsonl), and peak RSS grows by the cache (docs/decisions.md).
     db.exec('PRAGMA cache_size = -2000');
-    migrate(store, db);
+    await migrate(store, db);
   } catch (error) {
     db.close();
     throw error;
@@ -117,11 +136,27 @@ function openOnce(key: string, file: string, tell: (identity: StoreIdentity | un
   return store;
 }
 
+/** SQLite's "busy" (SQLITE_BUSY, SQLITE_LOCKED): another connection holds what this one asked for. */
+function isBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code === 5 || code === 6;
+}
+
+/**
+ * Runs `attempt` again while SQLite answers it busy, 5-50 ms apart (STORE_BUSY, jittered so processes that
+ * collide do not collide again), until `deadline`. The pauses are timers: the process goes on with
+ * everything else. Only for attempts that did nothing when refused (a BEGIN, an open).
+ */
+function whileBusy<T>(deadline: number, attempt: () => T | Promise<T>): Promise<T> {
+  return retrying(() => attempt(), { schedule: STORE_BUSY, clock: systemClock, deadline, retryable: isBusy });
+}
+
 /** Closes every store this process opened (tests; a process that ends needs nothing closed). */
-export function closeLocalStores(): void {
-  for (const store of open.values()) store.close();
+export async function closeLocalStores(): Promise<void> {
+  const stores = [...open.values()];
   open.clear();
-  closeTeamStores();
+  for (const store of stores) await store.then((s) => s.close()).catch(() => undefined);
+  await closeTeamStores();
 }
 
 /**
@@ -131,12 +166,12 @@ export function closeLocalStores(): void {
  * connection is left open, so the -wal file stays with its space: the next write reuses it rather than
  * growing a new file, which a full disk could refuse.
  */
-export function finishLocalStores(): FoundStore[] {
+export async function finishLocalStores(): Promise<FoundStore[]> {
   const finished: FoundStore[] = [];
-  for (const store of open.values()) {
+  for (const store of opened) {
     try {
-      finished.push({ dataDir: store.dataDir, file: storePath(realDir(store.dataDir)), identity: store.identity() });
-      store.checkpoint();
+      finished.push({ dataDir: store.dataDir, file: storePath(realDir(store.dataDir)), identity: await store.identity() });
+      await store.checkpoint();
     } catch {
       // A store that cannot be read now was reported by the command that used it.
     }
@@ -144,7 +179,7 @@ export function finishLocalStores(): FoundStore[] {
   for (const store of openTeamStores()) {
     if (store.dataDir === '') continue; // opened for no run's profile (`store migrate`)
     try {
-      finished.push({ dataDir: store.dataDir, file: store.file, identity: store.identity() });
+      finished.push({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
     } catch {
       // Unreachable now: reported by the command that used it.
     }
@@ -158,7 +193,7 @@ export function localStoreExists(dataDir: string): boolean {
   // A team store is there for every machine of the team, made on first use.
   if (teamChoice(dataDir)) return true;
   const key = path.resolve(dataDir);
-  if (open.has(key) || existsSync(storePath(key))) return true;
+  if (open.has(key) || existsOrDenied({ what: 'the store', target: storePath(key), access: 'read', kept: RECORDS_KEPT })) return true;
   storeFound({ dataDir: key, file: storePath(key), identity: undefined });
   return false;
 }
@@ -213,7 +248,7 @@ const COUNTED: ReadonlyArray<[keyof StoreCounts, string]> = [
  * Reads what the store of `dataDir` holds on a connection of its own, creating and migrating nothing: a
  * file without fsapi's tables is reported as such, not made into a store.
  */
-export function inspectLocalStore(dataDir: string): StoreReport {
+export async function inspectLocalStore(dataDir: string): Promise<StoreReport> {
   const file = storePath(realDir(path.resolve(dataDir)));
   const size = (name: string) => {
     try {
@@ -223,7 +258,8 @@ export function inspectLocalStore(dataDir: string): StoreReport {
     }
   };
   const counts: StoreCounts = { journalRecords: 0, transfers: 0, events: 0, payees: 0, policies: 0, approvalRequests: 0 };
-  if (!existsSync(file)) return { file, exists: false, bytes: 0, walBytes: 0, identity: undefined, createdAt: undefined, counts };
+  if (!existsOrDenied({ what: 'the store', target: file, access: 'read', kept: RECORDS_KEPT }))
+    return { file, exists: false, bytes: 0, walBytes: 0, identity: undefined, createdAt: undefined, counts };
   let db: SqlDatabase;
   try {
     db = openDatabase(file);
@@ -231,19 +267,26 @@ export function inspectLocalStore(dataDir: string): StoreReport {
     throw storeError(file, error);
   }
   try {
-    db.exec(`PRAGMA busy_timeout = ${STORE_BUSY_TIMEOUT_MS}`);
-    const tables = new Set(
-      db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .all()
-        .map((row) => String(row.name)),
+    db.exec('PRAGMA busy_timeout = 0');
+    // One snapshot for every count, begun again (after a pause) while another process holds the file.
+    const report = await whileBusy(Date.now() + STORE_BUSY_TIMEOUT_MS, () =>
+      inTransaction(db, 'BEGIN', () => {
+        db.exec(SNAPSHOT);
+        const tables = new Set(
+          db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .all()
+            .map((row) => String(row.name)),
+        );
+        for (const [key, table] of COUNTED) {
+          if (tables.has(table)) counts[key] = Number(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0);
+        }
+        const identity = readIdentity(db);
+        const createdAt = identity ? String(db.prepare('SELECT created_at FROM store_identity').get()?.created_at ?? '') : undefined;
+        return { identity, createdAt };
+      }),
     );
-    for (const [key, table] of COUNTED) {
-      if (tables.has(table)) counts[key] = Number(db.prepare(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0);
-    }
-    const identity = readIdentity(db);
-    const createdAt = identity ? String(db.prepare('SELECT created_at FROM store_identity').get()?.created_at ?? '') : undefined;
-    return { file, exists: true, bytes: size(file), walBytes: size(`${file}-wal`), identity, createdAt, counts };
+    return { file, exists: true, bytes: size(file), walBytes: size(`${file}-wal`), ...report, counts };
   } catch (error) {
     throw storeError(file, error);
   } finally {
@@ -251,9 +294,15 @@ export function inspectLocalStore(dataDir: string): StoreReport {
   }
 }
 
-class Store implements LocalStore {
+/** Read by a read transaction's BEGIN: it takes the snapshot there, where a busy answer is asked again. */
+const SNAPSHOT = 'PRAGMA schema_version';
+
+class SqliteStore implements Store {
+  readonly backend = 'sqlite';
   private readonly statements: PreparedStatements;
-  private depth = 0;
+  /** One transaction at a time on the one connection: the others of this process wait their turn here. */
+  private readonly queue = new TransactionQueue();
+  private closed = false;
   /** Whether this process began a write transaction on it (a migration is one). */
   private wrote = false;
 
@@ -265,47 +314,76 @@ class Store implements LocalStore {
     this.statements = new PreparedStatements(db);
   }
 
-  sql(text: string): SqlStatement {
-    return this.statements.get(text);
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN', work, undefined);
   }
 
-  read<T>(work: () => T): T {
-    return this.transaction('BEGIN', work);
-  }
-
-  write<T>(work: () => T): T {
+  write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
     this.wrote = true;
-    return this.transaction('BEGIN IMMEDIATE', work);
+    return this.transaction('BEGIN IMMEDIATE', work, options?.fence);
   }
 
-  private transaction<T>(begin: string, work: () => T): T {
-    // Nested calls join the outer transaction (a claim appends its intent inside its own).
-    if (this.depth > 0) return work();
-    return inTransaction(
-      this.db,
-      begin,
-      () => {
-        this.depth += 1;
-        try {
-          return work();
-        } finally {
-          this.depth -= 1;
-        }
-      },
-      (error) => storeError(this.file, error),
-      STORE_BUSY_TIMEOUT_MS,
-    );
-  }
-
-  identity(): StoreIdentity | undefined {
-    return readIdentity(this.db);
-  }
-
-  copyInto(target: string): void {
+  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+    const deadline = Date.now() + STORE_BUSY_TIMEOUT_MS;
+    const release = await this.turn(deadline);
     try {
-      this.db.prepare('VACUUM INTO ?').run(target);
+      try {
+        // Answered busy (another process writes; a read while the WAL is recovered): nothing was begun, so
+        // it is asked again after a pause, within the writer's bound.
+        await whileBusy(deadline, () => {
+          this.db.exec(begin);
+          if (begin === 'BEGIN') {
+            try {
+              this.db.exec(SNAPSHOT);
+            } catch (error) {
+              this.db.exec('ROLLBACK');
+              throw error;
+            }
+          }
+        });
+      } catch (error) {
+        throw storeError(this.file, error);
+      }
+      const handle = new SqliteQueries(this.statements);
+      try {
+        if (fence && !fence.holds(await handle.sql(fence.sql).all())) throw fence.lost();
+        const result = await work(handle);
+        handle.end();
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        handle.end();
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          // Already rolled back by SQLite itself (a full disk does).
+        }
+        throw storeError(this.file, error);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** This task's turn on the connection, waited for without blocking, within the writer's bound. */
+  private turn(deadline: number): Promise<() => void> {
+    if (this.closed) return Promise.reject(new Error(`${this.file} is closed`));
+    return this.queue.acquire(Math.max(0, deadline - Date.now()), () => new StoreBusyError(this.file, 'its transactions waited in this process'));
+  }
+
+  identity(): Promise<StoreIdentity | undefined> {
+    return this.read(async () => readIdentity(this.db));
+  }
+
+  async copyInto(target: string): Promise<void> {
+    const deadline = Date.now() + STORE_BUSY_TIMEOUT_MS;
+    const release = await this.turn(deadline);
+    try {
+      await whileBusy(deadline, () => this.db.prepare('VACUUM INTO ?').run(target));
     } catch (error) {
       throw storeError(this.file, error);
+    } finally {
+      release();
     }
   }
 
@@ -314,40 +392,91 @@ class Store implements LocalStore {
    * this process wrote (in a transaction, or a statement of its own: SQLite's total_changes()), never
    * after it only read, which leaves fsapi.db and its -wal untouched.
    */
-  checkpoint(): void {
-    if (!this.wrote && Number(this.db.prepare('SELECT total_changes() AS changes').get()?.changes ?? 0) === 0) return;
-    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+  async checkpoint(): Promise<void> {
+    const release = await this.turn(Date.now() + STORE_BUSY_TIMEOUT_MS);
+    try {
+      if (!this.wrote && Number(this.db.prepare('SELECT total_changes() AS changes').get()?.changes ?? 0) === 0) return;
+      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    } finally {
+      release();
+    }
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const release = await this.turn(Date.now() + STORE_BUSY_TIMEOUT_MS).catch(() => undefined);
+    this.closed = true;
     this.statements.clear();
     try {
       this.db.close();
     } catch {
       // closing twice
     }
-    open.delete(this.dataDir);
+    release?.();
+    opened.delete(this);
+    const key = this.dataDir;
+    const opening = open.get(key);
+    void opening?.then((store) => {
+      if (store === this && open.get(key) === opening) open.delete(key);
+    });
   }
 }
 
-function migrate(store: Store, db: SqlDatabase): void {
+/** The handle of one SQLite transaction: node:sqlite's statements, synchronous (microseconds), as promises. */
+class SqliteQueries implements Queries {
+  private open = true;
+
+  constructor(private readonly statements: PreparedStatements) {}
+
+  end(): void {
+    this.open = false;
+  }
+
+  sql(text: string): Statement {
+    const prepared = () => {
+      if (!this.open) throw new TransactionEndedError(text);
+      return this.statements.get(text);
+    };
+    return {
+      run: async (...params) => {
+        const result = prepared().run(...params);
+        return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+      },
+      get: async (...params) => prepared().get(...params),
+      all: async (...params) => prepared().all(...params),
+    };
+  }
+}
+
+async function migrate(store: SqliteStore, db: SqlDatabase): Promise<void> {
   const version = () => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
   if (version() >= MIGRATIONS.length) return;
-  store.write(() => {
+  await store.write(async (q) => {
     // Read again under the write lock: another process may have migrated meanwhile.
     const from = version();
     for (const step of MIGRATIONS.slice(from)) {
       db.exec(step.sql);
-      step.run?.((text) => store.sql(text));
+      await step.run?.(q);
     }
     if (from < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
   });
 }
 
-/** SQLite's complaints as fsapi's: busy is "locked by another process", a damaged file is named. */
+/** Said with every permission problem of the store: the way to it is the permissions, never a backup. */
+const RECORDS_KEPT = 'the records are still there: do not restore a backup over them';
+
+/**
+ * SQLite's complaints as fsapi's: busy is "locked by another process", a damaged file is named, a file
+ * that cannot be opened or written for its permissions says so.
+ */
 export function storeError(file: string, error: unknown): unknown {
   if (error instanceof FsapiError) return error;
   const code = sqliteCode(error);
+  // SQLITE_CANTOPEN, SQLITE_READONLY: a file (or its -wal, -shm, or directory) this user may not write.
+  if (code === 14 || code === 8) {
+    const denied = permissionProblem({ what: 'the store', target: file, access: 'write', kept: RECORDS_KEPT, cause: error });
+    if (denied) return denied;
+  }
   if (code === 5 || code === 6) return new StoreBusyError(file, error);
   if (code === 11 || code === 26) return new CorruptFileError(file, `not a usable fsapi database (${(error as Error).message})`);
   if (code === 13) {
@@ -377,16 +506,21 @@ export class NotPrivateError extends FsapiError {
 
 /** Creates `dir` 0700, or narrows it to 0700; refuses one owned by another user. */
 export function ensurePrivateDir(dir: string): void {
+  const denied = (cause: unknown) => permissionProblem({ what: 'the data dir', target: dir, access: 'write', kept: RECORDS_KEPT, cause });
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new NotPrivateError(`the data dir ${dir}`, `cannot create it (${(error as Error).message})`);
+    throw (
+      (isPermissionError(error) ? denied(error) : undefined) ?? new NotPrivateError(`the data dir ${dir}`, `cannot create it (${(error as Error).message})`)
+    );
   }
   if (!POSIX) return;
   const stat = statSync(dir);
   if (!stat.isDirectory()) throw new NotPrivateError(`the data dir ${dir}`, 'it is not a directory');
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw new NotPrivateError(`the data dir ${dir}`, `it belongs to another user (uid ${stat.uid})`);
+  // Another user's, and closed to this one: a permission problem, named as one. Open to this one: not private.
+  if (uid !== undefined && stat.uid !== uid)
+    throw denied(undefined) ?? new NotPrivateError(`the data dir ${dir}`, `it belongs to another user (uid ${stat.uid})`);
   if ((stat.mode & 0o077) === 0) return;
   try {
     chmodSync(dir, 0o700);
@@ -414,7 +548,11 @@ export function ensurePrivateFile(file: string): void {
     try {
       closeSync(openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_RDWR | (constants.O_NOFOLLOW ?? 0), 0o600));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new NotPrivateError(file, `cannot create it (${(error as Error).message})`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw (
+          (isPermissionError(error) ? permissionProblem({ what: 'the file', target: file, access: 'write', cause: error }) : undefined) ??
+          new NotPrivateError(file, `cannot create it (${(error as Error).message})`)
+        );
     }
     stat = lstatSync(file);
   }

@@ -7,9 +7,7 @@
 // Each is folded from the records as each is written, the way EventProcessor.restore once folded the whole
 // log in memory at every start; a database made before these tables is folded once, when migrated.
 import type { EventRecord } from '../notifications/types.js';
-import type { SqlStatement } from './sqlite.js';
-
-type Prepare = (text: string) => SqlStatement;
+import type { Queries } from './store.js';
 
 /** One stored record, or undefined when it is not one (written by hand, or by a newer fsapi). */
 export function parseEventRecord(line: string): EventRecord | undefined {
@@ -37,32 +35,32 @@ export function leavesOpen(record: EventRecord): boolean {
   return record.kind === 'outcome' && Boolean(record.undelivered) && !record.forwarded && record.forwardBody === undefined;
 }
 
-/** Folds the record stored at `seq` into events_open and events_undelivered. */
-export function indexEvent(prepare: Prepare, seq: number, record: EventRecord): void {
+/** Folds the record stored at `seq` into events_open and events_undelivered, in the caller's write transaction. */
+export async function indexEvent(q: Queries, seq: number, record: EventRecord): Promise<void> {
   if (record.kind === 'received') {
-    prepare('INSERT INTO events_open (id, seq) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq);
+    await q.sql('INSERT INTO events_open (id, seq) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq);
     return;
   }
   if (leavesOpen(record)) return;
-  prepare('DELETE FROM events_open WHERE id = ?').run(record.id);
+  await q.sql('DELETE FROM events_open WHERE id = ?').run(record.id);
   // Delivered, or given up on (failed): no longer waiting.
-  if (record.forwarded || record.state === 'failed') prepare('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
+  if (record.forwarded || record.state === 'failed') await q.sql('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
   else if (record.undelivered && record.forwardBody !== undefined) {
     // Kept in the order first left undelivered; the latest outcome holds the body to forward.
-    prepare('INSERT INTO events_undelivered (id, seq, since) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq, seq);
+    await q.sql('INSERT INTO events_undelivered (id, seq, since) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq, seq);
   }
 }
 
 /** Folds every stored record, a page at a time (a database made before the tables, once, when migrated). */
-export function indexAllEvents(prepare: Prepare): void {
-  prepare('DELETE FROM events_open').run();
-  prepare('DELETE FROM events_undelivered').run();
+export async function indexAllEvents(q: Queries): Promise<void> {
+  await q.sql('DELETE FROM events_open').run();
+  await q.sql('DELETE FROM events_undelivered').run();
   let after = 0;
   for (;;) {
-    const rows = prepare('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT 500').all(after);
+    const rows = await q.sql('SELECT seq, record FROM events WHERE seq > ? ORDER BY seq LIMIT 500').all(after);
     for (const row of rows) {
       const record = parseEventRecord(String(row.record));
-      if (record) indexEvent(prepare, Number(row.seq), record);
+      if (record) await indexEvent(q, Number(row.seq), record);
     }
     if (rows.length < 500) return;
     after = Number(rows[rows.length - 1]!.seq);

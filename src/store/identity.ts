@@ -25,7 +25,7 @@ export interface FoundStore {
 export type StoreWatcher = (found: FoundStore) => void;
 
 let watcher: StoreWatcher | undefined;
-let finisher: (() => FoundStore[]) | undefined;
+let finisher: (() => Promise<FoundStore[]>) | undefined;
 
 export function watchStores(watch: StoreWatcher | undefined): void {
   watcher = watch;
@@ -36,7 +36,7 @@ export function storeFound(found: FoundStore): void {
 }
 
 /** Set by src/store/database.ts once it is loaded: what closing every open store does. */
-export function onFinishStores(finish: () => FoundStore[]): void {
+export function onFinishStores(finish: () => Promise<FoundStore[]>): void {
   finisher = finish;
 }
 
@@ -44,6 +44,6 @@ export function onFinishStores(finish: () => FoundStore[]): void {
  * Checkpoints and closes every store this process opened (none when the store module never loaded), and
  * returns what each holds now.
  */
-export function finishStores(): FoundStore[] {
-  return finisher?.() ?? [];
+export async function finishStores(): Promise<FoundStore[]> {
+  return (await finisher?.()) ?? [];
 }

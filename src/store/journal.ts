@@ -9,9 +9,10 @@
 //               upper-cased), sent_ms, the payee and amount, state, and the send attempts of the reference;
 //   imports     the files carried over into the store, so none is read twice.
 //
-// Each method runs in its own read or write transaction, or joins the caller's (a claim, an import).
-import type { LocalStore } from './database.js';
-import type { SqlRow, SqlValue } from './sqlite.js';
+// Each method runs in the caller's transaction, given by its handle (`q`): a write's for the writing ones
+// (a claim, an outcome, an import), a read's or a write's for the reading ones.
+import type { Kobo } from '../money/kobo.js';
+import type { Queries, SqlRow, SqlValue, Store } from './store.js';
 
 /** Which account and reference a row belongs to. */
 export interface JournalScope {
@@ -51,7 +52,7 @@ export interface NewTransfer extends ReferenceScope {
   sentMs: number | null;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
   state: string;
   lastIntentAt: string;
   doc: string;
@@ -61,7 +62,7 @@ export interface NewTransfer extends ReferenceScope {
 export interface DuplicateQuery extends JournalScope {
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }
 
 export interface TransferFilter {
@@ -74,50 +75,48 @@ export interface TransferFilter {
 const claimKeyOf = (reference: string) => reference.toUpperCase();
 
 export class JournalStore {
-  constructor(readonly store: LocalStore) {}
+  constructor(readonly store: Store) {}
 
   // ---- writing (the caller holds the write transaction) ------------------------------------------
 
   /** Appends one record's text to the journal; returns its seq. */
-  appendRecord(type: string, scope: ReferenceScope, time: string, text: string): number {
-    const { lastInsertRowid } = this.store
+  async appendRecord(q: Queries, type: string, scope: ReferenceScope, time: string, text: string): Promise<number> {
+    const { lastInsertRowid } = await q
       .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
       .run(type, scope.profile, scope.baseUrl, scope.reference, time, text);
     return Number(lastInsertRowid);
   }
 
-  /** The row that holds the attempts of a reference: the first one of its claim key (any case). */
-  claimSeq(scope: ReferenceScope): number | undefined {
-    const row = this.store.read(() =>
-      this.store
-        .sql('SELECT first_seq FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
-        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
-    );
-    return row ? Number(row.first_seq) : undefined;
+  /** The transfer with exactly this reference in this scope. */
+  async exactTransfer(q: Queries, scope: ReferenceScope): Promise<StoredTransfer | undefined> {
+    const row = await q
+      .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
+      .get(scope.profile, scope.baseUrl, scope.reference);
+    return row ? stored(row) : undefined;
   }
 
-  /** The transfer with exactly this reference in this scope. */
-  exactTransfer(scope: ReferenceScope): StoredTransfer | undefined {
-    const row = this.store.read(() =>
-      this.store
-        .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
-        .get(scope.profile, scope.baseUrl, scope.reference),
-    );
-    return row ? stored(row) : undefined;
+  /**
+   * Every transfer of the reference's claim key (its spellings in any case), oldest first: the row that
+   * holds its attempts (the first) and the one with exactly this reference, in one statement (a record's
+   * fold reads both).
+   */
+  async claimKeyTransfers(q: Queries, scope: ReferenceScope): Promise<Array<StoredTransfer & { reference: string }>> {
+    const rows = await q
+      .sql('SELECT first_seq, reference, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq')
+      .all(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
+    return rows.map((row) => ({ ...stored(row), reference: String(row.reference) }));
   }
 
   /** The first transfer of the reference's claim key (any case). */
-  claimTransfer(scope: ReferenceScope): StoredTransfer | undefined {
-    const row = this.store.read(() =>
-      this.store
-        .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
-        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
-    );
+  async claimTransfer(q: Queries, scope: ReferenceScope): Promise<StoredTransfer | undefined> {
+    const row = await q
+      .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+      .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
     return row ? stored(row) : undefined;
   }
 
-  insertTransfer(row: NewTransfer): void {
-    this.store
+  async insertTransfer(q: Queries, row: NewTransfer): Promise<void> {
+    await q
       .sql(
         `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
            intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
@@ -139,65 +138,69 @@ export class JournalStore {
   }
 
   /** Stores a transfer's folded state. */
-  saveState(firstSeq: number, state: string, doc: string): void {
-    this.store.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state, doc, firstSeq);
+  async saveState(q: Queries, firstSeq: number, state: string, doc: string): Promise<void> {
+    await q.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state, doc, firstSeq);
   }
 
   /** One more intent of the reference whose attempts `firstSeq` holds: unanswered until an outcome. */
-  noteIntent(firstSeq: number, pid: number | undefined, run: string | undefined, time: string): void {
-    this.store
+  async noteIntent(q: Queries, firstSeq: number, pid: number | undefined, run: string | undefined, time: string): Promise<void> {
+    await q
       .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
       .run(pid ?? null, run ?? null, time, firstSeq);
   }
 
   /** An outcome was written after the last intent of the reference whose attempts `firstSeq` holds. */
-  noteAnswered(firstSeq: number): void {
-    this.store.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(firstSeq);
+  async noteAnswered(q: Queries, firstSeq: number): Promise<void> {
+    await q.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(firstSeq);
   }
 
   /** Whether the file `name` was carried over already. */
-  imported(name: string): boolean {
-    return this.store.read(() => this.store.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name) !== undefined);
+  async imported(q: Queries, name: string): Promise<boolean> {
+    return (await q.sql('SELECT 1 AS done FROM imports WHERE name = ?').get(name)) !== undefined;
   }
 
-  noteImport(name: string, at: string, records: number, bytes: number): void {
-    this.store.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, at, records, bytes);
+  async noteImport(q: Queries, name: string, at: string, records: number, bytes: number): Promise<void> {
+    await q.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, ?, ?)').run(name, at, records, bytes);
   }
 
   // ---- reading -------------------------------------------------------------------------------------
 
   /** Up to `limit` records after `afterSeq`, in the order written. */
-  recordsAfter(afterSeq: number, limit: number): StoredRecord[] {
-    const rows = this.store.read(() => this.store.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit));
+  async recordsAfter(q: Queries, afterSeq: number, limit: number): Promise<StoredRecord[]> {
+    const rows = await q.sql('SELECT seq, record FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit);
     return rows.map((row) => ({ seq: Number(row.seq), text: String(row.record) }));
   }
 
   /** A page of the transfers whose intent time is not a date, after `afterSeq`, by first_seq. */
-  undatedTransfersAfter(scope: JournalScope | undefined, afterSeq: number, limit: number): StoredTransfer[] {
+  async undatedTransfersAfter(q: Queries, scope: JournalScope | undefined, afterSeq: number, limit: number): Promise<StoredTransfer[]> {
     const [inScope, params] = scopeFilter(scope);
-    const rows = this.store.read(() =>
-      this.store
-        .sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`)
-        .all(...params, afterSeq, limit),
-    );
+    const rows = await q
+      .sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`)
+      .all(...params, afterSeq, limit);
     return rows.map(stored);
   }
 
   /** A page of the dated transfers after (sentMs, firstSeq), by the index on sent_ms. */
-  datedTransfersAfter(scope: JournalScope | undefined, after: { sentMs: number; firstSeq: number }, limit: number): Array<StoredTransfer & { sentMs: number }> {
+  async datedTransfersAfter(
+    q: Queries,
+    scope: JournalScope | undefined,
+    after: { sentMs: number; firstSeq: number },
+    limit: number,
+  ): Promise<Array<StoredTransfer & { sentMs: number }>> {
     const [inScope, params] = scopeFilter(scope);
-    const rows = this.store.read(() =>
-      this.store
-        .sql(
-          `SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`,
-        )
-        .all(...params, after.sentMs, after.firstSeq, limit),
-    );
+    const rows = await q
+      .sql(
+        `SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`,
+      )
+      .all(...params, after.sentMs, after.firstSeq, limit);
     return rows.map((row) => ({ ...stored(row), sentMs: Number(row.sent_ms) }));
   }
 
-  /** The transfers `filter` selects, oldest intent first; with `limit`, the last ones (still oldest first). */
-  transfers(filter: TransferFilter): string[] {
+  /**
+   * The transfers `filter` selects, oldest intent first; with `limit`, the last ones (still oldest first).
+   * Read a page of PAGE rows at a time, so no one result holds a long history.
+   */
+  async transfers(q: Queries, filter: TransferFilter): Promise<string[]> {
     const where: string[] = [];
     const params: SqlValue[] = [];
     if (filter.scope) {
@@ -212,27 +215,32 @@ export class JournalStore {
       where.push('sent_ms < ?');
       params.push(filter.toMs);
     }
-    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const rows = this.store.read(() =>
-      filter.limit !== undefined
-        ? this.store
-            .sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq DESC LIMIT ?`)
-            .all(...params, filter.limit)
-            .reverse()
-        : this.store.sql(`SELECT doc FROM transfers ${clause} ORDER BY first_seq`).all(...params),
-    );
-    return rows.map(docText);
+    const docs: string[] = [];
+    const newestFirst = filter.limit !== undefined;
+    let left = filter.limit ?? Number.POSITIVE_INFINITY;
+    let after: number | undefined;
+    while (left > 0) {
+      const keyset = after === undefined ? [] : [newestFirst ? 'first_seq < ?' : 'first_seq > ?'];
+      const clause = [...where, ...keyset].length > 0 ? `WHERE ${[...where, ...keyset].join(' AND ')}` : '';
+      const size = Math.min(PAGE, left);
+      const page = await q
+        .sql(`SELECT first_seq, doc FROM transfers ${clause} ORDER BY first_seq ${newestFirst ? 'DESC' : ''} LIMIT ?`)
+        .all(...params, ...(after === undefined ? [] : [after]), size);
+      for (const row of page) docs.push(String(row.doc));
+      left -= page.length;
+      if (page.length < size) break;
+      after = Number(page[page.length - 1]!.first_seq);
+    }
+    return newestFirst ? docs.reverse() : docs;
   }
 
   /** The send attempts of a reference (its claim key, any case). */
-  attempts(scope: ReferenceScope): StoredAttempts | undefined {
-    const row = this.store.read(() =>
-      this.store
-        .sql(
-          'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
-        )
-        .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference)),
-    );
+  async attempts(q: Queries, scope: ReferenceScope): Promise<StoredAttempts | undefined> {
+    const row = await q
+      .sql(
+        'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
+      )
+      .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
     if (!row) return undefined;
     return {
       intents: Number(row.intents),
@@ -249,43 +257,39 @@ export class JournalStore {
    * clock set back still counts as recent), oldest first. Refused transfers do not count: nothing moved.
    * A transfer whose intent time is not a date has no sent_ms and is never one.
    */
-  duplicates(query: DuplicateQuery, now: number, windowMs: number): string[] {
-    const rows = this.store.read(() =>
-      this.store
-        .sql(
-          `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
-             AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
-        )
-        .all(query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs),
-    );
+  async duplicates(q: Queries, query: DuplicateQuery, now: number, windowMs: number): Promise<string[]> {
+    const rows = await q
+      .sql(
+        `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+           AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
+      )
+      .all(query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs);
     return rows.map(docText);
   }
 
   /** The transfers of a profile (any base address) sent in [fromMs, toMs), oldest first. */
-  sentBetween(profile: string, fromMs: number, toMs: number): string[] {
-    return this.store
-      .read(() => this.store.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs))
-      .map(docText);
+  async sentBetween(q: Queries, profile: string, fromMs: number, toMs: number): Promise<string[]> {
+    const rows = await q.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs);
+    return rows.map(docText);
   }
 
   /** When the first transfer of this scope was sent; undefined when it has none. */
-  firstSentMs(scope: JournalScope): number | undefined {
-    const row = this.store.read(() =>
-      this.store.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl),
-    );
+  async firstSentMs(q: Queries, scope: JournalScope): Promise<number | undefined> {
+    const row = await q.sql('SELECT min(sent_ms) AS first FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl);
     return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
   }
 
   /** How many transfers there are; with `scope`, of that profile at that base address. */
-  count(scope?: JournalScope): number {
-    const row = this.store.read(() =>
-      scope
-        ? this.store.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
-        : this.store.sql('SELECT count(*) AS n FROM transfers').get(),
-    );
+  async count(q: Queries, scope?: JournalScope): Promise<number> {
+    const row = scope
+      ? await q.sql('SELECT count(*) AS n FROM transfers WHERE profile = ? AND base_url = ?').get(scope.profile, scope.baseUrl)
+      : await q.sql('SELECT count(*) AS n FROM transfers').get();
     return Number(row?.n ?? 0);
   }
 }
+
+/** Rows read per statement where a caller wants them all: a long history is read as many pages, never one result. */
+const PAGE = 500;
 
 function scopeFilter(scope: JournalScope | undefined): [string, SqlValue[]] {
   return scope ? ['profile = ? AND base_url = ? AND ', [scope.profile, scope.baseUrl]] : ['', []];

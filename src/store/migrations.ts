@@ -9,14 +9,14 @@
 
 import { randomBytes } from '../common/random.js';
 import { indexAllEvents } from './events.js';
-import type { SqlStatement } from './sqlite.js';
+import type { Queries } from './store.js';
 
 export interface Migration {
   /** What the step adds, for messages. */
   readonly name: string;
   readonly sql: string;
   /** After `sql`, in the same transaction: fills the new tables from what the database already holds. */
-  readonly run?: (prepare: (text: string) => SqlStatement) => void;
+  readonly run?: (q: Queries) => Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -215,12 +215,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER IF NOT EXISTS writes_requests AFTER INSERT ON approval_requests BEGIN UPDATE store_identity SET writes = writes + 1; END;
       CREATE TRIGGER IF NOT EXISTS writes_decisions AFTER INSERT ON approval_decisions BEGIN UPDATE store_identity SET writes = writes + 1; END;
     `,
-    run: (prepare) => {
-      prepare(
-        `INSERT OR IGNORE INTO store_identity (only, id, created_at, writes) VALUES (1, ?, ?,
+    run: async (q) => {
+      await q
+        .sql(
+          `INSERT OR IGNORE INTO store_identity (only, id, created_at, writes) VALUES (1, ?, ?,
           (SELECT count(*) FROM journal) + (SELECT count(*) FROM events) + (SELECT count(*) FROM payees)
           + (SELECT count(*) FROM policy_changes) + (SELECT count(*) FROM approval_requests) + (SELECT count(*) FROM approval_decisions))`,
-      ).run(newStoreId(), new Date().toISOString());
+        )
+        .run(newStoreId(), new Date().toISOString());
     },
   },
 ];

@@ -6,7 +6,7 @@
 //
 // What differs from SQLite, and why:
 // - seq and id columns are identities (bigint): the SQLite rowid's role;
-// - integers that hold ms times or kobo are bigint, read back as numbers (src/store/postgres-worker.ts);
+// - integers that hold ms times or kobo are bigint, read back as numbers (src/store/postgres.ts, loadDriver);
 // - `origin` on journal, events, policy_changes and approval_decisions: where a record carried over by
 //   `fsapi store migrate` came from (`<local store id>:<its seq>`), unique, so a second run adds nothing;
 // - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted.

@@ -1,37 +1,61 @@
 // The team store: the local store's tables (src/store/database.ts) in a PostgreSQL that every operator's
-// machine shares, behind the same LocalStore interface, so the journal, controls and events modules run
-// their statements unchanged on either (docs/decisions.md, "The team store").
+// machine shares, behind the same Store interface (src/store/store.ts), so the journal, controls and events
+// modules run their statements unchanged on either (docs/decisions.md, "The team store", "An asynchronous
+// store").
 //
-// - Synchronous like node:sqlite: the connection lives in a worker thread (src/store/postgres-worker.ts);
-//   the main thread posts each statement and waits with Atomics.wait for the answer. Every wait is bounded
-//   (connect timeout, statement_timeout and lock_timeout on the server, the wait's own timeout here), and
-//   a refused, lost or silent connection is StoreUnreachableError: exit 1, nothing sent.
+// - The `pg` driver on the main thread, loaded only when a team store is opened: a pool of POOL_SIZE
+//   connections, each transaction on one of them from BEGIN to COMMIT. Nothing waits synchronously: while a
+//   statement is on its way the process goes on reading its other sockets (the API's answers).
+// - Every wait is bounded, on both sides. The server ends what fsapi's sessions hold too long, set with
+//   each transaction's BEGIN (set_config(..., true): SET LOCAL, so it works behind a transaction pooler
+//   such as PgBouncer): a statement after STATEMENT_TIMEOUT_MS, a wait for a lock (the writer's included)
+//   after LOCK_TIMEOUT_MS, a transaction left idle (a member stopped with Ctrl+Z) after
+//   IDLE_IN_TRANSACTION_MS. Here: CONNECT_TIMEOUT_MS to connect, ANSWER_TIMEOUT_MS for any answer, the
+//   writer's bound for a free connection of the pool. A bound the server's role or database sets tighter is
+//   kept (never loosened).
 // - One writer at a time, as BEGIN IMMEDIATE is on SQLite: a write transaction starts with
 //   pg_advisory_xact_lock on the store's key, held until COMMIT or ROLLBACK (also when the connection
-//   dies). In READ COMMITTED each statement after the lock sees every transaction committed before it, so
-//   a claim (duplicate guard, reference owner, daily maximum, intent) is decided on everything every
-//   machine wrote, and two machines cannot both win it.
-// - Statements are the SQLite ones: `?` becomes `$n`, and an insert whose caller needs the new row's
-//   number (lastInsertRowid) returns it (RETURNING). Schema: src/store/postgres-schema.ts.
-// - A sending run is alive while it holds a session-level advisory lock on this connection: the server
-//   drops it the moment the connection ends (process killed, machine gone: TCP keepalive), so a run on
-//   another machine is known dead without pids or clocks (src/store/process-lock.ts).
+//   dies), sent with BEGIN and the bounds as one simple query: one round trip. In READ COMMITTED each
+//   statement after the lock sees every transaction committed before it, so a claim (duplicate guard,
+//   reference owner, daily maximum, intent) is decided on everything every machine wrote, and two machines
+//   cannot both win it. Reads run in REPEATABLE READ, READ ONLY: one snapshot for the statements of a read.
+// - Results are bounded: a result past MAX_RESULT_BYTES (no record of fsapi's comes near it) closes the
+//   connection as its size is announced, before it is read into memory (watchResultSize).
+// - Every failure of the driver, the network or the server is an fsapi error with a code (teamStoreError):
+//   never a stack trace, never an 'error' event without a listener.
+// - Statements are the SQLite ones: `?` becomes `$n`, and an insert whose caller needs the new row's number
+//   (lastInsertRowid) returns it (RETURNING). Schema: src/store/postgres-schema.ts.
+// - A sending run is alive while it holds a session-level advisory lock on a connection of its own, outside
+//   the pool (holdTeamRunLock): the server drops it the moment that connection ends (process killed,
+//   machine gone: TCP keepalive), so a run on another machine is known dead without pids or clocks
+//   (src/store/process-lock.ts). That connection is never replaced: once it is lost, each intent's
+//   transaction finds the lock gone (its fence) and the run sends nothing more.
 import { randomBytes } from '../common/random.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MessagePort, Worker } from 'node:worker_threads';
+import type { Socket } from 'node:net';
+import type { Client as PgClient, Pool as PgPool, PoolClient, QueryResult } from 'pg';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import type { LocalStore } from './local-store.js';
 import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
-import type { WorkerAnswer, WorkerRequest, WorkerSetup } from './postgres-worker.js';
-import type { SqlRow, SqlStatement, SqlValue } from './sqlite.js';
+import { TransactionEndedError, type Fence, type Queries, type SqlRow, type SqlValue, type Statement, type Store, type WriteOptions } from './store.js';
 
 /** How long a connection may take to open. */
 export const CONNECT_TIMEOUT_MS = 10_000;
-/** How long one statement (a writer waiting for another's lock included) may take: as SQLite's busy_timeout. */
+/** How long one statement may run on the server (statement_timeout). */
 export const STATEMENT_TIMEOUT_MS = 30_000;
-/** The server ends a silent client's session after about 10 + 5 x 3 s. */
+/** How long a statement may wait for a lock, the writer's included (lock_timeout): below the statement's bound, so a wait is told as one. */
+export const LOCK_TIMEOUT_MS = 25_000;
+/** How long a transaction may sit idle before the server ends it (idle_in_transaction_session_timeout): fsapi's never wait on anything but the store. */
+export const IDLE_IN_TRANSACTION_MS = 10_000;
+/** How long any answer may take here, past which the connection is given up: the server's own bounds come first. */
+export const ANSWER_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
+/** How long a transaction waits for a free connection of this process's pool: the writer's bound. */
+export const POOL_WAIT_MS = 30_000;
+/** Connections per process: transactions of one process (a batch sends 8 rows at a time) share them. */
+export const POOL_SIZE = 4;
+/** The largest result read: a page of fsapi's records is a few MB at most; a value written from outside is refused, unread. */
+export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+/** The server ends a silent client's session after about 10 + 5 x 3 s (the run lock's connection). */
 const KEEPALIVE = { idle: 10, interval: 5, count: 3 };
 
 // Advisory lock keys. The store's writer lock and its migration lock are one-bigint keys; run locks are
@@ -78,6 +102,8 @@ export function withoutPassword(address: StoreAddress): StoreAddress {
 
 // ---- errors ------------------------------------------------------------------------------------------
 
+const NOTHING_KEPT = 'nothing of what it was doing was kept';
+
 /** The team store cannot be reached (refused, lost, silent): exit 1, nothing was sent or changed. */
 export class StoreUnreachableError extends FsapiError {
   constructor(
@@ -95,7 +121,66 @@ export class StoreUnreachableError extends FsapiError {
   }
 }
 
-// SQLSTATE classes and driver codes that mean "no usable connection".
+/** Another fsapi held the team store's writer lock (or a lock a statement needed) past LOCK_TIMEOUT_MS, or this process's connections were all busy. */
+export class TeamStoreBusyError extends FsapiError {
+  constructor(display: string, waitedMs: number, cause?: unknown) {
+    super(`the team store ${display} stayed locked by another fsapi for ${Math.round(waitedMs / 1000)} s; nothing was done`, {
+      exitCode: ExitCode.failed,
+      hint: 'another fsapi is writing to it; try again (docs/team.md, "Bounds")',
+      cause,
+      code: 'store_busy',
+    });
+  }
+}
+
+/** A bound of the server ran out: a statement ran past statement_timeout, or a transaction sat idle past its bound. */
+export class StoreTimeoutError extends FsapiError {
+  constructor(display: string, what: 'statement' | 'idle', boundMs: number, cause?: unknown) {
+    const seconds = Math.round(boundMs / 100) / 10;
+    super(
+      what === 'statement'
+        ? `a statement on the team store ${display} ran past its bound of ${seconds} s and the server stopped it; ${NOTHING_KEPT}`
+        : `this run's transaction on the team store ${display} sat idle past its bound of ${seconds} s (was the process stopped?) and the server ended it; ${NOTHING_KEPT}`,
+      {
+        exitCode: ExitCode.failed,
+        hint:
+          what === 'statement'
+            ? 'the database server is overloaded or a statement is slow there; try again, and tell its administrator if it lasts'
+            : 'try again; fsapi transfer log shows what was recorded before',
+        cause,
+        code: 'store_timeout',
+      },
+    );
+  }
+}
+
+/** A result past MAX_RESULT_BYTES: refused as it was announced, never read whole. */
+export class StoreResultTooLargeError extends FsapiError {
+  constructor(display: string) {
+    super(
+      `a result from the team store ${display} passed ${MAX_RESULT_BYTES / 1024 / 1024} MB, more than any of fsapi's records holds; it was not read, and ${NOTHING_KEPT}`,
+      {
+        exitCode: ExitCode.failed,
+        hint: 'a value far too large was written into the store from outside fsapi; find it with psql and remove it (docs/team.md)',
+        code: 'store_result_too_large',
+      },
+    );
+  }
+}
+
+/** Any other failure of the team store or its driver, named as it came (never with a password: the driver has none to show). */
+export class StoreFailedError extends FsapiError {
+  constructor(display: string, detail: string, cause?: unknown) {
+    super(`the team store ${display} failed (${detail}); ${NOTHING_KEPT}`, {
+      exitCode: ExitCode.failed,
+      hint: 'fsapi store status shows the store; docs/team.md',
+      cause,
+      code: 'store_failed',
+    });
+  }
+}
+
+// Node's and the driver's words for "no usable connection".
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -105,35 +190,177 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EPIPE',
-  'connection_lost',
+  'ECONNABORTED',
 ]);
+const UNREACHABLE_WORDS = /Connection terminated|not queryable|Query read timeout|connection timeout|ssl|self[- ]signed|certificate/i;
 
-function storeFailure(display: string, answer: Extract<WorkerAnswer, { ok: false }>): FsapiError | Error {
-  const code = answer.code ?? '';
-  if (
-    answer.lost ||
-    UNREACHABLE_CODES.has(code) ||
-    code.startsWith('08') ||
-    code.startsWith('57P') ||
-    /Connection terminated|timeout expired|connect/i.test(answer.message)
-  ) {
-    return new StoreUnreachableError(display, answer.message);
-  }
+/** What the driver, the network or the server said, as an fsapi error (FsapiErrors pass as they are). */
+export function teamStoreError(display: string, error: unknown, bounds: Bounds = DEFAULT_BOUNDS): FsapiError | unknown {
+  if (error instanceof FsapiError) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === '57014' && /statement timeout/i.test(message)) return new StoreTimeoutError(display, 'statement', bounds.statementMs, error);
+  if (code === '25P03') return new StoreTimeoutError(display, 'idle', bounds.idleMs, error);
+  if (code === '55P03' || code === '40P01') return new TeamStoreBusyError(display, bounds.lockMs, error);
   if (code === '28P01' || code === '28000') {
-    return new FsapiError(`the team store ${display} refused the login (${answer.message}); nothing was sent or changed`, {
+    return new FsapiError(`the team store ${display} refused the login (${message}); nothing was sent or changed`, {
       exitCode: ExitCode.failed,
       hint: 'fsapi takes the password from PGPASSWORD or ~/.pgpass (docs/team.md)',
       code: 'store_login_failed',
     });
   }
-  if (code === '57014' || code === '55P03') {
-    return new FsapiError(`the team store ${display} stayed busy for ${STATEMENT_TIMEOUT_MS / 1000} s; nothing was done`, {
-      exitCode: ExitCode.failed,
-      hint: 'another fsapi is writing to it; try again',
-      code: 'store_busy',
-    });
+  if (/timeout exceeded when trying to connect/.test(message)) return new TeamStoreBusyError(display, POOL_WAIT_MS, error);
+  if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') {
+    return new StoreUnreachableError(display, message, error);
   }
-  return Object.assign(new Error(`team store: ${answer.message}`), { code });
+  if (error instanceof RangeError || code === 'ERR_STRING_TOO_LONG' || code === 'ERR_OUT_OF_MEMORY' || code === 'ENOMEM') {
+    return new StoreFailedError(display, `a value too large to handle: ${message}`, error);
+  }
+  if (!/^[0-9A-Z]{5}$/.test(code) && UNREACHABLE_WORDS.test(message)) return new StoreUnreachableError(display, message, error);
+  return new StoreFailedError(display, message, error);
+}
+
+// ---- the driver --------------------------------------------------------------------------------------
+
+type Pg = typeof import('pg');
+let driver: Promise<Pg> | undefined;
+
+/** `pg`, loaded once, when the first team store is opened: a run on the data dir's SQLite never loads it. */
+function loadDriver(): Promise<Pg> {
+  driver ??= import('pg').then((module) => {
+    const pg = (module as unknown as { default?: Pg }).default ?? module;
+    // int8 (counts, ms times, kobo) as numbers: fsapi's integers stay far below 2^53, and one that does not
+    // is an error rather than a rounded number, as node:sqlite does.
+    pg.types.setTypeParser(20, (text: string) => {
+      const value = Number(text);
+      if (!Number.isSafeInteger(value)) throw new Error(`integer ${text} is past 2^53`);
+      return value;
+    });
+    quietSslModeWarning();
+    return pg;
+  });
+  return driver;
+}
+
+/**
+ * sslmode=require (and prefer, verify-ca) in the URL: the driver verifies the server's certificate and
+ * name, as verify-full does (docs/team.md says so), and says so in a warning on every connection. That
+ * one warning is dropped: fsapi's stderr is the user's, and the stricter check is the one fsapi wants.
+ */
+function quietSslModeWarning(): void {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SSL modes .* are treated as aliases for 'verify-full'/.test(text)) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+}
+
+/** What the driver's connection exposes that the result bound reads: its socket (TLS once upgraded). */
+interface DriverConnection {
+  stream: Socket;
+  ssl: unknown;
+  once(event: 'sslconnect', listener: () => void): void;
+}
+
+/** A client of fsapi's: its socket watched for oversized results, its failures kept (never an unheard 'error'). */
+type TeamClient = PgClient & { lost?: Error };
+/** One of them lent by the pool to a transaction. */
+type PooledClient = PoolClient & { lost?: Error };
+
+/** The driver's Client with fsapi's connect bound, result bound and error listener. */
+function clientClass(pg: Pg, display: string): new (config: object) => TeamClient {
+  return class FsapiClient extends pg.Client {
+    lost?: Error;
+
+    constructor(config: object) {
+      // The pool's own timeout is its wait for a free connection; opening one has its own, shorter, bound.
+      super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      // A connection that fails while idle in the pool, or between two statements, is kept as lost: the
+      // pool or the next statement hears of it. Without a listener an 'error' event would end the process.
+      this.on('error', (error: Error) => {
+        this.lost ??= error;
+      });
+      watchResultSize((this as unknown as { connection: DriverConnection }).connection, display);
+    }
+  };
+}
+
+/**
+ * Closes the connection as soon as a result grows past MAX_RESULT_BYTES, from the sizes the server
+ * announces in each message's header (PostgreSQL's wire protocol: a type byte, then a 4-byte length), so
+ * neither the value nor the result is ever held. On TLS the decrypted stream is watched, once upgraded.
+ */
+function watchResultSize(connection: DriverConnection, display: string): void {
+  const attach = (stream: Socket) => {
+    const header = Buffer.alloc(5);
+    let have = 0;
+    let bodyLeft = 0;
+    let resultBytes = 0;
+    stream.on('data', (chunk: Buffer) => {
+      let at = 0;
+      while (at < chunk.length) {
+        if (bodyLeft > 0) {
+          const skip = Math.min(bodyLeft, chunk.length - at);
+          bodyLeft -= skip;
+          at += skip;
+          continue;
+        }
+        const take = Math.min(5 - have, chunk.length - at);
+        chunk.copy(header, have, at, at + take);
+        have += take;
+        at += take;
+        if (have < 5) return;
+        have = 0;
+        const type = header[0];
+        const length = header.readUInt32BE(1);
+        bodyLeft = length - 4;
+        // DataRow ('D') adds to the result; CommandComplete, ReadyForQuery and ErrorResponse end it.
+        if (type === 0x44) resultBytes += length;
+        else if (type === 0x43 || type === 0x5a || type === 0x45) resultBytes = 0;
+        if (resultBytes > MAX_RESULT_BYTES || length > MAX_RESULT_BYTES) {
+          stream.destroy(new StoreResultTooLargeError(display));
+          return;
+        }
+      }
+    });
+  };
+  if (connection.ssl) connection.once('sslconnect', () => attach(connection.stream));
+  else attach(connection.stream);
+}
+
+// ---- the bounds of each transaction ------------------------------------------------------------------
+
+/** The bounds a transaction runs under, in ms, as the server set them (tighter ones of its own kept). */
+export interface Bounds {
+  statementMs: number;
+  lockMs: number;
+  idleMs: number;
+}
+
+const DEFAULT_BOUNDS: Bounds = { statementMs: STATEMENT_TIMEOUT_MS, lockMs: LOCK_TIMEOUT_MS, idleMs: IDLE_IN_TRANSACTION_MS };
+
+/** fsapi's bound for `setting`, or the one the server already has when it is tighter (0: none). */
+const tighter = (setting: string, ms: number) =>
+  `least(coalesce(nullif((extract(epoch FROM current_setting('${setting}')::interval) * 1000)::bigint, 0), ${ms}), ${ms})`;
+
+/**
+ * The transaction's bounds, local to it (set_config's third argument: SET LOCAL), and what they came to.
+ * A statement without parameters, so it rides in BEGIN's simple query.
+ */
+const SET_BOUNDS = `SELECT set_config('statement_timeout', b.s::text, true) AS s0, set_config('lock_timeout', b.l::text, true) AS l0,
+  set_config('idle_in_transaction_session_timeout', b.i::text, true) AS i0, b.s AS statement_ms, b.l AS lock_ms, b.i AS idle_ms
+  FROM (SELECT ${tighter('statement_timeout', STATEMENT_TIMEOUT_MS)} AS s, ${tighter('lock_timeout', LOCK_TIMEOUT_MS)} AS l,
+    ${tighter('idle_in_transaction_session_timeout', IDLE_IN_TRANSACTION_MS)} AS i) b`;
+
+const READ_BEGIN = `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${SET_BOUNDS}`;
+const WRITE_BEGIN = `BEGIN; ${SET_BOUNDS}; SELECT pg_advisory_xact_lock(${WRITER_LOCK})`;
+const MIGRATE_BEGIN = `BEGIN; ${SET_BOUNDS}; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+
+function boundsOf(results: QueryResult[]): Bounds {
+  const row = results.find((result) => result.rows[0]?.statement_ms !== undefined)?.rows[0] as Record<string, unknown> | undefined;
+  if (!row) return DEFAULT_BOUNDS;
+  return { statementMs: Number(row.statement_ms), lockMs: Number(row.lock_ms), idleMs: Number(row.idle_ms) };
 }
 
 // ---- the statements ----------------------------------------------------------------------------------
@@ -160,126 +387,16 @@ export function toPostgres(text: string): string {
   return out;
 }
 
-// ---- the connection ----------------------------------------------------------------------------------
-
-function workerFile(): string {
-  // Bundled: dist/postgres-worker.cjs beside dist/engine.cjs. From source (the tests, through tsx): the .ts.
-  const here = fileURLToPath(import.meta.url);
-  return path.join(path.dirname(here), here.endsWith('.cjs') ? 'postgres-worker.cjs' : 'postgres-worker.ts');
-}
-
-/**
- * node:worker_threads, loaded with the first connection: a run on the data dir's SQLite, which loads this
- * module with the store's, never needs it (about 2 ms, docs/startup.md).
- */
-const threads = () => process.getBuiltinModule('node:worker_threads');
-
-class Connection {
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-  private readonly port: MessagePort;
-  private readonly worker: Worker;
-  private dead: FsapiError | Error | undefined;
-
-  constructor(
-    address: StoreAddress,
-    private readonly display: string,
-  ) {
-    const channel = new (threads().MessageChannel)();
-    this.port = channel.port1;
-    const setup: WorkerSetup = {
-      signal: this.flag.buffer as SharedArrayBuffer,
-      port: channel.port2,
-      url: address.url,
-      connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-      keepalive: KEEPALIVE,
-    };
-    this.worker = new (threads().Worker)(workerFile(), { workerData: setup, transferList: [channel.port2], stdout: false, stderr: false });
-    // Neither keeps the process alive: a command that is done exits, and its connection with it.
-    this.worker.unref();
-    this.port.unref();
-    try {
-      this.call({ op: 'connect' }, CONNECT_TIMEOUT_MS);
-    } catch (error) {
-      // No connection: no thread left behind either (a long-running process would keep collecting them).
-      void this.worker.terminate();
-      throw error;
-    }
-  }
-
-  call(request: WorkerRequest, timeoutMs = STATEMENT_TIMEOUT_MS): Extract<WorkerAnswer, { ok: true }> {
-    if (this.dead) throw this.dead;
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request);
-    // The worker answers within its own bounds; this one is for a worker that cannot (a hung socket).
-    const waited = Atomics.wait(this.flag, 0, 0, timeoutMs + 5_000);
-    const reply = threads().receiveMessageOnPort(this.port)?.message as WorkerAnswer | undefined;
-    if (!reply) {
-      this.dead = new StoreUnreachableError(
-        this.display,
-        waited === 'timed-out' ? `no answer in ${Math.round(timeoutMs / 1000) + 5} s` : 'the connection thread stopped',
-      );
-      void this.worker.terminate();
-      throw this.dead;
-    }
-    if (reply.ok) return reply;
-    const error = storeFailure(this.display, reply);
-    if (error instanceof StoreUnreachableError) this.dead = error;
-    throw error;
-  }
-
-  close(): void {
-    if (this.dead) return;
-    try {
-      this.call({ op: 'close' }, 2_000);
-    } catch {
-      // gone already
-    }
-    void this.worker.terminate();
-    this.dead = new Error('closed');
-  }
-}
-
 // ---- the store ---------------------------------------------------------------------------------------
 
-class Statement implements SqlStatement {
-  constructor(
-    private readonly store: TeamStore,
-    private readonly text: string,
-  ) {}
-
-  run(...params: SqlValue[]): { changes: number; lastInsertRowid: number } {
-    const answer = this.store.send(this.text, params);
-    const first = answer.rows[0];
-    const key = first ? Object.values(first)[0] : undefined;
-    return { changes: answer.rowCount, lastInsertRowid: typeof key === 'number' ? key : Number(key ?? 0) };
-  }
-
-  get(...params: SqlValue[]): SqlRow | undefined {
-    return this.store.send(this.text, params).rows[0];
-  }
-
-  all(...params: SqlValue[]): SqlRow[] {
-    return this.store.send(this.text, params).rows;
-  }
-}
-
-export class TeamStore implements LocalStore {
-  private depth = 0;
-  private readonly statements = new Map<string, Statement>();
-  /**
-   * A read transaction's BEGIN and COMMIT ride with the statements next to them, in the same message to
-   * the connection thread: BEGIN with the read's first statement, COMMIT (of a transaction that wrote
-   * nothing) with whatever is sent next. A read of one statement then costs one wait, not three.
-   */
-  private readBegin: string | undefined;
-  private readOpen = false;
-  private flushScheduled = false;
+export class TeamStore implements Store {
+  readonly backend = 'postgresql';
+  private closed = false;
 
   constructor(
     readonly dataDir: string,
     readonly address: StoreAddress,
-    private readonly connection: Connection,
+    private readonly pool: PgPool,
   ) {}
 
   /** The address without a password: what messages, status and the profile's expectation show. */
@@ -287,100 +404,71 @@ export class TeamStore implements LocalStore {
     return this.address.display;
   }
 
-  sql(text: string): SqlStatement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = new Statement(this, toPostgres(text));
-      this.statements.set(text, statement);
-    }
-    return statement;
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction(READ_BEGIN, work, undefined);
   }
 
-  /** Raw PostgreSQL (no translation), for this module and `store migrate`. */
-  query(text: string, ...params: SqlValue[]): SqlRow[] {
-    return this.send(text, params).rows;
+  write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
+    return this.transaction(WRITE_BEGIN, work, options?.fence);
   }
 
-  /** One statement, with a read transaction's pending COMMIT or BEGIN before it. */
-  send(text: string, params: SqlValue[]): ReturnType<Connection['call']> {
-    const before: string[] = [];
-    if (this.readOpen && this.readBegin === undefined) {
-      before.push('COMMIT');
-      this.readOpen = false;
-    }
-    if (this.readBegin !== undefined) {
-      before.push(this.readBegin);
-      this.readBegin = undefined;
-      this.readOpen = true;
-    }
-    return this.connection.call({ op: 'query', text, params, before });
+  /** A write transaction under the schema's own lock (migrate). */
+  migration<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction(MIGRATE_BEGIN, work, undefined);
   }
 
-  read<T>(work: () => T): T {
-    if (this.depth > 0) return work();
-    // One snapshot for every statement of `work`, begun with its first statement (none: nothing begun).
-    this.readBegin = 'BEGIN ISOLATION LEVEL REPEATABLE READ';
-    this.depth += 1;
+  /**
+   * `work` in one transaction on one connection of the pool: `begin` (BEGIN, the bounds, the writer's lock,
+   * the fence) in one round trip, then `work`, then COMMIT. Anything that fails rolls back (the server does
+   * so itself for a connection that died) and is said as an fsapi error.
+   */
+  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+    if (this.closed) throw new Error(`${this.file} is closed`);
+    let client: PooledClient;
     try {
-      return work();
-    } finally {
-      this.depth -= 1;
-      // Nothing was sent: nothing to end. Else the COMMIT goes with the next message, or on its own once
-      // the run waits for something else (an answer of the API): no snapshot stays open while it waits.
-      this.readBegin = undefined;
-      if (this.readOpen && !this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.endRead()).unref();
-      }
+      client = (await this.pool.connect()) as PooledClient;
+    } catch (error) {
+      throw teamStoreError(this.file, error);
     }
-  }
-
-  private endRead(): void {
-    this.flushScheduled = false;
-    if (!this.readOpen || this.depth > 0) return;
-    this.readOpen = false;
+    const handle = new TeamQueries(client, this.file);
+    let bounds = DEFAULT_BOUNDS;
+    let released = false;
     try {
-      this.connection.call({ op: 'query', text: 'COMMIT', params: [] });
-    } catch {
-      // A connection lost now is reported by the next statement that needs it.
-    }
-  }
-
-  write<T>(work: () => T): T {
-    // READ COMMITTED: each statement after the lock sees what every writer before it committed.
-    return this.transaction('BEGIN', WRITER_LOCK, work);
-  }
-
-  private transaction<T>(begin: string, lock: bigint | undefined, work: () => T): T {
-    if (this.depth > 0) return work();
-    try {
-      // One round trip: BEGIN and the lock as one simple query (a constant key, no parameters). A lock
-      // that times out leaves the transaction begun: rolled back below.
-      this.send(lock === undefined ? begin : `${begin}; SELECT pg_advisory_xact_lock(${lock})`, []);
-      this.depth += 1;
-      let result: T;
-      try {
-        result = work();
-      } finally {
-        this.depth -= 1;
-      }
-      this.send('COMMIT', []);
+      const answers = await client.query(fence ? `${begin}; ${fence.sql}` : begin);
+      const results = (Array.isArray(answers) ? answers : [answers]) as QueryResult[];
+      bounds = boundsOf(results);
+      handle.bounds = bounds;
+      if (fence && !fence.holds(results[results.length - 1]!.rows as SqlRow[])) throw fence.lost();
+      const result = await work(handle);
+      handle.end();
+      await client.query('COMMIT');
       return result;
     } catch (error) {
-      try {
-        this.send('ROLLBACK', []);
-      } catch {
-        // The connection is gone: the server rolled the transaction back.
+      handle.end();
+      // A decision of the work's own (a claim refused) as it is; anything else as the store's failure.
+      const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds);
+      released = true;
+      // A connection that failed, or whose answer did not come, is closed rather than reused.
+      const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
+      if (usable) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollback) {
+          client.lost ??= rollback as Error;
+        }
       }
-      throw error;
+      client.release(client.lost ?? (usable ? undefined : true));
+      throw failure;
+    } finally {
+      if (!released) client.release();
     }
   }
 
-  identity(): StoreIdentity | undefined {
-    return readIdentity(this);
+  identity(): Promise<StoreIdentity | undefined> {
+    return this.read((q) => readIdentity(q));
   }
 
-  copyInto(): void {
+  async copyInto(): Promise<void> {
     throw new UsageError(
       `a team store is not copied by fsapi store backup: ${this.file} is backed up by its database's own tools`,
       'for example pg_dump (docs/team.md)',
@@ -388,57 +476,91 @@ export class TeamStore implements LocalStore {
   }
 
   /** The schema version the store is at, 0 when it has none. */
-  schemaVersion(): number {
-    return schemaVersionOf(this);
+  schemaVersion(): Promise<number> {
+    return this.read((q) => schemaVersionOf(q));
   }
 
-  close(): void {
-    this.connection.close();
-    for (const [key, store] of open) if (store === this) open.delete(key);
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    opened.delete(this);
+    const key = this.address.display;
+    const opening = open.get(key);
+    void opening?.then((store) => {
+      if (store === this && open.get(key) === opening) open.delete(key);
+    });
+    await this.pool.end().catch(() => undefined);
   }
 }
 
-function readIdentity(store: TeamStore): StoreIdentity | undefined {
-  if (!tableExists(store, 'store_identity')) return undefined;
-  const row = store.query('SELECT id, writes FROM store_identity WHERE "only" = 1')[0];
+/** The handle of one transaction on one connection. */
+class TeamQueries implements Queries {
+  private open = true;
+  bounds: Bounds = DEFAULT_BOUNDS;
+
+  constructor(
+    private readonly client: TeamClient,
+    private readonly display: string,
+  ) {}
+
+  end(): void {
+    this.open = false;
+  }
+
+  sql(text: string): Statement {
+    const translatedText = toPostgres(text);
+    const send = async (params: SqlValue[]): Promise<QueryResult> => {
+      if (!this.open) throw new TransactionEndedError(text);
+      try {
+        const answer: QueryResult | QueryResult[] = await this.client.query({ text: translatedText, values: params });
+        // Several statements in one text (a step of the schema): the last one's result.
+        return Array.isArray(answer) ? answer[answer.length - 1]! : answer;
+      } catch (error) {
+        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds);
+      }
+    };
+    return {
+      run: async (...params) => {
+        const answer = await send(params);
+        const first = answer.rows[0] as SqlRow | undefined;
+        const key = first ? Object.values(first)[0] : undefined;
+        return { changes: answer.rowCount ?? 0, lastInsertRowid: typeof key === 'number' ? key : Number(key ?? 0) };
+      },
+      get: async (...params) => (await send(params)).rows[0] as SqlRow | undefined,
+      all: async (...params) => (await send(params)).rows as SqlRow[],
+    };
+  }
+}
+
+async function readIdentity(q: Queries): Promise<StoreIdentity | undefined> {
+  if (!(await tableExists(q, 'store_identity'))) return undefined;
+  const row = await q.sql('SELECT id, writes FROM store_identity WHERE "only" = 1').get();
   return row ? { id: String(row.id), writes: Number(row.writes) } : undefined;
 }
 
-function tableExists(store: TeamStore, table: string): boolean {
-  return store.query('SELECT (to_regclass($1) IS NOT NULL)::int AS found', table)[0]?.found === 1;
+async function tableExists(q: Queries, table: string): Promise<boolean> {
+  return (await q.sql('SELECT (to_regclass(?) IS NOT NULL)::int AS found').get(table))?.found === 1;
 }
 
-function schemaVersionOf(store: TeamStore): number {
-  if (!tableExists(store, 'fsapi_schema')) return 0;
-  return Number(store.query('SELECT version FROM fsapi_schema')[0]?.version ?? 0);
+async function schemaVersionOf(q: Queries): Promise<number> {
+  if (!(await tableExists(q, 'fsapi_schema'))) return 0;
+  return Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
 }
 
-function migrate(store: TeamStore): void {
-  if (schemaVersionOf(store) >= POSTGRES_SCHEMA_VERSION) return;
-  store.query('BEGIN');
-  try {
-    // Two machines opening a new store at once: the second waits here, then finds it made.
-    store.query('SELECT pg_advisory_xact_lock($1::bigint)', MIGRATION_LOCK.toString());
-    store.query('CREATE TABLE IF NOT EXISTS fsapi_schema (version INTEGER NOT NULL)');
-    const from = Number(store.query('SELECT version FROM fsapi_schema')[0]?.version ?? 0);
-    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) store.query(step.sql);
+async function migrate(store: TeamStore): Promise<void> {
+  if ((await store.schemaVersion()) >= POSTGRES_SCHEMA_VERSION) return;
+  // Two machines opening a new store at once: the second waits for the schema's lock, then finds it made.
+  await store.migration(async (q) => {
+    await q.sql('CREATE TABLE IF NOT EXISTS fsapi_schema (version INTEGER NOT NULL)').run();
+    const from = Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
+    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) await q.sql(step.sql).run();
     if (from === 0) {
-      store.query('INSERT INTO fsapi_schema (version) VALUES ($1)', POSTGRES_SCHEMA_VERSION);
-      store.query(
-        `INSERT INTO store_identity ("only", id, created_at, writes) VALUES (1, $1, $2, 0) ON CONFLICT DO NOTHING`,
-        newTeamStoreId(),
-        new Date().toISOString(),
-      );
-    } else if (from < POSTGRES_SCHEMA_VERSION) store.query('UPDATE fsapi_schema SET version = $1', POSTGRES_SCHEMA_VERSION);
-    store.query('COMMIT');
-  } catch (error) {
-    try {
-      store.query('ROLLBACK');
-    } catch {
-      // gone
-    }
-    throw error;
-  }
+      await q.sql('INSERT INTO fsapi_schema (version) VALUES (?)').run(POSTGRES_SCHEMA_VERSION);
+      await q
+        .sql(`INSERT INTO store_identity ("only", id, created_at, writes) VALUES (1, ?, ?, 0) ON CONFLICT DO NOTHING`)
+        .run(newTeamStoreId(), new Date().toISOString());
+    } else if (from < POSTGRES_SCHEMA_VERSION) await q.sql('UPDATE fsapi_schema SET version = ?').run(POSTGRES_SCHEMA_VERSION);
+  });
 }
 
 /** 16 hex digits as the local store's ids, marked as a team store's: `st-…` there, `ts-…` here. */
@@ -448,38 +570,76 @@ function newTeamStoreId(): string {
     .replace(/(.{4})(?=.)/g, '$1-')}`;
 }
 
-const open = new Map<string, TeamStore>();
+/** The pool of one team store: bounded in size and in every wait; an idle connection's failure is heard and dropped. */
+async function poolFor(address: StoreAddress): Promise<PgPool> {
+  const pg = await loadDriver();
+  const pool = new pg.Pool({
+    connectionString: address.url,
+    Client: clientClass(pg, address.display) as unknown as new () => PgClient,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    idleTimeoutMillis: 10_000,
+    // A command that is done exits, its idle connections with it.
+    allowExitOnIdle: true,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE.idle * 1000,
+    query_timeout: ANSWER_TIMEOUT_MS,
+    application_name: 'fsapi',
+  });
+  // An idle connection that fails is removed by the pool, which then says so here: the next transaction
+  // opens another. Without a listener the process would end.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const open = new Map<string, Promise<TeamStore>>();
+const opened = new Set<TeamStore>();
 
 /**
  * The team store at `address`, connected and migrated on first use in this process. `dataDir` is the data
  * dir of the run whose profile uses it: whoever watches stores (src/store/identity.ts) is told of it
  * before anything is read or written, and may refuse it.
  */
-export function openTeamStore(dataDir: string | undefined, address: StoreAddress): TeamStore {
+export function openTeamStore(dataDir: string | undefined, address: StoreAddress): Promise<TeamStore> {
   const key = address.display;
-  const known = open.get(key);
-  if (known) return known;
-  const connection = new Connection(address, address.display);
+  let store = open.get(key);
+  if (!store) {
+    store = openTeam(dataDir, address);
+    open.set(key, store);
+    const opening = store;
+    opening.catch(() => {
+      if (open.get(key) === opening) open.delete(key);
+    });
+  }
+  return store;
+}
+
+async function openTeam(dataDir: string | undefined, address: StoreAddress): Promise<TeamStore> {
+  const pool = await poolFor(address);
   // Without a data dir (`store migrate`): no run's store, so no profile's expectation is checked or kept.
-  const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, connection);
+  const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, pool);
   try {
-    if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: readIdentity(store) });
-    migrate(store);
+    if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
+    await migrate(store);
   } catch (error) {
-    connection.close();
+    await pool.end().catch(() => undefined);
     throw error;
   }
-  open.set(key, store);
+  opened.add(store);
   return store;
 }
 
 /** Closes every team store this process opened (tests, `store migrate`). */
-export function closeTeamStores(): void {
-  for (const store of [...open.values()]) store.close();
+export async function closeTeamStores(): Promise<void> {
+  const stores = [...open.values()];
+  open.clear();
+  for (const store of stores) await store.then((s) => s.close()).catch(() => undefined);
+  opened.clear();
 }
 
+/** The team stores open now (for the end of a command: what each holds). */
 export function openTeamStores(): TeamStore[] {
-  return [...open.values()];
+  return [...opened];
 }
 
 // ---- status ------------------------------------------------------------------------------------------
@@ -497,8 +657,8 @@ export interface TeamStoreReport {
 
 const COUNTED = ['journal', 'transfers', 'events', 'payees', 'policies', 'approval_requests'];
 
-/** What the team store holds, on a connection of its own; creates nothing. Unreachable is reported, not thrown. */
-export function inspectTeamStore(address: StoreAddress): TeamStoreReport {
+/** What the team store holds, on a pool of its own; creates nothing. Unreachable is reported, not thrown. */
+export async function inspectTeamStore(address: StoreAddress): Promise<TeamStoreReport> {
   const report: TeamStoreReport = {
     display: address.display,
     reachable: false,
@@ -508,24 +668,21 @@ export function inspectTeamStore(address: StoreAddress): TeamStoreReport {
     identity: undefined,
     counts: {},
   };
-  let connection: Connection;
+  const pool = await poolFor(address);
+  const store = new TeamStore('', address, pool);
   try {
-    connection = new Connection(address, address.display);
+    report.serverVersion = await store.read(async (q) => String((await q.sql('SHOW server_version').get())?.server_version ?? ''));
+    report.reachable = true;
+    report.schemaVersion = await store.schemaVersion();
+    report.identity = await store.identity();
+    await store.read(async (q) => {
+      for (const table of COUNTED)
+        if (await tableExists(q, table)) report.counts[table] = Number((await q.sql(`SELECT count(*) AS n FROM ${table}`).get())?.n ?? 0);
+    });
   } catch (error) {
     report.problem = error instanceof StoreUnreachableError ? error.detail : (error as Error).message;
-    return report;
-  }
-  try {
-    const store = new TeamStore('', address, connection);
-    report.reachable = true;
-    report.serverVersion = String(store.query('SHOW server_version')[0]?.server_version ?? '');
-    report.schemaVersion = schemaVersionOf(store);
-    report.identity = readIdentity(store);
-    for (const table of COUNTED) if (tableExists(store, table)) report.counts[table] = Number(store.query(`SELECT count(*) AS n FROM ${table}`)[0]?.n ?? 0);
-  } catch (error) {
-    report.problem = (error as Error).message;
   } finally {
-    connection.close();
+    await store.close();
   }
   return report;
 }
@@ -537,24 +694,107 @@ function runKey(run: string): [number, number] {
   return [Number.parseInt(run.slice(0, 8), 16) | 0, Number.parseInt(run.slice(8, 16), 16) | 0];
 }
 
-/** Takes the run's lock on the store's connection, for as long as the connection lives. */
-export function holdTeamRunLock(store: TeamStore, run: string): void {
-  const [high, low] = runKey(run);
-  const row = store.query('SELECT pg_try_advisory_lock($1::int4, $2::int4)::int AS held', high, low)[0];
-  if (row?.held !== 1) throw new Error(`the run lock of ${run} is held by another connection`);
+interface HeldRunLock {
+  client: TeamClient;
+  fence: Fence;
 }
 
-/** Whether some connection to the store (any machine) holds the run's lock: the run is alive. */
-export function teamRunIsLive(store: TeamStore, run: string): boolean {
+/** This process's run locks, by store address: each on a connection of its own, kept for the life of the process. */
+const runLocks = new Map<string, Promise<HeldRunLock>>();
+
+/**
+ * Takes the run's lock on a connection of its own to the store, held for as long as that connection lives
+ * (the life of the process), and returns the fence each intent's transaction checks: the lock still held by
+ * that connection. A lost connection is not replaced: its fence fails from then on.
+ */
+export async function holdTeamRunLock(store: TeamStore, run: string): Promise<Fence> {
+  const key = store.address.display;
+  let held = runLocks.get(key);
+  if (!held) {
+    held = takeRunLock(store.address, run);
+    runLocks.set(key, held);
+    const taking = held;
+    taking.catch(() => {
+      if (runLocks.get(key) === taking) runLocks.delete(key);
+    });
+  }
+  const { client, fence } = await held;
+  if (client.lost) throw fence.lost();
+  return fence;
+}
+
+async function takeRunLock(address: StoreAddress, run: string): Promise<HeldRunLock> {
+  const pg = await loadDriver();
+  const Client = clientClass(pg, address.display);
+  const client = new Client({
+    connectionString: address.url,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE.idle * 1000,
+    query_timeout: ANSWER_TIMEOUT_MS,
+    application_name: 'fsapi',
+  });
+  const [high, low] = runKey(run);
+  let row: Record<string, unknown> | undefined;
+  try {
+    await client.connect();
+    // The server's side of liveness: a machine that vanishes (power cut, cable) without closing its
+    // connection is probed, and its session (and the run's lock) ended, within about idle + interval x
+    // count seconds. Session settings: this connection is the session the lock lives in.
+    const answers = await client.query(
+      `SET tcp_keepalives_idle = ${KEEPALIVE.idle}; SET tcp_keepalives_interval = ${KEEPALIVE.interval}; SET tcp_keepalives_count = ${KEEPALIVE.count};
+       SELECT pg_try_advisory_lock(${high}, ${low})::int AS held, pg_backend_pid() AS pid`,
+    );
+    const results = (Array.isArray(answers) ? answers : [answers]) as QueryResult[];
+    row = results[results.length - 1]!.rows[0] as Record<string, unknown> | undefined;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw teamStoreError(address.display, client.lost ?? error);
+  }
+  if (row?.held !== 1) {
+    await client.end().catch(() => undefined);
+    throw new Error(`the run lock of ${run} is held by another connection`);
+  }
+  // Held for the life of the process, which it does not keep alive. A connection the server closes
+  // without an error is lost all the same.
+  client.on('end', () => {
+    client.lost ??= new Error('the server closed the connection');
+  });
+  (client as unknown as { unref(): void }).unref();
+  const display = address.display;
+  const fence: Fence = {
+    sql: `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND pid = ${Number(row.pid)}
+            AND classid = ${high >>> 0}::bigint::oid AND objid = ${low >>> 0}::bigint::oid`,
+    holds: (rows) => Number(rows[0]?.held) === 1,
+    lost: () =>
+      new StoreUnreachableError(
+        display,
+        `the connection that holds this run's lock was lost${client.lost ? ` (${client.lost.message})` : ''}; this run sends nothing more`,
+        client.lost,
+      ),
+  };
+  return { client, fence };
+}
+
+/** Lets go of this process's run locks on team stores, as its end does (tests that run many commands in one process). */
+export function releaseTeamRunLocks(): void {
+  const held = [...runLocks.values()];
+  runLocks.clear();
+  for (const lock of held) void lock.then(({ client }) => client.end()).catch(() => undefined);
+}
+
+/** Whether some connection to the store (any machine) holds the run's lock: the run is alive. `q`: the caller's transaction. */
+export async function teamRunIsLive(store: TeamStore, run: string, q?: Queries): Promise<boolean> {
   // pg_locks shows the two halves unsigned (oid).
   const [signedHigh, signedLow] = runKey(run);
   const [high, low] = [signedHigh >>> 0, signedLow >>> 0];
-  const row = store.query(
-    `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND classid = $1::bigint::oid AND objid = $2::bigint::oid`,
-    high,
-    low,
-  )[0];
+  const ask = (tx: Queries) =>
+    tx
+      .sql(
+        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND classid = ?::bigint::oid AND objid = ?::bigint::oid`,
+      )
+      .get(high, low);
+  const row = q ? await ask(q) : await store.read(ask);
   return Number(row?.n ?? 0) > 0;
 }

@@ -9,9 +9,11 @@
 // the same with no wait: SQLITE_BUSY means the holder is alive.
 //
 // With a team store (src/store/postgres.ts) the run lock is the same idea on the database server: a
-// session-level advisory lock held on the run's connection, which the server drops when the connection
-// ends (the process exits or is killed, or its machine stops answering TCP keepalives). Any machine asks
-// pg_locks whether it is held.
+// session-level advisory lock held on a connection of its own for the life of the process (outside the
+// pool of its transactions), which the server drops when the connection ends (the process exits or is
+// killed, or its machine stops answering TCP keepalives). Any machine asks pg_locks whether it is held;
+// each intent's transaction checks that this run still holds it (its fence), so a run whose connection
+// was lost writes no more intents.
 //
 // Used for:
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
@@ -22,7 +24,8 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateFile, openLocalStore } from './database.js';
 import { openDatabase, sqliteCode, type SqlDatabase } from './sqlite.js';
-import { holdTeamRunLock, teamRunIsLive, TeamStore } from './postgres.js';
+import { holdTeamRunLock, releaseTeamRunLocks, teamRunIsLive, TeamStore } from './postgres.js';
+import type { Fence, Queries } from './store.js';
 import { teamChoice } from './team-choice.js';
 
 let thisRun: string | undefined;
@@ -109,6 +112,7 @@ process.once('exit', releaseProcessLocks);
 /** Lets go of every lock this process holds, as its end does (tests that run many commands in one process). */
 export function releaseProcessLocks(): void {
   for (const key of [...held.keys()]) release(key);
+  releaseTeamRunLocks();
 }
 
 // ---- the run lock ----------------------------------------------------------------------------------------
@@ -117,25 +121,29 @@ export function runLockFile(dataDir: string, run: string): string {
   return path.join(dataDir, 'runs', `${run}.lock`);
 }
 
-/** Makes this run findable as alive by other processes: call before writing an intent. */
-export function holdRunLock(dataDir: string): void {
-  const team = teamStoreOf(dataDir);
-  if (team) {
-    if (!teamRunLocks.has(team)) holdTeamRunLock(team, runId());
-    teamRunLocks.add(team);
-    return;
-  }
+/**
+ * Makes this run findable as alive by other processes: call before writing an intent. On a team store it
+ * also returns the fence the intent's transaction checks (the run's lock still held on the server), so a
+ * run whose lock went with its connection writes no more intents.
+ */
+export async function holdRunLock(dataDir: string): Promise<Fence | undefined> {
+  const team = await teamStoreOf(dataDir);
+  if (team) return holdTeamRunLock(team, runId());
   // A run id is random: nobody else holds this file.
   if (!holdProcessLock(runLockFile(dataDir, runId()))) throw new Error(`the run lock ${runLockFile(dataDir, runId())} is held by another process`);
+  return undefined;
 }
 
-/** Whether the run that wrote an intent is still running (holds its run lock). */
-export function runIsLive(dataDir: string, run: string | undefined): boolean {
+/**
+ * Whether the run that wrote an intent is still running (holds its run lock). `q`: the caller's
+ * transaction on the store, where a team store's locks are asked about.
+ */
+export async function runIsLive(dataDir: string, run: string | undefined, q?: Queries): Promise<boolean> {
   if (run === undefined) return false;
   if (run === runId()) return true;
   if (!/^[0-9a-f]{16}$/.test(run)) return false;
-  const team = teamStoreOf(dataDir);
-  if (team) return teamRunIsLive(team, run);
+  const team = await teamStoreOf(dataDir);
+  if (team) return teamRunIsLive(team, run, q);
   const file = runLockFile(dataDir, run);
   if (isProcessLockHeld(file)) return true;
   try {
@@ -146,10 +154,8 @@ export function runIsLive(dataDir: string, run: string | undefined): boolean {
   return false;
 }
 
-const teamRunLocks = new WeakSet<TeamStore>();
-
-function teamStoreOf(dataDir: string): TeamStore | undefined {
+async function teamStoreOf(dataDir: string): Promise<TeamStore | undefined> {
   if (!teamChoice(dataDir)) return undefined;
-  const store = openLocalStore(dataDir);
+  const store = await openLocalStore(dataDir);
   return store instanceof TeamStore ? store : undefined;
 }

@@ -24,33 +24,15 @@ export interface SqlDatabase {
 }
 
 /**
- * Runs `attempt`, again while SQLite answers it "busy" at once, 5-50 ms apart, for up to `boundMs`. SQLite
- * waits out another writer itself (busy_timeout), but answers at once where waiting could deadlock (two
- * connections each holding a read lock, both wanting to write, as when several make a store and switch it
- * to WAL) or a read snapshot went stale. Only for attempts that did nothing when refused.
+ * Runs `work` between `begin` (BEGIN, BEGIN IMMEDIATE) and COMMIT, synchronously: for databases no other
+ * process shares (a batch's workspace, the simulator's state) and for a snapshot read on a connection of
+ * its own. When `work` throws, or the commit fails, the transaction is rolled back (SQLite may have done so
+ * itself: a full disk does) and the error rethrown through `mapError`: all of `work` is kept, or none of
+ * it. fsapi's own store (src/store/database.ts) has asynchronous transactions.
  */
-export function whileBusyAnswered<T>(boundMs: number, attempt: () => T): T {
-  const deadline = Date.now() + boundMs;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      return attempt();
-    } catch (error) {
-      if (sqliteCode(error) !== 5 || Date.now() >= deadline) throw error;
-      Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 45));
-    }
-  }
-}
-
-/**
- * Runs `work` between `begin` (BEGIN, BEGIN IMMEDIATE) and COMMIT. When it throws, or the commit fails, the
- * transaction is rolled back (SQLite may have done so itself: a full disk does) and the error rethrown
- * through `mapError`: all of `work` is kept, or none of it. With `busyRetryMs`, a BEGIN answered busy at
- * once is asked again (whileBusyAnswered); `work` has not run then.
- */
-export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error, busyRetryMs = 0): T {
+export function inTransaction<T>(db: SqlDatabase, begin: string, work: () => T, mapError: (error: unknown) => unknown = (error) => error): T {
   try {
-    whileBusyAnswered(busyRetryMs, () => db.exec(begin));
+    db.exec(begin);
   } catch (error) {
     throw mapError(error);
   }

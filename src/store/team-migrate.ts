@@ -5,9 +5,8 @@
 // run cut short and run again, copies nothing twice. Rows with keys of their own (payees, policies,
 // requests) are kept as the team store has them when it has them: the team's policy is never replaced.
 import { parseEventRecord, indexEvent } from './events.js';
-import type { LocalStore } from './local-store.js';
 import type { TeamStore } from './postgres.js';
-import type { SqlRow, SqlValue } from './sqlite.js';
+import type { Queries, SqlRow, SqlValue, Store } from './store.js';
 
 export interface MigrationScope {
   /** The profile whose rows are carried over, and the base address they were written for (normalised). */
@@ -50,8 +49,8 @@ const zero = (): MigrationCounts => ({
   events: 0,
 });
 
-export function migrateToTeam(local: LocalStore, team: TeamStore, scope: MigrationScope, normal: (baseUrl: string) => string): MigrationResult {
-  const localId = local.identity()?.id;
+export async function migrateToTeam(local: Store, team: TeamStore, scope: MigrationScope, normal: (baseUrl: string) => string): Promise<MigrationResult> {
+  const localId = (await local.identity())?.id;
   if (!localId) throw new Error(`${local.file} has no store id`);
   const copied = zero();
   const present = zero();
@@ -67,22 +66,23 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
     if ('baseUrl' in value) value.baseUrl = scope.accountBaseUrl;
     return JSON.stringify(value);
   };
-  const pages = (sql: string, each: (row: SqlRow) => void) => {
+  const pages = async (sql: string, each: (row: SqlRow) => Promise<void>) => {
     let after = 0;
     for (;;) {
-      const rows = local.read(() => local.sql(sql).all(after, PAGE));
-      for (const row of rows) each(row);
+      const rows = await local.read((lq) => lq.sql(sql).all(after, PAGE));
+      for (const row of rows) await each(row);
       if (rows.length < PAGE) return;
       after = Number(rows[rows.length - 1]!.k);
     }
   };
-  const insert = (sql: string, ...params: SqlValue[]) => team.query(sql, ...params);
+  const everyLocal = (sql: string, ...params: SqlValue[]) => local.read((lq) => lq.sql(sql).all(...params));
 
-  team.write(() => {
+  await team.write(async (tq: Queries) => {
+    const insert = (sql: string, ...params: SqlValue[]) => tq.sql(sql).all(...params);
     // The journal, in the order written; its seqs are the team store's own, found again by origin.
-    pages('SELECT seq AS k, * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', (row) => {
+    await pages('SELECT seq AS k, * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', async (row) => {
       if (!ours(row)) return;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO journal (type, profile, base_url, reference, time, record, origin) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (origin) DO NOTHING RETURNING seq`,
         row.type!,
@@ -95,11 +95,11 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('journal', added.length > 0);
     });
-    pages('SELECT first_seq AS k, * FROM transfers WHERE first_seq > ? ORDER BY first_seq LIMIT ?', (row) => {
+    await pages('SELECT first_seq AS k, * FROM transfers WHERE first_seq > ? ORDER BY first_seq LIMIT ?', async (row) => {
       if (!ours(row)) return;
-      const seq = insert('SELECT seq FROM journal WHERE origin = $1', `${localId}:${row.first_seq}`)[0]?.seq;
+      const seq = (await insert('SELECT seq FROM journal WHERE origin = $1', `${localId}:${row.first_seq}`))[0]?.seq;
       if (seq === undefined) throw new Error(`transfer ${String(row.reference)}: its first record is not in the team store`);
-      const added = insert(
+      const added = await insert(
         `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
            intents, last_pid, last_run, last_intent_at, answered, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
            ON CONFLICT DO NOTHING RETURNING first_seq`,
@@ -122,9 +122,9 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('transfers', added.length > 0);
     });
-    for (const row of local.read(() => local.sql('SELECT * FROM payees ORDER BY alias_key').all())) {
+    for (const row of await everyLocal('SELECT * FROM payees ORDER BY alias_key')) {
       if (!ours(row)) continue;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING RETURNING alias_key`,
         scope.account,
@@ -140,9 +140,9 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('payees', added.length > 0);
     }
-    for (const row of local.read(() => local.sql('SELECT * FROM policies').all())) {
+    for (const row of await everyLocal('SELECT * FROM policies')) {
       if (!ours(row)) continue;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by, time_zone)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING profile`,
         scope.account,
@@ -157,9 +157,9 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('policies', added.length > 0);
     }
-    for (const row of local.read(() => local.sql('SELECT * FROM policy_changes ORDER BY id').all())) {
+    for (const row of await everyLocal('SELECT * FROM policy_changes ORDER BY id')) {
       if (!ours(row)) continue;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by, origin) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
         scope.account,
@@ -171,9 +171,9 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('policyChanges', added.length > 0);
     }
-    for (const row of local.read(() => local.sql('SELECT * FROM approval_requests ORDER BY created_at, id').all())) {
+    for (const row of await everyLocal('SELECT * FROM approval_requests ORDER BY created_at, id')) {
       if (!ours(row)) continue;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT DO NOTHING RETURNING id`,
         row.id!,
@@ -187,8 +187,8 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('approvalRequests', added.length > 0);
       if (added.length === 0) continue;
-      for (const t of local.read(() => local.sql('SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position').all(row.id!))) {
-        insert(
+      for (const t of await everyLocal('SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', row.id!)) {
+        await insert(
           `INSERT INTO approval_transfers (request_id, position, reference, reference_key, account_number, bank_code, bank_name, account_name,
              amount_kobo, narration, sender_name, payee, origin, reasons) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
              ON CONFLICT DO NOTHING`,
@@ -209,14 +209,14 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
         );
       }
     }
-    for (const row of local.read(() =>
-      local.sql('SELECT d.*, r.profile, r.base_url FROM approval_decisions d JOIN approval_requests r ON r.id = d.request_id ORDER BY d.id').all(),
+    for (const row of await everyLocal(
+      'SELECT d.*, r.profile, r.base_url FROM approval_decisions d JOIN approval_requests r ON r.id = d.request_id ORDER BY d.id',
     )) {
       if (!ours(row)) continue;
       // A request the team store had already (its own id) keeps its own decisions.
-      const mine = insert('SELECT 1 AS one FROM approval_requests WHERE id = $1 AND profile = $2', row.request_id!, scope.account).length > 0;
+      const mine = (await insert('SELECT 1 AS one FROM approval_requests WHERE id = $1 AND profile = $2', row.request_id!, scope.account)).length > 0;
       if (!mine) continue;
-      const added = insert(
+      const added = await insert(
         `INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, origin) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
         row.request_id!,
@@ -229,8 +229,8 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       count('approvalDecisions', added.length > 0);
     }
     // Webhook events belong to the data dir (webhook listen's), not to a profile: all of them.
-    pages('SELECT seq AS k, * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', (row) => {
-      const added = insert(
+    await pages('SELECT seq AS k, * FROM events WHERE seq > ? ORDER BY seq LIMIT ?', async (row) => {
+      const added = await insert(
         'INSERT INTO events (kind, id, reference, record, origin) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (origin) DO NOTHING RETURNING seq',
         row.kind!,
         row.id!,
@@ -240,7 +240,7 @@ export function migrateToTeam(local: LocalStore, team: TeamStore, scope: Migrati
       );
       count('events', added.length > 0);
       const record = parseEventRecord(String(row.record));
-      if (added.length > 0 && record) indexEvent((text) => team.sql(text), Number(added[0]!.seq), record);
+      if (added.length > 0 && record) await indexEvent(tq, Number(added[0]!.seq), record);
     });
   });
   return { from: local.file, to: team.file, copied, present };

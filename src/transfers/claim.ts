@@ -7,12 +7,12 @@
 //
 // A reference may be sent again only when its last attempt is over and moved no money: refused by the
 // API, or written by a process that died before any answer (and the caller looked the reference up and
-// did not find it). An attempt whose writer is still running is in flight, whatever else is known; a
+// did not find it), or this run's own attempt answered 429 that a lookup since did not find. An attempt whose writer is still running is in flight, whatever else is known; a
 // writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
 import { UsageError } from '../errors.js';
-import { runIsLive } from '../store/process-lock.js';
+import { runId, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
-import { formatNaira } from '../money/kobo.js';
+import { formatNaira, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, dayWindow } from '../controls/policy.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { outcomeNow, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
@@ -35,9 +35,15 @@ export interface ClaimRules {
    * The policy's daily maximum (src/controls/policy.ts), in kobo: refused (PolicyLimitError) when today's
    * transfers of the account, in flight ones included, plus this one would pass it.
    */
-  dailyMaximumKobo?: number | undefined;
+  dailyMaximumKobo?: Kobo | undefined;
   /** The policy's time zone, whose calendar day the daily maximum counts (required with it). */
   dayTimeZone?: string | undefined;
+  /**
+   * The caller's own last attempt of this reference (this run's) was answered 429 and a lookup since
+   * answered that the API holds no such reference (src/transfers/refusal-proof.ts): it may be sent again
+   * though the journal reads it unknown.
+   */
+  resendAfterRateLimit?: boolean | undefined;
 }
 
 /** The reference is (being) sent by another process, or was sent already: nothing was sent. Exit 2. */
@@ -72,20 +78,21 @@ function describeWindow(ms: number): string {
 }
 
 /** Throws ReferenceTakenError, DuplicateClaimError or PolicyLimitError when the claim must not be made. */
-export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules: ClaimRules, now: number): void {
-  const attempts = journal.attempts(candidate);
+export async function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules: ClaimRules, now: number): Promise<void> {
+  const attempts = await journal.attempts(candidate);
   if (attempts) {
-    const state = journal.stateOf(candidate);
-    if (!attempts.answered && journal.inFlight(attempts)) {
+    const state = await journal.stateOf(candidate);
+    if (!attempts.answered && (await journal.inFlight(attempts))) {
       throw new ReferenceTakenError(
         candidate.reference,
         `reference ${candidate.reference} is being sent by another fsapi process (${state?.operator ? `${state.operator}, ` : ''}pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
       );
     }
-    if (attempts.answered && state?.state !== 'rejected') {
+    const ownRateLimited = rules.resendAfterRateLimit === true && state?.state === 'unknown' && attempts.lastRun === runId();
+    if (attempts.answered && state?.state !== 'rejected' && !ownRateLimited) {
       throw new ReferenceTakenError(
         candidate.reference,
-        `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : outcomeNow(journal, state)})`,
+        `reference ${candidate.reference} was already sent on ${state?.sentAt ?? attempts.lastIntentAt} (${state === undefined ? 'unknown' : await outcomeNow(journal, state)})`,
       );
     }
     if (attempts.intents !== rules.earlierAttempts) {
@@ -101,13 +108,16 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
   if (rules.duplicates) {
     const { ignore, windowMs } = rules.duplicates;
     const own = claimKey(candidate);
-    const found = journal.duplicates(candidate, now, windowMs).filter((t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()));
-    if (found.length > 0) throw new DuplicateClaimError(withOutcomeNow(journal, found), windowMs, candidate);
+    const found = (await journal.duplicates(candidate, now, windowMs)).filter((t) => claimKey(t) !== own && !ignore.has(t.reference.toUpperCase()));
+    if (found.length > 0) throw new DuplicateClaimError(await withOutcomeNow(journal, found), windowMs, candidate);
   }
   if (rules.dailyMaximumKobo !== undefined) {
     const timeZone = rules.dayTimeZone ?? DEFAULT_POLICY_TIME_ZONE;
     const { start, end } = dayWindow(now, timeZone);
-    checkDailyLimit(journal.sentBetween(candidate.profile, start, end), candidate, rules.dailyMaximumKobo, now, timeZone);
+    // A resend of a reference is the same transfer: counted once, as the candidate.
+    const own = claimKey(candidate);
+    const others = (await journal.sentBetween(candidate.profile, start, end)).filter((t) => claimKey(t) !== own);
+    checkDailyLimit(others, candidate, rules.dailyMaximumKobo, now, timeZone);
   }
 }
 
@@ -115,6 +125,6 @@ export function checkClaim(journal: ClaimView, candidate: ClaimCandidate, rules:
  * Whether the writer of an attempt without an answer is still running: it holds its run lock in the data
  * dir. A reused pid holds nothing; a stopped (SIGSTOP) writer still holds it, and is still sending.
  */
-export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): boolean {
+export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): Promise<boolean> {
   return runIsLive(dataDir, attempts.lastRun);
 }

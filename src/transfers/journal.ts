@@ -12,26 +12,29 @@
 // a send, a batch's planning or `transfer log --limit` reads the few rows it needs, whatever the history.
 // The queries are src/store/journal.ts's; what a record means, and how it folds, is decided here.
 //
-// Durability and concurrency: each record is one SQLite transaction, committed (fsync-ed) before
-// `append` returns; a write cut short by a kill or a full disk is rolled back whole, never half kept.
-// The decision to send is one transaction for every process sharing the data dir: `claim` runs the
-// caller's checks (the duplicate guard, who owns the reference) and writes the intent between BEGIN
-// IMMEDIATE and COMMIT. Before its first intent a run takes its run lock (src/store/process-lock.ts), by
-// which others tell a live writer from a dead one.
+// Durability and concurrency: each record is one transaction of the store, committed (fsync-ed) before
+// `append` resolves; a write cut short by a kill or a full disk is rolled back whole, never half kept.
+// The decision to send is one write transaction for every process sharing the store: `claim` runs the
+// caller's checks (the duplicate guard, who owns the reference) on the transaction's view of the journal
+// and writes the intent in the same transaction. Before its first intent a run takes its run lock
+// (src/store/process-lock.ts), by which others tell a live writer from a dead one.
 //
 // An existing journal.jsonl (fsapi before the store) is imported once, on first use, and left in place.
 //
 // Never stored: tokens, credentials, or anything else secret. Records carry the profile name and the
 // base address the transfer went to, so one journal serves every profile.
+import { integerKobo, type Kobo } from '../money/kobo.js';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath } from '../store/database.js';
 import { JournalStore, type StoredTransfer } from '../store/journal.js';
+import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive } from '../store/process-lock.js';
 import { teamChoice } from '../store/team-choice.js';
 import { parseStoreUrl } from '../store/postgres.js';
+import type { VerifiedTransfer } from './types.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
 export const JOURNAL_FILE_NAME = 'journal.jsonl';
@@ -104,6 +107,8 @@ export const reconciledRecord = z.looseObject({
   ...scopeFields,
   /** The status the lookup by reference found. */
   status: z.string(),
+  /** Failed or reversed: the reason the API gave, with where it was read (src/transfers/failure-reason.ts). */
+  reason: z.optional(z.string()),
 });
 
 export const statusCheckedRecord = z.looseObject({
@@ -111,6 +116,7 @@ export const statusCheckedRecord = z.looseObject({
   ...scopeFields,
   found: z.boolean(),
   status: z.optional(z.string()),
+  reason: z.optional(z.string()),
 });
 
 export const repairedRecord = z.looseObject({
@@ -142,18 +148,30 @@ const KNOWN_TYPES = new Set(['intent', 'accepted', 'rejected', 'unknown', 'recon
 
 // ---- the journal in the store -------------------------------------------------------------------------
 
+type ReferenceScope = { profile: string; baseUrl: string; reference: string };
+
 /** What a claim's checks may ask, under the claim's transaction (src/transfers/claim.ts). */
 export interface ClaimView {
   /** The send attempts of a reference (compared without regard to case). */
-  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined;
+  attempts(scope: ReferenceScope): Promise<Attempts | undefined>;
   /** The state of a reference (compared without regard to case). */
-  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined;
+  stateOf(scope: ReferenceScope): Promise<TransferState | undefined>;
   /** Whether the run that wrote an attempt without an answer is still running. */
-  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean;
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): Promise<boolean>;
   /** The duplicate guard's rule over the journal, by its index (JournalStore.duplicates). */
-  duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): TransferState[];
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): Promise<TransferState[]>;
   /** The transfers of a profile (any base address) sent in [fromMs, toMs): the policy's day. */
-  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[];
+  sentBetween(profile: string, fromMs: number, toMs: number): Promise<TransferState[]>;
+}
+
+/** What the journal answers, each on one snapshot: `Journal.snapshot` gives one for many lookups. */
+export interface JournalView extends ClaimView {
+  /** The transfer with exactly this reference in this scope. */
+  transfer(scope: ReferenceScope): Promise<TransferState | undefined>;
+  /** When the first transfer of this scope was sent, by index; undefined when it has none. */
+  firstSentMs(scope: { profile: string; baseUrl: string }): Promise<number | undefined>;
+  /** How many transfers the journal holds; with `scope`, of that profile at that base address. */
+  count(scope?: { profile: string; baseUrl: string }): Promise<number>;
 }
 
 export interface TransferQuery {
@@ -168,10 +186,55 @@ export interface TransferQuery {
 
 const PAGE = 500;
 
-export class Journal implements ClaimView {
+/** The journal as one transaction sees it: a read's snapshot, or a claim's write. */
+class JournalIn implements JournalView {
+  constructor(
+    private readonly dataDir: string,
+    private readonly rows: JournalStore,
+    private readonly q: Queries,
+  ) {}
+
+  async transfer(scope: ReferenceScope): Promise<TransferState | undefined> {
+    const row = await this.rows.exactTransfer(this.q, scope);
+    return row ? stateOfRow(row) : undefined;
+  }
+
+  async attempts(scope: ReferenceScope): Promise<Attempts | undefined> {
+    return this.rows.attempts(this.q, scope);
+  }
+
+  async stateOf(scope: ReferenceScope): Promise<TransferState | undefined> {
+    const exact = await this.transfer(scope);
+    if (exact) return exact;
+    const first = await this.rows.claimTransfer(this.q, scope);
+    return first ? stateOfRow(first) : undefined;
+  }
+
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): Promise<boolean> {
+    return runIsLive(this.dataDir, attempts.lastRun, this.q);
+  }
+
+  async duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): Promise<TransferState[]> {
+    return (await this.rows.duplicates(this.q, candidate, now, windowMs)).map(parseState);
+  }
+
+  async sentBetween(profile: string, fromMs: number, toMs: number): Promise<TransferState[]> {
+    return (await this.rows.sentBetween(this.q, profile, fromMs, toMs)).map(parseState);
+  }
+
+  firstSentMs(scope: { profile: string; baseUrl: string }): Promise<number | undefined> {
+    return this.rows.firstSentMs(this.q, scope);
+  }
+
+  count(scope?: { profile: string; baseUrl: string }): Promise<number> {
+    return this.rows.count(this.q, scope);
+  }
+}
+
+export class Journal implements JournalView {
   /** The database file the journal lives in. */
   readonly file: string;
-  private opened: JournalStore | undefined;
+  private opened: Promise<JournalStore> | undefined;
   /** What importing journal.jsonl skipped: told once, with the first transfers read by this object. */
   private importWarnings: string[] = [];
 
@@ -190,29 +253,45 @@ export class Journal implements ClaimView {
   }
 
   /** The journal's tables, opened on first use, with journal.jsonl carried over the first time. */
-  private rows(): JournalStore {
-    if (this.opened) return this.opened;
-    const rows = new JournalStore(openLocalStore(this.dataDir));
+  private rows(): Promise<JournalStore> {
+    if (!this.opened) {
+      const opening = this.open();
+      this.opened = opening;
+      // Not opened (the store refused, or was busy): asked again by the next call.
+      opening.catch(() => {
+        if (this.opened === opening) this.opened = undefined;
+      });
+    }
+    return this.opened;
+  }
+
+  private async open(): Promise<JournalStore> {
+    const rows = new JournalStore(await openLocalStore(this.dataDir));
     // A team store takes a machine's records by `fsapi store migrate`, never by a run that happens by.
-    if (!teamChoice(this.dataDir)) this.importWarnings = importJsonl(rows, journalPath(this.dataDir), (record) => this.insert(rows, record), this.note);
-    this.opened = rows;
+    if (!teamChoice(this.dataDir)) this.importWarnings = await importJsonl(rows, journalPath(this.dataDir), this.note);
     return rows;
+  }
+
+  /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
+  async snapshot<T>(work: (journal: JournalView) => Promise<T>): Promise<T> {
+    const rows = await this.rows();
+    return rows.store.read((q) => work(new JournalIn(this.dataDir, rows, q)));
   }
 
   /** Appends one record and returns once it is on disk. */
   async append(record: JournalRecord): Promise<void> {
     const parsed = journalRecord.parse(record);
-    const rows = this.rows();
-    rows.store.write(() => this.insert(rows, parsed));
+    const rows = await this.rows();
+    await rows.store.write((q) => insert(rows, q, parsed));
   }
 
   /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
   async appendMany(records: Iterable<JournalRecord>): Promise<number> {
-    const rows = this.rows();
-    return rows.store.write(() => {
+    const rows = await this.rows();
+    return rows.store.write(async (q) => {
       let count = 0;
       for (const record of records) {
-        this.insert(rows, journalRecord.parse(record));
+        await insert(rows, q, journalRecord.parse(record));
         count += 1;
       }
       return count;
@@ -222,34 +301,40 @@ export class Journal implements ClaimView {
   /**
    * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
    * returns without throwing: the check and the write are one transaction for every process sharing the
-   * data dir. This is the claim on a reference: nothing may be sent for it before `claim` has returned.
+   * store. This is the claim on a reference: nothing may be sent for it before `claim` has returned, and
+   * nothing but the store is awaited inside it (never the API).
    */
-  async claim(intent: IntentRecord, check: (journal: ClaimView) => void): Promise<void> {
+  async claim(intent: IntentRecord, check: (journal: ClaimView) => Promise<void>): Promise<void> {
     const parsed = journalRecord.parse(intent);
-    const rows = this.rows();
-    holdRunLock(this.dataDir);
-    rows.store.write(() => {
-      check(this);
-      this.insert(rows, parsed);
-    });
+    const rows = await this.rows();
+    const fence = await holdRunLock(this.dataDir);
+    await rows.store.write(
+      async (q) => {
+        await check(new JournalIn(this.dataDir, rows, q));
+        await insert(rows, q, parsed);
+      },
+      { fence },
+    );
   }
 
   /** Every record in the order written. Holds them all: exports use `records()`. */
   async read(): Promise<{ records: JournalRecord[]; warnings: string[] }> {
-    return { records: [...this.records()], warnings: this.takeWarnings() };
+    const records: JournalRecord[] = [];
+    for await (const record of this.records()) records.push(record);
+    return { records, warnings: this.takeWarnings() };
   }
 
   /** Every record in the order written, a page at a time (flat memory, for exports). */
-  *records(): Generator<JournalRecord> {
-    for (const page of this.recordTextPages()) for (const text of page) yield JSON.parse(text) as JournalRecord;
+  async *records(): AsyncGenerator<JournalRecord> {
+    for await (const page of this.recordTextPages()) for (const text of page) yield JSON.parse(text) as JournalRecord;
   }
 
   /** Every record as the text it was written as (journal.jsonl's lines), oldest first, a page at a time. */
-  *recordTextPages(pageSize = PAGE): Generator<string[]> {
-    const rows = this.rows();
+  async *recordTextPages(pageSize = PAGE): AsyncGenerator<string[]> {
+    const rows = await this.rows();
     let after = 0;
     for (;;) {
-      const page = rows.recordsAfter(after, pageSize);
+      const page = await rows.store.read((q) => rows.recordsAfter(q, after, pageSize));
       if (page.length > 0) yield page.map((record) => record.text);
       if (page.length < pageSize) return;
       after = page[page.length - 1]!.seq;
@@ -263,19 +348,19 @@ export class Journal implements ClaimView {
    * transfer written meanwhile comes at the end, a state changed meanwhile shows as it is when its page
    * is read. With `scope`, only that profile's at that base address (by the index on both).
    */
-  *transferPages(pageSize = PAGE, scope?: { profile: string; baseUrl: string }): Generator<TransferState[]> {
-    const rows = this.rows();
+  async *transferPages(pageSize = PAGE, scope?: { profile: string; baseUrl: string }): AsyncGenerator<TransferState[]> {
+    const rows = await this.rows();
     // An intent time that is not a date (a hand-edited journal.jsonl) has no sent_ms: those first.
     let afterSeq = 0;
     for (;;) {
-      const page = rows.undatedTransfersAfter(scope, afterSeq, pageSize);
+      const page = await rows.store.read((q) => rows.undatedTransfersAfter(q, scope, afterSeq, pageSize));
       if (page.length > 0) yield page.map(stateOfRow);
       if (page.length < pageSize) break;
       afterSeq = page[page.length - 1]!.firstSeq;
     }
     let after = { sentMs: Number.MIN_SAFE_INTEGER, firstSeq: 0 };
     for (;;) {
-      const page = rows.datedTransfersAfter(scope, after, pageSize);
+      const page = await rows.store.read((q) => rows.datedTransfersAfter(q, scope, after, pageSize));
       if (page.length > 0) yield page.map(stateOfRow);
       if (page.length < pageSize) return;
       const last = page[page.length - 1]!;
@@ -284,14 +369,15 @@ export class Journal implements ClaimView {
   }
 
   /** What carrying journal.jsonl over skipped, once (the store is opened to know). */
-  importNotes(): string[] {
-    this.rows();
+  async importNotes(): Promise<string[]> {
+    await this.rows();
     return this.takeWarnings();
   }
 
   /** Each transfer's last known state, oldest intent first; `query` narrows it (by index). */
   async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
-    const docs = this.rows().transfers(query);
+    const rows = await this.rows();
+    const docs = await rows.store.read((q) => rows.transfers(q, query));
     return { transfers: docs.map(parseState), warnings: this.takeWarnings() };
   }
 
@@ -301,95 +387,87 @@ export class Journal implements ClaimView {
     return warnings;
   }
 
-  /** The transfer with exactly this reference in this scope. */
-  transfer(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
-    const row = this.rows().exactTransfer(scope);
-    return row ? stateOfRow(row) : undefined;
+  // Each lookup on a snapshot of its own; many in a row: snapshot().
+
+  transfer(scope: ReferenceScope): Promise<TransferState | undefined> {
+    return this.snapshot((journal) => journal.transfer(scope));
   }
 
-  /** Runs `work` on one consistent snapshot of the journal: many lookups, one read transaction. */
-  snapshot<T>(work: () => T): T {
-    return this.rows().store.read(work);
+  attempts(scope: ReferenceScope): Promise<Attempts | undefined> {
+    return this.snapshot((journal) => journal.attempts(scope));
   }
 
-  attempts(scope: { profile: string; baseUrl: string; reference: string }): Attempts | undefined {
-    return this.rows().attempts(scope);
+  stateOf(scope: ReferenceScope): Promise<TransferState | undefined> {
+    return this.snapshot((journal) => journal.stateOf(scope));
   }
 
-  stateOf(scope: { profile: string; baseUrl: string; reference: string }): TransferState | undefined {
-    const exact = this.transfer(scope);
-    if (exact) return exact;
-    const first = this.rows().claimTransfer(scope);
-    return first ? stateOfRow(first) : undefined;
-  }
-
-  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): boolean {
-    return runIsLive(this.dataDir, attempts.lastRun);
+  inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): Promise<boolean> {
+    return this.snapshot((journal) => journal.inFlight(attempts));
   }
 
   /** The duplicate guard's rule (JournalStore.duplicates, src/store/journal.ts), by its index. */
-  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): TransferState[] {
-    return this.rows().duplicates(candidate, now, windowMs).map(parseState);
+  duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): Promise<TransferState[]> {
+    return this.snapshot((journal) => journal.duplicates(candidate, now, windowMs));
   }
 
-  sentBetween(profile: string, fromMs: number, toMs: number): TransferState[] {
-    return this.rows().sentBetween(profile, fromMs, toMs).map(parseState);
+  sentBetween(profile: string, fromMs: number, toMs: number): Promise<TransferState[]> {
+    return this.snapshot((journal) => journal.sentBetween(profile, fromMs, toMs));
   }
 
-  /** When the first transfer of this scope was sent, by index; undefined when it has none. */
-  firstSentMs(scope: { profile: string; baseUrl: string }): number | undefined {
-    return this.rows().firstSentMs(scope);
+  firstSentMs(scope: { profile: string; baseUrl: string }): Promise<number | undefined> {
+    return this.snapshot((journal) => journal.firstSentMs(scope));
   }
 
-  /** How many transfers the journal holds; with `scope`, of that profile at that base address. */
-  count(scope?: { profile: string; baseUrl: string }): number {
-    return this.rows().count(scope);
+  count(scope?: { profile: string; baseUrl: string }): Promise<number> {
+    return this.snapshot((journal) => journal.count(scope));
   }
+}
 
-  /**
-   * Writes one record and folds it into its transfer's row: the caller holds the write transaction.
-   * An intent makes its transfer (or reopens a refused one) and counts as an attempt of its reference in
-   * any case; an outcome, other than a status check, answers the last attempt and changes the state of
-   * the transfer with exactly its reference. An outcome of a reference with no intent changes nothing.
-   */
-  private insert(rows: JournalStore, record: JournalRecord): void {
-    const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
-    const seq = rows.appendRecord(record.type, scope, record.time, JSON.stringify(record));
-    if (record.type === 'repaired') return;
-    const claimSeq = rows.claimSeq(record);
-    const exact = rows.exactTransfer(record);
-    const save = (firstSeq: number, state: TransferState) => rows.saveState(firstSeq, state.state, JSON.stringify(state));
-    if (record.type === 'intent') {
-      if (exact) {
-        const state = stateOfRow(exact);
-        reopen(state, record);
-        save(exact.firstSeq, state);
-      } else {
-        const state = stateFromIntent(record);
-        const sentMs = Date.parse(record.time);
-        rows.insertTransfer({
-          firstSeq: seq,
-          profile: record.profile,
-          baseUrl: record.baseUrl,
-          reference: record.reference,
-          sentMs: Number.isFinite(sentMs) ? sentMs : null,
-          accountNumber: state.accountNumber,
-          bankCode: state.bankCode,
-          amountKobo: state.amountKobo,
-          state: state.state,
-          lastIntentAt: record.time,
-          doc: JSON.stringify(state),
-        });
-      }
-      rows.noteIntent(claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time);
-      return;
-    }
-    if (claimSeq !== undefined && record.type !== 'status-checked') rows.noteAnswered(claimSeq);
+/**
+ * Writes one record and folds it into its transfer's row, in the caller's write transaction.
+ * An intent makes its transfer (or reopens a refused one) and counts as an attempt of its reference in
+ * any case; an outcome, other than a status check, answers the last attempt and changes the state of
+ * the transfer with exactly its reference. An outcome of a reference with no intent changes nothing.
+ */
+async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Promise<void> {
+  const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
+  const seq = await rows.appendRecord(q, record.type, scope, record.time, JSON.stringify(record));
+  if (record.type === 'repaired') return;
+  // The reference's transfers in any case: the first holds its attempts; one may be exactly this reference.
+  const spellings = await rows.claimKeyTransfers(q, record);
+  const claimSeq = spellings[0]?.firstSeq;
+  const exact = spellings.find((t) => t.reference === record.reference);
+  const save = (firstSeq: number, state: TransferState) => rows.saveState(q, firstSeq, state.state, JSON.stringify(state));
+  if (record.type === 'intent') {
     if (exact) {
       const state = stateOfRow(exact);
-      apply(state, record);
-      save(exact.firstSeq, state);
+      reopen(state, record);
+      await save(exact.firstSeq, state);
+    } else {
+      const state = stateFromIntent(record);
+      const sentMs = Date.parse(record.time);
+      await rows.insertTransfer(q, {
+        firstSeq: seq,
+        profile: record.profile,
+        baseUrl: record.baseUrl,
+        reference: record.reference,
+        sentMs: Number.isFinite(sentMs) ? sentMs : null,
+        accountNumber: state.accountNumber,
+        bankCode: state.bankCode,
+        amountKobo: state.amountKobo,
+        state: state.state,
+        lastIntentAt: record.time,
+        doc: JSON.stringify(state),
+      });
     }
+    await rows.noteIntent(q, claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time);
+    return;
+  }
+  if (claimSeq !== undefined && record.type !== 'status-checked') await rows.noteAnswered(q, claimSeq);
+  if (exact) {
+    const state = stateOfRow(exact);
+    apply(state, record);
+    await save(exact.firstSeq, state);
   }
 }
 
@@ -406,22 +484,22 @@ function stateOfRow(row: StoredTransfer): TransferState {
  * record inserted as its line is read, all in one transaction (a line that stops the import leaves
  * nothing imported), with a row in `imports` so it is never read again. The file is left as it is.
  */
-function importJsonl(rows: JournalStore, file: string, insert: (record: JournalRecord) => void, note: (line: string) => void): string[] {
+async function importJsonl(rows: JournalStore, file: string, note: (line: string) => void): Promise<string[]> {
   const name = path.basename(file);
-  if (rows.imported(name)) return [];
-  const imported = rows.store.write(() => {
-    if (rows.imported(name)) return undefined; // another process imported it meanwhile
+  if (await rows.store.read((q) => rows.imported(q, name))) return [];
+  const imported = await rows.store.write(async (q) => {
+    if (await rows.imported(q, name)) return undefined; // another process imported it meanwhile
     const parser = new JournalParser(file);
     let records = 0;
     let bytes: number | undefined;
     // A line that stops the import, or a write the store refuses, is thrown as it is; only reading the file is this import's to name.
     let visiting = false;
     try {
-      bytes = forEachLine(file, (line, number, terminated) => {
+      bytes = await forEachLine(file, async (line, number, terminated) => {
         visiting = true;
         const record = parser.line(line, number, terminated);
         if (record) {
-          insert(record);
+          await insert(rows, q, record);
           records += 1;
         }
         visiting = false;
@@ -431,7 +509,7 @@ function importJsonl(rows: JournalStore, file: string, insert: (record: JournalR
       throw new CorruptFileError(file, (error as Error).message);
     }
     parser.end();
-    rows.noteImport(name, new Date().toISOString(), records, bytes ?? 0);
+    await rows.noteImport(q, name, new Date().toISOString(), records, bytes ?? 0);
     return { records, warnings: parser.warnings };
   });
   if (!imported) return [];
@@ -532,8 +610,8 @@ function parseLine(line: string): ParsedLine {
  */
 export type TransferStateName = 'unknown' | 'accepted' | 'rejected' | 'reconciled';
 
-export interface TransferState {
-  reference: string;
+/** A journalled transfer: what was verified and sent (VerifiedTransfer), where, and what became of it. */
+export interface TransferState extends VerifiedTransfer {
   profile: string;
   env: string;
   baseUrl: string;
@@ -541,13 +619,6 @@ export interface TransferState {
   sentAt: string;
   /** When the last record about it was written. */
   updatedAt: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  accountName: string;
-  amountKobo: number;
-  narration: string;
-  senderName: string | undefined;
   origin: string | undefined;
   /** Who sent it (the intent's operator); undefined for a transfer journalled before operators were. */
   operator?: string | undefined;
@@ -557,6 +628,8 @@ export interface TransferState {
   /** The API's message, or what failed. */
   message: string | undefined;
   httpStatus: number | undefined;
+  /** Failed or reversed: the reason the API gave, with where it was read; absent when none was given. */
+  reason?: string | undefined;
 }
 
 export function transferKey(scope: { profile: string; baseUrl: string; reference: string }): string {
@@ -592,7 +665,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     bankCode: record.request.beneficiaryBankCode,
     bankName: record.bankName,
     accountName: record.accountName,
-    amountKobo: record.amountKobo,
+    amountKobo: integerKobo(record.amountKobo),
     narration: record.request.narration,
     senderName: record.request.senderName,
     origin: record.origin,
@@ -636,15 +709,17 @@ function apply(state: TransferState, record: Exclude<TransferRecord, IntentRecor
     case 'reconciled':
       if (state.state === 'unknown' || state.state === 'rejected') state.state = 'reconciled';
       state.status = record.status;
-      state.message = 'the answer was lost; the lookup by reference found it';
+      state.message = 'the outcome was not known; the lookup by reference found it';
+      if (record.reason !== undefined) state.reason = record.reason;
       return;
     case 'status-checked':
       if (record.found) {
         if (state.state === 'unknown') {
           state.state = 'reconciled';
-          state.message = 'the answer was lost; the lookup by reference found it';
+          state.message = 'the outcome was not known; the lookup by reference found it';
         }
         state.status = record.status ?? state.status;
+        if (record.reason !== undefined) state.reason = record.reason;
       } else if (state.state === 'unknown') {
         state.message = `not found by reference lookup at ${record.time}`;
       }
@@ -666,5 +741,5 @@ export interface DuplicateCandidate {
   baseUrl: string;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }

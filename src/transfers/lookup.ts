@@ -18,7 +18,7 @@ import { shownText } from '../common/shown.js';
 /** What a transfer was meant to be: what every observation of it is checked against. */
 export interface TransferIntent {
   reference: string;
-  amountKobo: Kobo | number;
+  amountKobo: Kobo;
   accountNumber: string;
   /** Compared when both the intent and the record have one. */
   bankCode?: string | undefined;

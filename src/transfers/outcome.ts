@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { lookUpOnce } from './lookup.js';
-import type { ClaimView, Journal, TransferQuery, TransferState } from './journal.js';
+import type { Attempts, ClaimView, Journal, TransferQuery, TransferState } from './journal.js';
 
 export type StatusKind = 'successful' | 'pending' | 'final';
 
@@ -41,6 +41,21 @@ export function statusKind(status: string | null | undefined): StatusKind {
 export type Outcome = 'in flight' | 'pending' | 'successful' | 'failed' | 'reversed' | 'refused' | 'unknown';
 
 const REVERSED: ReadonlySet<string> = new Set(['reversed', 'reversal', 'refunded']);
+
+/** What each outcome means for the money, in a few words: shown beside the word, before anything the API said. */
+const MEANINGS: Record<Outcome, string> = {
+  'in flight': 'being sent right now',
+  pending: 'taken by the API, not settled yet',
+  successful: 'paid',
+  failed: 'the payee was not paid',
+  reversed: 'the money came back; the payee was not paid',
+  refused: 'the API refused it; no money moved',
+  unknown: 'sent; the outcome could not be learnt',
+};
+
+export function outcomeMeaning(outcome: Outcome): string {
+  return MEANINGS[outcome];
+}
 
 /** The outcome an API status means: successful, pending, reversed, else failed (any other final word). */
 export function outcomeOfStatus(status: string | null | undefined): 'pending' | 'successful' | 'failed' | 'reversed' {
@@ -78,31 +93,36 @@ export const NOT_SENT = 'not-sent' satisfies NeverSent;
 type InFlightView = Pick<ClaimView, 'attempts' | 'inFlight'>;
 
 /** Whether the run that wrote a reference's last intent, still unanswered, is live: its POST may be on its way. */
-function writerStillSending(journal: InFlightView, t: TransferState): { running: boolean; attempts: ReturnType<Journal['attempts']> } {
-  const attempts = journal.attempts(t);
-  return { running: t.state === 'unknown' && attempts !== undefined && !attempts.answered && journal.inFlight(attempts), attempts };
+async function writerStillSending(journal: InFlightView, t: TransferState): Promise<{ running: boolean; attempts: Attempts | undefined }> {
+  const attempts = await journal.attempts(t);
+  const running = t.state === 'unknown' && attempts !== undefined && !attempts.answered && (await journal.inFlight(attempts));
+  return { running, attempts };
 }
 
 /**
  * The outcome of a journalled transfer as the journal says now, `in flight` while its writer runs: the one
  * function every message, warning and table asks (docs/cli-contract.md, "Outcomes").
  */
-export function outcomeNow(journal: InFlightView, t: TransferState): Outcome {
-  return outcomeOfJournalled(t, writerStillSending(journal, t).running);
+export async function outcomeNow(journal: InFlightView, t: TransferState): Promise<Outcome> {
+  return outcomeOfJournalled(t, (await writerStillSending(journal, t)).running);
 }
 
 /** A journalled transfer with its outcome as of the read that found it. */
 export type TransferWithOutcome = TransferState & { outcome: Outcome };
 
 /** Transfers of the journal (the duplicate guard's finds, say) with their outcomes. */
-export function withOutcomeNow(journal: InFlightView, states: readonly TransferState[]): TransferWithOutcome[] {
-  return states.map((t) => ({ ...t, outcome: outcomeNow(journal, t) }));
+export async function withOutcomeNow(journal: InFlightView, states: readonly TransferState[]): Promise<TransferWithOutcome[]> {
+  const found: TransferWithOutcome[] = [];
+  for (const t of states) found.push({ ...t, outcome: await outcomeNow(journal, t) });
+  return found;
 }
 
 /** The outcome of one reference as the journal last saw it (by its index); undefined when it was never sent. */
-export function outcomeOfReference(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Outcome | undefined {
-  const state = journal.stateOf(scope);
-  return state === undefined ? undefined : outcomeNow(journal, state);
+export function outcomeOfReference(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Promise<Outcome | undefined> {
+  return journal.snapshot(async (view) => {
+    const state = await view.stateOf(scope);
+    return state === undefined ? undefined : outcomeNow(view, state);
+  });
 }
 
 /** A journalled transfer with its outcome, and whether the process that wrote its last intent still sends it. */
@@ -122,25 +142,27 @@ export type JournalledTransfer = TransferState & {
  */
 export async function journalledTransfers(journal: Journal, query: TransferQuery = {}): Promise<{ transfers: JournalledTransfer[]; warnings: string[] }> {
   const { transfers: states, warnings } = await journal.transfers(query);
-  return { transfers: withOutcomes(journal, states), warnings };
+  return { transfers: await withOutcomes(journal, states), warnings };
 }
 
 /** Journalled states (a page of them: src/transfers/journal.ts, transferPages) with their outcomes. */
-export function withOutcomes(journal: Journal, states: readonly TransferState[]): JournalledTransfer[] {
+export function withOutcomes(journal: Journal, states: readonly TransferState[]): Promise<JournalledTransfer[]> {
   // One read for the page rather than one per transfer.
-  return journal.snapshot(() =>
-    states.map((t): JournalledTransfer => {
+  return journal.snapshot(async (view) => {
+    const found: JournalledTransfer[] = [];
+    for (const t of states) {
       // By index, one reference at a time: the attempts say whether a writer still runs and when it last tried.
-      const { running: writerRunning, attempts } = writerStillSending(journal, t);
-      return {
+      const { running: writerRunning, attempts } = await writerStillSending(view, t);
+      found.push({
         ...t,
         outcome: outcomeOfJournalled(t, writerRunning),
         writerRunning,
         writerPid: attempts?.lastPid,
         lastIntentAt: attempts?.lastIntentAt ?? t.sentAt,
-      };
-    }),
-  );
+      });
+    }
+    return found;
+  });
 }
 
 /** Outcomes that mean the money did not reach the payee: a run that has any exits 1. */

@@ -1,23 +1,20 @@
-// Sending transfers under a rate limit. The spec shows none, but every real API has one: a 429 to
-// POST /v1/transfer means the API did not take the transfer. So the transfer is sent again later under
-// the SAME reference (the API refuses a reference it already has, so that can never pay twice), after a
-// lookup by reference confirms it is not there. Requests that move no money wait for themselves in
-// src/api/http.ts; this module is for the one request that does.
+// Sending transfers under a rate limit. The spec shows none, but every real API has one. A 429 to
+// POST /v1/transfer proves nothing (src/transfers/refusal-proof.ts): a gateway can answer it after the API
+// took the money. So executeTransfer looks the reference up first; only when the API answers that it holds
+// no such reference is the transfer sent again later, under the SAME reference (the API refuses a
+// reference it already has, so that can never pay twice). When no lookup answers, the outcome is unknown
+// and nothing is sent again. Requests that move no money wait for themselves in src/api/http.ts; this
+// module is for the one request that does.
 //
 // A batch shares one AdaptiveLimit among its rows: each 429 halves how many transfers may be in flight
 // (down to one), and a run of successes lets it grow back, so a batch slows down instead of failing rows.
 import type { Context } from '../context.js';
+import { Backoff, TRANSFER_RESEND, triesOf } from '../common/retry.js';
 import type { Journal } from './journal.js';
-import { lookUpOnce } from './lookup.js';
-import { executeTransfer, recordStatusSeen, type ExecuteOptions, type TransferOutcome, type TransferScope, type VerifiedTransfer } from './transfer.js';
+import { executeTransfer, type ExecuteOptions, type TransferOutcome, type TransferScope, type VerifiedTransfer } from './transfer.js';
 
-/** At most this many sends of one transfer while the API keeps answering 429. */
-export const RATE_LIMITED_SENDS = 8;
-const MAX_BACKOFF_MS = 30_000;
-
-export function isRateLimited(outcome: TransferOutcome): boolean {
-  return outcome.kind === 'rejected' && outcome.httpStatus === 429;
-}
+/** At most this many sends of one transfer while the API keeps answering 429 (and not holding it). */
+export const RATE_LIMITED_SENDS = triesOf(TRANSFER_RESEND);
 
 /** How many transfers may be in flight: lowered on every 429, raised again after successes. */
 export class AdaptiveLimit {
@@ -70,9 +67,10 @@ export interface RateLimitedSendOptions extends ExecuteOptions {
 }
 
 /**
- * executeTransfer, sent again under the same reference while the API answers 429, at most
- * RATE_LIMITED_SENDS times, 1, 2, 4 ... s (at most 30 s) apart. Before each resend the reference is
- * looked up: a transfer that is found went through after all and is not sent again.
+ * executeTransfer, sent again under the same reference while the API answers 429 and a lookup since
+ * answers that it holds no such reference, at most RATE_LIMITED_SENDS times, the API's Retry-After or 1, 2,
+ * 4 ... s (at most 30 s) apart (TRANSFER_RESEND). A 429 whose lookup found the transfer ends as found (reconciled); one whose lookups got no
+ * answer ends unknown (executeTransfer decides both); the last send's 429 ends unknown too.
  */
 export async function sendRespectingRateLimit(
   ctx: Context,
@@ -82,48 +80,35 @@ export async function sendRespectingRateLimit(
   options: RateLimitedSendOptions = {},
 ): Promise<TransferOutcome> {
   const { limit } = options;
+  const backoff = new Backoff(TRANSFER_RESEND, { clock: ctx.clock });
   for (let attempt = 1; ; attempt += 1) {
     await limit?.acquire();
-    let outcome: TransferOutcome;
+    let outcome: Awaited<ReturnType<typeof executeTransfer>>;
     try {
       // Each resend is one more intent of the same reference: the claim (src/transfers/claim.ts) must expect the
-      // attempts this loop already made, or it would take them for another process's.
+      // attempts this loop already made, or it would take them for another process's; and it may send again
+      // a reference whose last attempt, this run's, reads unknown after its 429.
       const base = options.claim ?? { earlierAttempts: 0, duplicates: undefined };
-      const claim = { ...base, earlierAttempts: base.earlierAttempts + attempt - 1 };
+      const claim = { ...base, earlierAttempts: base.earlierAttempts + attempt - 1, resendAfterRateLimit: attempt > 1 };
       outcome = await executeTransfer(ctx, journal, scope, transfer, { ...options, claim });
     } finally {
       limit?.release();
     }
-    if (!isRateLimited(outcome) || attempt >= RATE_LIMITED_SENDS) {
+    if (outcome.kind !== 'rate-limited') {
       if (outcome.kind === 'accepted' || outcome.kind === 'reconciled') limit?.succeeded();
       return outcome;
     }
-    const concurrency = limit?.lower();
-    const waitMs = Math.min(1000 * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-    options.onRateLimited?.(waitMs, attempt, concurrency);
-    // The lookup first (it waits through 429s itself), then the wait: so the resend does not come right
-    // behind the lookup, inside the same window of the limit.
-    // The 429 already said the transfer was not taken; the lookup guards against an API that took it anyway.
-    // When the lookup itself cannot be made, the 429 stands, and the resend carries the same reference,
-    // which the API refuses if it has it.
-    const lookup = await lookUpOnce(ctx, {
-      reference: transfer.reference,
-      amountKobo: transfer.amountKobo,
-      accountNumber: transfer.accountNumber,
-      bankCode: transfer.bankCode,
-    });
-    const found = lookup.kind === 'found' ? lookup.transaction : undefined;
-    if (found) {
-      await recordStatusSeen(ctx, journal, scope, { reference: transfer.reference, state: 'rejected' }, found);
-      limit?.succeeded();
+    const waitMs = backoff.next(outcome.retryAfterMs);
+    if (waitMs === undefined) {
+      // Not found when last looked up, but a 429 proves nothing: unknown, not refused.
       return {
-        kind: 'reconciled',
+        kind: 'unknown',
         reference: transfer.reference,
-        status: found.status,
-        transaction: found,
-        lostBecause: 'the API answered 429 (rate limited), yet the lookup found it',
+        detail: `${outcome.detail} after ${attempt} sends, each answered 429: it may have been paid`,
       };
     }
+    const concurrency = limit?.lower();
+    options.onRateLimited?.(waitMs, attempt, concurrency);
     await ctx.clock.sleep(waitMs);
   }
 }

@@ -7,7 +7,7 @@ import type { TransactionRecord } from '../api/schemas.js';
 import type { TransferState } from './journal.js';
 import { amountInWords } from '../money/amount-words.js';
 import { checkObservation } from './lookup.js';
-import { formatNaira, koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { koboOf } from '../books/ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
@@ -23,8 +23,8 @@ export interface Receipt {
   payee: { name: string; accountNumber: string; bankName: string; bankCode: string };
   /** The sender name the payee's bank showed them: --sender-name, else the business name (the API's rule). */
   senderName?: string | undefined;
-  amountKobo: number;
-  chargeKobo: number;
+  amountKobo: Kobo;
+  chargeKobo: Kobo;
   narration: string;
   /** When the transfer completed (else was made), epoch ms. */
   timeMs: number | undefined;

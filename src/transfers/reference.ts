@@ -1,11 +1,10 @@
 // Transfer references. The API wants `PREFIX-<random>`, PREFIX being the first word of the business name
 // (spec 4.9). fsapi always makes the reference itself before sending, so that the reference of a transfer
 // is known even when the answer to the POST is lost: it is the key of the journal and of the lookup.
-import { randomBytes } from '../common/random.js';
+import { randomCrockford } from '../common/crockford.js';
 import { UsageError } from '../errors.js';
 
-// Crockford's base32: no I, L, O or U, so a reference read aloud or copied by hand is not misread.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** Crockford base32 symbols after the prefix: no I, L, O or U, so a reference read aloud is not misread. */
 export const RANDOM_LENGTH = 12; // 60 bits: a collision needs about a billion references
 export const MAX_REFERENCE_LENGTH = 64;
 const REFERENCE_PATTERN = /^[A-Za-z0-9]+-[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -27,12 +26,8 @@ export function referencePrefix(businessName: string): string {
 }
 
 /** `random` is injectable for tests; by default the bytes come from the operating system's CSPRNG. */
-export function makeReference(prefix: string, random: (size: number) => Uint8Array = randomBytes): string {
-  const bytes = random(RANDOM_LENGTH);
-  let suffix = '';
-  // 256 is a multiple of 32, so taking each byte modulo 32 keeps every symbol equally likely.
-  for (const byte of bytes) suffix += CROCKFORD[byte % 32];
-  return `${prefix}-${suffix}`;
+export function makeReference(prefix: string, random?: (size: number) => Uint8Array): string {
+  return `${prefix}-${randomCrockford(RANDOM_LENGTH, random)}`;
 }
 
 /**

@@ -21,22 +21,23 @@ import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type Claim
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
-import { errorProvesNothingMoved } from './refusal-proof.js';
+import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
+import { PermissionDeniedError } from '../common/permission.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
-import { characterCount, controlCharacterProblem, parseAccountNumber, parseAmountOption } from '../common/validate.js';
+import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
+import { Backoff, LOST_ANSWER_LOOKUPS, type RetrySchedule } from '../common/retry.js';
+import { describeReason, reasonGiven } from './failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
 
 export const MAX_NARRATION_LENGTH = 100;
 export const MAX_SENDER_NAME_LENGTH = 100;
 
-/** Lookups after a lost answer: immediately, then after 1, 2, 4, 8 and 15 s (30 s in all). */
-export const DEFAULT_RECONCILE_SCHEDULE_MS: readonly number[] = [0, 1000, 2000, 4000, 8000, 15000];
 export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
 export const WAIT_INTERVAL_MS = 2500;
 
@@ -63,14 +64,25 @@ function parseOptionalText(value: unknown, option: string, max: number): string 
   return text;
 }
 
+/** What a send is given: text as typed, the amount already in kobo (parsed once, where it was typed). */
+export interface SendInput {
+  bank?: string | undefined;
+  amountKobo: Kobo | undefined;
+  narration?: string | undefined;
+  reference?: string | undefined;
+  senderName?: string | undefined;
+  expectName?: string | undefined;
+}
+
 /** Every check that needs no request. Throws UsageError (exit 2): nothing has been sent. */
-export function parseSendRequest(accountNumber: string | undefined, options: Record<string, unknown>): SendRequest {
+export function parseSendRequest(accountNumber: string | undefined, input: SendInput): SendRequest {
+  if (input.amountKobo === undefined) throw new UsageError('missing --amount; nothing was sent', 'give naira like 1500, 1500.50 or 1,500.50');
   return {
     accountNumber: parseAccountNumber(accountNumber ?? ''),
-    bankQuery: String(options.bank ?? ''),
-    amountKobo: parseAmountOption(String(options.amount ?? '')),
-    narration: parseNarration(String(options.narration ?? '')),
-    ...parseSendExtras(options),
+    bankQuery: input.bank ?? '',
+    amountKobo: input.amountKobo,
+    narration: parseNarration(input.narration ?? ''),
+    ...parseSendExtras(input),
   };
 }
 
@@ -78,7 +90,9 @@ export function parseSendRequest(accountNumber: string | undefined, options: Rec
  * The options of a send that are never asked for (--reference, --sender-name, --expect-name), checked on
  * their own: the guided send checks them before its first question, so a bad one is refused at once.
  */
-export function parseSendExtras(options: Record<string, unknown>): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
+export function parseSendExtras(
+  options: Pick<SendInput, 'reference' | 'senderName' | 'expectName'>,
+): Pick<SendRequest, 'reference' | 'senderName' | 'expectName'> {
   return {
     reference: options.reference === undefined ? undefined : parseReferenceOption(String(options.reference)),
     senderName: parseOptionalText(options.senderName, '--sender-name', MAX_SENDER_NAME_LENGTH),
@@ -182,6 +196,13 @@ export class NameMismatchError extends FsapiError {
   }
 }
 
+/**
+ * The same amount went to the same account less than 10 minutes ago, and nobody said a second payment is
+ * meant (--allow-duplicate, or yes at a terminal). Exit 2, nothing sent. Its own class so an agent's tool
+ * can say it in its own words (an agent cannot pass the guard: src/agents/send.ts).
+ */
+export class DuplicateTransferError extends UsageError {}
+
 /** A name enquiry made before the rest of the transfer was known. */
 export interface EarlyEnquiry {
   accountNumber: string;
@@ -236,11 +257,17 @@ export async function prepareTransfer(
   const scope = await transferScope(ctx);
   // By index: what the journal knows of this reference, whatever the size of the history.
   const claimScope = { ...scope, reference };
-  const reused = journal.stateOf(claimScope);
-  const earlierAttempts = journal.attempts(claimScope)?.intents ?? 0;
+  const { reused, earlierAttempts, outcome } = await journal.snapshot(async (view) => {
+    const state = await view.stateOf(claimScope);
+    return {
+      reused: state,
+      earlierAttempts: (await view.attempts(claimScope))?.intents ?? 0,
+      outcome: state && state.state !== 'rejected' ? await outcomeNow(view, state) : undefined,
+    };
+  });
   if (reused && reused.state !== 'rejected') {
     throw new UsageError(
-      `reference ${reference} was already used on ${reused.sentAt} (${outcomeNow(journal, reused)}); a reference pays once`,
+      `reference ${reference} was already used on ${reused.sentAt} (${outcome}); a reference pays once`,
       `fsapi transfer status ${reused.reference} shows what happened to it`,
     );
   }
@@ -261,9 +288,11 @@ export async function prepareTransfer(
     narration: request.narration,
     senderName: request.senderName,
   };
-  const duplicates = withOutcomeNow(
-    journal,
-    journal.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+  const duplicates = await journal.snapshot(async (view) =>
+    withOutcomeNow(
+      view,
+      await view.duplicates({ ...scope, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo }, ctx.clock.now()),
+    ),
   );
   return { transfer, source, scope, bank, duplicates, earlierAttempts };
 }
@@ -294,11 +323,18 @@ export type TransferOutcome =
   /** Sent, and nobody knows what happened: do not resend. */
   | { kind: 'unknown'; reference: string; detail: string };
 
+/**
+ * What one attempt (executeTransfer) can end with: an outcome, or `rate-limited`: answered 429, and the
+ * lookup since answered that the API holds no such reference, so the same reference may be sent again
+ * (src/transfers/rate-limit.ts decides whether). Its journal state is unknown until then.
+ */
+export type AttemptOutcome = TransferOutcome | { kind: 'rate-limited'; reference: string; detail: string; retryAfterMs?: number | undefined };
+
 export interface ExecuteOptions {
   /** Written in the intent: `send`, or e.g. `batch payroll.csv row 3`. */
   origin?: string;
-  /** Delays before each reconciliation lookup (default: reconcileSchedule(ctx.env)). */
-  schedule?: readonly number[];
+  /** The reconciliation lookups (default: reconcileSchedule(ctx.env)). */
+  schedule?: RetrySchedule;
   /** Called once when the answer is lost, before reconciliation starts. */
   onUnknown?: (detail: string) => void | Promise<void>;
   /** Called (and awaited) before each reconciliation lookup, 1-based. */
@@ -323,8 +359,10 @@ export function transferBody(transfer: VerifiedTransfer): TransferRequest {
  * Sends one verified, confirmed transfer: the intent is fsync-ed to the journal, the POST goes out once
  * and is never retried, the outcome is journalled. A lost answer (timeout, dropped connection, 5xx,
  * unreadable body), and any answer that does not prove a refusal (src/transfers/refusal-proof.ts: a 401/403,
- * a 3xx, a 400 to a reference sent before), is reconciled by looking the reference up on a bounded schedule. Throws only when the
- * intent cannot be journalled (nothing was sent then); every other ending is a returned outcome.
+ * a 3xx, a 400 to a reference sent before, a 429), is reconciled by looking the reference up on a bounded
+ * schedule; after a 429 the first definite answer ends the lookups (`rate-limited` when the API holds no
+ * such reference). Throws only when the intent cannot be journalled (nothing was sent then); every other
+ * ending is a returned outcome.
  */
 export async function executeTransfer(
   ctx: Context,
@@ -332,7 +370,7 @@ export async function executeTransfer(
   scope: TransferScope,
   transfer: VerifiedTransfer,
   options: ExecuteOptions = {},
-): Promise<TransferOutcome> {
+): Promise<AttemptOutcome> {
   const api = await ctx.api();
   const body = transferBody(transfer);
   const { reference } = transfer;
@@ -341,7 +379,7 @@ export async function executeTransfer(
 
   // The policy's hard limits (src/controls/policy.ts): over the per-transfer maximum throws here; the daily
   // maximum is decided in the claim, against every process's transfers.
-  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...hardLimits(ctx, scope, transfer.amountKobo) };
+  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...(await hardLimits(ctx, scope, transfer.amountKobo)) };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   try {
     // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
@@ -371,10 +409,24 @@ export async function executeTransfer(
       (error instanceof FsapiError && /^(store_|account_unknown)/.test(error.code))
     )
       throw error;
-    throw new FsapiError(`cannot write the journal ${journal.file}: ${(error as Error).message}; nothing was sent`, {
+    const cause = withoutNothingDone((error as Error).message);
+    // A permission problem keeps its own words for the fix (whose the path is) and its code.
+    const denied = error instanceof PermissionDeniedError ? error : undefined;
+    const fix = denied?.hint ?? 'free disk space or fix the permissions of the data dir';
+    // A resend: this attempt did not leave, but an earlier one of the same reference did.
+    if (rules.earlierAttempts > 0) {
+      throw new FsapiError(`cannot write the journal ${journal.file}: ${cause}; this attempt of ${reference} was not sent, but an earlier one was`, {
+        exitCode: ExitCode.failed,
+        hint: `fsapi transfer status ${reference} says what became of it; ${fix}`,
+        cause: error,
+        code: denied?.code,
+      });
+    }
+    throw new FsapiError(`cannot write the journal ${journal.file}: ${cause}; nothing was sent`, {
       exitCode: ExitCode.failed,
-      hint: 'fsapi records every transfer before sending it; free disk space or fix the permissions of the data dir',
+      hint: denied ? fix : `fsapi records every transfer before sending it; ${fix}`,
       cause: error,
+      code: denied?.code,
     });
   }
 
@@ -400,6 +452,7 @@ export async function executeTransfer(
       await record({ type: 'rejected', ...stamp(), httpStatus, message });
       return { kind: 'rejected', reference, httpStatus, message, error: refusal };
     }
+    if (isRateLimitAnswer(error)) return settleRateLimited(ctx, intent, error, rules.earlierAttempts > 0, options, record, stamp);
     lostBecause = describeFailure(error, rules.earlierAttempts > 0);
   }
 
@@ -415,6 +468,41 @@ export async function executeTransfer(
   }
   const detail = `${lostBecause}; ${lookup.detail}`;
   await record({ type: 'unknown', ...stamp(), error: lookup.detail });
+  return { kind: 'unknown', reference, detail };
+}
+
+/**
+ * A 429 to the POST (src/transfers/refusal-proof.ts): it proves nothing, so the transfer is journalled
+ * as unknown and its reference looked up before anything else is done or said. Found: reconciled. The API
+ * holding no such reference: `rate-limited`, which the caller may send again under the same reference
+ * (src/transfers/rate-limit.ts). No answer: unknown, it may have been paid.
+ */
+async function settleRateLimited(
+  ctx: Context,
+  intent: TransferIntent,
+  error: ApiError,
+  resend: boolean,
+  options: ExecuteOptions,
+  record: (entry: JournalRecord) => Promise<void>,
+  stamp: () => { reference: string; profile: string; baseUrl: string; time: string },
+): Promise<AttemptOutcome> {
+  const { reference } = intent;
+  const answered = `${resend ? 'the resend' : 'the transfer'} was answered HTTP 429 (rate limited)${error.apiMessage ? `: ${error.apiMessage}` : ''}, which does not prove it was not taken`;
+  await record({ type: 'unknown', ...stamp(), error: answered });
+  const lookup = await lookUpReference(ctx, intent, options.schedule ?? reconcileSchedule(ctx.env), options.onLookup, { untilAnswered: true });
+  const next = afterRateLimit(lookup.found ? 'found' : lookup.absent ? 'absent' : 'no-answer');
+  if (next === 'settled' && lookup.found) {
+    const status = lookup.found.status;
+    await record({ type: 'reconciled', ...stamp(), status });
+    return { kind: 'reconciled', reference, status, transaction: lookup.found, lostBecause: answered };
+  }
+  if (next === 'send-again') {
+    const detail = `${answered}; the lookup by reference does not find it`;
+    await record({ type: 'unknown', ...stamp(), error: detail });
+    return { kind: 'rate-limited', reference, detail, retryAfterMs: error.retryAfterMs };
+  }
+  const detail = `${answered}: it may have been paid; ${lookup.detail}`;
+  await record({ type: 'unknown', ...stamp(), error: detail });
   return { kind: 'unknown', reference, detail };
 }
 
@@ -435,32 +523,64 @@ function describeFailure(error: unknown, resend: boolean): string {
   return `no answer to the transfer (${error instanceof Error ? error.message : String(error)})`;
 }
 
-/** Journals an outcome; a failure to do so is reported but never hides the outcome itself. */
+/**
+ * Journals an outcome; a failure to do so is reported but never hides the outcome itself. Every record
+ * written here follows a POST that left (or a lookup of one): the warning says so, and never repeats a
+ * store error's "nothing was sent", which is true of the store and false of the transfer.
+ */
 async function recordOutcome(ctx: Context, journal: Journal, entry: JournalRecord): Promise<void> {
   try {
     await journal.append(entry);
   } catch (error) {
-    ctx.io.note(`warning: could not write the outcome to the journal ${journal.file}: ${(error as Error).message}`);
+    ctx.io.note(`warning: ${unrecordedOutcome(entry, journal.file, error)}`);
   }
+}
+
+/** What happened to the transfer, that its record could not say, and how it gets settled. */
+export function unrecordedOutcome(entry: JournalRecord, file: string, error: unknown): string {
+  const { reference } = entry;
+  const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));
+  const happened =
+    entry.type === 'accepted'
+      ? `transfer ${reference} was sent and the API took it (${entry.status})`
+      : entry.type === 'rejected'
+        ? `transfer ${reference} was sent and the API refused it`
+        : entry.type === 'reconciled'
+          ? `transfer ${reference} was sent and the lookup found it (${entry.status})`
+          : entry.type === 'status-checked'
+            ? `transfer ${reference} was looked up${entry.status ? ` (${entry.status})` : ''}`
+            : `transfer ${reference} was sent; its outcome is not known yet`;
+  return (
+    `${happened}, but this could not be written to the journal ${file} (${cause}); ` +
+    `the journal keeps it as sent, outcome unknown (the daily maximum and the duplicate guard count it); ` +
+    `once the journal can be written, fsapi transfer status ${reference} records what became of it`
+  );
+}
+
+/** A store error's own "nothing was sent or changed" (true of the store), left out where a transfer did leave. */
+export function withoutNothingDone(message: string): string {
+  return message.replace(/;\s*(a reference pays once, so )?nothing (was|were) [^;]*$/, '');
 }
 
 // ---- reconciliation -----------------------------------------------------------------------------------
 
 /**
- * The delays before each lookup. FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds, e.g.
- * `0,200,400`) replaces the default; it exists for tests and for networks known to be slow. Bounded: at
- * most 20 lookups, each delay at most 5 minutes.
+ * The lookups after a lost answer: LOST_ANSWER_LOOKUPS (at once, then after 1, 2, 4, 8 and 15 s), or
+ * FSAPI_RECONCILE_SCHEDULE_MS (comma-separated milliseconds before each lookup, e.g. `0,200,400`), which
+ * exists for tests and for networks known to be slow. Bounded: at most 20 lookups, each delay at most 5
+ * minutes.
  */
-export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): readonly number[] {
+export function reconcileSchedule(env: Readonly<Record<string, string | undefined>>): RetrySchedule {
   const text = env.FSAPI_RECONCILE_SCHEDULE_MS?.trim();
-  if (!text) return DEFAULT_RECONCILE_SCHEDULE_MS;
+  if (!text) return LOST_ANSWER_LOOKUPS;
   const parts = text.split(',').map((part) => part.trim());
   if (parts.length > 20 || parts.some((part) => !/^[0-9]{1,6}$/.test(part) || Number(part) > 300_000)) {
     throw new UsageError(
       `FSAPI_RECONCILE_SCHEDULE_MS must be up to 20 comma-separated delays in milliseconds (each at most 300000), not ${JSON.stringify(text)}`,
     );
   }
-  return parts.map(Number);
+  const [first, ...waits] = parts.map(Number);
+  return { firstWaitMs: first!, waitsMs: waits };
 }
 
 export { lookUpOnce, type SingleLookup, type TransferIntent } from './lookup.js';
@@ -470,30 +590,44 @@ export function intentOf(t: Pick<TransferState, 'reference' | 'amountKobo' | 'ac
   return { reference: t.reference, amountKobo: t.amountKobo, accountNumber: t.accountNumber, bankCode: t.bankCode };
 }
 
-export type LookupResult = { found: TransactionRecord; detail?: undefined } | { found: undefined; detail: string };
+export type LookupResult =
+  | { found: TransactionRecord; detail?: undefined; absent?: undefined }
+  /** `absent`: the last lookup was answered by the API's refusal (it holds no such reference), not a failure. */
+  | { found: undefined; detail: string; absent: boolean };
+
+export interface LookupOptions {
+  /** Stop at the first definite answer, found or not: the lookup after a 429 (src/transfers/refusal-proof.ts). */
+  untilAnswered?: boolean;
+}
 
 /**
  * Looks a reference up (GET /v1/transactions/reference/{ref}) after each delay of the schedule until it
  * is found. A refusal (HTTP 400) only means "not there (yet)"; a transport failure means "ask again"; a
  * record that does not match the intent (src/transfers/lookup.ts) is not this transfer: asked again too, and
- * named in the detail when nothing better was found.
+ * named in the detail when nothing better was found. A lookup still rate limited (429) after the HTTP
+ * layer's own bounded waits ends the lookups: asking again on the schedule would only wait as long again.
  */
 export async function lookUpReference(
   ctx: Context,
   target: string | TransferIntent,
-  schedule: readonly number[],
+  schedule: RetrySchedule,
   onLookup?: (attempt: number, of: number) => void | Promise<void>,
+  options: LookupOptions = {},
 ): Promise<LookupResult> {
   const api = await ctx.api();
   const intent = typeof target === 'string' ? { reference: target } : target;
   const { reference } = intent;
   let last = 'no lookup was made';
-  let waited = 0;
-  for (let attempt = 1; attempt <= schedule.length; attempt += 1) {
-    const delay = schedule[attempt - 1]!;
-    if (delay > 0) await ctx.clock.sleep(delay);
-    waited += delay;
-    await onLookup?.(attempt, schedule.length);
+  let absent = false;
+  // On the run's clock: the schedule's delays and the waits of lookups the API answered 429 (src/api/http.ts).
+  const started = ctx.clock.now();
+  let made = 0;
+  const backoff = new Backoff(schedule, { clock: ctx.clock });
+  await backoff.start();
+  for (let attempt = 1; ; attempt += 1) {
+    made = attempt;
+    await onLookup?.(attempt, backoff.tries);
+    absent = false;
     try {
       const transaction = await api.getTransaction(reference);
       const verdict = checkObservation(intent, transaction);
@@ -504,13 +638,22 @@ export async function lookUpReference(
         last = `the lookup was refused: ${error.message}`;
         break; // asking again with the same refusal cannot help
       }
+      if (isRateLimitAnswer(error)) {
+        last = `the lookup was answered HTTP 429 (rate limited)${error.apiMessage ? `: ${error.apiMessage}` : ''}, wait after wait`;
+        break;
+      }
       if (error instanceof TransportError) last = error.message;
-      else if (isRefusal(error)) last = 'not found';
-      else last = error instanceof Error ? error.message : String(error);
+      else if (isRefusal(error)) {
+        last = 'not found';
+        absent = true;
+        if (options.untilAnswered) break;
+      } else last = error instanceof Error ? error.message : String(error);
     }
+    if (!(await backoff.wait())) break;
   }
-  const seconds = Math.round(waited / 1000);
-  return { found: undefined, detail: `the lookup by reference found nothing in ${seconds} s (${schedule.length} lookups; last: ${last})` };
+  const seconds = Math.max(0, Math.round((ctx.clock.now() - started) / 1000));
+  const lookups = `${made} lookup${made === 1 ? '' : 's'}`;
+  return { found: undefined, absent, detail: `the lookup by reference found nothing in ${seconds} s (${lookups}; last: ${last})` };
 }
 
 // ---- status ----------------------------------------------------------------------------------------------
@@ -578,12 +721,27 @@ export async function recordStatusSeen(
   transaction: TransactionRecord,
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
+  // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
+  const given = await reasonGiven(ctx, transaction);
+  const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
-    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status });
-  } else if (journal.transfer(stamp)?.status !== transaction.status) {
-    // Only what is new: a re-run or a reconcile that finds every status as journalled writes nothing.
-    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status });
+    await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });
+    return;
+  }
+  const known = await readableTransfer(journal, stamp);
+  // Only what is new: a re-run or a reconcile that finds every status (and reason) as journalled writes nothing.
+  if (known?.status !== transaction.status || (reason !== undefined && known.reason !== reason)) {
+    await recordOutcome(ctx, journal, { type: 'status-checked', ...stamp, found: true, status: transaction.status, ...(reason ? { reason } : {}) });
+  }
+}
+
+/** The journal's state of a transfer; undefined when the journal cannot be read now (the write says why). */
+async function readableTransfer(journal: Journal, scope: { profile: string; baseUrl: string; reference: string }): Promise<TransferState | undefined> {
+  try {
+    return await journal.transfer(scope);
+  } catch {
+    return undefined;
   }
 }
 

@@ -33,5 +33,5 @@ export interface ClaimCandidate {
   reference: string;
   accountNumber: string;
   bankCode: string;
-  amountKobo: number;
+  amountKobo: Kobo;
 }

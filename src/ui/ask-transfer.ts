@@ -7,7 +7,7 @@ import type { Bank } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { aliasesOf, BANK_ALIASES } from '../transfers/bank-aliases.js';
 import { loadBanks, matchBanks, resolveBank, suggestBanks } from '../transfers/banks.js';
-import { AmountError, parseNairaInput } from '../money/kobo.js';
+import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
 import { MAX_NARRATION_LENGTH, parseNarration } from '../transfers/transfer.js';
 import { parseAccountNumber, parseAmountOption } from '../common/validate.js';
 
@@ -16,7 +16,8 @@ export type AskedField = 'accountNumber' | 'bank' | 'amount' | 'narration';
 export interface TransferFields {
   accountNumber: string | undefined;
   bank: string | undefined;
-  amount: string | undefined;
+  /** In kobo: parsed once, by the option spec or where it is typed here. */
+  amount: Kobo | undefined;
   narration: string | undefined;
 }
 
@@ -59,7 +60,8 @@ export async function askForMissing(
       told = true;
       await onAccountKnown(answers);
     }
-    answers[field] = await ask(ctx, field);
+    if (field === 'amount') answers.amount = await askAmount(ctx);
+    else answers[field] = await ask(ctx, field);
   }
   return answers;
 }
@@ -71,13 +73,30 @@ export async function askForMissing(
  */
 async function checkGiven(ctx: Context, fields: TransferFields): Promise<TransferFields> {
   if (fields.accountNumber !== undefined) parseAccountNumber(fields.accountNumber);
-  if (fields.amount !== undefined) parseAmountOption(fields.amount);
   if (fields.narration !== undefined) parseNarration(fields.narration);
   const bank = fields.bank === undefined ? undefined : (await resolveBank(ctx, fields.bank)).institutionCode;
   return { ...fields, bank };
 }
 
-async function ask(ctx: Context, field: AskedField): Promise<string> {
+/** The amount, read into kobo as it is typed: what the person confirmed is the value used. */
+async function askAmount(ctx: Context): Promise<Kobo> {
+  let amount: Kobo | undefined;
+  const typed = await ctx.prompt.input('Amount in naira (e.g. 1500 or 1,500.50):', {
+    validate: (value) => {
+      try {
+        amount = parseNairaInput(value);
+        return true;
+      } catch (error) {
+        if (error instanceof AmountError) return error.message;
+        throw error;
+      }
+    },
+  });
+  // A prompt that did not run the check (none of fsapi's) has its answer read the same way, once.
+  return amount ?? parseAmountOption(typed);
+}
+
+async function ask(ctx: Context, field: Exclude<AskedField, 'amount'>): Promise<string> {
   switch (field) {
     case 'accountNumber':
       return (
@@ -87,20 +106,6 @@ async function ask(ctx: Context, field: AskedField): Promise<string> {
       ).trim();
     case 'bank':
       return (await pickBank(ctx)).institutionCode;
-    case 'amount':
-      return (
-        await ctx.prompt.input('Amount in naira (e.g. 1500 or 1,500.50):', {
-          validate: (value) => {
-            try {
-              parseNairaInput(value);
-              return true;
-            } catch (error) {
-              if (error instanceof AmountError) return error.message;
-              throw error;
-            }
-          },
-        })
-      ).trim();
     case 'narration':
       return (
         await ctx.prompt.input('Narration (what the transfer is for):', {

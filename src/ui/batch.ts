@@ -19,13 +19,15 @@ import { formatNaira } from '../money/kobo.js';
 import { colors, createRowStream, koboCell, printList, renderStderrTable, statusCell, type Cell, type Column } from './output.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
 import { ownerWords } from '../auth/records-owner.js';
+import { bankShortName } from '../transfers/bank-aliases.js';
 
-/** One column of a table on stderr: its header, how it aligns, whether it may be cut or dropped. */
+/** One column of a table on stderr: its header, how it aligns, whether it may be cut, wrapped or dropped. */
 interface StderrColumn {
   header: string;
   align?: 'left' | 'right';
   priority?: number;
   flex?: boolean;
+  wrap?: boolean;
   minWidth?: number;
 }
 
@@ -64,8 +66,9 @@ export function writeNameFailures(ctx: Context, failures: readonly NameCheckFail
       { header: 'ACCOUNT' },
       { header: 'BANK', priority: 1, flex: true },
       { header: 'AMOUNT', align: 'right', priority: 2 },
-      { header: 'VERIFIED NAME', flex: true, minWidth: 20 },
-      { header: 'PROBLEM', flex: true, minWidth: 24 },
+      // The name and the problem are what the person acts on: wrapped within their cells, never cut.
+      { header: 'VERIFIED NAME', flex: true, wrap: true, minWidth: 12 },
+      { header: 'PROBLEM', flex: true, wrap: true, minWidth: 16 },
     ],
     failures.map(({ row, verifiedName, reason }) => [
       plain(String(row.line)),
@@ -87,7 +90,7 @@ export function writeFileDuplicates(ctx: Context, duplicates: readonly FileDupli
   ctx.io.note(c.bold(c.yellow(`${rows} rows of this file pay the same account, bank and amount as another of its rows:`)));
   writeStderrTable(
     ctx,
-    [{ header: 'LINES' }, { header: 'ACCOUNT' }, { header: 'BANK', flex: true }, { header: 'AMOUNT', align: 'right' }],
+    [{ header: 'LINES', flex: true, wrap: true }, { header: 'ACCOUNT' }, { header: 'BANK', flex: true, wrap: true }, { header: 'AMOUNT', align: 'right' }],
     duplicates.map((group) => [plain(group.lines.join(', ')), plain(group.accountNumber), plain(group.bankName), koboCell(group.amountKobo)]),
   );
 }
@@ -104,11 +107,13 @@ export function writePossibleDuplicates(ctx: Context, duplicates: readonly Possi
     [
       { header: 'LINE', align: 'right' },
       { header: 'ACCOUNT' },
-      { header: 'NAME', flex: true },
+      // The earlier reference is never cut (it is what the person looks up); the name and the outcome
+      // with where it came from wrap within their cells.
+      { header: 'NAME', flex: true, wrap: true },
       { header: 'AMOUNT', align: 'right' },
       { header: 'EARLIER REFERENCE' },
       { header: 'SENT', priority: 1 },
-      { header: 'OUTCOME' },
+      { header: 'OUTCOME', flex: true, wrap: true, minWidth: 10 },
     ],
     duplicates.map(({ row, earlier }) => [
       plain(String(row.line)),
@@ -141,19 +146,23 @@ export function writeBatchSummary(ctx: Context, plan: BatchPlan): void {
       ctx,
       [
         { header: 'LINE', align: 'right' },
-        // The name is what the person confirms: it keeps room before the bank and narration do.
-        { header: 'VERIFIED NAME', flex: true, minWidth: 26 },
+        // What the person confirms is read whole: the name, the bank and the narration wrap within their
+        // cells at words rather than end in `…` (two "Nov supplies …" rows must be told apart); the bank is
+        // given the short name people know it by (FCMB, GTBank). Only the reference, derived by fsapi, may
+        // drop out for width.
+        { header: 'VERIFIED NAME', flex: true, wrap: true, minWidth: 12 },
         { header: 'ACCOUNT' },
-        { header: 'BANK', priority: 1, flex: true },
+        { header: 'BANK', flex: true, wrap: true },
         { header: 'AMOUNT', align: 'right' },
-        { header: 'NARRATION', priority: 2, flex: true, minWidth: 12 },
-        { header: 'REFERENCE', priority: 3 },
+        { header: 'NARRATION', flex: true, wrap: true, minWidth: 12 },
+        { header: 'REFERENCE', priority: 1 },
       ],
       [...take(rowsToSend(plan), SUMMARY_ROWS)].map((row) => [
         plain(String(row.line)),
         { text: terminalText(row.accountName), plain: row.accountName, style: (t, s) => s.bold(t) },
         plain(row.accountNumber),
-        plain(row.bank.institutionName),
+        // Piped (TSV), the official name: a script reads it as the bank list gives it.
+        { text: terminalText(bankShortName(row.bank)), plain: row.bank.institutionName },
         koboCell(row.amountKobo),
         plain(row.narration),
         plain(row.reference),

@@ -32,7 +32,7 @@ export function printPayee(ctx: Context, payee: Payee): void {
   );
 }
 
-const limitCell = (kobo: number | undefined): Cell => (kobo === undefined ? { text: 'none', plain: '' } : koboCell(kobo));
+const limitCell = (kobo: Kobo | undefined): Cell => (kobo === undefined ? { text: 'none', plain: '' } : koboCell(kobo));
 
 /** The policy's lines, as a person reads them (and as TSV writes them: amounts plain, no limit empty). */
 export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
@@ -73,7 +73,7 @@ export function writePolicyChange(ctx: Context, profile: string, before: Policy 
   });
 }
 
-const total = (transfers: readonly HeldTransfer[]) => sumKobo(transfers.map((t) => t.amountKobo as Kobo));
+const total = (transfers: readonly HeldTransfer[]) => sumKobo(transfers.map((t) => t.amountKobo));
 
 export const requestColumns: Column<ApprovalRequest>[] = [
   { header: 'ID', cell: (r) => r.id },
@@ -152,6 +152,6 @@ export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env:
 }
 
 /** An amount of fsapi's own records in --json: "100000.00", or null where there is none. */
-export function nairaOrNull(kobo: number | undefined): string | null {
+export function nairaOrNull(kobo: Kobo | undefined): string | null {
   return kobo === undefined ? null : koboToDecimal(kobo);
 }

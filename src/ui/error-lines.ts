@@ -6,8 +6,10 @@
 // itself would cut it wherever the edge falls, mid-word. A word longer than the room (a path, a URL) is
 // never cut: it goes whole on its own line, so it can still be copied. Every other line of talk (a total,
 // a summary of a re-run) wraps at spaces as well, its continuation indented two columns, so no line fsapi
-// writes on a terminal is cut mid-word by the edge.
-// Dependency-free and small: src/main.ts loads it on every error.
+// writes on a terminal is cut mid-word by the edge. Widths are the terminal's columns (src/common/text-width.ts):
+// a wide character counts two, a colour none.
+// Small, with no dependency but src/common/text-width.ts: src/main.ts loads it on every error.
+import { displayWidth } from '../common/text-width.js';
 
 /**
  * Whether stderr shows colour, for the lines written before a command's context exists (errors, commander's
@@ -99,10 +101,7 @@ export function terminalLine(line: string, width: number | undefined): string {
 }
 
 const LABELLED = /^((?:\u001b\[[0-9;]*m)*)(error|hint|held|warning|note|line \d+):((?:\u001b\[[0-9;]*m)*) (.*)$/;
-const SGR = /\u001b\[[0-9;]*m/g;
-
-/** Columns a text takes: one a code point, colours none (the messages hold no wide characters). */
-const length = (text: string): number => [...text.replace(SGR, '')].length;
+const length = displayWidth;
 
 /** Whether the run asked for `--json` (before any `--`): then errors and talk on stderr are JSON lines. */
 export function jsonRequested(argv: readonly string[] = process.argv): boolean {

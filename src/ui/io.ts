@@ -10,7 +10,7 @@ export interface Terminal {
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;
-  /** Widths of stdout and stderr when each is a terminal. */
+  /** Widths of stdout and stderr when each is a terminal (80 when a terminal does not say). */
   readonly stdoutColumns: number | undefined;
   readonly stderrColumns: number | undefined;
 }
@@ -32,10 +32,10 @@ function processTerminal(): Terminal {
       return process.getBuiltinModule('node:tty').isatty(0);
     },
     get stdoutColumns() {
-      return process.stdout.isTTY ? process.stdout.columns : undefined;
+      return process.stdout.isTTY ? process.stdout.columns || 80 : undefined;
     },
     get stderrColumns() {
-      return process.stderr.isTTY ? process.stderr.columns : undefined;
+      return process.stderr.isTTY ? process.stderr.columns || 80 : undefined;
     },
   };
 }

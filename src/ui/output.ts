@@ -5,12 +5,13 @@
 //   --json            -> the API's data exactly as it came, pretty-printed.
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
-import { formatNaira, koboToDecimal, parseApiAmount } from '../money/kobo.js';
+import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate, formatDateTime } from '../common/time.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
 import { styles, type Styles } from './style.js';
 import { fitColumns, wrapText, type TableFit } from './table-layout.js';
+import { displayWidth, truncateToWidth } from '../common/text-width.js';
 
 export { shownText };
 
@@ -50,6 +51,11 @@ export interface Column<Row> {
   priority?: number;
   /** Long values may be cut with `…` to fit the terminal (names, descriptions; never references or amounts). */
   flex?: boolean;
+  /**
+   * With `flex`: a long value continues on more lines of its row, broken at words, instead of being cut
+   * (a narration or a name a person must read whole). Streamed lists (createRowStream) still cut.
+   */
+  wrap?: boolean;
   /** The narrowest a flex column gets before low-priority columns drop out. */
   minWidth?: number;
 }
@@ -72,7 +78,7 @@ export function colors(ctx: Context, stream: 'stdout' | 'stderr' = 'stdout'): St
 /** An API amount (number or two-decimal string) as money. */
 export function moneyCell(value: number | string | null | undefined): Cell {
   if (value === null || value === undefined || value === '') return { text: '', plain: '' };
-  let kobo: number;
+  let kobo: Kobo;
   try {
     kobo = parseApiAmount(value);
   } catch {
@@ -82,7 +88,7 @@ export function moneyCell(value: number | string | null | undefined): Cell {
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 
-export function koboCell(kobo: number): Cell {
+export function koboCell(kobo: Kobo): Cell {
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 
@@ -123,12 +129,12 @@ export function printJson(ctx: Context, value: unknown): void {
 
 /**
  * A list: table on a terminal, TSV when piped, `json` (default: the rows) with --json. An empty list
- * says `emptyNote` on stderr (not with --json, where `[]` says it).
+ * says `emptyNote` on stderr (not with --json, where `[]` says it; nothing when it is empty).
  */
 export function printList<Row>(ctx: Context, columns: Column<Row>[], rows: readonly Row[], json: unknown = rows, emptyNote = 'no results'): void {
   const mode = outputMode(ctx);
   if (mode === 'json') return printJson(ctx, json);
-  if (rows.length === 0) ctx.io.note(emptyNote);
+  if (rows.length === 0 && emptyNote !== '') ctx.io.note(emptyNote);
   if (mode === 'tsv') {
     ctx.io.out(tsvLine(columns.map((column) => column.header)));
     for (const row of rows) ctx.io.out(tsvLine(columns.map((column) => toCell(column.cell(row)).plain)));
@@ -152,7 +158,7 @@ export function printRecord(ctx: Context, fields: ReadonlyArray<readonly [label:
   const valueWidth = Math.max(20, (ctx.io.columns ?? 80) - width - 2);
   const lines = fields.map(([label, value]) => {
     const cell = toCell(value);
-    const parts = visibleLength(cell.text) === cell.text.length ? wrapText(cell.text, valueWidth) : [cell.text];
+    const parts = cell.text.includes('\u001b') ? [cell.text] : wrapText(cell.text, valueWidth);
     return parts.map((part, i) => `${i === 0 ? c.dim(label.padEnd(width)) : ' '.repeat(width)}  ${cell.style ? cell.style(part, c) : part}`).join('\n');
   });
   ctx.io.out(`${lines.join('\n')}\n`);
@@ -250,12 +256,8 @@ function drawTable<Row>(TableClass: typeof TableConstructor, ctx: Context, colum
   const c = colors(ctx, stream);
   const cells = rows.map((row) => columns.map((column) => toCell(column.cell(row))));
   const width = stream === 'stdout' ? ctx.io.columns : ctx.io.stderrColumns;
-  const fit = fitTable(
-    ctx,
-    columns,
-    cells.map((row) => row.map((cell) => oneLine(cell.text))),
-    width,
-  );
+  const texts = cells.map((row) => row.map((cell) => oneLine(cell.text)));
+  const fit = fitTable(ctx, columns, texts, width);
   const table = new TableClass({
     head: fit.shown.map((index) => c.bold(columns[index]!.header)),
     chars: BORDERLESS,
@@ -265,15 +267,18 @@ function drawTable<Row>(TableClass: typeof TableConstructor, ctx: Context, colum
     wordWrap: false,
     truncate: '…',
   });
-  for (const row of cells) {
+  cells.forEach((row, rowIndex) => {
     table.push(
-      fit.shown.map((index) => {
+      fit.shown.map((index, position) => {
         const cell = row[index]!;
-        const text = oneLine(cell.text);
-        return cell.style ? cell.style(text, c) : text;
+        const text = texts[rowIndex]![index]!;
+        // A wrapping column's cell on as many lines as it needs, each styled alone (a colour must not run
+        // across the line break into the next column).
+        const lines = columns[index]!.wrap ? wrapText(text, fit.widths[position]!) : [text];
+        return lines.map((line) => (cell.style ? cell.style(line, c) : line)).join('\n');
       }),
     );
-  }
+  });
   return table
     .toString()
     .split('\n')
@@ -308,6 +313,7 @@ function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: Rea
       priority: column.priority,
       flex: column.flex,
       minWidth: column.minWidth,
+      ...(column.wrap ? { wrapped: (room: number) => wrappedWidth(texts, index, room) } : {}),
     })),
     Math.max(20, width ?? 80),
   );
@@ -320,6 +326,13 @@ function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: Rea
   return fit;
 }
 
+/** The widest line of column `index`'s cells when each is wrapped to `room` columns. */
+function wrappedWidth(texts: ReadonlyArray<readonly string[]>, index: number, room: number): number {
+  let widest = 0;
+  for (const row of texts) for (const line of wrapText(row[index]!, room)) widest = Math.max(widest, visibleLength(line));
+  return widest;
+}
+
 /** A cell on one line: a line break inside a value would break the table's rows. */
 const oneLine = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
@@ -328,11 +341,8 @@ function tsvLine(values: readonly string[]): string {
   return `${values.map(tsvField).join('\t')}\n`;
 }
 
-const visibleLength = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
-
-function truncate(text: string, width: number): string {
-  return visibleLength(text) <= width ? text : `${[...text].slice(0, Math.max(0, width - 1)).join('')}…`;
-}
+const visibleLength = displayWidth;
+const truncate = truncateToWidth;
 
 function pad(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   const gap = Math.max(0, width - visibleLength(text));

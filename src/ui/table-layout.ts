@@ -11,6 +11,10 @@
 //      may drop out (priority > 0) before the ones that never do; their cells end in `…`;
 //   4. if the essential columns alone are still too wide (a very narrow terminal), every column is
 //      narrowed, widest first: a cut cell is better than a line that wraps mid-cell.
+// A column whose cells wrap (`wrapped`: a narration, a name, a time) is narrowed in 3 like a flex column,
+// but its cells continue on more lines of the row at word breaks instead of ending in `…`; each step takes
+// it to the width its wrapped cells really use, so no room is kept that no line fills.
+import { wrapWords } from '../common/text-width.js';
 
 export interface ColumnSpace {
   /** The widest cell, header included, in terminal columns. */
@@ -23,6 +27,11 @@ export interface ColumnSpace {
   flex?: boolean;
   /** The narrowest a flex column gets before columns drop (default 8, or the header if wider). */
   minWidth?: number;
+  /**
+   * A flex column whose cells wrap instead of being cut: the width its cells take when wrapped to `width`
+   * (at most `width`; its longest line).
+   */
+  wrapped?: (width: number) => number;
 }
 
 export interface TableFit {
@@ -75,8 +84,12 @@ export function fitColumns(columns: readonly ColumnSpace[], available: number, g
         if (canNarrow(position) && (widest === -1 || width > widths[widest]!)) widest = position;
       });
       if (widest === -1) return;
-      widths[widest]! -= 1;
-      excess -= 1;
+      const column = columns[shown[widest]!]!;
+      const narrower = widths[widest]! - 1;
+      // A wrapping column takes the width its lines then need, which may be several columns less.
+      const used = column.wrapped && narrower >= minimum(column) ? Math.max(minimum(column), column.wrapped(narrower)) : narrower;
+      excess -= widths[widest]! - used;
+      widths[widest] = used;
     }
   };
   // Optional flex columns (a bank's name, a message) give up their room before an essential one (the
@@ -92,28 +105,8 @@ export function fitColumns(columns: readonly ColumnSpace[], available: number, g
 }
 
 /**
- * A value wrapped to `width` columns at spaces (a word longer than the width is cut into pieces), for
- * record views whose long values continue under themselves instead of under the label.
+ * A value wrapped to `width` columns at spaces (a word longer than the width is broken after punctuation
+ * where it can be: src/common/text-width.ts), for record views whose long values continue under themselves
+ * instead of under the label, and for the cells of wrapping columns.
  */
-export function wrapText(text: string, width: number): string[] {
-  if (width < 1 || text.length <= width) return [text];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/ +/)) {
-    let rest = word;
-    while (rest.length > width) {
-      if (line) lines.push(line);
-      line = '';
-      lines.push(rest.slice(0, width));
-      rest = rest.slice(width);
-    }
-    if (line === '') line = rest;
-    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
-    else {
-      lines.push(line);
-      line = rest;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+export const wrapText = wrapWords;

@@ -1,17 +1,21 @@
 // How `transfer send` and `transfer status` end once the transfer's record is printed: a success exits 0;
 // a failed, reversed or other final status shows its reversal (`R-<reference>`, or that none was found) and
-// exits 1; a transfer still pending when --wait gave up exits 6 (it may still succeed).
+// exits 1 with the reason the API gave (or that it gave none); a transfer still pending when --wait gave up
+// exits 6 (it may still succeed).
 import type { Context } from '../context.js';
 import { ApiError, StillPendingError } from '../errors.js';
 import { formatNaira, parseApiAmount } from '../money/kobo.js';
 import { formatDateTime } from '../common/time.js';
 import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../transfers/outcome.js';
+import { describeReason, type FailureReason } from '../transfers/failure-reason.js';
 import { colors } from './output.js';
 
 export interface EndOfTransfer {
   reference: string;
   /** The status last seen (the record's, or the transfer answer's). */
   status: string;
+  /** Failed or reversed: the reason the API gave (src/transfers/failure-reason.ts); undefined when none. */
+  failure?: FailureReason | undefined;
   /** True when --wait was asked for: a status still pending then exits 6. */
   waited: boolean;
   /** Why the wait ended, from waitForSettlement ("still pending after 5 minutes"). */
@@ -30,8 +34,11 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
     }
     return;
   }
-  writeReversal(ctx, await findReversal(ctx, end.reference), outcomeOfStatus(end.status));
-  throw new ApiError(`transfer ${end.reference} ended as ${end.status}; it did not succeed`, {
+  const outcome = outcomeOfStatus(end.status);
+  writeReversal(ctx, await findReversal(ctx, end.reference), outcome);
+  // fsapi's word first; the API's own status beside it only when it says something else ("declined").
+  const apiWord = end.status.trim().toLowerCase() === outcome ? '' : ` (the API's status: ${end.status})`;
+  throw new ApiError(`transfer ${end.reference} ended as ${outcome}${apiWord}: ${describeReason(end.failure)}; the payee was not paid`, {
     hint: `check the reversal before paying again; a new attempt needs a new reference (fsapi tx get ${end.reference})`,
     code: 'transfer_failed',
   });

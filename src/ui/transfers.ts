@@ -4,7 +4,8 @@ import type { Context } from '../context.js';
 import type { TransactionRecord, TransferResult } from '../api/schemas.js';
 import type { PreparedTransfer } from '../transfers/transfer.js';
 import { formatNaira } from '../money/kobo.js';
-import type { TransferWithOutcome } from '../transfers/outcome.js';
+import { outcomeMeaning, outcomeOfStatus, type TransferWithOutcome } from '../transfers/outcome.js';
+import { describeReason, reasonInRecord, type RecordOutcome } from '../transfers/failure-reason.js';
 import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { wrapText } from './table-layout.js';
@@ -72,10 +73,25 @@ const destination = (...fields: [name: unknown, account: unknown, bankName: unkn
   return { name, account, bank: bankName && bankCode ? `${bankName} (${bankCode})` : bankName || bankCode };
 };
 
+/**
+ * fsapi's outcome, first: its word (TSV) and what it means (terminal); failed or reversed, the reason the
+ * API gave beside it, or that it gave none (src/transfers/failure-reason.ts). The API's own status and
+ * message come after, labelled as its own.
+ */
+function outcomeFields(seen: RecordOutcome): Array<readonly [string, Cell | ShownValue]> {
+  const { outcome, reason } = seen;
+  const style = statusCell(outcome).style;
+  const fields: Array<readonly [string, Cell | ShownValue]> = [['Outcome', { text: `${outcome} (${outcomeMeaning(outcome)})`, plain: outcome, style }]];
+  if (outcome === 'failed' || outcome === 'reversed') fields.push(['Reason', { text: describeReason(reason), plain: reason?.text ?? '' }]);
+  return fields;
+}
+
 /** The API's answer to POST /v1/transfer (its `data`), as a record; `--json` prints `result` untouched. */
 export function printTransferResult(ctx: Context, result: TransferResult, message: string | undefined): void {
   const to = destination(result.destinationAccountName, result.destinationAccountNumber, result.destinationBankName, result.destinationBankCode);
+  const reason = reasonInRecord(result);
   const fields: Array<readonly [string, Cell | ShownValue]> = [
+    ...outcomeFields({ outcome: outcomeOfStatus(result.status), reason }),
     ['Reference', result.reference],
     ['Status', statusCell(result.status)],
     ['Amount', moneyCell(result.amount)],
@@ -94,8 +110,11 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
   printRecord(ctx, fields, result);
 }
 
-/** A transaction record (GET /v1/transactions/reference/{ref}); `--json` prints it untouched. */
-export function printTransaction(ctx: Context, transaction: TransactionRecord): void {
+/**
+ * A transaction record of one of our transfers (GET /v1/transactions/reference/{ref}), its outcome first;
+ * `--json` prints the record untouched.
+ */
+export function printTransaction(ctx: Context, transaction: TransactionRecord, seen: RecordOutcome): void {
   const to = destination(
     transaction.destinationAccountName,
     transaction.destinationAccountNumber,
@@ -103,6 +122,7 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord): 
     transaction.destinationBankCode,
   );
   const fields: Array<readonly [string, Cell | ShownValue]> = [
+    ...outcomeFields(seen),
     ['Reference', transaction.reference],
     ['Status', statusCell(transaction.status)],
     ['Type', transaction.type],

@@ -108,6 +108,19 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<RunRes
   });
 }
 
+/** A run of the built CLI as its own process, watched while it runs: its output so far, its exit awaited apart (for races, faults and kills). */
+export function startCli(args: string[], options: Pick<RunOptions, 'env' | 'cwd'> = {}) {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited: Promise<RunResult> = new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /**

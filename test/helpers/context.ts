@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import type { Clock, IO, Prompt } from '../../src/context.js';
 import type { Terminal } from '../../src/ui/io.js';
+import { wrapWords } from '../../src/common/text-width.js';
 
 /** A stream that keeps what is written to it, as text. */
 export class Capture extends Writable {
@@ -115,8 +116,14 @@ export interface ScriptedAnswer {
  */
 export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io: IO) => Prompt; asked: string[]; verify(): void } {
   let io: IO | undefined;
-  /** The question and the answer on stderr, where a person sees them (a password's answer stays hidden). */
-  const show = (message: string, answer: string) => io?.stderr.write(`? ${message} ${answer}\n`);
+  /**
+   * The question and the answer on stderr, where a person sees them (a password's answer stays hidden),
+   * broken at words to the terminal's width as @inquirer/core's screen manager breaks a prompt's lines.
+   */
+  const show = (message: string, answer: string) => {
+    const line = `? ${message} ${answer}`;
+    io?.stderr.write(`${(io.stderrColumns ? wrapWords(line, io.stderrColumns) : [line]).join('\n')}\n`);
+  };
   const queue = [...script];
   const asked: string[] = [];
   const problems: string[] = [];

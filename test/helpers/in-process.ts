@@ -110,7 +110,7 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
     current = undefined;
     // What a process would lose when it ends: open stores, simulators, notes shown once per run.
     resetHttpState();
-    closeLocalStores();
+    await closeLocalStores();
     releaseProcessLocks();
   }
   prompts?.verify();

@@ -1,9 +1,8 @@
 // A second OS user for the tests that must act as someone else on the machine (a planter of files, the
-// MCP server's own user), made with useradd when missing and kept afterwards (it owns nothing outside the
-// tests' temporary dirs); and fsapi installed where that user can run it (installFor).
+// MCP server's own user). Made with useradd when missing, kept afterwards (it owns nothing outside the
+// tests' temporary dirs).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, cpSync, linkSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './cli.js';
 
@@ -19,45 +18,30 @@ export function testUserIds(name: string): { uid: number; gid: number } | string
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** fsapi installed where one other OS user can run it: see installFor. */
-export interface UserInstall {
-  /** The dir that holds it, readable by that user's group and root only. */
-  root: string;
-  /** A copy (or a hard link) of the Node that runs the tests. */
-  node: string;
-  /** bin/fsapi.cjs of the copy. */
-  cli: string;
-  remove(): void;
+/**
+ * What another OS user needs to run the built fsapi: a copy of the package as npm installs it (bin/, dist/,
+ * package.json) and of this Node, in `dir`, readable and runnable by everyone. Never the checkout itself,
+ * which may sit where only its owner can go (a clone in a mode-700 directory); nor this Node's own path
+ * (under /root, say). Build first (`npm run build`).
+ */
+export function packageForAnotherUser(dir: string): { node: string; cli: string } {
+  const target = path.join(dir, 'fsapi');
+  mkdirSync(target, { recursive: true });
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(repoRoot, part), path.join(target, part), { recursive: true });
+  const node = path.join(dir, 'node');
+  try {
+    linkSync(process.execPath, node); // the same file, reached through a directory the other user can enter
+  } catch {
+    copyFileSync(process.execPath, node);
+  }
+  for (const made of [dir, node, ...walk(target)]) chmodSync(made, statSync(made).isDirectory() || made === node ? 0o755 : 0o644);
+  chmodSync(path.join(target, 'bin', 'fsapi.cjs'), 0o755);
+  return { node, cli: path.join(target, 'bin', 'fsapi.cjs') };
 }
 
-/**
- * The built package as npm would install it (package.json and what its `files` lists: bin/, dist/) and the
- * Node that runs the tests, copied into a temporary dir that the user of `ids` can read and no other user
- * but root can: the checkout may sit where that user cannot go (a clone in a mode-700 dir), and so may
- * this Node (in a private ~/.cache). Never the checkout itself. Run `npm run build` first.
- */
-export function installFor(ids: { uid: number; gid: number }): UserInstall {
-  const root = mkdtempSync(path.join(tmpdir(), 'fsapi-user-install-'));
-  const remove = () => rmSync(root, { recursive: true, force: true });
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
-    for (const entry of ['package.json', ...manifest.files]) {
-      cpSync(path.join(repoRoot, entry), path.join(root, entry), { recursive: true, preserveTimestamps: true });
-    }
-    const node = path.join(root, 'node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
-    // The copies keep their modes (readable by all, the launcher and Node executable); the dir above them is
-    // the user's group's alone.
-    chmodSync(node, 0o755);
-    chownSync(root, 0, ids.gid);
-    chmodSync(root, 0o750);
-    return { root, node, cli: path.join(root, 'bin', 'fsapi.cjs'), remove };
-  } catch (error) {
-    remove();
-    throw error;
-  }
+function walk(dir: string): string[] {
+  return [
+    dir,
+    ...readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)])),
+  ];
 }

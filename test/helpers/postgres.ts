@@ -24,7 +24,9 @@ import {
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
+import { closeLocalStores } from '../../src/store/database.js';
 import { testUserIds } from './os-user.js';
 
 export interface TestPostgres {
@@ -240,4 +242,60 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** A database of a test's own on the test server: its URL (no password: PGPASSWORD carries it), its name, and SQL on it. */
+export interface TestDatabase {
+  name: string;
+  url: string;
+  sql(text: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>>;
+}
+
+/**
+ * The PostgreSQL of one test file: started before its tests, stopped after them (the stores the file's
+ * process opened closed first), with a database of its own for each test, so one test's account and day
+ * never leak into another's.
+ */
+export function postgresForThisFile(prefix: string): { server(): TestPostgres; database(): Promise<TestDatabase> } {
+  let server: TestPostgres | undefined;
+  let made = 0;
+  before(async () => {
+    server = await startTestPostgres();
+  });
+  after(async () => {
+    await closeLocalStores();
+    await server?.stop();
+  });
+  const running = () => {
+    if (!server) throw new Error('the test PostgreSQL is not started yet');
+    return server;
+  };
+  return {
+    server: running,
+    async database() {
+      made += 1;
+      const name = `${prefix}${made}`;
+      await queryAs(running(), running().url, `CREATE DATABASE ${name}`);
+      const url = running().url.replace(/\/fsapi$/, `/${name}`);
+      return { name, url, sql: (text, ...params) => queryAs(running(), url, text, params) };
+    },
+  };
+}
+
+/** A client of the test server at `url`, with its password. */
+export async function connectTo(server: TestPostgres, url: string): Promise<pg.Client> {
+  const withPassword = new URL(url);
+  withPassword.password = server.env.PGPASSWORD!;
+  const client = new pg.Client({ connectionString: withPassword.href });
+  await client.connect();
+  return client;
+}
+
+async function queryAs(server: TestPostgres, url: string, text: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  const client = await connectTo(server, url);
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -2,12 +2,13 @@
 // home logged in through the proxy as profile `sim` (the default), whose runs are the built CLI, and a
 // second home logged in to the simulator itself, to ask it what it really holds. For the tests of what fsapi
 // makes of answers that lie or go missing after the API took the money (test/refusal-proof.test.ts,
-// test/hostile-observations.test.ts); the proxy's switches are turned by each test.
+// test/hostile-observations.test.ts, test/rate-limit.test.ts); the proxy's switches are turned by each test.
 import assert from 'node:assert/strict';
 import { startSimulatorServer, type RunningSimulator } from '../../src/simulator/server.js';
 import type { SimulatorOptions } from '../../src/simulator/types.js';
 import { startHostileApi, type HostileApi } from '../fixtures/hostile-api.js';
-import { makeHome, runCli, type Home, type RunOptions } from './cli.js';
+import { makeHome, runCli, type Home, type RunOptions, type RunResult } from './cli.js';
+import { runInProcess, type InProcessOptions } from './in-process.js';
 import { logInToSimulator } from './simulator-login.js';
 
 export interface ProxiedSimulator {
@@ -19,6 +20,11 @@ export interface ProxiedSimulator {
   direct: Home;
   /** The built CLI in `home` (reconciling after 0, 50 and 100 ms), with `env` added. */
   run(args: string[], env?: Record<string, string>, options?: Omit<RunOptions, 'env'>): ReturnType<typeof runCli>;
+  /**
+   * The same run in the test's process (test/helpers/in-process.ts), on a clock that skips every wait:
+   * for the waits a rate limit asks for, which would otherwise cost minutes of real time.
+   */
+  runHere(args: string[], options?: Partial<InProcessOptions>): Promise<RunResult>;
   /** Requests that reached the simulator since the set-up, as `METHOD /path STATUS`. */
   reached(): string[];
   /** POST /v1/transfer requests that reached the simulator since the set-up. */
@@ -50,6 +56,7 @@ export async function startProxiedSimulator(options: ProxiedSimulatorOptions = {
     direct,
     run: (args, env = {}, runOptions = {}) =>
       runCli(args, { timeoutMs: 60_000, ...runOptions, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...env } }),
+    runHere: (args, runOptions = {}) => runInProcess(args, { ...runOptions, env: { ...home.env, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100', ...runOptions.env } }),
     reached,
     posts: () => reached().filter((line) => line.startsWith('POST /v1/transfer ')).length,
     held: async (reference) => {

@@ -16,7 +16,7 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
-  const request = withStore(ctx, (store) => store.request(scope, id));
+  const request = await withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   if (request.status === 'rejected') {
@@ -44,7 +44,9 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   await proveConsumerSecret(ctx, 'approves and sends it');
 
   if (request.status === 'held') {
-    const decided = withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason: undefined }));
+    const decided = await withStore(ctx, (store) =>
+      store.decide(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason: undefined }),
+    );
     if (!decided) {
       throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, {
         exitCode: ExitCode.failed,
@@ -54,7 +56,7 @@ export default run(approveSpec, async (ctx, _opts, args) => {
     ctx.io.note(`approved ${id} (by ${operatorName(ctx.env)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
     const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
-    withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason }));
+    await withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason }));
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 

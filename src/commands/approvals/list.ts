@@ -8,10 +8,10 @@ import { requestColumns } from '../../ui/controls.js';
 
 export default run(listSpec, async (ctx, opts, _args) => {
   const scope = await controlScope(ctx);
-  const store = ControlsStore.openIfExists(ctx.paths.dataDir);
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   let requests: ApprovalRequest[] = [];
   try {
-    requests = store?.requests(scope) ?? [];
+    requests = (await store?.requests(scope)) ?? [];
   } finally {
     store?.close();
   }

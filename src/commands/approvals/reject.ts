@@ -17,10 +17,12 @@ export default run(rejectSpec, async (ctx, opts, args) => {
     if (reason.length > 200) throw new UsageError(`--reason is ${reason.length} characters long; at most 200 are allowed`);
   }
   const scope = await controlScope(ctx);
-  const outcome = withStore(ctx, (store) => {
-    const request = store.request(scope, id);
+  const outcome = await withStore(ctx, async (store) => {
+    const request = await store.request(scope, id);
     if (!request) return undefined;
-    return { request, decided: store.decide(scope, id, { decision: 'rejected', by: operatorName(ctx.env), at: nowIso(ctx), reason: reason || undefined }) };
+    const decided = await store.decide(scope, id, { decision: 'rejected', by: operatorName(ctx.env), at: nowIso(ctx), reason: reason || undefined });
+    // Decided by someone else since it was read: what they decided, read again.
+    return { request: decided ? request : ((await store.request(scope, id)) ?? request), decided };
   });
   if (!outcome) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {

@@ -11,8 +11,8 @@ import { ownerWords } from '../../auth/records-owner.js';
 export default run(showSpec, async (ctx, _opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
-  const request = withStore(ctx, (store) => store.request(scope, id));
+  const request = await withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
-  const outcomes = heldOutcomes(ctx, scope, request);
+  const outcomes = await heldOutcomes(ctx, scope, request);
   printRequest(ctx, request, requestJson(request, outcomes), outcomes);
 });

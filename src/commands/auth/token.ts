@@ -18,7 +18,7 @@ import { printJson } from '../../ui/output.js';
 export default run(tokenSpec, async (ctx) => {
   const [store, profile] = await Promise.all([ctx.profiles(), ctx.profile()]);
   // The scope as transferScope has it, without opening the client (for `local`, the simulator).
-  if (!ctx.prompt.interactive && readPolicy(ctx, recordsScope(ctx, profile, profile.baseUrl ?? 'local'))) {
+  if (!ctx.prompt.interactive && (await readPolicy(ctx, recordsScope(ctx, profile, profile.baseUrl ?? 'local')))) {
     throw new UsageError(
       `profile "${profile.name}" has a payment policy, and its token would let a script pay round it (curl needs nothing else): fsapi auth token prints it only at a terminal; nothing was printed`,
       'run it yourself in a terminal; scripts pay with fsapi transfer send, within the policy (docs/policy.md)',

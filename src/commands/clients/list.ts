@@ -43,7 +43,8 @@ export default run(listSpec, async (ctx, opts, _args) => {
   await streamPages(ctx, pages, sink, { noun: 'client accounts', progress: true });
 });
 
-function parseListing(options: OptionsOf<typeof listSpec>): ClientListing {
+/** The options as a listing (the MCP tool reads one page with it: src/agents/pages.ts). */
+export function parseListing(options: OptionsOf<typeof listSpec>): ClientListing {
   const page = options.page ?? 1;
   const limit = options.limit;
   return {

@@ -10,9 +10,9 @@ export default run(addSpec, async (ctx, opts, args) => {
   const alias = parseAlias(args[0]);
   const expectName = opts.expectName === undefined ? undefined : opts.expectName.trim() || undefined;
   const scope = await controlScope(ctx);
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');
-  const taken = withStore(ctx, (store) => store.payee(scope, alias));
+  const taken = await withStore(ctx, (store) => store.payee(scope, alias));
   if (taken)
     throw new UsageError(
       `payee ${taken.alias} already exists (${taken.accountNumber} at ${taken.bankName})`,
@@ -25,7 +25,7 @@ export default run(addSpec, async (ctx, opts, args) => {
     ctx.io.note('the policy of this profile pays saved payees only: a new payee is a decision for a person');
     await proveConsumerSecret(ctx, 'saves this payee');
   }
-  const added = withStore(ctx, (store) => store.addPayee(scope, payee));
+  const added = await withStore(ctx, (store) => store.addPayee(scope, payee));
   if (!added) throw new UsageError(`payee ${alias} was added by another fsapi process meanwhile; nothing was changed`, 'fsapi payees list');
   ctx.io.note(`saved payee ${payee.alias}: ${payee.accountName} (verified by name enquiry); send with fsapi transfer send --to ${payee.alias}`);
   printPayee(ctx, payee);

@@ -10,7 +10,7 @@ export default run(listSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
   const scope = await controlScope(ctx);
-  const payees = listPayees(ctx, scope);
+  const payees = await listPayees(ctx, scope);
   if (csv) return printCsv(ctx, payeeColumns, payees);
   printList(ctx, payeeColumns, payees, payees, `no saved payees in ${ownerWords(scope)}; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`);
 });

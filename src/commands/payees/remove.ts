@@ -5,7 +5,7 @@ import { controlScope, findPayee, parseAlias, withStore } from '../../controls/p
 export default run(removeSpec, async (ctx, _opts, args) => {
   const alias = parseAlias(args[0]);
   const scope = await controlScope(ctx);
-  const payee = findPayee(ctx, scope, alias);
-  withStore(ctx, (store) => store.removePayee(scope, payee.alias));
+  const payee = await findPayee(ctx, scope, alias);
+  await withStore(ctx, (store) => store.removePayee(scope, payee.alias));
   ctx.io.note(`removed payee ${payee.alias} (${payee.accountName}, ${payee.accountNumber} at ${payee.bankName})`);
 });

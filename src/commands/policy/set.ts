@@ -6,6 +6,7 @@ import { controlScope, listPayees, withStore } from '../../controls/payees.js';
 import { nowIso, operatorName, readPolicy } from '../../controls/policy.js';
 import { localTimeZone, parseTimeZone } from '../../common/time-zone.js';
 import type { Policy } from '../../store/controls.js';
+import type { Kobo } from '../../money/kobo.js';
 import { policyJson, writePolicyChange } from '../../ui/controls.js';
 import { printJson } from '../../ui/output.js';
 import { ownerWords } from '../../auth/records-owner.js';
@@ -30,12 +31,12 @@ export default run(setSpec, async (ctx, opts) => {
   requireTerminal(ctx, 'changing the payment policy');
 
   const scope = await controlScope(ctx);
-  const before = readPolicy(ctx, scope);
+  const before = await readPolicy(ctx, scope);
   const at = nowIso(ctx);
   const by = operatorName(ctx.env);
   let after: Policy | undefined;
   if (!off) {
-    const pick = (given: number | null | undefined, old: number | undefined) => (given === undefined ? old : given === null ? undefined : given);
+    const pick = (given: Kobo | null | undefined, old: Kobo | undefined) => (given === undefined ? old : given === null ? undefined : given);
     after = {
       maxPerTransferKobo: pick(limits.maxPerTransferKobo, before?.maxPerTransferKobo),
       maxPerDayKobo: pick(limits.maxPerDayKobo, before?.maxPerDayKobo),
@@ -55,12 +56,12 @@ export default run(setSpec, async (ctx, opts) => {
   if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
     ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');
   }
-  if (after?.payeesOnly && listPayees(ctx, scope).length === 0) {
+  if (after?.payeesOnly && (await listPayees(ctx, scope)).length === 0) {
     ctx.io.note('note: no payees are saved yet: under payees-only every transfer will be held (fsapi payees add)');
   }
   writePolicyChange(ctx, scope.profile, before, after);
   await proveConsumerSecret(ctx, 'makes this change');
-  withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
+  await withStore(ctx, (store) => store.setPolicy(scope, after, by, at));
   ctx.io.note(
     after ? `policy of ${ownerWords(scope)} changed (by ${by})` : `policy of ${ownerWords(scope)} removed (by ${by}): fsapi pays without limits or approvals`,
   );

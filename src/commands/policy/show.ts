@@ -2,7 +2,7 @@ import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
 import { controlScope } from '../../controls/payees.js';
-import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, readPolicy, spentTodayIn } from '../../controls/policy.js';
+import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
 import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
@@ -11,10 +11,10 @@ import { ownedByAccount, ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
-  const policy = readPolicy(ctx, scope);
+  const policy = await readPolicy(ctx, scope);
   // Without a policy there is no day of its own: this terminal's day, for information.
-  const spent = spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
-  const left = policy?.maxPerDayKobo === undefined ? undefined : Math.max(0, policy.maxPerDayKobo - spent);
+  const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
+  const left = leftUnderDailyMaximum(policy?.maxPerDayKobo, spent);
   if (!policy) ctx.io.note(`${ownerWords(scope)} has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(
     ctx,

@@ -10,6 +10,7 @@ import { koboToDecimal, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
+import { refuseUnlessSimulator } from './target.js';
 
 export default run(collectSpec, async (ctx, opts, args) => {
   const accountNumber = (args[0] ?? '').trim();
@@ -21,6 +22,8 @@ export default run(collectSpec, async (ctx, opts, args) => {
   const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
 
   const profile = await ctx.profile();
+  // Before any request: a bank's API never hears of these routes, nor gets the token with them.
+  refuseUnlessSimulator(profile, 'simulator collect');
   const { notification, sent } =
     profile.baseUrl === undefined
       ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)
@@ -59,7 +62,7 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   ]);
   noteLocalSimulator(ctx);
   let notification: CollectionNotification;
-  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
   try {
     notification = await simulator.collect(accountNumber, amountKobo);
   } catch (error) {
@@ -70,7 +73,7 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   // Realistic mode (FSAPI_SIM_REALISTIC=1) sends it as the real service is seen to: "25000.0", a numeric account.
   const sent = simulator.notificationBody(notification);
   if (webhookUrl) {
-    const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line) });
+    const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line), transport: ctx.transport });
     if (!result.delivered) {
       printNotification(ctx, notification, sent);
       throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {

@@ -35,7 +35,7 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   const { startSimulatorServer, SIMULATOR_CREDENTIALS } = await import('../../simulator/server.js');
   let running;
   try {
-    running = await startSimulatorServer({ ...options, log: (line) => ctx.io.note(line) });
+    running = await startSimulatorServer({ ...options, transport: ctx.transport, log: (line) => ctx.io.note(line) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
@@ -57,9 +57,14 @@ export async function runServe(ctx: Context, options: ServeOptions, stop: AbortS
   if (options.businessName) ctx.io.note(`business: ${options.businessName}`);
   ctx.io.note(`credentials: consumer key ${consumerKey}, consumer secret ${consumerSecret}`);
   ctx.io.note('log in with:');
-  ctx.io.note(
-    `  FSAPI_CONSUMER_KEY=${consumerKey} FSAPI_CONSUMER_SECRET=${consumerSecret} fsapi auth login --profile sim --env sandbox --base-url ${running.url}`,
-  );
+  const login = [
+    `FSAPI_CONSUMER_KEY=${consumerKey}`,
+    `FSAPI_CONSUMER_SECRET=${consumerSecret}`,
+    `fsapi auth login --profile sim --env sandbox --base-url ${running.url}`,
+  ];
+  // On a terminal one part a line, joined by the shell's line continuation, so the command fits 80 columns
+  // and is still copied whole; piped, one line.
+  ctx.io.note(ctx.io.stderrIsTTY ? login.map((part) => `  ${part}`).join(' \\\n') : `  ${login.join(' ')}`);
   ctx.io.note('stop with Ctrl-C');
   ctx.io.out(`${running.url}\n`);
 

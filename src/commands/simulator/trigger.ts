@@ -11,6 +11,7 @@ import { triggerSpec } from './trigger.spec.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { printList, type Column } from '../../ui/output.js';
 import { checkWebhookUrl } from './serve.js';
+import { refuseUnlessSimulator } from './target.js';
 import { TRIGGER_KINDS, type TriggerKind, type TriggerResult } from '../../simulator/types.js';
 
 export default run(triggerSpec, async (ctx, opts, args) => {
@@ -21,6 +22,8 @@ export default run(triggerSpec, async (ctx, opts, args) => {
   const kind = given as TriggerKind;
   const webhookUrl = opts.webhookUrl === undefined ? undefined : checkWebhookUrl(opts.webhookUrl, '--webhook-url');
   const profile = await ctx.profile();
+  // Before any request: a bank's API never hears of these routes, nor gets the token with them.
+  refuseUnlessSimulator(profile, 'simulator trigger');
   const result = profile.baseUrl === undefined ? await triggerLocally(ctx, kind, webhookUrl) : await triggerOnServer(ctx, profile.baseUrl, kind, webhookUrl);
 
   type Row = TriggerResult['events'][number];
@@ -70,7 +73,7 @@ async function triggerLocally(ctx: Context, kind: TriggerKind, webhookUrl: strin
     import('../../api/http.js'),
   ]);
   noteLocalSimulator(ctx);
-  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env);
+  const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
   try {
     return await simulator.trigger(kind, webhookUrl);
   } catch (error) {

@@ -21,7 +21,7 @@ export default run(adoptSpec, async (ctx) => {
   const profile = await ctx.profile();
   const profiles = await ctx.profiles();
   const expected = profiles.expectedStore(profile.name);
-  const found = inspectLocalStore(ctx.paths.dataDir);
+  const found = await inspectLocalStore(ctx.paths.dataDir);
   const refusal = storeRefusal(profile.name, expected, { dataDir: ctx.paths.dataDir, file: found.file, identity: found.identity });
   if (expected !== undefined && refusal === undefined) {
     ctx.io.note(`profile "${profile.name}" already keeps its records in ${found.file} (store ${expected.id}); nothing to change`);
@@ -42,8 +42,8 @@ export default run(adoptSpec, async (ctx) => {
   await proveConsumerSecret(ctx, 'adopts this store');
 
   // Opened only now, after the proof: a missing or emptied store is made into a new one here.
-  const store = openLocalStore(ctx.paths.dataDir);
-  const identity = store.identity()!;
+  const store = await openLocalStore(ctx.paths.dataDir);
+  const identity = (await store.identity())!;
   await profiles.rememberStore(profile.name, { id: identity.id, path: found.file, writes: identity.writes }, { exact: true });
   ctx.io.note(`profile "${profile.name}" now keeps its records in ${found.file} (store ${identity.id}, ${identity.writes} records written)`);
   if (ctx.globals.json) printJson(ctx, { profile: profile.name, id: identity.id, path: found.file, writes: identity.writes });

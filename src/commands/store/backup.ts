@@ -19,8 +19,8 @@ export default run(backupSpec, async (ctx, _opts, args) => {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`, 'create it first, or choose another place');
   if (target === path.resolve(storePath(ctx.paths.dataDir))) throw new UsageError('that is the store itself; choose another file');
   // Opened as every command opens it: a store the profile does not expect is refused, none is made new.
-  const store = openLocalStore(ctx.paths.dataDir);
-  const identity = store.identity()!;
+  const store = await openLocalStore(ctx.paths.dataDir);
+  const identity = (await store.identity())!;
   const partial = path.join(dir, `.${path.basename(target)}.${process.pid}.partial`);
   try {
     // Made empty and private first: VACUUM INTO fills an empty file and keeps its mode.
@@ -29,7 +29,7 @@ export default run(backupSpec, async (ctx, _opts, args) => {
     throw new FsapiError(`cannot write in ${dir} (${(error as Error).message}); nothing was written`, { exitCode: ExitCode.failed });
   }
   try {
-    store.copyInto(partial);
+    await store.copyInto(partial);
     const fd = openSync(partial, 'r');
     try {
       fsyncSync(fd);

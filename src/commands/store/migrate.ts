@@ -42,9 +42,9 @@ export default run(migrateSpec, async (ctx, _opts, args) => {
     );
   }
   const baseUrl = normalBaseUrl(profile.baseUrl);
-  const local = openSqliteStore(ctx.paths.dataDir);
-  const team = openTeamStore(undefined, address);
-  const result = migrateToTeam(local, team, { profile: profile.name, baseUrl, account: accountOf(consumerKey), accountBaseUrl: baseUrl }, normalBaseUrl);
+  const local = await openSqliteStore(ctx.paths.dataDir);
+  const team = await openTeamStore(undefined, address);
+  const result = await migrateToTeam(local, team, { profile: profile.name, baseUrl, account: accountOf(consumerKey), accountBaseUrl: baseUrl }, normalBaseUrl);
   if (ctx.globals.json) {
     printJson(ctx, result);
     return;

@@ -15,7 +15,7 @@ export default run(statusSpec, async (ctx) => {
   const profile = await ctx.profile();
   const expected = (await ctx.profiles()).expectedStore(profile.name);
   if (teamChoice(ctx.paths.dataDir)) return teamStatus(ctx, profile.name, expected);
-  const found = inspectLocalStore(ctx.paths.dataDir);
+  const found = await inspectLocalStore(ctx.paths.dataDir);
   const refusal = storeRefusal(profile.name, expected, { dataDir: ctx.paths.dataDir, file: found.file, identity: found.identity });
   const matches = refusal === undefined;
   const { counts } = found;
@@ -64,9 +64,9 @@ export function holdsRecords(found: StoreReport): boolean {
  * A team store's status: where it is (never its password), whether it answers, its schema version and
  * what it holds. Unreachable is shown, then exit 1 (a script checking health reads the exit code).
  */
-function teamStatus(ctx: Context, profileName: string, expected: ExpectedStore | undefined): void {
+async function teamStatus(ctx: Context, profileName: string, expected: ExpectedStore | undefined): Promise<void> {
   const choice = teamChoice(ctx.paths.dataDir)!;
-  const found = inspectTeamStore(parseStoreUrl(choice.url, choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  const found = await inspectTeamStore(parseStoreUrl(choice.url, choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
   const refusal = found.reachable
     ? storeRefusal(profileName, expected, { dataDir: ctx.paths.dataDir, file: found.display, identity: found.identity })
     : undefined;

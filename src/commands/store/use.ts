@@ -34,10 +34,10 @@ export default run(useSpec, async (ctx, _opts, args) => {
   await proveConsumerSecret(ctx, local ? 'moves its records to the data dir' : 'moves its records to the team store');
 
   // Opened (made and migrated when new) only after the proof; unreachable is exit 1, nothing changed.
-  const store = local ? openSqliteStore(ctx.paths.dataDir) : openTeamStore(ctx.paths.dataDir, address!);
-  const identity = store.identity()!;
+  const store = local ? await openSqliteStore(ctx.paths.dataDir) : await openTeamStore(ctx.paths.dataDir, address!);
+  const identity = (await store.identity())!;
   // The data dir's store by its resolved path, as every run reports it (symbolic links followed).
-  const where = local ? inspectLocalStore(ctx.paths.dataDir).file : store.file;
+  const where = local ? (await inspectLocalStore(ctx.paths.dataDir)).file : store.file;
   await profiles.useTeamStore(profile.name, address?.display);
   await profiles.rememberStore(profile.name, { id: identity.id, path: where, writes: identity.writes }, { exact: true });
   ctx.io.note(`profile "${profile.name}" now keeps its records in ${where} (store ${identity.id}, ${identity.writes} records written)`);

@@ -15,6 +15,9 @@ export const reconcileSpec = defineCommand({
     [TRANSACTION_BY_REFERENCE, 'transfers the list does not show'],
   ],
   exitCodes: [0, 1, 2, 3],
-  exitCodeMeanings: { 0: 'every transfer agrees with the API', 1: 'something needs attention, or a request failed' },
+  exitCodeMeanings: {
+    0: 'every transfer agrees with the API, and every debit was sent from here',
+    1: "a finding on fsapi's transfers, a debit it did not send, a failed request",
+  },
   examples: ['fsapi reconcile', "fsapi reconcile --since 2026-11-01 --json | jq -r '.findings[].kind'"],
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import { run as commandOf } from '../run.js';
 import { batchSpec } from './batch.spec.js';
-import { ApiError, CancelledError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, FsapiError, UsageError } from '../../errors.js';
 import { BadRowsError, badRows, readBatchFileInto, type BatchFile, type RowProblem } from '../../batch/file.js';
 import {
   checkBalance,
@@ -155,18 +155,32 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
     if (!go) throw new CancelledError();
   }
 
-  holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
+  await holdRows(ctx, plan, `batch ${path.basename(file.name)}`);
 
   // 6. Send, each row once, through the journal; Ctrl-C stops starting rows.
   const sent = plan.toSendCount > 0 ? await sendWithProgress(ctx, plan, options) : { stoppedBecause: undefined, authFailed: false };
 
   // 7. The report (atomic), the results, the exit code: every row read back from the workspace.
-  await writeReport(options.reportPath!, rowResults(plan));
+  // A report that cannot be written (a full disk) does not hide what was sent: the results are printed
+  // first, then the report's failure is said (after the rows' own exit, which wins).
+  let reportFailure: FsapiError | undefined;
+  try {
+    await writeReport(options.reportPath!, rowResults(plan));
+  } catch (error) {
+    if (!(error instanceof FsapiError)) throw error;
+    reportFailure = error;
+  }
   printBatchResults(ctx, rowResults(plan), file.workspace.count('results'));
   const totals = tally(rowResults(plan));
-  writeBatchTotals(ctx, totals, options.reportPath);
-  const error = batchError(totals, { authFailed: sent.authFailed, reportPath: options.reportPath });
+  writeBatchTotals(ctx, totals, reportFailure ? undefined : options.reportPath);
+  const error = batchError(totals, {
+    authFailed: sent.authFailed,
+    reportPath: reportFailure ? undefined : options.reportPath,
+    storeFailure: sent.storeFailure,
+  });
+  if (error && reportFailure) ctx.io.note(`warning: ${reportFailure.message}`);
   if (error) throw error;
+  if (reportFailure) throw reportFailure;
 }
 
 // ---- input ---------------------------------------------------------------------------------------------
@@ -290,12 +304,12 @@ async function sendWithProgress(ctx: Context, plan: BatchPlan, options: RunOptio
         progress.note(`${c.yellow('warning:')} line ${row.line}: ${detail}; not resending, looking ${row.reference} up instead`);
       },
       onRateLimited: (row, waitMs, concurrency) => {
-        // Not a failure: the API did not take it; it is sent again, under the same reference, after a lookup.
+        // Not a failure: answered 429, and the lookup since does not find it; it is sent again, under the same reference.
         const now = Date.now();
         if (now - lastRateNote < 2000) return;
         lastRateNote = now;
         progress.note(
-          `rate limited: waiting ${Math.round(waitMs / 100) / 10} s, then sending line ${row.line} again under ${row.reference}; ${concurrency} at a time from now on`,
+          `rate limited: line ${row.line} was answered 429 and the lookup does not find it; sending it again under ${row.reference} in ${Math.round(waitMs / 100) / 10} s; ${concurrency} at a time from now on`,
         );
       },
     });

@@ -22,16 +22,21 @@ import type { Column } from '../../ui/output.js';
 /** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
 
-/** The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0). */
+/**
+ * The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0), nor is
+ * OPERATOR on a team store. At a narrow terminal the time, the operator and the name wrap within their
+ * cells (the date above the time, `ada@` above `finance-laptop`) so that those, the reference, the amount
+ * and the outcome all stay.
+ */
 const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransfer>[] => [
-  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt) },
+  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt), flex: true, wrap: true, minWidth: 10 },
   // One profile's rows all say the same profile: the first column to go for width.
-  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6 },
+  { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6, flex: true, wrap: true },
   // A team store's rows are the whole team's: who sent each (docs/team.md).
-  ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', priority: 4 }] : []),
+  ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', flex: true, wrap: true }] : []),
   { header: 'REFERENCE', cell: (t) => t.reference },
   { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
-  { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, minWidth: 8 },
+  { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, wrap: true, minWidth: 8 },
   { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
   // The outcome as last seen by fsapi (at sending, or by a later lookup): never dropped for width.
@@ -66,10 +71,10 @@ export default run(logSpec, async (ctx, opts, _args) => {
   const journal = openJournal(ctx);
   if (jsonl) return exportRecords(ctx, journal);
   if (opts.refresh) await refreshPending(ctx, journal);
-  for (const warning of journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
+  for (const warning of await journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
   const columns = columnsFor(allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
-  const total = journal.count(scope);
+  const total = await journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
   const capped = table && limit === undefined && total > TABLE_ROWS;
@@ -84,7 +89,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
     // Bounded (--limit, or a terminal's table of at most TABLE_ROWS): the rows in memory, fitted as one table.
     const { transfers } = await journalledTransfers(journal, { limit, scope });
     const rows = [...transfers].sort((a, b) => Date.parse(a.sentAt) - Date.parse(b.sentAt));
-    if (capped) for (const page of journal.transferPages(undefined, scope)) count(withOutcomes(journal, page));
+    if (capped) for await (const page of journal.transferPages(undefined, scope)) count(await withOutcomes(journal, page));
     else count(rows);
     const empty = scope ? `the journal ${journal.file} has no transfers of profile ${scope.profile} yet` : `the journal ${journal.file} has no transfers yet`;
     if (csv) await printCsv(ctx, columns, rows);
@@ -101,7 +106,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
     if (summary.readerClosed) return;
   }
   if (csv) return;
-  const others = scope ? journal.count() - total : 0;
+  const others = scope ? (await journal.count()) - total : 0;
   if (others > 0 && !ctx.globals.json) {
     ctx.io.note(`${others.toLocaleString('en-US')} other transfer${others === 1 ? '' : 's'} (other profiles or addresses) not shown: --all-profiles`);
   }
@@ -131,8 +136,8 @@ async function* pagesOf(
   scope: JournalScope | undefined,
 ): AsyncGenerator<StreamedPage<LoggedTransfer>> {
   let page = 0;
-  for (const states of journal.transferPages(undefined, scope)) {
-    const rows = withOutcomes(journal, states);
+  for await (const states of journal.transferPages(undefined, scope)) {
+    const rows = await withOutcomes(journal, states);
     count(rows);
     page += 1;
     yield { page, rows, received: rows.length };
@@ -146,7 +151,7 @@ async function* pagesOf(
 async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
   const pages = (async function* () {
     let page = 0;
-    for (const rows of journal.recordTextPages()) yield { page: (page += 1), rows, received: rows.length };
+    for await (const rows of journal.recordTextPages()) yield { page: (page += 1), rows, received: rows.length };
   })();
   const sink: RowSink<string> = { write: (rows) => ctx.io.out(`${rows.join('\n')}\n`), end: () => undefined };
   await streamPages(ctx, pages, sink, { noun: 'records', progress: false });
@@ -154,12 +159,16 @@ async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
 
 /**
  * The message kept is the answer to the POST ("Transfer successful, ..."), given while the transfer was still
- * pending: beside a failed or reversed outcome it would read as a payment. Those rows say what happened
- * instead; --json keeps the API's message as it came.
+ * pending: beside a pending outcome it is labelled as the API's, and beside a failed or reversed one it
+ * would read as a payment: those rows say what happened instead, with the reason the API gave when a
+ * lookup learnt one (src/transfers/failure-reason.ts). --json keeps the API's message as it came.
  */
 function messageCell(t: LoggedTransfer): string {
-  if (t.outcome !== 'failed' && t.outcome !== 'reversed') return t.message ?? '';
-  return `${t.outcome} after it was taken: the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
+  if (t.outcome === 'failed' || t.outcome === 'reversed') {
+    return `${t.outcome} after it was taken: ${t.reason ?? 'the API gave no reason'}; the payee was not paid; fsapi transfer status ${t.reference} shows the reversal`;
+  }
+  if (t.outcome === 'pending' && t.state === 'accepted' && t.message) return `not settled yet; the API said: ${t.message}`;
+  return t.message ?? '';
 }
 
 type JournalScope = { profile: string; baseUrl: string };
@@ -186,7 +195,7 @@ async function refreshPending(ctx: Context, journal: Journal): Promise<void> {
   // Page by page: only the pending ones of this profile are kept.
   const mine: TransferState[] = [];
   let others = 0;
-  for (const page of journal.transferPages()) {
+  for await (const page of journal.transferPages()) {
     for (const t of page) {
       if (!mayStillChange(t)) continue;
       if (t.profile === scope.profile && t.baseUrl === scope.baseUrl) mine.push(t);
@@ -227,6 +236,8 @@ function toJson(t: LoggedTransfer) {
     state: t.state,
     status: t.status ?? null,
     message: t.message ?? null,
+    /** Failed or reversed: the reason the API gave and where it was read, once a lookup learnt it. */
+    reason: t.reason ?? null,
     httpStatus: t.httpStatus ?? null,
   };
 }

@@ -1,11 +1,14 @@
+import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { receiptSpec } from './receipt.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../transfers/transfer.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
-import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson } from '../../transfers/receipt.js';
+import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson, type Receipt } from '../../transfers/receipt.js';
+import { requestHolding } from '../../controls/approvals.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
+import type { Kobo } from '../../money/kobo.js';
 
 /** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
@@ -18,13 +21,30 @@ export default run(receiptSpec, async (ctx, opts, args) => {
   const reference = parseReferenceArgument(args[0], 'the reference');
   const pdf = opts.pdf === undefined ? undefined : parsePdfPath(opts.pdf);
   if (pdf !== undefined && ctx.globals.json) throw new UsageError('--pdf writes a file; it cannot be used with --json', 'run it twice');
+  const facts = await receiptOf(ctx, reference);
+  if (pdf !== undefined) {
+    const { writeReceiptPdf } = await import('../../documents/receipt-pdf.js');
+    await writeReceiptPdf(pdf, facts);
+    ctx.io.note(`wrote ${pdf}: receipt of ${facts.reference}`);
+    return;
+  }
+  printReceipt(ctx, facts);
+});
 
+/**
+ * The receipt of a transfer sent from here, checked: what was meant (the journal's intent), what happened
+ * (the API's record, which must match it and be successful). A reference held for approval, or rejected,
+ * was never sent: said so, with its request. The MCP tool makes its PDF from the same (src/agents/receipt.ts).
+ */
+export async function receiptOf(ctx: Context, reference: string): Promise<Receipt> {
   // 1. What was meant: the journal's intent for this reference, in this profile and base address.
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
   // By the journal's index; the reference compared without regard to case.
-  const intent = journal.stateOf({ ...scope, reference });
+  const intent = await journal.stateOf({ ...scope, reference });
   if (!intent) {
+    const held = await requestHolding(ctx, scope, reference);
+    if (held) throw heldNotSent(held.transfer.reference, held.request.id, held.request.status);
     throw new NotFoundError(
       `${reference} was not sent from here (profile ${scope.profile}): there is no verified payee to put on a receipt`,
       'fsapi transfer log lists the transfers sent from here; fsapi transfer status shows any transfer by reference',
@@ -46,18 +66,37 @@ export default run(receiptSpec, async (ctx, opts, args) => {
 
   // 3. The receipt.
   const business = await sourceAccount(ctx);
-  const facts = makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs);
-  if (pdf !== undefined) {
-    const { writeReceiptPdf } = await import('../../documents/receipt-pdf.js');
-    await writeReceiptPdf(pdf, facts);
-    ctx.io.note(`wrote ${pdf}: receipt of ${facts.reference}`);
-    return;
+  return makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs);
+}
+
+/** A reference the payment policy held: nothing was sent, so there is nothing to prove. Exit 1. */
+function heldNotSent(reference: string, request: string, status: string): FsapiError {
+  if (status === 'rejected') {
+    return new FsapiError(`${reference} was held for approval in request ${request}, and a person rejected it: nothing was sent, so there is no receipt`, {
+      exitCode: ExitCode.failed,
+      hint: `fsapi approvals show ${request} shows who rejected it and why`,
+      code: 'rejected',
+    });
   }
+  if (status === 'held') {
+    return new FsapiError(`${reference} is held for approval in request ${request}: nothing was sent yet, so there is no receipt`, {
+      exitCode: ExitCode.failed,
+      hint: `a person approves it at a terminal (fsapi approvals approve ${request}); once it is sent and successful, its receipt can be made`,
+      code: 'held_for_approval',
+    });
+  }
+  return new NoReceiptError(
+    `${reference} is in request ${request} (${status}), and was not sent from here: no receipt`,
+    `fsapi approvals show ${request} shows what became of it`,
+  );
+}
+
+function printReceipt(ctx: Context, facts: Receipt): void {
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
-  const money: Record<string, number> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
+  const money: Record<string, Kobo> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
   printRecord(
     ctx,
     receiptFields(facts).map(([label, value]) => [label, label in money ? koboCell(money[label]!) : value] as const),
     receiptJson(facts),
   );
-});
+}

@@ -11,9 +11,10 @@ import type { Journal } from '../../transfers/journal.js';
 import { DuplicateClaimError, type ClaimRules } from '../../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS } from '../../transfers/journal.js';
 import { ApiError, AuthError, CancelledError, OutcomeUnknownError, StillPendingError, UsageError } from '../../errors.js';
-import { formatNaira, koboToDecimal } from '../../money/kobo.js';
+import { formatNaira } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
+  DuplicateTransferError,
   checkAvailable,
   enquireEarly,
   openJournal,
@@ -27,6 +28,7 @@ import {
 } from '../../transfers/transfer.js';
 import { describeWait, outcomeOfStatus, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
+import { outcomeOfRecord, reasonInRecord } from '../../transfers/failure-reason.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
 import { terminalText } from '../../common/sanitize.js';
@@ -53,8 +55,8 @@ export default run(sendSpec, async (ctx, opts, args) => {
     {
       accountNumber: payee?.accountNumber ?? args[0],
       bank: payee?.bankCode ?? opts.bank,
-      // Parsed to kobo at the command line; asked-for amounts are parsed with the rest below.
-      amount: opts.amount === undefined ? undefined : koboToDecimal(opts.amount),
+      // Kobo already (the option spec parsed it); an amount asked for is parsed where it is typed.
+      amount: opts.amount,
       narration: opts.narration,
     },
     ['accountNumber', 'bank', 'amount', 'narration'],
@@ -73,7 +75,7 @@ export default run(sendSpec, async (ctx, opts, args) => {
     senderName: opts.senderName,
     expectName: opts.expectName,
     bank: given.bank,
-    amount: given.amount,
+    amountKobo: given.amount,
     narration: given.narration,
     ...(payee ? { expectName: payee.accountName } : {}),
   });
@@ -108,14 +110,15 @@ export default run(sendSpec, async (ctx, opts, args) => {
     duplicates: allowDuplicate ? undefined : { windowMs: DUPLICATE_WINDOW_MS, ignore: agreed },
   });
   let spinner: Spinner | undefined;
-  // A 429 (rate limited) means not taken: sent again after a wait and a lookup, under the same reference.
+  // A 429 (rate limited) proves nothing: looked up first; sent again, under the same reference, only when
+  // the API answers that it holds no such reference (src/transfers/refusal-proof.ts).
   const execute = () =>
     sendRespectingRateLimit(ctx, journal, prepared.scope, prepared.transfer, {
       origin: 'send',
       claim: claim(),
       onRateLimited: (waitMs) => {
         ctx.io.note(
-          `rate limited: the API did not take ${prepared.transfer.reference}; waiting ${Math.round(waitMs / 1000)} s, then sending it again under the same reference`,
+          `rate limited: ${prepared.transfer.reference} was answered 429 and the lookup does not find it; sending it again under the same reference in ${Math.round(waitMs / 1000)} s`,
         );
       },
       onUnknown: (detail) => {
@@ -154,13 +157,15 @@ export default run(sendSpec, async (ctx, opts, args) => {
     case 'reconciled':
       ctx.io.note(`${outcome.lostBecause}; the lookup by reference found ${outcome.reference}: ${foundSays(outcome.status)}; it was not sent again`);
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
-      if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, outcome.transaction, () => printTransaction(ctx, outcome.transaction));
-      printTransaction(ctx, outcome.transaction);
-      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
+      if (wait) {
+        const shown = outcome.transaction;
+        return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, shown, async () => printTransaction(ctx, shown, await outcomeOfRecord(ctx, shown)));
+      }
+      return printAndEnd(ctx, outcome.reference, outcome.transaction, false);
     case 'accepted':
       if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
       printTransferResult(ctx, outcome.result, outcome.message);
-      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false });
+      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false, failure: reasonInRecord(outcome.result) });
   }
 });
 
@@ -179,8 +184,15 @@ function refusalHint(message: string): string {
   return `no money moved; ${reason}the usual causes: the available balance (fsapi account) is below the amount plus its charge, a limit on the account was reached, or the destination account cannot receive it (fsapi enquiry checks it)`;
 }
 
-/** The saved payee of --to, which stands for the account number, --bank and --expect-name. */
-async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | undefined): Promise<Payee | undefined> {
+/**
+ * The saved payee of --to, which stands for the account number, --bank and --expect-name (transfer_preview
+ * reads it the same way: src/agents/preview.ts).
+ */
+export async function payeeOf(
+  ctx: Context,
+  opts: Pick<SendOptions, 'to' | 'bank' | 'expectName'>,
+  accountNumber: string | undefined,
+): Promise<Payee | undefined> {
   if (opts.to === undefined) return undefined;
   const alias = parseAlias(opts.to, '--to');
   const clash = [
@@ -189,7 +201,7 @@ async function payeeOf(ctx: Context, opts: SendOptions, accountNumber: string | 
     opts.expectName !== undefined ? '--expect-name' : '',
   ].filter(Boolean);
   if (clash.length > 0) throw new UsageError(`--to ${alias} names the account, its bank and its holder: leave out ${clash.join(' and ')}`);
-  return findPayee(ctx, await controlScope(ctx), alias);
+  return await findPayee(ctx, await controlScope(ctx), alias);
 }
 
 /**
@@ -208,7 +220,7 @@ async function holdUnlessAllowed(ctx: Context, journal: Journal, prepared: Prepa
     const file = await ctx.prompt.confirm(`Ask for approval of ${formatNaira(transfer.amountKobo)} to ${transfer.accountName}?`, { defaultValue: false });
     if (!file) throw new CancelledError('cancelled; nothing was sent and no approval request was made');
   }
-  const request = holdForApproval(ctx, scope, verdict.hold, 'send');
+  const request = await holdForApproval(ctx, scope, verdict.hold, 'send');
   if (ctx.globals.json) printJson(ctx, requestJson(request));
   throw heldError(request);
 }
@@ -218,7 +230,7 @@ async function guardAgainstDuplicate(ctx: Context, duplicates: readonly Transfer
   if (duplicates.length === 0 || allowDuplicate) return;
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   if (!ctx.prompt.interactive) {
-    throw new UsageError(
+    throw new DuplicateTransferError(
       'the same amount went to this account less than 10 minutes ago; nothing was sent',
       'add --allow-duplicate if a second payment is intended; fsapi transfer log shows the first one',
     );
@@ -237,7 +249,7 @@ async function waitAndPrint(
   prepared: PreparedTransfer,
   timeoutMs: number,
   initial: TransactionRecord | undefined,
-  printWithoutLookup: () => void,
+  printWithoutLookup: () => void | Promise<void>,
 ): Promise<void> {
   const { reference } = prepared.transfer;
   const spinner = await startSpinner(ctx, `waiting for ${reference} to be successful (at most ${describeWait(timeoutMs)})`);
@@ -251,10 +263,16 @@ async function waitAndPrint(
   }).finally(() => spinner.stop());
   if (!result.transaction) {
     // The API took it; only its later status is unknown. Show the answer we have and say why.
-    printWithoutLookup();
+    await printWithoutLookup();
     throw new StillPendingError(reference, `pending (the API took it), but ${result.reason}`);
   }
   await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
-  printTransaction(ctx, result.transaction);
-  await endTransferReport(ctx, { reference, status: result.transaction.status, waited: true, reason: result.reason });
+  await printAndEnd(ctx, reference, result.transaction, true, result.reason);
+}
+
+/** The record, fsapi's outcome first (with the reason the API gave for a failure), then how the command ends. */
+async function printAndEnd(ctx: Context, reference: string, transaction: TransactionRecord, waited: boolean, reason?: string): Promise<void> {
+  const seen = await outcomeOfRecord(ctx, transaction);
+  printTransaction(ctx, transaction, seen);
+  await endTransferReport(ctx, { reference, status: transaction.status, waited, reason, failure: seen.reason });
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../transfers/transfer.js';
 import { describeWait, outcomeOfStatus } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
+import { outcomeOfRecord } from '../../transfers/failure-reason.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
 
@@ -36,7 +37,9 @@ export default run(statusSpec, async (ctx, opts, args) => {
     reason = result.reason;
     if (journalled && transaction !== found) await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction);
   }
-  printTransaction(ctx, transaction);
+  // fsapi's outcome first; failed or reversed, the reason the API gave (src/transfers/failure-reason.ts).
+  const seen = await outcomeOfRecord(ctx, transaction);
+  printTransaction(ctx, transaction, seen);
   // failed/reversed (any final status but successful): the reversal is shown, exit 1; still pending after --wait: exit 6.
-  await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason });
+  await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason, failure: seen.reason });
 });

@@ -71,7 +71,8 @@ export default run(listSpec, async (ctx, opts) => {
   await streamPages(ctx, pages, sink, { noun: 'transactions', progress: true });
 });
 
-function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>): TransactionListing {
+/** The options as a listing (the MCP tool reads one page with it: src/agents/pages.ts). */
+export function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>): TransactionListing {
   if (options.csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
   const page = options.page ?? 1;
   const limit = options.limit;

@@ -23,13 +23,21 @@ export default run(eventsListSpec, async (ctx, opts) => {
     .slice(0, limit);
 
   const columns: Column<EventSummary>[] = [
-    { header: 'RECEIVED', cell: (row) => ({ text: row.receivedAt.slice(0, 19).replace('T', ' '), plain: row.receivedAt }) },
+    // The reference is never cut: at a narrow terminal the time and the kind wrap within their cells.
+    {
+      header: 'RECEIVED',
+      cell: (row) => ({ text: row.receivedAt.slice(0, 19).replace('T', ' '), plain: row.receivedAt }),
+      flex: true,
+      wrap: true,
+      minWidth: 10,
+    },
     { header: 'ID', cell: (row) => ({ text: row.id.slice(0, 8), plain: row.id }) },
-    { header: 'KIND', cell: (row) => row.kind + (row.status ? ` ${row.status}` : '') },
+    { header: 'KIND', cell: (row) => row.kind + (row.status ? ` ${row.status}` : ''), flex: true, wrap: true },
     { header: 'REFERENCE', cell: (row) => row.reference },
     { header: 'STATE', cell: (row) => ({ text: row.state, plain: row.state, style: (text, c) => stateStyle(text, c) }) },
     { header: 'TRIES', cell: (row) => String(row.attempts), align: 'right', priority: 2 },
     { header: 'DETAIL', cell: (row) => row.detail, flex: true, priority: 1 },
   ];
-  printList(ctx, columns, rows, rows, 'no events recorded (fsapi webhook listen records them)');
+  const filtered = state !== undefined || kind !== undefined || since !== undefined;
+  printList(ctx, columns, rows, rows, filtered ? 'no events match (--state, --kind, --since)' : 'no events recorded (fsapi webhook listen records them)');
 });

@@ -1,15 +1,20 @@
 // fsapi webhook events resend <id> [--forward-to URL]: forwards a verified event again, once (one POST, no
 // retries: run it again to try again), to where `webhook listen` last forwarded the profile's events or to
 // --forward-to. The body is the one verified and kept (the API's facts), signed like every forward and
-// marked `X-Fsapi-Resend: 1`, so the app can test its handling of an event it already has.
+// marked `X-Fsapi-Resend: 1`, so the app can test its handling of an event it already has. The try is
+// recorded in the event log (src/notifications/resend.ts): a `failed` event the app now took is listed as
+// delivered, and a listener still trying it does not send it again.
 import { run } from '../run.js';
 import { eventsResendSpec } from './events.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
-import { eventHistories } from '../../notifications/event-log.js';
+import { EventLogWriter, eventHistories } from '../../notifications/event-log.js';
 import { lastForwardTarget } from '../../notifications/forward-target.js';
-import { forwardEvent, parseForwardTarget } from '../../notifications/forward.js';
+import { FORWARD_POLICY, forwardEvent, parseForwardTarget } from '../../notifications/forward.js';
+import { SENT_ONCE } from '../../common/retry.js';
 import { webhookSecret } from '../../notifications/webhook-secret.js';
-import { findEvent } from './events-summary.js';
+import { resendOutcome } from '../../notifications/resend.js';
+import { keptUnverified } from '../../notifications/verify.js';
+import { findEvent, summarise } from './events-summary.js';
 
 export default run(eventsResendSpec, async (ctx, opts, args) => {
   const given = (args[0] ?? '').trim();
@@ -34,18 +39,35 @@ export default run(eventsResendSpec, async (ctx, opts, args) => {
     });
   }
   const secret = webhookSecret(ctx.paths.dataDir, profile.name);
-  const result = await forwardEvent(target, Buffer.from(kept.forwardBody, 'utf8'), kept.forwardUnverified ?? [], {
+  const result = await forwardEvent(target, Buffer.from(kept.forwardBody, 'utf8'), keptUnverified(kept), {
     clock: ctx.clock,
     secret,
+    transport: ctx.transport,
     resend: true,
-    policy: { retryDelaysMs: [], timeoutMs: 10_000 },
+    // Once per run of the command (docs/notifications.md): run it again to try again.
+    policy: { ...FORWARD_POLICY, tries: SENT_ONCE },
   });
+  const outcome = resendOutcome(history.outcomes.at(-1)!, kept, result, summarise(history).attempts, new Date(ctx.clock.now()));
+  let recorded = true;
+  try {
+    const log = await EventLogWriter.open(ctx.paths.dataDir);
+    try {
+      await log.append(outcome);
+    } finally {
+      log.close();
+    }
+  } catch (error) {
+    recorded = false;
+    ctx.io.note(`warning: the resend of ${history.received.reference} could not be recorded in the event log: ${(error as Error).message}`);
+  }
   const json = {
     id: history.received.id,
     reference: history.received.reference,
     target: target.href,
     delivered: result.ok,
     ...(result.ok ? { status: result.status } : { detail: result.detail }),
+    attempts: outcome.attempts,
+    recorded,
   };
   if (ctx.globals.json) ctx.io.out(`${JSON.stringify(json)}\n`);
   if (!result.ok) throw new FsapiError(`resend of ${history.received.reference} failed: ${result.detail}`, { exitCode: ExitCode.failed });

@@ -1,10 +1,13 @@
 // fsapi webhook events show <id>: one event whole: the body as it arrived, every outcome recorded, and the
-// body that was (or would be) forwarded.
+// body that was (or would be) forwarded. On a terminal the bodies follow the fields, indented and whole,
+// every token as it was written (src/ui/json-text.ts); piped, one TSV record as every record view gives;
+// --json, the bodies as JSON values and every outcome.
 import { run } from '../run.js';
 import { eventsShowSpec } from './events.spec.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
-import { printRecord } from '../../ui/output.js';
+import { colors, outputMode, printRecord, type Cell } from '../../ui/output.js';
+import { jsonLines } from '../../ui/json-text.js';
 import { findEvent, summarise } from './events-summary.js';
 
 export default run(eventsShowSpec, async (ctx, _opts, args) => {
@@ -15,6 +18,8 @@ export default run(eventsShowSpec, async (ctx, _opts, args) => {
   if (!history) throw new NotFoundError(`no event ${given} in the event log`, 'fsapi webhook events list shows the ids');
   const summary = summarise(history);
   const last = history.outcomes.at(-1);
+  // The body forwarded (or kept to forward): the latest outcome that carries one.
+  const forward = [...history.outcomes].reverse().find((outcome) => outcome.forwardBody !== undefined);
   const parse = (text: string | undefined) => {
     if (text === undefined) return null;
     try {
@@ -23,21 +28,35 @@ export default run(eventsShowSpec, async (ctx, _opts, args) => {
       return text;
     }
   };
-  printRecord(
-    ctx,
-    [
-      ['Id', summary.id],
-      ['Received', summary.receivedAt],
-      ['Kind', summary.kind + (summary.status ? ` (${summary.status})` : '')],
-      ['Reference', summary.reference],
-      ['State', summary.state],
-      ['Forwarded', summary.forwarded ? 'yes' : 'no'],
-      ['Tries', String(summary.attempts)],
-      ...(last?.lastAnswer ? ([['Last answer', last.lastAnswer]] as const) : []),
-      ['Detail', summary.detail],
-      ['Body received', history.received.body],
-      ['Body forwarded', last?.forwardBody ?? ''],
-    ],
-    { ...summary, body: parse(history.received.body), forwardBody: parse(last?.forwardBody), outcomes: history.outcomes },
-  );
+  const fields: Array<readonly [string, string | Cell]> = [
+    ['Id', summary.id],
+    ['Received', summary.receivedAt],
+    ['Kind', summary.kind + (summary.status ? ` (${summary.status})` : '')],
+    ['Reference', summary.reference],
+    ['State', summary.state],
+    ['Forwarded', summary.forwarded ? 'yes' : 'no'],
+    ['Tries', String(summary.attempts)],
+    ...(last?.lastAnswer ? ([['Last answer', last.lastAnswer]] as const) : []),
+    ['Detail', summary.detail],
+    ...(forward ? ([['Unverified', unverified(forward.forwardUnverified ?? [])]] as const) : []),
+  ];
+  const bodies: Array<readonly [string, string]> = [
+    ['Body received', history.received.body],
+    ['Body forwarded', forward?.forwardBody ?? ''],
+  ];
+  const json = { ...summary, body: parse(history.received.body), forwardBody: parse(forward?.forwardBody), outcomes: history.outcomes };
+  if (outputMode(ctx) !== 'table') return printRecord(ctx, [...fields, ...bodies], json);
+
+  printRecord(ctx, fields, json);
+  const c = colors(ctx);
+  const width = Math.max(20, (ctx.io.columns ?? 80) - 2);
+  for (const [label, body] of bodies) {
+    const lines = body === '' ? ['(none: only verified events are forwarded)'] : jsonLines(body, width);
+    ctx.io.out(`\n${c.dim(label)}\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+  }
 });
+
+/** The fields of the forward that are the notification's own: blank in TSV when there are none. */
+function unverified(fields: readonly string[]): Cell {
+  return fields.length === 0 ? { text: "none: every field is the API's", plain: '' } : { text: fields.join(', '), plain: fields.join(',') };
+}

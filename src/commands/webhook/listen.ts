@@ -61,7 +61,7 @@ export default run(listenSpec, async (ctx, opts) => {
 
 async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<string>): Promise<void> {
   const lock = await lockEventLog(ctx.paths.dataDir);
-  const log = EventLogWriter.open(ctx.paths.dataDir);
+  const log = await EventLogWriter.open(ctx.paths.dataDir);
   const logFile = log.file;
 
   let verifyingAgainst = '';
@@ -93,7 +93,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     const secret = webhookSecret(ctx.paths.dataDir, profile.name);
     rememberForwardTarget(ctx.paths.dataDir, profile.name, target);
     forward = (body, unverified, signal) =>
-      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, secret, signal }), signal).catch(
+      limitForwards(() => forwardEvent(target, body, unverified, { clock: ctx.clock, secret, transport: ctx.transport, signal }), signal).catch(
         (): ForwardResult => ({ ok: false, tries: 0, detail: 'stopped before forwarding' }),
       );
   }
@@ -110,16 +110,18 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
   });
 
-  const unfinished = processor.restore((row) => ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`));
+  const unfinished = await processor.restore((row) =>
+    ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`),
+  );
 
   const listener = await startListener({
     host: options.host,
     port: options.port,
     path: options.path,
     maxBodyBytes: MAX_NOTIFICATION_BYTES,
-    accept(body, text, parsed) {
+    async accept(body, text, parsed) {
       const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.reference, body, text);
-      log.append(record); // fsynced: only then is the 200 sent
+      await log.append(record); // committed (fsynced): only then is the 200 sent
       processor.accept(record, parsed);
     },
     rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
@@ -173,6 +175,11 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   if (processor.undeliveredCount > 0) {
     ctx.io.note(`${processor.undeliveredCount} verified event(s) not yet delivered to the app; the next webhook listen with --forward-to tries again`);
   }
+  if (processor.heldCount > 0) {
+    ctx.io.note(
+      `${processor.heldCount} reversal(s) held for their payout's reversed event; the next webhook listen with --forward-to holds them to the same deadline`,
+    );
+  }
   if (lockLost) {
     throw new FsapiError(`stopped: lost the lock on ${logFile} (${lockLost.message})`, {
       exitCode: ExitCode.failed,
@@ -187,6 +194,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
  */
 async function keepRedelivering(ctx: Context, processor: EventProcessor, signal: AbortSignal): Promise<void> {
   if (processor.undeliveredCount > 0) ctx.io.note(`${stamp(ctx)} forwarding ${processor.undeliveredCount} verified event(s) the app has not taken yet`);
+  if (processor.heldCount > 0) ctx.io.note(`${stamp(ctx)} ${processor.heldCount} reversal(s) held for their payout's reversed event`);
   let reported = 0;
   while (!signal.aborted) {
     const due = processor.nextDue;
