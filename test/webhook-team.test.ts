@@ -66,7 +66,10 @@ function listen(env: Record<string, string>, appUrl: string) {
   return {
     ...run,
     async url(): Promise<string> {
-      const found = await until('the listener to start', () => /listening on (http:\/\/\S+)/.exec(run.stderr())?.[1] ?? (run.child.exitCode !== null && 'exited'));
+      const found = await until(
+        'the listener to start',
+        () => /listening on (http:\/\/\S+)/.exec(run.stderr())?.[1] ?? (run.child.exitCode !== null && 'exited'),
+      );
       assert.notEqual(found, 'exited', `the listener exited early:\n${run.stderr()}`);
       return found;
     },
