@@ -11,7 +11,7 @@ import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
 import { journalledTransfers } from '../src/transfers/outcome.js';
 import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
-import { ControlsStore, type HeldTransfer } from '../src/store/controls.js';
+import { ControlsStore, type Asker, type HeldTransfer } from '../src/store/controls.js';
 import { parseTimeZone } from '../src/common/time-zone.js';
 import { UsageError } from '../src/errors.js';
 import { closeLocalStores } from '../src/store/database.js';
@@ -268,6 +268,8 @@ describe('holds', () => {
     maxPerDayKobo: undefined,
     approvalAboveKobo: 50_000 as Kobo,
     payeesOnly: true,
+    requireName: false,
+    fourEyes: false,
     timeZone: zone,
     updatedAt: '',
     updatedBy: '',
@@ -279,6 +281,9 @@ describe('holds', () => {
     assert.equal(holdReasons({ ...policy, payeesOnly: false, approvalAboveKobo: undefined }, (10 ** 12) as Kobo, false).length, 0);
   });
 });
+
+/** Who asks, as a test names them: the operator `name`, acting as the OS user `name`. */
+const asker = (name: string): Asker => ({ operator: name, machineActor: name, via: undefined });
 
 describe('the controls store', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-controls-'));
@@ -301,13 +306,14 @@ describe('the controls store', () => {
     const a = await ControlsStore.open(dir);
     const b = await ControlsStore.open(dir);
     try {
-      const request = await a.hold({ ...scope, env: 'sandbox' }, [held('ACME-H1')], 'send', 'ada', new Date(now).toISOString());
+      const request = await a.hold({ ...scope, env: 'sandbox' }, [held('ACME-H1')], 'send', asker('ada'), new Date(now).toISOString());
       await assert.rejects(
-        () => b.hold({ ...scope, env: 'sandbox' }, [held('acme-h1')], 'send', 'ada', new Date(now).toISOString()),
+        () => b.hold({ ...scope, env: 'sandbox' }, [held('acme-h1')], 'send', asker('ada'), new Date(now).toISOString()),
         /already held in request/,
       );
-      assert.equal(await a.decide(scope, request.id, { decision: 'approved', by: 'ada', at: 'now', reason: undefined }), true);
-      assert.equal(await b.decide(scope, request.id, { decision: 'rejected', by: 'bola', at: 'later', reason: 'no' }), false);
+      assert.equal((await a.decide(scope, request.id, { decision: 'approved', at: 'now', reason: undefined }, asker('ada'))).kind, 'decided');
+      const late = await b.decide(scope, request.id, { decision: 'rejected', at: 'later', reason: 'no' }, asker('bola'));
+      assert.equal(late.kind, 'already');
       const stored = (await b.request(scope, request.id))!;
       assert.equal(stored.status, 'approved');
       assert.deepEqual(
@@ -459,6 +465,8 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
           maxPerDayKobo: 2000000,
           approvalAboveKobo: 100000,
           payeesOnly: true,
+          requireName: false,
+          fourEyes: false,
           timeZone: 'Africa/Lagos',
           updatedAt: '2026-01-02T00:00:00Z',
           updatedBy: 'ada',
@@ -477,7 +485,7 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
       );
       assert.equal((await store.requestOfReference(scope, 'acme-old1'))?.id, 'AP-OLDHELD1');
       // Still working: a decision, a new payee, a new held request, the journal beside them.
-      assert.equal(await store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', by: 'bola', at: 'now', reason: undefined }), true);
+      assert.equal((await store.decide(scope, 'AP-OLDHELD1', { decision: 'approved', at: 'now', reason: undefined }, asker('bola'))).kind, 'decided');
       assert.equal(
         await store.addPayee(scope, {
           alias: 'Plumber',
@@ -502,6 +510,10 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
           ['payees', 'policies', 'policy_changes', 'approval_requests', 'approval_transfers', 'approval_decisions', 'journal'].map(count),
           [2, 0, 2, 2, 2, 2, 1],
         );
+        // The request tables made again keep their references whole, and take a withdrawn request.
+        assert.deepEqual(db.prepare('PRAGMA foreign_key_check').all(), []);
+        assert.match(String(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'approval_transfers'").get()!.sql), /REFERENCES "?approval_requests"? \(id\)/);
+        db.exec("UPDATE approval_requests SET status = 'withdrawn' WHERE id = 'AP-OLDDONE1'");
       } finally {
         db.close();
       }

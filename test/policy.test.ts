@@ -560,11 +560,11 @@ describe('approvals show: the decision as a person reads it', () => {
     // The messages about an earlier decision give its time the same way.
     const again = await setup.runInProcess(['approvals', 'reject', request!.id]);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
+    assert.match(again.stderr, /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\); nothing was changed/);
     const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
     assert.equal(approve.code, 1);
     // At 80 columns the error wraps at a space (src/ui/error-lines.ts).
-    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing\s+was\s+sent/);
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong\s+invoice\);\s+nothing\s+was\s+sent/);
   });
 });
 

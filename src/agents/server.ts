@@ -82,7 +82,8 @@ export async function serveMcp(ctx: Context, tools: readonly AgentTool[], versio
       return errorResult(tool, environment, error);
     }
     const { [CURSOR]: _cursor, ...extras } = parsed.extras;
-    const run = await runTool(ctx, tool, parsed.options, parsed.args, extras);
+    // The client's name and version from its `initialize` (a label on every intent, request and decision).
+    const run = await runTool({ globals: ctx.globals, env: ctx.env, client: server.getClientVersion() }, tool, parsed.options, parsed.args, extras);
     return toolResult(tool, environment, run, { offset, call });
   });
 
