@@ -328,6 +328,70 @@ describe('the controls store', () => {
     }
   });
 
+  it('four eyes is decided inside the transaction that records the decision: who asked cannot approve, another can; a withdrawal is for who asked', async () => {
+    const store = await ControlsStore.open(dir);
+    const own = { ...scope, profile: 'four-eyes' };
+    const rules = (fourEyes: boolean) => ({
+      maxPerTransferKobo: undefined,
+      maxPerDayKobo: undefined,
+      approvalAboveKobo: 1 as Kobo,
+      payeesOnly: false,
+      requireName: false,
+      fourEyes,
+      timeZone: zone,
+      updatedAt: 'now',
+      updatedBy: 'owner',
+    });
+    const approve = { decision: 'approved' as const, at: 'now', reason: undefined };
+    try {
+      // Held while four eyes was off; the policy turned on afterwards is the one the decision reads.
+      await store.setPolicy(own, rules(false), 'owner', 'now');
+      const first = await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE1')], 'send', asker('ada'), 'now');
+      assert.equal(first.createdActor, 'ada');
+      await store.setPolicy(own, rules(true), 'owner', 'now');
+      const refused = await store.decide(own, first.id, approve, asker('ada'));
+      assert.equal(refused.kind, 'same-actor');
+      // The operator's name is a label: another name, the same actor, is still who asked.
+      const renamed = await store.decide(own, first.id, approve, { operator: 'someone-else@elsewhere', machineActor: 'ada', via: undefined });
+      assert.equal(renamed.kind, 'same-actor');
+      const untouched = (await store.request(own, first.id))!;
+      assert.deepEqual([untouched.status, untouched.decisions.length], ['held', 0], 'nothing recorded');
+      // Only who asked withdraws; bola approves.
+      assert.equal((await store.decide(own, first.id, { ...approve, decision: 'withdrawn' }, asker('bola'))).kind, 'not-requester');
+      const approved = await store.decide(own, first.id, approve, asker('bola'));
+      assert.equal(approved.kind, 'decided');
+      assert.deepEqual(
+        (await store.request(own, first.id))!.decisions.map((d) => [d.decision, d.by, d.actor]),
+        [['approved', 'bola', 'bola']],
+      );
+      // Finishing an approval is an approval too: not by who asked.
+      assert.equal((await store.recordDecision(own, first.id, approve, asker('ada'))).kind, 'same-actor');
+
+      // Withdrawn by who asked: never approved after, whoever tries; the answer says what it is.
+      const second = await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE2')], 'send', asker('ada'), 'now');
+      assert.equal((await store.decide(own, second.id, { ...approve, decision: 'withdrawn' }, asker('ada'))).kind, 'decided');
+      const late = await store.decide(own, second.id, approve, asker('bola'));
+      assert.equal(late.kind, 'already');
+      assert.equal(late.kind === 'already' && late.request.status, 'withdrawn');
+      // Its reference no longer stands: it may be held again (as after a rejection).
+      await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE2')], 'send', asker('ada'), 'later');
+
+      // A request whose asker was never recorded (held before actors were): nobody can show to be someone else.
+      const third = await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE3')], 'send', asker('ada'), 'now');
+      const db = openDatabase(path.join(dir, 'fsapi.db'));
+      try {
+        db.exec(`UPDATE approval_requests SET created_actor = NULL WHERE id = '${third.id}'`);
+      } finally {
+        db.close();
+      }
+      assert.equal((await store.decide(own, third.id, approve, asker('bola'))).kind, 'same-actor');
+      await store.setPolicy(own, rules(false), 'owner', 'now');
+      assert.equal((await store.decide(own, third.id, approve, asker('bola'))).kind, 'decided', 'without four eyes anyone approves');
+    } finally {
+      store.close();
+    }
+  });
+
   it('payees are per account and their aliases compared without case', async () => {
     const store = await ControlsStore.open(dir);
     try {
@@ -512,7 +576,10 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
         );
         // The request tables made again keep their references whole, and take a withdrawn request.
         assert.deepEqual(db.prepare('PRAGMA foreign_key_check').all(), []);
-        assert.match(String(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'approval_transfers'").get()!.sql), /REFERENCES "?approval_requests"? \(id\)/);
+        assert.match(
+          String(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'approval_transfers'").get()!.sql),
+          /REFERENCES "?approval_requests"? \(id\)/,
+        );
         db.exec("UPDATE approval_requests SET status = 'withdrawn' WHERE id = 'AP-OLDDONE1'");
       } finally {
         db.close();

@@ -92,11 +92,12 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
     );
   }
   const judge = await openPolicyJudge(ctx, journal, scope);
-  // The holder's name, as transfer_send asks for it (there is no terminal: nobody confirms a name shown).
+  // The holder's name, as transfer_send asks for it (there is no terminal: nobody confirms a name shown),
+  // in the tool's words (results are not rewritten as errors are).
   const given = { expectName, unattended: true };
   const missing =
-    nameRefusedBefore(reference ? await nameRefusalOf(ctx, scope, reference.reference) : undefined, given) ??
-    judge?.nameMissing({ ...transfer, payee: payee?.alias }, given);
+    nameRefusedBefore(reference ? await nameRefusalOf(ctx, scope, reference.reference) : undefined, given, 'expectName') ??
+    judge?.nameMissing({ ...transfer, payee: payee?.alias }, given, 'expectName');
   if (missing) refusals.push(missing);
   if (!judge) {
     refusals.push(withoutNothingSent(new NoPolicyError(scope.profile).message));

@@ -39,6 +39,7 @@ import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { zonedDay } from '../common/time-zone.js';
+import { formatDateTime } from '../common/time.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
@@ -195,16 +196,23 @@ export function nameMissing(
   payees: readonly Payee[],
   candidate: Pick<PolicyCandidate, 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>,
   given: { expectName: string | undefined; unattended: boolean },
+  /** How the expected name is given where the words are read: `--expect-name`, an agent's `expectName`. */
+  option = '--expect-name',
 ): string | undefined {
   if (!policy?.requireName || !given.unattended || given.expectName !== undefined) return undefined;
   if (candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName)) return undefined;
-  return `the payment policy needs the expected name (--expect-name) for account ${candidate.accountNumber}, which is not a saved payee`;
+  return `the payment policy needs the expected name (${option}) for account ${candidate.accountNumber}, which is not a saved payee`;
 }
 
 /** The refusal of a reference whose name check failed before, sent again without a name; undefined when it may go. */
-export function nameRefusedBefore(refusal: NameRefusal | undefined, given: { expectName: string | undefined; unattended: boolean }): string | undefined {
+export function nameRefusedBefore(
+  refusal: NameRefusal | undefined,
+  given: { expectName: string | undefined; unattended: boolean },
+  option = '--expect-name',
+): string | undefined {
   if (!refusal || given.expectName !== undefined || !given.unattended) return undefined;
-  return `reference ${refusal.reference} failed its name check at ${refusal.at} (expected "${refusal.expectedName}", the bank says "${refusal.verifiedName}"): it is sent only with the expected name (--expect-name)`;
+  const at = Number.isFinite(Date.parse(refusal.at)) ? formatDateTime(Date.parse(refusal.at)) : refusal.at;
+  return `reference ${refusal.reference} failed its name check at ${at} (expected "${refusal.expectedName}", the bank says "${refusal.verifiedName}"): it is sent only with the expected name (${option})`;
 }
 
 /** Names the holder, or says how: the hint of a NameRequiredError. */
@@ -329,6 +337,7 @@ export interface PolicyJudge {
   nameMissing(
     candidate: Pick<PolicyCandidate, 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>,
     given: { expectName: string | undefined; unattended: boolean },
+    option?: string,
   ): string | undefined;
 }
 
@@ -363,7 +372,7 @@ export async function openPolicyJudge(ctx: Context, journal: Journal, scope: Con
       if (rules.maxPerDayKobo !== undefined && totalKobo > 0)
         checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
     },
-    nameMissing: (candidate, given) => nameMissing(rules, payees, candidate, given),
+    nameMissing: (candidate, given, option) => nameMissing(rules, payees, candidate, given, option),
   };
 }
 

@@ -144,8 +144,8 @@ export function printRequest(
       ['Created', isoTimeCell(request.createdAt)],
       ['Created by', request.createdBy],
       // The actor (the store's login, or the OS user) and the labels that came with it: who asked.
-      ['Asked by', request.createdActor ?? 'not recorded'],
-      ['Asked via', viaWords(request.createdVia) || 'nothing more (no MCP client, no sudo)'],
+      ['Asked by', request.createdActor ?? { text: 'not recorded', plain: '' }],
+      ['Asked via', viaWords(request.createdVia) || { text: 'directly (no MCP client, no sudo)', plain: '' }],
       ['Four eyes', policy?.fourEyes ? (barred ? `on: ${barred} may not approve` : 'on') : 'off'],
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
@@ -166,9 +166,9 @@ function decidedCell(decision: ApprovalRequest['decisions'][number]): Cell {
   return { text: `${decision.decision} by ${who} at ${time.text}${reason}`, plain: `${decision.decision} by ${who} at ${time.plain}${reason}` };
 }
 
-/** Who decided, in words: the operator's name, with the actor when it says more (`ada@laptop (ada)`) and the labels. */
+/** Who decided, in words: the operator's name, with the actor when it says more (`ada (finance) acting as ada`), and the labels. */
 export function decidedBy(decision: Pick<ApprovalRequest['decisions'][number], 'by' | 'actor' | 'via'>): string {
-  const actor = decision.actor && !decision.by.startsWith(`${decision.actor}@`) && decision.by !== decision.actor ? ` (${decision.actor})` : '';
+  const actor = decision.actor && !decision.by.startsWith(`${decision.actor}@`) && decision.by !== decision.actor ? ` acting as ${decision.actor}` : '';
   const via = viaWords(decision.via);
   return `${decision.by}${actor}${via ? `, ${via}` : ''}`;
 }

@@ -11,7 +11,7 @@ import { writeApprovalReview } from '../../ui/controls.js';
 import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 import { ownerWords } from '../../auth/records-owner.js';
-import { FourEyesError, lastDecisionWords, undecidedError } from './decided.js';
+import { actingWords, FourEyesError, lastDecisionWords, undecidedError } from './decided.js';
 
 export default run(approveSpec, async (ctx, _opts, args) => {
   requireTerminal(ctx, 'approving a held transfer');
@@ -54,7 +54,7 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   if (request.status === 'held') {
     const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', at: nowIso(ctx), reason: undefined }, asker));
     if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope));
-    ctx.io.note(`approved ${id} (by ${asker.operator}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
+    ctx.io.note(`approved ${id} (by ${actingWords(asker.operator, result.actor)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
     const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
     const result = await withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', at: nowIso(ctx), reason }, asker));

@@ -26,6 +26,11 @@ export class FourEyesError extends FsapiError {
   }
 }
 
+/** Who made a decision just recorded: the operator's name, and the actor when it says more (`root@vm acting as bola`). */
+export function actingWords(operator: string, actor: Actor): string {
+  return operator === actor.name || operator.startsWith(`${actor.name}@`) ? operator : `${operator} acting as ${actor.name}`;
+}
+
 /** The last decision of a request, in words: `approved by bola@b (bola) at 2026-03-02 10:04`. */
 export function lastDecisionWords(request: ApprovalRequest): string {
   const last = request.decisions.at(-1);

@@ -6,7 +6,7 @@ import { askerOf, nowIso } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { ownerWords } from '../../auth/records-owner.js';
-import { undecidedError } from './decided.js';
+import { actingWords, undecidedError } from './decided.js';
 
 export default run(rejectSpec, async (ctx, opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
@@ -21,5 +21,5 @@ export default run(rejectSpec, async (ctx, opts, args) => {
   const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'rejected', at: nowIso(ctx), reason: reason || undefined }, asker));
   if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was changed', ownerWords(scope));
   const count = result.request.transfers.length;
-  ctx.io.note(`rejected ${id} (by ${asker.operator}): its ${count} transfer${count === 1 ? '' : 's'} will not be sent`);
+  ctx.io.note(`rejected ${id} (by ${actingWords(asker.operator, result.actor)}): its ${count} transfer${count === 1 ? '' : 's'} will not be sent`);
 });

@@ -9,7 +9,7 @@ import { askerOf, nowIso, requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { ownerWords } from '../../auth/records-owner.js';
 import { printJson } from '../../ui/output.js';
-import { lastDecisionWords, undecidedError } from './decided.js';
+import { actingWords, lastDecisionWords, undecidedError } from './decided.js';
 
 export default run(withdrawSpec, async (ctx, _opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
@@ -24,7 +24,7 @@ export default run(withdrawSpec, async (ctx, _opts, args) => {
   ctx.io.note(
     again
       ? `request ${id} was ${lastDecisionWords(request)}; nothing more to do`
-      : `withdrew ${id} (by ${asker.operator}): its ${count} transfer${count === 1 ? '' : 's'} will not be sent`,
+      : `withdrew ${id} (by ${actingWords(asker.operator, result.actor)}): its ${count} transfer${count === 1 ? '' : 's'} will not be sent`,
   );
   if (ctx.globals.json) printJson(ctx, requestJson(request));
 });
