@@ -255,6 +255,8 @@ describe('input too big to hold', () => {
       narration: long('Narration'),
       timeMs: Date.UTC(2026, 0, 5, 9, 30),
       readAtMs: Date.UTC(2026, 0, 5, 9, 31),
+      timeZone: 'Africa/Lagos',
+      environment: 'production',
     });
     const pages = await pdfPages(file);
     assert.equal(pages.length, 1);

@@ -38,7 +38,7 @@ import { machineActor } from '../store/actor.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
-import { zonedDay } from '../common/time-zone.js';
+import { DEFAULT_POLICY_TIME_ZONE, zonedDay } from '../common/time-zone.js';
 import { formatDateTime } from '../common/time.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
@@ -273,6 +273,15 @@ export async function readPolicy(ctx: Context, scope: ControlScope): Promise<Pol
     readers.set(ctx.paths.dataDir, store);
   }
   return store.policy(scope);
+}
+
+/**
+ * The business's clock: the zone of the policy's day when the account has a policy, else Africa/Lagos (the
+ * API's country, WAT). Receipts, statements and the statement's CSV times are in it, whatever TZ the
+ * machine has, so the same statement reads the same on a laptop in Lagos and a server in UTC.
+ */
+export async function businessTimeZone(ctx: Context, scope: ControlScope): Promise<string> {
+  return (await readPolicy(ctx, scope))?.timeZone ?? DEFAULT_POLICY_TIME_ZONE;
 }
 
 /**

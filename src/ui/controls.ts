@@ -13,9 +13,9 @@ import type { Actor } from '../store/actor.js';
 
 export const payeeColumns: Column<Payee>[] = [
   { header: 'ALIAS', cell: (p) => p.alias },
-  { header: 'ACCOUNT', cell: (p) => p.accountNumber },
+  { header: 'ACCOUNT', cell: (p) => p.accountNumber, identifier: true },
   { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
-  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2 },
+  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2, identifier: true },
   { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
   { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
 ];

@@ -36,7 +36,7 @@ const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransf
   // A team store's rows are the whole team's: who sent each (docs/team.md).
   ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', flex: true, wrap: true }] : []),
   { header: 'REFERENCE', cell: (t) => t.reference },
-  { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
+  { header: 'ACCOUNT', csv: 'account_number', identifier: true, cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, wrap: true, minWidth: 8 },
   { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
