@@ -76,11 +76,12 @@ export function homePool(): { home(): Home; cleanup(): void } {
   };
 }
 
-/** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
+/** Environment for the child: no inherited FSAPI_*, SUDO_* or colour settings, so tests do not depend on the shell. */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
+    // SUDO_*: fsapi records who is behind sudo (src/controls/asker.ts); a test run under sudo must not say so.
+    if (key.startsWith('FSAPI_') || key.startsWith('SUDO_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
     env[key] = value;
   }
   env.HOME = env.HOME ?? tmpdir();
