@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeHome, runCli, stripAnsi, type RunOptions } from './helpers/cli.js';
-import { postgresForThisFile } from './helpers/postgres.js';
+import pg from 'pg';
+import { connectTo, postgresForThisFile } from './helpers/postgres.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { packageForAnotherUser, testUserIds } from './helpers/os-user.js';
 import { sendArgs, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
@@ -41,10 +42,10 @@ describe('four eyes between two OS users of one machine (a data dir)', { skip },
   const secret = SIMULATOR_CREDENTIALS.consumerSecret;
   const approve = (as: RunOptions['as'], id: string, env: Record<string, string> = {}) =>
     run(as, ['approvals', 'approve', id], { tty: true, columns: 120, env, keys: [['Consumer secret', `${secret}\r`]], timeoutMs: 20_000 });
-  const heldRequest = async (as: RunOptions['as'], amount: string): Promise<{ id: string; createdActor: string }> => {
+  const heldRequest = async (as: RunOptions['as'], amount: string): Promise<{ id: string; actor: string }> => {
     const held = await run(as, ['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', amount, '--narration', 'Invoice', '-y', '--json']);
     assert.equal(held.code, 7, held.stderr);
-    return JSON.parse(held.stdout) as { id: string; createdActor: string };
+    return JSON.parse(held.stdout) as { id: string; actor: string };
   };
 
   before(async () => {
@@ -74,34 +75,34 @@ describe('four eyes between two OS users of one machine (a data dir)', { skip },
 
   it('the owner asks; the owner cannot approve (under any FSAPI_OPERATOR); the person behind sudo approves, and it is sent once', async () => {
     const request = await heldRequest(asOwner(), '5000');
-    assert.equal(request.createdActor, OWNER);
+    assert.equal(request.actor, `${OWNER}@${hostname()}`);
 
     const self = await approve(asOwner(), request.id, { FSAPI_OPERATOR: 'someone else' });
     const screen = stripAnsi(self.stdout);
     assert.equal(self.code, 1, screen);
-    assert.match(screen, new RegExp(`four eyes: request ${request.id} was asked by ${OWNER}, and you act as ${OWNER} \\(OS user\\)`));
+    assert.match(screen, new RegExp(`four eyes: request ${request.id} was asked by ${OWNER}@\\S+, and you act as ${OWNER}@\\S+ \\(OS user\\)`));
     assert.doesNotMatch(screen, /Consumer secret/, 'refused before the secret is asked');
     assert.equal(setup.posts(), 0);
 
     const other = await approve(throughSudo(), request.id);
     assert.equal(other.code, 0, stripAnsi(other.stdout));
-    assert.match(stripAnsi(other.stdout), new RegExp(`approved ${request.id} \\(by ${OWNER}@\\S+ acting as root\\)`));
+    assert.match(stripAnsi(other.stdout), new RegExp(`approved ${request.id} \\(by ${OWNER}@\\S+ acting as root@\\S+\\)`));
     assert.equal(setup.posts(), 1);
     const shown = await run(asOwner(), ['approvals', 'show', request.id, '--json']);
     const decisions = (JSON.parse(shown.stdout) as { decisions: Array<{ decision: string; actor: string; via: { sudoUser: string; sudoUid: number } }> })
       .decisions;
     assert.deepEqual(
       decisions.map((d) => [d.decision, d.actor, d.via.sudoUser, d.via.sudoUid]),
-      [['approved', 'root', 'root', 0]],
+      [['approved', `root@${hostname()}`, 'root', 0]],
     );
   });
 
   it('the person behind sudo asks; sudo again does not make them another member; the owner approves', async () => {
     const request = await heldRequest(throughSudo(), '6000');
-    assert.equal(request.createdActor, 'root');
+    assert.equal(request.actor, `root@${hostname()}`);
     const self = await approve(throughSudo(), request.id);
     assert.equal(self.code, 1, stripAnsi(self.stdout));
-    assert.match(stripAnsi(self.stdout), /four eyes: .*you act as root \(OS user\)/);
+    assert.match(stripAnsi(self.stdout), /four eyes: .*you act as root@\S+ \(OS user\)/);
     const before = setup.posts();
     const other = await approve(asOwner(), request.id);
     assert.equal(other.code, 0, stripAnsi(other.stdout));
@@ -112,47 +113,70 @@ describe('four eyes between two OS users of one machine (a data dir)', { skip },
 const postgres = postgresForThisFile('foureyes');
 
 describe('four eyes on a team store: the database login is who acted', () => {
-  it('ada asks; ada cannot approve (under any FSAPI_OPERATOR); bola, another login, approves and it is sent once', async () => {
+  it('bola asks; bola cannot approve, through fsapi (under any FSAPI_OPERATOR) nor with her own login; ada approves and it is sent once', async () => {
     const server = postgres.server();
-    const { url, sql } = await postgres.database();
     const s = await setUpTransfers();
     const b = makeHome();
+    // One login per person (docs/team.md): ada may make roles and owns the database, so she becomes the
+    // store's owner on first use and grants bola the approver right.
+    const logins = { ada: 'ada_fe', bola: 'bola_fe' };
+    const admin = await connectTo(server, server.url);
     try {
-      // The schema made by the database's owner, then one login role per person (docs/team.md).
-      const asOwner = { ...s.env, FSAPI_STORE: url, ...server.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey };
-      assert.equal((await s.runInProcess(['policy', 'show'], { env: asOwner })).code, 0);
-      for (const role of ['ada', 'bola']) {
-        await sql(`CREATE ROLE ${role} LOGIN PASSWORD '${server.env.PGPASSWORD}'`);
-        await sql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
-        await sql(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
-      }
-      const as = (role: string) => url.replace('postgres://postgres@', `postgres://${role}@`);
-      const envB: Record<string, string> = { ...b.env };
+      await admin.query(`CREATE ROLE ${logins.ada} LOGIN PASSWORD 'pw-ada' CREATEROLE`);
+      await admin.query(`CREATE ROLE ${logins.bola} LOGIN PASSWORD 'pw-bola'`);
+      await admin.query(`CREATE DATABASE foureyes_team OWNER ${logins.ada}`);
+    } finally {
+      await admin.end();
+    }
+    const url = (login: string) => `postgres://${login}@127.0.0.1:${server.port}/foureyes_team`;
+    const account = { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey };
+    const envB: Record<string, string> = { ...b.env };
+    try {
       await logInToSimulator(envB, s.server.url);
-      const shared = { ...server.env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey };
-      const ada = { ...s.env, ...shared, FSAPI_STORE: as('ada'), FSAPI_OPERATOR: 'ada@machine-a' };
-      const bola = { ...s.env, ...envB, ...shared, FSAPI_STORE: as('bola'), FSAPI_OPERATOR: 'bola@machine-b' };
+      const ada = { ...s.env, ...account, FSAPI_STORE: url(logins.ada), PGPASSWORD: 'pw-ada', FSAPI_OPERATOR: 'ada (finance)' };
+      const bola = { ...envB, ...account, FSAPI_STORE: url(logins.bola), PGPASSWORD: 'pw-bola', FSAPI_OPERATOR: 'bola (ops)' };
       const secretTyped = [{ prompt: 'Consumer secret', answer: SIMULATOR_CREDENTIALS.consumerSecret }];
 
       const set = await s.runInProcess(['policy', 'set', '--approval-above', '1000', '--four-eyes'], { env: ada, tty: true, prompts: secretTyped });
       assert.equal(set.code, 0, stripAnsi(set.stdout));
-      const shown = JSON.parse((await s.runInProcess(['policy', 'show', '--json'], { env: bola })).stdout) as { actingAs: unknown; fourEyes: boolean };
-      assert.deepEqual([shown.fourEyes, shown.actingAs], [true, { name: 'bola', kind: 'database login' }]);
-      const held = await s.run([...sendArgs('5000'), '--json'], { env: ada });
-      assert.equal(held.code, 7, held.stderr);
-      const request = JSON.parse(held.stdout) as { id: string; createdActor: string };
-      assert.equal(request.createdActor, 'ada');
+      const granted = await s.run(['store', 'grant', logins.bola, 'approver'], { env: ada });
+      assert.equal(granted.code, 0, granted.stderr);
+      const shown = JSON.parse((await s.run(['policy', 'show', '--json'], { env: bola })).stdout) as { actingAs: unknown; fourEyes: boolean };
+      assert.deepEqual([shown.fourEyes, shown.actingAs], [true, { name: logins.bola, kind: 'database login' }]);
 
-      const self = await s.runInProcess(['approvals', 'approve', request.id], { env: { ...ada, FSAPI_OPERATOR: 'bola@machine-b' }, tty: true, columns: 120 });
+      const held = await s.run([...sendArgs('5000'), '--json'], { env: bola });
+      assert.equal(held.code, 7, held.stderr);
+      const request = JSON.parse(held.stdout) as { id: string; actor: string };
+      assert.equal(request.actor, logins.bola);
+
+      const self = await s.runInProcess(['approvals', 'approve', request.id], { env: { ...bola, FSAPI_OPERATOR: 'ada (finance)' }, tty: true, columns: 120 });
       assert.equal(self.code, 1, stripAnsi(self.stdout));
-      assert.match(stripAnsi(self.stdout), /four eyes: request AP-\S+ was asked by ada, and you act as ada \(database login\)/);
+      assert.match(
+        stripAnsi(self.stdout),
+        new RegExp(`four eyes: request AP-\\S+ was asked by ${logins.bola}, and you act as ${logins.bola} \\(database login\\)`),
+      );
+      // Her own login, as psql would use it: PostgreSQL's row policy refuses it too.
+      const psql = new pg.Client({ host: '127.0.0.1', port: server.port, user: logins.bola, password: 'pw-bola', database: 'foureyes_team' });
+      await psql.connect();
+      try {
+        await assert.rejects(() => psql.query(`UPDATE approval_requests SET status = 'approved' WHERE id = $1`, [request.id]), /row-level security/);
+      } finally {
+        await psql.end();
+      }
       assert.equal(s.posts(), 0);
 
-      const other = await s.runInProcess(['approvals', 'approve', request.id], { env: bola, tty: true, prompts: secretTyped });
+      const other = await s.runInProcess(['approvals', 'approve', request.id], { env: ada, tty: true, prompts: secretTyped });
       assert.equal(other.code, 0, stripAnsi(other.stdout));
       assert.equal(s.posts(), 1);
-      const decided = await sql('SELECT decision, decided_by, decided_actor FROM approval_decisions');
-      assert.deepEqual(decided, [{ decision: 'approved', decided_by: 'bola@machine-b', decided_actor: 'bola' }]);
+      const decided = JSON.parse((await s.run(['approvals', 'show', request.id, '--json'], { env: bola })).stdout) as {
+        status: string;
+        decisions: Array<{ decision: string; actor: string }>;
+      };
+      assert.equal(decided.status, 'approved');
+      assert.deepEqual(
+        decided.decisions.map((d) => [d.decision, d.actor]),
+        [['approved', logins.ada]],
+      );
     } finally {
       await closeLocalStores();
       b.cleanup();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
@@ -18,9 +18,9 @@ import { closeLocalStores } from '../src/store/database.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { claimer } from './helpers/claimer.js';
-import { userInfo } from 'node:os';
+import { hostname } from 'node:os';
 import { viaOf, viaWords } from '../src/controls/asker.js';
-import { machineActor } from '../src/store/actor.js';
+import { localActor, machineActor } from '../src/common/actor.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };
 // The policy's day is Lagos's (UTC+1, no daylight saving), whatever TZ this test runs under.
@@ -286,7 +286,23 @@ describe('holds', () => {
 });
 
 /** Who asks, as a test names them: the operator `name`, acting as the OS user `name`. */
-const asker = (name: string): Asker => ({ operator: name, machineActor: name, via: undefined });
+// A test that acts as someone (asker, below) leaves the process as it found it.
+afterEach(() => {
+  delete process.env.SUDO_USER;
+  delete process.env.SUDO_UID;
+});
+
+/**
+ * The process acts as `name` from here on: as if sudo had started it for that user (SUDO_USER and a
+ * SUDO_UID not its own), which is how the store tells actors apart on a data dir (src/common/actor.ts
+ * machineActor). Returns what the client says beside it: the operator's name `name`, no labels.
+ */
+const asker = (name: string): Asker => {
+  process.env.SUDO_USER = name;
+  process.env.SUDO_UID = String((process.getuid?.() ?? 0) + 1);
+  return { operator: name, via: undefined };
+};
+const actorNamed = (name: string) => `${name}@${hostname()}`;
 
 describe('the controls store', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'fsapi-controls-'));
@@ -350,12 +366,12 @@ describe('the controls store', () => {
       // Held while four eyes was off; the policy turned on afterwards is the one the decision reads.
       await store.setPolicy(own, rules(false), 'owner', 'now');
       const first = await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE1')], 'send', asker('ada'), 'now');
-      assert.equal(first.createdActor, 'ada');
+      assert.equal(first.actor, actorNamed('ada'));
       await store.setPolicy(own, rules(true), 'owner', 'now');
       const refused = await store.decide(own, first.id, approve, asker('ada'));
       assert.equal(refused.kind, 'same-actor');
       // The operator's name is a label: another name, the same actor, is still who asked.
-      const renamed = await store.decide(own, first.id, approve, { operator: 'someone-else@elsewhere', machineActor: 'ada', via: undefined });
+      const renamed = await store.decide(own, first.id, approve, { ...asker('ada'), operator: 'someone-else@elsewhere' });
       assert.equal(renamed.kind, 'same-actor');
       const untouched = (await store.request(own, first.id))!;
       assert.deepEqual([untouched.status, untouched.decisions.length], ['held', 0], 'nothing recorded');
@@ -365,7 +381,7 @@ describe('the controls store', () => {
       assert.equal(approved.kind, 'decided');
       assert.deepEqual(
         (await store.request(own, first.id))!.decisions.map((d) => [d.decision, d.by, d.actor]),
-        [['approved', 'bola', 'bola']],
+        [['approved', 'bola', actorNamed('bola')]],
       );
       // Finishing an approval is an approval too: not by who asked.
       assert.equal((await store.recordDecision(own, first.id, approve, asker('ada'))).kind, 'same-actor');
@@ -383,7 +399,7 @@ describe('the controls store', () => {
       const third = await store.hold({ ...own, env: 'sandbox' }, [held('ACME-FE3')], 'send', asker('ada'), 'now');
       const db = openDatabase(path.join(dir, 'fsapi.db'));
       try {
-        db.exec(`UPDATE approval_requests SET created_actor = NULL WHERE id = '${third.id}'`);
+        db.exec(`UPDATE approval_requests SET actor = NULL WHERE id = '${third.id}'`);
       } finally {
         db.close();
       }
@@ -599,13 +615,13 @@ CREATE TABLE IF NOT EXISTS approval_decisions (
 });
 
 describe('who asked: the actor and the labels', () => {
-  const me = userInfo().username;
+  const me = localActor();
   const otherUid = String((process.getuid?.() ?? 0) + 1);
 
   it('the actor is the OS user, or the user sudo names when sudo made this process another user’s; never a name sudo could not have set', () => {
     assert.equal(machineActor({}), me);
     assert.equal(machineActor({ FSAPI_OPERATOR: 'bola' }), me, 'the operator’s name is a label');
-    assert.equal(machineActor({ SUDO_USER: 'alice', SUDO_UID: otherUid }), 'alice');
+    assert.equal(machineActor({ SUDO_USER: 'alice', SUDO_UID: otherUid }), `alice@${hostname()}`);
     assert.equal(machineActor({ SUDO_USER: 'alice', SUDO_UID: String(process.getuid?.() ?? 0) }), me, 'sudo to oneself: oneself');
     assert.equal(machineActor({ SUDO_USER: 'alice' }), me, 'no SUDO_UID: not sudo’s');
     assert.equal(machineActor({ SUDO_USER: 'al ice\n', SUDO_UID: otherUid }), me);

@@ -5,6 +5,7 @@
 // consumer key it keeps is what a typed secret is checked against.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
@@ -546,7 +547,7 @@ describe('approvals withdraw', () => {
     assert.equal(other.code, 1);
     const error = errorObject(other.stderr);
     assert.equal(error.code, 'not_requester');
-    assert.match(error.message, /you act as bola \(OS user\): only who asked withdraws a request; nothing was changed/);
+    assert.match(error.message, /you act as bola@\S+ \(OS user\): only who asked withdraws a request; nothing was changed/);
     assert.equal((await requests(setup))[0]!.status, 'held');
   });
 });
@@ -565,7 +566,7 @@ describe('four eyes on a data dir (actors of one machine)', () => {
     const [request] = await requests(setup);
     const shown = JSON.parse((await setup.runInProcess(['approvals', 'show', request!.id, '--json'])).stdout) as Record<string, unknown>;
     assert.equal(shown.fourEyes, true);
-    assert.equal(shown.createdActor, policy.actingAs.name);
+    assert.equal(shown.actor, policy.actingAs.name);
     assert.equal(shown.mayNotApprove, policy.actingAs.name);
 
     const self = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 120, env: { FSAPI_OPERATOR: 'not me' } });
@@ -583,12 +584,12 @@ describe('four eyes on a data dir (actors of one machine)', () => {
       env: { SUDO_USER: 'bola', SUDO_UID: '4242' },
     });
     assert.equal(other.code, 0, stripAnsi(other.stdout));
-    assert.match(stripAnsi(other.stdout), /approved AP-\S+ \(by \S+ acting as bola\)/);
+    assert.match(stripAnsi(other.stdout), /approved AP-\S+ \(by \S+ acting as bola@\S+\)/);
     assert.equal(setup.posts(), 1);
     const [approved] = await requests(setup);
     assert.deepEqual(
       approved!.decisions.map((d) => [d.decision, (d as { actor?: string }).actor]),
-      [['approved', 'bola']],
+      [['approved', `bola@${hostname()}`]],
     );
   });
 });

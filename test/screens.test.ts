@@ -375,6 +375,9 @@ const SAMPLES: Record<string, SampleRun[]> = {
   'store adopt': [{ args: [], shows: /./, prompts: secretTyped }],
   'store use': [{ args: ['postgres://fsapi@127.0.0.1:9/fsapi'], shows: /./, code: 1, prompts: secretTyped }],
   'store migrate': [{ args: ['postgres://fsapi@127.0.0.1:9/fsapi'], shows: /./, code: 1 }],
+  // Rights belong to a team store (test/team-rights.test.ts runs them on one): here the profile's is the data dir.
+  'store grant': [{ args: ['bola', 'sender'], shows: /team store/, code: 2 }],
+  'store revoke': [{ args: ['bola'], shows: /team store/, code: 2 }],
   account: [{ args: [], shows: /ACME TRADING LIMITED/ }],
   banks: [
     { args: [], shows: /Guaranty Trust Bank/ },

@@ -148,8 +148,8 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
         assert.deepEqual(
           rows.map((row) => [row.OPERATOR?.replace(/(?<=[@.-]) /g, ''), row.AMOUNT, row.OUTCOME]),
           [
-            [operators[0], '₦700.00', 'pending'],
-            [operators[1], '₦800.00', 'pending'],
+            [`postgres (${operators[0]})`, '₦700.00', 'pending'],
+            [`postgres (${operators[1]})`, '₦800.00', 'pending'],
           ],
         );
         assert.ok(rows.every((row) => /^ACME-/.test(row.REFERENCE ?? '')));
@@ -169,7 +169,8 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(shown.code, 0, shown.stderr);
       const policy = JSON.parse(shown.stdout) as { maxPerDay: string; updatedBy: string };
       assert.equal(policy.maxPerDay, '1000.00');
-      assert.equal(policy.updatedBy, 'ada@machine-a');
+      // Who set it: the login of the session (these machines share the server's own), beside the name given.
+      assert.equal(policy.updatedBy, 'postgres (ada@machine-a)');
 
       const first = await t.s.run(send('400'), { env: t.envA });
       assert.equal(first.code, 0, first.stderr);
@@ -206,7 +207,7 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(t.s.posts(), 0);
       const listed = JSON.parse((await t.s.run(['approvals', 'list', '--json'], { env: t.envB })).stdout) as Array<{ id: string; createdBy: string }>;
       assert.equal(listed.length, 1);
-      assert.equal(listed[0]!.createdBy, 'ada@machine-a');
+      assert.equal(listed[0]!.createdBy, 'postgres (ada@machine-a)');
       const id = listed[0]!.id;
 
       const approved = await t.s.runInProcess(['approvals', 'approve', id], { env: t.envB, tty: true, prompts: secretTyped });
@@ -222,7 +223,7 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(shown.status, 'approved');
       assert.deepEqual(
         shown.decisions.map((d) => [d.decision, d.by]),
-        [['approved', 'bola@machine-b']],
+        [['approved', 'postgres (bola@machine-b)']],
       );
     } finally {
       await t.close();
@@ -282,13 +283,14 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal((await t.sql('SELECT count(*)::int AS n FROM transfers'))[0]!.n, 2);
       assert.equal((await t.sql("SELECT count(*)::int AS n FROM journal WHERE type = 'intent'"))[0]!.n, 2);
 
-      // Machine B sees them as the account's: the duplicate guard holds across the move.
+      // Machine B sees them as the account's: the duplicate guard holds across the move. Carried over, each
+      // names the login that carried it beside the name it had (nothing proves who sent it on machine A).
       const logB = JSON.parse((await t.s.run(['transfer', 'log', '--json'], { env: t.envB })).stdout) as Array<{ amount: string; operator: string | null }>;
       assert.deepEqual(
         logB.map((x) => [x.amount, x.operator]),
         [
-          ['1200.00', 'ada@machine-a'],
-          ['1300.00', 'ada@machine-a'],
+          ['1200.00', 'postgres (ada@machine-a)'],
+          ['1300.00', 'postgres (ada@machine-a)'],
         ],
       );
       const duplicate = await t.s.run([...send('1200'), '--json'], { env: t.envB });

@@ -19,8 +19,8 @@
 // no money moved. Failed and reversed ones count: the money left the account until the reversal, and a final
 // word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
 // limit. Erring that way sends less, never more (docs/policy.md).
-import { hostname, userInfo } from 'node:os';
 import type { Context } from '../context.js';
+import { localActor } from '../common/actor.js';
 import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
 import {
   ControlsStore,
@@ -34,7 +34,6 @@ import {
   type Policy,
 } from '../store/controls.js';
 import { viaJson, viaOf } from './asker.js';
-import { machineActor } from '../store/actor.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
@@ -44,9 +43,10 @@ import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
 /**
- * Who is at the keyboard, as every record names them (journal intents, payees, policy changes, held
- * requests, decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`), so the
- * records of a team store (docs/team.md) say which person on which machine did what.
+ * The name the client gives to every record (journal intents, payees, policy changes, held requests,
+ * decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`). A label, never
+ * a proof: on a team store the server stamps the login beside it (src/common/actor.ts), and that is
+ * what is compared.
  */
 export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
   const named = env.FSAPI_OPERATOR?.trim();
@@ -57,21 +57,15 @@ export function operatorName(env: Readonly<Record<string, string | undefined>>):
     }
     return named;
   }
-  let user: string;
-  try {
-    user = userInfo().username;
-  } catch {
-    user = env.USER ?? env.USERNAME ?? 'unknown';
-  }
-  return `${user}@${hostname()}`;
+  return localActor();
 }
 
 /**
- * Who asks, in this run (src/controls/asker.ts): the operator's name, the actor on this machine, and the
- * labels from outside (the MCP client, the person behind sudo).
+ * Who asks, in this run (src/controls/asker.ts): the operator's name and the labels from outside (the MCP
+ * client, the person behind sudo). Who acted is the store's to say (Store.actor, src/common/actor.ts).
  */
 export function askerOf(ctx: Pick<Context, 'env' | 'client'>): Asker {
-  return { operator: operatorName(ctx.env), machineActor: machineActor(ctx.env), via: viaOf(ctx) };
+  return { operator: operatorName(ctx.env), via: viaOf(ctx) };
 }
 
 export function nowIso(ctx: Pick<Context, 'clock'>): string {
@@ -428,10 +422,10 @@ export function requestJson(
     baseUrl: request.baseUrl,
     createdAt: request.createdAt,
     createdBy: request.createdBy,
-    // Who asked as the store tells (the database login on a team store, the OS user here), and the labels
-    // that came with it (MCP client, sudo): src/controls/asker.ts.
-    createdActor: request.createdActor ?? null,
-    via: viaJson(request.createdVia),
+    // Who the store says asked: a team store's login (src/common/actor.ts); what four eyes compares. And the
+    // labels that came with it (MCP client, sudo: src/controls/asker.ts), which prove nothing.
+    actor: request.actor ?? null,
+    via: viaJson(request.via),
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
     total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo))),
@@ -444,7 +438,7 @@ export function requestJson(
       // `approvals show`: what became of it (src/controls/approvals.ts heldOutcomes).
       ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
     })),
-    decisions: request.decisions.map((d) => ({ ...d, actor: d.actor ?? null, reason: d.reason ?? null, via: viaJson(d.via) })),
+    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null, actor: d.actor ?? null, via: viaJson(d.via) })),
   };
 }
 
@@ -452,7 +446,7 @@ export function requestJson(
  * Under four eyes, who may not approve a held request: who asked (its actor), or everyone when who asked
  * was never recorded (a request held before fsapi recorded actors: it is rejected and sent again).
  */
-export function mayNotApprove(request: Pick<ApprovalRequest, 'status' | 'createdActor'>, policy: Pick<Policy, 'fourEyes'> | undefined): string | undefined {
+export function mayNotApprove(request: Pick<ApprovalRequest, 'status' | 'actor'>, policy: Pick<Policy, 'fourEyes'> | undefined): string | undefined {
   if (!policy?.fourEyes || request.status !== 'held') return undefined;
-  return request.createdActor ?? 'anyone: who asked was not recorded';
+  return request.actor ?? 'anyone: who asked was not recorded';
 }

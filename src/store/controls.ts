@@ -5,9 +5,9 @@
 //
 // Everything is per account: a profile name and the API's base address (`local` for the in-process
 // simulator), as the journal keys its transfers. Every change is one transaction (BEGIN IMMEDIATE ...
-// COMMIT) and every decision on a request reads the request again inside its transaction: one still held
+// COMMIT), and every decision on a request reads the request again inside its transaction: one still held
 // is decided there, with the policy's four eyes compared against who asked in that same transaction (the
-// actor: src/store/actor.ts); one decided meanwhile is answered as it was decided, and by whom. Two people
+// actor: src/common/actor.ts); one decided meanwhile is answered as it was decided, and by whom. Two people
 // approving the same request at once cannot both win. WAL lets readers go on while one process
 // writes; a second writer waits its turn (asynchronously, bounded) instead of failing.
 //
@@ -18,7 +18,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { randomCrockford } from '../common/crockford.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
-import { actorIn, type Actor } from './actor.js';
+import { shownActor, type Actor } from '../common/actor.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
@@ -40,7 +40,10 @@ export interface Payee {
   /** The name the name enquiry returned when the payee was added: every send must still find it. */
   accountName: string;
   addedAt: string;
+  /** Who added it, in words (src/common/actor.ts, shownActor); as given when it is being added: the client's name. */
   addedBy: string;
+  /** Who the store says added it (a team store's login; the OS user here); undefined before actors were kept. */
+  actor?: string | undefined;
 }
 
 /** Amounts in integer kobo; undefined means "no such limit". */
@@ -59,7 +62,10 @@ export interface Policy {
    */
   timeZone: string;
   updatedAt: string;
+  /** Who set it, in words (src/common/actor.ts). */
   updatedBy: string;
+  /** Who the store says set it. */
+  actor?: string | undefined;
 }
 
 /** One transfer held for approval, verified by name enquiry when it was held. */
@@ -89,24 +95,23 @@ export interface AskedVia {
   sudoUid: number | undefined;
 }
 
-/** Who does something to the controls (src/controls/asker.ts). */
+/** Who does something to the controls, as the client says it (src/controls/asker.ts); who acted is the store's to say. */
 export interface Asker {
   /** The name on the record: FSAPI_OPERATOR, else user@host. A label. */
   operator: string;
-  /** The actor on this machine (src/store/actor.ts machineActor); a team store puts its login in its place. */
-  machineActor: string;
   via: AskedVia | undefined;
 }
 
 export interface Decision {
   decision: 'approved' | 'rejected' | 'withdrawn';
-  /** The operator's name (a label). */
+  /** Who decided, in words (src/common/actor.ts); as given when deciding: the client's name. */
   by: string;
-  /** Who decided as the store tells (src/store/actor.ts); undefined for a decision recorded before actors were. */
-  actor: string | undefined;
+  /** Who the store says decided (a team store's login: compare this, never `by`). */
+  actor?: string | undefined;
   at: string;
   reason: string | undefined;
-  via: AskedVia | undefined;
+  /** The labels that came with it. */
+  via?: AskedVia | undefined;
 }
 
 /** A decision asked for: what, when, why; who is the Asker beside it. */
@@ -148,11 +153,12 @@ export interface ApprovalRequest {
   baseUrl: string;
   env: string;
   createdAt: string;
+  /** Who asked, in words (src/common/actor.ts). */
   createdBy: string;
-  /** Who asked as the store tells (src/store/actor.ts); undefined for a request held before actors were. */
-  createdActor: string | undefined;
+  /** Who the store says asked (a team store's login: compare this, never `createdBy`); undefined before actors were kept. */
+  actor: string | undefined;
   /** The labels that came with the request. */
-  createdVia: AskedVia | undefined;
+  via: AskedVia | undefined;
   origin: string;
   status: RequestStatus;
   transfers: HeldTransfer[];
@@ -215,41 +221,51 @@ export class ControlsStore {
     return openLocalStore(this.dataDir);
   }
 
-  /** Runs `work` in one read transaction. */
-  private async read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return (await this.store()).read(work);
-  }
-
-  /** Runs `work` in one write transaction. */
-  private async transaction<T>(work: (q: Queries) => Promise<T>): Promise<T> {
-    return (await this.store()).write(work);
-  }
-
-  /** Runs `work` in one write transaction, with who acts as this store tells it. */
-  private async acting<T>(asker: Asker, work: (q: Queries, actor: Actor) => Promise<T>): Promise<T> {
+  /** Runs `work` in one read transaction; `backend` says how its rows name who acted. */
+  private async read<T>(work: (q: Queries, backend: Backend) => Promise<T>): Promise<T> {
     const store = await this.store();
-    return store.write(async (q) => work(q, await actorIn(store, q, asker.machineActor)));
+    return store.read((q) => work(q, store.backend));
+  }
+
+  /** Runs `work` in one write transaction, given who acts (Store.actor: the server stamps its own on a team store). */
+  private async transaction<T>(work: (q: Queries, actor: string, backend: Backend) => Promise<T>): Promise<T> {
+    const store = await this.store();
+    const actor = await store.actor();
+    return store.write((q) => work(q, actor, store.backend));
+  }
+
+  /** Who acts through this store (Store.actor): what four eyes compares with a request's `actor`. */
+  async actor(): Promise<string> {
+    return (await this.store()).actor();
+  }
+
+  /** Who acts through this store, and what says so (a database login, an OS user). */
+  async actingAs(): Promise<Actor> {
+    const store = await this.store();
+    return actorOfStore(await store.actor(), store.backend);
   }
 
   // ---- payees ------------------------------------------------------------------------------------------
 
   payees(scope: ControlScope): Promise<Payee[]> {
-    return this.read(async (q) =>
-      (await all(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope))).map(toPayee),
+    return this.read(async (q, backend) =>
+      (await all(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? ORDER BY alias_key', scope.profile, base(scope))).map((row) =>
+        toPayee(row, backend),
+      ),
     );
   }
 
   payee(scope: ControlScope, alias: string): Promise<Payee | undefined> {
-    return this.read((q) => payeeIn(q, scope, alias));
+    return this.read((q, backend) => payeeIn(q, backend, scope, alias));
   }
 
   /** Adds a payee; false when the alias is taken (nothing changed). */
   addPayee(scope: ControlScope, payee: Payee): Promise<boolean> {
-    return this.transaction(async (q) => {
-      if (await payeeIn(q, scope, payee.alias)) return false;
+    return this.transaction(async (q, actor, backend) => {
+      if (await payeeIn(q, backend, scope, payee.alias)) return false;
       await run(
         q,
-        'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO payees (profile, base_url, alias_key, alias, account_number, bank_code, bank_name, account_name, added_at, added_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
         payee.alias.toLowerCase(),
@@ -260,6 +276,7 @@ export class ControlsStore {
         payee.accountName,
         payee.addedAt,
         payee.addedBy,
+        actor,
       );
       return true;
     });
@@ -275,17 +292,17 @@ export class ControlsStore {
   // ---- policy ------------------------------------------------------------------------------------------
 
   policy(scope: ControlScope): Promise<Policy | undefined> {
-    return this.read((q) => policyIn(q, scope));
+    return this.read((q, backend) => policyIn(q, backend, scope));
   }
 
   /** Replaces the policy (undefined: none), and records who changed it to what. */
   setPolicy(scope: ControlScope, policy: Policy | undefined, by: string, at: string): Promise<void> {
-    return this.transaction(async (q) => {
+    return this.transaction(async (q, actor) => {
       await run(q, 'DELETE FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
       if (policy) {
         await run(
           q,
-          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, four_eyes, require_name, time_zone, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, four_eyes, require_name, time_zone, updated_at, updated_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           scope.profile,
           base(scope),
           policy.maxPerTransferKobo ?? null,
@@ -297,16 +314,18 @@ export class ControlsStore {
           policy.timeZone,
           at,
           by,
+          actor,
         );
       }
       await run(
         q,
-        'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by, actor) VALUES (?, ?, ?, ?, ?, ?)',
         scope.profile,
         base(scope),
         JSON.stringify(policy ?? null),
         at,
         by,
+        actor,
       );
     });
   }
@@ -318,9 +337,9 @@ export class ControlsStore {
    * approved) request of the same account is refused: a reference pays once, and is held once.
    */
   hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, asker: Asker, at: string): Promise<ApprovalRequest> {
-    return this.acting(asker, async (q, actor) => {
+    return this.transaction(async (q, actor, backend) => {
       for (const transfer of transfers) {
-        const found = await requestOfReferenceIn(q, scope, transfer.reference);
+        const found = await requestOfReferenceIn(q, backend, scope, transfer.reference);
         const open = found && isOpen(found.status) ? found : undefined;
         if (open)
           throw new UsageError(
@@ -332,7 +351,7 @@ export class ControlsStore {
       while (await get(q, 'SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
       await run(
         q,
-        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, created_actor, created_via) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?, ?)",
+        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, actor, via) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?, ?)",
         id,
         scope.profile,
         base(scope),
@@ -340,7 +359,7 @@ export class ControlsStore {
         at,
         asker.operator,
         origin,
-        actor.name,
+        actor,
         viaText(asker.via),
       );
       for (const [position, t] of transfers.entries()) {
@@ -363,21 +382,21 @@ export class ControlsStore {
           JSON.stringify(t.reasons),
         );
       }
-      return (await requestIn(q, scope, id))!;
+      return (await requestIn(q, backend, scope, id))!;
     });
   }
 
   /** The request of this account holding `reference`, newest first: open ones before rejected or withdrawn ones. */
   requestOfReference(scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
-    return this.read((q) => requestOfReferenceIn(q, scope, reference));
+    return this.read((q, backend) => requestOfReferenceIn(q, backend, scope, reference));
   }
 
   /** The requests of this account holding each of `references` (as requestOfReference), in one read. */
   requestsOfReferences(scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
-    return this.read(async (q) => {
+    return this.read(async (q, backend) => {
       const found = new Map<string, ApprovalRequest>();
       for (const reference of references) {
-        const request = await requestOfReferenceIn(q, scope, reference);
+        const request = await requestOfReferenceIn(q, backend, scope, reference);
         if (request) found.set(reference, request);
       }
       return found;
@@ -385,15 +404,15 @@ export class ControlsStore {
   }
 
   request(scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
-    return this.read((q) => requestIn(q, scope, id));
+    return this.read((q, backend) => requestIn(q, backend, scope, id));
   }
 
   /** Every request of this account, newest first. */
   requests(scope: ControlScope): Promise<ApprovalRequest[]> {
-    return this.read(async (q) => {
+    return this.read(async (q, backend) => {
       const rows = await all(q, 'SELECT * FROM approval_requests WHERE profile = ? AND base_url = ? ORDER BY created_at DESC, id', scope.profile, base(scope));
       const requests: ApprovalRequest[] = [];
-      for (const row of rows) requests.push(await withDetails(q, row));
+      for (const row of rows) requests.push(await withDetails(q, backend, row));
       return requests;
     });
   }
@@ -404,11 +423,12 @@ export class ControlsStore {
    * whoever asked). Every other answer changes nothing and says why, with the request as it is (DecideResult).
    */
   decide(scope: ControlScope, id: string, asked: DecisionAsked, asker: Asker): Promise<DecideResult> {
-    return this.acting(asker, async (q, actor): Promise<DecideResult> => {
-      const request = await requestIn(q, scope, id);
+    return this.transaction(async (q, login, backend): Promise<DecideResult> => {
+      const actor = actorOfStore(login, backend);
+      const request = await requestIn(q, backend, scope, id);
       if (!request) return { kind: 'not-found' };
       if (request.status !== 'held') return { kind: 'already', request, actor };
-      const refused = await refusedActor(q, scope, request, asked.decision, actor);
+      const refused = await refusedActor(q, backend, scope, request, asked.decision, actor);
       if (refused) return { kind: refused, request, actor };
       const changed = await run(
         q,
@@ -421,7 +441,7 @@ export class ControlsStore {
       // Read held in this very transaction: nobody can have decided it since.
       if (changed !== 1) throw new Error(`request ${id} changed inside its own transaction`);
       await insertDecision(q, id, asked, asker, actor);
-      return { kind: 'decided', request: (await requestIn(q, scope, id))!, actor };
+      return { kind: 'decided', request: (await requestIn(q, backend, scope, id))!, actor };
     });
   }
 
@@ -430,21 +450,16 @@ export class ControlsStore {
    * transfers left), as decide allows it (four eyes); a request that is not approved is `already`.
    */
   recordDecision(scope: ControlScope, id: string, asked: DecisionAsked, asker: Asker): Promise<DecideResult> {
-    return this.acting(asker, async (q, actor): Promise<DecideResult> => {
-      const request = await requestIn(q, scope, id);
+    return this.transaction(async (q, login, backend): Promise<DecideResult> => {
+      const actor = actorOfStore(login, backend);
+      const request = await requestIn(q, backend, scope, id);
       if (!request) return { kind: 'not-found' };
       if (request.status !== 'approved' || asked.decision !== 'approved') return { kind: 'already', request, actor };
-      const refused = await refusedActor(q, scope, request, asked.decision, actor);
+      const refused = await refusedActor(q, backend, scope, request, asked.decision, actor);
       if (refused) return { kind: refused, request, actor };
       await insertDecision(q, id, asked, asker, actor);
-      return { kind: 'decided', request: (await requestIn(q, scope, id))!, actor };
+      return { kind: 'decided', request: (await requestIn(q, backend, scope, id))!, actor };
     });
-  }
-
-  /** Who `asker` acts as in this store (the database login on a team store, the OS user here). */
-  async actor(asker: Asker): Promise<Actor> {
-    const store = await this.store();
-    return store.read((q) => actorIn(store, q, asker.machineActor));
   }
 
   // ---- name checks ---------------------------------------------------------------------------------------
@@ -493,6 +508,11 @@ export class ControlsStore {
   }
 }
 
+/** Who acts, as a store of this backend says it. */
+function actorOfStore(name: string, backend: Backend): Actor {
+  return { name, kind: backend === 'postgresql' ? 'database login' : 'OS user' };
+}
+
 /** Held or approved: the request still stands for its references (rejected and withdrawn ones do not). */
 export function isOpen(status: RequestStatus): boolean {
   return status === 'held' || status === 'approved';
@@ -505,22 +525,23 @@ export function isOpen(status: RequestStatus): boolean {
  */
 async function refusedActor(
   q: Queries,
+  backend: Backend,
   scope: ControlScope,
   request: ApprovalRequest,
   decision: Decision['decision'],
   actor: Actor,
 ): Promise<'same-actor' | 'not-requester' | undefined> {
-  if (decision === 'withdrawn') return request.createdActor === actor.name ? undefined : 'not-requester';
+  if (decision === 'withdrawn') return request.actor === actor.name ? undefined : 'not-requester';
   if (decision !== 'approved') return undefined;
-  const policy = await policyIn(q, scope);
+  const policy = await policyIn(q, backend, scope);
   if (!policy?.fourEyes) return undefined;
-  return request.createdActor === undefined || request.createdActor === actor.name ? 'same-actor' : undefined;
+  return request.actor === undefined || request.actor === actor.name ? 'same-actor' : undefined;
 }
 
 async function insertDecision(q: Queries, id: string, asked: DecisionAsked, asker: Asker, actor: Actor): Promise<void> {
   await run(
     q,
-    'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, decided_actor, decided_via) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor, via) VALUES (?, ?, ?, ?, ?, ?, ?)',
     id,
     asked.decision,
     asker.operator,
@@ -531,7 +552,7 @@ async function insertDecision(q: Queries, id: string, asked: DecisionAsked, aske
   );
 }
 
-async function policyIn(q: Queries, scope: ControlScope): Promise<Policy | undefined> {
+async function policyIn(q: Queries, backend: Backend, scope: ControlScope): Promise<Policy | undefined> {
   const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
   if (!row) return undefined;
   return {
@@ -543,7 +564,8 @@ async function policyIn(q: Queries, scope: ControlScope): Promise<Policy | undef
     requireName: row.require_name === 1,
     timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
     updatedAt: String(row.updated_at),
-    updatedBy: String(row.updated_by),
+    updatedBy: shownActor(backend, optionalText(row.actor), String(row.updated_by)),
+    ...actorOf(row),
   };
 }
 
@@ -559,12 +581,14 @@ async function run(q: Queries, sql: string, ...params: SqlValue[]): Promise<numb
   return Number((await q.sql(sql).run(...params)).changes);
 }
 
-async function payeeIn(q: Queries, scope: ControlScope, alias: string): Promise<Payee | undefined> {
+type Backend = Store['backend'];
+
+async function payeeIn(q: Queries, backend: Backend, scope: ControlScope, alias: string): Promise<Payee | undefined> {
   const row = await get(q, 'SELECT * FROM payees WHERE profile = ? AND base_url = ? AND alias_key = ?', scope.profile, base(scope), alias.toLowerCase());
-  return row ? toPayee(row) : undefined;
+  return row ? toPayee(row, backend) : undefined;
 }
 
-async function requestOfReferenceIn(q: Queries, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
+async function requestOfReferenceIn(q: Queries, backend: Backend, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
   const row = await get(
     q,
     `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
@@ -574,15 +598,15 @@ async function requestOfReferenceIn(q: Queries, scope: ControlScope, reference: 
     scope.profile,
     base(scope),
   );
-  return row ? requestIn(q, scope, String(row.id)) : undefined;
+  return row ? requestIn(q, backend, scope, String(row.id)) : undefined;
 }
 
-async function requestIn(q: Queries, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
+async function requestIn(q: Queries, backend: Backend, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
   const row = await get(q, 'SELECT * FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ?', id, scope.profile, base(scope));
-  return row ? withDetails(q, row) : undefined;
+  return row ? withDetails(q, backend, row) : undefined;
 }
 
-async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
+async function withDetails(q: Queries, backend: Backend, row: SqlRow): Promise<ApprovalRequest> {
   const id = String(row.id);
   const transfers = (await all(q, 'SELECT * FROM approval_transfers WHERE request_id = ? ORDER BY position', id)).map((t) => ({
     reference: String(t.reference),
@@ -600,11 +624,11 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
   const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map(
     (d): Decision => ({
       decision: d.decision === 'rejected' ? 'rejected' : d.decision === 'withdrawn' ? 'withdrawn' : 'approved',
-      by: String(d.decided_by),
-      actor: optionalText(d.decided_actor),
+      by: shownActor(backend, optionalText(d.actor), String(d.decided_by)),
+      ...actorOf(d),
       at: String(d.decided_at),
       reason: optionalText(d.reason),
-      via: parseVia(d.decided_via),
+      via: parseVia(d.via),
     }),
   );
   return {
@@ -613,9 +637,9 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
     baseUrl: String(row.base_url),
     env: String(row.env),
     createdAt: String(row.created_at),
-    createdBy: String(row.created_by),
-    createdActor: optionalText(row.created_actor),
-    createdVia: parseVia(row.created_via),
+    createdBy: shownActor(backend, optionalText(row.actor), String(row.created_by)),
+    actor: optionalText(row.actor),
+    via: parseVia(row.via),
     origin: String(row.origin),
     status: statusOf(row.status),
     transfers,
@@ -623,7 +647,7 @@ async function withDetails(q: Queries, row: SqlRow): Promise<ApprovalRequest> {
   };
 }
 
-function toPayee(row: SqlRow): Payee {
+function toPayee(row: SqlRow, backend: Backend): Payee {
   return {
     alias: String(row.alias),
     accountNumber: String(row.account_number),
@@ -631,12 +655,19 @@ function toPayee(row: SqlRow): Payee {
     bankName: String(row.bank_name),
     accountName: String(row.account_name),
     addedAt: String(row.added_at),
-    addedBy: String(row.added_by),
+    addedBy: shownActor(backend, optionalText(row.actor), String(row.added_by)),
+    ...actorOf(row),
   };
 }
 
 function optionalKobo(value: SqlValue | undefined): Kobo | undefined {
   return value === null || value === undefined ? undefined : integerKobo(value);
+}
+
+/** `{ actor }` when the row names one (rows written before actors were have none). */
+function actorOf(row: SqlRow): { actor?: string } {
+  const actor = optionalText(row.actor);
+  return actor === undefined ? {} : { actor };
 }
 
 function optionalText(value: SqlValue | undefined): string | undefined {

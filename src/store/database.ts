@@ -30,7 +30,8 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import { closeTeamStores, openTeamStore, openTeamStores, parseStoreUrl } from './postgres.js';
+import { machineActor } from '../common/actor.js';
+import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
 /** How long a writer waits for another one before giving up: claims hold the lock for milliseconds. */
@@ -66,7 +67,7 @@ const opened = new Set<SqliteStore>();
  */
 export function openLocalStore(dataDir: string): Promise<Store> {
   const team = teamChoice(dataDir);
-  if (team) return openTeamStore(dataDir, parseStoreUrl(team.url, team.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  if (team) return openTeamStore(dataDir, addressOfChoice(team));
   return openSqliteStore(dataDir);
 }
 
@@ -312,6 +313,11 @@ class SqliteStore implements Store {
 
   read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     return this.transaction('BEGIN', work, undefined);
+  }
+
+  /** One machine: the OS user and host (or the one behind sudo), a name and not a proof (src/common/actor.ts). */
+  async actor(): Promise<string> {
+    return machineActor();
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {

@@ -226,13 +226,26 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    name: 'who acted beside each name',
+    // Who the store says acted (src/common/actor.ts): here the OS user and host, written by fsapi; on a
+    // team store the login, stamped by the server. NULL on rows written before this step.
+    sql: `
+      ALTER TABLE transfers ADD COLUMN actor TEXT;
+      ALTER TABLE payees ADD COLUMN actor TEXT;
+      ALTER TABLE policies ADD COLUMN actor TEXT;
+      ALTER TABLE policy_changes ADD COLUMN actor TEXT;
+      ALTER TABLE approval_requests ADD COLUMN actor TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN actor TEXT;
+    `,
+  },
+  {
     name: 'four eyes, required names, withdrawn requests, who asked',
     // src/store/controls.ts. The policy's two switches (four eyes: the member who asked may not approve;
     // required names: a script or an agent names the holder of an account that is not a saved payee);
-    // a request may be withdrawn by whoever asked; each request and decision keeps who acted (the actor:
-    // the store's login on a team store, the OS user here, src/store/actor.ts) and the labels that came
-    // with it (the MCP client, the person behind sudo: `via`, JSON); a failed name check is kept against
-    // its reference. SQLite cannot change a CHECK in place: the request tables are made again, rows kept.
+    // a request may be withdrawn by whoever asked; each request and decision keeps, beside its actor, the
+    // labels that came with it (the MCP client, the person behind sudo: `via`, JSON); a failed name check is
+    // kept against its reference. SQLite cannot change a CHECK in place: the request tables are made again,
+    // rows kept.
     sql: `
       -- node:sqlite checks foreign keys: the new tables refer to each other, the old ones are dropped children
       -- first, and renaming the new parent makes its children's references follow it.
@@ -248,8 +261,8 @@ export const MIGRATIONS: readonly Migration[] = [
         created_by TEXT NOT NULL,
         origin TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected', 'withdrawn')),
-        created_actor TEXT,
-        created_via TEXT
+        actor TEXT,
+        via TEXT
       );
       CREATE TABLE approval_transfers_next (
         request_id TEXT NOT NULL REFERENCES approval_requests_next (id),
@@ -275,15 +288,15 @@ export const MIGRATIONS: readonly Migration[] = [
         decided_by TEXT NOT NULL,
         decided_at TEXT NOT NULL,
         reason TEXT,
-        decided_actor TEXT,
-        decided_via TEXT
+        actor TEXT,
+        via TEXT
       );
-      INSERT INTO approval_requests_next (id, profile, base_url, env, created_at, created_by, origin, status)
-        SELECT id, profile, base_url, env, created_at, created_by, origin, status FROM approval_requests;
+      INSERT INTO approval_requests_next (id, profile, base_url, env, created_at, created_by, origin, status, actor)
+        SELECT id, profile, base_url, env, created_at, created_by, origin, status, actor FROM approval_requests;
       INSERT INTO approval_transfers_next SELECT request_id, position, reference, reference_key, account_number, bank_code, bank_name,
         account_name, amount_kobo, narration, sender_name, payee, origin, reasons FROM approval_transfers;
-      INSERT INTO approval_decisions_next (id, request_id, decision, decided_by, decided_at, reason)
-        SELECT id, request_id, decision, decided_by, decided_at, reason FROM approval_decisions;
+      INSERT INTO approval_decisions_next (id, request_id, decision, decided_by, decided_at, reason, actor)
+        SELECT id, request_id, decision, decided_by, decided_at, reason, actor FROM approval_decisions;
       DROP TABLE approval_decisions;
       DROP TABLE approval_transfers;
       DROP TABLE approval_requests;

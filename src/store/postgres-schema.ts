@@ -1,6 +1,6 @@
 // The team store's schema (src/store/postgres.ts): the tables of src/store/migrations.ts in PostgreSQL's
-// words, in steps of its own. `fsapi_schema.version` counts the SQLite steps the schema matches (7: every
-// table of the local store, as its step 7 left them), so one number says what a store of either kind holds.
+// words, in steps of its own. `fsapi_schema.version` counts the SQLite steps the schema matches (8: every
+// table of the local store, as its step 8 left them), so one number says what a store of either kind holds.
 // A step is only ever added at the end, never edited once released; each runs in one transaction, under
 // the store's migration lock, so two machines opening a new store at once make it once.
 //
@@ -9,13 +9,20 @@
 // - integers that hold ms times or kobo are bigint, read back as numbers (src/store/postgres.ts, loadDriver);
 // - `origin` on journal, events, policy_changes and approval_decisions: where a record carried over by
 //   `fsapi store migrate` came from (`<local store id>:<its seq>`), unique, so a second run adds nothing;
-// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted.
+// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted;
+// - `actor` on every table that says who acted: the PostgreSQL login (session_user) of the session that
+//   wrote the row, set by a trigger of the server in the same statement, whatever the client sent
+//   (src/store/team-rights.ts sets up who may write what).
+import type { Queries } from './store.js';
+import { giveToOwners, setUpRightsIfAllowed } from './team-rights.js';
 
 export interface PostgresStep {
   /** The local store's schema version this step brings the team store to. */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** After `sql`, in the same transaction. */
+  readonly run?: (q: Queries) => Promise<void>;
 }
 
 export const POSTGRES_STEPS: readonly PostgresStep[] = [
@@ -179,18 +186,60 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
   },
   {
     version: 7,
+    name: 'who acted: the login of the session beside each name',
+    // Rows written before this step have no actor: they show the name their client gave (FSAPI_OPERATOR
+    // or user@host) and nothing more. A row's actor is set on INSERT; on UPDATE a payee or policy takes
+    // the login that changed it, a transfer the login of its latest intent, and every other row keeps its
+    // own (an approval does not make the approver the one who asked).
+    sql: `
+      ALTER TABLE journal ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE transfers ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE events ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE payees ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policies ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policy_changes ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS actor TEXT;
+      CREATE OR REPLACE FUNCTION fsapi_stamp_actor() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          NEW.actor := session_user;
+          IF TG_OP = 'UPDATE' THEN
+            -- Separate IFs: PL/pgSQL may read NEW.intents however the test before it came out.
+            IF TG_ARGV[0] = 'keep' THEN
+              NEW.actor := OLD.actor;
+            ELSIF TG_ARGV[0] = 'intent' THEN
+              IF NEW.intents <= OLD.intents THEN NEW.actor := OLD.actor; END IF;
+            END IF;
+          END IF;
+          RETURN NEW;
+        END $$;
+      CREATE OR REPLACE TRIGGER actor_journal BEFORE INSERT OR UPDATE ON journal FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_transfers BEFORE INSERT OR UPDATE ON transfers FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('intent');
+      CREATE OR REPLACE TRIGGER actor_events BEFORE INSERT OR UPDATE ON events FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_payees BEFORE INSERT OR UPDATE ON payees FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policies BEFORE INSERT OR UPDATE ON policies FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policy_changes BEFORE INSERT OR UPDATE ON policy_changes FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_requests BEFORE INSERT OR UPDATE ON approval_requests FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_decisions BEFORE INSERT OR UPDATE ON approval_decisions FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+    `,
+    // The first login to bring the store here becomes its owner, when it may make roles (docs/team.md).
+    run: (q) => setUpRightsIfAllowed(q),
+  },
+  {
+    version: 8,
     name: 'four eyes, required names, withdrawn requests, who asked',
+    // src/store/controls.ts: the policy's four eyes and required names; a request withdrawn by who asked;
+    // beside each request's and decision's actor, the labels it came with (`via`: the MCP client, the person
+    // behind sudo); a failed name check kept against its reference (a sender's to write: src/store/team-rights.ts).
     sql: `
       ALTER TABLE policies ADD COLUMN IF NOT EXISTS four_eyes INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE policies ADD COLUMN IF NOT EXISTS require_name INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE approval_requests DROP CONSTRAINT IF EXISTS approval_requests_status_check;
       ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_status_check CHECK (status IN ('held', 'approved', 'rejected', 'withdrawn'));
-      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS created_actor TEXT;
-      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS created_via TEXT;
+      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS via TEXT;
       ALTER TABLE approval_decisions DROP CONSTRAINT IF EXISTS approval_decisions_decision_check;
       ALTER TABLE approval_decisions ADD CONSTRAINT approval_decisions_decision_check CHECK (decision IN ('approved', 'rejected', 'withdrawn'));
-      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS decided_actor TEXT;
-      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS decided_via TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS via TEXT;
       CREATE TABLE IF NOT EXISTS name_refusals (
         id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
         profile TEXT NOT NULL,
@@ -205,6 +254,7 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       );
       CREATE INDEX IF NOT EXISTS name_refusals_by_reference ON name_refusals (profile, base_url, reference_key);
     `,
+    run: (q) => giveToOwners(q, ['name_refusals']),
   },
 ];
 

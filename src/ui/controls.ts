@@ -9,7 +9,7 @@ import { formatDateTime } from '../common/time.js';
 import { isoTimeCell } from './transfers.js';
 import { viaWords } from '../controls/asker.js';
 import { mayNotApprove } from '../controls/policy.js';
-import type { Actor } from '../store/actor.js';
+import type { Actor } from '../common/actor.js';
 
 export const payeeColumns: Column<Payee>[] = [
   { header: 'ALIAS', cell: (p) => p.alias },
@@ -74,6 +74,8 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
+    // Who the store says set it: a team store's login (src/common/actor.ts).
+    actor: policy?.actor ?? null,
   };
 }
 
@@ -107,7 +109,7 @@ export const requestColumns: Column<ApprovalRequest>[] = [
     priority: 1,
   },
   // Who asked, as the store tells (the actor), else the operator's name of a request held before actors were.
-  { header: 'ASKED BY', cell: (r) => r.createdActor ?? r.createdBy, flex: true, wrap: true, minWidth: 8, priority: 2 },
+  { header: 'ASKED BY', cell: (r) => r.actor ?? r.createdBy, flex: true, wrap: true, minWidth: 8, priority: 2 },
   { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
 ];
 
@@ -144,8 +146,8 @@ export function printRequest(
       ['Created', isoTimeCell(request.createdAt)],
       ['Created by', request.createdBy],
       // The actor (the store's login, or the OS user) and the labels that came with it: who asked.
-      ['Asked by', request.createdActor ?? { text: 'not recorded', plain: '' }],
-      ['Asked via', viaWords(request.createdVia) || { text: 'directly (no MCP client, no sudo)', plain: '' }],
+      ['Asked by', request.actor ?? { text: 'not recorded', plain: '' }],
+      ['Asked via', viaWords(request.via) || { text: 'directly (no MCP client, no sudo)', plain: '' }],
       ['Four eyes', policy?.fourEyes ? (barred ? `on: ${barred} may not approve` : 'on') : 'off'],
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
@@ -168,7 +170,9 @@ function decidedCell(decision: ApprovalRequest['decisions'][number]): Cell {
 
 /** Who decided, in words: the operator's name, with the actor when it says more (`ada (finance) acting as ada`), and the labels. */
 export function decidedBy(decision: Pick<ApprovalRequest['decisions'][number], 'by' | 'actor' | 'via'>): string {
-  const actor = decision.actor && !decision.by.startsWith(`${decision.actor}@`) && decision.by !== decision.actor ? ` acting as ${decision.actor}` : '';
+  // A team store's `by` names its login already (src/common/actor.ts shownActor); a data dir's actor is
+  // user@host, the same as the operator's name unless FSAPI_OPERATOR or sudo made them differ.
+  const actor = decision.actor && !decision.by.includes(decision.actor) && !decision.by.startsWith(`${decision.actor}@`) ? ` acting as ${decision.actor}` : '';
   const via = viaWords(decision.via);
   return `${decision.by}${actor}${via ? `, ${via}` : ''}`;
 }

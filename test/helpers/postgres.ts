@@ -68,7 +68,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
 }
 
-function freePort(): Promise<number> {
+/** A port on 127.0.0.1 free when asked (nothing listens there afterwards unless someone binds it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

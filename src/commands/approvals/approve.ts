@@ -1,4 +1,5 @@
 import { run } from '../run.js';
+import { requireTeamRight } from '../../controls/rights.js';
 import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
@@ -14,6 +15,7 @@ import { ownerWords } from '../../auth/records-owner.js';
 import { actingWords, FourEyesError, lastDecisionWords, undecidedError } from './decided.js';
 
 export default run(approveSpec, async (ctx, _opts, args) => {
+  await requireTeamRight(ctx, 'approver', 'approving a held transfer');
   requireTerminal(ctx, 'approving a held transfer');
   const id = normaliseRequestId(String(args[0] ?? ''));
   const scope = await controlScope(ctx);
@@ -38,8 +40,8 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   // decides it again inside the transaction that records the approval (below), whatever happens meanwhile.
   const asker = askerOf(ctx);
   if ((await readPolicy(ctx, scope))?.fourEyes) {
-    const actor = await withStore(ctx, (store) => store.actor(asker));
-    if (request.createdActor === undefined || request.createdActor === actor.name) throw new FourEyesError(request, actor);
+    const actor = await withStore(ctx, (store) => store.actingAs());
+    if (request.actor === undefined || request.actor === actor.name) throw new FourEyesError(request, actor);
   }
 
   await checkBeforeApproval(ctx, scope, toSend);

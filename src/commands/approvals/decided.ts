@@ -3,7 +3,7 @@
 // decide), and found it decided by someone else meanwhile, or the policy's four eyes, or a withdrawal by
 // someone other than who asked. Each names who, and says that nothing was done.
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
-import type { Actor } from '../../store/actor.js';
+import type { Actor } from '../../common/actor.js';
 import type { ApprovalRequest, DecideResult } from '../../store/controls.js';
 import { decidedBy } from '../../ui/controls.js';
 import { isoTimeCell } from '../../ui/transfers.js';
@@ -11,14 +11,14 @@ import { isoTimeCell } from '../../ui/transfers.js';
 /** Four eyes: who asked may not approve. Exit 1, nothing approved or sent. */
 export class FourEyesError extends FsapiError {
   constructor(request: ApprovalRequest, actor: Actor) {
-    const asked = request.createdActor === undefined ? 'by someone fsapi did not record' : `by ${request.createdActor}`;
+    const asked = request.actor === undefined ? 'by someone fsapi did not record' : `by ${request.actor}`;
     super(
       `four eyes: request ${request.id} was asked ${asked}, and you act as ${actor.name} (${actor.kind}): another member approves it; nothing was approved or sent`,
       {
         exitCode: ExitCode.failed,
         code: 'four_eyes',
         hint:
-          request.createdActor === undefined
+          request.actor === undefined
             ? `it was held before fsapi recorded who asked: reject it (fsapi approvals reject ${request.id}) and send it again`
             : `someone else approves it, as themselves: fsapi approvals approve ${request.id}`,
       },
@@ -28,7 +28,7 @@ export class FourEyesError extends FsapiError {
 
 /** Who made a decision just recorded: the operator's name, and the actor when it says more (`root@vm acting as bola`). */
 export function actingWords(operator: string, actor: Actor): string {
-  return operator === actor.name || operator.startsWith(`${actor.name}@`) ? operator : `${operator} acting as ${actor.name}`;
+  return operator.includes(actor.name) || operator.startsWith(`${actor.name}@`) ? operator : `${operator} acting as ${actor.name}`;
 }
 
 /** The last decision of a request, in words: `approved by bola@b (bola) at 2026-03-02 10:04`. */
@@ -56,7 +56,7 @@ export function undecidedError(id: string, result: Exclude<DecideResult, { kind:
       return new FourEyesError(result.request, result.actor);
     case 'not-requester':
       return new FsapiError(
-        `request ${id} was asked by ${result.request.createdActor ?? 'someone fsapi did not record'}, and you act as ${result.actor.name} (${result.actor.kind}): only who asked withdraws a request; ${nothing}`,
+        `request ${id} was asked by ${result.request.actor ?? 'someone fsapi did not record'}, and you act as ${result.actor.name} (${result.actor.kind}): only who asked withdraws a request; ${nothing}`,
         { exitCode: ExitCode.failed, code: 'not_requester', hint: `a person may reject it instead: fsapi approvals reject ${id} --reason ...` },
       );
   }

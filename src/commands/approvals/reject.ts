@@ -1,4 +1,5 @@
 import { run } from '../run.js';
+import { requireTeamRight } from '../../controls/rights.js';
 import { rejectSpec } from './reject.spec.js';
 import { UsageError } from '../../errors.js';
 import { controlScope, withStore } from '../../controls/payees.js';
@@ -16,6 +17,7 @@ export default run(rejectSpec, async (ctx, opts, args) => {
     if (control) throw new UsageError(control);
     if (reason.length > 200) throw new UsageError(`--reason is ${reason.length} characters long; at most 200 are allowed`);
   }
+  await requireTeamRight(ctx, 'approver', 'rejecting a held request');
   const scope = await controlScope(ctx);
   const asker = askerOf(ctx);
   const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'rejected', at: nowIso(ctx), reason: reason || undefined }, asker));

@@ -17,7 +17,7 @@ export default run(withdrawSpec, async (ctx, _opts, args) => {
   const asker = askerOf(ctx);
   const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'withdrawn', at: nowIso(ctx), reason: undefined }, asker));
   // Withdrawn already by who asked: the same answer again (a retry of a withdrawal is no failure).
-  const again = result.kind === 'already' && result.request.status === 'withdrawn' && result.request.createdActor === result.actor.name;
+  const again = result.kind === 'already' && result.request.status === 'withdrawn' && result.request.actor === result.actor.name;
   if (result.kind !== 'decided' && !(result.kind === 'already' && again)) throw undecidedError(id, result, 'nothing was changed', ownerWords(scope));
   const { request } = result;
   const count = request.transfers.length;

@@ -1,4 +1,5 @@
 import { run } from '../run.js';
+import { requireTeamRight } from '../../controls/rights.js';
 import { setSpec } from './set.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
@@ -29,6 +30,8 @@ export default run(setSpec, async (ctx, opts) => {
       'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only, --require-name, --four-eyes (each with its --no- form), --time-zone, or --off',
     );
   }
+  // A team store's member without the right is told before anything is asked (PostgreSQL refuses it anyway).
+  await requireTeamRight(ctx, 'owner', 'changing the payment policy');
   requireTerminal(ctx, 'changing the payment policy');
 
   const scope = await controlScope(ctx);

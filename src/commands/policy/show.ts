@@ -2,9 +2,9 @@ import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
 import { controlScope } from '../../controls/payees.js';
-import { askerOf, COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
+import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
 import { ControlsStore } from '../../store/controls.js';
-import { machineActor, type Actor } from '../../store/actor.js';
+import { machineActor, type Actor } from '../../common/actor.js';
 import { localTimeZone } from '../../common/time-zone.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import { isoTimeCell } from '../../ui/transfers.js';
@@ -17,11 +17,11 @@ export default run(showSpec, async (ctx) => {
   // Without a policy there is no day of its own: this terminal's day, for information.
   const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
   const left = leftUnderDailyMaximum(policy?.maxPerDayKobo, spent);
-  // Who this run acts as, as four eyes and withdrawing compare it (src/store/actor.ts).
+  // Who this run acts as, as four eyes and withdrawing compare it (src/common/actor.ts).
   const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
   let actor: Actor;
   try {
-    actor = store ? await store.actor(askerOf(ctx)) : { name: machineActor(ctx.env), kind: 'OS user' };
+    actor = store ? await store.actingAs() : { name: machineActor(), kind: 'OS user' };
   } finally {
     store?.close();
   }

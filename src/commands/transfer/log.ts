@@ -237,6 +237,8 @@ function toJson(t: LoggedTransfer) {
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
     operator: t.operator ?? null,
+    // Who the store says sent it: a team store's login (src/common/actor.ts).
+    actor: t.actor ?? null,
     /** The MCP client and the person behind sudo it came through: labels, not proof (docs/agents.md). */
     via: t.via ?? null,
     outcome: t.outcome,
