@@ -573,7 +573,7 @@ describe('four eyes on a data dir (actors of one machine)', () => {
     assert.equal(self.code, 1, stripAnsi(self.stdout));
     assert.match(
       stripAnsi(self.stdout),
-      /four eyes: request AP-\S+ was asked by \S+, and you act as \S+ \(OS user\): another member approves it;\s+nothing\s+was\s+approved\s+or\s+sent/,
+      /four eyes: request AP-\S+ was asked by \S+, and you act as \S+ \(OS user\): another member approves\s+it;\s+nothing\s+was\s+approved\s+or\s+sent/,
     );
     assert.doesNotMatch(stripAnsi(self.stdout), /Consumer secret/, 'refused before the secret is asked');
     assert.equal(setup.posts(), 0);

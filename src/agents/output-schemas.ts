@@ -100,7 +100,7 @@ const request = object(['id', 'status', 'createdAt', 'createdBy', 'total', 'tran
   profile: text,
   createdAt: text,
   createdBy: text,
-  createdActor: { ...textOrNull, description: 'who asked as the store tells: the database login on a team store, the OS user here' },
+  actor: { ...textOrNull, description: 'who asked as the store tells: the database login on a team store, the OS user and host here' },
   via,
   fourEyes: { ...boolean, description: 'approvals_show: the policy approves only by someone other than who asked' },
   mayNotApprove: { ...textOrNull, description: 'approvals_show: under four eyes, who may not approve it' },
