@@ -10,7 +10,7 @@ import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
 import { journalledTransfers } from '../src/transfers/outcome.js';
-import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
+import { holdRunLock, runId } from '../src/store/process-lock.js';
 import { ControlsStore, type Asker, type HeldTransfer } from '../src/store/controls.js';
 import { parseTimeZone } from '../src/common/time-zone.js';
 import { UsageError } from '../src/errors.js';
@@ -181,7 +181,7 @@ describe('the day, as the store counts it', () => {
       intent('ACME-REVERSED', local(9), 8_00),
       { type: 'reconciled', ...stamp('ACME-REVERSED', 10), status: 'Reversed' },
       intent('ACME-UNKNOWN', local(10), 16_00), // its writer died before any answer
-      intent('ACME-INFLIGHT', local(11), 32_00, { pid: process.pid, run: RUN_ID }),
+      intent('ACME-INFLIGHT', local(11), 32_00, { pid: process.pid, run: runId() }),
       intent('ACME-REFUSED', local(10), 64_00), // refused: proved that no money moved
       { type: 'rejected', ...stamp('ACME-REFUSED', 10), httpStatus: 400, message: 'insufficient balance' },
       intent('ACME-REFUSEDPAID', local(10), 128_00), // refused, then found paid: a refusal never hides a payment

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { Journal } from '../src/transfers/journal.js';
-import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
+import { holdRunLock, runId } from '../src/store/process-lock.js';
 
 const ACCOUNT = '0123456789';
 const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
@@ -234,7 +234,7 @@ describe('transfer send: the duplicate guard', () => {
       time: new Date().toISOString(),
       env: 'sandbox',
       pid: process.pid,
-      run: RUN_ID,
+      run: runId(),
       request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: ACCOUNT, narration: 'Invoice 42', amount: 1500.5, reference: 'ACME-STILLRUNNING' },
       amountKobo: 150_050,
       bankName: 'Guaranty Trust Bank',

@@ -7,7 +7,7 @@
 // A module that keeps its own tables here adds its own step at the end of the list. A step may also fold
 // what earlier steps' tables hold into its new ones (`run`), in the same transaction.
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { indexAllEvents } from './events.js';
 import type { Queries } from './store.js';
 

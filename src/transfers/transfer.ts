@@ -17,7 +17,7 @@ import type { TransactionRecord, TransferRequest, TransferResult } from '../api/
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
-import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type ClaimRules } from './claim.js';
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
@@ -397,7 +397,7 @@ export async function executeTransfer(
       accountName: transfer.accountName,
       origin: options.origin,
       pid: process.pid,
-      run: RUN_ID,
+      run: runId(),
       operator: operatorName(ctx.env),
       ...withVia(viaJson(viaOf(ctx))),
     };
