@@ -1,13 +1,14 @@
 // Who asks: what every intent, held request and decision records about who made it.
 //
 //   operator   FSAPI_OPERATOR, else user@host (operatorName): the name people read. A label.
-//   actor      who acted as the store can tell (src/store/actor.ts): the database login on a team store,
-//              the OS user (or the one behind sudo) on a data dir's store. Four eyes and withdrawing compare it.
+//   actor      who acted as the store tells it (Store.actor, src/common/actor.ts): the database login on a
+//              team store, the OS user and host (or the one behind sudo) on a data dir's store. Four eyes and
+//              withdrawing compare it; the store records it itself.
 //   via        labels from outside, kept as they came (sanitised, bounded): the MCP client's name and
 //              version (from its `initialize`), SUDO_USER and SUDO_UID. They say which program and which
 //              person behind sudo the record came through; they prove nothing (a client names itself, and
 //              whoever runs fsapi as the store's user without sudo sets SUDO_* as they like).
-// askerOf (src/controls/policy.ts, beside operatorName) puts the three together.
+// askerOf (src/controls/policy.ts, beside operatorName) gives the operator and the labels to the store.
 import type { Context } from '../context.js';
 import { labelText } from '../common/sanitize.js';
 import type { AskedVia } from '../store/controls.js';
