@@ -51,4 +51,5 @@ export const commands = {
   'approvals/show': () => import('./commands/approvals/show.js'),
   'approvals/approve': () => import('./commands/approvals/approve.js'),
   'approvals/reject': () => import('./commands/approvals/reject.js'),
+  'approvals/withdraw': () => import('./commands/approvals/withdraw.js'),
 } satisfies Record<string, () => Promise<CommandModule>>;

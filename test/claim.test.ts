@@ -250,7 +250,17 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
       const policy =
         maxPerDayKobo === undefined
           ? undefined
-          : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
+          : {
+              maxPerTransferKobo: undefined,
+              maxPerDayKobo,
+              approvalAboveKobo: undefined,
+              payeesOnly: false,
+              requireName: false,
+              fourEyes: false,
+              timeZone,
+              updatedAt: '',
+              updatedBy: 'ada',
+            };
       await controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
     } finally {
       controls.close();

@@ -319,7 +319,7 @@ describe('transfer status and log', () => {
   it('log: TSV with a PROFILE column, a table on a terminal, and an empty journal', async () => {
     const empty = await setup.runInProcess(['transfer', 'log']);
     assert.equal(empty.code, 0);
-    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\n');
+    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\tVIA\n');
     await setup.runInProcess(send('--yes'));
     const tsv = await setup.runInProcess(['transfer', 'log']);
     const [, row] = tsv.stdout.trimEnd().split('\n');

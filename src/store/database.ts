@@ -31,7 +31,7 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import { localActor } from '../common/actor.js';
+import { machineActor } from '../common/actor.js';
 import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
@@ -319,9 +319,9 @@ class SqliteStore implements Store {
     return this.transaction('BEGIN', work, undefined);
   }
 
-  /** One machine: the OS user and host, a name and not a proof (docs/team.md). */
+  /** One machine: the OS user and host (or the one behind sudo), a name and not a proof (src/common/actor.ts). */
   async actor(): Promise<string> {
-    return localActor();
+    return machineActor();
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
