@@ -108,8 +108,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS events_undelivered_by_since ON events_undelivered (since);
     `,
-    // A log written before these tables: folded once, a page at a time.
-    run: indexAllEvents,
+    // A log written before these tables is folded once, a page at a time, by the step that gave them the
+    // columns the fold writes (webhook events shared by listeners, below).
   },
   {
     name: 'payees, policies, approvals',
@@ -323,6 +323,29 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS name_refusals_by_reference ON name_refusals (profile, base_url, reference_key);
     `,
+  },
+  {
+    name: 'webhook events shared by listeners: the account of each open event, claims on references',
+    // Listeners of one account on several machines share one event log (a team store): each takes open
+    // events of its account, and the reference they name, by a claim with an end (src/store/event-log.ts),
+    // so an event is processed once, whichever listener received it, and a listener that dies leaves its
+    // events to another once its claims run out. The open and undelivered lists are folded again from the
+    // records, which now say the account (NULL before: any listener of the data dir takes those up).
+    sql: `
+      ALTER TABLE events_open ADD COLUMN account TEXT;
+      ALTER TABLE events_open ADD COLUMN reference TEXT;
+      CREATE INDEX IF NOT EXISTS events_open_by_seq ON events_open (seq);
+      ALTER TABLE events_undelivered ADD COLUMN account TEXT;
+      CREATE TABLE IF NOT EXISTS event_claims (
+        account TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_until INTEGER NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE INDEX IF NOT EXISTS event_claims_by_listener ON event_claims (claimed_by);
+    `,
+    run: indexAllEvents,
   },
 ];
 

@@ -256,6 +256,28 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
     `,
     run: (q) => giveToOwners(q, ['name_refusals']),
   },
+  {
+    version: 9,
+    name: 'webhook events shared by listeners: the account of each open event, claims on references',
+    // As the local store's step for it. Here every open event was written with its record by fsapi, so the
+    // reference is filled in from it; the account is NULL before this step (any listener takes those up).
+    sql: `
+      ALTER TABLE events_open ADD COLUMN IF NOT EXISTS account TEXT;
+      ALTER TABLE events_open ADD COLUMN IF NOT EXISTS reference TEXT;
+      UPDATE events_open o SET reference = e.reference FROM events e WHERE e.seq = o.seq AND o.reference IS NULL;
+      CREATE INDEX IF NOT EXISTS events_open_by_seq ON events_open (seq);
+      ALTER TABLE events_undelivered ADD COLUMN IF NOT EXISTS account TEXT;
+      CREATE TABLE IF NOT EXISTS event_claims (
+        account TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_until BIGINT NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE INDEX IF NOT EXISTS event_claims_by_listener ON event_claims (claimed_by);
+    `,
+    run: (q) => giveToOwners(q, ['event_claims']),
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_STEPS[POSTGRES_STEPS.length - 1]!.version;

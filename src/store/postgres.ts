@@ -204,6 +204,7 @@ export function rightNeeded(message: string): { what: string; right: TeamRight |
     case 'events':
     case 'events_open':
     case 'events_undelivered':
+    case 'event_claims':
     case 'events_seq_seq':
       return { what: 'recording webhook events', right: 'sender' };
     case 'imports':
