@@ -13,7 +13,7 @@
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
 // 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
 // The queries are src/store/event-log.ts's; this module decides what the rows mean.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
