@@ -1,12 +1,16 @@
 // Drives the statement's PDF writer (src/documents/statement-pdf.ts) from a generated stream of
 // transactions, a hundred at a time as the API's pages come: the simulator cannot seed a million rows
 // quickly, and the writer is what must stay flat. Rows look like the API's (names with diacritics, naira
-// amounts, references); each is made as it is asked for and dropped once written.
+// amounts, references); each is made as it is asked for and dropped once written. The heap is held as
+// `fsapi statement` holds it (src/common/long-run-memory.ts), so its peak RSS is what a user's run has.
 // Usage: node --import tsx bench/statement-pdf-driver.ts <rows> <file.pdf>
 import type { Kobo } from '../src/money/kobo.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { createStatementTally, statementLine, type StatementLine } from '../src/books/statement.js';
 import { writeStatementPdf } from '../src/documents/statement-pdf.js';
+import { keepYoungGenerationSmall } from '../src/common/long-run-memory.js';
+
+keepYoungGenerationSmall();
 
 const rows = Number(process.argv[2]);
 const file = process.argv[3]!;
@@ -51,7 +55,7 @@ function row(i: number): TransactionRecord {
 }
 
 // The tally reads a day of rows at a time here too, so its totals are those of the rows written.
-const tally = createStatementTally(period);
+const tally = createStatementTally(period, 'Africa/Lagos');
 for (let start = 0; start < rows; start += 100) tally.add(Array.from({ length: Math.min(100, rows - start) }, (_, k) => row(start + k)));
 const statement = tally.result(1_000_000_000 as Kobo);
 
@@ -80,6 +84,8 @@ const started = Date.now();
 const written = await writeStatementPdf(file, {
   statement,
   account: { name: 'ACME TRADING LIMITED', number: '1100084217' },
+  // As the end-to-end run (a sandbox profile): every page marked.
+  environment: 'sandbox',
   readAtMs: untilMs,
   lines: lines(),
 });

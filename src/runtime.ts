@@ -2,7 +2,7 @@
 // reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
 import type { Command } from 'commander';
 import type { CommandModule } from './commands/types.js';
-import type { Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
+import type { ClientInfo, Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './common/paths.js';
 import { createNodeIO, type Terminal } from './ui/io.js';
@@ -16,9 +16,10 @@ import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
 import { nodeTransport } from './api/node-transport.js';
 import type { Transport } from './api/types.js';
-import { storeGuard, teamStoreOfRun } from './store/store-check.js';
+import { storeGuard, teamStoreOfRun } from './auth/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 import { chooseTeamStore } from './store/team-choice.js';
+import { keepYoungGenerationSmall } from './common/long-run-memory.js';
 import { permissionErrorOf } from './common/permission.js';
 
 /** Builds the Context of a run from the parsed global options; see useContextFactory. */
@@ -90,43 +91,6 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
   }
 }
 
-/**
- * V8 grows its young generation (up to 3 x 16 MB) while a run allocates quickly, so a long `tx list --all`
- * or batch looks as if it kept every row. Holding it at YOUNG_GENERATION_BYTES keeps peak RSS flat
- * (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Only for long runs: node:v8 costs a
- * few ms to load. Not a node flag in bin/: Node would lose its start-up snapshot, and a V8 flag set before
- * the bundles compile would make V8 refuse the compile cache's entries made under the usual flags.
- */
-function keepYoungGenerationSmall(): void {
-  const v8 = process.getBuiltinModule('node:v8');
-  // The old generation too: after each full collection V8 lets it grow to a multiple of what was live
-  // (a factor it picks from 1.1 to 4, high while the run allocates fast) before the next one. A long
-  // run's live heap is small and flat (a page of rows, the requests in flight), so that headroom is all
-  // garbage: a 20,000-row batch dry run peaked at 119 MB with V8's choice, 87 MB at 1.5x, with the same
-  // CPU (bench/batch-size.mjs).
-  v8.setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
-  const youngBytes = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? YOUNG_GENERATION_BYTES;
-  const stopGrowing = () => v8.setFlagsFromString('--semi-space-growth-factor=1');
-  if (youngBytes() >= YOUNG_GENERATION_BYTES) return stopGrowing();
-  // Still smaller, after a start that allocated little: V8 doubles it once the run's garbage asks for
-  // it; it stops growing from there. Smaller than that, twice as many scavenges move requests still in
-  // flight to the old generation, which then grows with the rows (bench/batch.mjs: 1.33x from 100 to
-  // 1,000 rows, against 1.2x).
-  const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
-  const observer = new PerformanceObserver(() => {
-    if (youngBytes() < YOUNG_GENERATION_BYTES) return;
-    stopGrowing();
-    observer.disconnect();
-  });
-  observer.observe({ entryTypes: ['gc'] });
-}
-
-/** How far the old generation may grow past what the last full collection found live. */
-const OLD_GENERATION_GROWTH_PERCENT = 50;
-
-/** The young generation a long run keeps: what V8 reaches after the start of a typical command. */
-const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
-
 export function parseGlobals(
   raw: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
@@ -185,6 +149,8 @@ export interface ContextParts {
   prompt?: (io: IO) => Prompt;
   /** The wire to a base address; node:http by default. */
   transport?: Transport;
+  /** The MCP client a tool call runs for (src/agents/run-tool.ts). */
+  client?: ClientInfo | undefined;
 }
 
 export function createContext(
@@ -215,6 +181,7 @@ export function createContext(
       })),
     api: () => (api ??= createApi(ctx)),
     transport: parts.transport ?? nodeTransport,
+    client: parts.client,
   };
   return ctx;
 }

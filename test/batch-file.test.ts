@@ -281,7 +281,7 @@ describe('batch report CSV', () => {
     ]);
     const records = parse(csv) as string[][];
     assert.deepEqual(records[0], ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message']);
-    assert.deepEqual(records[1], ['2', '0123456789', 'Guaranty Trust Bank', '000013', '1500.50', 'OKAFOR, ADA', 'ACME-X', 'pending', 'pending: ok']);
+    assert.deepEqual(records[1], ['2', '="0123456789"', 'Guaranty Trust Bank', '="000013"', '1500.50', 'OKAFOR, ADA', 'ACME-X', 'pending', 'pending: ok']);
     assert.deepEqual(records[2]!.slice(5), [`'=HYPERLINK("x")`, 'ACME-X', 'refused', `'-1+1`]);
     assert.deepEqual(records[3]!.slice(5), ['\uFFFD[2JADA', 'ACME-X', 'refused', '-500.00']);
   });

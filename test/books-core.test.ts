@@ -9,6 +9,9 @@ import type { TransactionRecord } from '../src/api/schemas.js';
 import { collectionsJson, createCollectionsTally } from '../src/books/collections.js';
 import { daysOf, parsePeriod } from '../src/books/ledger.js';
 import { createStatementTally, statementJson } from '../src/books/statement.js';
+import { parseDateOption } from '../src/books/dates.js';
+import { zoneAbbreviation, zonedDate, zonedTimeText } from '../src/common/time-zone.js';
+import { UsageError } from '../src/errors.js';
 
 const base = Date.UTC(2026, 10, 18, 12, 0, 0);
 let id = 0;
@@ -47,6 +50,9 @@ function row(fields: Partial<Record<keyof TransactionRecord, unknown>>): Transac
   } as TransactionRecord;
 }
 
+/** The seven days of a week that ends on 23 November 2026. */
+const WEEK_TO_23_NOVEMBER = ['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23'];
+
 /** process.env.TZ = undefined would set the text "undefined": remove it instead. */
 function restoreTz(previous: string | undefined): void {
   if (previous === undefined) delete process.env.TZ;
@@ -59,7 +65,7 @@ describe('statement tally with loose rows', () => {
     process.env.TZ = 'UTC';
     try {
       const period = { sinceMs: Date.UTC(2026, 10, 17), untilMs: Date.UTC(2026, 10, 19) };
-      const tally = createStatementTally(period);
+      const tally = createStatementTally(period, 'UTC');
       tally.add([
         row({ type: 'CREDIT', amount: '1000.10', charge: 5, stampDuty: '50' }),
         row({ type: 'credit', amount: 0.2, charge: null, stampDuty: null, status: 'SUCCESSFUL' }),
@@ -71,7 +77,7 @@ describe('statement tally with loose rows', () => {
       ]);
       const statement = tally.result(500_000 as Kobo); // ₦5,000.00 at the end of the period
       assert.deepEqual(statement.skipped, { failed: 3, otherType: 1 });
-      const json = statementJson(statement);
+      const json = statementJson(statement, 'simulator');
       assert.deepEqual(json.credits, { count: 2, total: '1000.30' });
       assert.deepEqual(json.debits, { count: 1, total: '0.00' });
       assert.equal(json.charges, '15.75');
@@ -136,15 +142,7 @@ describe('periods', () => {
     process.env.TZ = 'Africa/Lagos';
     try {
       const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos
-      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), [
-        '2026-11-17',
-        '2026-11-18',
-        '2026-11-19',
-        '2026-11-20',
-        '2026-11-21',
-        '2026-11-22',
-        '2026-11-23',
-      ]);
+      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), WEEK_TO_23_NOVEMBER);
       assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now)).slice(0, 2), ['2026-09-27', '2026-09-28']);
       assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now), /after --until/);
     } finally {
@@ -162,5 +160,51 @@ describe('periods', () => {
     } finally {
       restoreTz(previous);
     }
+  });
+});
+
+describe("the business's clock: a named zone, whatever TZ the process has", () => {
+  const at = (iso: string) => Date.parse(iso);
+  for (const machine of ['UTC', 'America/New_York', 'Pacific/Kiritimati']) {
+    it(`times, days and periods of Africa/Lagos with TZ=${machine}`, () => {
+      const previous = process.env.TZ;
+      process.env.TZ = machine;
+      try {
+        assert.equal(zonedTimeText(at('2026-11-22T13:05:09Z'), 'Africa/Lagos'), '2026-11-22 14:05:09 WAT');
+        assert.equal(zonedTimeText(at('2026-11-22T23:30:00Z'), 'Africa/Lagos'), '2026-11-23 00:30:00 WAT');
+        assert.equal(zonedDate(at('2026-11-22T22:59:59.999Z'), 'Africa/Lagos'), '2026-11-22');
+        assert.equal(zonedDate(at('2026-11-22T23:00:00Z'), 'Africa/Lagos'), '2026-11-23');
+        // A bare date is the whole Lagos day; a date-time without an offset is Lagos time.
+        assert.deepEqual(parseDateOption('2026-11-22', '--since', 0, 'Africa/Lagos'), {
+          startMs: at('2026-11-21T23:00:00Z'),
+          endMs: at('2026-11-22T23:00:00Z'),
+        });
+        assert.equal(parseDateOption('2026-11-22T08:00', '--since', 0, 'Africa/Lagos').startMs, at('2026-11-22T07:00:00Z'));
+        assert.equal(parseDateOption('2026-11-22T08:00Z', '--since', 0, 'Africa/Lagos').startMs, at('2026-11-22T08:00:00Z'));
+        // Without --since: the week that ends today in Lagos (00:30 on the 23rd there, the 22nd in UTC).
+        const now = at('2026-11-22T23:30:00Z');
+        const week = parsePeriod(undefined, undefined, now, undefined, 'Africa/Lagos');
+        assert.deepEqual(week, { sinceMs: at('2026-11-16T23:00:00Z'), untilMs: at('2026-11-23T23:00:00Z') });
+        assert.deepEqual(daysOf(week, undefined, 'Africa/Lagos'), WEEK_TO_23_NOVEMBER);
+        assert.equal(parseDateOption('yesterday', '--since', now, 'Africa/Lagos').startMs, at('2026-11-21T23:00:00Z'));
+      } finally {
+        restoreTz(previous);
+      }
+    });
+  }
+
+  it('a zone with daylight saving: its own short names, a 23-hour day, a skipped time refused', () => {
+    assert.equal(zonedTimeText(at('2026-01-15T17:00:00Z'), 'America/New_York'), '2026-01-15 12:00:00 EST');
+    assert.equal(zonedTimeText(at('2026-07-15T16:00:00Z'), 'America/New_York'), '2026-07-15 12:00:00 EDT');
+    assert.equal(zoneAbbreviation(at('2026-07-15T16:00:00Z'), 'UTC'), 'UTC');
+    // 8 March 2026: clocks go from 02:00 to 03:00 in New York.
+    const day = parseDateOption('2026-03-08', '--since', 0, 'America/New_York');
+    assert.equal(day.startMs, at('2026-03-08T05:00:00Z'));
+    assert.equal(day.endMs - day.startMs, 23 * 3_600_000);
+    assert.throws(() => parseDateOption('2026-03-08T02:30', '--since', 0, 'America/New_York'), UsageError);
+    assert.throws(() => parseDateOption('2026-02-30', '--since', 0, 'Africa/Lagos'), UsageError);
+    // Each side of the change, the offset of that instant.
+    assert.equal(zonedTimeText(at('2026-03-08T06:59:59Z'), 'America/New_York'), '2026-03-08 01:59:59 EST');
+    assert.equal(zonedTimeText(at('2026-03-08T07:00:00Z'), 'America/New_York'), '2026-03-08 03:00:00 EDT');
   });
 });

@@ -19,6 +19,7 @@ interface Row {
   type: string;
   amount: string;
   destinationAccountNumber: string;
+  sourceAccountNumber: string;
   createdAt: number;
 }
 interface Client {
@@ -100,6 +101,7 @@ describe('collections', () => {
     const csv = await books.runInProcess(['collections', account, '--since', SINCE, '--csv']);
     assert.equal(csv.code, 0, csv.stderr);
     const records = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    const payerAccount = records[0]!.payer_account_number;
     assert.deepEqual(
       records.map((r) => r.reference),
       rows.map((row) => row.reference),
@@ -111,6 +113,9 @@ describe('collections', () => {
       stamp_duty: '50.00',
       net: '12233.27',
     });
+    // The payer's account number kept as text: a spreadsheet keeps its leading zero.
+    assert.match(rows[0]!.sourceAccountNumber, /^\d{10}$/);
+    assert.equal(payerAccount, `="${rows[0]!.sourceAccountNumber}"`);
   });
 
   it('--csv summary read back with csv-parse; a terminal gets a table and a total line', async () => {
@@ -124,7 +129,8 @@ describe('collections', () => {
     const groups = JSON.parse(json.stdout) as Group[];
     assert.deepEqual(
       records.map((r) => [r.account_number, r.account_name, Number(r.collection_count), r.total_amount, r.first_collection_at, r.last_collection_at]),
-      groups.map((g) => [g.accountNumber, g.accountName, g.count, g.total, g.first, g.last]),
+      // The account number kept as text (`="…"`): a spreadsheet keeps its leading zero.
+      groups.map((g) => [`="${g.accountNumber}"`, g.accountName, g.count, g.total, g.first, g.last]),
     );
 
     const screen = await books.runInProcess(['collections', '--since', SINCE], { tty: true });

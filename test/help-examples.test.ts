@@ -30,8 +30,8 @@ function whyNotRun(example: string): string | undefined {
   if (/^fsapi clients create (individual|corporate)$/.test(example)) return 'asks for each field at a terminal';
   if (/\$\{fpath/.test(example)) return 'zsh syntax';
   if (/fsapi (policy set|store adopt|store use)/.test(example)) return 'needs a person at a terminal and the consumer secret';
-  if (/fsapi store migrate/.test(example)) return 'needs a PostgreSQL (test/team-store.test.ts starts one)';
-  if (/fsapi approvals (approve|reject|show) AP-/.test(example)) return 'names a request that exists once a transfer is held';
+  if (/fsapi store (migrate|grant|revoke)/.test(example)) return 'needs a PostgreSQL (test/team-store.test.ts, test/team-rights.test.ts start one)';
+  if (/fsapi approvals (approve|reject|show|withdraw) AP-/.test(example)) return 'names a request that exists once a transfer is held';
   return undefined;
 }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startSimulatorServer, type RunningSimulator } from '../src/simulator/server.js';
-import { csvCell, terminalText, tsvField } from '../src/common/sanitize.js';
+import { csvCell, csvTextCell, fromCsvTextCell, terminalText, tsvField } from '../src/common/sanitize.js';
 import { HOSTILE_TEXTS, startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { makeHome, runCli, type Home } from './helpers/cli.js';
 import { runInProcess } from './helpers/in-process.js';
@@ -22,11 +22,13 @@ import { logInToSimulator } from './helpers/simulator-login.js';
 const CONTROL_OR_BIDI = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const FORMULA = /^\s*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+/** An identifier kept as text (`="0123456789"`): a formula whose only result is its own digits. */
+const DIGITS_AS_TEXT = /^="\d+"$/;
 
 function assertSafeCsvCell(cell: string, where: string): void {
   assert.doesNotMatch(cell, CONTROL_OR_BIDI, `${where}: control character in ${JSON.stringify(cell)}`);
   assert.doesNotMatch(cell, /[\t\n]/, `${where}: tab or newline in ${JSON.stringify(cell)}`);
-  if (!PLAIN_NUMBER.test(cell)) assert.doesNotMatch(cell, FORMULA, `${where}: formula ${JSON.stringify(cell)}`);
+  if (!PLAIN_NUMBER.test(cell) && !DIGITS_AS_TEXT.test(cell)) assert.doesNotMatch(cell, FORMULA, `${where}: formula ${JSON.stringify(cell)}`);
 }
 
 describe('sanitize: the three neutralisers', () => {
@@ -43,6 +45,18 @@ describe('sanitize: the three neutralisers', () => {
     assert.equal(csvCell('1500.10'), '1500.10');
     assert.equal(csvCell('ADA OBI'), 'ADA OBI');
     assert.equal(csvCell('a\u001b[31mb'), 'a\uFFFD[31mb');
+  });
+
+  it('csvTextCell: digits kept as text with their leading zero, anything else as csvCell; read back by fromCsvTextCell', () => {
+    assert.equal(csvTextCell('0123456789'), '="0123456789"');
+    assert.equal(csvTextCell('000013'), '="000013"');
+    assert.equal(csvTextCell(''), '');
+    assert.equal(csvTextCell('=HYPERLINK("x")'), `'=HYPERLINK("x")`);
+    assert.equal(csvTextCell('0123"),CMD("'), '0123"),CMD("');
+    assert.equal(csvTextCell('+2348012345678'), '+2348012345678');
+    assert.equal(fromCsvTextCell('="0123456789"'), '0123456789');
+    assert.equal(fromCsvTextCell('="01234"5"'), '="01234"5"');
+    assert.equal(fromCsvTextCell('0123456789'), '0123456789');
   });
 
   it('tsvField: tab, newline, CR and backslash escaped (reversibly), other controls replaced', () => {

@@ -375,6 +375,9 @@ const SAMPLES: Record<string, SampleRun[]> = {
   'store adopt': [{ args: [], shows: /./, prompts: secretTyped }],
   'store use': [{ args: ['postgres://fsapi@127.0.0.1:9/fsapi'], shows: /./, code: 1, prompts: secretTyped }],
   'store migrate': [{ args: ['postgres://fsapi@127.0.0.1:9/fsapi'], shows: /./, code: 1 }],
+  // Rights belong to a team store (test/team-rights.test.ts runs them on one): here the profile's is the data dir.
+  'store grant': [{ args: ['bola', 'sender'], shows: /team store/, code: 2 }],
+  'store revoke': [{ args: ['bola'], shows: /team store/, code: 2 }],
   account: [{ args: [], shows: /ACME TRADING LIMITED/ }],
   banks: [
     { args: [], shows: /Guaranty Trust Bank/ },
@@ -411,7 +414,7 @@ const SAMPLES: Record<string, SampleRun[]> = {
       prompts: secretTyped,
       shows: /20,000/,
       after: async (made) => {
-        for (const amount of ['25000', '30000']) {
+        for (const amount of ['25000', '30000', '35000']) {
           const held = await setup!.runInProcess(sendArgs(amount, '--json'));
           assert.equal(held.code, 7, held.stderr);
         }
@@ -424,6 +427,7 @@ const SAMPLES: Record<string, SampleRun[]> = {
   'approvals show': [{ args: (made) => [made.heldIds[0]!], shows: /AP-/ }],
   'approvals approve': [{ args: (made) => [made.heldIds[0]!], prompts: secretTyped, shows: /./ }],
   'approvals reject': [{ args: (made) => [made.heldIds[1]!, '--reason', 'the invoice was paid by cheque last week'], shows: /./ }],
+  'approvals withdraw': [{ args: (made) => [made.heldIds[2]!], shows: /withdrew AP-/ }],
   tsq: [{ args: (made) => [made.sessionId], shows: /./ }],
   'clients list': [{ args: [], shows: /9900000011/ }],
   'clients get': [{ args: ['9900000011'], shows: /9900000011/ }],

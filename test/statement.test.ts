@@ -1,11 +1,13 @@
 // fsapi statement against a served simulator: totals checked against an independent sum of
-// `tx list --all --json`, local days in two time zones, the CSV read back with csv-parse, the terminal
-// view, and bad input refused before anything is sent.
+// `tx list --all --json`, the business's days (the policy's zone, else Africa/Lagos) whatever the
+// machine's TZ, the CSV read back with csv-parse, the terminal view, and bad input refused before
+// anything is sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stripAnsi } from './helpers/cli.js';
 import { openBooks, type Books } from './tx-support.js';
+import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 
 let books: Books;
 before(async () => {
@@ -61,72 +63,130 @@ function expected(rows: Row[], tz: string, since: string, until: string) {
   return days;
 }
 
-describe('statement', () => {
-  for (const tz of ['Africa/Lagos', 'Pacific/Kiritimati']) {
-    it(`adds up to the independent sum of tx list --all --json, by local day in ${tz}`, async () => {
-      const rows = await allTransactions();
-      const until = dayIn(tz, Date.now());
-      const since = shiftDay(until, -9);
-      const result = await books.runInProcess(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: tz } });
-      assert.equal(result.code, 0, result.stderr);
-      const statement = JSON.parse(result.stdout);
-      const days = expected(rows, tz, since, until);
+/** `policy set` as a person does it: at a terminal, the consumer secret typed at its one prompt. */
+async function setPolicy(...options: string[]): Promise<void> {
+  const result = await books.runInProcess(['policy', 'set', ...options], {
+    tty: true,
+    prompts: [{ prompt: 'Consumer secret', answer: SIMULATOR_CREDENTIALS.consumerSecret }],
+  });
+  assert.equal(result.code, 0, stripAnsi(result.stdout));
+}
 
-      assert.equal(statement.since, since);
-      assert.equal(statement.until, until);
-      assert.deepEqual(
-        statement.days.map((day: { date: string }) => day.date),
-        [...days.keys()],
-      );
-      let credits = 0,
-        creditTotal = 0,
-        debits = 0,
-        debitTotal = 0,
-        charges = 0,
-        stampDuty = 0;
-      for (const day of statement.days) {
-        const want = days.get(day.date)!;
-        // The day's balance is checked by test/documents.test.ts against the balance now.
-        assert.match(day.balance, /^-?\d+\.\d{2}$/);
-        assert.deepEqual(day, {
-          balance: day.balance,
-          date: day.date,
-          credits: { count: want.credits, total: decimal(want.creditTotal) },
-          debits: { count: want.debits, total: decimal(want.debitTotal) },
-          charges: decimal(want.charges),
-          stampDuty: decimal(want.stampDuty),
-          net: decimal(want.creditTotal - want.debitTotal - want.charges - want.stampDuty),
-        });
-        credits += want.credits;
-        creditTotal += want.creditTotal;
-        debits += want.debits;
-        debitTotal += want.debitTotal;
-        charges += want.charges;
-        stampDuty += want.stampDuty;
-      }
-      assert.ok(credits > 10 && debits > 10, `the seeded last week has both kinds (${credits} credits, ${debits} debits)`);
-      assert.deepEqual(statement.credits, { count: credits, total: decimal(creditTotal) });
-      assert.deepEqual(statement.debits, { count: debits, total: decimal(debitTotal) });
-      assert.equal(statement.charges, decimal(charges));
-      assert.equal(statement.stampDuty, decimal(stampDuty));
-      assert.equal(statement.net, decimal(creditTotal - debitTotal - charges - stampDuty));
+/** Checks a `statement --json` over `since`..`until` against the rows summed by day of `zone` here. */
+function assertAddsUp(statement: any, rows: Row[], zone: string, since: string, until: string): void {
+  const days = expected(rows, zone, since, until);
+  assert.equal(statement.timeZone, zone);
+  assert.equal(statement.since, since);
+  assert.equal(statement.until, until);
+  assert.deepEqual(
+    statement.days.map((day: { date: string }) => day.date),
+    [...days.keys()],
+  );
+  let credits = 0,
+    creditTotal = 0,
+    debits = 0,
+    debitTotal = 0,
+    charges = 0,
+    stampDuty = 0;
+  for (const day of statement.days) {
+    const want = days.get(day.date)!;
+    // The day's balance is checked by test/documents.test.ts against the balance now.
+    assert.match(day.balance, /^-?\d+\.\d{2}$/);
+    assert.deepEqual(day, {
+      balance: day.balance,
+      date: day.date,
+      credits: { count: want.credits, total: decimal(want.creditTotal) },
+      debits: { count: want.debits, total: decimal(want.debitTotal) },
+      charges: decimal(want.charges),
+      stampDuty: decimal(want.stampDuty),
+      net: decimal(want.creditTotal - want.debitTotal - want.charges - want.stampDuty),
+    });
+    credits += want.credits;
+    creditTotal += want.creditTotal;
+    debits += want.debits;
+    debitTotal += want.debitTotal;
+    charges += want.charges;
+    stampDuty += want.stampDuty;
+  }
+  assert.ok(credits > 10 && debits > 10, `the seeded last week has both kinds (${credits} credits, ${debits} debits)`);
+  assert.deepEqual(statement.credits, { count: credits, total: decimal(creditTotal) });
+  assert.deepEqual(statement.debits, { count: debits, total: decimal(debitTotal) });
+  assert.equal(statement.charges, decimal(charges));
+  assert.equal(statement.stampDuty, decimal(stampDuty));
+  assert.equal(statement.net, decimal(creditTotal - debitTotal - charges - stampDuty));
+}
+
+describe("statement: the business's days, whatever TZ the machine has", () => {
+  // The policy's zone is the business's clock: each case sets it (or removes the policy) first.
+  after(async () => setPolicy('--off'));
+
+  for (const machine of ['Pacific/Kiritimati', 'America/New_York', 'UTC']) {
+    it(`without a policy: Africa/Lagos days, with TZ=${machine}`, async () => {
+      const rows = await allTransactions();
+      const until = dayIn('Africa/Lagos', Date.now());
+      const since = shiftDay(until, -9);
+      const result = await books.runInProcess(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: machine } });
+      assert.equal(result.code, 0, result.stderr);
+      assertAddsUp(JSON.parse(result.stdout), rows, 'Africa/Lagos', since, until);
     });
   }
 
-  it('puts a row on a different day in time zones 25 hours apart', async () => {
+  it("with a policy: the days of the policy's zone (Pacific/Kiritimati, UTC+14), with TZ=UTC", async () => {
+    await setPolicy('--max-per-day', '100000000', '--time-zone', 'Pacific/Kiritimati');
+    const rows = await allTransactions();
+    const until = dayIn('Pacific/Kiritimati', Date.now());
+    const since = shiftDay(until, -9);
+    const result = await books.runInProcess(['--json', 'statement', '--since', since, '--until', until], { env: { TZ: 'UTC' } });
+    assert.equal(result.code, 0, result.stderr);
+    assertAddsUp(JSON.parse(result.stdout), rows, 'Pacific/Kiritimati', since, until);
+  });
+
+  it('puts a row on a different day in zones 25 hours apart (the policy moved from Kiritimati to Pago Pago)', async () => {
     const rows = await allTransactions();
     const moved = rows.filter((row) => dayIn('Pacific/Kiritimati', row.createdAt) !== dayIn('Pacific/Pago_Pago', row.createdAt));
     assert.ok(moved.length > 0);
-    const day = dayIn('Pacific/Kiritimati', Date.now() - 2 * 86_400_000);
-    const ask = async (tz: string) => {
-      const result = await books.runInProcess(['--json', 'statement', '--since', day, '--until', day], { env: { TZ: tz } });
+    const count = (tz: string, day: string) => rows.filter((row) => dayIn(tz, row.createdAt) === day).length;
+    // A day whose rows differ in the two zones, so that the test tells them apart.
+    const day = [2, 3, 4, 5, 6, 7]
+      .map((back) => dayIn('Pacific/Kiritimati', Date.now() - back * 86_400_000))
+      .find((candidate) => count('Pacific/Kiritimati', candidate) !== count('Pacific/Pago_Pago', candidate));
+    assert.ok(day, 'the seeded week has a day whose rows differ between the two zones');
+    const ask = async (zone: string) => {
+      await setPolicy('--time-zone', zone);
+      // The machine's TZ is the other zone: it is not what decides.
+      const result = await books.runInProcess(['--json', 'statement', '--since', day, '--until', day], {
+        env: { TZ: zone === 'Pacific/Kiritimati' ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati' },
+      });
       assert.equal(result.code, 0, result.stderr);
       return JSON.parse(result.stdout);
     };
     const [east, west] = [await ask('Pacific/Kiritimati'), await ask('Pacific/Pago_Pago')];
-    const count = (tz: string) => rows.filter((row) => dayIn(tz, row.createdAt) === day).length;
-    assert.equal(east.credits.count + east.debits.count, count('Pacific/Kiritimati'));
-    assert.equal(west.credits.count + west.debits.count, count('Pacific/Pago_Pago'));
+    assert.equal(east.credits.count + east.debits.count, count('Pacific/Kiritimati', day));
+    assert.equal(west.credits.count + west.debits.count, count('Pacific/Pago_Pago', day));
+  });
+});
+
+describe('statement', () => {
+  it('the table, the TSV and both CSVs are the same with TZ=UTC and TZ=America/New_York, their times in WAT', async () => {
+    const outputs = async (tz: string) => {
+      const forms = [['statement'], ['statement', '--csv'], ['statement', '--csv', '--transactions']];
+      const results = await Promise.all(forms.map((args) => books.runInProcess(args, { env: { TZ: tz } })));
+      const table = await books.runInProcess(['statement'], { tty: true, columns: 100, env: { TZ: tz } });
+      for (const result of [...results, table]) assert.equal(result.code, 0, result.stderr);
+      return [...results.map((result) => result.stdout), stripAnsi(table.stdout)];
+    };
+    const [utc, newYork] = [await outputs('UTC'), await outputs('America/New_York')];
+    assert.deepEqual(newYork, utc);
+    const [tsv, , lines, table] = utc as [string, string, string, string];
+    // The last day is today in Lagos, which neither machine zone is.
+    assert.equal(tsv.trimEnd().split('\n').at(-1)!.split('\t')[0], dayIn('Africa/Lagos', Date.now()));
+    assert.match(table, /\(days in WAT, Africa\/Lagos\)/);
+    const records = parse(lines, { columns: true }) as Array<Record<string, string>>;
+    assert.ok(records.length > 10);
+    for (const record of records) {
+      const wat = new Date(Date.parse(record.time_utc!) + 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
+      assert.equal(record.time_local, `${wat} WAT`);
+    }
   });
 
   it('--csv: the fixed header, one row a day, read back with csv-parse', async () => {

@@ -34,14 +34,12 @@ describe('two tasks of one process never share a transaction', () => {
   for (const backend of ['sqlite', 'postgresql'] as const) {
     it(`${backend}: a write rolled back takes only its own rows, not those of a write another task made meanwhile`, async () => {
       const home = makeHome();
+      // The password as a user gives it (a URL with one is refused): PGPASSWORD, for this test's connections.
+      const password = process.env.PGPASSWORD;
+      process.env.PGPASSWORD = postgres.server().env.PGPASSWORD!;
       try {
-        const withPassword = async () => {
-          const url = new URL((await database()).url);
-          url.password = postgres.server().env.PGPASSWORD!;
-          return url.href;
-        };
         const store: Store =
-          backend === 'sqlite' ? await openSqliteStore(home.dataDir) : await openTeamStore(home.dataDir, parseStoreUrl(await withPassword()));
+          backend === 'sqlite' ? await openSqliteStore(home.dataDir) : await openTeamStore(home.dataDir, parseStoreUrl((await database()).url));
         const note = (q: Parameters<Parameters<Store['write']>[0]>[0], name: string) =>
           q.sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, 0, 0)').run(name, new Date().toISOString());
         let letGo!: () => void;
@@ -66,6 +64,8 @@ describe('two tasks of one process never share a transaction', () => {
         assert.deepEqual(names, ['second']);
       } finally {
         await closeLocalStores();
+        if (password === undefined) delete process.env.PGPASSWORD;
+        else process.env.PGPASSWORD = password;
         home.cleanup();
       }
     });

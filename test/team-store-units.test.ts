@@ -5,7 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import { accountOf } from '../src/auth/records-owner.js';
 import { operatorName } from '../src/controls/policy.js';
 import { UsageError } from '../src/errors.js';
-import { parseStoreUrl, toPostgres } from '../src/store/postgres.js';
+import { parseStoreUrl, shownStore, toPostgres } from '../src/store/postgres.js';
 import { sendArgs as send, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 
 describe('the SQL a team store sends', () => {
@@ -25,21 +25,93 @@ describe('the SQL a team store sends', () => {
 });
 
 describe('the store URL', () => {
-  it('is shown and kept without its password', () => {
-    const address = parseStoreUrl('postgres://ops:s3cret-pw@db.example.com:5433/fsapi?sslmode=require');
-    assert.equal(address.hasPassword, true);
-    assert.equal(address.display, 'postgres://ops@db.example.com:5433/fsapi?sslmode=require');
-    assert.doesNotMatch(address.display, /s3cret/);
-    assert.equal(parseStoreUrl('postgresql://db.example.com/fsapi').hasPassword, false);
+  const MARKER = 'Zq7-marker-pw';
+
+  it('is shown as given, with its TLS parameters: it holds no secret', () => {
+    const address = parseStoreUrl('postgres://ops@db.example.com:5433/fsapi?sslmode=require&sslrootcert=/etc/fsapi/ca.crt');
+    assert.equal(address.display, 'postgres://ops@db.example.com:5433/fsapi?sslmode=require&sslrootcert=/etc/fsapi/ca.crt');
+    assert.equal(address.url, address.display);
+    assert.equal(parseStoreUrl(' postgresql://db.example.com/fsapi ').display, 'postgresql://db.example.com/fsapi');
+  });
+
+  // Every way the driver (pg-connection-string: every query parameter becomes a setting) or libpq reads a
+  // secret from a URL, and the ways a password typed as is breaks the URL's shape.
+  const withSecrets = [
+    `postgres://ops:${MARKER}@pg.team.test/fsapi`,
+    `postgresql://ops:${MARKER}@pg.team.test/fsapi`,
+    `postgres://:${MARKER}@pg.team.test/fsapi`,
+    `POSTGRES://ops:${MARKER}@pg.team.test/fsapi`,
+    `postgres://ops@pg.team.test/fsapi?password=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?sslmode=require&password=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?PASSWORD=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?Password=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?pass%77ord=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?%70%61%73%73%77%6f%72%64=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?password=x&password=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?sslkey=/k.pem&sslpassword=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?SSLPASSWORD=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?oauth_client_secret=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?options=-c%20password%3D${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?options=--app.secret=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?passwd=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?pgpassword=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?user=ops:${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi?sslmode=${MARKER}`,
+    `postgres://ops@pg.team.test/fsapi#${MARKER}`,
+    // A password with #, / or ? typed as is: the URL's shape moves, the password lands elsewhere.
+    `postgres://ops:12#${MARKER}@pg.team.test/fsapi`,
+    `postgres://ops:12/${MARKER}@pg.team.test/fsapi`,
+    `postgres://ops:12?${MARKER}@pg.team.test/fsapi`,
+  ];
+
+  it('a password or any other secret, in any form, is refused (exit 2) and never repeated', () => {
+    for (const url of withSecrets) {
+      assert.throws(
+        () => parseStoreUrl(url, 'FSAPI_STORE'),
+        (error: unknown) =>
+          error instanceof UsageError &&
+          error.exitCode === 2 &&
+          error.message.startsWith('FSAPI_STORE ') &&
+          !`${error.message} ${error.hint}`.includes(MARKER) &&
+          !`${error.message} ${error.hint}`.includes('pg.team.test'),
+        url,
+      );
+    }
+  });
+
+  it('parameters that would connect elsewhere than the URL shows, or that fsapi does not read, are refused by name', () => {
+    const refusal = (url: string) => {
+      try {
+        parseStoreUrl(url);
+      } catch (error) {
+        return (error as UsageError).message;
+      }
+      return assert.fail(`${url} was accepted`);
+    };
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?host=elsewhere.example.com'), /parameter host, which fsapi does not read/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?user=admin'), /parameter user/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?options=-c%20search_path%3Dx'), /parameter options/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?SSLMODE=disable'), /sslmode in capitals/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?sslmode=require&sslmode=disable'), /sslmode more than once/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?sslmode=sometimes'), /an sslmode fsapi does not know/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?sslrootcert='), /names no file for sslrootcert/);
+    assert.match(refusal('postgres://ops@db.example.com/fsapi?x=1&colour=blue'), /a parameter fsapi does not know \(the 1st\)/);
   });
 
   it('anything but postgres:// is bad input (exit 2), and the message never repeats it', () => {
-    for (const bad of ['mysql://u:pw-in-it@h/db', '/var/lib/fsapi.db', 'postgres://', '']) {
+    for (const bad of ['mysql://u:pw-in-it@h/db', '/var/lib/fsapi.db', 'postgres://', '', 'host=db password=pw-in-it']) {
       assert.throws(
         () => parseStoreUrl(bad),
         (error: unknown) => error instanceof UsageError && error.exitCode === 2 && !error.message.includes('pw-in-it'),
       );
     }
+  });
+
+  it('an address shown from elsewhere (an older profiles.json) is shown without its secrets', () => {
+    for (const url of withSecrets) assert.doesNotMatch(shownStore(url), new RegExp(MARKER), url);
+    assert.equal(shownStore(`postgres://ops@db.example.com/fsapi?sslmode=require&password=${MARKER}`), 'postgres://ops@db.example.com/fsapi?sslmode=require');
+    assert.equal(shownStore('/home/ada/.local/share/fsapi/fsapi.db'), '/home/ada/.local/share/fsapi/fsapi.db');
   });
 });
 

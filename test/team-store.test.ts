@@ -15,6 +15,7 @@ import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './h
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { WRITER_LOCK } from '../src/store/postgres.js';
+import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 const secretTyped = [{ prompt: 'Consumer secret', answer: SECRET }];
@@ -155,8 +156,8 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
         assert.deepEqual(
           rows.map((row) => [row.OPERATOR?.replace(/(?<=[@.-]) /g, ''), row.AMOUNT, row.OUTCOME]),
           [
-            [operators[0], '₦700.00', 'pending'],
-            [operators[1], '₦800.00', 'pending'],
+            [`postgres (${operators[0]})`, '₦700.00', 'pending'],
+            [`postgres (${operators[1]})`, '₦800.00', 'pending'],
           ],
         );
         assert.ok(rows.every((row) => /^ACME-/.test(row.REFERENCE ?? '')));
@@ -176,7 +177,8 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(shown.code, 0, shown.stderr);
       const policy = JSON.parse(shown.stdout) as { maxPerDay: string; updatedBy: string };
       assert.equal(policy.maxPerDay, '1000.00');
-      assert.equal(policy.updatedBy, 'ada@machine-a');
+      // Who set it: the login of the session (these machines share the server's own), beside the name given.
+      assert.equal(policy.updatedBy, 'postgres (ada@machine-a)');
 
       const first = await t.s.run(send('400'), { env: t.envA });
       assert.equal(first.code, 0, first.stderr);
@@ -213,7 +215,7 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(t.s.posts(), 0);
       const listed = JSON.parse((await t.s.run(['approvals', 'list', '--json'], { env: t.envB })).stdout) as Array<{ id: string; createdBy: string }>;
       assert.equal(listed.length, 1);
-      assert.equal(listed[0]!.createdBy, 'ada@machine-a');
+      assert.equal(listed[0]!.createdBy, 'postgres (ada@machine-a)');
       const id = listed[0]!.id;
 
       const approved = await t.s.runInProcess(['approvals', 'approve', id], { env: t.envB, tty: true, prompts: secretTyped });
@@ -229,7 +231,7 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal(shown.status, 'approved');
       assert.deepEqual(
         shown.decisions.map((d) => [d.decision, d.by]),
-        [['approved', 'bola@machine-b']],
+        [['approved', 'postgres (bola@machine-b)']],
       );
     } finally {
       await t.close();
@@ -294,13 +296,14 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       assert.equal((await t.sql('SELECT count(*)::int AS n FROM transfers'))[0]!.n, 2);
       assert.equal((await t.sql("SELECT count(*)::int AS n FROM journal WHERE type = 'intent'"))[0]!.n, 2);
 
-      // Machine B sees them as the account's: the duplicate guard holds across the move.
+      // Machine B sees them as the account's: the duplicate guard holds across the move. Carried over, each
+      // names the login that carried it beside the name it had (nothing proves who sent it on machine A).
       const logB = JSON.parse((await t.s.run(['transfer', 'log', '--json'], { env: t.envB })).stdout) as Array<{ amount: string; operator: string | null }>;
       assert.deepEqual(
         logB.map((x) => [x.amount, x.operator]),
         [
-          ['1200.00', 'ada@machine-a'],
-          ['1300.00', 'ada@machine-a'],
+          ['1200.00', 'postgres (ada@machine-a)'],
+          ['1300.00', 'postgres (ada@machine-a)'],
         ],
       );
       const duplicate = await t.s.run([...send('1200'), '--json'], { env: t.envB });
@@ -317,7 +320,10 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       const status = await t.s.run(['store', 'status', '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(status.code, 0, status.stderr);
       const shown = JSON.parse(status.stdout) as { backend: string; store: string; reachable: boolean; schemaVersion: number; matches: boolean };
-      assert.deepEqual([shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches], ['postgresql', t.url, true, 7, true]);
+      assert.deepEqual(
+        [shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches],
+        ['postgresql', t.url, true, POSTGRES_SCHEMA_VERSION, true],
+      );
       assert.doesNotMatch(status.stdout + status.stderr, new RegExp(postgres.server().env.PGPASSWORD!));
       const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(fromA.code, 2, 'the duplicate guard reads the team store now');

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
 import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../transfers/reference.js';
 import { characterCount, controlCharacterProblem } from '../common/validate.js';
+import { fromCsvTextCell } from '../common/sanitize.js';
 import { crockfordBase32 } from '../common/crockford.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from '../transfers/transfer.js';
 import type { BatchRow } from './types.js';
@@ -360,7 +361,8 @@ function readRow(record: CsvRecord, columns: Map<Column, number>): BatchRow | { 
   };
   const reasons: string[] = [];
 
-  const accountNumber = cell('account_number');
+  // An account number as fsapi's own CSVs write it for spreadsheets (`="0123456789"`) is its digits.
+  const accountNumber = fromCsvTextCell(cell('account_number'));
   const payee = cell('payee');
   if (payee !== '') {
     // A saved payee stands for the account, the bank and the holder's name: a second source for any of

@@ -5,13 +5,16 @@
 import { stringify } from 'csv-stringify/sync';
 import { AuthError, ExitCode, FsapiError, HeldForApprovalError } from '../errors.js';
 import { koboToDecimal, NO_KOBO, sumKobo, type Kobo } from '../money/kobo.js';
-import { csvCell } from '../common/sanitize.js';
+import { csvCell, csvTextCell } from '../common/sanitize.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../common/atomic-file.js';
 import type { RowResult } from './payouts.js';
 import { withoutNothingDone } from '../transfers/transfer.js';
 
 export const REPORT_COLUMNS = ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message'] as const;
 export type ReportEntry = Record<(typeof REPORT_COLUMNS)[number], string | number>;
+
+/** The report's identifiers of digits, kept as text (csvTextCell): a spreadsheet keeps the leading zero. */
+const REPORT_IDENTIFIERS: ReadonlySet<string> = new Set(['account_number', 'bank_code']);
 
 export function defaultReportPath(batchFile: string): string {
   return `${batchFile}.report.csv`;
@@ -52,8 +55,9 @@ export function* reportCsvChunks(results: Iterable<RowResult>, rowsPerChunk = 50
   for (const result of results) {
     const entry = reportEntry(result);
     // Names, banks and messages come from the API and the file: every cell is neutralised for
-    // spreadsheets (no formula, no control character; amounts stay numbers). The JSON keeps the text as is.
-    records.push(REPORT_COLUMNS.map((column) => csvCell(String(entry[column]))));
+    // spreadsheets (no formula, no control character; amounts stay numbers, account numbers and bank
+    // codes text). The JSON keeps the text as is.
+    records.push(REPORT_COLUMNS.map((column) => (REPORT_IDENTIFIERS.has(column) ? csvTextCell : csvCell)(String(entry[column]))));
     if (records.length >= rowsPerChunk) yield flush();
   }
   if (records.length > 0 || header) yield flush();

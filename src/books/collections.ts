@@ -100,6 +100,9 @@ export const COLLECTIONS_CSV_COLUMNS = [
   'last_collection_at',
 ] as const;
 
+/** The identifiers of digits of the collections CSV, kept as text (csvTextCell). */
+export const COLLECTIONS_CSV_IDENTIFIERS = ['account_number'] as const;
+
 export function collectionsCsvRow(group: AccountCollections): Record<(typeof COLLECTIONS_CSV_COLUMNS)[number], string> {
   const json = collectionsJson(group);
   return {
@@ -126,6 +129,9 @@ export const INFLOW_CSV_COLUMNS = [
   'status',
   'description',
 ] as const;
+
+/** The identifiers of digits of the inflows CSV, kept as text (csvTextCell). */
+export const INFLOW_CSV_IDENTIFIERS = ['payer_account_number'] as const;
 
 export function inflowCsvRow(tx: TransactionRecord): Record<(typeof INFLOW_CSV_COLUMNS)[number], string> {
   const amount = koboOf(tx.amount);

@@ -4,6 +4,8 @@
 // Time zone: a bare date (YYYY-MM-DD) is a whole day in the LOCAL time zone of the machine (TZ is
 // honoured), because that is the day a person means and the day the table's DATE column shows. A
 // date-time without an offset is local too (as in ECMAScript); one with `Z` or `+01:00` is exact.
+// Given a named zone (the statement's: the business's day, src/controls/policy.ts), days and date-times
+// without an offset are that zone's instead, whatever TZ the machine has.
 //
 // Relative days, read against the injected clock's now: `today`, `yesterday`, `Nd` and `Nw`. Each is a
 // whole local day, like a bare date. `Nd` is the last N days counting today, as a person says "the last 7
@@ -12,6 +14,7 @@
 // before). As --until, `Nd` names that same first day, included whole. `0d` covers no day: refused.
 // `--until yesterday` includes all of yesterday.
 import { UsageError } from '../errors.js';
+import { addDays, startOfZonedDay, zonedDate, zonedInstant } from '../common/time-zone.js';
 
 export interface DateRange {
   /** Inclusive lower bound, epoch ms. */
@@ -40,9 +43,10 @@ interface Parsed {
 
 /**
  * Parses one --since/--until value; throws UsageError (exit 2) for anything it cannot read exactly.
- * `now` (epoch ms, from the context's clock) anchors the relative days.
+ * `now` (epoch ms, from the context's clock) anchors the relative days; `timeZone` (an IANA name) is the
+ * zone of days and of date-times without an offset, the machine's when not given.
  */
-export function parseDateOption(text: string, option: string, now: number = Date.now()): Parsed {
+export function parseDateOption(text: string, option: string, now: number = Date.now(), timeZone?: string): Parsed {
   const value = text.trim();
   const relative = RELATIVE.exec(value);
   if (relative) {
@@ -53,6 +57,10 @@ export function parseDateOption(text: string, option: string, now: number = Date
     if (days !== undefined && days > MAX_RELATIVE_DAYS)
       throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
     const back = relative[1] ? 0 : relative[2] ? 1 : days! - 1;
+    if (timeZone !== undefined) {
+      const first = addDays(zonedDate(now, timeZone), -back);
+      return { startMs: startOfZonedDay(first, timeZone), endMs: startOfZonedDay(addDays(first, 1), timeZone) };
+    }
     const today = new Date(now);
     const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - back);
     return { startMs: start.getTime(), endMs: new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1).getTime() };
@@ -60,6 +68,11 @@ export function parseDateOption(text: string, option: string, now: number = Date
   const dateOnly = DATE_ONLY.exec(value);
   if (dateOnly) {
     const [year, month, day] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
+    if (timeZone !== undefined) {
+      if (year < 1970 || !plausible(month, day, 0, 0, 0) || zonedInstant(year, month, day, 12, 0, 0, 0, timeZone) === undefined)
+        throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
+      return { startMs: startOfZonedDay(value, timeZone), endMs: startOfZonedDay(addDays(value, 1), timeZone) };
+    }
     const start = localDate(year, month, day, 0, 0, 0, 0);
     if (start === undefined) throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
     // new Date(y, m, d + 1) is the next local midnight even across a daylight-saving change.
@@ -73,7 +86,12 @@ export function parseDateOption(text: string, option: string, now: number = Date
     const offset = dateTime[8];
     let ms: number | undefined;
     if (offset === undefined) {
-      ms = localDate(year, month, day, hour, minute, second, millis);
+      ms =
+        timeZone === undefined
+          ? localDate(year, month, day, hour, minute, second, millis)
+          : year < 1970 || !plausible(month, day, hour, minute, second)
+            ? undefined
+            : zonedInstant(year, month, day, hour, minute, second, millis, timeZone);
     } else {
       const utc = utcDate(year, month, day, hour, minute, second, millis);
       const offsetMinutes = parseOffset(offset);
@@ -89,10 +107,10 @@ export function parseDateOption(text: string, option: string, now: number = Date
  * --since and --until together. `--until` with a bare date includes that whole day; with a date-time it
  * includes that instant. `--since` later than `--until` is an error, not an empty list.
  */
-export function parseDateRange(since: unknown, until: unknown, now: number = Date.now()): DateRange {
+export function parseDateRange(since: unknown, until: unknown, now: number = Date.now(), timeZone?: string): DateRange {
   const range: DateRange = {};
-  if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since', now).startMs;
-  if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until', now).endMs;
+  if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since', now, timeZone).startMs;
+  if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until', now, timeZone).endMs;
   if (range.sinceMs !== undefined && range.untilMs !== undefined && range.sinceMs >= range.untilMs) {
     throw new UsageError(`--since ${String(since)} is after --until ${String(until)}`, 'swap them, or widen the range');
   }

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { parseDateRange, type DateRange } from './dates.js';
 import { formatDateTime } from '../common/time.js';
+import { addDays, startOfZonedDay, zonedDate } from '../common/time-zone.js';
 import { NO_KOBO, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { REVERSAL_PREFIX, statusKind } from '../transfers/outcome.js';
 import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
@@ -54,16 +55,20 @@ export function reversedReference(tx: TransactionRecord): string | undefined {
   return reference.startsWith(REVERSAL_PREFIX) && reference.length > REVERSAL_PREFIX.length ? reference.slice(REVERSAL_PREFIX.length) : undefined;
 }
 
-/** `2026-11-22`: the local calendar day (TZ honoured) of an epoch ms time, the day `--since` means too. */
-export function localDay(ms: number): string {
+/**
+ * `2026-11-22`: the calendar day of an epoch ms time in `timeZone` (the statement's: the business's day),
+ * else the machine's local day (TZ honoured); the day `--since` means too.
+ */
+export function localDay(ms: number, timeZone?: string): string {
+  if (timeZone !== undefined) return zonedDate(ms, timeZone);
   const date = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The local day a transaction belongs to. */
-export function dayOf(tx: TransactionRecord): string {
-  return localDay(transactionTimeMs(tx));
+/** The day a transaction belongs to (in `timeZone`, else the machine's). */
+export function dayOf(tx: TransactionRecord, timeZone?: string): string {
+  return localDay(transactionTimeMs(tx), timeZone);
 }
 
 /** A period with both ends known: `sinceMs` inclusive, `untilMs` exclusive. */
@@ -77,10 +82,17 @@ export const DEFAULT_PERIOD_DAYS = 7;
 
 /**
  * --since and --until, each optional: without --since the last `defaultDays` local days up to today;
- * without --until up to now (the end of today, so nothing made during the run is cut off).
+ * without --until up to now (the end of today, so nothing made during the run is cut off). Days are
+ * `timeZone`'s when given, else the machine's.
  */
-export function parsePeriod(since: unknown, until: unknown, now: number, defaultDays = DEFAULT_PERIOD_DAYS): Period {
-  const range: DateRange = parseDateRange(since, until, now); // exit 2 for unreadable dates or since after until
+export function parsePeriod(since: unknown, until: unknown, now: number, defaultDays = DEFAULT_PERIOD_DAYS, timeZone?: string): Period {
+  const range: DateRange = parseDateRange(since, until, now, timeZone); // exit 2 for unreadable dates or since after until
+  if (timeZone !== undefined) {
+    const endOfToday = startOfZonedDay(addDays(zonedDate(now, timeZone), 1), timeZone);
+    const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);
+    if (range.sinceMs !== undefined) return { sinceMs: range.sinceMs, untilMs };
+    return { sinceMs: startOfZonedDay(addDays(zonedDate(untilMs - 1, timeZone), -(defaultDays - 1)), timeZone), untilMs };
+  }
   const today = new Date(now);
   const endOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime();
   const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);
@@ -101,9 +113,17 @@ export function periodText(period: Period): string {
   return `${since} to ${until}`;
 }
 
-/** Every local day of the period, oldest first (at most `limit`, so a period of centuries cannot run away). */
-export function daysOf(period: Period, limit = 3700): string[] {
+/**
+ * Every day of the period (in `timeZone`, else the machine's), oldest first (at most `limit`, so a period of
+ * centuries cannot run away).
+ */
+export function daysOf(period: Period, limit = 3700, timeZone?: string): string[] {
   const days: string[] = [];
+  if (timeZone !== undefined) {
+    for (let day = zonedDate(period.sinceMs, timeZone); days.length < limit && startOfZonedDay(day, timeZone) < period.untilMs; day = addDays(day, 1))
+      days.push(day);
+    return days;
+  }
   const first = new Date(period.sinceMs);
   for (let offset = 0; days.length < limit; offset += 1) {
     // new Date(y, m, d + n) is the next local midnight even across a daylight-saving change.

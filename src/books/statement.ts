@@ -27,6 +27,8 @@ import { addKobo, koboToDecimal, NO_KOBO, parseApiAmount, subtractKobo, sumKobo,
 import { dayOf, daysOf, directionOf, koboOf, localDay, movedMoney, type Period } from './ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
+import { zonedTimeText } from '../common/time-zone.js';
+import type { DocumentEnvironment } from '../common/document-origin.js';
 import { ALL_PAGES_LIMIT, counterparty, transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
 
 export interface Totals {
@@ -44,7 +46,9 @@ export interface DayTotals extends Totals {
 }
 
 export interface Statement extends Totals {
-  /** First and last local day of the period (both inclusive). */
+  /** The zone of its days and times (the business's: src/controls/policy.ts, businessTimeZone). */
+  timeZone: string;
+  /** First and last day of the period (both inclusive), in `timeZone`. */
   since: string;
   until: string;
   /** One entry per day of the period, oldest first, days without transactions included. */
@@ -67,8 +71,8 @@ export function netKobo(totals: Totals): Kobo {
   return subtractKobo(totals.credits.totalKobo, sumKobo([totals.debits.totalKobo, totals.chargesKobo, totals.stampDutyKobo]));
 }
 
-/** Adds rows as they arrive (in any order); `result()` gives the statement. */
-export function createStatementTally(period: Period) {
+/** Adds rows as they arrive (in any order); `result()` gives the statement, its days those of `timeZone`. */
+export function createStatementTally(period: Period, timeZone: string) {
   const byDay = new Map<string, Totals>();
   const skipped = { failed: 0, otherType: 0 };
   return {
@@ -83,7 +87,7 @@ export function createStatementTally(period: Period) {
           skipped.failed += 1;
           continue;
         }
-        const day = dayOf(tx);
+        const day = dayOf(tx, timeZone);
         let totals = byDay.get(day);
         if (!totals) byDay.set(day, (totals = emptyTotals()));
         const side = direction === 'credit' ? totals.credits : totals.debits;
@@ -95,15 +99,16 @@ export function createStatementTally(period: Period) {
     },
     /** The statement, its balances derived from the balance at the end of the period. */
     result(closingKobo: Kobo): Statement {
-      const days = daysOf(period);
+      const days = daysOf(period, undefined, timeZone);
       // A row the API dated outside the days it was asked for cannot be in a filtered listing, but a day
       // holding rows is never dropped from the table.
       for (const day of byDay.keys()) if (!days.includes(day)) days.push(day);
       days.sort();
       const statement: Statement = {
         ...emptyTotals(),
-        since: localDay(period.sinceMs),
-        until: localDay(period.untilMs - 1),
+        timeZone,
+        since: localDay(period.sinceMs, timeZone),
+        until: localDay(period.untilMs - 1, timeZone),
         days: days.map((date) => ({ date, ...(byDay.get(date) ?? emptyTotals()), balanceKobo: NO_KOBO })),
         skipped,
         openingKobo: NO_KOBO,
@@ -155,9 +160,11 @@ function totalsJson(totals: Totals) {
   };
 }
 
-/** `--json`: totals as two-decimal strings (exact), one object per day. */
-export function statementJson(statement: Statement) {
+/** `--json`: where the figures come from, totals as two-decimal strings (exact), one object per day. */
+export function statementJson(statement: Statement, environment: DocumentEnvironment) {
   return {
+    environment,
+    timeZone: statement.timeZone,
     since: statement.since,
     until: statement.until,
     openingBalance: koboToDecimal(statement.openingKobo),
@@ -199,6 +206,7 @@ export interface GatheredStatement {
 export async function gatherStatement(
   ctx: Context,
   period: Period,
+  timeZone: string,
   observe: (pages: AsyncIterable<TransactionPage>) => AsyncIterable<TransactionPage> = (pages) => pages,
 ): Promise<GatheredStatement> {
   const api = await ctx.api();
@@ -210,7 +218,7 @@ export async function gatherStatement(
   } catch {
     throw new ApiError(`the API's available balance ${JSON.stringify(account.availableBalance)} is not an amount; the statement's balances cannot be derived`);
   }
-  const tally = createStatementTally(period);
+  const tally = createStatementTally(period, timeZone);
   let afterPeriodKobo = NO_KOBO;
   let rows = 0;
   let newestMs = Number.NEGATIVE_INFINITY;
@@ -314,6 +322,9 @@ export async function* statementLines(ctx: Context, gathered: GatheredStatement,
   }
 }
 
+/** The columns of a statement line that are identifiers of digits, kept as text in a CSV (csvTextCell). */
+export const STATEMENT_LINE_IDENTIFIERS = ['counterparty_account'] as const;
+
 /** Columns of `statement --transactions --csv`, one row per transaction, oldest first. */
 export const STATEMENT_LINE_CSV_COLUMNS = [
   'time_utc',
@@ -332,35 +343,17 @@ export const STATEMENT_LINE_CSV_COLUMNS = [
   'counted',
 ] as const;
 
-/** Local wall time with its offset, `2026-11-22 14:05:09 +01:00`: what a person in the zone reads. */
-export function localTimeText(ms: number): string {
-  if (!Number.isFinite(ms)) return '';
-  const date = new Date(ms);
-  const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
-  const offset = -date.getTimezoneOffset();
-  const zone = `${offset < 0 ? '-' : '+'}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
-  return `${localDay(ms)} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${zone}`;
-}
-
-/**
- * An account number a spreadsheet keeps as text: `="0123456789"`, the one form Excel, LibreOffice and
- * Google Sheets all open with the leading zero. Only digits are wrapped (the API's text could otherwise
- * write a formula); anything else stays as it is and goes through the CSV sanitiser.
- */
-export function spreadsheetText(digits: string): string {
-  return /^\d+$/.test(digits) ? `="${digits}"` : digits;
-}
-
-export function statementLineCsvRow(line: StatementLine): Record<(typeof STATEMENT_LINE_CSV_COLUMNS)[number], string> {
+/** One transaction as a CSV row; its local time is `timeZone`'s (the statement's), with the zone's short name. */
+export function statementLineCsvRow(line: StatementLine, timeZone: string): Record<(typeof STATEMENT_LINE_CSV_COLUMNS)[number], string> {
   const party = counterparty(line.tx);
   return {
     time_utc: epochToDate(line.tx.createdAt)?.toISOString() ?? shownText(line.tx.createdAt),
-    time_local: localTimeText(line.timeMs),
+    time_local: zonedTimeText(line.timeMs, timeZone),
     reference: shownText(line.tx.reference),
     type: shownText(line.tx.type),
     status: shownText(line.tx.status),
     counterparty_name: party.name,
-    // Raw here; the CSV writer keeps it as text (spreadsheetText) after sanitising the other cells.
+    // Raw here; the CSV writer keeps it as text (STATEMENT_LINE_IDENTIFIERS).
     counterparty_account: party.accountNumber,
     counterparty_bank: party.bank,
     description: shownText(line.tx.description),

@@ -120,6 +120,9 @@ export const EXPORT_COLUMNS = [
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string>;
 
+/** The export's identifiers of digits, kept as text in a CSV (csvTextCell): the leading zero stays. */
+export const EXPORT_IDENTIFIERS = ['counterparty_account_number'] as const;
+
 /** One transaction as a CSV row: ISO 8601 UTC time, amounts as two-decimal text (never via floats). */
 export function toExportRow(tx: TransactionRecord): ExportRow {
   const party = counterparty(tx);

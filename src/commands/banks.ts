@@ -12,7 +12,7 @@ export default run(banksSpec, async (ctx, opts, args) => {
   const all = await loadBanks(ctx, { refresh: opts.refresh });
   const shown = search === undefined ? all : searchBanks(all, search);
   const columns: Column<Bank>[] = [
-    { header: 'CODE', csv: 'institution_code', cell: (bank) => bank.institutionCode },
+    { header: 'CODE', csv: 'institution_code', identifier: true, cell: (bank) => bank.institutionCode },
     { header: 'NAME', csv: 'bank_name', cell: (bank) => bank.institutionName, flex: true, minWidth: 20 },
     { header: 'CATEGORY', csv: 'category', cell: (bank) => bank.category, priority: 1, flex: true },
   ];

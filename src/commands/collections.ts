@@ -11,9 +11,11 @@ import {
   COLLECTIONS_CSV_COLUMNS,
   INFLOW_CSV_COLUMNS,
   clientNames,
+  COLLECTIONS_CSV_IDENTIFIERS,
   collectionsCsvRow,
   collectionsJson,
   createCollectionsTally,
+  INFLOW_CSV_IDENTIFIERS,
   inflowCsvRow,
   isInflow,
   receivingAccount,
@@ -82,7 +84,7 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
   const groups = tally.result(await names);
 
   if (csv) {
-    await printCsv(ctx, recordColumns(COLLECTIONS_CSV_COLUMNS), groups.map(collectionsCsvRow));
+    await printCsv(ctx, recordColumns(COLLECTIONS_CSV_COLUMNS, COLLECTIONS_CSV_IDENTIFIERS), groups.map(collectionsCsvRow));
     return;
   }
   printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
@@ -96,7 +98,7 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
 async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
   const sink: RowSink<TransactionRecord> = csv
-    ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS)), inflowCsvRow)
+    ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS, INFLOW_CSV_IDENTIFIERS)), inflowCsvRow)
     : createRowStream(ctx, inflowColumns);
   const forAccount: RowSink<TransactionRecord> = {
     write(rows) {

@@ -9,13 +9,18 @@ import { run } from './run.js';
 import { statementSpec } from './top/statement.spec.js';
 import { UsageError } from '../errors.js';
 import { parsePeriod, type Period } from '../books/ledger.js';
+import { parseDateOption } from '../books/dates.js';
+import { controlScope } from '../controls/payees.js';
+import { businessTimeZone } from '../controls/policy.js';
+import { documentEnvironment, type DocumentEnvironment } from '../common/document-origin.js';
+import { zoneAbbreviation } from '../common/time-zone.js';
 import { addKobo, formatNaira, type Kobo } from '../money/kobo.js';
 import {
   STATEMENT_CSV_COLUMNS,
   STATEMENT_LINE_CSV_COLUMNS,
+  STATEMENT_LINE_IDENTIFIERS,
   gatherStatement,
   netKobo,
-  spreadsheetText,
   statementCsvRow,
   statementJson,
   statementLineCsvRow,
@@ -41,20 +46,30 @@ export default run(statementSpec, async (ctx, opts, _args) => {
   if (pdf !== undefined && (csv || ctx.globals.json))
     throw new UsageError('--pdf writes a file; it cannot be used with --csv or --json', 'run the statement twice');
   if (transactions && !csv) throw new UsageError('--transactions lists rows in the CSV: use it with --csv', 'or --pdf, which always lists every transaction');
-  const period = parsePeriod(opts.since, opts.until, ctx.clock.now());
+  // A date that cannot be read is refused before the profile and its store are looked at.
+  for (const [value, option] of [
+    [opts.since, '--since'],
+    [opts.until, '--until'],
+  ] as const)
+    if (value !== undefined) parseDateOption(value, option, ctx.clock.now(), 'UTC');
+  // The business's clock and where the figures come from: both said by every form of the statement.
+  const scope = await controlScope(ctx);
+  const timeZone = await businessTimeZone(ctx, scope);
+  const environment = documentEnvironment(scope.env);
+  const period = parsePeriod(opts.since, opts.until, ctx.clock.now(), undefined, timeZone);
 
   const readAtMs = ctx.clock.now();
-  const gathered = await gatherStatement(ctx, period, (pages) => withProgress(ctx, pages, 'transactions'));
+  const gathered = await gatherStatement(ctx, period, timeZone, (pages) => withProgress(ctx, pages, 'transactions'));
   const result = gathered.statement;
 
   if (pdf !== undefined) {
-    await writePdf(ctx, gathered, period, pdf, readAtMs);
+    await writePdf(ctx, gathered, period, pdf, readAtMs, environment);
   } else if (csv && transactions) {
     await printLinesCsv(ctx, gathered, period);
   } else if (csv) {
     await printCsv(ctx, recordColumns(STATEMENT_CSV_COLUMNS), result.days.map(statementCsvRow));
   } else if (outputMode(ctx) === 'json') {
-    printJson(ctx, statementJson(result));
+    printJson(ctx, statementJson(result, environment));
   } else if (outputMode(ctx) === 'tsv') {
     printList(ctx, recordColumns(STATEMENT_CSV_COLUMNS), result.days.map(statementCsvRow));
   } else {
@@ -66,11 +81,19 @@ export default run(statementSpec, async (ctx, opts, _args) => {
 });
 
 /** The PDF: pdfkit and the font are loaded only here, so no other command pays for them. */
-async function writePdf(ctx: Context, gathered: GatheredStatement, period: Period, path: string, readAtMs: number): Promise<void> {
+async function writePdf(
+  ctx: Context,
+  gathered: GatheredStatement,
+  period: Period,
+  path: string,
+  readAtMs: number,
+  environment: DocumentEnvironment,
+): Promise<void> {
   const { writeStatementPdf } = await import('../documents/statement-pdf.js');
   const written = await writeStatementPdf(path, {
     statement: gathered.statement,
     account: gathered.account,
+    environment,
     readAtMs,
     lines: writingProgress(ctx, statementLines(ctx, gathered, period), gathered.rows),
   });
@@ -98,10 +121,8 @@ async function printLinesCsv(ctx: Context, gathered: GatheredStatement, period: 
   ctx.io.out(stringify([[...STATEMENT_LINE_CSV_COLUMNS]]));
   for await (const lines of statementLines(ctx, gathered, period)) {
     const records = lines.map((line) => {
-      const row = statementLineCsvRow(line);
-      // Every cell made inert for a spreadsheet, then the account number kept as text (a leading zero stays).
-      const safe = csvRecord(row);
-      if (/^\d+$/.test(row.counterparty_account)) safe.counterparty_account = spreadsheetText(row.counterparty_account);
+      // Every cell made inert for a spreadsheet, the account number kept as text (a leading zero stays).
+      const safe = csvRecord(statementLineCsvRow(line, gathered.statement.timeZone), STATEMENT_LINE_IDENTIFIERS);
       return STATEMENT_LINE_CSV_COLUMNS.map((column) => safe[column]);
     });
     ctx.io.out(stringify(records));
@@ -130,7 +151,7 @@ function renderStatement(ctx: Context, gathered: GatheredStatement): string {
   const countWidth = Math.max(5, ...summary.map(([, count]) => count.length));
   const totalWidth = Math.max(...summary.map(([, , total]) => total.length));
   const lines = [
-    c.bold(`Statement ${s.since} to ${s.until}`) + c.dim(' (local days)'),
+    c.bold(`Statement ${s.since} to ${s.until}`) + c.dim(` (days in ${zoneAbbreviation(ctx.clock.now(), s.timeZone)}, ${s.timeZone})`),
     `${gathered.account.name} ${c.dim(gathered.account.number)}`,
     '',
     `${''.padEnd(labelWidth)}  ${c.dim('COUNT'.padStart(countWidth))}  ${c.dim('TOTAL'.padStart(totalWidth))}`,

@@ -9,10 +9,14 @@
 //                 is reversible);
 //   csvCell       a CSV cell: the same control characters replaced, and a cell a spreadsheet would run
 //                 as a formula (leading = + - @, tab or carriage return, also after spaces) prefixed with
-//                 an apostrophe, except plain numbers (-500.00 stays a number).
+//                 an apostrophe, except plain numbers (-500.00 stays a number);
+//   csvTextCell   a CSV cell of an identifier made of digits (an account number, a bank code, a phone
+//                 number): kept as text, so a spreadsheet keeps its leading zero.
 //   stderrNote    a line of talk on stderr (src/ui/io.ts): the safety net for messages that quote the API
 //                 (a refusal, a status): fsapi's own colours (SGR sequences), line breaks and tabs pass,
 //                 every other control and bidi character becomes U+FFFD.
+//   labelText     a label from outside kept on a record (the MCP client's name, SUDO_USER): agentText's
+//                 rules, one line, bounded.
 //   agentText     a text an AI agent reads (`fsapi mcp`: every string of a tool's result, its notes and
 //                 errors): what terminalText does, and more, because a model reads a line that starts
 //                 "SYSTEM:" as a line of its own: a whole escape sequence (CSI, OSC with its text, ESC and
@@ -54,6 +58,16 @@ export function agentText(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, REPLACEMENT).replace(ANY_LINE_BREAK, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
 }
 
+/**
+ * A label that came from outside and is kept on a record (the MCP client's name, SUDO_USER): agentText's
+ * rules, runs of spaces made one, and at most `max` characters. A label, never proof of anything.
+ */
+export function labelText(text: string, max: number): string {
+  const cleaned = agentText(text).replace(/\s+/g, ' ').trim();
+  const characters = [...cleaned];
+  return characters.length <= max ? cleaned : `${characters.slice(0, max - 1).join('')}…`;
+}
+
 const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A stderr note: colours (SGR), newlines and tabs kept; any other control or bidi character U+FFFD. */
@@ -86,9 +100,33 @@ export function csvCell(text: string): string {
   return startsWithControl || FORMULA_START.test(cleaned) ? `'${cleaned}` : cleaned;
 }
 
-/** Every value of a record as a CSV cell (numbers and other values as their text first). */
-export function csvRecord<K extends string>(record: Record<K, unknown>): Record<K, string> {
+/**
+ * An identifier of digits as a CSV cell a spreadsheet keeps as text: `="0123456789"`, the one form Excel,
+ * LibreOffice and Google Sheets all open with the leading zero (a bare 0123456789 opens as the number
+ * 123456789). Only digits are wrapped, so no text from the API can write a formula this way; anything
+ * else is an ordinary cell (csvCell). Every CSV fsapi writes keeps its account numbers and codes so.
+ */
+export function csvTextCell(text: string): string {
+  return DIGITS.test(text) ? `="${text}"` : csvCell(text);
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** A cell fsapi wrote with csvTextCell (`="0123456789"`), read back as its digits; any other text as it is. */
+export function fromCsvTextCell(text: string): string {
+  const wrapped = /^="([0-9]+)"$/.exec(text);
+  return wrapped ? wrapped[1]! : text;
+}
+
+/**
+ * Every value of a record as a CSV cell (numbers and other values as their text first); the keys in
+ * `identifiers` (account numbers, codes) as csvTextCell.
+ */
+export function csvRecord<K extends string>(record: Record<K, unknown>, identifiers: readonly NoInfer<K>[] = []): Record<K, string> {
   const out = {} as Record<K, string>;
-  for (const key of Object.keys(record) as K[]) out[key] = csvCell(String(record[key] ?? ''));
+  for (const key of Object.keys(record) as K[]) {
+    const text = String(record[key] ?? '');
+    out[key] = identifiers.includes(key) ? csvTextCell(text) : csvCell(text);
+  }
   return out;
 }

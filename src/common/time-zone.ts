@@ -119,3 +119,109 @@ export function parseTimeZone(text: string, option: string): string {
   }
   return resolved && isIanaName(resolved) ? resolved : zone;
 }
+
+// ---- the business's clock: times and days of documents in a named zone, whatever TZ the machine has ----
+
+/** Offsets by zone and hour: a zone changes its offset at most once in an hour, and rarely twice a year. */
+const hourOffsets = new Map<string, number>();
+const HOUR_MS = 3_600_000;
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `ms`, in ms; remembered per hour when it holds for the whole hour. */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const hourStart = Math.floor(ms / HOUR_MS) * HOUR_MS;
+  const key = `${timeZone}|${hourStart}`;
+  const known = hourOffsets.get(key);
+  if (known !== undefined) return known;
+  const atStart = offsetMs(hourStart, timeZone);
+  // The offset changes within this hour: asked for exactly, never remembered.
+  if (offsetMs(hourStart + HOUR_MS - 1, timeZone) !== atStart) return offsetMs(ms, timeZone);
+  // A long document asks for thousands of hours; the map stays small.
+  if (hourOffsets.size >= 50_000) hourOffsets.clear();
+  hourOffsets.set(key, atStart);
+  return atStart;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-22`: the calendar day in `timeZone` at the instant `ms`. */
+export function zonedDate(ms: number, timeZone: string): string {
+  const wall = new Date(ms + zoneOffsetMs(ms, timeZone));
+  return `${wall.getUTCFullYear()}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())}`;
+}
+
+/** `2026-11-22 14:05:09 WAT`: the wall time in `timeZone` at `ms`, with the zone's abbreviation. */
+export function zonedTimeText(ms: number, timeZone: string): string {
+  if (!Number.isFinite(ms)) return '';
+  const offset = zoneOffsetMs(ms, timeZone);
+  const wall = new Date(ms + offset);
+  return (
+    `${wall.getUTCFullYear()}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ` +
+    `${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())} ${zoneAbbreviation(ms, timeZone, offset)}`
+  );
+}
+
+const abbreviations = new Map<string, string>();
+
+/**
+ * The zone's short name at `ms`, as a reader in Nigeria knows it: `WAT` for Africa/Lagos (Intl's
+ * en-NG names; en-US says `GMT+1`), `EST`/`EDT` for New York, else what Intl gives (`GMT+3`, `UTC`).
+ */
+export function zoneAbbreviation(ms: number, timeZone: string, offset = zoneOffsetMs(ms, timeZone)): string {
+  const key = `${timeZone}|${offset}`;
+  let name = abbreviations.get(key);
+  if (name === undefined) {
+    const short = (locale: string) =>
+      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value ?? '';
+    name = short('en-NG');
+    if (/^GMT[+-]/.test(name)) {
+      const american = short('en-US');
+      if (american !== '' && !/^GMT[+-]/.test(american)) name = american;
+    }
+    if (name === '') name = timeZone;
+    abbreviations.set(key, name);
+  }
+  return name;
+}
+
+/**
+ * The instant at which `timeZone`'s wall clock reads the given date and time; undefined when it never
+ * does (a time skipped by a daylight-saving jump, or a date that does not exist such as 31 April).
+ */
+export function zonedInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millis: number,
+  timeZone: string,
+): number | undefined {
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const check = new Date(wallAsUtc);
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute
+  )
+    return undefined;
+  // Two rounds, as startOfDay: the offset at the guess may differ from the one at the answer near a change.
+  let instant = wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone);
+  instant = wallAsUtc - zoneOffsetMs(instant, timeZone);
+  return instant + zoneOffsetMs(instant, timeZone) === wallAsUtc ? instant : undefined;
+}
+
+/** The calendar date `days` after (or before) `date` (`YYYY-MM-DD`). */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(year, month - 1, day + days));
+  return `${next.getUTCFullYear()}-${pad2(next.getUTCMonth() + 1)}-${pad2(next.getUTCDate())}`;
+}
+
+/** The first instant of the calendar day `date` (`YYYY-MM-DD`) in `timeZone`. */
+export function startOfZonedDay(date: string, timeZone: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return startOfDay(year, month, day, timeZone);
+}

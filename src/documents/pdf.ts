@@ -9,9 +9,11 @@
 //
 // pdfkit writes each page out when the next one starts (bufferPages off), so a long document is made a
 // page at a time. Its per-font cache of laid-out words would keep every distinct word of the document (a
-// million references), so it is emptied at each page (see `newPage`). The file is written under a
-// temporary name and renamed at the end (src/common/atomic-file.ts): a failed or interrupted run leaves no
-// half PDF under the name, and a link planted where the temporary goes is never followed.
+// million references), so it is emptied at a new page once it holds LAYOUT_CACHE_WORDS words (see
+// `newPage`): names and banks that recur over pages are laid out once, and memory stays bounded. The
+// file is written under a temporary name and renamed at the end (src/common/atomic-file.ts): a failed or
+// interrupted run leaves no half PDF under the name, and a link planted where the temporary goes is
+// never followed.
 import { closeSync, createWriteStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -89,6 +91,7 @@ export interface PdfFile {
 export interface PdfInfo {
   title: string;
   subject: string;
+  keywords?: string;
 }
 
 export function createPdfFile(path: string, info: PdfInfo): PdfFile {
@@ -100,7 +103,13 @@ export function createPdfFile(path: string, info: PdfInfo): PdfFile {
     // The first page is made by the writer, so the default font is never a standard font.
     autoFirstPage: false,
     font: join(dir, FONT_FILES.regular),
-    info: { Title: info.title, Subject: info.subject, Creator: 'fsapi', Producer: 'fsapi (pdfkit)' },
+    info: {
+      Title: info.title,
+      Subject: info.subject,
+      ...(info.keywords === undefined ? {} : { Keywords: info.keywords }),
+      Creator: 'fsapi',
+      Producer: 'fsapi (pdfkit)',
+    },
     compress: true,
   });
   const { fd, temporary } = openBesideSync(path);
@@ -150,7 +159,43 @@ interface PageRefs {
   content?: { data: object };
 }
 
-/** A new page, with pdfkit's word-layout cache emptied so memory does not grow with the document. */
+/**
+ * The most words a font's layout cache holds at the start of a page; past it the cache starts again
+ * empty. A word laid out takes about 2.4 KB (its glyphs and positions), so a font's cache stays under
+ * 5 MB, while the names, banks and narrations that recur over a statement are laid out once: emptied at
+ * every page, the cache made a 100,000-row statement take twice the CPU time (bench/documents.mjs).
+ */
+const LAYOUT_CACHE_WORDS = 2000;
+
+/** pdfkit's embedded font, as far as its word-layout cache goes. */
+interface CachingFont {
+  layoutCache?: Record<string, unknown>;
+  layoutRun?: (...args: unknown[]) => unknown;
+}
+
+/** Words laid out into each font's cache since it was last emptied (pdfkit lays a word out only on a miss). */
+const wordsLaidOut = new WeakMap<CachingFont, { count: number }>();
+
+function boundLayoutCache(font: CachingFont): void {
+  if (!font.layoutCache || !font.layoutRun) return;
+  let counter = wordsLaidOut.get(font);
+  if (!counter) {
+    const tally = { count: 0 };
+    const layoutRun = font.layoutRun;
+    font.layoutRun = (...args: unknown[]) => {
+      tally.count += 1;
+      return layoutRun.apply(font, args);
+    };
+    wordsLaidOut.set(font, tally);
+    counter = tally;
+  }
+  if (counter.count > LAYOUT_CACHE_WORDS) {
+    font.layoutCache = Object.create(null) as Record<string, unknown>;
+    counter.count = 0;
+  }
+}
+
+/** A new page, with pdfkit's word-layout caches bounded so memory does not grow with the document. */
 export function newPage(doc: Pdf): void {
   const previous = (doc as unknown as { page?: PageRefs }).page;
   doc.addPage(); // writes the previous page out (bufferPages is off)
@@ -159,7 +204,7 @@ export function newPage(doc: Pdf): void {
   // `12 0 R`). Dropped, a page leaves a few numbers behind instead of about 2.5 KB.
   if (previous) for (const ref of [previous.dictionary, previous.resources, previous.content]) if (ref) ref.data = {};
   // pdfkit keeps its fonts in `_fontFamilies`, each with a `layoutCache` of every word it has laid out.
-  const families = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: Record<string, unknown> }> })._fontFamilies ?? {};
-  for (const font of Object.values(families)) if (font.layoutCache) font.layoutCache = Object.create(null) as Record<string, unknown>;
+  const families = (doc as unknown as { _fontFamilies?: Record<string, CachingFont> })._fontFamilies ?? {};
+  for (const font of Object.values(families)) boundLayoutCache(font);
   setFont(doc, 'regular');
 }

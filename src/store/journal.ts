@@ -30,10 +30,15 @@ export interface StoredRecord {
   text: string;
 }
 
-/** A transfer's row: where its first intent is (its key) and its folded state as JSON. */
-export interface StoredTransfer {
-  firstSeq: number;
+/** A transfer's folded state as JSON, and who the store says wrote its latest intent (src/common/actor.ts). */
+export interface TransferDoc {
   doc: string;
+  actor: string | undefined;
+}
+
+/** A transfer's row: where its first intent is (its key), its folded state and its actor. */
+export interface StoredTransfer extends TransferDoc {
+  firstSeq: number;
 }
 
 /** The send attempts of a reference as the transfers table keeps them. */
@@ -56,6 +61,8 @@ export interface NewTransfer extends ReferenceScope {
   state: string;
   lastIntentAt: string;
   doc: string;
+  /** Who acts (Store.actor): a team store's server stamps its login whatever is given. */
+  actor: string;
 }
 
 /** What the duplicate guard compares: the payee and the amount, in one account. */
@@ -90,7 +97,7 @@ export class JournalStore {
   /** The transfer with exactly this reference in this scope. */
   async exactTransfer(q: Queries, scope: ReferenceScope): Promise<StoredTransfer | undefined> {
     const row = await q
-      .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
+      .sql('SELECT first_seq, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND reference = ?')
       .get(scope.profile, scope.baseUrl, scope.reference);
     return row ? stored(row) : undefined;
   }
@@ -102,7 +109,7 @@ export class JournalStore {
    */
   async claimKeyTransfers(q: Queries, scope: ReferenceScope): Promise<Array<StoredTransfer & { reference: string }>> {
     const rows = await q
-      .sql('SELECT first_seq, reference, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq')
+      .sql('SELECT first_seq, reference, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq')
       .all(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
     return rows.map((row) => ({ ...stored(row), reference: String(row.reference) }));
   }
@@ -110,7 +117,7 @@ export class JournalStore {
   /** The first transfer of the reference's claim key (any case). */
   async claimTransfer(q: Queries, scope: ReferenceScope): Promise<StoredTransfer | undefined> {
     const row = await q
-      .sql('SELECT first_seq, doc FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
+      .sql('SELECT first_seq, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1')
       .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
     return row ? stored(row) : undefined;
   }
@@ -119,7 +126,7 @@ export class JournalStore {
     await q
       .sql(
         `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
-           intents, last_pid, last_run, last_intent_at, answered, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?)`,
+           intents, last_pid, last_run, last_intent_at, answered, doc, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?, ?)`,
       )
       .run(
         row.firstSeq,
@@ -134,6 +141,7 @@ export class JournalStore {
         row.state,
         row.lastIntentAt,
         row.doc,
+        row.actor,
       );
   }
 
@@ -142,11 +150,13 @@ export class JournalStore {
     await q.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state, doc, firstSeq);
   }
 
-  /** One more intent of the reference whose attempts `firstSeq` holds: unanswered until an outcome. */
-  async noteIntent(q: Queries, firstSeq: number, pid: number | undefined, run: string | undefined, time: string): Promise<void> {
+  /** One more intent of the reference whose attempts `firstSeq` holds, by `actor`: unanswered until an outcome. */
+  async noteIntent(q: Queries, firstSeq: number, pid: number | undefined, run: string | undefined, time: string, actor: string): Promise<void> {
+    // A team store's server sets the actor itself (its login, on a new intent); here fsapi does.
+    const setActor = this.store.backend === 'sqlite' ? ', actor = ?' : '';
     await q
-      .sql('UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0 WHERE first_seq = ?')
-      .run(pid ?? null, run ?? null, time, firstSeq);
+      .sql(`UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0${setActor} WHERE first_seq = ?`)
+      .run(pid ?? null, run ?? null, time, ...(setActor ? [actor] : []), firstSeq);
   }
 
   /** An outcome was written after the last intent of the reference whose attempts `firstSeq` holds. */
@@ -175,7 +185,7 @@ export class JournalStore {
   async undatedTransfersAfter(q: Queries, scope: JournalScope | undefined, afterSeq: number, limit: number): Promise<StoredTransfer[]> {
     const [inScope, params] = scopeFilter(scope);
     const rows = await q
-      .sql(`SELECT first_seq, doc FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`)
+      .sql(`SELECT first_seq, doc, actor FROM transfers WHERE ${inScope}sent_ms IS NULL AND first_seq > ? ORDER BY first_seq LIMIT ?`)
       .all(...params, afterSeq, limit);
     return rows.map(stored);
   }
@@ -190,7 +200,7 @@ export class JournalStore {
     const [inScope, params] = scopeFilter(scope);
     const rows = await q
       .sql(
-        `SELECT first_seq, sent_ms, doc FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`,
+        `SELECT first_seq, sent_ms, doc, actor FROM transfers WHERE ${inScope}sent_ms IS NOT NULL AND (sent_ms, first_seq) > (?, ?) ORDER BY sent_ms, first_seq LIMIT ?`,
       )
       .all(...params, after.sentMs, after.firstSeq, limit);
     return rows.map((row) => ({ ...stored(row), sentMs: Number(row.sent_ms) }));
@@ -200,7 +210,7 @@ export class JournalStore {
    * The transfers `filter` selects, oldest intent first; with `limit`, the last ones (still oldest first).
    * Read a page of PAGE rows at a time, so no one result holds a long history.
    */
-  async transfers(q: Queries, filter: TransferFilter): Promise<string[]> {
+  async transfers(q: Queries, filter: TransferFilter): Promise<TransferDoc[]> {
     const where: string[] = [];
     const params: SqlValue[] = [];
     if (filter.scope) {
@@ -215,7 +225,7 @@ export class JournalStore {
       where.push('sent_ms < ?');
       params.push(filter.toMs);
     }
-    const docs: string[] = [];
+    const docs: TransferDoc[] = [];
     const newestFirst = filter.limit !== undefined;
     let left = filter.limit ?? Number.POSITIVE_INFINITY;
     let after: number | undefined;
@@ -224,9 +234,9 @@ export class JournalStore {
       const clause = [...where, ...keyset].length > 0 ? `WHERE ${[...where, ...keyset].join(' AND ')}` : '';
       const size = Math.min(PAGE, left);
       const page = await q
-        .sql(`SELECT first_seq, doc FROM transfers ${clause} ORDER BY first_seq ${newestFirst ? 'DESC' : ''} LIMIT ?`)
+        .sql(`SELECT first_seq, doc, actor FROM transfers ${clause} ORDER BY first_seq ${newestFirst ? 'DESC' : ''} LIMIT ?`)
         .all(...params, ...(after === undefined ? [] : [after]), size);
-      for (const row of page) docs.push(String(row.doc));
+      for (const row of page) docs.push(docOf(row));
       left -= page.length;
       if (page.length < size) break;
       after = Number(page[page.length - 1]!.first_seq);
@@ -257,20 +267,22 @@ export class JournalStore {
    * clock set back still counts as recent), oldest first. Refused transfers do not count: nothing moved.
    * A transfer whose intent time is not a date has no sent_ms and is never one.
    */
-  async duplicates(q: Queries, query: DuplicateQuery, now: number, windowMs: number): Promise<string[]> {
+  async duplicates(q: Queries, query: DuplicateQuery, now: number, windowMs: number): Promise<TransferDoc[]> {
     const rows = await q
       .sql(
-        `SELECT doc FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+        `SELECT doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
            AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
       )
       .all(query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs);
-    return rows.map(docText);
+    return rows.map(docOf);
   }
 
   /** The transfers of a profile (any base address) sent in [fromMs, toMs), oldest first. */
-  async sentBetween(q: Queries, profile: string, fromMs: number, toMs: number): Promise<string[]> {
-    const rows = await q.sql('SELECT doc FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq').all(profile, fromMs, toMs);
-    return rows.map(docText);
+  async sentBetween(q: Queries, profile: string, fromMs: number, toMs: number): Promise<TransferDoc[]> {
+    const rows = await q
+      .sql('SELECT doc, actor FROM transfers WHERE profile = ? AND sent_ms >= ? AND sent_ms < ? ORDER BY first_seq')
+      .all(profile, fromMs, toMs);
+    return rows.map(docOf);
   }
 
   /** When the first transfer of this scope was sent; undefined when it has none. */
@@ -296,9 +308,9 @@ function scopeFilter(scope: JournalScope | undefined): [string, SqlValue[]] {
 }
 
 function stored(row: SqlRow): StoredTransfer {
-  return { firstSeq: Number(row.first_seq), doc: String(row.doc) };
+  return { firstSeq: Number(row.first_seq), ...docOf(row) };
 }
 
-function docText(row: SqlRow): string {
-  return String(row.doc);
+function docOf(row: SqlRow): TransferDoc {
+  return { doc: String(row.doc), actor: row.actor === null || row.actor === undefined ? undefined : String(row.actor) };
 }

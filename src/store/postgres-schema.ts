@@ -1,7 +1,7 @@
 // The team store's schema (src/store/postgres.ts): the tables of src/store/migrations.ts in PostgreSQL's
-// words, in steps of its own. `fsapi_schema.version` counts the team store's steps: 6 is every table of the
-// local store as its step 6 left them (the two numbers agree up to there), 7 the run leases, which only the
-// team store has.
+// words, in steps of its own. `fsapi_schema.version` counts the team store's steps: up to 9 they match the
+// local store's steps of the same number (every table of the local store as that step left it); 10, the run
+// leases, only the team store has.
 // A step is only ever added at the end, never edited once released; each runs in one transaction, under
 // the store's migration lock, so two machines opening a new store at once make it once.
 //
@@ -10,13 +10,20 @@
 // - integers that hold ms times or kobo are bigint, read back as numbers (src/store/postgres.ts, loadDriver);
 // - `origin` on journal, events, policy_changes and approval_decisions: where a record carried over by
 //   `fsapi store migrate` came from (`<local store id>:<its seq>`), unique, so a second run adds nothing;
-// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted.
+// - the write counter is kept by trigger functions; `only` is a reserved word here, so it is quoted;
+// - `actor` on every table that says who acted: the PostgreSQL login (session_user) of the session that
+//   wrote the row, set by a trigger of the server in the same statement, whatever the client sent
+//   (src/store/team-rights.ts sets up who may write what).
+import type { Queries } from './store.js';
+import { giveToOwners, setUpRightsIfAllowed } from './team-rights.js';
 
 export interface PostgresStep {
-  /** The local store's schema version this step brings the team store to. */
+  /** The version this step brings the team store to (up to 9, the local store's of the same number). */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** After `sql`, in the same transaction. */
+  readonly run?: (q: Queries) => Promise<void>;
 }
 
 export const POSTGRES_STEPS: readonly PostgresStep[] = [
@@ -179,9 +186,103 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
     `,
   },
   {
+    version: 7,
+    name: 'who acted: the login of the session beside each name',
+    // Rows written before this step have no actor: they show the name their client gave (FSAPI_OPERATOR
+    // or user@host) and nothing more. A row's actor is set on INSERT; on UPDATE a payee or policy takes
+    // the login that changed it, a transfer the login of its latest intent, and every other row keeps its
+    // own (an approval does not make the approver the one who asked).
+    sql: `
+      ALTER TABLE journal ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE transfers ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE events ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE payees ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policies ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE policy_changes ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS actor TEXT;
+      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS actor TEXT;
+      CREATE OR REPLACE FUNCTION fsapi_stamp_actor() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          NEW.actor := session_user;
+          IF TG_OP = 'UPDATE' THEN
+            -- Separate IFs: PL/pgSQL may read NEW.intents however the test before it came out.
+            IF TG_ARGV[0] = 'keep' THEN
+              NEW.actor := OLD.actor;
+            ELSIF TG_ARGV[0] = 'intent' THEN
+              IF NEW.intents <= OLD.intents THEN NEW.actor := OLD.actor; END IF;
+            END IF;
+          END IF;
+          RETURN NEW;
+        END $$;
+      CREATE OR REPLACE TRIGGER actor_journal BEFORE INSERT OR UPDATE ON journal FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_transfers BEFORE INSERT OR UPDATE ON transfers FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('intent');
+      CREATE OR REPLACE TRIGGER actor_events BEFORE INSERT OR UPDATE ON events FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_payees BEFORE INSERT OR UPDATE ON payees FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policies BEFORE INSERT OR UPDATE ON policies FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('stamp');
+      CREATE OR REPLACE TRIGGER actor_policy_changes BEFORE INSERT OR UPDATE ON policy_changes FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_requests BEFORE INSERT OR UPDATE ON approval_requests FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+      CREATE OR REPLACE TRIGGER actor_decisions BEFORE INSERT OR UPDATE ON approval_decisions FOR EACH ROW EXECUTE FUNCTION fsapi_stamp_actor('keep');
+    `,
+    // The first login to bring the store here becomes its owner, when it may make roles (docs/team.md).
+    run: (q) => setUpRightsIfAllowed(q),
+  },
+  {
+    version: 8,
+    name: 'four eyes, required names, withdrawn requests, who asked',
+    // src/store/controls.ts: the policy's four eyes and required names; a request withdrawn by who asked;
+    // beside each request's and decision's actor, the labels it came with (`via`: the MCP client, the person
+    // behind sudo); a failed name check kept against its reference (a sender's to write: src/store/team-rights.ts).
+    sql: `
+      ALTER TABLE policies ADD COLUMN IF NOT EXISTS four_eyes INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE policies ADD COLUMN IF NOT EXISTS require_name INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE approval_requests DROP CONSTRAINT IF EXISTS approval_requests_status_check;
+      ALTER TABLE approval_requests ADD CONSTRAINT approval_requests_status_check CHECK (status IN ('held', 'approved', 'rejected', 'withdrawn'));
+      ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS via TEXT;
+      ALTER TABLE approval_decisions DROP CONSTRAINT IF EXISTS approval_decisions_decision_check;
+      ALTER TABLE approval_decisions ADD CONSTRAINT approval_decisions_decision_check CHECK (decision IN ('approved', 'rejected', 'withdrawn'));
+      ALTER TABLE approval_decisions ADD COLUMN IF NOT EXISTS via TEXT;
+      CREATE TABLE IF NOT EXISTS name_refusals (
+        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        expected_name TEXT NOT NULL,
+        verified_name TEXT NOT NULL,
+        refused_at TEXT NOT NULL,
+        refused_by TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS name_refusals_by_reference ON name_refusals (profile, base_url, reference_key);
+    `,
+    run: (q) => giveToOwners(q, ['name_refusals']),
+  },
+  {
+    version: 9,
+    name: 'webhook events shared by listeners: the account of each open event, claims on references',
+    // As the local store's step for it. Here every open event was written with its record by fsapi, so the
+    // reference is filled in from it; the account is NULL before this step (any listener takes those up).
+    sql: `
+      ALTER TABLE events_open ADD COLUMN IF NOT EXISTS account TEXT;
+      ALTER TABLE events_open ADD COLUMN IF NOT EXISTS reference TEXT;
+      UPDATE events_open o SET reference = e.reference FROM events e WHERE e.seq = o.seq AND o.reference IS NULL;
+      CREATE INDEX IF NOT EXISTS events_open_by_seq ON events_open (seq);
+      ALTER TABLE events_undelivered ADD COLUMN IF NOT EXISTS account TEXT;
+      CREATE TABLE IF NOT EXISTS event_claims (
+        account TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_until BIGINT NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE INDEX IF NOT EXISTS event_claims_by_listener ON event_claims (claimed_by);
+    `,
+    run: (q) => giveToOwners(q, ['event_claims']),
+  },
+  {
     // The team store's own: a sending run's lease (src/store/run-lease.ts). The local store needs none: its
     // runs hold OS locks (src/store/process-lock.ts).
-    version: 7,
+    version: 10,
     name: 'run leases',
     sql: `
       CREATE TABLE IF NOT EXISTS run_leases (
@@ -196,6 +297,7 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
         in_flight_until TIMESTAMPTZ NOT NULL DEFAULT '-infinity'
       );
     `,
+    run: (q) => giveToOwners(q, ['run_leases']),
   },
 ];
 

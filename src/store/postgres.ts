@@ -29,13 +29,16 @@
 //   transaction's, so a transaction-mode pooler (PgBouncer) may stand in front. A sending run is known to
 //   be alive by its lease, a row of the store renewed on a timer (src/store/run-lease.ts), not by a
 //   connection: a connection reset or replaced loses nothing.
-import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { randomBytes } from '../common/random.js';
 import path from 'node:path';
 import type { Socket } from 'node:net';
 import type { Client as PgClient, Pool as PgPool, PoolClient, QueryResult } from 'pg';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
+import { grantTablePrivileges, sqlIdentifier, teamLogin, type TeamLogin, type TeamRight } from './team-rights.js';
+import type { StoreAddress } from './store-url.js';
 import { TransactionEndedError, type Fence, type Queries, type SqlRow, type SqlValue, type Statement, type Store, type WriteOptions } from './store.js';
 
 /** How long a connection may take to open. */
@@ -64,40 +67,8 @@ const MIGRATION_LOCK = 0x66_73_61_70_69_02n;
 
 // ---- the address -------------------------------------------------------------------------------------
 
-export interface StoreAddress {
-  /** What the driver connects to: the URL as given (with its password, if any: never shown). */
-  url: string;
-  /** postgres://user@host:port/db?params, never a password: for messages, status and profiles.json. */
-  display: string;
-  hasPassword: boolean;
-}
-
-/** Whether `text` names a team store (rather than a path or nothing). */
-export function isStoreUrl(text: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(text.trim());
-}
-
-/** Reads a `postgres://` URL; bad input is exit 2 with the URL's password left out of the message. */
-export function parseStoreUrl(text: string, where = 'the store URL'): StoreAddress {
-  const trimmed = text.trim();
-  let url: URL;
-  try {
-    if (!isStoreUrl(trimmed)) throw new Error('not postgres://');
-    url = new URL(trimmed);
-  } catch {
-    throw new UsageError(`${where} must be a postgres:// or postgresql:// URL`, 'for example postgres://fsapi@db.example.com:5432/fsapi?sslmode=require');
-  }
-  if (!url.hostname) throw new UsageError(`${where} names no host`, 'for example postgres://fsapi@db.example.com:5432/fsapi');
-  const hasPassword = url.password !== '';
-  const shown = new URL(url.href);
-  shown.password = '';
-  return { url: trimmed, display: shown.href, hasPassword };
-}
-
-/** The same address without its password (kept in profiles.json; the password comes from PGPASSWORD or ~/.pgpass). */
-export function withoutPassword(address: StoreAddress): StoreAddress {
-  return { url: address.display, display: address.display, hasPassword: false };
-}
+// Read, and refused when it carries a secret, in src/store/store-url.ts.
+export { addressOfChoice, isStoreUrl, parseStoreUrl, shownStore, type StoreAddress } from './store-url.js';
 
 // ---- errors ------------------------------------------------------------------------------------------
 
@@ -179,6 +150,119 @@ export class StoreFailedError extends FsapiError {
   }
 }
 
+/**
+ * PostgreSQL refused a statement for the login's lack of a right (SQLSTATE 42501: a privilege, or a row
+ * policy): exit 1, nothing of the transaction was kept. Names the right the work needs and who grants it.
+ */
+export class StorePermissionDeniedError extends FsapiError {
+  constructor(
+    display: string,
+    readonly login: string | undefined,
+    readonly needed: { what: string; right: TeamRight | undefined },
+    detail: string,
+    cause?: unknown,
+  ) {
+    const who = login ?? 'this login';
+    super(
+      `the team store ${display} refused ${who}: ${needed.what} needs the ${needed.right ?? 'right to do it'}${needed.right ? ' right' : ''} (${detail}); nothing was sent or changed`,
+      {
+        exitCode: ExitCode.failed,
+        hint: needed.right
+          ? `an owner of the store grants it: fsapi store grant ${login ?? '<role>'} ${needed.right} (fsapi store status shows your right)`
+          : 'fsapi store status shows your right; an owner grants rights (docs/team.md)',
+        cause,
+        code: 'store_permission_denied',
+      },
+    );
+  }
+}
+
+/** What a refused statement was doing, from the table PostgreSQL names, and the right it needs. */
+export function rightNeeded(message: string): { what: string; right: TeamRight | undefined } {
+  const table = /(?:for (?:table|relation|sequence)|policy for table) "?([a-z_]+)"?/i.exec(message)?.[1];
+  const rowPolicy = /row-level security/i.test(message);
+  if (/grant role|revoke role|admin option|to grant|to revoke/i.test(message)) return { what: 'changing the rights of the store', right: 'owner' };
+  if (/must be owner/i.test(message)) return { what: "bringing the store's schema up to date", right: 'owner' };
+  switch (table) {
+    case 'policies':
+    case 'policy_changes':
+      return { what: 'changing the payment policy', right: 'owner' };
+    case 'payees':
+      return { what: 'changing the saved payees', right: 'owner' };
+    case 'approval_requests':
+    case 'approval_decisions':
+      return rowPolicy
+        ? { what: 'deciding a held request (a sender may only take back its own)', right: 'approver' }
+        : { what: 'holding a request for approval', right: 'sender' };
+    case 'approval_transfers':
+      return { what: 'holding a request for approval', right: 'sender' };
+    case 'journal':
+    case 'transfers':
+    case 'journal_seq_seq':
+      return { what: 'recording a transfer', right: 'sender' };
+    case 'events':
+    case 'events_open':
+    case 'events_undelivered':
+    case 'event_claims':
+    case 'events_seq_seq':
+      return { what: 'recording webhook events', right: 'sender' };
+    case 'imports':
+    case 'store_identity':
+    case 'fsapi_schema':
+      return { what: 'reading the store', right: 'viewer' };
+    default:
+      return { what: 'this', right: undefined };
+  }
+}
+
+/** The team store has no database of the URL's name (3D000): exit 1. */
+export class StoreDatabaseMissingError extends FsapiError {
+  constructor(display: string, serverMessage: string, cause?: unknown) {
+    super(`the database server of the team store ${display} has no such database (${serverMessage}); nothing was sent or changed`, {
+      exitCode: ExitCode.failed,
+      hint: 'check the database name in the URL; an administrator makes it once: createdb --owner <role> <name> (docs/team.md)',
+      cause,
+      code: 'store_database_missing',
+    });
+  }
+}
+
+/** The server refused the login (28P01, 28000), or asked for a password and fsapi found none: exit 1. */
+export class StoreLoginError extends FsapiError {
+  constructor(display: string, why: string, hint: string, cause?: unknown) {
+    super(`the team store ${display} refused the login: ${why}; nothing was sent or changed`, {
+      exitCode: ExitCode.failed,
+      hint,
+      cause,
+      code: 'store_login_failed',
+    });
+  }
+}
+
+/** The login lacks a right it needs (42501): to connect to the database, or on a table of the store. Exit 1. */
+export class StorePermissionError extends FsapiError {
+  constructor(display: string, serverMessage: string, hint: string, options: { atConnect?: boolean; cause?: unknown } = {}) {
+    super(`the team store ${display} refused: ${serverMessage}; ${options.atConnect ? 'nothing was sent or changed' : NOTHING_KEPT}`, {
+      exitCode: ExitCode.failed,
+      hint,
+      cause: options.cause,
+      code: 'store_permission_denied',
+    });
+  }
+}
+
+/** TLS with the server failed: it offers none, or its certificate is not one this machine trusts. Exit 1. */
+export class StoreTlsError extends FsapiError {
+  constructor(display: string, detail: string, hint: string, cause?: unknown) {
+    super(`the TLS connection to the team store ${display} failed (${detail}); nothing was sent or changed`, {
+      exitCode: ExitCode.failed,
+      hint,
+      cause,
+      code: 'store_tls_failed',
+    });
+  }
+}
+
 // Node's and the driver's words for "no usable connection".
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -191,32 +275,132 @@ const UNREACHABLE_CODES = new Set([
   'EPIPE',
   'ECONNABORTED',
 ]);
-const UNREACHABLE_WORDS = /Connection terminated|not queryable|Query read timeout|connection timeout|ssl|self[- ]signed|certificate/i;
+const UNREACHABLE_WORDS = /Connection terminated|not queryable|Query read timeout|connection timeout/i;
+// Node's (OpenSSL's) words for a certificate it does not trust, or a handshake that failed.
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'HOSTNAME_MISMATCH',
+  'EPROTO',
+]);
+const TLS_WORDS = /\bssl\b|\btls\b|certificate|self[- ]signed|handshake/i;
+const CERTIFICATE_HINT =
+  "this machine does not trust the server's certificate: name the CA that signed it with sslrootcert=/path/to/ca.crt in the URL (docs/team.md)";
+
+/** Who logs in where, from the address as shown (it holds no secret): for the login's messages. */
+function loginOf(display: string): { role: string; line: string } {
+  try {
+    const url = new URL(display);
+    const role = decodeURIComponent(url.username) || process.env.PGUSER || process.env.USER || process.env.USERNAME || 'this OS user';
+    const database = decodeURIComponent(url.pathname.slice(1)) || role;
+    return { role, line: `${url.hostname}:${url.port || '5432'}:${database}:${role}:the-password` };
+  } catch {
+    return { role: 'this login', line: 'host:port:database:user:password' };
+  }
+}
 
 /** What the driver, the network or the server said, as an fsapi error (FsapiErrors pass as they are). */
-export function teamStoreError(display: string, error: unknown, bounds: Bounds = DEFAULT_BOUNDS): FsapiError | unknown {
+export function teamStoreError(display: string, error: unknown, bounds: Bounds = DEFAULT_BOUNDS, login?: string): FsapiError | unknown {
   if (error instanceof FsapiError) return error;
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   const message = error instanceof Error ? error.message : String(error);
+  const sqlState = /^[0-9A-Z]{5}$/.test(code);
   if (code === '57014' && /statement timeout/i.test(message)) return new StoreTimeoutError(display, 'statement', bounds.statementMs, error);
   if (code === '25P03') return new StoreTimeoutError(display, 'idle', bounds.idleMs, error);
   if (code === '55P03' || code === '40P01') return new TeamStoreBusyError(display, bounds.lockMs, error);
-  if (code === '28P01' || code === '28000') {
-    return new FsapiError(`the team store ${display} refused the login (${message}); nothing was sent or changed`, {
-      exitCode: ExitCode.failed,
-      hint: 'fsapi takes the password from PGPASSWORD or ~/.pgpass (docs/team.md)',
-      code: 'store_login_failed',
-    });
+  if (code === '3D000') return new StoreDatabaseMissingError(display, message, error);
+  if (code === '28P01' || code === '28000' || /password must be a string/i.test(message)) return loginFailed(display, code, message, error);
+  if (code === '42501') {
+    const detail = String((error as { detail?: unknown }).detail ?? '');
+    // A right on a table or a row: the right the work needs, and who grants it (src/store/team-rights.ts).
+    if (!/CONNECT privilege/i.test(detail)) return new StorePermissionDeniedError(display, login, rightNeeded(message), message, error);
+    const { role } = loginOf(display);
+    return new StorePermissionError(
+      display,
+      `${message} (${detail.replace(/\.$/, '')})`,
+      `the database's owner lets role "${role}" in: GRANT CONNECT ON DATABASE <name> TO "${role}" (docs/team.md)`,
+      { atConnect: true, cause: error },
+    );
   }
   if (/timeout exceeded when trying to connect/.test(message)) return new TeamStoreBusyError(display, POOL_WAIT_MS, error);
+  if (/does not support SSL/i.test(message)) {
+    return new StoreTlsError(
+      display,
+      'the server offers no TLS',
+      'turn TLS on at the server; on a network where nobody can listen, the URL may leave sslmode out (docs/team.md)',
+      error,
+    );
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return new StoreTlsError(display, message, CERTIFICATE_HINT, error);
   if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') {
     return new StoreUnreachableError(display, message, error);
+  }
+  if (!sqlState && TLS_WORDS.test(message)) return new StoreTlsError(display, message, CERTIFICATE_HINT, error);
+  // A TLS file the URL names (sslrootcert, sslcert, sslkey) that the driver could not read.
+  const file = (error as { path?: unknown }).path;
+  if (typeof file === 'string' && ['ENOENT', 'EACCES', 'EISDIR', 'EPERM'].includes(code)) {
+    return new UsageError(
+      `the file ${file}, named in the team store URL, cannot be read (${code}); nothing was connected to`,
+      'correct sslrootcert, sslcert or sslkey in the URL',
+    );
   }
   if (error instanceof RangeError || code === 'ERR_STRING_TOO_LONG' || code === 'ERR_OUT_OF_MEMORY' || code === 'ENOMEM') {
     return new StoreFailedError(display, `a value too large to handle: ${message}`, error);
   }
-  if (!/^[0-9A-Z]{5}$/.test(code) && UNREACHABLE_WORDS.test(message)) return new StoreUnreachableError(display, message, error);
+  if (!sqlState && UNREACHABLE_WORDS.test(message)) return new StoreUnreachableError(display, message, error);
   return new StoreFailedError(display, message, error);
+}
+
+/** Why the password file was not read although it is there (as the driver and libpq judge it), or undefined. */
+function passwordFileIgnored(): string | undefined {
+  if (process.env.PGPASSWORD !== undefined || process.platform === 'win32') return undefined;
+  const file = process.env.PGPASSFILE || path.join(process.env.HOME || '.', '.pgpass');
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) return `${file} is not a plain file, so it was not read`;
+    if (stat.mode & 0o077) return `${file} can be read by others than its owner, so it was not read`;
+  } catch {
+    // No file: nothing was ignored.
+  }
+  return undefined;
+}
+
+/** A refused login, said as what it most likely is: wrong password or role, no password found, no TLS, no entry for this host. */
+function loginFailed(display: string, code: string, message: string, cause: unknown): StoreLoginError {
+  const { role, line } = loginOf(display);
+  const passwordHint = `fsapi takes the password from ~/.pgpass (or the file PGPASSFILE names; mode 0600, a line ${line}) or PGPASSWORD (docs/team.md)`;
+  if (code === '') {
+    const ignored = passwordFileIgnored();
+    return new StoreLoginError(
+      display,
+      `the server asks role "${role}" for a password, and none was found${ignored ? ` (${ignored})` : ''}`,
+      ignored ? `chmod 600 the password file; ${passwordHint}` : passwordHint,
+      cause,
+    );
+  }
+  if (code === '28P01') {
+    // The server says the same for a role it does not have, so that nobody can probe for names.
+    return new StoreLoginError(display, `wrong password for role "${role}", or no such role (the server does not say which)`, passwordHint, cause);
+  }
+  if (/does not exist/i.test(message))
+    return new StoreLoginError(
+      display,
+      `the server has no role "${role}" (${message})`,
+      'check the user in the URL; an administrator makes the role: createuser --pwprompt <role> (docs/team.md)',
+      cause,
+    );
+  if (/no encryption/i.test(message))
+    return new StoreLoginError(display, `${message}: the server takes this login only over TLS`, 'add sslmode=require to the URL (docs/team.md)', cause);
+  return new StoreLoginError(display, message, "the database server's administrator decides who may log in from where (pg_hba.conf); docs/team.md", cause);
 }
 
 // ---- the driver --------------------------------------------------------------------------------------
@@ -235,22 +419,30 @@ function loadDriver(): Promise<Pg> {
       if (!Number.isSafeInteger(value)) throw new Error(`integer ${text} is past 2^53`);
       return value;
     });
-    quietSslModeWarning();
+    quietDriverWarnings();
     return pg;
   });
   return driver;
 }
 
 /**
- * sslmode=require (and prefer, verify-ca) in the URL: the driver verifies the server's certificate and
- * name, as verify-full does (docs/team.md says so), and says so in a warning on every connection. That
- * one warning is dropped: fsapi's stderr is the user's, and the stricter check is the one fsapi wants.
+ * Two warnings of the driver's are dropped, exactly these two, and every other warning goes through:
+ * fsapi's stderr is the user's (under --json, its error object alone), and neither says anything the
+ * user should act on.
+ * - sslmode=require (and prefer, verify-ca): the driver verifies the server's certificate and name, as
+ *   verify-full does (docs/team.md says so), and warns that a later version will not. The stricter check
+ *   is the one fsapi wants.
+ * - The password from ~/.pgpass (or PGPASSFILE): the driver reads it, then warns (a DeprecationWarning,
+ *   once a process) that a later version will not. ~/.pgpass is where PostgreSQL's own tools, and
+ *   docs/team.md, keep it.
  */
-function quietSslModeWarning(): void {
+function quietDriverWarnings(): void {
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
+    const type = typeof rest[0] === 'string' ? rest[0] : ((rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name);
     if (/SSL modes .* are treated as aliases for 'verify-full'/.test(text)) return;
+    if (type === 'DeprecationWarning' && /^pgpass support is deprecated/.test(text)) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
 }
@@ -391,6 +583,8 @@ export function toPostgres(text: string): string {
 export class TeamStore implements Store {
   readonly backend = 'postgresql';
   private closed = false;
+  /** The login of this store's sessions and its right, read when it was opened. */
+  login: TeamLogin | undefined;
 
   constructor(
     readonly dataDir: string,
@@ -429,7 +623,7 @@ export class TeamStore implements Store {
     } catch (error) {
       throw teamStoreError(this.file, error);
     }
-    const handle = new TeamQueries(client, this.file);
+    const handle = new TeamQueries(client, this.file, this.login?.login);
     let bounds = DEFAULT_BOUNDS;
     let released = false;
     try {
@@ -445,7 +639,7 @@ export class TeamStore implements Store {
     } catch (error) {
       handle.end();
       // A decision of the work's own (a claim refused) as it is; anything else as the store's failure.
-      const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds);
+      const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds, this.login?.login);
       released = true;
       // A connection that failed, or whose answer did not come, is closed rather than reused.
       const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
@@ -465,6 +659,12 @@ export class TeamStore implements Store {
 
   identity(): Promise<StoreIdentity | undefined> {
     return this.read((q) => readIdentity(q));
+  }
+
+  /** The login of the sessions (session_user): the one name the server stamps on what they write. */
+  async actor(): Promise<string> {
+    this.login ??= await this.read((q) => teamLogin(q));
+    return this.login.login;
   }
 
   async copyInto(): Promise<void> {
@@ -500,6 +700,7 @@ class TeamQueries implements Queries {
   constructor(
     private readonly client: TeamClient,
     private readonly display: string,
+    private readonly login: string | undefined,
   ) {}
 
   end(): void {
@@ -515,7 +716,7 @@ class TeamQueries implements Queries {
         // Several statements in one text (a step of the schema): the last one's result.
         return Array.isArray(answer) ? answer[answer.length - 1]! : answer;
       } catch (error) {
-        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds);
+        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds, this.login);
       }
     };
     return {
@@ -546,19 +747,41 @@ async function schemaVersionOf(q: Queries): Promise<number> {
   return Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
 }
 
-async function migrate(store: TeamStore): Promise<void> {
-  if ((await store.schemaVersion()) >= POSTGRES_SCHEMA_VERSION) return;
+/** Brings the store's schema up to date; true when it changed anything. */
+async function migrate(store: TeamStore): Promise<boolean> {
+  if ((await store.schemaVersion()) >= POSTGRES_SCHEMA_VERSION) return false;
   // Two machines opening a new store at once: the second waits for the schema's lock, then finds it made.
-  await store.migration(async (q) => {
+  return store.migration(async (q) => {
     await q.sql('CREATE TABLE IF NOT EXISTS fsapi_schema (version INTEGER NOT NULL)').run();
     const from = Number((await q.sql('SELECT version FROM fsapi_schema').get())?.version ?? 0);
-    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) await q.sql(step.sql).run();
+    if (from >= POSTGRES_SCHEMA_VERSION) return false;
+    // A store with rights: its tables belong to the owner group, so an owner brings it up to date as
+    // that group (what it makes belongs to the group too); any other login is refused by PostgreSQL.
+    const before = await teamLogin(q);
+    if (before.rightsSetUp) {
+      if (before.right !== 'owner') {
+        throw new StorePermissionDeniedError(
+          store.file,
+          before.login,
+          { what: `bringing the store's schema from version ${from} to ${POSTGRES_SCHEMA_VERSION}`, right: 'owner' },
+          'an older fsapi made it; any command of an owner with this version brings it up to date',
+        );
+      }
+      await q.sql(`SET LOCAL ROLE ${sqlIdentifier(before.roles.owner)}`).run();
+    }
+    for (const step of POSTGRES_STEPS.filter((s) => s.version > from)) {
+      await q.sql(step.sql).run();
+      await step.run?.(q);
+    }
+    const after = await teamLogin(q);
+    if (after.rightsSetUp) await grantTablePrivileges(q, after.roles);
     if (from === 0) {
       await q.sql('INSERT INTO fsapi_schema (version) VALUES (?)').run(POSTGRES_SCHEMA_VERSION);
       await q
         .sql(`INSERT INTO store_identity ("only", id, created_at, writes) VALUES (1, ?, ?, 0) ON CONFLICT DO NOTHING`)
         .run(newTeamStoreId(), new Date().toISOString());
-    } else if (from < POSTGRES_SCHEMA_VERSION) await q.sql('UPDATE fsapi_schema SET version = ?').run(POSTGRES_SCHEMA_VERSION);
+    } else await q.sql('UPDATE fsapi_schema SET version = ?').run(POSTGRES_SCHEMA_VERSION);
+    return true;
   });
 }
 
@@ -631,8 +854,10 @@ async function openTeam(dataDir: string | undefined, address: StoreAddress): Pro
   // Without a data dir (`store migrate`): no run's store, so no profile's expectation is checked or kept.
   const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, pool);
   try {
+    // Who this session is, first: it reads only the server's catalogue, so a login refused later is named.
+    store.login = await store.read((q) => teamLogin(q));
     if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
-    await migrate(store);
+    if (await migrate(store)) store.login = await store.read((q) => teamLogin(q));
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
@@ -661,10 +886,14 @@ export interface TeamStoreReport {
   reachable: boolean;
   /** Why not, when unreachable (no password in it). */
   problem: string | undefined;
+  /** The error behind `problem`, with its code (store_unreachable, store_login_failed, ...). */
+  failure: FsapiError | undefined;
   serverVersion: string | undefined;
   schemaVersion: number;
   identity: StoreIdentity | undefined;
   counts: Record<string, number>;
+  /** The login of the session, its right, and whether the store has rights set up. */
+  login: TeamLogin | undefined;
 }
 
 const COUNTED = ['journal', 'transfers', 'events', 'payees', 'policies', 'approval_requests'];
@@ -675,16 +904,19 @@ export async function inspectTeamStore(address: StoreAddress): Promise<TeamStore
     display: address.display,
     reachable: false,
     problem: undefined,
+    failure: undefined,
     serverVersion: undefined,
     schemaVersion: 0,
     identity: undefined,
     counts: {},
+    login: undefined,
   };
   const pool = await teamPool(address);
   const store = new TeamStore('', address, pool);
   try {
     report.serverVersion = await store.read(async (q) => String((await q.sql('SHOW server_version').get())?.server_version ?? ''));
     report.reachable = true;
+    report.login = await store.read((q) => teamLogin(q));
     report.schemaVersion = await store.schemaVersion();
     report.identity = await store.identity();
     await store.read(async (q) => {
@@ -693,6 +925,7 @@ export async function inspectTeamStore(address: StoreAddress): Promise<TeamStore
     });
   } catch (error) {
     report.problem = error instanceof StoreUnreachableError ? error.detail : (error as Error).message;
+    if (error instanceof FsapiError) report.failure = error;
   } finally {
     await store.close();
   }

@@ -62,6 +62,11 @@ export interface Store {
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** The store's id and write counter. */
   identity(): Promise<StoreIdentity | undefined>;
+  /**
+   * Who acts through this store (src/common/actor.ts): a team store's PostgreSQL login (session_user, which
+   * the server also stamps on every row it writes), else the OS user and host. What "who" compares.
+   */
+  actor(): Promise<string>;
   /** A consistent copy of the whole store into `target`, which must not exist or be empty (VACUUM INTO; not a team store's). */
   copyInto(target: string): Promise<void>;
   close(): Promise<void>;

@@ -34,6 +34,8 @@ export interface MigrationResult {
   copied: MigrationCounts;
   /** Already in the team store (an earlier run, or the team's own). */
   present: MigrationCounts;
+  /** Not copied because they never applied there: policy changes, when the team store kept its own policy. */
+  left: MigrationCounts;
 }
 
 const PAGE = 500;
@@ -54,6 +56,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
   if (!localId) throw new Error(`${local.file} has no store id`);
   const copied = zero();
   const present = zero();
+  const left = zero();
   const count = (key: keyof MigrationCounts, added: boolean) => {
     if (added) copied[key] += 1;
     else present[key] += 1;
@@ -143,8 +146,8 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
     for (const row of await everyLocal('SELECT * FROM policies')) {
       if (!ours(row)) continue;
       const added = await insert(
-        `INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by, time_zone)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING profile`,
+        `INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by, time_zone,
+           four_eyes, require_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING profile`,
         scope.account,
         scope.accountBaseUrl,
         row.max_per_transfer_kobo!,
@@ -154,11 +157,24 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.updated_at!,
         row.updated_by!,
         row.time_zone ?? null,
+        row.four_eyes ?? 0,
+        row.require_name ?? 0,
       );
       count('policies', added.length > 0);
     }
+    // The audit log of the policy records what was applied: this machine's changes come only with the
+    // policy they made, when the team store took it. When the team store kept its own, they never applied
+    // to it, and are left out (counted as left); changes an earlier run carried over are there already.
+    const policyTaken = copied.policies > 0;
     for (const row of await everyLocal('SELECT * FROM policy_changes ORDER BY id')) {
       if (!ours(row)) continue;
+      const origin = `${localId}:policy:${row.id}`;
+      if (!policyTaken) {
+        const there = (await insert('SELECT 1 AS one FROM policy_changes WHERE origin = $1', origin)).length > 0;
+        if (there) present.policyChanges += 1;
+        else left.policyChanges += 1;
+        continue;
+      }
       const added = await insert(
         `INSERT INTO policy_changes (profile, base_url, policy, changed_at, changed_by, origin) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
@@ -167,14 +183,15 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.policy!,
         row.changed_at!,
         row.changed_by!,
-        `${localId}:policy:${row.id}`,
+        origin,
       );
       count('policyChanges', added.length > 0);
     }
+    // The labels (MCP client, sudo) are carried; the actor is not: the server stamps the login that carries them.
     for (const row of await everyLocal('SELECT * FROM approval_requests ORDER BY created_at, id')) {
       if (!ours(row)) continue;
       const added = await insert(
-        `INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        `INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, via) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT DO NOTHING RETURNING id`,
         row.id!,
         scope.account,
@@ -184,6 +201,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.created_by!,
         row.origin!,
         row.status!,
+        row.via ?? null,
       );
       count('approvalRequests', added.length > 0);
       if (added.length === 0) continue;
@@ -217,7 +235,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       const mine = (await insert('SELECT 1 AS one FROM approval_requests WHERE id = $1 AND profile = $2', row.request_id!, scope.account)).length > 0;
       if (!mine) continue;
       const added = await insert(
-        `INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, origin) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, origin, via) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
         row.request_id!,
         row.decision!,
@@ -225,6 +243,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.decided_at!,
         row.reason ?? null,
         `${localId}:decision:${row.id}`,
+        row.via ?? null,
       );
       count('approvalDecisions', added.length > 0);
     }
@@ -243,5 +262,5 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       if (added.length > 0 && record) await indexEvent(tq, Number(added[0]!.seq), record);
     });
   });
-  return { from: local.file, to: team.file, copied, present };
+  return { from: local.file, to: team.file, copied, present, left };
 }

@@ -28,13 +28,14 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath } from '../store/database.js';
-import { JournalStore, type StoredTransfer } from '../store/journal.js';
+import { JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
+import { shownActor } from '../common/actor.js';
 import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive, type RunHoldOptions } from '../store/process-lock.js';
 import { LeaseLostError } from '../store/run-lease.js';
 import { teamChoice } from '../store/team-choice.js';
-import { parseStoreUrl } from '../store/postgres.js';
+import { addressOfChoice } from '../store/postgres.js';
 import type { VerifiedTransfer } from './types.js';
 
 /** The JSON Lines journal of fsapi before the store: imported once, kept as it was. */
@@ -54,6 +55,14 @@ const scopeFields = {
   /** ISO 8601, UTC. */
   time: z.string(),
 };
+
+/** The labels of an act as the journal keeps them (src/controls/asker.ts viaJson): never proof. */
+export const askedViaRecord = z.object({
+  client: z.nullable(z.object({ name: z.string(), version: z.string() })),
+  sudoUser: z.nullable(z.string()),
+  sudoUid: z.nullable(z.int()),
+});
+export type AskedViaRecord = z.infer<typeof askedViaRecord>;
 
 export const intentRecord = z.looseObject({
   type: z.literal('intent'),
@@ -80,6 +89,8 @@ export const intentRecord = z.looseObject({
   run: z.optional(z.string()),
   /** Who sent it: FSAPI_OPERATOR, or the OS user and host (src/controls/policy.ts, operatorName). */
   operator: z.optional(z.string()),
+  /** The labels it came with (src/controls/asker.ts): the MCP client it ran for, the person behind sudo. */
+  via: z.optional(askedViaRecord),
 });
 
 export const acceptedRecord = z.looseObject({
@@ -200,7 +211,7 @@ class JournalIn implements JournalView {
 
   async transfer(scope: ReferenceScope): Promise<TransferState | undefined> {
     const row = await this.rows.exactTransfer(this.q, scope);
-    return row ? stateOfRow(row) : undefined;
+    return row ? shownState(row, this.rows) : undefined;
   }
 
   async attempts(scope: ReferenceScope): Promise<Attempts | undefined> {
@@ -211,7 +222,7 @@ class JournalIn implements JournalView {
     const exact = await this.transfer(scope);
     if (exact) return exact;
     const first = await this.rows.claimTransfer(this.q, scope);
-    return first ? stateOfRow(first) : undefined;
+    return first ? shownState(first, this.rows) : undefined;
   }
 
   inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): Promise<boolean> {
@@ -219,11 +230,11 @@ class JournalIn implements JournalView {
   }
 
   async duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): Promise<TransferState[]> {
-    return (await this.rows.duplicates(this.q, candidate, now, windowMs)).map(parseState);
+    return (await this.rows.duplicates(this.q, candidate, now, windowMs)).map((row) => shownState(row, this.rows));
   }
 
   async sentBetween(profile: string, fromMs: number, toMs: number): Promise<TransferState[]> {
-    return (await this.rows.sentBetween(this.q, profile, fromMs, toMs)).map(parseState);
+    return (await this.rows.sentBetween(this.q, profile, fromMs, toMs)).map((row) => shownState(row, this.rows));
   }
 
   firstSentMs(scope: { profile: string; baseUrl: string }): Promise<number | undefined> {
@@ -249,7 +260,7 @@ export class Journal implements JournalView {
     private readonly note: (line: string) => void = () => undefined,
   ) {
     const team = teamChoice(dataDir);
-    this.file = team ? parseStoreUrl(team.url).display : storePath(dataDir);
+    this.file = team ? addressOfChoice(team).display : storePath(dataDir);
   }
 
   static inDataDir(dataDir: string, note?: (line: string) => void): Journal {
@@ -389,14 +400,14 @@ export class Journal implements JournalView {
     let afterSeq = 0;
     for (;;) {
       const page = await rows.store.read((q) => rows.undatedTransfersAfter(q, scope, afterSeq, pageSize));
-      if (page.length > 0) yield page.map(stateOfRow);
+      if (page.length > 0) yield page.map((row) => shownState(row, rows));
       if (page.length < pageSize) break;
       afterSeq = page[page.length - 1]!.firstSeq;
     }
     let after = { sentMs: Number.MIN_SAFE_INTEGER, firstSeq: 0 };
     for (;;) {
       const page = await rows.store.read((q) => rows.datedTransfersAfter(q, scope, after, pageSize));
-      if (page.length > 0) yield page.map(stateOfRow);
+      if (page.length > 0) yield page.map((row) => shownState(row, rows));
       if (page.length < pageSize) return;
       const last = page[page.length - 1]!;
       after = { sentMs: last.sentMs, firstSeq: last.firstSeq };
@@ -413,7 +424,7 @@ export class Journal implements JournalView {
   async transfers(query: TransferQuery = {}): Promise<{ transfers: TransferState[]; warnings: string[] }> {
     const rows = await this.rows();
     const docs = await rows.store.read((q) => rows.transfers(q, query));
-    return { transfers: docs.map(parseState), warnings: this.takeWarnings() };
+    return { transfers: docs.map((row) => shownState(row, rows)), warnings: this.takeWarnings() };
   }
 
   private takeWarnings(): string[] {
@@ -493,9 +504,10 @@ async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Pr
         state: state.state,
         lastIntentAt: record.time,
         doc: JSON.stringify(state),
+        actor: await rows.store.actor(),
       });
     }
-    await rows.noteIntent(q, claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time);
+    await rows.noteIntent(q, claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time, await rows.store.actor());
     return;
   }
   if (claimSeq !== undefined && record.type !== 'status-checked') await rows.noteAnswered(q, claimSeq);
@@ -506,12 +518,20 @@ async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Pr
   }
 }
 
-function parseState(doc: string): TransferState {
-  return JSON.parse(doc) as TransferState;
+/** A transfer's state as folded and stored: what a new record is folded into. */
+function stateOfRow(row: StoredTransfer): TransferState {
+  return JSON.parse(row.doc) as TransferState;
 }
 
-function stateOfRow(row: StoredTransfer): TransferState {
-  return parseState(row.doc);
+/**
+ * A transfer's state as it is shown: who sent it as the store says (src/common/actor.ts), beside the
+ * name the intent gave. Never stored back: stateOfRow is what folds.
+ */
+function shownState(row: TransferDoc, rows: JournalStore): TransferState {
+  const state = JSON.parse(row.doc) as TransferState;
+  if (row.actor === undefined) return state;
+  const operator = shownActor(rows.store.backend, row.actor, state.operator ?? '');
+  return { ...state, actor: row.actor, operator: operator === '' ? state.operator : operator };
 }
 
 /**
@@ -655,8 +675,12 @@ export interface TransferState extends VerifiedTransfer {
   /** When the last record about it was written. */
   updatedAt: string;
   origin: string | undefined;
-  /** Who sent it (the intent's operator); undefined for a transfer journalled before operators were. */
+  /** Who sent it, in words (src/common/actor.ts): the intent's operator, after the login on a team store; undefined for a transfer journalled before operators were. */
   operator?: string | undefined;
+  /** Who the store says wrote its latest intent (a team store's login; the OS user here); undefined before actors were kept. */
+  actor?: string | undefined;
+  /** The labels its intent came with (MCP client, sudo); undefined when none. */
+  via?: AskedViaRecord | undefined;
   state: TransferStateName;
   /** The API's status (pending, successful, ...) when known. */
   status: string | undefined;
@@ -705,6 +729,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     senderName: record.request.senderName,
     origin: record.origin,
     operator: record.operator,
+    via: record.via,
     state: 'unknown',
     status: undefined,
     message: 'no answer recorded',

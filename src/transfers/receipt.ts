@@ -11,7 +11,8 @@ import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/
 import { koboOf } from '../books/ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
-import { localTimeText } from '../books/statement.js';
+import { zonedTimeText } from '../common/time-zone.js';
+import type { DocumentEnvironment } from '../common/document-origin.js';
 import { statusKind } from './outcome.js';
 
 /** What a receipt states. Every field is the API's observation, checked against the intent. */
@@ -30,6 +31,16 @@ export interface Receipt {
   timeMs: number | undefined;
   /** When the API's record was read, epoch ms. */
   readAtMs: number;
+  /** The zone its times are in: the business's (src/controls/policy.ts, businessTimeZone). */
+  timeZone: string;
+  /** Where it comes from: a simulator's or a sandbox's receipt is marked as no proof of payment. */
+  environment: DocumentEnvironment;
+}
+
+/** Where a receipt is made: the zone of its times and the environment of its figures. */
+export interface ReceiptSetting {
+  timeZone: string;
+  environment: DocumentEnvironment;
 }
 
 /**
@@ -61,7 +72,13 @@ export function notSuccessful(tx: TransactionRecord): string | undefined {
 }
 
 /** The receipt's facts: the API's record, the payee's name as verified before sending. */
-export function makeReceipt(intent: TransferState, tx: TransactionRecord, business: { name: string; accountNumber: string }, readAtMs: number): Receipt {
+export function makeReceipt(
+  intent: TransferState,
+  tx: TransactionRecord,
+  business: { name: string; accountNumber: string },
+  readAtMs: number,
+  setting: ReceiptSetting,
+): Receipt {
   const time = epochToDate(tx.completedAt) ?? epochToDate(tx.createdAt);
   const payerName = shownText(tx.sourceAccountName).trim() || business.name;
   return {
@@ -87,11 +104,10 @@ export function makeReceipt(intent: TransferState, tx: TransactionRecord, busine
     narration: shownText(tx.description).trim() || intent.narration,
     timeMs: time?.getTime(),
     readAtMs,
+    timeZone: setting.timeZone,
+    environment: setting.environment,
   };
 }
-
-/** The machine's time zone by name (`Africa/Lagos`), which the receipt's local time is in. */
-export const zoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The receipt as labelled lines, the same on a terminal, piped and in the PDF. */
 export function receiptFields(receipt: Receipt): Array<[string, string]> {
@@ -108,14 +124,15 @@ export function receiptFields(receipt: Receipt): Array<[string, string]> {
     ['Narration', receipt.narration],
     ['Reference', receipt.reference],
     ['Session ID', receipt.sessionId || '(not given by the API)'],
-    ['Time', receipt.timeMs === undefined ? '(not given by the API)' : `${localTimeText(receipt.timeMs)} (${zoneName()})`],
+    ['Time', receipt.timeMs === undefined ? '(not given by the API)' : zonedTimeText(receipt.timeMs, receipt.timeZone)],
     ['Charge', formatNaira(receipt.chargeKobo)],
   ];
 }
 
-/** `--json`: amounts as exact two-decimal strings, times as ISO 8601 (UTC) and local with the zone. */
+/** `--json`: where it comes from, amounts as exact two-decimal strings, times as ISO 8601 (UTC) and in the business's zone. */
 export function receiptJson(receipt: Receipt) {
   return {
+    environment: receipt.environment,
     reference: receipt.reference,
     status: receipt.status,
     sessionId: receipt.sessionId,
@@ -126,7 +143,8 @@ export function receiptJson(receipt: Receipt) {
     payee: { ...receipt.payee, verified: true },
     narration: receipt.narration,
     time: receipt.timeMs === undefined ? null : new Date(receipt.timeMs).toISOString(),
-    timeLocal: receipt.timeMs === undefined ? null : localTimeText(receipt.timeMs),
+    timeLocal: receipt.timeMs === undefined ? null : zonedTimeText(receipt.timeMs, receipt.timeZone),
+    timeZone: receipt.timeZone,
     readAt: new Date(receipt.readAtMs).toISOString(),
   };
 }

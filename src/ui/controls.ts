@@ -7,12 +7,15 @@ import { colors, koboCell, printList, printRecord, statusCell, type Cell, type C
 import { terminalText } from '../common/sanitize.js';
 import { formatDateTime } from '../common/time.js';
 import { isoTimeCell } from './transfers.js';
+import { viaWords } from '../controls/asker.js';
+import { mayNotApprove } from '../controls/policy.js';
+import type { Actor } from '../common/actor.js';
 
 export const payeeColumns: Column<Payee>[] = [
   { header: 'ALIAS', cell: (p) => p.alias },
-  { header: 'ACCOUNT', cell: (p) => p.accountNumber },
+  { header: 'ACCOUNT', cell: (p) => p.accountNumber, identifier: true },
   { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
-  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2 },
+  { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2, identifier: true },
   { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
   { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
 ];
@@ -40,10 +43,23 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Max per transfer', limitCell(policy?.maxPerTransferKobo)],
     ['Max per day', limitCell(policy?.maxPerDayKobo)],
     ['Approval above', limitCell(policy?.approvalAboveKobo)],
-    ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
+    ['Payees only', yesNo(policy?.payeesOnly)],
+    // Scripts and agents name the holder of an account that is not a saved payee (src/controls/policy.ts).
+    ['Require name', yesNo(policy?.requireName)],
+    // A held request is approved only by an actor other than who asked (src/store/controls.ts decide).
+    ['Four eyes', yesNo(policy?.fourEyes)],
     // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts).
     ["Day's time zone", policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
   ];
+}
+
+function yesNo(value: boolean | undefined): Cell {
+  return { text: value ? 'yes' : 'no', plain: value ? 'yes' : 'no' };
+}
+
+/** Who this run acts as, as the store tells it: `ada (database login)`, `alice (OS user)`. */
+export function actorWords(actor: Actor): string {
+  return `${actor.name} (${actor.kind})`;
 }
 
 /** The policy as --json gives it: limits as the API writes money (two-decimal naira text), null for none. */
@@ -53,9 +69,13 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     maxPerDay: nairaOrNull(policy?.maxPerDayKobo),
     approvalAbove: nairaOrNull(policy?.approvalAboveKobo),
     payeesOnly: policy?.payeesOnly ?? false,
+    requireName: policy?.requireName ?? false,
+    fourEyes: policy?.fourEyes ?? false,
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
+    // Who the store says set it: a team store's login (src/common/actor.ts).
+    actor: policy?.actor ?? null,
   };
 }
 
@@ -79,7 +99,7 @@ export const requestColumns: Column<ApprovalRequest>[] = [
   { header: 'ID', cell: (r) => r.id },
   { header: 'STATUS', cell: (r) => statusCell(r.status) },
   { header: 'CREATED', cell: (r) => isoTimeCell(r.createdAt), priority: 2 },
-  { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right' },
+  { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right', priority: 4 },
   { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
   {
     header: 'TO',
@@ -88,6 +108,8 @@ export const requestColumns: Column<ApprovalRequest>[] = [
     minWidth: 16,
     priority: 1,
   },
+  // Who asked, as the store tells (the actor), else the operator's name of a request held before actors were.
+  { header: 'ASKED BY', cell: (r) => r.actor ?? r.createdBy, flex: true, wrap: true, minWidth: 8, priority: 2 },
   { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
 ];
 
@@ -105,10 +127,17 @@ export const heldTransferColumns: Column<HeldTransfer>[] = [
  * the journal's outcome once sent, else `held` or `not-sent`), in the same words as `transfer log` and a
  * batch's report. OUTCOME has no priority: it is never dropped for width.
  */
-export function printRequest(ctx: Context, request: ApprovalRequest, json: unknown, outcomes: ReadonlyMap<string, string>): void {
+export function printRequest(
+  ctx: Context,
+  request: ApprovalRequest,
+  json: unknown,
+  outcomes: ReadonlyMap<string, string>,
+  policy: Pick<Policy, 'fourEyes'> | undefined,
+): void {
   const columns: Column<HeldTransfer>[] = [...heldTransferColumns, { header: 'OUTCOME', cell: (t) => statusCell(outcomes.get(t.reference)) }];
   if (ctx.globals.json) return printList(ctx, columns, request.transfers, json);
   const last = request.decisions.at(-1);
+  const barred = mayNotApprove(request, policy);
   printRecord(
     ctx,
     [
@@ -116,6 +145,10 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
       ['Status', statusCell(request.status)],
       ['Created', isoTimeCell(request.createdAt)],
       ['Created by', request.createdBy],
+      // The actor (the store's login, or the OS user) and the labels that came with it: who asked.
+      ['Asked by', request.actor ?? { text: 'not recorded', plain: '' }],
+      ['Asked via', viaWords(request.via) || { text: 'directly (no MCP client, no sudo)', plain: '' }],
+      ['Four eyes', policy?.fourEyes ? (barred ? `on: ${barred} may not approve` : 'on') : 'off'],
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
       ['Total', koboCell(total(request.transfers))],
@@ -131,7 +164,17 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
 function decidedCell(decision: ApprovalRequest['decisions'][number]): Cell {
   const reason = decision.reason ? ` (${decision.reason})` : '';
   const time = isoTimeCell(decision.at);
-  return { text: `${decision.decision} by ${decision.by} at ${time.text}${reason}`, plain: `${decision.decision} by ${decision.by} at ${time.plain}${reason}` };
+  const who = decidedBy(decision);
+  return { text: `${decision.decision} by ${who} at ${time.text}${reason}`, plain: `${decision.decision} by ${who} at ${time.plain}${reason}` };
+}
+
+/** Who decided, in words: the operator's name, with the actor when it says more (`ada (finance) acting as ada`), and the labels. */
+export function decidedBy(decision: Pick<ApprovalRequest['decisions'][number], 'by' | 'actor' | 'via'>): string {
+  // A team store's `by` names its login already (src/common/actor.ts shownActor); a data dir's actor is
+  // user@host, the same as the operator's name unless FSAPI_OPERATOR or sudo made them differ.
+  const actor = decision.actor && !decision.by.includes(decision.actor) && !decision.by.startsWith(`${decision.actor}@`) ? ` acting as ${decision.actor}` : '';
+  const via = viaWords(decision.via);
+  return `${decision.by}${actor}${via ? `, ${via}` : ''}`;
 }
 
 /** The review before the secret is asked for: every transfer that typing it sends, and the total. */

@@ -6,12 +6,16 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { shownText, type Column } from './output.js';
-import { csvCell } from '../common/sanitize.js';
+import { csvCell, csvTextCell } from '../common/sanitize.js';
 import type { RowSink } from './stream.js';
 
 // Each value as text (null blank, numbers as given), made inert for a spreadsheet (src/common/sanitize.ts):
-// a name from the API that starts with = or @ is data, never a formula.
-const plainOf = (value: ReturnType<Column<unknown>['cell']>) => csvCell(value !== null && typeof value === 'object' ? value.plain : shownText(value));
+// a name from the API that starts with = or @ is data, never a formula. An identifier column (account
+// numbers, codes) is kept as text, so the spreadsheet keeps its leading zero.
+const plainOf = (value: ReturnType<Column<unknown>['cell']>, identifier: boolean | undefined) => {
+  const text = value !== null && typeof value === 'object' ? value.plain : shownText(value);
+  return identifier ? csvTextCell(text) : csvCell(text);
+};
 const csvHeader = (header: string) =>
   header
     .trim()
@@ -19,9 +23,12 @@ const csvHeader = (header: string) =>
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_|_$/g, '');
 
-/** Columns that read a record by its keys, for rows already made into named fields (`credit_total`, ...). */
-export function recordColumns<K extends string>(names: readonly K[]): Column<Record<K, string>>[] {
-  return names.map((name) => ({ header: name, cell: (record) => record[name] }));
+/**
+ * Columns that read a record by its keys, for rows already made into named fields (`credit_total`, ...);
+ * those in `identifiers` are identifiers of digits (see Column.identifier).
+ */
+export function recordColumns<K extends string>(names: readonly K[], identifiers: readonly NoInfer<K>[] = []): Column<Record<K, string>>[] {
+  return names.map((name) => ({ header: name, cell: (record) => record[name], identifier: identifiers.includes(name) }));
 }
 
 /** --csv and --json both ask for stdout: one of them. */
@@ -35,7 +42,7 @@ export async function createCsvSink<Row>(ctx: Context, columns: readonly Column<
   const header = columns.map((column) => column.csv ?? csvHeader(column.header));
   let headerWritten = false;
   const write = (rows: readonly Row[]) => {
-    const records = rows.map((row) => columns.map((column) => plainOf(column.cell(row) as ReturnType<Column<unknown>['cell']>)));
+    const records = rows.map((row) => columns.map((column) => plainOf(column.cell(row) as ReturnType<Column<unknown>['cell']>, column.identifier)));
     ctx.io.out(stringify(headerWritten ? records : [header, ...records]));
     headerWritten = true;
   };

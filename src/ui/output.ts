@@ -45,6 +45,8 @@ export interface Column<Row> {
   header: string;
   /** The column's name in a CSV file, when the table's short header would not say what it holds (`account_number` for NUMBER). */
   csv?: string;
+  /** An identifier of digits (account number, bank code, phone): a CSV keeps it as text, leading zero and all (csvTextCell). */
+  identifier?: boolean;
   cell: (row: Row) => Cell | ShownValue;
   align?: 'left' | 'right';
   /** On a narrow terminal, higher numbers drop out first; 0 (default) is always shown (src/ui/table-layout.ts). */
@@ -113,6 +115,7 @@ const statusStyles: Record<string, (text: string, c: Styles) => string> = {
   refused: (t, c) => c.red(t),
   failed: (t, c) => c.red(t),
   rejected: (t, c) => c.red(t),
+  withdrawn: (t, c) => c.dim(t),
   reversed: (t, c) => c.red(t),
 };
 

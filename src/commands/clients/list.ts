@@ -9,12 +9,12 @@ import { streamPages } from '../../ui/stream.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 
 const columns: Column<ClientListItem>[] = [
-  { header: 'NUMBER', csv: 'account_number', cell: (client) => client.accountNumber },
+  { header: 'NUMBER', csv: 'account_number', identifier: true, cell: (client) => client.accountNumber },
   { header: 'NAME', csv: 'account_name', cell: clientName, flex: true, minWidth: 16 },
   { header: 'TYPE', csv: 'account_type', cell: (client) => client.accountType, priority: 2 },
   { header: 'TIER', csv: 'account_tier', cell: (client) => (client.accountTier === null ? '' : String(client.accountTier)), align: 'right', priority: 5 },
   { header: 'EMAIL', csv: 'email_address', cell: (client) => client.emailAddress, priority: 4, flex: true, minWidth: 16 },
-  { header: 'PHONE', csv: 'mobile_number', cell: (client) => client.mobileNumber, priority: 3 },
+  { header: 'PHONE', csv: 'mobile_number', identifier: true, cell: (client) => client.mobileNumber, priority: 3 },
   // The list sends seconds where other endpoints send milliseconds; timeCell reads both.
   { header: 'CREATED', csv: 'created_at', cell: (client) => timeCell(client.createdAt), priority: 1 },
 ];

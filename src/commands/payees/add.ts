@@ -1,4 +1,5 @@
 import { run } from '../run.js';
+import { requireTeamRight } from '../../controls/rights.js';
 import { addSpec } from './add.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
@@ -9,6 +10,7 @@ import { printPayee } from '../../ui/controls.js';
 export default run(addSpec, async (ctx, opts, args) => {
   const alias = parseAlias(args[0]);
   const expectName = opts.expectName === undefined ? undefined : opts.expectName.trim() || undefined;
+  await requireTeamRight(ctx, 'owner', 'saving a payee');
   const scope = await controlScope(ctx);
   const policy = await readPolicy(ctx, scope);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');

@@ -1,11 +1,12 @@
 import { run } from '../run.js';
 import { adoptSpec } from './adopt.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { storeRefusal } from '../../store/store-check.js';
+import { storeRefusal } from '../../auth/store-check.js';
 import { holdsRecords } from './status.js';
 import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
 import { colors, printJson } from '../../ui/output.js';
 import { teamChoice } from '../../store/team-choice.js';
+import { shownStore } from '../../store/store-url.js';
 import { UsageError } from '../../errors.js';
 
 export const inspectsStore = true;
@@ -31,7 +32,7 @@ export default run(adoptSpec, async (ctx) => {
   const c = colors(ctx, 'stderr');
   ctx.io.note(c.bold(`Store of profile "${profile.name}"`));
   ctx.io.note(`  ${c.dim('expected')}  ${expected ? `${expected.id}, ${expected.writes} records written` : 'none (the profile has written no records)'}`);
-  if (expected) ctx.io.note(`            ${expected.path}`);
+  if (expected) ctx.io.note(`            ${shownStore(expected.path)}`);
   ctx.io.note(`  ${c.dim('found   ')}  ${describeFound(found)}`);
   ctx.io.note(`            ${found.file}`);
   if (holdsRecords(found)) ctx.io.note(`            ${countsLine(found)}`);

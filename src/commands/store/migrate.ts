@@ -53,8 +53,10 @@ export default run(migrateSpec, async (ctx, _opts, args) => {
   for (const key of Object.keys(LABELS) as Array<keyof MigrationCounts>) {
     const copied = result.copied[key];
     const present = result.present[key];
-    if (copied + present === 0) continue;
-    ctx.io.note(`  ${LABELS[key]}: ${copied} copied${present > 0 ? `, ${present} there already` : ''}`);
+    const left = result.left[key];
+    if (copied + present + left === 0) continue;
+    const notCopied = left > 0 ? `, ${left} not copied (the team store kept its own policy: they never applied there)` : '';
+    ctx.io.note(`  ${LABELS[key]}: ${copied} copied${present > 0 ? `, ${present} there already` : ''}${notCopied}`);
   }
   ctx.io.note(`next: fsapi store use ${result.to} (the profile then keeps its records there)`);
 });

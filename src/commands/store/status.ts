@@ -1,13 +1,14 @@
 import { run } from '../run.js';
 import { statusSpec } from './status.spec.js';
-import { storeRefusal } from '../../store/store-check.js';
+import { storeRefusal } from '../../auth/store-check.js';
 import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
 import { teamChoice } from '../../store/team-choice.js';
-import { inspectTeamStore, parseStoreUrl } from '../../store/postgres.js';
+import { addressOfChoice, inspectTeamStore, shownStore } from '../../store/postgres.js';
 import { ExitCode, FsapiError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { ExpectedStore } from '../../auth/types.js';
+import { rightWords } from '../../controls/rights.js';
 
 export const inspectsStore = true;
 
@@ -24,7 +25,7 @@ export default run(statusSpec, async (ctx) => {
     [
       ['Profile', profile.name],
       ['Expected store', expected ? `${expected.id}, ${expected.writes} records written` : 'none yet (the profile has written no records)'],
-      ['Expected file', expected?.path ?? ''],
+      ['Expected file', expected ? shownStore(expected.path) : ''],
       ['File', found.file],
       ['Size', found.exists ? `${found.bytes} bytes (+ ${found.walBytes} in -wal)` : 'no such file'],
       ['Store id', found.identity?.id ?? (found.exists ? (holdsRecords(found) ? 'none yet (given at the next command)' : 'none (no fsapi records)') : '')],
@@ -40,7 +41,7 @@ export default run(statusSpec, async (ctx) => {
     {
       profile: profile.name,
       backend: 'sqlite',
-      expected: expected ?? null,
+      expected: expected ? { ...expected, path: shownStore(expected.path) } : null,
       file: found.file,
       exists: found.exists,
       bytes: found.bytes,
@@ -66,7 +67,7 @@ export function holdsRecords(found: StoreReport): boolean {
  */
 async function teamStatus(ctx: Context, profileName: string, expected: ExpectedStore | undefined): Promise<void> {
   const choice = teamChoice(ctx.paths.dataDir)!;
-  const found = await inspectTeamStore(parseStoreUrl(choice.url, choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : "the profile's team store"));
+  const found = await inspectTeamStore(addressOfChoice(choice));
   const refusal = found.reachable
     ? storeRefusal(profileName, expected, { dataDir: ctx.paths.dataDir, file: found.display, identity: found.identity })
     : undefined;
@@ -79,6 +80,9 @@ async function teamStatus(ctx: Context, profileName: string, expected: ExpectedS
       ['Store', found.display],
       ['Chosen by', choice.source === 'FSAPI_STORE' ? 'FSAPI_STORE' : 'the profile (fsapi store use)'],
       ['Reachable', found.reachable ? 'yes' : `no: ${found.problem ?? 'unknown'}`],
+      // Who this machine acts as: the login every record it writes is stamped with (docs/team.md).
+      ['Login', found.login?.login ?? ''],
+      ['Right', found.login ? rightWords(found.login) : ''],
       ['Server version', found.serverVersion ?? ''],
       ['Schema version', found.schemaVersion || 'none yet (made at the first command that uses it)'],
       ['Expected store', expected ? `${expected.id}, ${expected.writes} records written` : 'none yet (the profile has written no records)'],
@@ -102,9 +106,12 @@ async function teamStatus(ctx: Context, profileName: string, expected: ExpectedS
       chosenBy: choice.source,
       reachable: found.reachable,
       problem: found.problem ?? null,
+      login: found.login?.login ?? null,
+      right: found.login?.right ?? null,
+      rightsSetUp: found.login?.rightsSetUp ?? null,
       serverVersion: found.serverVersion ?? null,
       schemaVersion: found.schemaVersion,
-      expected: expected ?? null,
+      expected: expected ? { ...expected, path: shownStore(expected.path) } : null,
       id: found.identity?.id ?? null,
       writes: found.identity?.writes ?? 0,
       counts: {
@@ -118,5 +125,7 @@ async function teamStatus(ctx: Context, profileName: string, expected: ExpectedS
       matches: found.reachable && refusal === undefined,
     },
   );
-  if (!found.reachable) throw new FsapiError(`the team store ${found.display} is unreachable`, { exitCode: ExitCode.failed, code: 'store_unreachable' });
+  // Not reachable, or the login refused: after the status, the cause with its own code.
+  if (!found.reachable)
+    throw found.failure ?? new FsapiError(`the team store ${found.display} is unreachable`, { exitCode: ExitCode.failed, code: 'store_unreachable' });
 }

@@ -5,9 +5,9 @@
 import { run } from '../run.js';
 import { useSpec } from './use.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { UsageError } from '../../errors.js';
 import { inspectLocalStore, openSqliteStore } from '../../store/database.js';
-import { openTeamStore, parseStoreUrl } from '../../store/postgres.js';
+import { openTeamStore, parseStoreUrl, TeamStore } from '../../store/postgres.js';
+import { rightWords } from '../../controls/rights.js';
 import { printJson } from '../../ui/output.js';
 
 export const inspectsStore = true;
@@ -15,13 +15,8 @@ export const inspectsStore = true;
 export default run(useSpec, async (ctx, _opts, args) => {
   const given = (args[0] ?? '').trim();
   const local = given.toLowerCase() === 'local';
+  // A URL with a password (in any form) is refused here, before anything connects or is kept.
   const address = local ? undefined : parseStoreUrl(given, 'the team store URL');
-  if (address?.hasPassword) {
-    throw new UsageError(
-      `the URL carries a password, which fsapi does not keep in profiles.json; nothing was changed`,
-      'give the URL without it (postgres://user@host/db) and put the password in PGPASSWORD or ~/.pgpass',
-    );
-  }
   requireTerminal(ctx, 'moving the records of a profile');
   const profile = await ctx.profile();
   const profiles = await ctx.profiles();
@@ -41,6 +36,12 @@ export default run(useSpec, async (ctx, _opts, args) => {
   await profiles.useTeamStore(profile.name, address?.display);
   await profiles.rememberStore(profile.name, { id: identity.id, path: where, writes: identity.writes }, { exact: true });
   ctx.io.note(`profile "${profile.name}" now keeps its records in ${where} (store ${identity.id}, ${identity.writes} records written)`);
+  if (store instanceof TeamStore && store.login) {
+    const { login } = store;
+    ctx.io.note(
+      `you act there as ${login.login}, with ${rightWords(login)}${login.right === 'owner' && login.rightsSetUp ? ': grant the others theirs with fsapi store grant <role> <right>' : ''}`,
+    );
+  }
   if (ctx.globals.json)
     printJson(ctx, { profile: profile.name, store: where, backend: local ? 'sqlite' : 'postgresql', id: identity.id, writes: identity.writes });
 });

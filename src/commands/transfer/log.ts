@@ -18,6 +18,7 @@ import { isoTimeCell } from '../../ui/transfers.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
+import { viaWords } from '../../controls/asker.js';
 
 /** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
@@ -35,7 +36,7 @@ const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransf
   // A team store's rows are the whole team's: who sent each (docs/team.md).
   ...(team ? [{ header: 'OPERATOR', cell: (t: LoggedTransfer) => t.operator ?? '', flex: true, wrap: true }] : []),
   { header: 'REFERENCE', cell: (t) => t.reference },
-  { header: 'ACCOUNT', csv: 'account_number', cell: (t) => t.accountNumber, priority: 1 },
+  { header: 'ACCOUNT', csv: 'account_number', identifier: true, cell: (t) => t.accountNumber, priority: 1 },
   { header: 'NAME', csv: 'account_name', cell: (t) => t.accountName, flex: true, wrap: true, minWidth: 8 },
   { header: 'BANK', csv: 'bank_name', cell: (t) => t.bankName, priority: 3, flex: true },
   { header: 'AMOUNT', cell: (t) => koboCell(t.amountKobo), align: 'right' },
@@ -46,6 +47,9 @@ const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransf
   { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 2 },
   // A message cut to a few characters says nothing: it is shown with room to be read, or not at all.
   { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true, minWidth: 30 },
+  // The labels the intent came with (src/controls/asker.ts): the MCP client, the person behind sudo. Last, and
+  // the first to go for width; a terminal's table leaves it out when no row has any.
+  { header: 'VIA', csv: 'via', cell: (t) => viaWords(t.via), priority: 7, flex: true, wrap: true, minWidth: 12 },
 ];
 
 /** Without --limit it reads the whole history, a page at a time: see CommandModule.longRunning. */
@@ -122,11 +126,13 @@ export default run(logSpec, async (ctx, opts, _args) => {
 
 /**
  * A terminal's table leaves STATUS out when it says what OUTCOME says on every row (the API's `successful`
- * beside the outcome `successful`): the room goes to the payee's name. TSV and CSV keep every column.
+ * beside the outcome `successful`): the room goes to the payee's name; and VIA when no row has any. TSV and
+ * CSV keep every column.
  */
 function withoutRepeatedStatus(columns: Column<LoggedTransfer>[], rows: readonly LoggedTransfer[]): Column<LoggedTransfer>[] {
   const repeated = rows.every((t) => (t.status ?? '').toLowerCase() === t.outcome.toLowerCase());
-  return repeated ? columns.filter((column) => column.header !== 'STATUS') : columns;
+  const noVia = rows.every((t) => t.via === undefined);
+  return columns.filter((column) => !(repeated && column.header === 'STATUS') && !(noVia && column.header === 'VIA'));
 }
 
 /** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */
@@ -231,6 +237,10 @@ function toJson(t: LoggedTransfer) {
     senderName: t.senderName ?? null,
     origin: t.origin ?? null,
     operator: t.operator ?? null,
+    // Who the store says sent it: a team store's login (src/common/actor.ts).
+    actor: t.actor ?? null,
+    /** The MCP client and the person behind sudo it came through: labels, not proof (docs/agents.md). */
+    via: t.via ?? null,
     outcome: t.outcome,
     /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
     state: t.state,

@@ -9,6 +9,8 @@ import { requestHolding } from '../../controls/approvals.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import type { Kobo } from '../../money/kobo.js';
+import { businessTimeZone } from '../../controls/policy.js';
+import { documentEnvironment, originMark } from '../../common/document-origin.js';
 
 /** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
@@ -64,9 +66,12 @@ export async function receiptOf(ctx: Context, reference: string): Promise<Receip
   const refusal = notSuccessful(transaction);
   if (refusal) throw new NoReceiptError(refusal);
 
-  // 3. The receipt.
+  // 3. The receipt: its times on the business's clock, and where it comes from.
   const business = await sourceAccount(ctx);
-  return makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs);
+  return makeReceipt(intent, transaction, { name: business.accountName, accountNumber: business.accountNumber }, readAtMs, {
+    timeZone: await businessTimeZone(ctx, scope),
+    environment: documentEnvironment(scope.env),
+  });
 }
 
 /** A reference the payment policy held: nothing was sent, so there is nothing to prove. Exit 1. */
@@ -76,6 +81,13 @@ function heldNotSent(reference: string, request: string, status: string): FsapiE
       exitCode: ExitCode.failed,
       hint: `fsapi approvals show ${request} shows who rejected it and why`,
       code: 'rejected',
+    });
+  }
+  if (status === 'withdrawn') {
+    return new FsapiError(`${reference} was held for approval in request ${request}, and who asked withdrew it: nothing was sent, so there is no receipt`, {
+      exitCode: ExitCode.failed,
+      hint: `fsapi approvals show ${request} shows who withdrew it`,
+      code: 'withdrawn',
     });
   }
   if (status === 'held') {
@@ -92,6 +104,9 @@ function heldNotSent(reference: string, request: string, status: string): FsapiE
 }
 
 function printReceipt(ctx: Context, facts: Receipt): void {
+  // Shown or copied from a terminal, it is no proof of payment either: said where a person reads it.
+  const mark = originMark(facts.environment);
+  if (mark !== undefined && !ctx.globals.json) ctx.io.note(mark);
   // Piped, the money is plain (12345.67), as everywhere else fsapi prints for scripts.
   const money: Record<string, Kobo> = { Amount: facts.amountKobo, Charge: facts.chargeKobo };
   printRecord(

@@ -9,6 +9,7 @@ import { parseDateRange } from '../../books/dates.js';
 import {
   DEFAULT_PAGE_LIMIT,
   EXPORT_COLUMNS,
+  EXPORT_IDENTIFIERS,
   counterpartyLabel,
   hasFilter,
   toExportRow,
@@ -88,7 +89,8 @@ export function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>):
 
 /**
  * CSV through csv-stringify, one page at a time: a header row, then rows as they come. Every cell is
- * neutralised for spreadsheets (csvCell: no formulas, no control characters); amounts stay numbers.
+ * neutralised for spreadsheets (csvCell: no formulas, no control characters); amounts stay numbers, and
+ * account numbers text (csvTextCell).
  */
 async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
   const { stringify } = await import('csv-stringify/sync');
@@ -97,7 +99,7 @@ async function csvSink(ctx: Context): Promise<RowSink<TransactionRecord>> {
     write(rows) {
       ctx.io.out(
         stringify(
-          rows.map((row) => csvRecord(toExportRow(row))),
+          rows.map((row) => csvRecord(toExportRow(row), EXPORT_IDENTIFIERS)),
           { header: !headerWritten, columns: [...EXPORT_COLUMNS] },
         ),
       );

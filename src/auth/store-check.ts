@@ -9,12 +9,13 @@
 // end of a command that added records. Moving or restoring a store on purpose: `fsapi store adopt`.
 import path from 'node:path';
 import type { Context } from '../context.js';
-import type { ExpectedStore, ProfileStore } from '../auth/types.js';
-import { openProfileStore } from '../auth/profile-store.js';
-import { findProfile } from '../auth/resolve.js';
+import type { ExpectedStore, ProfileStore } from './types.js';
+import { openProfileStore } from './profile-store.js';
+import { findProfile } from './resolve.js';
 import { ExitCode, FsapiError } from '../errors.js';
-import type { FoundStore } from './identity.js';
-import type { TeamChoice } from './team-choice.js';
+import type { FoundStore } from '../store/identity.js';
+import type { TeamChoice } from '../store/team-choice.js';
+import { shownStore } from '../store/store-url.js';
 
 /** The store is not the profile's: exit 1, nothing read, sent or changed. */
 export class WrongStoreError extends FsapiError {
@@ -33,7 +34,7 @@ export function storeRefusal(profile: string, expected: ExpectedStore | undefine
     // A team store on either side (an address, not a file): FSAPI_STORE or `store use` is the way.
     const team = /^postgres(ql)?:\/\//i.test(found.file) || /^postgres(ql)?:\/\//i.test(expected.path);
     return new WrongStoreError(
-      `profile "${profile}" keeps its records in ${expected.path} (${theirs}), not in ${found.file}`,
+      `profile "${profile}" keeps its records in ${shownStore(expected.path)} (${theirs}), not in ${found.file}`,
       team
         ? 'is FSAPI_STORE (or FSAPI_DATA_DIR) set for another store? Unset it; to move the profile on purpose: fsapi store use, at a terminal (docs/team.md)'
         : `is FSAPI_DATA_DIR set to another directory? Unset it; ${ADOPT_HINT}`,
