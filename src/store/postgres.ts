@@ -199,6 +199,9 @@ export function rightNeeded(message: string): { what: string; right: TeamRight |
     case 'journal':
     case 'transfers':
     case 'journal_seq_seq':
+    case 'run_leases':
+    case 'name_refusals':
+    case 'name_refusals_id_seq':
       return { what: 'recording a transfer', right: 'sender' };
     case 'events':
     case 'events_open':
