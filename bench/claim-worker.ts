@@ -34,8 +34,10 @@ for (let i = 0; i < count; i += 1) {
   if (mode === 'append') await journal.append(intent);
   else {
     const candidate = { profile: 'bench', baseUrl: 'local', reference, accountNumber, bankCode: '000013', amountKobo: 100000 as Kobo };
-    await journal.claim(intent, (current) =>
-      checkClaim(current, candidate, { earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set() } }, Date.now()),
+    await journal.claim(
+      intent,
+      (current) => checkClaim(current, candidate, { earlierAttempts: 0, duplicates: { windowMs: 600_000, ignore: new Set() } }, Date.now()),
+      { requestTimeoutMs: 30_000, lookupsMs: 30_000 },
     );
   }
 }

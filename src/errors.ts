@@ -60,6 +60,16 @@ export class UsageError extends FsapiError {
   }
 }
 
+/**
+ * A request its caller stopped before it left (a transfer's POST past the time its claim allows it,
+ * src/store/run-lease.ts): nothing was sent. Exit 1.
+ */
+export class NotSentError extends FsapiError {
+  constructor(message: string) {
+    super(message, { exitCode: ExitCode.failed, code: 'store_lease_lost' });
+  }
+}
+
 /** The request failed or the API refused it. Exit 1. */
 export class ApiError extends FsapiError {
   readonly status: number | undefined;

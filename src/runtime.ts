@@ -16,7 +16,7 @@ import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './api/client.js';
 import { nodeTransport } from './api/node-transport.js';
 import type { Transport } from './api/types.js';
-import { storeGuard, teamStoreOfRun } from './store/store-check.js';
+import { storeGuard, teamStoreOfRun } from './auth/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
 import { chooseTeamStore } from './store/team-choice.js';
 import { keepYoungGenerationSmall } from './common/long-run-memory.js';

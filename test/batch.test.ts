@@ -441,7 +441,7 @@ describe('transfer batch: a row another process is sending', () => {
     const reference = derivedReference('ACME', createHash('sha256').update(content).digest(), 2);
     // An intent without an answer, written by a process that is still running (this test's, which holds
     // its run lock in the data dir as every sending fsapi run does).
-    await holdRunLock(s.home.dataDir);
+    await holdRunLock(s.home.dataDir, { requestTimeoutMs: 30_000, lookupsMs: 30_000 });
     await Journal.inDataDir(s.home.dataDir).append({
       type: 'intent',
       profile: 'sim',

@@ -189,7 +189,7 @@ describe('the day, as the store counts it', () => {
       { type: 'reconciled', ...stamp('ACME-REFUSEDPAID', 11), status: 'successful' },
     ];
     for (const record of records) await journal.append(record);
-    await holdRunLock(dir); // this process is the running writer of ACME-INFLIGHT
+    await holdRunLock(dir, { requestTimeoutMs: 30_000, lookupsMs: 30_000 }); // this process is the running writer of ACME-INFLIGHT
     const outcomes = Object.fromEntries((await journalledTransfers(journal, { scope })).transfers.map((t) => [t.reference, t.outcome]));
     assert.deepEqual(outcomes, {
       'ACME-PENDING': 'pending',

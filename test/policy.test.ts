@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
+import { FakeClock } from './helpers/context.js';
 import { sendArgs as send, setPolicy, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { TRANSFER_SPELLINGS } from './helpers/transfer-spellings.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
@@ -272,6 +273,27 @@ describe('the policy at send time', () => {
   });
 });
 
+/**
+ * A zone whose day ends at an instant (`midnight`) when neither UTC's, Lagos's (the zone a claim without
+ * one would count in) nor this machine's does, within ten minutes either side: zones a quarter or half an
+ * hour off the whole hours, on a fixed date.
+ */
+function dayThatEndsOnlyIn(): { zone: string; midnight: number } {
+  const others = ['UTC', 'Africa/Lagos', Intl.DateTimeFormat().resolvedOptions().timeZone];
+  const dateIn = (zone: string, ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(ms);
+  for (const [zone, midnightUtc] of [
+    ['Asia/Kathmandu', '2025-03-10T18:15:00Z'],
+    ['Asia/Kolkata', '2025-03-10T18:30:00Z'],
+    ['Asia/Tehran', '2025-03-10T20:30:00Z'],
+    ['Australia/Eucla', '2025-03-10T15:15:00Z'],
+  ] as const) {
+    const midnight = Date.parse(midnightUtc);
+    const [early, late] = [midnight - 10 * 60_000, midnight + 10 * 60_000];
+    if (dateIn(zone, early) !== dateIn(zone, late) && others.every((other) => dateIn(other, early) === dateIn(other, late))) return { zone, midnight };
+  }
+  throw new Error(`no zone whose day ends apart from ${others.join(', ')}`);
+}
+
 /** An Etc zone whose wall clock reads `hour`:xx at `ms` (whole hours east of UTC, -12 .. +14). */
 function zoneAtHour(ms: number, hour: number): string {
   let east = (((hour - new Date(ms).getUTCHours()) % 24) + 24) % 24;
@@ -320,6 +342,24 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
       const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'], { env: { TZ: tz } })).stdout) as Record<string, unknown>;
       assert.deepEqual([shown.timeZone, shown.countedToday, shown.leftToday], [zone, '100000.00', '0.00'], `policy show under TZ=${tz}`);
     }
+  });
+
+  it("the claim counts the policy's day: two sends either side of its midnight both go, though UTC's, Lagos's and this machine's day is one", async () => {
+    setup = await setUpTransfers();
+    const { zone, midnight } = dayThatEndsOnlyIn();
+    await setPolicy(setup, '--max-per-day', '1000', '--time-zone', zone);
+    // Each run on a clock of its own (the intent's time and the claim's "today" are the run's clock's).
+    const at = (ms: number, amount: string) => setup!.runInProcess(send(amount, '--allow-duplicate', '--json'), { clock: new FakeClock(ms) });
+    const before = await at(midnight - 5 * 60_000, '700');
+    assert.equal(before.code, 0, before.stderr);
+    // ₦700 + ₦700 passes ₦1,000 in one day: the claim must count the policy's day, which began between them.
+    const after = await at(midnight + 5 * 60_000, '700');
+    assert.equal(after.code, 0, after.stderr);
+    // Within that new day the maximum holds.
+    const again = await at(midnight + 6 * 60_000, '400');
+    assert.equal(again.code, 1, again.stderr);
+    assert.equal(errorObject(again.stderr).code, 'policy_limit');
+    assert.equal(setup.posts(), 2);
   });
 
   it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {

@@ -82,7 +82,7 @@ describe('reconcile: one finding of each kind', () => {
     await journal.append({ type: 'accepted', reference: 'ACME-LATE0001', ...scope, time: new Date().toISOString(), status: 'pending', message: 'ok' });
     // On its way: written a moment ago, or 6 minutes ago by a process still running. Neither is missing.
     await journal.append(intent(scope, 'ACME-ONITSWAY01', 50_00));
-    await holdRunLock(setup.home.dataDir); // this test process is the running writer of the next intent
+    await holdRunLock(setup.home.dataDir, { requestTimeoutMs: 30_000, lookupsMs: 30_000 }); // this test process is the running writer of the next intent
     await journal.append(intent(scope, 'ACME-STILLSENDING', 60_00, 6, '2222222222', process.pid));
     await journal.append(intent(scope, 'ACME-DIFFERS0001', 310_00));
     await journal.append({ type: 'accepted', reference: 'ACME-DIFFERS0001', ...scope, time: new Date().toISOString(), status: 'successful', message: 'ok' });

@@ -4,23 +4,21 @@
 // PostgreSQL started for this file (test/helpers/postgres.ts), a database of its own for each test. Every
 // wait is for an event (a line on stderr, a request at the API, a waiter on the server's locks), bounded.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores, openSqliteStore } from '../src/store/database.js';
-import { openTeamStore, parseStoreUrl, WRITER_LOCK } from '../src/store/postgres.js';
+import { openTeamStore, parseStoreUrl } from '../src/store/postgres.js';
 import type { Store } from '../src/store/store.js';
-import { openDatabase } from '../src/store/sqlite.js';
 import { claimer } from './helpers/claimer.js';
 import { errorObject, makeHome, startCli } from './helpers/cli.js';
-import { connectTo, postgresForThisFile } from './helpers/postgres.js';
+import { postgresForThisFile } from './helpers/postgres.js';
+import { batchFile, holdWriterLock, whileRunning } from './helpers/store-waits.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 import { sendArgs as send, setUpTransfers } from './helpers/transfer-setup.js';
 
 const postgres = postgresForThisFile('async');
 const database = () => postgres.database();
-const connect = (url: string) => connectTo(postgres.server(), url);
 
 /** What a team store run is given: the store, its password, the consumer key that names the account. */
 const teamEnv = (url: string) => ({ FSAPI_STORE: url, ...postgres.server().env, FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey });
@@ -30,61 +28,6 @@ function cleanError(stderr: string): ReturnType<typeof errorObject> {
   assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
   assert.doesNotMatch(stderr, new RegExp(postgres.server().env.PGPASSWORD!), 'no password');
   return errorObject(stderr);
-}
-
-/** The store's writer lock, held by the test: SQLite's (BEGIN IMMEDIATE on fsapi.db) or the team store's (its advisory lock). */
-async function holdWriterLock(backend: 'sqlite' | 'postgresql', where: string): Promise<{ waiters(): Promise<number>; release(): Promise<void> }> {
-  if (backend === 'sqlite') {
-    const db = openDatabase(path.join(where, 'fsapi.db'));
-    db.exec('PRAGMA busy_timeout = 10000');
-    db.exec('BEGIN IMMEDIATE');
-    return {
-      waiters: async () => Number.NaN, // SQLite does not say who waits
-      release: async () => {
-        db.exec('COMMIT');
-        db.close();
-      },
-    };
-  }
-  const client = await connect(where);
-  await client.query('BEGIN');
-  await client.query(`SELECT pg_advisory_xact_lock(${WRITER_LOCK})`);
-  const [high, low] = [Number(WRITER_LOCK >> 32n), Number(WRITER_LOCK & 0xffffffffn)];
-  return {
-    waiters: async () =>
-      Number(
-        (
-          await client.query(
-            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1 AND classid = $1::bigint::oid AND objid = $2::bigint::oid",
-            [high, low],
-          )
-        ).rows[0].n,
-      ),
-    release: async () => {
-      await client.query('COMMIT');
-      await client.end();
-    },
-  };
-}
-
-/** Polls `check` every 20 ms while `run` runs; fails when it ends first (with what it said), or after `timeoutMs`. */
-async function whileRunning(run: ReturnType<typeof startCli>, check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  let ended = false;
-  void run.exited.then(() => (ended = true));
-  for (let waited = 0; waited <= timeoutMs; waited += 20) {
-    if (await check()) return;
-    if (ended) assert.fail(`the run ended before ${what}: ${run.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`timed out waiting for ${what}: ${run.stderr()}`);
-}
-
-/** A batch file of `count` rows to distinct accounts at GTBank. */
-function batchFile(dir: string, name: string, count: number, tag: string): string {
-  const file = path.join(dir, name);
-  const rows = Array.from({ length: count }, (_, i) => `${tag}${String(i + 1).padStart(4, '0')}57,gtb,${101 + i},Row ${i + 1}`);
-  writeFileSync(file, `account_number,bank,amount,narration\n${rows.join('\n')}\n`);
-  return file;
 }
 
 describe('two tasks of one process never share a transaction', () => {
@@ -163,7 +106,7 @@ async function answerWhileTheStoreWaits(proxied: ProxiedSimulator, backend: 'sql
   try {
     // Both POSTs have reached the API (their intents are committed); their answers are kept.
     await whileRunning(batch, () => proxied.proxy.heldAnswers() === 2, 'both POSTs at the API', 60_000);
-    lock = await holdWriterLock(backend, team ? team.url : proxied.home.dataDir);
+    lock = await holdWriterLock(backend, team ? team.url : proxied.home.dataDir, postgres.server());
     proxied.proxy.releaseAnswer();
     await whileRunning(batch, () => answersRead() === 1, 'the first answer read');
     // Its outcome waits for the lock the test holds (the server shows the waiter; SQLite shows none).
@@ -227,33 +170,6 @@ describe("a team store's failures are fsapi's errors: exit 1, a code, no stack t
       assert.equal(again.code, 1, again.stderr);
       assert.equal(cleanError(again.stderr).code, 'store_result_too_large');
       assert.equal(s.posts(), 1, 'nothing more sent');
-    } finally {
-      await s.close();
-    }
-  });
-
-  it('the connections terminated mid-batch (pg_terminate_backend): the run stops sending, store_unreachable; run again, each row is paid once', async () => {
-    const t = await database();
-    const s = await setUpTransfers({ latencyMs: 150 });
-    try {
-      const env = { ...s.env, ...teamEnv(t.url) };
-      const file = batchFile(s.home.root, 'terminated.csv', 8, '3000');
-      const batch = startCli(['transfer', 'batch', file, '--yes', '--concurrency', '1', '--json'], { env });
-      await whileRunning(batch, () => s.posts() >= 2, 'two rows sent', 60_000);
-      // Every session of fsapi's on this database: the pool's and the run lock's.
-      await t.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${t.name}' AND application_name = 'fsapi'`);
-      const stopped = await batch.exited;
-      assert.equal(stopped.code, 1, stopped.stderr);
-      assert.equal(cleanError(stopped.stderr).code, 'store_unreachable');
-      const sent = s.posts();
-      assert.ok(sent < 8, 'the batch stopped sending');
-      const intents = await t.sql("SELECT count(DISTINCT reference)::int AS n FROM journal WHERE type = 'intent'");
-      assert.equal(intents[0]!.n, sent, 'one intent for each POST');
-
-      const resumed = await s.run(['transfer', 'batch', file, '--yes', '--json'], { env, timeoutMs: 60_000 });
-      assert.equal(resumed.code, 0, resumed.stderr);
-      assert.equal((JSON.parse(resumed.stdout) as unknown[]).length, 8);
-      assert.equal(s.posts(), 8, 'each row paid once');
     } finally {
       await s.close();
     }

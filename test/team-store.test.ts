@@ -98,6 +98,14 @@ async function raceAtTheClaim(t: Team, runs: Array<[env: Record<string, string>,
   }
 }
 
+/**
+ * Every run's lease and in-flight window moved into the past on the server, as time would move them: the
+ * runs are dead (killed, or ended), and their POSTs could no longer be on their way.
+ */
+async function runOutLeases(t: Team): Promise<void> {
+  await t.sql("UPDATE run_leases SET expires_at = clock_timestamp() - interval '1 second', in_flight_until = clock_timestamp() - interval '1 second'");
+}
+
 const baseline = new WeakMap<Team, number>();
 const postsBefore = (t: Team) => baseline.get(t) ?? 0;
 
@@ -230,7 +238,7 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
     }
   });
 
-  it('a run killed (SIGKILL) mid-send is alive until it dies: the other machine refuses its reference, then finds it dead', async () => {
+  it('a run killed (SIGKILL) mid-send is in flight until its lease and window run out: the other machine refuses its reference, then looks it up', async () => {
     const t = await team({ settleSeconds: 3600 });
     try {
       const reference = 'ACME-TEAMKILL0001';
@@ -245,6 +253,11 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       sender.child.kill('SIGKILL');
       await sender.exited;
       t.s.server.simulator.setFault(undefined);
+      // Killed, it renews nothing: still in flight until its lease and the window its claim marked run out.
+      const stillBusy = await t.s.run([...send('250', '--reference', reference), '--json'], { env: t.envB });
+      assert.equal(stillBusy.code, 2, stillBusy.stderr);
+      assert.match(errorObject(stillBusy.stderr).message, /\(in flight\)/);
+      await runOutLeases(t);
       // Dead now: not "being sent"; the reference is looked up and found sent, so nothing is sent again.
       const after = await t.s.run([...send('250', '--reference', reference), '--json'], { env: t.envB });
       assert.doesNotMatch(after.stderr, /in flight|being sent by another fsapi process/);
@@ -347,6 +360,9 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       const intents = await t.sql("SELECT count(DISTINCT reference)::int AS n FROM journal WHERE type = 'intent'");
       assert.equal(intents[0]!.n, sentWhileDown, 'one intent for each POST');
 
+      // A row whose answer came while the store was down is in flight until the stopped run's lease and
+      // window run out (as they would by themselves after a while).
+      await runOutLeases(t);
       const resumed = await t.s.run(['transfer', 'batch', file, '--yes', '--json'], { env: t.envA, timeoutMs: 60_000 });
       assert.equal(resumed.code, 0, resumed.stderr);
       const results = JSON.parse(resumed.stdout) as Array<{ status: string }>;

@@ -225,7 +225,7 @@ describe('transfer send: the duplicate guard', () => {
     assert.equal((await setup.run(['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '9', '--narration', 'scope', '--yes'])).code, 0);
     const { profile, baseUrl } = JSON.parse(setup.journalLines()[0]!) as { profile: string; baseUrl: string };
     // This test process is the running writer of an intent with no answer yet.
-    await holdRunLock(setup.home.dataDir);
+    await holdRunLock(setup.home.dataDir, { requestTimeoutMs: 30_000, lookupsMs: 30_000 });
     await new Journal(setup.home.dataDir).append({
       type: 'intent',
       reference: 'ACME-STILLRUNNING',

@@ -100,7 +100,8 @@ async function runNow(
   } finally {
     // What a process would drop when it ends: the stores opened for this call, keep-alive connections,
     // the local simulator (its state is on disk; the next call reads it again, with what others wrote),
-    // the notes shown once per run. The run lock stays: this process is alive, and says so.
+    // the notes shown once per run. The run's lock (a team store's lease, renewed on its own connection)
+    // stays: this process is alive, and says so.
     resetHttpState();
     await closeLocalStores();
   }

@@ -10,6 +10,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@model
 import type { Context } from '../context.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { checkPrivateDirs } from './private-dirs.js';
+import { takeNewLeaseAfterLoss } from '../store/process-lock.js';
 import { runTool, whenIdle, type ToolRunResult } from './run-tool.js';
 import { inToolWords, inputSchema, parseToolInput, toolName, type AgentTool } from './tools.js';
 import {
@@ -49,6 +50,10 @@ const CURSOR = 'cursor';
 /** Serves `tools` on stdin and stdout until the client closes stdin and every call asked is answered. */
 export async function serveMcp(ctx: Context, tools: readonly AgentTool[], version: string): Promise<void> {
   checkPrivateDirs(ctx.paths);
+  // The run's lease on a team store lasts as long as the server, renewed while it serves; one lost (the
+  // machine asleep, the store out of reach for longer than the lease) is taken again by the next call
+  // that sends (docs/team.md, "Leases").
+  takeNewLeaseAfterLoss(true);
   // The profile every call serves, resolved now: an unknown one is refused before anything is served.
   const profile = await ctx.profile();
   const environment = agentEnvironment(profile.env);

@@ -60,9 +60,9 @@ export async function createApi(ctx: Context): Promise<Api> {
     // The spec types accountNumber as a number, but a number drops leading zeros and would name another
     // account; the text is sent as typed (the API refusing it is safe, asking about the wrong account is not).
     nameEnquiry: (bankCode, accountNumber) => post('/v1/transfer/name-enquiry', (s) => s.nameEnquiryResultAsRead, { bankCode, accountNumber }),
-    async sendTransfer(body) {
+    async sendTransfer(body, options = {}) {
       // http.ts never retries a POST, and sendAuthenticated never repeats this one, not after a 401/403 either.
-      const { answer, schemas } = await sendThenLoadSchemas({ method: 'POST', path: '/v1/transfer', json: body });
+      const { answer, schemas } = await sendThenLoadSchemas({ method: 'POST', path: '/v1/transfer', json: body, mayLeave: options.mayLeave });
       return parseAnswer(answer, http.host, schemas.transferResponseAsRead);
     },
     getTransaction: (reference) => get(`/v1/transactions/reference/${encodeURIComponent(reference)}`, (s) => s.transactionRecordAsRead),

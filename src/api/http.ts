@@ -150,6 +150,8 @@ export async function createHttp(ctx: Context, baseUrl: string | undefined): Pro
       const rateLimits = movesNoMoney(request) ? new Backoff(API_RATE_LIMIT, { clock: ctx.clock }) : undefined;
 
       for (;;) {
+        // The caller's last word (after the token, the queue, a wait): thrown before anything left.
+        request.mayLeave?.();
         let answer: WireAnswer;
         try {
           answer = await attempt(wire, target);

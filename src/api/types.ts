@@ -45,9 +45,10 @@ export interface Api {
   nameEnquiry(bankCode: string, accountNumber: string): Promise<NameEnquiryResult>;
   /**
    * Sent exactly once: never retried nor repeated, whatever happens (a 401/403 renews the token and is
-   * thrown as an ApiError with that status). Transport failures throw TransportError.
+   * thrown as an ApiError with that status). Transport failures throw TransportError. `mayLeave` is asked
+   * right before the POST goes on the wire; what it throws stops it there, unsent.
    */
-  sendTransfer(body: TransferRequest): Promise<TransferResponse>;
+  sendTransfer(body: TransferRequest, options?: { mayLeave?: () => void }): Promise<TransferResponse>;
   getTransaction(reference: string): Promise<TransactionRecord>;
   transferRequery(transactionId: string): Promise<TsqResult>;
   listTransactions(query: PageQuery): Promise<TransactionRecord[]>;
@@ -72,6 +73,8 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Called when the request has been handed to the OS (each try): the caller can prepare while the API works. */
   onSent?: () => void;
+  /** Called right before each try goes on the wire; what it throws stops the request there, unsent. */
+  mayLeave?: () => void;
 }
 
 /** Header names in lower case. */

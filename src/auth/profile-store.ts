@@ -11,7 +11,7 @@
 // keep what they wrote. Reads take no lock: conf replaces the file by rename, so a read sees the old file
 // or the new one, never half of each.
 //
-// Beside the profiles, `stores` remembers the store each profile keeps its records in (src/store/store-check.ts):
+// Beside the profiles, `stores` remembers the store each profile keeps its records in (src/auth/store-check.ts):
 // read when a command opens the store, written at the end of a command that added records.
 //
 // A file that cannot be read is never reset: conf's clearInvalidConfig stays false and every read error

@@ -8,6 +8,7 @@ import { koboToDecimal, NO_KOBO, sumKobo, type Kobo } from '../money/kobo.js';
 import { csvCell, csvTextCell } from '../common/sanitize.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../common/atomic-file.js';
 import type { RowResult } from './payouts.js';
+import { withoutNothingDone } from '../transfers/transfer.js';
 
 export const REPORT_COLUMNS = ['line', 'account_number', 'bank', 'bank_code', 'amount', 'verified_name', 'reference', 'status', 'message'] as const;
 export type ReportEntry = Record<(typeof REPORT_COLUMNS)[number], string | number>;
@@ -184,7 +185,8 @@ export function batchError(
       .filter(Boolean)
       .join(', ');
     // Stopped by the store (unreachable, busy, a bound run out): said, and its code is the batch's, for scripts.
-    const stopped = options.storeFailure ? `; the run stopped: ${options.storeFailure.message}` : '';
+    // (Its own "nothing was sent" is the transfer's it was about: the counts say what the run sent.)
+    const stopped = options.storeFailure ? `; the run stopped: ${withoutNothingDone(options.storeFailure.message)}` : '';
     return new FsapiError(
       `${parts} of ${t.total} transfers (${t.paid} pending or successful${t.held > 0 ? `, ${t.held} held for approval` : ''})${where}${stopped}`,
       {

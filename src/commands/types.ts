@@ -13,7 +13,7 @@ export interface CommandModule {
   longRunning?: boolean | ((options: Record<string, unknown>) => boolean);
   /**
    * Set by the commands that look at a store the profile may not expect (store status, store adopt): the
-   * store is not refused for them (src/store/store-check.ts); they show what differs and act on it.
+   * store is not refused for them (src/auth/store-check.ts); they show what differs and act on it.
    */
   inspectsStore?: boolean;
 }

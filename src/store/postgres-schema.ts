@@ -1,6 +1,7 @@
 // The team store's schema (src/store/postgres.ts): the tables of src/store/migrations.ts in PostgreSQL's
-// words, in steps of its own. `fsapi_schema.version` counts the SQLite steps the schema matches (8: every
-// table of the local store, as its step 8 left them), so one number says what a store of either kind holds.
+// words, in steps of its own. `fsapi_schema.version` counts the team store's steps: up to 9 they match the
+// local store's steps of the same number (every table of the local store as that step left it); 10, the run
+// leases, only the team store has.
 // A step is only ever added at the end, never edited once released; each runs in one transaction, under
 // the store's migration lock, so two machines opening a new store at once make it once.
 //
@@ -17,7 +18,7 @@ import type { Queries } from './store.js';
 import { giveToOwners, setUpRightsIfAllowed } from './team-rights.js';
 
 export interface PostgresStep {
-  /** The local store's schema version this step brings the team store to. */
+  /** The version this step brings the team store to (up to 9, the local store's of the same number). */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
@@ -277,6 +278,26 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       CREATE INDEX IF NOT EXISTS event_claims_by_listener ON event_claims (claimed_by);
     `,
     run: (q) => giveToOwners(q, ['event_claims']),
+  },
+  {
+    // The team store's own: a sending run's lease (src/store/run-lease.ts). The local store needs none: its
+    // runs hold OS locks (src/store/process-lock.ts).
+    version: 10,
+    name: 'run leases',
+    sql: `
+      CREATE TABLE IF NOT EXISTS run_leases (
+        run TEXT PRIMARY KEY,
+        login TEXT NOT NULL DEFAULT session_user,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started_at TIMESTAMPTZ NOT NULL,
+        heartbeat_at TIMESTAMPTZ NOT NULL,
+        renewals BIGINT NOT NULL DEFAULT 0,
+        expires_at TIMESTAMPTZ NOT NULL,
+        in_flight_until TIMESTAMPTZ NOT NULL DEFAULT '-infinity'
+      );
+    `,
+    run: (q) => giveToOwners(q, ['run_leases']),
   },
 ];
 

@@ -25,11 +25,10 @@
 //   never a stack trace, never an 'error' event without a listener.
 // - Statements are the SQLite ones: `?` becomes `$n`, and an insert whose caller needs the new row's number
 //   (lastInsertRowid) returns it (RETURNING). Schema: src/store/postgres-schema.ts.
-// - A sending run is alive while it holds a session-level advisory lock on a connection of its own, outside
-//   the pool (holdTeamRunLock): the server drops it the moment that connection ends (process killed,
-//   machine gone: TCP keepalive), so a run on another machine is known dead without pids or clocks
-//   (src/store/process-lock.ts). That connection is never replaced: once it is lost, each intent's
-//   transaction finds the lock gone (its fence) and the run sends nothing more.
+// - Nothing a guarantee rests on lives in a session: the writer's lock and the bounds are the
+//   transaction's, so a transaction-mode pooler (PgBouncer) may stand in front. A sending run is known to
+//   be alive by its lease, a row of the store renewed on a timer (src/store/run-lease.ts), not by a
+//   connection: a connection reset or replaced loses nothing.
 import { statSync } from 'node:fs';
 import { randomBytes } from '../common/random.js';
 import path from 'node:path';
@@ -58,11 +57,11 @@ export const POOL_WAIT_MS = 30_000;
 export const POOL_SIZE = 4;
 /** The largest result read: a page of fsapi's records is a few MB at most; a value written from outside is refused, unread. */
 export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
-/** The server ends a silent client's session after about 10 + 5 x 3 s (the run lock's connection). */
-const KEEPALIVE = { idle: 10, interval: 5, count: 3 };
+/** TCP keepalive probes start after this many seconds of silence on a connection. */
+const KEEPALIVE_IDLE_S = 10;
 
-// Advisory lock keys. The store's writer lock and its migration lock are one-bigint keys; run locks are
-// two-int4 keys (src/store/process-lock.ts), a space of their own on the server.
+// Advisory lock keys, both taken per transaction (pg_advisory_xact_lock): the store's writer lock and its
+// migration lock.
 export const WRITER_LOCK = 0x66_73_61_70_69_01n; // "fsapi" 1
 const MIGRATION_LOCK = 0x66_73_61_70_69_02n;
 
@@ -200,6 +199,9 @@ export function rightNeeded(message: string): { what: string; right: TeamRight |
     case 'journal':
     case 'transfers':
     case 'journal_seq_seq':
+    case 'run_leases':
+    case 'name_refusals':
+    case 'name_refusals_id_seq':
       return { what: 'recording a transfer', right: 'sender' };
     case 'events':
     case 'events_open':
@@ -793,25 +795,38 @@ function newTeamStoreId(): string {
     .replace(/(.{4})(?=.)/g, '$1-')}`;
 }
 
+/** How a pool differs from a store's own (the run lease's: one connection, kept, with shorter bounds). */
+export interface PoolOptions {
+  size?: number;
+  /** How long an idle connection is kept; 0: for as long as the process lives. */
+  idleMs?: number;
+  /** How long a connection may take to open, or a caller may wait for a free one. */
+  waitMs?: number;
+  /** How long any answer may take before the connection is given up. */
+  answerMs?: number;
+  /** An idle connection failed (reset, terminated by the server) and was dropped. */
+  onIdleFailure?: (error: Error) => void;
+}
+
 /** The pool of one team store: bounded in size and in every wait; an idle connection's failure is heard and dropped. */
-async function poolFor(address: StoreAddress): Promise<PgPool> {
+export async function teamPool(address: StoreAddress, options: PoolOptions = {}): Promise<PgPool> {
   const pg = await loadDriver();
   const pool = new pg.Pool({
     connectionString: address.url,
     Client: clientClass(pg, address.display) as unknown as new () => PgClient,
-    max: POOL_SIZE,
-    connectionTimeoutMillis: POOL_WAIT_MS,
-    idleTimeoutMillis: 10_000,
+    max: options.size ?? POOL_SIZE,
+    connectionTimeoutMillis: options.waitMs ?? POOL_WAIT_MS,
+    idleTimeoutMillis: options.idleMs ?? 10_000,
     // A command that is done exits, its idle connections with it.
     allowExitOnIdle: true,
     keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE.idle * 1000,
-    query_timeout: ANSWER_TIMEOUT_MS,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_S * 1000,
+    query_timeout: options.answerMs ?? ANSWER_TIMEOUT_MS,
     application_name: 'fsapi',
   });
   // An idle connection that fails is removed by the pool, which then says so here: the next transaction
   // opens another. Without a listener the process would end.
-  pool.on('error', () => undefined);
+  pool.on('error', (error: Error) => options.onIdleFailure?.(error));
   return pool;
 }
 
@@ -838,7 +853,7 @@ export function openTeamStore(dataDir: string | undefined, address: StoreAddress
 }
 
 async function openTeam(dataDir: string | undefined, address: StoreAddress): Promise<TeamStore> {
-  const pool = await poolFor(address);
+  const pool = await teamPool(address);
   // Without a data dir (`store migrate`): no run's store, so no profile's expectation is checked or kept.
   const store = new TeamStore(dataDir === undefined ? '' : path.resolve(dataDir), address, pool);
   try {
@@ -899,7 +914,7 @@ export async function inspectTeamStore(address: StoreAddress): Promise<TeamStore
     counts: {},
     login: undefined,
   };
-  const pool = await poolFor(address);
+  const pool = await teamPool(address);
   const store = new TeamStore('', address, pool);
   try {
     report.serverVersion = await store.read(async (q) => String((await q.sql('SHOW server_version').get())?.server_version ?? ''));
@@ -918,116 +933,4 @@ export async function inspectTeamStore(address: StoreAddress): Promise<TeamStore
     await store.close();
   }
   return report;
-}
-
-// ---- run locks ---------------------------------------------------------------------------------------
-
-/** A run id (16 hex digits) as the two int4 halves of its advisory lock key. */
-function runKey(run: string): [number, number] {
-  return [Number.parseInt(run.slice(0, 8), 16) | 0, Number.parseInt(run.slice(8, 16), 16) | 0];
-}
-
-interface HeldRunLock {
-  client: TeamClient;
-  fence: Fence;
-}
-
-/** This process's run locks, by store address: each on a connection of its own, kept for the life of the process. */
-const runLocks = new Map<string, Promise<HeldRunLock>>();
-
-/**
- * Takes the run's lock on a connection of its own to the store, held for as long as that connection lives
- * (the life of the process), and returns the fence each intent's transaction checks: the lock still held by
- * that connection. A lost connection is not replaced: its fence fails from then on.
- */
-export async function holdTeamRunLock(store: TeamStore, run: string): Promise<Fence> {
-  const key = store.address.display;
-  let held = runLocks.get(key);
-  if (!held) {
-    held = takeRunLock(store.address, run);
-    runLocks.set(key, held);
-    const taking = held;
-    taking.catch(() => {
-      if (runLocks.get(key) === taking) runLocks.delete(key);
-    });
-  }
-  const { client, fence } = await held;
-  if (client.lost) throw fence.lost();
-  return fence;
-}
-
-async function takeRunLock(address: StoreAddress, run: string): Promise<HeldRunLock> {
-  const pg = await loadDriver();
-  const Client = clientClass(pg, address.display);
-  const client = new Client({
-    connectionString: address.url,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE.idle * 1000,
-    query_timeout: ANSWER_TIMEOUT_MS,
-    application_name: 'fsapi',
-  });
-  const [high, low] = runKey(run);
-  let row: Record<string, unknown> | undefined;
-  try {
-    await client.connect();
-    // The server's side of liveness: a machine that vanishes (power cut, cable) without closing its
-    // connection is probed, and its session (and the run's lock) ended, within about idle + interval x
-    // count seconds. Session settings: this connection is the session the lock lives in.
-    const answers = await client.query(
-      `SET tcp_keepalives_idle = ${KEEPALIVE.idle}; SET tcp_keepalives_interval = ${KEEPALIVE.interval}; SET tcp_keepalives_count = ${KEEPALIVE.count};
-       SELECT pg_try_advisory_lock(${high}, ${low})::int AS held, pg_backend_pid() AS pid`,
-    );
-    const results = (Array.isArray(answers) ? answers : [answers]) as QueryResult[];
-    row = results[results.length - 1]!.rows[0] as Record<string, unknown> | undefined;
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw teamStoreError(address.display, client.lost ?? error);
-  }
-  if (row?.held !== 1) {
-    await client.end().catch(() => undefined);
-    throw new Error(`the run lock of ${run} is held by another connection`);
-  }
-  // Held for the life of the process, which it does not keep alive. A connection the server closes
-  // without an error is lost all the same.
-  client.on('end', () => {
-    client.lost ??= new Error('the server closed the connection');
-  });
-  (client as unknown as { unref(): void }).unref();
-  const display = address.display;
-  const fence: Fence = {
-    sql: `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND pid = ${Number(row.pid)}
-            AND classid = ${high >>> 0}::bigint::oid AND objid = ${low >>> 0}::bigint::oid`,
-    holds: (rows) => Number(rows[0]?.held) === 1,
-    lost: () =>
-      new StoreUnreachableError(
-        display,
-        `the connection that holds this run's lock was lost${client.lost ? ` (${client.lost.message})` : ''}; this run sends nothing more`,
-        client.lost,
-      ),
-  };
-  return { client, fence };
-}
-
-/** Lets go of this process's run locks on team stores, as its end does (tests that run many commands in one process). */
-export function releaseTeamRunLocks(): void {
-  const held = [...runLocks.values()];
-  runLocks.clear();
-  for (const lock of held) void lock.then(({ client }) => client.end()).catch(() => undefined);
-}
-
-/** Whether some connection to the store (any machine) holds the run's lock: the run is alive. `q`: the caller's transaction. */
-export async function teamRunIsLive(store: TeamStore, run: string, q?: Queries): Promise<boolean> {
-  // pg_locks shows the two halves unsigned (oid).
-  const [signedHigh, signedLow] = runKey(run);
-  const [high, low] = [signedHigh >>> 0, signedLow >>> 0];
-  const ask = (tx: Queries) =>
-    tx
-      .sql(
-        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
-           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND classid = ?::bigint::oid AND objid = ?::bigint::oid`,
-      )
-      .get(high, low);
-  const row = q ? await ask(q) : await store.read(ask);
-  return Number(row?.n ?? 0) > 0;
 }

@@ -8,12 +8,11 @@
 // LockFileEx on Windows), taken with BEGIN EXCLUSIVE and never committed. Another process asks by trying
 // the same with no wait: SQLITE_BUSY means the holder is alive.
 //
-// With a team store (src/store/postgres.ts) the run lock is the same idea on the database server: a
-// session-level advisory lock held on a connection of its own for the life of the process (outside the
-// pool of its transactions), which the server drops when the connection ends (the process exits or is
-// killed, or its machine stops answering TCP keepalives). Any machine asks pg_locks whether it is held;
-// each intent's transaction checks that this run still holds it (its fence), so a run whose connection
-// was lost writes no more intents.
+// A team store (src/store/postgres.ts) is shared by machines, whose processes no OS lock can see: there a
+// run holds a lease instead, a row of the store it renews on a timer, whose expiry the server's clock decides
+// (src/store/run-lease.ts). Any machine asks the store whether it is live, or whether a POST of the run may
+// still be on its way; each intent's transaction checks that this run's lease is still live (its fence), so a
+// run that lost it writes no more intents. The interface below is the same for both.
 //
 // Used for:
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
@@ -24,8 +23,9 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateFile, openLocalStore } from './database.js';
 import { openDatabase, sqliteCode, type SqlDatabase } from './sqlite.js';
-import { holdTeamRunLock, releaseTeamRunLocks, teamRunIsLive, TeamStore } from './postgres.js';
-import type { Fence, Queries } from './store.js';
+import { TeamStore } from './postgres.js';
+import { holdTeamRunLease, inFlightWindowMs, releaseTeamRunLeases, teamRunIsLive, type ClaimFence } from './run-lease.js';
+import type { Queries } from './store.js';
 import { teamChoice } from './team-choice.js';
 
 let thisRun: string | undefined;
@@ -112,7 +112,7 @@ process.once('exit', releaseProcessLocks);
 /** Lets go of every lock this process holds, as its end does (tests that run many commands in one process). */
 export function releaseProcessLocks(): void {
   for (const key of [...held.keys()]) release(key);
-  releaseTeamRunLocks();
+  releaseTeamRunLeases();
 }
 
 // ---- the run lock ----------------------------------------------------------------------------------------
@@ -122,21 +122,36 @@ export function runLockFile(dataDir: string, run: string): string {
 }
 
 /**
- * Makes this run findable as alive by other processes: call before writing an intent. On a team store it
- * also returns the fence the intent's transaction checks (the run's lock still held on the server), so a
- * run whose lock went with its connection writes no more intents.
+ * A process that serves many commands (`fsapi mcp`) takes a new lease on a team store when its last one
+ * was lost (src/store/run-lease.ts); a command's own run stops instead, and says so.
  */
-export async function holdRunLock(dataDir: string): Promise<Fence | undefined> {
+export { takeNewLeaseAfterLoss } from './run-lease.js';
+
+/** What an intent's claim needs from the run's lock. */
+export interface RunHoldOptions {
+  /** The run's request timeout and its lookups after a lost answer, in ms: the in-flight window of a team store's claim. */
+  requestTimeoutMs: number;
+  lookupsMs: number;
+}
+
+/**
+ * Makes this run findable as alive by other processes: call right before writing an intent. On a team store
+ * it returns the fence the intent's transaction checks (the run's lease still live; the in-flight window
+ * marked), and whose `mayLeave` the POST asks before it leaves; on the data dir's store nothing is needed:
+ * the OS lock holds as long as the process does, stopped or not.
+ */
+export async function holdRunLock(dataDir: string, options: RunHoldOptions): Promise<ClaimFence | undefined> {
   const team = await teamStoreOf(dataDir);
-  if (team) return holdTeamRunLock(team, runId());
+  if (team) return holdTeamRunLease(team, runId(), inFlightWindowMs(options.requestTimeoutMs, options.lookupsMs));
   // A run id is random: nobody else holds this file.
   if (!holdProcessLock(runLockFile(dataDir, runId()))) throw new Error(`the run lock ${runLockFile(dataDir, runId())} is held by another process`);
   return undefined;
 }
 
 /**
- * Whether the run that wrote an intent is still running (holds its run lock). `q`: the caller's
- * transaction on the store, where a team store's locks are asked about.
+ * Whether the run that wrote an intent is still running (holds its run lock), or, on a team store, whether
+ * its POSTs may still be on their way (run-lease.ts). `q`: the caller's transaction on the store, where a
+ * team store's leases are asked about.
  */
 export async function runIsLive(dataDir: string, run: string | undefined, q?: Queries): Promise<boolean> {
   if (run === undefined) return false;

@@ -49,6 +49,7 @@ export const TEAM_TABLES = [
   'approval_transfers',
   'approval_decisions',
   'name_refusals',
+  'run_leases',
 ] as const;
 
 /** Privileges on top of viewer's SELECT on every table (owners own them). Row-level security narrows some. */
@@ -64,6 +65,8 @@ const SENDER_GRANTS: ReadonlyArray<readonly [privileges: string, table: (typeof 
   ['INSERT', 'approval_decisions'],
   // A failed name check, kept against its reference by whoever sent it (it only ever holds a payment back).
   ['INSERT', 'name_refusals'],
+  // A sending run's lease: taken, renewed and marked by the run; an ended one a day old is removed by any run.
+  ['INSERT, UPDATE, DELETE', 'run_leases'],
 ];
 
 /** Identity columns whose sequences a sender's inserts draw from. */

@@ -8,7 +8,8 @@
 // A reference may be sent again only when its last attempt is over and moved no money: refused by the
 // API, or written by a process that died before any answer (and the caller looked the reference up and
 // did not find it), or this run's own attempt answered 429 that a lookup since did not find. An attempt whose writer is still running is in flight, whatever else is known; a
-// writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
+// writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid; on
+// a team store, while its lease is live or its POST may still be on its way (src/store/run-lease.ts).
 import { UsageError } from '../errors.js';
 import { runId, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
@@ -123,7 +124,8 @@ export async function checkClaim(journal: ClaimView, candidate: ClaimCandidate, 
 
 /**
  * Whether the writer of an attempt without an answer is still running: it holds its run lock in the data
- * dir. A reused pid holds nothing; a stopped (SIGSTOP) writer still holds it, and is still sending.
+ * dir. A reused pid holds nothing; a stopped (SIGSTOP) writer still holds it, and is still sending. On a team
+ * store: its lease is live, or the window its claim marked has not passed.
  */
 export function isInFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>, dataDir: string): Promise<boolean> {
   return runIsLive(dataDir, attempts.lastRun);

@@ -32,7 +32,8 @@ import { JournalStore, type StoredTransfer, type TransferDoc } from '../store/jo
 import { shownActor } from '../common/actor.js';
 import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
-import { holdRunLock, runIsLive } from '../store/process-lock.js';
+import { holdRunLock, runIsLive, type RunHoldOptions } from '../store/process-lock.js';
+import { LeaseLostError } from '../store/run-lease.js';
 import { teamChoice } from '../store/team-choice.js';
 import { addressOfChoice } from '../store/postgres.js';
 import type { VerifiedTransfer } from './types.js';
@@ -185,6 +186,9 @@ export interface JournalView extends ClaimView {
   count(scope?: { profile: string; baseUrl: string }): Promise<number>;
 }
 
+/** Asked right before a claimed transfer's POST leaves: throws (NotSentError) when it may no longer leave. */
+export type SendCheck = () => void;
+
 export interface TransferQuery {
   /** Only the last `limit` transfers (still oldest first). */
   limit?: number;
@@ -313,19 +317,50 @@ export class Journal implements JournalView {
    * Appends `intent` only if `check` (given what the journal holds now, every process's records included)
    * returns without throwing: the check and the write are one transaction for every process sharing the
    * store. This is the claim on a reference: nothing may be sent for it before `claim` has returned, and
-   * nothing but the store is awaited inside it (never the API).
+   * nothing but the store is awaited inside it (never the API). `hold`: the run's timings, for a team
+   * store's lease (src/store/run-lease.ts). Returns the check the POST makes right before it leaves (a team
+   * store's send window; nothing on the data dir's store).
    */
-  async claim(intent: IntentRecord, check: (journal: ClaimView) => Promise<void>): Promise<void> {
+  async claim(intent: IntentRecord, check: (journal: ClaimView) => Promise<void>, hold: RunHoldOptions): Promise<SendCheck> {
     const parsed = journalRecord.parse(intent);
     const rows = await this.rows();
-    const fence = await holdRunLock(this.dataDir);
-    await rows.store.write(
-      async (q) => {
-        await check(new JournalIn(this.dataDir, rows, q));
-        await insert(rows, q, parsed);
-      },
-      { fence },
-    );
+    const attempt = async () => {
+      const fence = await holdRunLock(this.dataDir, hold);
+      await rows.store.write(
+        async (q) => {
+          await check(new JournalIn(this.dataDir, rows, q));
+          await insert(rows, q, parsed);
+        },
+        { fence },
+      );
+      return fence;
+    };
+    let fence: Awaited<ReturnType<typeof attempt>>;
+    try {
+      fence = await attempt();
+    } catch (error) {
+      // The lease found lost by this claim's fence (nothing of it written): a process that may take a new
+      // one (`fsapi mcp`) claims again under it; any other gets the same error from holdRunLock.
+      if (!(error instanceof LeaseLostError)) throw error;
+      fence = await attempt();
+    }
+    return fence ? () => fence.mayLeave() : () => undefined;
+  }
+
+  /**
+   * Appends an outcome of this run's own attempt of a reference only while that attempt is still the
+   * reference's last, unanswered (`intents`: its number): an outcome written late never answers an attempt
+   * another process made since. Returns whether it was written.
+   */
+  async appendToOwnAttempt(record: Exclude<JournalRecord, IntentRecord | { type: 'repaired' }>, own: { run: string; intents: number }): Promise<boolean> {
+    const parsed = journalRecord.parse(record);
+    const rows = await this.rows();
+    return rows.store.write(async (q) => {
+      const attempts = await rows.attempts(q, record);
+      if (!attempts || attempts.answered || attempts.lastRun !== own.run || attempts.intents !== own.intents) return false;
+      await insert(rows, q, parsed);
+      return true;
+    });
   }
 
   /** Every record in the order written. Holds them all: exports use `records()`. */

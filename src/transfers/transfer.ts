@@ -15,10 +15,10 @@ import { recordsScope } from '../auth/records-owner.js';
 import type { Context } from '../context.js';
 import type { TransactionRecord, TransferRequest, TransferResult } from '../api/schemas.js';
 import type { Bank } from '../api/schemas.js';
-import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
+import { ApiError, AuthError, ExitCode, FsapiError, NotSentError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type ClaimRules } from './claim.js';
-import { Journal, type JournalRecord, type TransferState } from './journal.js';
+import { Journal, type JournalRecord, type SendCheck, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
 import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
@@ -364,7 +364,8 @@ export function transferBody(transfer: VerifiedTransfer): TransferRequest {
  * unreadable body), and any answer that does not prove a refusal (src/transfers/refusal-proof.ts: a 401/403,
  * a 3xx, a 400 to a reference sent before, a 429), is reconciled by looking the reference up on a bounded
  * schedule; after a 429 the first definite answer ends the lookups (`rate-limited` when the API holds no
- * such reference). Throws only when the intent cannot be journalled (nothing was sent then); every other
+ * such reference). Throws only when the intent cannot be journalled, or (a team store) when the POST could
+ * not leave within its send window after the claim (NotSentError): nothing was sent then; every other
  * ending is a returned outcome.
  */
 export async function executeTransfer(
@@ -384,6 +385,7 @@ export async function executeTransfer(
   // maximum is decided in the claim, against every process's transfers.
   const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...(await hardLimits(ctx, scope, transfer.amountKobo)) };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
+  let mayLeave: SendCheck;
   try {
     // The claim: the duplicate guard and the reference's owner checked again, and the intent written, as
     // one step for every fsapi process sharing this data dir (src/transfers/claim.ts).
@@ -401,7 +403,10 @@ export async function executeTransfer(
       operator: operatorName(ctx.env),
       ...withVia(viaJson(viaOf(ctx))),
     };
-    await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
+    mayLeave = await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()), {
+      requestTimeoutMs: ctx.globals.timeoutMs,
+      lookupsMs: scheduleSpanMs(options.schedule ?? reconcileSchedule(ctx.env)),
+    });
   } catch (error) {
     if (
       error instanceof ReferenceTakenError ||
@@ -437,7 +442,7 @@ export async function executeTransfer(
   const intent: TransferIntent = { reference, amountKobo: transfer.amountKobo, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode };
   let lostBecause: string;
   try {
-    const response = await api.sendTransfer(body);
+    const response = await api.sendTransfer(body, { mayLeave });
     const verdict = checkObservation(intent, response.data);
     if (verdict.matches) {
       const status = response.data.status;
@@ -448,6 +453,14 @@ export async function executeTransfer(
     // An answer about another transfer says nothing about this one: settled by looking our own reference up.
     lostBecause = `the answer to the transfer was not about it: ${verdict.detail}`;
   } catch (error) {
+    // Held past its send window since the claim (a team store: src/store/run-lease.ts): it never left. Said
+    // in the journal only while this attempt is still the reference's last (another member may have settled
+    // it since); thrown as the claim's failures are, so a batch stops here.
+    if (error instanceof NotSentError) {
+      const own = { run: runId(), intents: rules.earlierAttempts + 1 };
+      await journal.appendToOwnAttempt({ type: 'rejected', ...stamp(), message: `not sent: ${error.message}` }, own).catch(() => false);
+      throw error;
+    }
     // The one decision of what proves a refusal (src/transfers/refusal-proof.ts): only then "no money moved".
     if (errorProvesNothingMoved(error, { firstSend: rules.earlierAttempts === 0 })) {
       const refusal = error as FsapiError;
@@ -590,6 +603,11 @@ export function reconcileSchedule(env: Readonly<Record<string, string | undefine
   }
   const [first, ...waits] = parts.map(Number);
   return { firstWaitMs: first!, waitsMs: waits };
+}
+
+/** How long a schedule's waits take in all: the lookups' part of a team store's in-flight window. */
+function scheduleSpanMs(schedule: RetrySchedule): number {
+  return (schedule.firstWaitMs ?? 0) + schedule.waitsMs.reduce((sum, ms) => sum + ms, 0);
 }
 
 export { lookUpOnce, type SingleLookup, type TransferIntent } from './lookup.js';

@@ -6,6 +6,11 @@
 // copy of the binaries in a temporary dir that user can read, never from the checkout, which may be where
 // that user cannot go (a clone in a mode-700 dir). A server that cannot start fails the test with what it
 // said, never leaves it waiting.
+//
+// FSAPI_TEST_PGBOUNCER=<path of a pgbouncer binary> puts PgBouncer in transaction mode between the tests'
+// fsapi runs and the server (a check by hand that nothing fsapi needs lives in a session, docs/team.md):
+// `url` and each database's URL go through it; what the tests do as an administrator (`sql`, creating
+// databases) goes to the server itself. The tests never need it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
@@ -21,7 +26,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
@@ -30,8 +35,12 @@ import { closeLocalStores } from '../../src/store/database.js';
 import { testUserIds } from './os-user.js';
 
 export interface TestPostgres {
-  /** postgres://postgres@127.0.0.1:port/fsapi: no password (PGPASSWORD in `env` carries it). */
+  /** postgres://postgres@127.0.0.1:port/fsapi: no password (PGPASSWORD in `env` carries it); through PgBouncer when asked. */
   url: string;
+  /** The same on the server itself (never through PgBouncer): for what the tests do as its administrator. */
+  directUrl: string;
+  /** The databases made on it (through PgBouncer, each its own pool: start() waits until each is reached). */
+  databases: Set<string>;
   /** The password of the server's user, as the CLI is given it. */
   env: Record<string, string>;
   port: number;
@@ -120,13 +129,23 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   } finally {
     await admin.end();
   }
+  const bouncer = process.env.FSAPI_TEST_PGBOUNCER ? await startPgBouncer(process.env.FSAPI_TEST_PGBOUNCER, root, port) : undefined;
+  const databases = new Set(['fsapi']);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/fsapi`,
+    databases,
+    url: `postgres://postgres@127.0.0.1:${bouncer?.port ?? port}/fsapi`,
+    directUrl: `postgres://postgres@127.0.0.1:${port}/fsapi`,
     env: { PGPASSWORD: PASSWORD },
     port,
-    start,
+    start: async () => {
+      await start();
+      // Through PgBouncer: back once the pooler has logged in to it again, for every database's pool (each
+      // waits server_login_retry after a failed login).
+      if (bouncer) for (const name of databases) await bouncer.reachesServer(name);
+    },
     pause,
     stop: async () => {
+      bouncer?.stop();
       await pause();
       rmSync(root, { recursive: true, force: true });
     },
@@ -234,6 +253,78 @@ function stopServer(server: ChildProcess): Promise<void> {
 }
 
 /** A port on 127.0.0.1 free when asked (nothing listens there afterwards unless someone binds it). */
+/** PgBouncer on a free port in front of the server at `serverPort`, in transaction mode, every database passed through. */
+async function startPgBouncer(
+  binary: string,
+  root: string,
+  serverPort: number,
+): Promise<{ port: number; reachesServer(database: string): Promise<void>; stop(): void }> {
+  const port = await freePort();
+  const file = (name: string, text: string) => {
+    const at = path.join(root, name);
+    writeFileSync(at, text, { mode: 0o644 });
+    return at;
+  };
+  const users = file('pgbouncer-users.txt', `"postgres" "${PASSWORD}"\n`);
+  const config = file(
+    'pgbouncer.ini',
+    [
+      '[databases]',
+      `* = host=127.0.0.1 port=${serverPort}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = scram-sha-256',
+      `auth_file = ${users}`,
+      'pool_mode = transaction',
+      'max_client_conn = 500',
+      'default_pool_size = 20',
+      // A server that is down is said within seconds, and one back up is used at once (docs/team.md).
+      'query_wait_timeout = 10',
+      'server_login_retry = 1',
+      '',
+    ].join('\n'),
+  );
+  // PgBouncer refuses to run as root: as root, as the server's own user.
+  const child: ChildProcess = spawn(binary, [...(process.getuid?.() === 0 ? ['-u', 'postgres'] : []), config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  child.stderr?.on('data', (chunk: Buffer) => (said = (said + chunk.toString()).slice(-4000)));
+  for (let tries = 0; ; tries += 1) {
+    if (await accepts(port)) break;
+    if (child.exitCode !== null || tries > 200) throw new Error(`pgbouncer did not start: ${said}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const reachesServer = async (database: string) => {
+    for (let tries = 0; ; tries += 1) {
+      const client = new pg.Client({ connectionString: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${database}` });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return;
+      } catch (error) {
+        if (tries > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
+  };
+  return { port, reachesServer, stop: () => child.kill() };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -276,9 +367,11 @@ export function postgresForThisFile(prefix: string): { server(): TestPostgres; d
     async database() {
       made += 1;
       const name = `${prefix}${made}`;
-      await queryAs(running(), running().url, `CREATE DATABASE ${name}`);
+      await queryAs(running(), running().directUrl, `CREATE DATABASE ${name}`);
+      running().databases.add(name);
       const url = running().url.replace(/\/fsapi$/, `/${name}`);
-      return { name, url, sql: (text, ...params) => queryAs(running(), url, text, params) };
+      const direct = running().directUrl.replace(/\/fsapi$/, `/${name}`);
+      return { name, url, sql: (text, ...params) => queryAs(running(), direct, text, params) };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { run } from '../run.js';
 import { adoptSpec } from './adopt.spec.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { storeRefusal } from '../../store/store-check.js';
+import { storeRefusal } from '../../auth/store-check.js';
 import { holdsRecords } from './status.js';
 import { inspectLocalStore, openLocalStore, type StoreReport } from '../../store/database.js';
 import { colors, printJson } from '../../ui/output.js';

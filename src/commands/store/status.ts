@@ -1,6 +1,6 @@
 import { run } from '../run.js';
 import { statusSpec } from './status.spec.js';
-import { storeRefusal } from '../../store/store-check.js';
+import { storeRefusal } from '../../auth/store-check.js';
 import { inspectLocalStore, type StoreReport } from '../../store/database.js';
 import { printRecord } from '../../ui/output.js';
 import { teamChoice } from '../../store/team-choice.js';

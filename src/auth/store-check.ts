@@ -9,13 +9,13 @@
 // end of a command that added records. Moving or restoring a store on purpose: `fsapi store adopt`.
 import path from 'node:path';
 import type { Context } from '../context.js';
-import type { ExpectedStore, ProfileStore } from '../auth/types.js';
-import { openProfileStore } from '../auth/profile-store.js';
-import { findProfile } from '../auth/resolve.js';
+import type { ExpectedStore, ProfileStore } from './types.js';
+import { openProfileStore } from './profile-store.js';
+import { findProfile } from './resolve.js';
 import { ExitCode, FsapiError } from '../errors.js';
-import type { FoundStore } from './identity.js';
-import type { TeamChoice } from './team-choice.js';
-import { shownStore } from './store-url.js';
+import type { FoundStore } from '../store/identity.js';
+import type { TeamChoice } from '../store/team-choice.js';
+import { shownStore } from '../store/store-url.js';
 
 /** The store is not the profile's: exit 1, nothing read, sent or changed. */
 export class WrongStoreError extends FsapiError {
