@@ -4,12 +4,13 @@ import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
-import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
+import { writeDuplicateWarning } from '../../ui/transfers.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { nowIso, operatorName } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
-import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
+import { isoTimeCell, koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
@@ -21,9 +22,10 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   const request = await withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
+  const timeZone = await businessClock(ctx);
   if (request.status === 'rejected') {
     throw new FsapiError(
-      `request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'}; nothing was sent`,
+      `request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at, timeZone, { zone: true }).text : 'an earlier time'}; nothing was sent`,
       { exitCode: ExitCode.failed },
     );
   }
@@ -32,14 +34,14 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   const { unsent } = await unsentTransfers(ctx, scope, request);
   if (request.status === 'approved' && unsent.length === 0) {
     ctx.io.note(
-      `request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`,
+      `request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at, timeZone, { zone: true }).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`,
     );
     return;
   }
   const toSend = request.status === 'held' ? request.transfers : unsent;
 
   await checkBeforeApproval(ctx, scope, toSend);
-  writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env);
+  writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env, timeZone);
   // Sent to the same account, the same amount, in the last 10 minutes: shown; typing the secret agrees.
   const duplicates = await recentDuplicates(ctx, scope, toSend);
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());

@@ -6,7 +6,8 @@ import { controlScope, withStore } from '../../controls/payees.js';
 import { nowIso, operatorName } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
-import { isoTimeCell } from '../../ui/transfers.js';
+import { isoTimeCell } from '../../ui/output.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(rejectSpec, async (ctx, opts, args) => {
@@ -29,10 +30,10 @@ export default run(rejectSpec, async (ctx, opts, args) => {
   if (!outcome) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   if (!outcome.decided) {
     const last = outcome.request.decisions.at(-1);
-    throw new FsapiError(
-      `request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${isoTimeCell(last.at).text})` : ''}; nothing was changed`,
-      { exitCode: ExitCode.failed },
-    );
+    const at = last ? isoTimeCell(last.at, await businessClock(ctx), { zone: true }).text : '';
+    throw new FsapiError(`request ${id} is already ${outcome.request.status}${last ? ` (by ${last.by} at ${at})` : ''}; nothing was changed`, {
+      exitCode: ExitCode.failed,
+    });
   }
   ctx.io.note(
     `rejected ${id} (by ${operatorName(ctx.env)}): its ${outcome.request.transfers.length} transfer${outcome.request.transfers.length === 1 ? '' : 's'} will not be sent`,

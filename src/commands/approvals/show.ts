@@ -6,6 +6,7 @@ import { controlScope, withStore } from '../../controls/payees.js';
 import { requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx, _opts, args) => {
@@ -14,5 +15,5 @@ export default run(showSpec, async (ctx, _opts, args) => {
   const request = await withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const outcomes = await heldOutcomes(ctx, scope, request);
-  printRequest(ctx, request, requestJson(request, outcomes), outcomes);
+  printRequest(ctx, request, requestJson(request, outcomes), outcomes, await businessClock(ctx));
 });
