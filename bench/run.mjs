@@ -28,6 +28,7 @@ const scripts = [
   { name: 'batch-size', everyLine: false },
   { name: 'documents', everyLine: false },
   { name: 'team-store', everyLine: false },
+  { name: 'listener', everyLine: false },
 ];
 
 const chosen = process.argv.slice(2);

@@ -1,6 +1,7 @@
-// Start-up cost: `fsapi --help` and `fsapi account --json` (in-process local simulator, and against
-// `simulator serve` with a cached token) as ratios to `node -e 0` of the same Node, measured side by side in
-// one run, with `gh --help` beside them when gh is installed. Runs on the Node that runs it (bench/run.mjs
+// Start-up cost: `fsapi --help`, `fsapi account --json` (in-process local simulator, and against `simulator
+// serve` with a cached token) and `fsapi transfer log` (a read of the data dir's SQLite) as ratios to
+// `node -e 0` of the same Node, measured side by side in one run, with `gh --help` beside them when gh is
+// installed. Runs on the Node that runs it (bench/run.mjs
 // runs it on each supported line), without NODE_EXTRA_CA_CERTS, as on a user's machine.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
@@ -64,6 +65,14 @@ export async function benchStartup({ rounds = 15 } = {}) {
       env: { ...env, ...credentials },
     });
     await runOnce(process.execPath, [cli, 'account', '--json'], { env });
+    // One transfer in the data dir's store, for transfer log to read.
+    await runOnce(
+      process.execPath,
+      [cli, '--profile', 'served', 'transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '100', '--narration', 'Bench', '-y'],
+      {
+        env,
+      },
+    );
     const gh = onPath('gh');
     const subjects = [
       { name: 'node -e 0 (baseline)', command: process.execPath, args: ['-e', '0'], options: { env } },
@@ -78,6 +87,7 @@ export async function benchStartup({ rounds = 15 } = {}) {
         options: { env },
         target: targets.served,
       },
+      { name: 'fsapi transfer log (SQLite, one record)', command: process.execPath, args: [cli, '--profile', 'served', 'transfer', 'log'], options: { env } },
       ...(gh ? [{ name: 'gh --help', command: gh, args: ['--help'], options: { env } }] : []),
     ];
     const results = await compare(subjects, rounds);

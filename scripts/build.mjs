@@ -1,6 +1,8 @@
 // Bundles the CLI with esbuild into CommonJS files, which bin/fsapi.cjs loads with a plain require:
 // - dist/cli.cjs: the command tree (src/program.ts) and what runs it (src/cli.ts). All that `fsapi --help` loads;
 // - dist/engine.cjs: the code of every command (src/engine.ts), required once a command's action starts;
+// - dist/engine-light.cjs: the same for the commands that only ask the API (src/engine-light.ts), half the
+//   size; a run requires one engine or the other;
 // - dist/vendor/*.cjs: the libraries only some commands use (prompts, spinner, tables, CSV, the simulator's
 //   HTTP server, conf, the lock), each required the first time its command needs it. Node reads and
 //   deserialises a whole bundle when it loads it: left in dist/engine.cjs, these 400 KB cost every command
@@ -75,20 +77,20 @@ const common = {
   sourcemap: 'linked',
   legalComments: 'none',
   // No comments or indentation: files a third smaller, which keeps the installed package under its limit
-  // (test/package.test.ts); at start-up, with the compile cache, that no longer measures beyond the noise
+  // (test/package.test.ts); at start-up, with the code cache, that no longer measures beyond the noise
   // (docs/startup.md). Names stay, and the source maps give the lines. (Minifying names too: no gain.)
   minifyWhitespace: true,
   logLevel: 'warning',
   plugins: [confOptionalDependencies, inquirerEditorLeftOut, commanderChildProcessLazy],
 };
 
-// dist/cli.cjs leaves the engine out: src/engine-loader.ts's import of it becomes a require of the engine's
-// own bundle, dist/engine.cjs, beside it.
+// dist/cli.cjs leaves the engines out: src/engine-loader.ts's imports of them become requires of their own
+// bundles, dist/engine.cjs and dist/engine-light.cjs, beside it.
 const engineLeftOut = {
   name: 'engine-left-out',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine\.js$/ }, (args) =>
-      args.importer.endsWith('engine-loader.ts') ? { path: './engine.cjs', external: true } : undefined,
+    build.onResolve({ filter: /^\.\/engine(-light)?\.js$/ }, (args) =>
+      args.importer.endsWith('engine-loader.ts') ? { path: args.path.replace(/\.js$/, '.cjs'), external: true } : undefined,
     );
   },
 };
@@ -120,7 +122,7 @@ const vendorFiles = {
   // The PDF writer of `transfer receipt` and `statement --pdf` (with fontkit, about 1.5 MB): loaded by them alone.
   pdfkit: { imports: ['pdfkit'], exports: "require('pdfkit')" },
   // The PostgreSQL driver of a team store (src/store/postgres.ts): loaded only by a run whose records are
-  // in one. pg-native (libpq bindings) is an optional driver fsapi never uses.
+  // in one (test/startup-loading.test.ts). pg-native (libpq bindings) is an optional driver fsapi never uses.
   pg: { imports: ['pg'], exports: "require('pg')", external: ['pg-native'] },
 };
 
@@ -145,6 +147,9 @@ const bundles = [
   // Only the engine's chalk (src/ui/style.ts) goes without its probe: ora's copy, in its own bundle, still
   // colours the spinner by its own default instance.
   { entry: 'src/engine.ts', name: 'engine', plugins: [vendoredLeftOut, chalkWithoutProbe] },
+  // The engine of the commands that only ask the API (src/engine-light.ts): about half of dist/engine.cjs.
+  // A run loads one engine or the other, never both (src/engine-loader.ts).
+  { entry: 'src/engine-light.ts', name: 'engine-light', plugins: [vendoredLeftOut, chalkWithoutProbe] },
   ...Object.entries(vendorFiles).map(([file, { exports, external }]) => ({
     stdin: { contents: `module.exports = ${exports};`, resolveDir: new URL('.', root).pathname, sourcefile: `vendor/${file}.cjs` },
     name: `vendor/${file}`,
@@ -175,6 +180,14 @@ try {
     });
     const source = await readFile(new URL(`${bundle.name}.cjs`, staging), 'utf8');
     if (source.includes('import(')) throw new Error(`dist/${bundle.name}.cjs contains import(), which would load the ES module loader`);
+    // esbuild escapes what lies outside ASCII except in a regular expression. One such character and Node
+    // decodes the whole bundle as UTF-16 on every load, and V8 holds it so: about 3 ms of every command
+    // for dist/engine.cjs (docs/startup.md). Write it as an escape (\u20A6).
+    const outside = /[^\x00-\x7f]/.exec(source);
+    if (outside) {
+      const around = source.slice(Math.max(0, outside.index - 40), outside.index + 20);
+      throw new Error(`dist/${bundle.name}.cjs holds ${JSON.stringify(outside[0])}, outside ASCII (in ${JSON.stringify(around)}): write it as an escape`);
+    }
   }
   await mkdir(new URL('fonts/', staging), { recursive: true });
   for (const name of fontFiles) {

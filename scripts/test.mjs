@@ -15,7 +15,7 @@ import { nodeBinary } from './node-lines.mjs';
 
 /**
  * Files that run bin/fsapi.cjs as a subprocess, one or more per group of commands, chosen to cover what
- * differs between Node lines (start-up and the compile cache, HTTP, terminals and prompts, the stores on
+ * differs between Node lines (start-up and the code cache, HTTP, terminals and prompts, the stores on
  * node:sqlite, files and locks, the package) while keeping `.ci/run` well under 10 minutes.
  */
 export const cliTestFiles = [

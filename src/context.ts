@@ -76,4 +76,15 @@ export interface Context {
    * or a test's stubbed answers (test/helpers/http-stubs.ts). The in-process simulator has its own.
    */
   transport: Transport;
+  /**
+   * The program this run serves, as it named itself: an MCP client's name and version from `initialize`
+   * (src/agents/server.ts). A label kept on the records it leads to (src/controls/asker.ts), never proof.
+   */
+  client?: ClientInfo | undefined;
+}
+
+/** A client's own name and version, as it gave them. */
+export interface ClientInfo {
+  name: string;
+  version: string;
 }

@@ -1,22 +1,16 @@
-// Entry of dist/engine.cjs, the one CommonJS bundle that holds everything a command runs (src/program.ts
-// holds only the command tree). src/engine-loader.ts requires it once a command's action starts; Node's
-// compile cache (bin/fsapi.cjs) spares the parse and compile on later runs. The imports stay dynamic: in the CJS
+// Entry of dist/engine.cjs, the CommonJS bundle that holds everything every command runs (src/program.ts
+// holds only the command tree; the commands of src/engine-light.ts run from a smaller one). src/engine-loader.ts requires it once a command's action starts; the code
+// cache (bin/fsapi.cjs) spares the parse and compile on later runs. The imports stay dynamic: in the CJS
 // bundle each becomes a lazily initialised module, so a command's top-level code (zod schemas, the
 // simulator's app) runs only when that command runs.
 import type { CommandModule } from './commands/types.js';
+import { commands as lightCommands } from './engine-light.js';
 
 export { runCommand } from './runtime.js';
 
 /** The module of each command, by the key src/program.ts names it with. */
 export const commands = {
-  overview: () => import('./commands/overview.js'),
-  'auth/login': () => import('./commands/auth/login.js'),
-  'auth/status': () => import('./commands/auth/status.js'),
-  'auth/logout': () => import('./commands/auth/logout.js'),
-  'auth/token': () => import('./commands/auth/token.js'),
-  'profile/list': () => import('./commands/profile/list.js'),
-  'profile/use': () => import('./commands/profile/use.js'),
-  'profile/remove': () => import('./commands/profile/remove.js'),
+  ...lightCommands,
   'store/status': () => import('./commands/store/status.js'),
   'store/backup': () => import('./commands/store/backup.js'),
   'store/adopt': () => import('./commands/store/adopt.js'),
@@ -24,21 +18,13 @@ export const commands = {
   'store/migrate': () => import('./commands/store/migrate.js'),
   'store/grant': () => import('./commands/store/grant.js'),
   'store/revoke': () => import('./commands/store/revoke.js'),
-  account: () => import('./commands/account.js'),
-  banks: () => import('./commands/banks.js'),
-  enquiry: () => import('./commands/enquiry.js'),
   'transfer/send': () => import('./commands/transfer/send.js'),
   'transfer/status': () => import('./commands/transfer/status.js'),
   'transfer/batch': () => import('./commands/transfer/batch.js'),
   'transfer/log': () => import('./commands/transfer/log.js'),
   'transfer/receipt': () => import('./commands/transfer/receipt.js'),
-  tsq: () => import('./commands/tsq.js'),
-  'clients/list': () => import('./commands/clients/list.js'),
-  'clients/get': () => import('./commands/clients/get.js'),
   'clients/create/individual': () => import('./commands/clients/create-individual.js'),
   'clients/create/corporate': () => import('./commands/clients/create-corporate.js'),
-  'tx/list': () => import('./commands/tx/list.js'),
-  'tx/get': () => import('./commands/tx/get.js'),
   'webhook/listen': () => import('./commands/webhook/listen.js'),
   'webhook/verify': () => import('./commands/webhook/verify.js'),
   'webhook/secret': () => import('./commands/webhook/secret.js'),
@@ -65,4 +51,5 @@ export const commands = {
   'approvals/show': () => import('./commands/approvals/show.js'),
   'approvals/approve': () => import('./commands/approvals/approve.js'),
   'approvals/reject': () => import('./commands/approvals/reject.js'),
+  'approvals/withdraw': () => import('./commands/approvals/withdraw.js'),
 } satisfies Record<string, () => Promise<CommandModule>>;

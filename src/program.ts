@@ -2,8 +2,9 @@
 // says what a spec holds): names, options with their value parsers, help text. Nothing else. Each action loads the engine
 // (src/engine.ts, every command's code) only when it runs, so `fsapi --help` loads this file alone and
 // starts about as fast as node.
-// A group's sub-commands (`transfer send`, `transfer status`, ...) are defined when a run enters the group:
-// building every command's options took about 2 ms of every start, and a run uses one (bench/startup.mjs).
+// A group's sub-commands (`transfer send`, `transfer status`, ...) and a top-level command's options are
+// defined when a run enters it: building every command's options costs every start, and a run uses one
+// (docs/startup.md).
 // src/cli.ts runs it; scripts/gen-docs.ts, completion and the tests walk it whole after defineEveryCommand().
 import { Command, Help, Option } from 'commander';
 import type { commands } from './engine.js';
@@ -61,6 +62,11 @@ export const program = new Command('fsapi')
       return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => !own.has(option.long));
     },
     formatHelp: formatHelpInOrder,
+    // `statement [options]` in the list of commands before its options are defined (topLevelCommand).
+    subcommandTerm(this: Help, command: Command) {
+      const term = Help.prototype.subcommandTerm.call(this, command);
+      return optionsYetToCome(command) ? `${command.name()} [options]${term.slice(command.name().length)}` : term;
+    },
   })
   .allowExcessArguments(true)
   .action(async (...actionArgs: unknown[]) => {
@@ -134,8 +140,8 @@ function lazy(key: keyof typeof commands) {
   return async (...actionArgs: unknown[]) => {
     const command = actionArgs.at(-1) as Command;
     const args = command.args.slice(0, command.registeredArguments.length);
-    const engine = await loadEngine();
-    await engine.runCommand(command, args, engine.commands[key]);
+    const engine = await loadEngine(key);
+    await engine.runCommand(command, args, engine.command(key));
   };
 }
 
@@ -146,9 +152,20 @@ export const engineKey = (spec: CommandSpec<any>) => spec.path.replaceAll(' ', '
 
 /** Adds the command of `spec` under `parent`: its words, arguments, options (parsed by their kinds), help. */
 function addCommand(parent: Command, spec: CommandSpec<any>): Command {
+  return defineOptions(declareCommand(parent, spec), spec);
+}
+
+/** The command of `spec` under `parent` as a list of commands shows it: its words, arguments, what it runs. */
+function declareCommand(parent: Command, spec: CommandSpec<any>): Command {
   const command = parent.command(spec.path.split(' ').at(-1)!).description(spec.description ?? spec.summary);
   if (spec.description) command.summary(spec.summary);
   for (const argument of spec.args ?? []) command.argument(argument.name, argument.description);
+  specOf.set(command, spec);
+  return command.action(lazy(engineKey(spec)));
+}
+
+/** The rest of the command of `spec`: its options and the help text after them. */
+function defineOptions(command: Command, spec: CommandSpec<any>): Command {
   for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
     // The key a run file reads is commander's name for the flag: renaming one without the other fails here.
     if (optionKey(option.flags) !== key) throw new Error(`${spec.path}: option ${option.flags} must be keyed ${optionKey(option.flags)}, not ${key}`);
@@ -156,8 +173,7 @@ function addCommand(parent: Command, spec: CommandSpec<any>): Command {
     if (option.negation) command.addOption(new Option(option.negation.flags, option.negation.description));
   }
   command.addHelpText('after', helpAfterOptions(spec));
-  specOf.set(command, spec);
-  return command.action(lazy(engineKey(spec)));
+  return command;
 }
 
 /** commander's Option for a spec's: its value parsed at the edge, so a bad one is exit 2 before anything runs. */
@@ -212,10 +228,14 @@ function addGroupCommands(command: Command, spec: GroupSpec): void {
   }
 }
 
-// ---- groups, defined when entered ---------------------------------------------------------------------
+// ---- defined when entered ------------------------------------------------------------------------------
 
-/** The definition of each group's sub-commands that has not run yet. */
-const undefinedGroups = new Map<Command, (group: Command) => void>();
+/**
+ * What each command defines the first time a run enters it: a group its sub-commands, a top-level
+ * command its options. Building every command's options took about 2 ms of every start (a group's
+ * sub-commands) and 1 ms more (the top-level commands', `statement` alone has 17), and a run uses one.
+ */
+const undefinedCommands = new Map<Command, (command: Command) => void>();
 
 /**
  * A command group (`fsapi transfer`): its name, description and examples now, its sub-commands from
@@ -227,10 +247,31 @@ function group(name: string, description: string, exampleLines: string[], define
     .command(name)
     .description(description)
     .addHelpText('after', examples(...exampleLines));
-  undefinedGroups.set(command, define);
+  undefinedCommands.set(command, define);
   // `fsapi help transfer` shows the group's help without entering it: its help lists the sub-commands.
-  command.on('beforeHelp', () => defineSubcommands(command));
+  command.on('beforeHelp', () => defineWhenEntered(command));
   return showsHelpAlone(command);
+}
+
+/**
+ * A top-level command (`fsapi statement`): its name, arguments and what it runs now (the list of
+ * commands shows them), its options and the help text after them the first time a run enters it.
+ */
+function topLevelCommand(spec: CommandSpec<any>): Command {
+  const command = declareCommand(program, spec);
+  undefinedCommands.set(command, () => {
+    defineOptions(command, spec);
+    finishSubtree(command);
+  });
+  // `fsapi help statement` shows its help without entering it.
+  command.on('beforeHelp', () => defineWhenEntered(command));
+  return command;
+}
+
+/** Whether a top-level command's options are still to be defined while its spec has some. */
+function optionsYetToCome(command: Command): boolean {
+  const spec = specOf.get(command);
+  return undefinedCommands.has(command) && spec !== undefined && Object.keys(spec.options).length > 0;
 }
 
 function showsHelpAlone(command: Command): Command {
@@ -240,23 +281,24 @@ function showsHelpAlone(command: Command): Command {
   });
 }
 
-/** Defines the sub-commands of `command` if it is a group not yet defined; a no-op otherwise. */
-export function defineSubcommands(command: Command): void {
-  const define = undefinedGroups.get(command);
+/** Defines what `command` defines when entered, if it has not yet; a no-op otherwise. */
+export function defineWhenEntered(command: Command): void {
+  const define = undefinedCommands.get(command);
   if (!define) return;
-  undefinedGroups.delete(command);
+  undefinedCommands.delete(command);
   define(command);
   for (const sub of command.commands) finishSubtree(sub);
 }
 
-/** The whole tree, every group defined: for what walks it (docs, completion, tests). */
+/** The whole tree, every command defined: for what walks it (docs, completion, tests). */
 export function defineEveryCommand(): Command {
-  for (const command of [...undefinedGroups.keys()]) defineSubcommands(command);
+  for (const command of [...undefinedCommands.keys()]) defineWhenEntered(command);
   return program;
 }
 
-// Entering a group (`fsapi transfer send`, `fsapi transfer --help`, `fsapi help transfer`) defines it first.
-program.hook('preSubcommand', (_root, sub) => defineSubcommands(sub));
+// Entering a command (`fsapi transfer send`, `fsapi transfer --help`, `fsapi help transfer`, `fsapi
+// statement`) defines it first.
+program.hook('preSubcommand', (_root, sub) => defineWhenEntered(sub));
 
 /**
  * Settings every command of a group gets once defined: defaults shown as numbers (`default: 1440`), not as
@@ -316,7 +358,7 @@ program.addHelpText(
 
 for (const spec of commandSpecs) {
   if (isGroup(spec)) group(spec.path, spec.summary, [...spec.examples], (command) => addGroupCommands(command, spec));
-  else addCommand(program, spec);
+  else topLevelCommand(spec);
 }
 
 // The callback of the scripts `fsapi completion <shell>` prints, run on every Tab press. Hidden from help,
@@ -335,5 +377,5 @@ program
 
 // The root's own commands get the settings every group's get when it is defined (finishSubtree).
 for (const command of program.commands) {
-  if (!undefinedGroups.has(command) && command.name() !== '__complete') finishSubtree(command);
+  if (!undefinedCommands.has(command) && command.name() !== '__complete') finishSubtree(command);
 }

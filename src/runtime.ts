@@ -2,7 +2,7 @@
 // reads process.env, process.stdout and friends. Loaded after commander has parsed the arguments.
 import type { Command } from 'commander';
 import type { CommandModule } from './commands/types.js';
-import type { Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
+import type { ClientInfo, Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './common/paths.js';
 import { createNodeIO, type Terminal } from './ui/io.js';
@@ -149,6 +149,8 @@ export interface ContextParts {
   prompt?: (io: IO) => Prompt;
   /** The wire to a base address; node:http by default. */
   transport?: Transport;
+  /** The MCP client a tool call runs for (src/agents/run-tool.ts). */
+  client?: ClientInfo | undefined;
 }
 
 export function createContext(
@@ -179,6 +181,7 @@ export function createContext(
       })),
     api: () => (api ??= createApi(ctx)),
     transport: parts.transport ?? nodeTransport,
+    client: parts.client,
   };
   return ctx;
 }

@@ -3,7 +3,7 @@
 // loads Node's stream modules, about 4 ms that `fsapi --help` would otherwise spend to write 3 KB
 // (bench/startup.mjs). Commands write through process.stdout (src/ui/io.ts), which handles back-pressure
 // for long output.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
 
 let handedToStreams = false;
 
@@ -39,12 +39,15 @@ export function writeNow(fd: 1 | 2, text: string): void {
 
 /** Whether stdout (1) or stderr (2) is a terminal, asked without making the stream. */
 export function isTerminal(fd: 1 | 2): boolean {
-  // A pipe or a file is never one, and fstat costs nothing; node:tty, which loads node:net and the stream
-  // modules, is asked only about a character device.
+  // A pipe or a file is never one, and fstat costs nothing; nor is /dev/null, the character device output
+  // is most often thrown away to (cron jobs, scripts), told by its device number. node:tty, which loads
+  // node:net and the stream modules (about 2 ms, docs/startup.md), is asked only about another one.
+  let device: Stats;
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    device = fstatSync(fd);
   } catch {
     return false;
   }
+  if (!device.isCharacterDevice() || device.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false;
   return process.getBuiltinModule('node:tty').isatty(fd);
 }

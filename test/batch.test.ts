@@ -1,6 +1,6 @@
 // transfer batch, run as the built CLI against the simulator over real HTTP on 127.0.0.1: every row
 // verified, one confirmation, each row paid exactly once across runs, kills and interruptions.
-import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
+import { holdRunLock, runId } from '../src/store/process-lock.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -454,7 +454,7 @@ describe('transfer batch: a row another process is sending', () => {
       bankName: 'Guaranty Trust Bank',
       accountName: 'OKAFOR CHIAMAKA ADAEZE',
       pid: process.pid,
-      run: RUN_ID,
+      run: runId(),
     });
     const result = await s.run(batch(file, '--yes', '--json'));
     assert.equal(result.code, 5, result.stderr);

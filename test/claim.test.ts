@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID } from '../src/transfers/claim.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { ControlsStore } from '../src/store/controls.js';
@@ -104,7 +104,7 @@ describe('checkClaim', () => {
 
   it('a new reference is claimed; one another process holds (any case) is refused', async () => {
     await checkClaim(await fold([]), candidate('ACME-NEW'), noGuard, now);
-    const held = await fold([intent('ACME-HELD', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
+    const held = await fold([intent('ACME-HELD', 1, { pid: process.pid, run: runId() } as Partial<JournalRecord>)]);
     await assert.rejects(
       () => checkClaim(held, candidate('acme-held'), noGuard, now),
       (error: unknown) => {
@@ -158,7 +158,7 @@ describe('checkClaim', () => {
       }
       assert.fail('the duplicate was claimed');
     };
-    const running = await refusal([intent('ACME-RUNS', 1, { pid: process.pid, run: RUN_ID } as Partial<JournalRecord>)]);
+    const running = await refusal([intent('ACME-RUNS', 1, { pid: process.pid, run: runId() } as Partial<JournalRecord>)]);
     assert.equal(running.outcome, 'in flight');
     assert.match(running.message, /under ACME-RUNS at .* \(less than 10 minutes ago, in flight\); nothing was sent/);
     assert.equal((await refusal([intent('ACME-DIED', 1)])).outcome, 'unknown');
@@ -250,7 +250,17 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
       const policy =
         maxPerDayKobo === undefined
           ? undefined
-          : { maxPerTransferKobo: undefined, maxPerDayKobo, approvalAboveKobo: undefined, payeesOnly: false, timeZone, updatedAt: '', updatedBy: 'ada' };
+          : {
+              maxPerTransferKobo: undefined,
+              maxPerDayKobo,
+              approvalAboveKobo: undefined,
+              payeesOnly: false,
+              requireName: false,
+              fourEyes: false,
+              timeZone,
+              updatedAt: '',
+              updatedBy: 'ada',
+            };
       await controls.setPolicy(scopeNow, policy, 'ada', new Date().toISOString());
     } finally {
       controls.close();

@@ -34,7 +34,9 @@ describe('CSV headers', () => {
       'outcome',
       'api_status',
       'message',
+      'via',
     ]);
+    assert.equal(row!.via, '', 'no MCP client, no sudo: nothing to say');
     assert.equal(row!.account_number, '="0123456789"');
     assert.equal(row!.amount, '1500.00');
   });

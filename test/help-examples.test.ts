@@ -31,7 +31,7 @@ function whyNotRun(example: string): string | undefined {
   if (/\$\{fpath/.test(example)) return 'zsh syntax';
   if (/fsapi (policy set|store adopt|store use)/.test(example)) return 'needs a person at a terminal and the consumer secret';
   if (/fsapi store (migrate|grant|revoke)/.test(example)) return 'needs a PostgreSQL (test/team-store.test.ts, test/team-rights.test.ts start one)';
-  if (/fsapi approvals (approve|reject|show) AP-/.test(example)) return 'names a request that exists once a transfer is held';
+  if (/fsapi approvals (approve|reject|show|withdraw) AP-/.test(example)) return 'names a request that exists once a transfer is held';
   return undefined;
 }
 

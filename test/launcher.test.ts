@@ -1,9 +1,10 @@
-// bin/fsapi.cjs refuses a Node older than 22.13, turns on Node's compile cache and requires dist/cli.cjs;
-// the command tree requires dist/engine.cjs only once a command runs. The cache is only ever an
-// optimisation: a damaged one must change nothing, and nothing may be written next to the installed files.
+// bin/fsapi.cjs refuses a Node older than 22.13, compiles the bundles with the code cache it keeps in the
+// user's cache folder and requires dist/cli.cjs; the command tree requires dist/engine.cjs only once a
+// command runs. The cache is only ever an optimisation: a damaged one must change nothing, and nothing may
+// be written next to the installed files.
 // Runs copies of bin/ and dist/ as an installed package would lay them out.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -20,7 +21,7 @@ function snapshot(dir: string): string[] {
     });
 }
 
-/** Every file below a folder (the compile cache keeps one file per compiled script). */
+/** Every file below a folder (the code cache keeps one file per bundle). */
 function filesIn(dir: string): string[] {
   try {
     return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(path.join(dir, name)).isFile());
@@ -66,38 +67,90 @@ describe('the launcher', () => {
     const { root, launcher } = copyPackage();
     const before = snapshot(root);
     const home = homes.home();
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: path.join(home.root, 'compile-cache') });
+    await runAccount(launcher, { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache') });
+    assert.ok(filesIn(path.join(home.root, 'cache')).length >= 2, 'the cache was written, in the cache folder');
     assert.deepEqual(snapshot(root), before);
   });
 
-  it("keeps compiled code in Node's compile cache folder", async () => {
+  /** `account --json` with the code cache's account of itself (NODE_DEBUG=fsapi-code-cache) as its stderr. */
+  async function accountTellingCache(launcher: string, env: Record<string, string>): Promise<string> {
+    const result = await runCli(['account', '--json'], { cli: launcher, env: { ...env, NODE_DEBUG: 'fsapi-code-cache' } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(JSON.parse(result.stdout).accountNumber, /^\d{10}$/);
+    return result.stderr;
+  }
+
+  it("keeps each bundle's code in the user's cache folder, 0600 in a 0700 folder, used by the next runs", async () => {
     const { launcher } = copyPackage();
     const home = homes.home();
-    const cacheDir = path.join(home.root, 'compile-cache');
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
-    // One entry per bundle at least (the launcher, cli.cjs, engine.cjs).
-    assert.ok(filesIn(cacheDir).length >= 2, `cache entries: ${filesIn(cacheDir).join(', ')}`);
+    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache') };
+    const cacheDir = path.join(home.root, 'cache', 'fsapi', 'compile-cache');
+    const first = await accountTellingCache(launcher, env);
+    assert.match(first, /\[fsapi code cache\] cli\.cjs: none\n/);
+    assert.match(first, /\[fsapi code cache\] engine-light\.cjs: written \(1 runs\)\n/);
+    assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
+    const entries = filesIn(cacheDir);
+    assert.ok(entries.some((name) => name.startsWith('cli.cjs.')) && entries.some((name) => name.startsWith('engine-light.cjs.')), entries.join(', '));
+    for (const name of entries) assert.equal(statSync(path.join(cacheDir, name)).mode & 0o777, 0o600, name);
+    // Each of the next runs adds what it compiled, up to eight runs; then the entry is left as it is.
+    let later = '';
+    for (let run = 2; run <= 9; run += 1) later = await accountTellingCache(launcher, env);
+    assert.match(later, /\[fsapi code cache\] engine-light\.cjs: used \(written by 8 runs\)\n/);
+    assert.doesNotMatch(later, /written \(/);
+    // The same bundles installed elsewhere have entries of their own; this install's stay.
+    const other = copyPackage();
+    assert.match(await accountTellingCache(other.launcher, env), /engine-light\.cjs: none/);
+    assert.match(await accountTellingCache(launcher, env), /engine-light\.cjs: used \(written by 8 runs\)/);
   });
 
-  it('runs the same with a damaged compile cache, and with one it cannot write', async () => {
+  it('writes the entries of a run that sets V8 flags (a long run) before it does, so that the next runs can use them', async () => {
     const { launcher } = copyPackage();
     const home = homes.home();
-    const cacheDir = path.join(home.root, 'compile-cache');
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
-    const entries = filesIn(cacheDir);
-    for (const [i, name] of entries.entries()) {
-      const file = path.join(cacheDir, name);
-      // Garbage, a cut-short entry, and an entry with a flipped byte in its header.
-      if (i % 3 === 0) writeFileSync(file, 'not a compile cache\n');
-      else if (i % 3 === 1) writeFileSync(file, readFileSync(file).subarray(0, 40));
-      else writeFileSync(file, Buffer.from(readFileSync(file).map((byte, at) => (at === 4 ? byte ^ 0xff : byte))));
+    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache'), NODE_DEBUG: 'fsapi-code-cache' };
+    // transfer log is a long run (src/runtime.ts keeps its heap small through node:v8's flags).
+    const log = () => runCli(['transfer', 'log'], { cli: launcher, env });
+    const first = await log();
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /engine\.cjs: none\n[\s\S]*engine\.cjs: written \(1 runs\)/);
+    const second = await log();
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /refused/);
+    assert.match(second.stderr, /engine\.cjs: used \(written by 1 runs\)/);
+  });
+
+  it('runs the same with a damaged code cache, writes it again, and runs with one it cannot write', async () => {
+    const { launcher } = copyPackage();
+    const home = homes.home();
+    const env = { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache') };
+    const cacheDir = path.join(home.root, 'cache', 'fsapi', 'compile-cache');
+    await accountTellingCache(launcher, env);
+    const damages: Array<(bytes: Buffer) => Buffer> = [
+      () => Buffer.from('not a code cache\n'),
+      (bytes) => bytes.subarray(0, 40),
+      // One byte of V8's data flipped, in the first copy or the second: V8 itself would not notice.
+      (bytes) => Buffer.from(bytes.map((byte, at) => (at === 100 ? byte ^ 0xff : byte))),
+      (bytes) => Buffer.from(bytes.map((byte, at) => (at === bytes.length - 100 ? byte ^ 0xff : byte))),
+    ];
+    for (const damage of damages) {
+      for (const name of filesIn(cacheDir)) writeFileSync(path.join(cacheDir, name), damage(readFileSync(path.join(cacheDir, name))));
+      const damaged = await accountTellingCache(launcher, env);
+      assert.match(damaged, /cli\.cjs: none\n[\s\S]*cli\.cjs: written \(1 runs\)/);
+      assert.match(await accountTellingCache(launcher, env), /cli\.cjs: used \(written by 1 runs\)/);
     }
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: cacheDir });
     // A cache folder that cannot be made (a file stands where it should be) only costs the compile.
     const blocked = path.join(home.root, 'blocked');
     writeFileSync(blocked, '');
-    await runAccount(launcher, { ...home.env, NODE_COMPILE_CACHE: path.join(blocked, 'cache') });
+    assert.doesNotMatch(await accountTellingCache(launcher, { ...home.env, XDG_CACHE_HOME: blocked }), /fsapi code cache/);
+  });
+
+  it("leaves the bundles to Node's compile cache when the user sets NODE_COMPILE_CACHE", async () => {
+    const { launcher } = copyPackage();
+    const home = homes.home();
+    const nodeCache = path.join(home.root, 'node-cache');
+    const told = await accountTellingCache(launcher, { ...home.env, XDG_CACHE_HOME: path.join(home.root, 'cache'), NODE_COMPILE_CACHE: nodeCache });
+    assert.doesNotMatch(told, /fsapi code cache/);
+    assert.ok(filesIn(nodeCache).length >= 2, `Node's cache entries: ${filesIn(nodeCache).join(', ')}`);
+    assert.deepEqual(filesIn(path.join(home.root, 'cache')), []);
   });
 
   it('writes help into a pipe without making a stream, and takes a reader that leaves early quietly', () => {
@@ -117,6 +170,19 @@ describe('the launcher', () => {
       assert.equal(result.status, args[1] === 'lsit' ? 2 : 0, result.stderr);
       assert.match(result.stderr, /stream loaded: false\n$/, args.join(' '));
       if (args[0] === '--help') assert.match(result.stdout, /^Usage: fsapi [\s\S]*\$ fsapi auth login --profile sandbox\n\n$/);
+    }
+    // Nor into /dev/null, a character device that is no terminal: told without node:tty, which loads them.
+    const devNull = openSync('/dev/null', 'w');
+    try {
+      const discarded = spawnSync(process.execPath, ['--require', preload, cliPath, '--help'], {
+        env: home.env,
+        encoding: 'utf8',
+        stdio: ['ignore', devNull, 'pipe'],
+      });
+      assert.equal(discarded.status, 0, discarded.stderr);
+      assert.match(discarded.stderr, /stream loaded: false\n$/);
+    } finally {
+      closeSync(devNull);
     }
     // `| true` leaves without reading: whether the help was written before or after it left, no error.
     const shellEnv: Record<string, string> = { ...home.env };

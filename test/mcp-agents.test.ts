@@ -320,6 +320,7 @@ describe('fsapi mcp for an agent', () => {
       tsq: { transactionId: first.sessionId },
       clients_get: { accountNumber: '9900000011' },
       approvals_show: { id: request },
+      approvals_withdraw: { id: request },
       transfer_preview: { accountNumber: '0123456789', bank: 'gtb', amount: '100' },
       transfer_send: payment('1111.11', 'ACME-SCHEMA-1'),
     };

@@ -96,8 +96,13 @@ describe('fsapi mcp', () => {
       { ...send.annotations, title: undefined },
       { title: undefined, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     );
+    // Withdrawing a request of its own changes a record and cannot be undone; again answers the same.
+    assert.deepEqual(
+      { ...byName.get('approvals_withdraw')!.annotations, title: undefined },
+      { title: undefined, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    );
     for (const name of byName.keys()) {
-      if (name === 'transfer_send') continue;
+      if (name === 'transfer_send' || name === 'approvals_withdraw') continue;
       assert.equal(byName.get(name)!.annotations?.readOnlyHint, true, `${name} reads only`);
       assert.equal(byName.get(name)!.annotations?.destructiveHint, false, `${name} destroys nothing`);
     }

@@ -5,6 +5,7 @@
 // consumer key it keeps is what a typed secret is checked against.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
@@ -445,6 +446,225 @@ describe('approvals approve', () => {
   });
 });
 
+describe('approvals approve after another member decided', () => {
+  // While this member reads the review and types the secret, another member (another process, here named
+  // by FSAPI_OPERATOR) decides the same request. The approval reads the request again inside the
+  // transaction that would record it: it sends nothing from here and says who decided.
+  const bola = { FSAPI_OPERATOR: 'bola (finance)' };
+  const cases: Array<[string, (s: TransferSetup, id: string) => Promise<void>, RegExp, number]> = [
+    [
+      'approved it (and sent it)',
+      async (s, id) => {
+        const other = await s.run(['approvals', 'approve', id], { env: bola, tty: true, keys: [['Consumer secret', `${SECRET}\r`]] });
+        assert.equal(other.code, 0, stripAnsi(other.stdout));
+      },
+      /was approved by bola \(finance\)/,
+      1,
+    ],
+    [
+      'rejected it',
+      async (s, id) => {
+        const other = await s.run(['approvals', 'reject', id, '--reason', 'paid by cheque'], { env: bola });
+        assert.equal(other.code, 0, other.stderr);
+      },
+      /was rejected by bola \(finance\) acting as \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(paid\s+by\s+cheque\)/,
+      0,
+    ],
+    [
+      'withdrew it (who asked)',
+      async (s, id) => {
+        const other = await s.run(['approvals', 'withdraw', id], { env: bola });
+        assert.equal(other.code, 0, other.stderr);
+      },
+      /was withdrawn by bola \(finance\)/,
+      0,
+    ],
+  ];
+  for (const [what, decide, says, posts] of cases) {
+    it(`another member ${what} while this one typed the secret: nothing is sent from here, and it names who decided`, async () => {
+      setup = await setUpTransfers();
+      await setPolicy(setup, '--approval-above', '1000');
+      assert.equal((await setup.runInProcess(send('5000'))).code, 7);
+      const [request] = await requests(setup);
+      const s = setup;
+      const result = await setup.runInProcess(['approvals', 'approve', request!.id], {
+        tty: true,
+        columns: 120,
+        prompts: [{ prompt: 'Consumer secret', answer: SECRET, meanwhile: () => decide(s, request!.id) }],
+      });
+      const screen = stripAnsi(result.stdout);
+      assert.equal(result.code, 1, screen);
+      assert.match(screen, says);
+      assert.match(screen, /nothing\s+was\s+sent\s+from\s+here/);
+      assert.equal(setup.posts(), posts, 'only what the other member sent');
+      assert.equal(setup.journalLines().filter((line) => line.includes('"type":"intent"')).length, posts);
+      const [after] = await requests(setup);
+      assert.equal(after!.decisions.length, 1, 'only the other decision is recorded');
+    });
+  }
+});
+
+describe('approvals withdraw', () => {
+  it('who asked withdraws a held request: it is shown withdrawn, and approving it then sends nothing', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    const withdrawn = await setup.runInProcess(['approvals', 'withdraw', request!.id]);
+    assert.equal(withdrawn.code, 0, withdrawn.stderr);
+    assert.match(withdrawn.stderr, new RegExp(`withdrew ${request!.id} \\(by \\S+\\): its 1 transfer will not be sent`));
+    // Again: the same answer, nothing more.
+    const again = await setup.runInProcess(['approvals', 'withdraw', request!.id, '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal((JSON.parse(again.stdout) as { status: string }).status, 'withdrawn');
+
+    const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 120 });
+    assert.equal(approve.code, 1, stripAnsi(approve.stdout));
+    assert.match(stripAnsi(approve.stdout), /was withdrawn by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing was sent/);
+    assert.doesNotMatch(stripAnsi(approve.stdout), /Consumer secret/, 'the secret is not even asked');
+    assert.equal(setup.posts(), 0);
+
+    assert.deepEqual(await requests(setup, false), [], 'a withdrawn request waits for nobody');
+    const [shown] = await requests(setup);
+    assert.equal(shown!.status, 'withdrawn');
+    assert.deepEqual(
+      shown!.decisions.map((d) => d.decision),
+      ['withdrawn'],
+    );
+    const screen = stripAnsi((await setup.runInProcess(['approvals', 'list', '--all'], { tty: true, columns: 80 })).stdout);
+    assert.match(screen, new RegExp(`${request!.id} +withdrawn`));
+    const show = stripAnsi((await setup.runInProcess(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
+    assert.match(show, /^Decided +withdrawn by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}/m);
+    assert.match(show, /^ACME-\S+ .* not-sent$/m);
+  });
+
+  it('someone other than who asked cannot withdraw (the OS user behind sudo is who acts): exit 1, nothing changed', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000');
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    const other = await setup.runInProcess(['approvals', 'withdraw', request!.id, '--json'], { env: { SUDO_USER: 'bola', SUDO_UID: '4242' } });
+    assert.equal(other.code, 1);
+    const error = errorObject(other.stderr);
+    assert.equal(error.code, 'not_requester');
+    assert.match(error.message, /you act as bola@\S+ \(OS user\): only who asked withdraws a request; nothing was changed/);
+    assert.equal((await requests(setup))[0]!.status, 'held');
+  });
+});
+
+describe('four eyes on a data dir (actors of one machine)', () => {
+  it('who asked cannot approve, even under another FSAPI_OPERATOR; the person behind sudo may; approvals show says who may not', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--approval-above', '1000', '--four-eyes');
+    const policy = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as {
+      fourEyes: boolean;
+      actingAs: { name: string; kind: string };
+    };
+    assert.equal(policy.fourEyes, true);
+    assert.equal(policy.actingAs.kind, 'OS user');
+    assert.equal((await setup.runInProcess(send('5000'))).code, 7);
+    const [request] = await requests(setup);
+    const shown = JSON.parse((await setup.runInProcess(['approvals', 'show', request!.id, '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(shown.fourEyes, true);
+    assert.equal(shown.actor, policy.actingAs.name);
+    assert.equal(shown.mayNotApprove, policy.actingAs.name);
+
+    const self = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 120, env: { FSAPI_OPERATOR: 'not me' } });
+    assert.equal(self.code, 1, stripAnsi(self.stdout));
+    assert.match(
+      stripAnsi(self.stdout),
+      /four eyes: request AP-\S+ was asked by \S+, and you act as \S+ \(OS user\): another member approves\s+it;\s+nothing\s+was\s+approved\s+or\s+sent/,
+    );
+    assert.doesNotMatch(stripAnsi(self.stdout), /Consumer secret/, 'refused before the secret is asked');
+    assert.equal(setup.posts(), 0);
+
+    const other = await setup.runInProcess(['approvals', 'approve', request!.id], {
+      tty: true,
+      prompts: secretTyped(SECRET),
+      env: { SUDO_USER: 'bola', SUDO_UID: '4242' },
+    });
+    assert.equal(other.code, 0, stripAnsi(other.stdout));
+    assert.match(stripAnsi(other.stdout), /approved AP-\S+ \(by \S+ acting as bola@\S+\)/);
+    assert.equal(setup.posts(), 1);
+    const [approved] = await requests(setup);
+    assert.deepEqual(
+      approved!.decisions.map((d) => [d.decision, (d as { actor?: string }).actor]),
+      [['approved', `bola@${hostname()}`]],
+    );
+  });
+});
+
+describe('policy set --require-name', () => {
+  it('a script (--yes) names the holder of an account that is not a saved payee: without it, or after a wrong name, nothing is sent', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-day', '1000000', '--require-name');
+    assert.equal((JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as { requireName: boolean }).requireName, true);
+
+    const unnamed = await setup.runInProcess([...send('5000'), '--json']);
+    assert.equal(unnamed.code, 2, unnamed.stderr);
+    const error = errorObject(unnamed.stderr);
+    assert.equal(error.code, 'name_required');
+    assert.match(error.message, /needs the expected name \(--expect-name\) for account 0123456789, which is not a saved payee; nothing was sent/);
+    assert.equal(setup.posts(), 0);
+
+    // A wrong name: refused (exit 1); the same reference again without a name: refused (exit 2).
+    const wrong = await setup.runInProcess(send('5000', '--reference', 'ACME-NAMED-1', '--expect-name', 'Ada Obi'));
+    assert.equal(wrong.code, 1, wrong.stderr);
+    assert.match(wrong.stderr, /belongs to "OKAFOR CHIAMAKA ADAEZE", not "Ada Obi"; nothing was sent/);
+    const retry = await setup.runInProcess(send('5000', '--reference', 'ACME-NAMED-1'));
+    assert.equal(retry.code, 2, retry.stderr);
+    assert.match(retry.stderr, /reference ACME-NAMED-1 failed its name check at .* \(expected "Ada Obi", the bank says "OKAFOR CHIAMAKA ADAEZE"\)/);
+    // Even with the policy's requirement removed, that reference goes only with a name.
+    await setPolicy(setup, '--no-require-name');
+    const stillRefused = await setup.runInProcess(send('5000', '--reference', 'acme-named-1'));
+    assert.equal(stillRefused.code, 2, stillRefused.stderr);
+    assert.equal(setup.posts(), 0);
+    const named = await setup.runInProcess(send('5000', '--reference', 'ACME-NAMED-1', '--expect-name', 'okafor, chiamaka adaeze'));
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(setup.posts(), 1);
+
+    // A saved payee's saved name is the check: by alias, or by its account and bank.
+    await setPolicy(setup, '--require-name');
+    assert.equal((await setup.runInProcess(['payees', 'add', 'landlord', '0123456789', '--bank', 'gtb'])).code, 0);
+    const byAlias = await setup.runInProcess(['transfer', 'send', '--to', 'landlord', '--amount', '6000', '--narration', 'Rent', '-y']);
+    assert.equal(byAlias.code, 0, byAlias.stderr);
+    const byAccount = await setup.runInProcess(send('7000'));
+    assert.equal(byAccount.code, 0, byAccount.stderr);
+    assert.equal(setup.posts(), 3);
+  });
+
+  it('at a terminal the person confirming the shown name is the check', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--require-name');
+    const args = send('5000').filter((arg) => arg !== '-y');
+    const result = await setup.runInProcess(args, { tty: true, prompts: [{ prompt: /Send ₦5,000\.00 to OKAFOR CHIAMAKA ADAEZE/, answer: true }] });
+    assert.equal(result.code, 0, stripAnsi(result.stdout));
+    assert.equal(setup.posts(), 1);
+  });
+
+  it('a batch under --yes needs expect_name on rows that are not saved payees: none is sent without', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--require-name');
+    const dir = setup.home.root;
+    const unnamed = path.join(dir, 'unnamed.csv');
+    writeFileSync(unnamed, 'account_number,bank,amount,narration\n0123456789,gtb,1000,Invoice 1\n0123456789,gtb,2000,Invoice 2\n');
+    const refused = await setup.runInProcess(['transfer', 'batch', unnamed, '--yes', '--json']);
+    assert.equal(refused.code, 2, refused.stderr);
+    const error = errorObject(refused.stderr);
+    assert.equal(error.code, 'name_required');
+    assert.match(error.message, /^lines 2, 3: the payment policy needs the expected name \(an expect_name column\)/);
+    assert.equal(setup.posts(), 0);
+    const named = path.join(dir, 'named.csv');
+    writeFileSync(
+      named,
+      'account_number,bank,amount,narration,expect_name\n0123456789,gtb,1000,Invoice 1,Okafor Chiamaka Adaeze\n0123456789,gtb,2000,Invoice 2,OKAFOR CHIAMAKA ADAEZE\n',
+    );
+    const sent = await setup.runInProcess(['transfer', 'batch', named, '--yes']);
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(setup.posts(), 2);
+  });
+});
+
 describe('an approval stopped before its transfers left', () => {
   it('approving again sends only what the journal has never seen, once; --off removes the policy', async () => {
     setup = await setUpTransfers();
@@ -560,11 +780,11 @@ describe('approvals show: the decision as a person reads it', () => {
     // The messages about an earlier decision give its time the same way.
     const again = await setup.runInProcess(['approvals', 'reject', request!.id]);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /is already rejected \(by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\); nothing was changed/);
+    assert.match(again.stderr, /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\); nothing was changed/);
     const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
     assert.equal(approve.code, 1);
     // At 80 columns the error wraps at a space (src/ui/error-lines.ts).
-    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing\s+was\s+sent/);
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong\s+invoice\);\s+nothing\s+was\s+sent/);
   });
 });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Journal } from '../src/transfers/journal.js';
-import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
+import { holdRunLock, runId } from '../src/store/process-lock.js';
 import { reconcile, type Finding } from '../src/books/reconcile.js';
 import { transferScope } from '../src/transfers/transfer.js';
 import type { TransactionRecord } from '../src/api/schemas.js';
@@ -41,7 +41,7 @@ function intent(scope: { profile: string; baseUrl: string }, reference: string, 
     ...scope,
     time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
     env: 'sandbox',
-    ...(pid === undefined ? {} : { pid, run: RUN_ID }),
+    ...(pid === undefined ? {} : { pid, run: runId() }),
     request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: account, narration: 'x', amount: amountKobo / 100, reference },
     amountKobo,
     bankName: 'Guaranty Trust Bank',

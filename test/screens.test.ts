@@ -414,7 +414,7 @@ const SAMPLES: Record<string, SampleRun[]> = {
       prompts: secretTyped,
       shows: /20,000/,
       after: async (made) => {
-        for (const amount of ['25000', '30000']) {
+        for (const amount of ['25000', '30000', '35000']) {
           const held = await setup!.runInProcess(sendArgs(amount, '--json'));
           assert.equal(held.code, 7, held.stderr);
         }
@@ -427,6 +427,7 @@ const SAMPLES: Record<string, SampleRun[]> = {
   'approvals show': [{ args: (made) => [made.heldIds[0]!], shows: /AP-/ }],
   'approvals approve': [{ args: (made) => [made.heldIds[0]!], prompts: secretTyped, shows: /./ }],
   'approvals reject': [{ args: (made) => [made.heldIds[1]!, '--reason', 'the invoice was paid by cheque last week'], shows: /./ }],
+  'approvals withdraw': [{ args: (made) => [made.heldIds[2]!], shows: /withdrew AP-/ }],
   tsq: [{ args: (made) => [made.sessionId], shows: /./ }],
   'clients list': [{ args: [], shows: /9900000011/ }],
   'clients get': [{ args: ['9900000011'], shows: /9900000011/ }],

@@ -13,6 +13,7 @@ import { connectTo, postgresForThisFile } from './helpers/postgres.js';
 import { sendArgs as send, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { teamRoleNames } from '../src/store/team-rights.js';
+import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
 
 const postgres = postgresForThisFile('rights');
 const secretTyped: KeyAnswer[] = [['Consumer secret', `${SIMULATOR_CREDENTIALS.consumerSecret}\r`]];
@@ -116,7 +117,7 @@ describe('team store rights: one login per member, enforced by PostgreSQL', { ti
       assert.equal(used.code, 0, stripAnsi(used.stdout));
       assert.match(stripAnsi(used.stdout), new RegExp(`you act there as ${t.ada.login}, with the owner right`));
       const status = json<{ login: string; right: string; rightsSetUp: boolean; schemaVersion: number }>(await t.run(t.ada, ['store', 'status', '--json']));
-      assert.deepEqual([status.login, status.right, status.rightsSetUp, status.schemaVersion], [t.ada.login, 'owner', true, 7]);
+      assert.deepEqual([status.login, status.right, status.rightsSetUp, status.schemaVersion], [t.ada.login, 'owner', true, POSTGRES_SCHEMA_VERSION]);
 
       // Bola has a login and no right: the store refuses her, naming the right and who grants it.
       const none = await t.run(t.bola, ['transfer', 'log', '--json']);

@@ -15,6 +15,7 @@ import { sendArgs as send, setUpTransfers, until, type TransferSetup } from './h
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { WRITER_LOCK } from '../src/store/postgres.js';
+import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-schema.js';
 
 const SECRET = SIMULATOR_CREDENTIALS.consumerSecret;
 const secretTyped = [{ prompt: 'Consumer secret', answer: SECRET }];
@@ -306,7 +307,10 @@ describe('team store: two machines, one account', { timeout: 120_000 }, () => {
       const status = await t.s.run(['store', 'status', '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(status.code, 0, status.stderr);
       const shown = JSON.parse(status.stdout) as { backend: string; store: string; reachable: boolean; schemaVersion: number; matches: boolean };
-      assert.deepEqual([shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches], ['postgresql', t.url, true, 7, true]);
+      assert.deepEqual(
+        [shown.backend, shown.store, shown.reachable, shown.schemaVersion, shown.matches],
+        ['postgresql', t.url, true, POSTGRES_SCHEMA_VERSION, true],
+      );
       assert.doesNotMatch(status.stdout + status.stderr, new RegExp(postgres.server().env.PGPASSWORD!));
       const fromA = await t.s.run([...send('1300'), '--json'], { env: { ...local, ...postgres.server().env } });
       assert.equal(fromA.code, 2, 'the duplicate guard reads the team store now');

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { errorObject, stripAnsi } from './helpers/cli.js';
 import { journalLog, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { Journal } from '../src/transfers/journal.js';
-import { holdRunLock, RUN_ID } from '../src/store/process-lock.js';
+import { holdRunLock, runId } from '../src/store/process-lock.js';
 
 const ACCOUNT = '0123456789';
 const send = (...extra: string[]) => ['transfer', 'send', ACCOUNT, '--bank', 'gtb', '--amount', '1,500.50', '--narration', 'Invoice 42', ...extra];
@@ -234,7 +234,7 @@ describe('transfer send: the duplicate guard', () => {
       time: new Date().toISOString(),
       env: 'sandbox',
       pid: process.pid,
-      run: RUN_ID,
+      run: runId(),
       request: { beneficiaryBankCode: '000013', beneficiaryAccountNumber: ACCOUNT, narration: 'Invoice 42', amount: 1500.5, reference: 'ACME-STILLRUNNING' },
       amountKobo: 150_050,
       bankName: 'Guaranty Trust Bank',
@@ -319,7 +319,7 @@ describe('transfer status and log', () => {
   it('log: TSV with a PROFILE column, a table on a terminal, and an empty journal', async () => {
     const empty = await setup.runInProcess(['transfer', 'log']);
     assert.equal(empty.code, 0);
-    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\n');
+    assert.equal(empty.stdout, 'TIME\tPROFILE\tREFERENCE\tACCOUNT\tNAME\tBANK\tAMOUNT\tOUTCOME\tSTATUS\tMESSAGE\tVIA\n');
     await setup.runInProcess(send('--yes'));
     const tsv = await setup.runInProcess(['transfer', 'log']);
     const [, row] = tsv.stdout.trimEnd().split('\n');

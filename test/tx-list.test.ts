@@ -43,7 +43,8 @@ describe('tx list: one page', () => {
     const result = await books.run(['tx', 'list', '--limit', '5'], { tty: true });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
-    for (const header of ['DATE (WAT)', 'REFERENCE', 'TYPE', 'AMOUNT', 'CHARGE', 'COUNTERPARTY', 'STATUS', 'DESCRIPTION']) assert.ok(screen.includes(header), header);
+    for (const header of ['DATE (WAT)', 'REFERENCE', 'TYPE', 'AMOUNT', 'CHARGE', 'COUNTERPARTY', 'STATUS', 'DESCRIPTION'])
+      assert.ok(screen.includes(header), header);
     for (const tx of all.slice(0, 5)) {
       assert.ok(screen.includes(tx.reference), tx.reference);
       assert.ok(screen.includes(formatNaira(parseApiAmount(tx.amount))), `amount of ${tx.reference}`);

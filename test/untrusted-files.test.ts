@@ -1,7 +1,7 @@
 // What another user of the machine can plant, and input too big to hold: real processes, and a second OS
 // user (fsapi-test-planter, made here when the tests run as root) doing the planting.
-// - The compile cache: a folder another user made first (Node's default, the temp dir's node-compile-cache,
-//   or the one fsapi picks) is never read, so no code of theirs runs in fsapi.
+// - The code cache: a folder another user made first (the one fsapi picks, or Node's default compile cache,
+//   the temp dir's node-compile-cache) is never read, so no code of theirs runs in fsapi.
 // - A PDF's temporary file: a link planted where it would go is never followed.
 // - A batch row of 200 MB is refused while it is read (exit 2, its line named), in bounded memory.
 // - A payee's name of 10,000 characters still makes a one-page receipt.
@@ -12,6 +12,7 @@ import {
   chmodSync,
   chownSync,
   closeSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdtempSync,
@@ -97,12 +98,13 @@ describe('what another user plants', { skip: noPlanter }, () => {
     return folder;
   }
 
-  it('a compile cache folder another user made first is never read or written: fsapi runs without it', {
+  it('a code cache folder another user made first is never read or written: fsapi runs without it', {
     skip: node22 ? false : 'no Node >= 22.1 here (none has a compile cache)',
   }, () => {
+    // Both caches tell what they do on stderr: fsapi's and Node's own.
     const run = (env: Record<string, string>) => {
       const result = spawnSync(node22!, [cliPath, '--help'], {
-        env: victimEnv({ ...homes.home().env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env }),
+        env: victimEnv({ ...homes.home().env, NODE_DEBUG: 'fsapi-code-cache', NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env }),
         encoding: 'utf8',
         cwd: repoRoot,
       });
@@ -110,36 +112,39 @@ describe('what another user plants', { skip: noPlanter }, () => {
       assert.match(result.stdout, /^Usage: fsapi /);
       return result.stderr;
     };
-    // Genuine entries for this very dist/cli.cjs, which Node would accept: what the planter copies in.
+    // Genuine entries for this very dist/cli.cjs, which fsapi (and Node) would accept: what the planter copies in.
     const shared = sharedFolder();
-    const entries = path.join(shared, 'entries');
-    run({ NODE_COMPILE_CACHE: entries });
-    execFileSync('chmod', ['-R', 'a+rX', entries]);
-    assert.ok(readdirSync(entries, { recursive: true }).length >= 2);
+    const genuine = path.join(shared, 'genuine');
+    const made = mkdtempSync(path.join(tmpdir(), 'fsapi-genuine-cache-'));
+    folders.push(made);
+    run({ XDG_CACHE_HOME: made });
+    cpSync(path.join(made, 'fsapi'), path.join(genuine, 'fsapi'), { recursive: true });
+    run({ NODE_COMPILE_CACHE: path.join(genuine, 'node') });
+    execFileSync('chmod', ['-R', 'a+rX', genuine]);
+    assert.ok(readdirSync(path.join(genuine, 'fsapi', 'compile-cache')).length >= 1);
+    assert.ok(readdirSync(path.join(genuine, 'node'), { recursive: true }).length >= 2);
     // The planter makes the folder fsapi would use, and Node's default (the temp dir's node-compile-cache).
     asPlanter(
-      'for dir in "$1/fsapi/compile-cache" "$1/node-compile-cache"; do mkdir -p "$dir" && cp -R "$1/entries/." "$dir/" && chmod -R 777 "$dir"; done',
+      'mkdir -p "$1/fsapi/compile-cache" "$1/node-compile-cache" && cp -R "$1/genuine/fsapi/compile-cache/." "$1/fsapi/compile-cache/" && cp -R "$1/genuine/node/." "$1/node-compile-cache/" && chmod -R 777 "$1/fsapi" "$1/node-compile-cache"',
       shared,
     );
     const planted = snapshot(shared);
     const log = run({ XDG_CACHE_HOME: shared, TMPDIR: shared });
-    assert.doesNotMatch(log, /\[compile cache\]/, 'no compile cache is used');
+    assert.doesNotMatch(log, /\[(fsapi code cache|compile cache)\]/, 'no cache is used');
     assert.deepEqual(snapshot(shared), planted, 'nothing read into or written to the planted folders');
 
     // The planter made only the folder above (fsapi/): the cache folder fsapi makes in it is its own, but
     // the planter could swap it for another, so it is not used either.
     const above = sharedFolder();
     asPlanter('mkdir -m 777 "$1/fsapi"', above);
-    assert.doesNotMatch(run({ XDG_CACHE_HOME: above, TMPDIR: above }), /\[compile cache\]/);
+    assert.doesNotMatch(run({ XDG_CACHE_HOME: above, TMPDIR: above }), /\[(fsapi code cache|compile cache)\]/);
 
-    // And the control: in a cache folder of the user's own, Node's log shows the cache at work, 0700.
+    // And the control: in a cache folder of the user's own, the cache at work, 0700.
     const own = mkdtempSync(path.join(tmpdir(), 'fsapi-own-cache-'));
     folders.push(own);
-    const first = run({ XDG_CACHE_HOME: own });
-    const dir = path.join(own, 'fsapi', 'compile-cache');
-    assert.ok(first.includes(`[compile cache] resolved path ${dir}`), first);
-    assert.equal(statSync(dir).mode & 0o777, 0o700);
-    assert.match(run({ XDG_CACHE_HOME: own }), /cache for .*dist\/cli\.cjs was accepted/);
+    assert.match(run({ XDG_CACHE_HOME: own }), /\[fsapi code cache\] cli\.cjs: written \(1 runs\)/);
+    assert.equal(statSync(path.join(own, 'fsapi', 'compile-cache')).mode & 0o777, 0o700);
+    assert.match(run({ XDG_CACHE_HOME: own }), /\[fsapi code cache\] cli\.cjs: used \(written by 1 runs\)/);
   });
 
   describe('a link planted where a PDF is written', () => {

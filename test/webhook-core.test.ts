@@ -19,7 +19,6 @@ import { openDatabase } from '../src/store/sqlite.js';
 import { createLimiter, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/notifications/event-processor.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../src/notifications/forward.js';
 import { nodeTransport } from '../src/api/node-transport.js';
-import type { Kobo } from '../src/money/kobo.js';
 import { systemClock } from '../src/common/clock.js';
 import {
   compareWithTransaction,
@@ -527,7 +526,7 @@ describe('EventProcessor', () => {
       const body = Buffer.from(text);
       const record = newReceivedRecord(new Date(), n.reference, body, text);
       await log.append(record);
-      processor.accept(record, { kind: 'collection', reference: n.reference, notification: n, amount: 2_500_000 as Kobo });
+      processor.wake();
     };
     return { dir, log, processor, shown, forwarded, unverified, warnings, verifyCalls, deliver, app, advance };
   }
@@ -624,7 +623,7 @@ describe('EventProcessor', () => {
     first.log.close();
 
     const second = await setUp({ dir: first.dir });
-    assert.deepEqual(await second.processor.restore(() => assert.fail('bad line')), []);
+    assert.equal(await second.processor.restore(() => assert.fail('bad line')), 0);
     assert.equal(second.processor.undeliveredCount, 1);
     assert.equal((await second.processor.redeliver()).delivered, 1);
     assert.deepEqual(second.unverified[0], first.unverified[0], 'a later run names the fields the first could not check, kept with the body');
@@ -661,7 +660,7 @@ describe('EventProcessor', () => {
     run.log.close();
     // A later run does not take it up again, and the sender's resend is a duplicate.
     const next = await setUp({ dir: run.dir });
-    assert.deepEqual(await next.processor.restore(), []);
+    assert.equal(await next.processor.restore(), 0);
     assert.equal(next.processor.undeliveredCount, 0);
     await next.deliver(notification());
     await next.processor.drain(5000);
@@ -706,7 +705,7 @@ describe('EventProcessor', () => {
 
     const second = await setUp({ dir: first.dir });
     const unfinished = await second.processor.restore(() => assert.fail('bad line'));
-    assert.deepEqual(unfinished, []);
+    assert.equal(unfinished, 0);
     await second.deliver(notification());
     await second.deliver(notification({ reference: 'COL-3' }));
     await second.processor.drain(5000);
@@ -718,7 +717,7 @@ describe('EventProcessor', () => {
     assert.equal(second.forwarded.length, 1);
   });
 
-  test('an events.jsonl from before the store is carried over once: a torn last line left behind, an unfinished event handed back by restore', async () => {
+  test('an events.jsonl from before the store is carried over once: a torn last line left behind, an unfinished event taken up', async () => {
     const dir = path.join(home.root, 'unfinished');
     mkdirSync(dir, { recursive: true });
     const text = JSON.stringify(notification());
@@ -726,18 +725,22 @@ describe('EventProcessor', () => {
     const old = `${JSON.stringify(newReceivedRecord(new Date(), 'COL-0001', Buffer.from(text), text))}\n{"kind":"received","id":"torn`;
     writeFileSync(eventLogPath(dir), old);
     const run = await setUp({ dir });
-    await run.log.append(newReceivedRecord(new Date(), 'COL-9', Buffer.from(text), text));
-    const unfinished = await run.processor.restore(() => assert.fail('bad record'));
+    await run.log.append(newReceivedRecord(new Date(), 'COL-0001', Buffer.from(text), text));
+    assert.equal(await run.processor.restore(() => assert.fail('bad record')), 2);
+    await run.processor.drain(5000);
     run.log.close();
+    // Both taken up, in the order received: the old file's, with its body as it was, is verified; the
+    // second, the same bytes, is a resend.
+    assert.deepEqual(run.verifyCalls, ['COL-0001']);
     assert.deepEqual(
-      unfinished.map((r) => r.reference),
-      ['COL-0001', 'COL-9'],
+      run.shown.map((e) => e.state),
+      ['verified'],
     );
-    assert.equal(unfinished[0]!.body, text);
+    assert.equal(run.processor.tally.duplicate, 1);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8'), old, 'the old file is kept as it was');
-    // Imported once: a second opening does not add the old records again.
+    // Imported once: a second opening does not add the old records again (two received, two outcomes).
     (await EventLogWriter.open(dir)).close();
-    assert.equal((await records(dir)).length, 2);
+    assert.equal((await records(dir)).length, 4);
   });
 
   test('a forged copy with the genuine bytes, sent before the money arrived, cannot stop the genuine event later', async () => {
@@ -790,11 +793,11 @@ describe('EventProcessor', () => {
 
   test('an event of another kind: recorded, shown as not verified: unknown kind, never looked up or forwarded', async () => {
     const run = await setUp();
-    const text = JSON.stringify({ event: 'payout', reference: 'ACME-PAYOUT1', amount: '5000.0' });
+    const text = JSON.stringify({ event: 'refund.created', reference: 'ACME-REFUND1', amount: '5000.0' });
     for (let i = 0; i < 2; i += 1) {
-      const record = newReceivedRecord(new Date(), 'ACME-PAYOUT1', Buffer.from(text), text);
+      const record = newReceivedRecord(new Date(), 'ACME-REFUND1', Buffer.from(text), text);
       await run.log.append(record);
-      run.processor.accept(record, { kind: 'other', event: 'payout', reference: 'ACME-PAYOUT1' });
+      run.processor.wake();
     }
     await run.processor.drain(5000);
     run.log.close();
@@ -802,7 +805,7 @@ describe('EventProcessor', () => {
       run.shown.map((e) => [e.state, e.forwarded, e.amount]),
       [['unknown-kind', false, null]],
     );
-    assert.match(run.shown[0]!.detail, /not verified: unknown kind "payout"/);
+    assert.match(run.shown[0]!.detail, /not verified: unknown kind "refund.created"/);
     assert.deepEqual(run.verifyCalls, []);
     assert.equal(run.forwarded.length, 0);
     const outcomes = (await records(run.dir)).filter((r) => r.kind === 'outcome').map((r) => r.kind === 'outcome' && r.state);
@@ -871,18 +874,12 @@ describe('EventProcessor', () => {
   /** Resends after a restart over a long log: the same bytes, other bytes of a verified reference, a new one. */
   async function restartsOver(dir: string, seenText: (i: number) => string, open: string, undelivered: string) {
     const run = await setUp({ dir });
-    const unfinished = await run.processor.restore(() => assert.fail('bad row'));
-    assert.deepEqual(
-      unfinished.map((r) => r.id),
-      [open],
-      'only the event never finished is taken up',
-    );
+    assert.equal(await run.processor.restore(() => assert.fail('bad row')), 1, 'only the event never finished is taken up');
     assert.equal(run.processor.undeliveredCount, 1);
     const resend = async (text: string, reference: string) => {
       const record = newReceivedRecord(new Date(), reference, Buffer.from(text), text);
       await run.log.append(record);
-      const n = JSON.parse(text) as CollectionNotification;
-      run.processor.accept(record, { kind: 'collection', reference, notification: n, amount: 2_500_000 as Kobo });
+      run.processor.wake();
     };
     await resend(seenText(7), 'COL-H7'); // the same bytes: a resend, not even looked up
     await resend(JSON.stringify({ ...notification({ reference: 'COL-H1234' }), sessionId: 'S-other' }), 'COL-H1234'); // other bytes, a verified reference
@@ -890,14 +887,13 @@ describe('EventProcessor', () => {
     await run.processor.drain(5000);
     assert.equal((await run.processor.redeliver()).delivered, 1);
     run.log.close();
-    assert.deepEqual(run.verifyCalls, ['COL-H1234', 'COL-NEW']);
+    // The event never finished is taken up with the new ones (references in any order, each once).
+    assert.deepEqual([...run.verifyCalls].sort(), ['COL-H1234', 'COL-NEW', 'COL-OPEN']);
     assert.equal(run.processor.tally.duplicate, 2);
-    assert.deepEqual(
-      run.shown.map((e) => e.reference),
-      ['COL-NEW'],
-    );
+    assert.deepEqual(run.shown.map((e) => e.reference).sort(), ['COL-NEW', 'COL-OPEN']);
+    assert.equal(run.shown.find((e) => e.reference === 'COL-OPEN')?.id, open);
     assert.deepEqual(run.forwarded.slice(-1), [undelivered]);
-    assert.equal(run.forwarded.length, 2, 'the new event and the one the app had not taken; no resend');
+    assert.equal(run.forwarded.length, 3, 'the new event, the one never finished and the one the app had not taken; no resend');
   }
 
   test('a restart over a long event log finds what is open by index, and still recognises every resend', async () => {
@@ -923,10 +919,10 @@ describe('EventProcessor', () => {
     await restartsOver(dir, seenText, open, undelivered);
     assert.equal(readFileSync(eventLogPath(dir), 'utf8'), text, 'the old file is kept as it was');
     const stored = await records_(dir);
-    assert.equal(stored.length, records.length + 7, 'every readable record once, and what the restart added');
+    assert.equal(stored.length, records.length + 8, 'every readable record once, and what the restart added');
     assert.deepEqual(stored.slice(0, records.length), records);
     (await EventLogWriter.open(dir)).close();
-    assert.equal((await records_(dir)).length, records.length + 7, 'opened again: nothing imported twice');
+    assert.equal((await records_(dir)).length, records.length + 8, 'opened again: nothing imported twice');
   });
 
   test('an event log stored before the event index is folded once when the store is migrated: nothing open or seen is lost', async () => {
@@ -948,8 +944,8 @@ describe('EventProcessor', () => {
       assert.equal(Number(again.prepare('PRAGMA user_version').get()!.user_version), MIGRATIONS.length);
       assert.equal(
         Number(again.prepare('SELECT count(*) AS n FROM events').get()!.n),
-        records.length + 3 * 2 + 1,
-        'every record kept; three events and one delivery added',
+        records.length + 3 * 2 + 2,
+        'every record kept; three events, the outcome of the one never finished and one delivery added',
       );
     } finally {
       again.close();

@@ -94,7 +94,7 @@ describe('the processor waits the table', () => {
       assert.ok(parsed.ok);
       const received = newReceivedRecord(new Date(clock.now()), 'ACME-S1', Buffer.from(text), text);
       await log.append(received);
-      processor.accept(received, parsed);
+      processor.wake();
       await processor.drain(5000);
       for (let round = 1; round <= FORWARD_ROUNDS.waitsMs.length + 2; round += 1) {
         offset = processor.nextDue! - 1_800_000_000_000;

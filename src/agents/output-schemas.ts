@@ -72,17 +72,42 @@ const heldTransfer = object(['reference', 'accountNumber', 'bankCode', 'accountN
   reasons: { type: 'array', items: text },
 });
 
+/** The labels an act came with (src/controls/asker.ts viaJson): the MCP client, the person behind sudo. Not proof. */
+const via: JsonSchema = {
+  type: ['object', 'null'],
+  description: 'labels, not proof: the MCP client and the person behind sudo it came through',
+  properties: {
+    client: { type: ['object', 'null'], properties: { name: text, version: text } },
+    sudoUser: textOrNull,
+    sudoUid: { type: ['integer', 'null'] },
+  },
+};
+
+/** One decision on a request. */
+const decision = object(['decision', 'by', 'at'], {
+  decision: { type: 'string', enum: ['approved', 'rejected', 'withdrawn'] },
+  by: text,
+  actor: { ...textOrNull, description: 'who decided as the store tells: the database login on a team store, the OS user here' },
+  at: text,
+  reason: textOrNull,
+  via,
+});
+
 /** An approval request (src/controls/policy.ts requestJson). */
 const request = object(['id', 'status', 'createdAt', 'createdBy', 'total', 'transfers', 'decisions'], {
   id: text,
-  status: { type: 'string', enum: ['held', 'approved', 'rejected'] },
+  status: { type: 'string', enum: ['held', 'approved', 'rejected', 'withdrawn'] },
   profile: text,
   createdAt: text,
   createdBy: text,
+  actor: { ...textOrNull, description: 'who asked as the store tells: the database login on a team store, the OS user and host here' },
+  via,
+  fourEyes: { ...boolean, description: 'approvals_show: the policy approves only by someone other than who asked' },
+  mayNotApprove: { ...textOrNull, description: 'approvals_show: under four eyes, who may not approve it' },
   origin: text,
   total: money,
   transfers: { type: 'array', items: heldTransfer },
-  decisions: { type: 'array', items: { type: 'object' } },
+  decisions: { type: 'array', items: decision },
 });
 
 /** transfer_send called again with a reference it sent before (src/agents/send.ts answerSent). */
@@ -122,6 +147,7 @@ const SUCCESS: Record<string, () => JsonSchema> = {
         amount: money,
         narration: text,
         operator: textOrNull,
+        via,
         outcome: text,
         status: textOrNull,
         message: textOrNull,
@@ -199,12 +225,16 @@ const SUCCESS: Record<string, () => JsonSchema> = {
       maxPerDay: moneyOrNull,
       approvalAbove: moneyOrNull,
       payeesOnly: boolean,
+      requireName: { ...boolean, description: 'transfer_send needs expectName for an account that is not a saved payee' },
+      fourEyes: { ...boolean, description: 'a held request is approved only by someone other than who asked' },
       timeZone: textOrNull,
       countedToday: money,
       leftToday: moneyOrNull,
+      actingAs: object(['name', 'kind'], { name: text, kind: { type: 'string', enum: ['database login', 'OS user'] } }),
     }),
   approvals_list: () => list(request),
   approvals_show: () => request,
+  approvals_withdraw: () => request,
   transfer_preview: () =>
     object(['decision', 'wouldSend', 'reasons', 'accountNumber', 'accountName', 'bankCode', 'bankName', 'amount', 'charge', 'policy', 'today', 'sent'], {
       decision: { type: 'string', enum: ['send', 'hold', 'refuse', 'repeat'] },
@@ -223,7 +253,15 @@ const SUCCESS: Record<string, () => JsonSchema> = {
       reference: { type: ['object', 'null'] },
       policy: {
         type: ['object', 'null'],
-        properties: { maxPerTransfer: moneyOrNull, maxPerDay: moneyOrNull, approvalAbove: moneyOrNull, payeesOnly: boolean, timeZone: text },
+        properties: {
+          maxPerTransfer: moneyOrNull,
+          maxPerDay: moneyOrNull,
+          approvalAbove: moneyOrNull,
+          payeesOnly: boolean,
+          requireName: boolean,
+          fourEyes: boolean,
+          timeZone: text,
+        },
       },
       today: {
         type: ['object', 'null'],

@@ -1,8 +1,10 @@
 // transfer_preview: what transfer_send would do with these arguments, and nothing sent. It runs the same
 // steps up to the send, through the same functions: the business prefix and the reference's checks, the
 // bank, the name enquiry (the verified name), the expected name (namesMatch), the available balance
-// (checkAvailable), the duplicate guard's findings, and the payment policy's one decision (applyPolicy, the
-// function transfer_send and every batch row go through) with what is left of its day. Nothing is
+// (checkAvailable), the duplicate guard's findings, whether the holder's name must be given (the policy's
+// require-name, an earlier failed name check of the reference: the same judge and records transfer_send
+// reads), and the payment policy's one decision (applyPolicy, the function transfer_send and every batch row
+// go through) with what is left of its day. Nothing is
 // journalled, no request is held, no POST /v1/transfer.
 //
 // The charge: the API states it only in its answer to a transfer (docs/api-spec.md 2.9 and 2.10; no
@@ -12,13 +14,14 @@ import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatNaira, integerKobo, koboToDecimal, type Kobo } from '../money/kobo.js';
-import { applyPolicy, leftUnderDailyMaximum, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
-import type { Payee } from '../store/controls.js';
+import { applyPolicy, leftUnderDailyMaximum, nameRefusedBefore, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
+import { ControlsStore, type NameRefusal, type Payee } from '../store/controls.js';
 import { checkAvailable, openJournal, parseNarration, parseSendExtras, prepareTransfer, transferScope } from '../transfers/transfer.js';
 import { namesMatch } from '../transfers/names.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { NoPolicyError, referenceOfCall, DUPLICATE_HINT } from './send.js';
 import { requestHolding } from '../controls/approvals.js';
+import { businessClock } from '../controls/business-clock.js';
 
 /** What transfer_send would do: send it, hold it for a person, refuse it, or answer an earlier call. */
 export type PreviewDecision = 'send' | 'hold' | 'refuse' | 'repeat';
@@ -90,6 +93,13 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
     );
   }
   const judge = await openPolicyJudge(ctx, journal, scope);
+  // The holder's name, as transfer_send asks for it (there is no terminal: nobody confirms a name shown),
+  // in the tool's words (results are not rewritten as errors are).
+  const given = { expectName, unattended: true };
+  const missing =
+    nameRefusedBefore(reference ? await nameRefusalOf(ctx, scope, reference.reference) : undefined, given, 'expectName', await businessClock(ctx)) ??
+    judge?.nameMissing({ ...transfer, payee: payee?.alias }, given, 'expectName');
+  if (missing) refusals.push(missing);
   if (!judge) {
     refusals.push(withoutNothingSent(new NoPolicyError(scope.profile).message));
   } else {
@@ -144,6 +154,8 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
               maxPerDay: naira(policy.maxPerDayKobo),
               approvalAbove: naira(policy.approvalAboveKobo),
               payeesOnly: policy.payeesOnly,
+              requireName: policy.requireName,
+              fourEyes: policy.fourEyes,
               timeZone: policy.timeZone,
             }
           : null,
@@ -161,6 +173,17 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
       2,
     )}\n`,
   );
+}
+
+/** The last failed name check of `reference`, without creating the store when there is none. */
+async function nameRefusalOf(ctx: Context, scope: { profile: string; baseUrl: string }, reference: string): Promise<NameRefusal | undefined> {
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return undefined;
+  try {
+    return await store.nameRefusal(scope, reference);
+  } finally {
+    store.close();
+  }
 }
 
 const naira = (kobo: Kobo | undefined) => (kobo === undefined ? null : koboToDecimal(kobo));

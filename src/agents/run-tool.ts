@@ -4,7 +4,7 @@
 // prompt can be answered, so a command that would ask refuses instead, as it does for a script.
 // Calls take turns: commands assume one run at a time per process (its stores, its notes shown once).
 import { Readable, Writable } from 'node:stream';
-import type { Context, GlobalOptions } from '../context.js';
+import type { ClientInfo, Context, GlobalOptions } from '../context.js';
 import { createContext, runModule } from '../runtime.js';
 import { resetHttpState } from '../api/http.js';
 import { closeLocalStores } from '../store/database.js';
@@ -45,7 +45,7 @@ export function whenIdle(): Promise<void> {
  * server was started: its profile, base address and timeout, the process's environment.
  */
 export function runTool(
-  server: { globals: GlobalOptions; env: Readonly<Record<string, string | undefined>> },
+  server: { globals: GlobalOptions; env: Readonly<Record<string, string | undefined>>; client?: ClientInfo | undefined },
   tool: AgentTool,
   options: Record<string, unknown>,
   args: string[],
@@ -57,7 +57,7 @@ export function runTool(
 }
 
 async function runNow(
-  server: { globals: GlobalOptions; env: Readonly<Record<string, string | undefined>> },
+  server: { globals: GlobalOptions; env: Readonly<Record<string, string | undefined>>; client?: ClientInfo | undefined },
   tool: AgentTool,
   options: Record<string, unknown>,
   args: string[],
@@ -91,7 +91,8 @@ async function runNow(
   try {
     // No colour whatever the environment says: the text goes to a model, not a terminal.
     const env = { ...server.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
-    const ctx: Context = createContext(rawGlobals, env, new Set(), { terminal });
+    // The client the server serves, as it named itself: kept on what the call records (src/controls/asker.ts).
+    const ctx: Context = createContext(rawGlobals, env, new Set(), { terminal, client: server.client });
     const module = await tool.load();
     await runModule(ctx, tool.run ? wrapped(tool.run, module, call) : module, options, args);
   } catch (thrown) {

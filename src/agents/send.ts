@@ -12,7 +12,7 @@ import type { CommandModule } from '../commands/types.js';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import { koboToDecimal, formatNaira, integerKobo } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
-import { heldError, readPolicy, requestJson } from '../controls/policy.js';
+import { heldError, NameRequiredError, readPolicy, requestJson } from '../controls/policy.js';
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
 import { requestHolding } from '../controls/approvals.js';
 import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
@@ -47,9 +47,14 @@ export async function sendForAgent(ctx: Context, module: CommandModule, options:
   } catch (error) {
     // The command's hint names the flag a person passes; an agent has none (withheld by design).
     if (error instanceof DuplicateTransferError) throw new DuplicateTransferError(error.message, DUPLICATE_HINT);
+    if (error instanceof NameRequiredError) throw new NameRequiredError(error.message, NAME_HINT);
     throw error;
   }
 }
+
+/** What an agent is told when the holder's name is needed: there is no terminal to confirm a name on. */
+export const NAME_HINT =
+  'give expectName: the name you expect the bank to return for this account (from the invoice or the payee; case, spacing and punctuation are ignored), or pay a saved payee with to; a wrong name sends nothing';
 
 /** What an agent is told when the duplicate guard refuses: only a person may send the same again. */
 export const DUPLICATE_HINT =
@@ -155,11 +160,12 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
  */
 function answerHeld(ctx: Context, request: ApprovalRequest, transfer: HeldTransfer, differ: string[]): void {
   refuseOther(transfer.reference, `the transfer held in request ${request.id}`, differ);
-  if (request.status === 'rejected') {
-    throw new FsapiError(`reference ${transfer.reference} was held in request ${request.id}, and a person rejected it; nothing was sent`, {
+  if (request.status === 'rejected' || request.status === 'withdrawn') {
+    const who = request.status === 'rejected' ? 'a person rejected it' : 'it was withdrawn';
+    throw new FsapiError(`reference ${transfer.reference} was held in request ${request.id}, and ${who}; nothing was sent`, {
       exitCode: ExitCode.failed,
       hint: 'a new payment needs a new reference, and may be held again',
-      code: 'rejected',
+      code: request.status,
     });
   }
   if (request.status === 'held') {

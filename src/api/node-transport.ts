@@ -10,7 +10,7 @@
 // Whole, but never without bound: an answer over MAX_ANSWER_BYTES (declared in Content-Length or counted
 // as it arrives) is refused with AnswerTooLargeError and its connection destroyed at once, so a broken or
 // hostile server cannot make fsapi hold gigabytes.
-import http, { type IncomingMessage } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import type { RequestOptions } from 'node:https';
 import type { Transport, WireAnswer, WireRequest } from './types.js';
 
@@ -34,7 +34,13 @@ export class AnswerTooLargeError extends Error {
 
 type HttpsModule = typeof import('node:https');
 let httpsModule: Promise<HttpsModule> | undefined;
-const agents = new Map<string, http.Agent>();
+const agents = new Map<string, Agent>();
+
+/**
+ * node:http, loaded with the first request: the runtime loads this module for every command, and one that
+ * never calls the API (`transfer log`, `payees list`) would spend about 3 ms on it (docs/startup.md).
+ */
+const http = () => process.getBuiltinModule('node:http');
 
 /**
  * How long a kept-alive connection may sit unused before fsapi closes it itself. A server closes idle
@@ -53,13 +59,13 @@ export function closeAgents(): void {
 }
 
 /** Keep-alive agents, so `tx list --all` reuses one connection for every page. */
-function agentFor(protocol: string, https: HttpsModule | undefined): http.Agent {
+function agentFor(protocol: string, https: HttpsModule | undefined): Agent {
   let agent = agents.get(protocol);
   if (!agent) {
     // `timeout` closes free sockets only (the agent destroys a socket that times out while idle); a request
     // in progress is bounded by its own deadline (src/api/http.ts).
     const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
-    agent = protocol === 'https:' && https ? new https.Agent(options) : new http.Agent(options);
+    agent = protocol === 'https:' && https ? new https.Agent(options) : new (http().Agent)(options);
     agents.set(protocol, agent);
   }
   return agent;
@@ -90,7 +96,7 @@ export const nodeTransport: Transport = async (request: WireRequest): Promise<Wi
 
   return new Promise<WireAnswer>((resolve, reject) => {
     const options: RequestOptions = { method: request.method, headers, agent: agentFor(url.protocol, https) };
-    const send = https ? https.request : http.request;
+    const send = https ? https.request : http().request;
     const finish = (settle: () => void) => {
       signal.removeEventListener('abort', onAbort);
       settle();

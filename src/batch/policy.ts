@@ -1,13 +1,15 @@
 // The payment policy over a batch: the rows within it are sent, the rest are held as ONE request for a
 // person to approve (src/controls/policy.ts). A row over a hard limit stops the whole batch before anything is
 // sent (exit 1). Rows an earlier run of the same file held are not held again: their request is named.
+// Under require-name, a run nobody confirms (--yes) needs an expect_name (or a saved payee) on every row:
+// without one nothing is sent (exit 2).
 // Each row's verdict is written into the batch's workspace (src/store/batch-workspace.ts), a row at a time.
 import type { Context } from '../context.js';
 import { ControlsStore } from '../store/controls.js';
 import { countToSend, notSent, pagesOf, rowsToHold, rowsToSend, storeResult, transferOfRow, type BatchPlan, type RowResult } from './payouts.js';
 import { PAGE_ROWS } from '../store/batch-workspace.js';
 import { sumKobo, type Kobo } from '../money/kobo.js';
-import { holdForApproval, openPolicyJudge } from '../controls/policy.js';
+import { holdForApproval, NameRequiredError, openPolicyJudge } from '../controls/policy.js';
 import { openJournal } from '../transfers/transfer.js';
 
 export interface BatchGate {
@@ -20,7 +22,7 @@ export interface BatchGate {
   earlier: RowResult[];
 }
 
-export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGate> {
+export async function gateBatch(ctx: Context, plan: BatchPlan, options: { unattended: boolean }): Promise<BatchGate> {
   const rows = plan.file.workspace;
   const earlier: RowResult[] = [];
   const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
@@ -38,10 +40,10 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
             if (!request) continue;
             const last = request.decisions.at(-1);
             const result: RowResult =
-              request.status === 'rejected'
+              request.status === 'rejected' || request.status === 'withdrawn'
                 ? notSent(
                     row,
-                    `rejected in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`,
+                    `${request.status} in request ${request.id} by ${last?.by ?? 'someone'} at ${last?.at ?? '?'}${last?.reason ? ` (${last.reason})` : ''}; not sent`,
                   )
                 : {
                     ...notSent(row, `held in request ${request.id} (${request.status}) by an earlier run: fsapi approvals approve ${request.id}`),
@@ -60,6 +62,16 @@ export async function gateBatch(ctx: Context, plan: BatchPlan): Promise<BatchGat
   let holdCount = 0;
   const held: Kobo[] = [];
   if (judge) {
+    const unnamed = [...rowsToSend(plan)].filter(
+      (row) => judge.nameMissing({ ...transferOfRow(row), payee: row.payee }, { expectName: row.expectName, unattended: options.unattended }) !== undefined,
+    );
+    if (unnamed.length > 0) {
+      const lines = unnamed.map((row) => row.line);
+      throw new NameRequiredError(
+        `line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}: the payment policy needs the expected name (an expect_name column) for accounts that are not saved payees when nobody confirms at a terminal (--yes); nothing was sent`,
+        'fill the expect_name column of those rows with the name you expect the bank to return (case, spacing and punctuation are ignored), name saved payees in a payee column, or run it at a terminal without --yes and check the names shown',
+      );
+    }
     rows.transaction(() => {
       for (const row of rowsToSend(plan)) {
         const candidate = { ...transferOfRow(row), payee: row.payee };

@@ -1,7 +1,8 @@
 // fsapi mcp: the Model Context Protocol server (src/agents/server.ts). This file is its allow-list: which
 // commands are tools, what each may be given, and what MCP is told each does. Everything not here is no
-// tool: no approving, no policy or payee changes, no login or logout, no token, no raw API request, no
-// batch file (a path an agent names would reach the server user's files).
+// tool: no approving or rejecting (withdrawing a request of its own is the one decision an agent makes), no
+// policy or payee changes, no login or logout, no token, no raw API request, no batch file (a path an agent
+// names would reach the server user's files).
 // The server and the SDK are loaded only here, when `fsapi mcp` runs: never by --help or other commands.
 import type { Context } from '../context.js';
 import { ExitCode, FsapiError } from '../errors.js';
@@ -29,6 +30,7 @@ import { listSpec as payeesListSpec } from './payees/list.spec.js';
 import { showSpec as policyShowSpec } from './policy/show.spec.js';
 import { listSpec as approvalsListSpec } from './approvals/list.spec.js';
 import { showSpec as approvalsShowSpec } from './approvals/show.spec.js';
+import { withdrawSpec as approvalsWithdrawSpec } from './approvals/withdraw.spec.js';
 
 /** Asks the bank's API and changes nothing (what it learns may be recorded in fsapi's own journal). */
 const readsApi: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -83,6 +85,17 @@ export const agentTools: readonly AgentTool[] = [
   { spec: policyShowSpec, annotations: readsRecords, load: () => import('./policy/show.js') },
   { spec: approvalsListSpec, annotations: readsRecords, load: () => import('./approvals/list.js'), list: true },
   { spec: approvalsShowSpec, annotations: readsRecords, load: () => import('./approvals/show.js') },
+  // The agent takes back a request it asked for (the same actor: this server's user), while it is held.
+  // It only narrows what may be paid: a withdrawn request is never approved or sent. Again is no failure.
+  {
+    spec: approvalsWithdrawSpec,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    load: () => import('./approvals/withdraw.js'),
+    description: 'withdraw a request held for approval that this server asked for (transfer_send held it): it is then never approved or sent',
+    note:
+      "Only while it is held, and only a request made by this server's user (the same OS user, or the same database login on a team store); " +
+      'the result is the request, status withdrawn. Withdrawing it again answers the same',
+  },
   {
     name: 'transfer_preview',
     spec: transferSendSpec,

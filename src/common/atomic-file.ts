@@ -3,7 +3,7 @@
 // O_NOFOLLOW: an existing name, a planted symbolic link included, is an error, never a way to write
 // elsewhere), mode 0600, written, fsync-ed, then renamed onto the target. A failed or interrupted write
 // leaves the target as it was, and a reader never sees half a file.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';

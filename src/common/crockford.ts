@@ -2,7 +2,7 @@
 // not misread. The one encoder of fsapi's ids: transfer references (random), a batch row's reference
 // (derived from the file's bytes: the same bytes must give the same reference on every run), approval
 // request ids.
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

@@ -7,9 +7,13 @@
  * or batch looks as if it kept every row. Holding it at YOUNG_GENERATION_BYTES keeps peak RSS flat
  * (bench/tx-list.mjs, bench/batch.mjs) for a few more cheap scavenges. Only for long runs: node:v8 costs a
  * few ms to load. Not a node flag in bin/: Node would lose its start-up snapshot, and a V8 flag set before
- * the bundles compile would make V8 refuse the compile cache's entries made under the usual flags.
+ * the bundles compile would make V8 refuse the code cache's entries made under the usual flags (for the
+ * same reason bin/fsapi.cjs writes no entry after a run that loaded node:v8).
  */
 export function keepYoungGenerationSmall(): void {
+  // The launcher writes its code cache now (bin/fsapi.cjs): V8 stamps an entry with its flags, and every
+  // next run, under the usual ones, would refuse an entry written after these changed.
+  (process as NodeJS.EventEmitter).emit(V8_FLAGS_EVENT);
   const v8 = process.getBuiltinModule('node:v8');
   // The old generation too: after each full collection V8 lets it grow to a multiple of what was live
   // (a factor it picks from 1.1 to 4, high while the run allocates fast) before the next one. A long
@@ -32,6 +36,9 @@ export function keepYoungGenerationSmall(): void {
   });
   observer.observe({ entryTypes: ['gc'] });
 }
+
+/** Emitted on `process` before a run changes V8's flags (bin/fsapi.cjs listens). */
+const V8_FLAGS_EVENT = 'fsapi:v8-flags';
 
 /** How far the old generation may grow past what the last full collection found live. */
 const OLD_GENERATION_GROWTH_PERCENT = 50;

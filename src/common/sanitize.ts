@@ -15,6 +15,8 @@
 //   stderrNote    a line of talk on stderr (src/ui/io.ts): the safety net for messages that quote the API
 //                 (a refusal, a status): fsapi's own colours (SGR sequences), line breaks and tabs pass,
 //                 every other control and bidi character becomes U+FFFD.
+//   labelText     a label from outside kept on a record (the MCP client's name, SUDO_USER): agentText's
+//                 rules, one line, bounded.
 //   agentText     a text an AI agent reads (`fsapi mcp`: every string of a tool's result, its notes and
 //                 errors): what terminalText does, and more, because a model reads a line that starts
 //                 "SYSTEM:" as a line of its own: a whole escape sequence (CSI, OSC with its text, ESC and
@@ -54,6 +56,16 @@ const AGENT_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e
 export function agentText(text: string): string {
   if (!AGENT_UNSAFE.test(text)) return text;
   return text.replace(ESCAPE_SEQUENCE, REPLACEMENT).replace(ANY_LINE_BREAK, ' ').replace(CONTROL, REPLACEMENT).replace(BIDI, REPLACEMENT);
+}
+
+/**
+ * A label that came from outside and is kept on a record (the MCP client's name, SUDO_USER): agentText's
+ * rules, runs of spaces made one, and at most `max` characters. A label, never proof of anything.
+ */
+export function labelText(text: string, max: number): string {
+  const cleaned = agentText(text).replace(/\s+/g, ' ').trim();
+  const characters = [...cleaned];
+  return characters.length <= max ? cleaned : `${characters.slice(0, max - 1).join('')}…`;
 }
 
 const SGR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

@@ -6,6 +6,11 @@
 //                 the lock every fsapi process takes before it sends, so concurrent sends cannot all pass.
 //   holds         approval-above, payees-only: the transfer is recorded as a request and nothing is sent
 //                 (exit 7); `fsapi approvals approve <id>` at a terminal sends it, through the same journal.
+//   names         require-name: a run nobody confirms at a terminal (--yes, an agent) names the holder
+//                 (--expect-name) of an account that is not a saved payee; without it nothing is sent
+//                 (exit 2). A reference whose name check failed is held to the same, policy or not.
+//   four eyes     an approval by whoever asked is refused inside the store's deciding transaction
+//                 (src/store/controls.ts decide).
 //
 // The day is the calendar day in the policy's own time zone (Policy.timeZone, fixed when it was set), read
 // on the machine's clock: never the caller's TZ, so a script cannot start a new "today" by choosing a zone.
@@ -17,11 +22,22 @@
 import type { Context } from '../context.js';
 import { localActor } from '../common/actor.js';
 import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
-import { ControlsStore, normalBaseUrl, type ApprovalRequest, type ControlScope, type HeldTransfer, type Payee, type Policy } from '../store/controls.js';
+import {
+  ControlsStore,
+  normalBaseUrl,
+  type ApprovalRequest,
+  type Asker,
+  type ControlScope,
+  type HeldTransfer,
+  type NameRefusal,
+  type Payee,
+  type Policy,
+} from '../store/controls.js';
+import { viaJson, viaOf } from './asker.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
-import { DEFAULT_POLICY_TIME_ZONE, zonedDay } from '../common/time-zone.js';
+import { DEFAULT_POLICY_TIME_ZONE, zonedClockText, zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
@@ -41,6 +57,14 @@ export function operatorName(env: Readonly<Record<string, string | undefined>>):
     return named;
   }
   return localActor();
+}
+
+/**
+ * Who asks, in this run (src/controls/asker.ts): the operator's name and the labels from outside (the MCP
+ * client, the person behind sudo). Who acted is the store's to say (Store.actor, src/common/actor.ts).
+ */
+export function askerOf(ctx: Pick<Context, 'env' | 'client'>): Asker {
+  return { operator: operatorName(ctx.env), via: viaOf(ctx) };
 }
 
 export function nowIso(ctx: Pick<Context, 'clock'>): string {
@@ -145,6 +169,86 @@ export function holdReasons(policy: Policy, amountKobo: Kobo, toPayee: boolean):
   return reasons;
 }
 
+/**
+ * A run nobody confirms at a terminal sent without the expected name where one is needed: exit 2, nothing
+ * sent. Said in the command line's words (`--expect-name`); an agent reads `expectName` (src/agents/tools.ts).
+ */
+export class NameRequiredError extends UsageError {
+  constructor(message: string, hint: string) {
+    super(message, hint, 'name_required');
+  }
+}
+
+/**
+ * Why this transfer needs an expected name it was not given, or undefined: under require-name, an account
+ * that is not a saved payee (a saved payee's saved name is the check, asked again at every send), sent
+ * `unattended` (--yes, an agent: at a terminal the person confirming the shown name is the check).
+ */
+export function nameMissing(
+  policy: Pick<Policy, 'requireName'> | undefined,
+  payees: readonly Payee[],
+  candidate: Pick<PolicyCandidate, 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>,
+  given: { expectName: string | undefined; unattended: boolean },
+  /** How the expected name is given where the words are read: `--expect-name`, an agent's `expectName`. */
+  option = '--expect-name',
+): string | undefined {
+  if (!policy?.requireName || !given.unattended || given.expectName !== undefined) return undefined;
+  if (candidate.payee !== undefined || matchingPayee(payees, candidate.accountNumber, candidate.bankCode, candidate.accountName)) return undefined;
+  return `the payment policy needs the expected name (${option}) for account ${candidate.accountNumber}, which is not a saved payee`;
+}
+
+/** The refusal of a reference whose name check failed before, sent again without a name; undefined when it may go. */
+export function nameRefusedBefore(
+  refusal: NameRefusal | undefined,
+  given: { expectName: string | undefined; unattended: boolean },
+  option = '--expect-name',
+  timeZone: string = DEFAULT_POLICY_TIME_ZONE,
+): string | undefined {
+  if (!refusal || given.expectName !== undefined || !given.unattended) return undefined;
+  const at = Number.isFinite(Date.parse(refusal.at)) ? zonedClockText(Date.parse(refusal.at), timeZone, { zone: true }) : refusal.at;
+  return `reference ${refusal.reference} failed its name check at ${at} (expected "${refusal.expectedName}", the bank says "${refusal.verifiedName}"): it is sent only with the expected name (${option})`;
+}
+
+/** Names the holder, or says how: the hint of a NameRequiredError. */
+export const NAME_REQUIRED_HINT =
+  'give --expect-name with the name you expect the bank to return (case, spacing and punctuation are ignored), send to a saved payee (--to), or send at a terminal without --yes and check the name shown';
+
+/**
+ * Throws NameRequiredError (nothing sent) when this transfer needs an expected name it was not given: the
+ * policy's require-name, or an earlier failed name check of its reference (nameMissing, nameRefusedBefore).
+ */
+export async function checkNameGiven(
+  ctx: Context,
+  scope: ControlScope,
+  candidate: Pick<PolicyCandidate, 'payee' | 'accountNumber' | 'bankCode' | 'accountName' | 'reference'>,
+  given: { expectName: string | undefined; unattended: boolean },
+): Promise<void> {
+  if (given.expectName !== undefined || !given.unattended) return;
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
+  if (!store) return;
+  let why: string | undefined;
+  try {
+    const policy = await store.policy(scope);
+    why = nameRefusedBefore(await store.nameRefusal(scope, candidate.reference), given, '--expect-name', policy?.timeZone);
+    if (!why) {
+      why = policy?.requireName ? nameMissing(policy, await store.payees(scope), candidate, given) : undefined;
+    }
+  } finally {
+    store.close();
+  }
+  if (why) throw new NameRequiredError(`${why}; nothing was sent`, NAME_REQUIRED_HINT);
+}
+
+/** Keeps a failed name check against its reference (given by the caller), so that reference needs a name from then on. */
+export async function recordNameRefusal(ctx: Context, scope: ControlScope, refusal: Omit<NameRefusal, 'at' | 'by'>): Promise<void> {
+  const store = await ControlsStore.open(ctx.paths.dataDir);
+  try {
+    await store.recordNameRefusal(scope, { ...refusal, at: nowIso(ctx), by: operatorName(ctx.env) });
+  } finally {
+    store.close();
+  }
+}
+
 /** The saved payee an account is, when its verified name is still the one saved. */
 export function matchingPayee(payees: readonly Payee[], accountNumber: string, bankCode: string, verifiedName: string): Payee | undefined {
   return payees.find((p) => p.accountNumber === accountNumber && p.bankCode === bankCode && namesMatch(verifiedName, p.accountName));
@@ -232,6 +336,12 @@ export interface PolicyJudge {
   holdReasons(candidate: Pick<PolicyCandidate, 'amountKobo' | 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>): string[];
   /** Throws PolicyLimitError when the transfers to send, `totalKobo` in all, would pass today's maximum. */
   checkDailyTotal(totalKobo: Kobo): void;
+  /** Why the transfer needs an expected name it was not given (nameMissing), or undefined. */
+  nameMissing(
+    candidate: Pick<PolicyCandidate, 'payee' | 'accountNumber' | 'bankCode' | 'accountName'>,
+    given: { expectName: string | undefined; unattended: boolean },
+    option?: string,
+  ): string | undefined;
 }
 
 /** The judge of `scope`'s policy, or undefined when it has none (everything is sent). */
@@ -265,6 +375,7 @@ export async function openPolicyJudge(ctx: Context, journal: Journal, scope: Con
       if (rules.maxPerDayKobo !== undefined && totalKobo > 0)
         checkDailyLimit(today, { ...scope, amountKobo: totalKobo }, rules.maxPerDayKobo, now, rules.timeZone);
     },
+    nameMissing: (candidate, given, option) => nameMissing(rules, payees, candidate, given, option),
   };
 }
 
@@ -278,7 +389,7 @@ export async function holdForApproval(
   const store = await ControlsStore.open(ctx.paths.dataDir);
   try {
     const held: HeldTransfer[] = transfers.map((t) => ({ ...t }));
-    return await store.hold(scope, held, origin, operatorName(ctx.env), nowIso(ctx));
+    return await store.hold(scope, held, origin, askerOf(ctx), nowIso(ctx));
   } finally {
     store.close();
   }
@@ -297,16 +408,24 @@ export function heldError(request: ApprovalRequest): HeldForApprovalError {
 }
 
 /** A request as --json shows it. */
-export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<string, string>): Record<string, unknown> {
+export function requestJson(
+  request: ApprovalRequest,
+  outcomes?: ReadonlyMap<string, string>,
+  policy?: Pick<Policy, 'fourEyes'> | undefined,
+): Record<string, unknown> {
   return {
     id: request.id,
     status: request.status,
+    // `approvals show`: the policy's four eyes as it is now, and who may not approve this request then.
+    ...(outcomes ? { fourEyes: policy?.fourEyes ?? false, mayNotApprove: mayNotApprove(request, policy) ?? null } : {}),
     profile: request.profile,
     baseUrl: request.baseUrl,
     createdAt: request.createdAt,
     createdBy: request.createdBy,
-    // Who the store says asked: a team store's login (src/common/actor.ts); what four eyes compares.
+    // Who the store says asked: a team store's login (src/common/actor.ts); what four eyes compares. And the
+    // labels that came with it (MCP client, sudo: src/controls/asker.ts), which prove nothing.
     actor: request.actor ?? null,
+    via: viaJson(request.via),
     origin: request.origin,
     // Money as the API writes it (two-decimal naira text), as in every --json of fsapi's own records.
     total: koboToDecimal(sumKobo(request.transfers.map((t) => t.amountKobo))),
@@ -319,6 +438,15 @@ export function requestJson(request: ApprovalRequest, outcomes?: ReadonlyMap<str
       // `approvals show`: what became of it (src/controls/approvals.ts heldOutcomes).
       ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
     })),
-    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null, actor: d.actor ?? null })),
+    decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null, actor: d.actor ?? null, via: viaJson(d.via) })),
   };
+}
+
+/**
+ * Under four eyes, who may not approve a held request: who asked (its actor), or everyone when who asked
+ * was never recorded (a request held before fsapi recorded actors: it is rejected and sent again).
+ */
+export function mayNotApprove(request: Pick<ApprovalRequest, 'status' | 'actor'>, policy: Pick<Policy, 'fourEyes'> | undefined): string | undefined {
+  if (!policy?.fourEyes || request.status !== 'held') return undefined;
+  return request.actor ?? 'anyone: who asked was not recorded';
 }

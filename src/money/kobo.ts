@@ -21,7 +21,9 @@ export function parseNairaInput(text: string): Kobo {
   if (!match?.groups) {
     if (/^[0-9,]*\.[0-9]{3,}$/.test(trimmed)) throw new AmountError(`amount ${text} has more than 2 decimals`);
     // fsapi itself prints amounts as ₦1,500.00, so a pasted one is common: say what to leave out.
-    const unsigned = trimmed.replace(/^[₦-]\s*/u, '');
+    // The naira sign as an escape: one character outside ASCII makes Node read the whole bundle as UTF-16
+    // (scripts/build.mjs refuses such a bundle).
+    const unsigned = trimmed.replace(/^[\u20A6-]\s*/u, '');
     if (unsigned !== trimmed && amountPattern.test(unsigned)) {
       throw new AmountError(
         trimmed.startsWith('-')

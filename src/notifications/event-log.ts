@@ -13,11 +13,13 @@
 // transaction: a full disk or a kill rolls back the one being written (its event is then not answered
 // 200) and never touches those before it. An events.jsonl of fsapi before the store is imported once.
 // The queries are src/store/event-log.ts's; this module decides what the rows mean.
+import { randomBytes } from '../common/random.js';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { openLocalStore } from '../store/database.js';
 import { teamChoice } from '../store/team-choice.js';
-import { EventStore, type StoredEvent } from '../store/event-log.js';
+import { EventClaims, EventStore, type StoredEvent } from '../store/event-log.js';
 import { leavesOpen, parseEventRecord } from '../store/events.js';
 import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
@@ -29,6 +31,18 @@ export const EVENT_LOG_FILE = 'events.jsonl';
 
 export function eventLogPath(dataDir: string): string {
   return path.join(dataDir, EVENT_LOG_FILE);
+}
+
+/**
+ * How long a listener's claim on a reference holds unless renewed (a live listener renews its claims every
+ * third of it): a listener that dies, freezes or loses the store leaves its events to the others once its
+ * claims have run out. FSAPI_LISTEN_CLAIM_MS replaces it (docs/notifications.md).
+ */
+export const DEFAULT_CLAIM_MS = 60_000;
+
+/** Who a listener is in its claims: the host, the process and a part of its own (two runs never share one). */
+export function newListenerId(): string {
+  return `${hostname()} pid ${process.pid} ${randomBytes(4).toString('hex')}`;
 }
 
 /** Holds while the listener runs; the end of the process lets go of it, however it ends. */
@@ -119,6 +133,8 @@ export interface PastOutcome {
   eventStatus?: string | undefined;
   /** The app took the event (HTTP 2xx), by the listener or by `webhook events resend`. */
   forwarded: boolean;
+  /** Written by `webhook events resend`. */
+  resent?: boolean | undefined;
 }
 
 /**
@@ -143,21 +159,100 @@ export async function verifiedNotificationsOf(
   return found.reverse();
 }
 
-/** Adds records, each committed before `append` returns. */
+/** The listener a writer takes events for: its account ('' when it verifies none) and its claims. */
+export interface ListenerIdentity {
+  account?: string | undefined;
+  /** Defaults to a new one (newListenerId). */
+  listener?: string;
+  claimMs?: number;
+}
+
+/** An event taken to process: its received record, or the row's number when the row is not one. */
+export type Taken = { record: ReceivedRecord } | { badRow: number };
+
+/**
+ * Adds records, each committed before `append` returns; and, for a listener, takes the open events of its
+ * account a few at a time, each reference under a claim in the store (src/store/event-log.ts), so
+ * listeners of one account sharing the store never process one event twice.
+ */
 export class EventLogWriter {
   private events: EventStore | undefined;
+  readonly claims: EventClaims;
 
   private constructor(
     readonly file: string,
     events: EventStore,
+    identity: ListenerIdentity,
   ) {
     this.events = events;
+    this.claims = new EventClaims(events.store, {
+      account: identity.account ?? '',
+      listener: identity.listener ?? newListenerId(),
+      claimMs: identity.claimMs ?? DEFAULT_CLAIM_MS,
+    });
   }
 
   /** Opens the data dir's store (0700 dir, 0600 file: events name payers and accounts). */
-  static async open(dataDir: string): Promise<EventLogWriter> {
+  static async open(dataDir: string, identity: ListenerIdentity = {}): Promise<EventLogWriter> {
     const events = await eventStore(dataDir);
-    return new EventLogWriter(events.store.file, events);
+    return new EventLogWriter(events.store.file, events, identity);
+  }
+
+  /** The account this writer's listener takes events for ('' for none). */
+  get account(): string {
+    return this.claims.who.account;
+  }
+
+  /** This writer's listener, as its claims name it. */
+  get listener(): string {
+    return this.claims.who.listener;
+  }
+
+  /**
+   * Takes up to `limit` open events to process (oldest first), none of them in `excluding` (the rows this
+   * listener has taken already) and none of a reference another listener holds a live claim on; claims
+   * the references of those taken, and lets go of the claims in `releasing` first, in the same
+   * transaction. A stored row that is not a received record is dropped from the open events (it stays
+   * in the log as it is) and handed back as such, for a warning.
+   */
+  async take(limit: number, excluding: readonly number[], releasing: readonly string[]): Promise<Array<Taken & { seq: number }>> {
+    const events = this.open();
+    const rows = await events.store.write(async (q) => {
+      for (const reference of releasing) await this.claims.release(q, reference);
+      if (limit <= 0) return [];
+      const taken = await this.claims.take(q, limit, excluding);
+      for (const row of taken) if (parseEventRecord(row.text)?.kind !== 'received') await this.claims.dropOpen(q, row.seq);
+      return taken;
+    });
+    return rows.map((row) => {
+      const record = parseEventRecord(row.text);
+      return record?.kind === 'received' ? { seq: row.seq, record } : { seq: row.seq, badRow: row.seq };
+    });
+  }
+
+  /** Claims `reference` (or extends this listener's claim) unless another listener holds a live one. */
+  async claim(reference: string): Promise<boolean> {
+    return this.open().store.write((q) => this.claims.claim(q, reference));
+  }
+
+  /** Extends this listener's claim on `reference`: false when it ran out and another listener took it. */
+  async extendClaim(reference: string): Promise<boolean> {
+    return this.open().store.write((q) => this.claims.extend(q, reference));
+  }
+
+  /** Extends every claim of this listener (its heartbeat). */
+  async renewClaims(): Promise<number> {
+    return this.open().store.write((q) => this.claims.renewAll(q));
+  }
+
+  /** Lets go of every claim of this listener (a clean stop: the others need not wait for them to run out). */
+  async releaseClaims(): Promise<void> {
+    await this.open().store.write((q) => this.claims.release(q));
+  }
+
+  /** Open events of this listener's account (or of none) in the log: what is left to process, here or by others. */
+  async openCount(): Promise<number> {
+    return this.open().store.read((q) => this.claims.openCount(q));
   }
 
   /** Commits one record. Throws when the disk refuses (the caller must not acknowledge then). */
@@ -191,22 +286,23 @@ export class EventLogWriter {
         sha256: received?.kind === 'received' ? received.sha256 : undefined,
         eventStatus: outcome.eventStatus,
         forwarded: outcome.forwarded === true,
+        resent: outcome.resent === true,
       });
     }
     return outcomes;
   }
 
-  /** Received events no outcome finished, oldest first; a stored row that is not a record goes to `onBadRow`. */
-  async unfinished(onBadRow: (row: number) => void): Promise<ReceivedRecord[]> {
+  /**
+   * Verified events of this listener's account (or of none) the app has not taken, in the order they were
+   * first left undelivered, with the body to forward; those in `known` are left out (a listener asks again
+   * now and then for those another listener left).
+   */
+  async undelivered(onBadRow: (row: number) => void, known: (id: string) => boolean = () => false): Promise<OutcomeRecord[]> {
     const events = this.open();
-    const rows = await events.store.read((q) => events.openRows(q));
-    return this.recordsOf(rows, (record): record is ReceivedRecord => record?.kind === 'received', onBadRow);
-  }
-
-  /** Verified events the app has not taken, in the order they were first left undelivered, with the body to forward. */
-  async undelivered(onBadRow: (row: number) => void): Promise<OutcomeRecord[]> {
-    const events = this.open();
-    const rows = await events.store.read((q) => events.undeliveredRows(q));
+    const rows = await events.store.read(async (q) => {
+      const ids = (await this.claims.undeliveredIds(q)).filter((id) => !known(id));
+      return ids.length === 0 ? [] : this.claims.undeliveredRowsOf(q, ids);
+    });
     return this.recordsOf(rows, (record): record is OutcomeRecord => record?.kind === 'outcome' && record.forwardBody !== undefined, onBadRow);
   }
 

@@ -43,7 +43,7 @@ import type { EventLogWriter, EventState, OutcomeRecord, PastOutcome, ReceivedRe
 import type { ForwardResult } from './forward.js';
 import { FORWARD_ROUNDS, nextTryAt } from '../common/retry.js';
 import type { Kobo } from '../money/kobo.js';
-import { forwardedEvent, keptUnverified, readAmount, type IncomingEvent, type Verification } from './verify.js';
+import { forwardedEvent, keptUnverified, parseNotification, readAmount, type IncomingEvent, type Verification } from './verify.js';
 import { forwardedOutflow, type OutflowEvent, type OutflowVerification } from './payout-event.js';
 import type { ReceivedNotification } from '../api/schemas.js';
 import { shownText } from '../common/shown.js';
@@ -82,6 +82,8 @@ export interface ProcessorDeps {
   retryForMs?: number;
   /** [0, 1): the jitter of the backoff (Math.random unless a test fixes it). */
   random?: () => number;
+  /** At most this many events taken from the event log into memory at once (DEFAULT_WINDOW). */
+  window?: number;
   show(event: ShownEvent): void;
   /** A line of talk for stderr. */
   warn(line: string): void;
@@ -96,6 +98,16 @@ interface ReferenceHistory {
 }
 
 export type Tally = Record<EventState, number> & { forwarded: number; forwardFailed: number };
+
+/**
+ * Events taken from the event log into memory at once: being verified, rechecked while pending, forwarded.
+ * The rest of a burst waits in the store, so memory does not grow with what arrives (a notification is
+ * under 2 KB; the largest accepted, 1 MB, makes this 64 MB at worst). Lookups in flight are fewer (8).
+ */
+export const DEFAULT_WINDOW = 64;
+
+/** Open events taken from the store per transaction: a page of bodies well inside the store's bound on one result. */
+const TAKE_PAGE = 32;
 
 /** Default of --retry-for: 3 days, as long as senders commonly keep trying. */
 export const DEFAULT_RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
@@ -193,8 +205,16 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export function newReceivedRecord(receivedAt: Date, reference: string, body: Uint8Array, text: string): ReceivedRecord {
-  return { kind: 'received', id: randomUUID(), receivedAt: receivedAt.toISOString(), reference, sha256: sha256(body), body: text };
+export function newReceivedRecord(receivedAt: Date, reference: string, body: Uint8Array, text: string, account?: string): ReceivedRecord {
+  return {
+    kind: 'received',
+    id: randomUUID(),
+    receivedAt: receivedAt.toISOString(),
+    reference,
+    sha256: sha256(body),
+    body: text,
+    ...(account === undefined ? {} : { account }),
+  };
 }
 
 export class EventProcessor {
@@ -209,6 +229,29 @@ export class EventProcessor {
   private readonly reversedPayoutsSettled = new Set<string>();
   private unfinished = 0;
   private idleWaiters: Array<() => void> = [];
+  /** The rows of the event log taken and not finished yet (the window), by seq. */
+  private readonly taken = new Set<number>();
+  /** The most events ever in the window at once (for tests of its bound). */
+  private peakTaken = 0;
+  /** Pieces of work queued or running per reference: its claim is held while there are any. */
+  private readonly holds = new Map<string, number>();
+  /** References whose work is all done: their claims are let go by the next take. */
+  private readonly releasing = new Set<string>();
+  /** The claims' operations, one after another: a release never overtakes a claim made after it was decided. */
+  private claimTurn: Promise<unknown> = Promise.resolve();
+  /** Whether the last take found less than it asked for (nothing more to take until something changes). */
+  private dry = false;
+  /** A take is wanted (new events, room in the window, claims to let go). */
+  private wanted = false;
+  private pumping: Promise<void> | undefined;
+  /** No more taking (stopping). */
+  private closed = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private ticks = 0;
+  /** While undelivered events are read again: the ids finished meanwhile (so they are not kept again). */
+  private refreshing: Set<string> | undefined;
+  /** The last problem with the store told on stderr, so a long outage is told once. */
+  private storeProblem: string | undefined;
   readonly tally: Tally = {
     verified: 0,
     mismatch: 0,
@@ -232,16 +275,25 @@ export class EventProcessor {
   }
 
   /**
-   * Takes up what earlier runs left: returns the events that were received but never finished, for
-   * `accept` to take up again, and keeps the verified events the app has not taken for `redeliver`. Both
-   * are read by index (src/store/events.ts), never the whole log: a start costs the same after a million
-   * events. A verified event left undelivered by an older version (no forwardBody) is among the unfinished,
-   * to be verified again, since only the received bytes would be left to forward. Whether a later delivery
-   * is a resend is asked of the log when it comes (historyOf).
+   * Takes up what earlier runs (and other listeners of the account) left: keeps the verified events the
+   * app has not taken, for `redeliver`, and returns how many received events are not finished yet: the
+   * window takes those from the store as it has room (wake). Both are read by index
+   * (src/store/events.ts), never the whole log: a start costs the same after a million events. A verified
+   * event left undelivered by an older version (no forwardBody) is among the open ones, to be verified
+   * again, since only the received bytes would be left to forward. Whether a later delivery is a resend is
+   * asked of the log when it comes (historyOf).
    */
-  async restore(onBadRow: (row: number) => void = () => undefined): Promise<ReceivedRecord[]> {
+  async restore(onBadRow: (row: number) => void = () => undefined): Promise<number> {
+    await this.keepUndelivered(await this.deps.log.undelivered(onBadRow));
+    this.startHeartbeat();
+    return this.deps.log.openCount();
+  }
+
+  /** Keeps verified events the app has not taken, each to be tried when its turn comes. */
+  private async keepUndelivered(records: readonly OutcomeRecord[]): Promise<void> {
     const now = this.deps.clock.now();
-    for (const record of await this.deps.log.undelivered(onBadRow)) {
+    for (const record of records) {
+      if (this.undelivered.has(record.id) || this.refreshing?.has(record.id)) continue;
       const common = {
         reference: record.reference,
         body: record.forwardBody!,
@@ -272,7 +324,30 @@ export class EventProcessor {
         nextAt: now,
       });
     }
-    return this.deps.log.unfinished(onBadRow);
+  }
+
+  /** Forgets a kept event (delivered, given up, or settled by another listener). */
+  private forget(id: string): void {
+    this.undelivered.delete(id);
+    this.refreshing?.add(id);
+  }
+
+  /**
+   * Reads again the undelivered events of the account this listener does not keep: those another
+   * listener left (it stopped, or died) are tried here from now on, each under its reference's claim.
+   */
+  private async refreshUndelivered(): Promise<void> {
+    if (!this.deps.forward || this.refreshing) return;
+    this.refreshing = new Set();
+    try {
+      const found = await this.deps.log.undelivered(
+        () => undefined,
+        (id) => this.undelivered.has(id),
+      );
+      await this.keepUndelivered(found);
+    } finally {
+      this.refreshing = undefined;
+    }
   }
 
   /** How many verified events the app has not taken yet, held reversals not counted. */
@@ -304,9 +379,15 @@ export class EventProcessor {
             this.enqueue(waiting.reference, async () => {
               try {
                 if (this.stop.signal.aborted || !this.undelivered.has(id)) return;
-                if (await this.deliveredByResend(id, waiting.reference)) {
-                  this.undelivered.delete(id);
-                  this.deps.warn(`${waiting.reference} was delivered by webhook events resend (event ${id}); not forwarded again`);
+                // Another listener of the account may be trying it too: one at a time, by the reference's claim.
+                if (!(await this.claimed(waiting.reference))) {
+                  waiting.nextAt = Math.max(waiting.nextAt, this.deps.clock.now() + this.tickMs);
+                  return;
+                }
+                const settled = await this.settledElsewhere(id, waiting.reference);
+                if (settled) {
+                  this.forget(id);
+                  this.deps.warn(`${waiting.reference} ${settled} (event ${id}); not forwarded again`);
                   if (waiting.eventStatus === 'reversed') this.settleReversedPayout(waiting.reference);
                   return;
                 }
@@ -333,7 +414,7 @@ export class EventProcessor {
                 }
                 delivered += 1;
                 this.tally.forwarded += 1;
-                this.undelivered.delete(id);
+                this.forget(id);
                 const detail = hold ? `${holdDetail(hold)} (HTTP ${result.status})` : `delivered to the app on a later try (HTTP ${result.status})`;
                 await this.writeOutcome(this.keptOutcome(id, waiting, { state: 'verified', detail, forwarded: true }));
                 this.deps.warn(`${waiting.reference} ${detail}`);
@@ -349,9 +430,16 @@ export class EventProcessor {
     return { delivered, left: this.undeliveredCount, lastProblem };
   }
 
-  /** Whether `webhook events resend` (another process) delivered this event since it was kept. */
-  private async deliveredByResend(id: string, reference: string): Promise<boolean> {
-    return (await this.deps.log.outcomesOf(reference)).some((past) => past.id === id && past.forwarded);
+  /**
+   * What became of a kept event elsewhere since it was kept, in words, or undefined: `webhook events
+   * resend` delivered it, or another listener of the account delivered it or gave up on it.
+   */
+  private async settledElsewhere(id: string, reference: string): Promise<string | undefined> {
+    const mine = (await this.deps.log.outcomesOf(reference)).filter((past) => past.id === id);
+    if (mine.some((past) => past.forwarded && past.resent)) return 'was delivered by webhook events resend';
+    if (mine.some((past) => past.forwarded)) return 'was delivered by another listener';
+    if (mine.some((past) => past.state === 'failed')) return 'was given up on by another listener';
+    return undefined;
   }
 
   /** Whether the app took the `reversed` event of payout `reference`, or it was given up on: its reversal goes. */
@@ -429,7 +517,7 @@ export class EventProcessor {
       waiting.nextAt = nextAt;
       return;
     }
-    this.undelivered.delete(id);
+    this.forget(id);
     this.tally.failed += 1;
     const why = status === 410 ? 'the app answered 410 Gone' : `still refused after ${formatSpan(now - firstFailedAt)}`;
     const detail = `not delivered: ${why}, ${waiting.attempts} tries; last answer: ${waiting.lastProblem}`;
@@ -454,32 +542,210 @@ export class EventProcessor {
     return this.unfinished;
   }
 
-  /** Takes an event that is already in the event log. Returns at once; the work happens in the background. */
-  accept(record: ReceivedRecord, event: IncomingEvent): void {
-    this.enqueue(record.reference, () => this.process(record, event));
+  /** How many events are in the window now: taken from the event log and not finished. */
+  get inWindow(): number {
+    return this.taken.size;
+  }
+
+  /** The most events that were ever in the window at once. */
+  get peakWindow(): number {
+    return this.peakTaken;
+  }
+
+  private get windowSize(): number {
+    return this.deps.window ?? DEFAULT_WINDOW;
+  }
+
+  /** A third of the claims' bound: how often they are renewed and the log is looked at for events left by others. */
+  private get tickMs(): number {
+    return Math.max(100, Math.floor(this.deps.log.claims.who.claimMs / 3));
+  }
+
+  /**
+   * New events are in the event log (committed): take them as the window has room. Returns at once; the
+   * work happens in the background. Also how events left by others (a listener that stopped, or died and
+   * whose claims ran out) are taken up: the heartbeat wakes the window too.
+   */
+  wake(): void {
+    this.dry = false;
+    this.kick();
+  }
+
+  private kick(): void {
+    this.wanted = true;
+    if (this.pumping || this.closed) return;
+    this.startHeartbeat();
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+      if (this.wanted && !this.closed && (this.room() > 0 || this.releasing.size > 0)) this.kick();
+      else this.wakeIfIdle();
+    });
+  }
+
+  private room(): number {
+    return this.dry ? 0 : this.windowSize - this.taken.size;
+  }
+
+  /** Takes events while the window has room and the log has some, letting go of finished claims as it goes. */
+  private async pump(): Promise<void> {
+    while (this.wanted && !this.closed) {
+      const room = this.room();
+      if (room <= 0 && this.releasing.size === 0) return; // an event that finishes asks again
+      this.wanted = false;
+      const limit = Math.min(Math.max(room, 0), TAKE_PAGE);
+      let taken: Awaited<ReturnType<EventLogWriter['take']>>;
+      try {
+        taken = await this.inClaimTurn(() => {
+          // Decided in the claims' turn: a reference given work since it was set aside keeps its claim.
+          const releasing = [...this.releasing].filter((reference) => !this.holds.has(reference));
+          this.releasing.clear();
+          return this.deps.log.take(limit, [...this.taken], releasing);
+        });
+        this.storeBack();
+      } catch (error) {
+        // The store is down or busy: told once; the heartbeat asks again.
+        this.storeTrouble(error);
+        return;
+      }
+      if (limit > 0 && taken.length < limit) this.dry = true;
+      for (const item of taken) {
+        if ('badRow' in item) {
+          this.deps.warn(`event row ${item.badRow} in ${this.deps.log.file} is not an event record; skipped (it is left as it is)`);
+          continue;
+        }
+        this.takeIn(item.seq, item.record);
+      }
+      if (taken.length === limit && limit > 0) this.wanted = true;
+    }
+  }
+
+  /** One event of the window: processed in its reference's turn, then out of the window. */
+  private takeIn(seq: number, record: ReceivedRecord): void {
+    this.taken.add(seq);
+    this.peakTaken = Math.max(this.peakTaken, this.taken.size);
+    this.enqueue(record.reference, async () => {
+      try {
+        const parsed = parseNotification(record.body);
+        if (parsed.ok) await this.process(record, parsed);
+        else await this.finishUnreadable(record, parsed.detail);
+      } finally {
+        this.taken.delete(seq);
+        if (!this.dry) this.kick();
+      }
+    });
+  }
+
+  /** Runs `work` in the claims' turn (see claimTurn). */
+  private inClaimTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.claimTurn.then(work, work);
+    this.claimTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Whether this listener holds the claim on `reference` now (claiming it if it is free), for the claims' bound. */
+  private async claimed(reference: string): Promise<boolean> {
+    try {
+      const held = await this.inClaimTurn(() => this.deps.log.claim(reference));
+      this.storeBack();
+      return held;
+    } catch (error) {
+      this.storeTrouble(error);
+      return false;
+    }
+  }
+
+  /**
+   * Before a forward: this listener's claim on `reference` extended, or false when it ran out and another
+   * listener took the reference over (or the store cannot say): then this one does not forward, and leaves
+   * the event to the one that holds it.
+   */
+  private async stillClaimed(reference: string): Promise<boolean> {
+    try {
+      const held = await this.inClaimTurn(() => this.deps.log.extendClaim(reference));
+      this.storeBack();
+      if (!held) this.deps.warn(`${reference}: another listener took it over (this one's claim ran out); left to it, not forwarded here`);
+      return held;
+    } catch (error) {
+      this.storeTrouble(error);
+      this.deps.warn(`${reference}: not forwarded, since the store cannot say whether this listener still holds it; left for a later try`);
+      return false;
+    }
+  }
+
+  /** Renews this listener's claims, and looks for events and undelivered ones left by others, every tickMs. */
+  private startHeartbeat(): void {
+    if (this.heartbeat || this.closed) return;
+    this.heartbeat = setInterval(() => void this.beat(), this.tickMs);
+    // The listener's own life is its server's; this timer keeps no process alive (tests drop processors).
+    this.heartbeat.unref();
+  }
+
+  private async beat(): Promise<void> {
+    if (this.closed) return;
+    this.ticks += 1;
+    try {
+      if (this.holds.size > 0) await this.inClaimTurn(() => this.deps.log.renewClaims());
+      if (this.ticks % 3 === 0) await this.refreshUndelivered();
+      this.storeBack();
+    } catch (error) {
+      this.storeTrouble(error);
+    }
+    this.wake();
+  }
+
+  private storeTrouble(error: unknown): void {
+    const problem = error instanceof Error ? error.message : String(error);
+    if (problem !== this.storeProblem) this.deps.warn(`the event log cannot be reached: ${problem}; trying again every ${formatSpan(this.tickMs)}`);
+    this.storeProblem = problem;
+  }
+
+  private storeBack(): void {
+    if (this.storeProblem === undefined) return;
+    this.storeProblem = undefined;
+    this.deps.warn('the event log answers again');
   }
 
   /** Runs `work` after the reference's earlier work; drain() waits for it like for any event. */
   private enqueue(reference: string, work: () => Promise<void>): void {
     this.unfinished += 1;
+    this.holds.set(reference, (this.holds.get(reference) ?? 0) + 1);
     const previous = this.chains.get(reference) ?? Promise.resolve();
     const next = previous
       .then(work)
       .catch((error: unknown) => this.deps.warn(`event ${reference}: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         if (this.chains.get(reference) === next) this.chains.delete(reference);
+        const left = (this.holds.get(reference) ?? 1) - 1;
+        if (left > 0) this.holds.set(reference, left);
+        else {
+          // Its claim goes with the next take (at once: the window asks for one).
+          this.holds.delete(reference);
+          this.releasing.add(reference);
+          this.kick();
+        }
         this.unfinished -= 1;
-        if (this.unfinished === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+        this.wakeIfIdle();
       });
     this.chains.set(reference, next);
   }
 
+  /** Idle: nothing in progress, and nothing more to take (or no more taking). */
+  private get idle(): boolean {
+    return this.unfinished === 0 && this.pumping === undefined && (this.dry || this.closed || this.storeProblem !== undefined);
+  }
+
+  private wakeIfIdle(): void {
+    if (this.idle) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
   /**
-   * Waits for every accepted event to finish, at most `timeoutMs`; then cuts the rest short (they stay in
-   * the event log without an outcome and are taken up by the next run). Returns how many were cut.
+   * Waits for every event in the log this listener can take to be finished, at most `timeoutMs`; then
+   * stops taking and cuts the rest short (they stay in the event log without an outcome and are taken up by
+   * another listener or the next run). Returns how many in the window were cut.
    */
   async drain(timeoutMs: number): Promise<number> {
-    if (this.unfinished > 0) {
+    this.wake();
+    if (!this.idle) {
       const idle = new Promise<void>((resolve) => this.idleWaiters.push(resolve));
       const timer = new AbortController();
       await Promise.race([idle, this.deps.clock.sleep(timeoutMs, timer.signal).catch(() => undefined)]);
@@ -487,6 +753,7 @@ export class EventProcessor {
     }
     const left = this.unfinished;
     if (left > 0) {
+      this.closed = true;
       this.stop.abort();
       // What was cut returns quickly now (its waits are aborted); give it a moment to unwind.
       const idle = new Promise<void>((resolve) => (this.unfinished === 0 ? resolve() : this.idleWaiters.push(resolve)));
@@ -495,6 +762,22 @@ export class EventProcessor {
       timer.abort();
     }
     return left;
+  }
+
+  /**
+   * Stops taking events and lets go of this listener's claims, so the others take up at once what it
+   * leaves (a listener that dies instead leaves them until its claims run out).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    await this.pumping;
+    await this.inClaimTurn(() => this.deps.log.releaseClaims()).catch((error: unknown) =>
+      this.deps.warn(
+        `could not let go of this listener's claims (${error instanceof Error ? error.message : String(error)}); the others take its events up when they run out`,
+      ),
+    );
   }
 
   private async process(record: ReceivedRecord, event: IncomingEvent): Promise<void> {
@@ -533,6 +816,15 @@ export class EventProcessor {
       { kind: 'collection', status: null, state, field: verification?.field ?? null, detail, virtualAccount, amount, payer },
       forwarding && { body: JSON.stringify(forwarding.body), unverified: forwarding.unverified },
     );
+  }
+
+  /**
+   * A record in the log whose body this fsapi cannot read as a notification (written by hand, or by another
+   * version): finished as an event of unknown kind, so no listener takes it again.
+   */
+  private async finishUnreadable(record: ReceivedRecord, problem: string): Promise<void> {
+    const detail = `not verified: the body in the event log cannot be read as a notification (${problem}); not forwarded`;
+    await this.finish(record, { kind: 'unreadable', status: null, state: 'unknown-kind', field: null, detail, virtualAccount: '', amount: null, payer: '' });
   }
 
   /** A payout or reversal: verified against the transfer it names, forwarded in its own shape. */
@@ -588,6 +880,8 @@ export class EventProcessor {
       return this.hold(record, shown, forwarding, forwarding.holdFor);
     }
     if (forwarding && this.deps.forward) {
+      // Held by this listener still (a listener frozen past its claims' bound has lost the event to another).
+      if (!(await this.stillClaimed(record.reference))) return;
       const result = await this.deps.forward(Buffer.from(forwarding.body, 'utf8'), forwarding.unverified, this.stop.signal);
       if (this.stop.signal.aborted && !result.ok) return;
       forwarded = result.ok;

@@ -5,13 +5,15 @@
 //   JSON, not a notification (no event; a collection of the wrong shape or unreadable amount)   422
 //   a well-formed notification     200, but only after `accept` has recorded it durably (an event of
 //                                  another kind too: the sender must not retry it forever);
-//                                  500 when it could not (the sender will try again)
+//                                  500 when it could not (the sender will try again); 503 with
+//                                  Retry-After when too many wait to be recorded (src/notifications/intake.ts)
 //   while shutting down            503 (Connection: close)
 // The Content-Type header is not required: `curl -d @event.json` sends form encoding, and the body is
 // what matters.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExitCode, FsapiError } from '../errors.js';
+import { ListenerBusyError } from './intake.js';
 import { parseNotification, type ParsedNotification } from './verify.js';
 
 export interface Rejection {
@@ -31,7 +33,10 @@ export interface ListenerOptions {
   /** The one path notifications are posted to, e.g. `/` or `/hooks/fsapi`. */
   path: string;
   maxBodyBytes: number;
-  /** Records the notification durably (settles once it is committed). Must throw when it could not: the sender then gets 500. */
+  /**
+   * Records the notification durably (settles once it is committed). Must throw when it could not: the
+   * sender then gets 500, or 503 for a ListenerBusyError (the store is behind: try again shortly).
+   */
   accept(body: Buffer, text: string, parsed: WellFormed): Promise<void>;
   /** Told of every request that was not accepted, for the stderr log. */
   rejected(rejection: Rejection): void;
@@ -109,6 +114,7 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
     try {
       await options.accept(body, text, parsed);
     } catch (error) {
+      if (error instanceof ListenerBusyError) return reject(503, error.message, { 'Retry-After': '1' });
       return reject(500, `could not record the event: ${error instanceof Error ? error.message : String(error)}`);
     }
     answer(response, 200, 'received');

@@ -18,6 +18,12 @@ export interface ReceivedRecord {
   sha256: string;
   /** The body exactly as posted (UTF-8 text), so a forward after a restart sends the same bytes. */
   body: string;
+  /**
+   * The API account whose listener received it (listenerAccount in src/notifications/event-log.ts): only
+   * a listener of that account verifies it, against that account's API. Absent in events received before
+   * listeners kept it, and under --no-verify: any listener may take those up.
+   */
+  account?: string;
 }
 
 export interface OutcomeRecord {

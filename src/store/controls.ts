@@ -1,11 +1,14 @@
 // fsapi's own controls: saved payees, the payment policy and the requests held for approval, in the
 // local store `<dataDir>/fsapi.db` (src/store/database.ts), through its one connection per process. The
-// tables are a step of the store's schema (src/store/migrations.ts, "payees, policies, approvals").
+// tables are steps of the store's schema (src/store/migrations.ts, "payees, policies, approvals", "four eyes,
+// required names, withdrawn requests, who asked").
 //
 // Everything is per account: a profile name and the API's base address (`local` for the in-process
 // simulator), as the journal keys its transfers. Every change is one transaction (BEGIN IMMEDIATE ...
-// COMMIT) and every decision on a request is a conditional UPDATE (`WHERE status = 'held'`), so two
-// people approving the same request at once cannot both win. WAL lets readers go on while one process
+// COMMIT), and every decision on a request reads the request again inside its transaction: one still held
+// is decided there, with the policy's four eyes compared against who asked in that same transaction (the
+// actor: src/common/actor.ts); one decided meanwhile is answered as it was decided, and by whom. Two people
+// approving the same request at once cannot both win. WAL lets readers go on while one process
 // writes; a second writer waits its turn (asynchronously, bounded) instead of failing.
 //
 // Never stored here: tokens, secrets, anything that could be replayed against the API.
@@ -15,7 +18,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { randomCrockford } from '../common/crockford.js';
 import type { Queries, SqlRow, SqlValue, Store } from './store.js';
-import { shownActor } from '../common/actor.js';
+import { shownActor, type Actor } from '../common/actor.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
 
@@ -49,6 +52,10 @@ export interface Policy {
   maxPerDayKobo: Kobo | undefined;
   approvalAboveKobo: Kobo | undefined;
   payeesOnly: boolean;
+  /** Four eyes: a held request is approved only by an actor other than the one who asked. */
+  fourEyes: boolean;
+  /** A script or an agent names the holder (expected name) of an account that is not a saved payee. */
+  requireName: boolean;
   /**
    * The IANA zone whose calendar day the daily maximum counts, fixed when the policy was set (a policy
    * stored before zones were: DEFAULT_POLICY_TIME_ZONE, src/common/time-zone.ts).
@@ -79,16 +86,65 @@ export interface HeldTransfer {
   reasons: string[];
 }
 
-export type RequestStatus = 'held' | 'approved' | 'rejected';
+export type RequestStatus = 'held' | 'approved' | 'rejected' | 'withdrawn';
+
+/** Labels that came with an act, from outside: the MCP client it ran for, the person behind sudo. Never proof. */
+export interface AskedVia {
+  client: { name: string; version: string } | undefined;
+  sudoUser: string | undefined;
+  sudoUid: number | undefined;
+}
+
+/** Who does something to the controls, as the client says it (src/controls/asker.ts); who acted is the store's to say. */
+export interface Asker {
+  /** The name on the record: FSAPI_OPERATOR, else user@host. A label. */
+  operator: string;
+  via: AskedVia | undefined;
+}
 
 export interface Decision {
-  decision: 'approved' | 'rejected';
+  decision: 'approved' | 'rejected' | 'withdrawn';
   /** Who decided, in words (src/common/actor.ts); as given when deciding: the client's name. */
   by: string;
   /** Who the store says decided (a team store's login: compare this, never `by`). */
   actor?: string | undefined;
   at: string;
   reason: string | undefined;
+  /** The labels that came with it. */
+  via?: AskedVia | undefined;
+}
+
+/** A decision asked for: what, when, why; who is the Asker beside it. */
+export interface DecisionAsked {
+  decision: Decision['decision'];
+  at: string;
+  reason: string | undefined;
+}
+
+/**
+ * What became of a decision asked for, as the request was read inside the transaction that would record it:
+ * - decided: recorded (the request as it is now);
+ * - already: someone decided it first (its decisions say who): nothing changed;
+ * - same-actor: four eyes, and the approver is who asked (or who asked was never recorded): nothing changed;
+ * - not-requester: a withdrawal by someone other than who asked: nothing changed;
+ * - not-found: no such request of this account.
+ */
+export type DecideResult =
+  | { kind: 'decided'; request: ApprovalRequest; actor: Actor }
+  | { kind: 'already'; request: ApprovalRequest; actor: Actor }
+  | { kind: 'same-actor'; request: ApprovalRequest; actor: Actor }
+  | { kind: 'not-requester'; request: ApprovalRequest; actor: Actor }
+  | { kind: 'not-found' };
+
+/** A reference whose expected name did not match the verified holder. */
+export interface NameRefusal {
+  reference: string;
+  accountNumber: string;
+  bankCode: string;
+  expectedName: string;
+  verifiedName: string;
+  at: string;
+  by: string;
 }
 
 export interface ApprovalRequest {
@@ -101,6 +157,8 @@ export interface ApprovalRequest {
   createdBy: string;
   /** Who the store says asked (a team store's login: compare this, never `createdBy`); undefined before actors were kept. */
   actor: string | undefined;
+  /** The labels that came with the request. */
+  via: AskedVia | undefined;
   origin: string;
   status: RequestStatus;
   transfers: HeldTransfer[];
@@ -181,6 +239,12 @@ export class ControlsStore {
     return (await this.store()).actor();
   }
 
+  /** Who acts through this store, and what says so (a database login, an OS user). */
+  async actingAs(): Promise<Actor> {
+    const store = await this.store();
+    return actorOfStore(await store.actor(), store.backend);
+  }
+
   // ---- payees ------------------------------------------------------------------------------------------
 
   payees(scope: ControlScope): Promise<Payee[]> {
@@ -228,20 +292,7 @@ export class ControlsStore {
   // ---- policy ------------------------------------------------------------------------------------------
 
   policy(scope: ControlScope): Promise<Policy | undefined> {
-    return this.read(async (q, backend) => {
-      const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
-      if (!row) return undefined;
-      return {
-        maxPerTransferKobo: optionalKobo(row.max_per_transfer_kobo),
-        maxPerDayKobo: optionalKobo(row.max_per_day_kobo),
-        approvalAboveKobo: optionalKobo(row.approval_above_kobo),
-        payeesOnly: row.payees_only === 1,
-        timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
-        updatedAt: String(row.updated_at),
-        updatedBy: shownActor(backend, optionalText(row.actor), String(row.updated_by)),
-        ...actorOf(row),
-      };
-    });
+    return this.read((q, backend) => policyIn(q, backend, scope));
   }
 
   /** Replaces the policy (undefined: none), and records who changed it to what. */
@@ -251,13 +302,15 @@ export class ControlsStore {
       if (policy) {
         await run(
           q,
-          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, time_zone, updated_at, updated_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, four_eyes, require_name, time_zone, updated_at, updated_by, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           scope.profile,
           base(scope),
           policy.maxPerTransferKobo ?? null,
           policy.maxPerDayKobo ?? null,
           policy.approvalAboveKobo ?? null,
           policy.payeesOnly ? 1 : 0,
+          policy.fourEyes ? 1 : 0,
+          policy.requireName ? 1 : 0,
           policy.timeZone,
           at,
           by,
@@ -283,11 +336,11 @@ export class ControlsStore {
    * Records transfers held for approval as one request. A reference already held by an open (held or
    * approved) request of the same account is refused: a reference pays once, and is held once.
    */
-  hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, by: string, at: string): Promise<ApprovalRequest> {
+  hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, asker: Asker, at: string): Promise<ApprovalRequest> {
     return this.transaction(async (q, actor, backend) => {
       for (const transfer of transfers) {
         const found = await requestOfReferenceIn(q, backend, scope, transfer.reference);
-        const open = found && found.status !== 'rejected' ? found : undefined;
+        const open = found && isOpen(found.status) ? found : undefined;
         if (open)
           throw new UsageError(
             `reference ${transfer.reference} is already held in request ${open.id} (${open.status}); nothing was sent`,
@@ -298,15 +351,16 @@ export class ControlsStore {
       while (await get(q, 'SELECT 1 AS one FROM approval_requests WHERE id = ?', id)) id = newRequestId();
       await run(
         q,
-        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, actor) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?)",
+        "INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, actor, via) VALUES (?, ?, ?, ?, ?, ?, ?, 'held', ?, ?)",
         id,
         scope.profile,
         base(scope),
         scope.env,
         at,
-        by,
+        asker.operator,
         origin,
         actor,
+        viaText(asker.via),
       );
       for (const [position, t] of transfers.entries()) {
         await run(
@@ -332,7 +386,7 @@ export class ControlsStore {
     });
   }
 
-  /** The request of this account holding `reference`, newest first: open ones before rejected ones. */
+  /** The request of this account holding `reference`, newest first: open ones before rejected or withdrawn ones. */
   requestOfReference(scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
     return this.read((q, backend) => requestOfReferenceIn(q, backend, scope, reference));
   }
@@ -364,60 +418,155 @@ export class ControlsStore {
   }
 
   /**
-   * Records a decision on a held request. Only a request still `held` changes: true when this call
-   * decided it, false when someone decided it first (nothing changed then).
+   * Records a decision on a held request, in one transaction that reads the request again first: only a
+   * request still `held` is decided, and then only as the policy allows who acts (four eyes; a withdrawal by
+   * whoever asked). Every other answer changes nothing and says why, with the request as it is (DecideResult).
    */
-  decide(scope: ControlScope, id: string, decision: Decision): Promise<boolean> {
-    return this.transaction(async (q, actor) => {
+  decide(scope: ControlScope, id: string, asked: DecisionAsked, asker: Asker): Promise<DecideResult> {
+    return this.transaction(async (q, login, backend): Promise<DecideResult> => {
+      const actor = actorOfStore(login, backend);
+      const request = await requestIn(q, backend, scope, id);
+      if (!request) return { kind: 'not-found' };
+      if (request.status !== 'held') return { kind: 'already', request, actor };
+      const refused = await refusedActor(q, backend, scope, request, asked.decision, actor);
+      if (refused) return { kind: refused, request, actor };
       const changed = await run(
         q,
         "UPDATE approval_requests SET status = ? WHERE id = ? AND profile = ? AND base_url = ? AND status = 'held'",
-        decision.decision,
+        asked.decision,
         id,
         scope.profile,
         base(scope),
       );
-      if (changed === 0) return false;
-      await run(
-        q,
-        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor) VALUES (?, ?, ?, ?, ?, ?)',
-        id,
-        decision.decision,
-        decision.by,
-        decision.at,
-        decision.reason ?? null,
-        actor,
-      );
-      return true;
+      // Read held in this very transaction: nobody can have decided it since.
+      if (changed !== 1) throw new Error(`request ${id} changed inside its own transaction`);
+      await insertDecision(q, id, asked, asker, actor);
+      return { kind: 'decided', request: (await requestIn(q, backend, scope, id))!, actor };
     });
   }
 
-  /** Records one more decision on a request already approved (finishing an approval that stopped), unchanged otherwise. */
-  recordDecision(scope: ControlScope, id: string, decision: Decision): Promise<void> {
-    return this.transaction(async (q, actor) => {
-      if (
-        !(await get(
-          q,
-          "SELECT 1 AS one FROM approval_requests WHERE id = ? AND profile = ? AND base_url = ? AND status = 'approved'",
-          id,
-          scope.profile,
-          base(scope),
-        ))
-      ) {
-        throw new UsageError(`request ${id} is not approved`);
-      }
+  /**
+   * Records one more approval of a request already approved (finishing an approval that stopped before its
+   * transfers left), as decide allows it (four eyes); a request that is not approved is `already`.
+   */
+  recordDecision(scope: ControlScope, id: string, asked: DecisionAsked, asker: Asker): Promise<DecideResult> {
+    return this.transaction(async (q, login, backend): Promise<DecideResult> => {
+      const actor = actorOfStore(login, backend);
+      const request = await requestIn(q, backend, scope, id);
+      if (!request) return { kind: 'not-found' };
+      if (request.status !== 'approved' || asked.decision !== 'approved') return { kind: 'already', request, actor };
+      const refused = await refusedActor(q, backend, scope, request, asked.decision, actor);
+      if (refused) return { kind: refused, request, actor };
+      await insertDecision(q, id, asked, asker, actor);
+      return { kind: 'decided', request: (await requestIn(q, backend, scope, id))!, actor };
+    });
+  }
+
+  // ---- name checks ---------------------------------------------------------------------------------------
+
+  /** Keeps a failed name check against its reference: it is sent later only with an expected name. */
+  recordNameRefusal(scope: ControlScope, refusal: NameRefusal): Promise<void> {
+    return this.transaction(async (q) => {
       await run(
         q,
-        'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor) VALUES (?, ?, ?, ?, ?, ?)',
-        id,
-        decision.decision,
-        decision.by,
-        decision.at,
-        decision.reason ?? null,
-        actor,
+        'INSERT INTO name_refusals (profile, base_url, reference_key, account_number, bank_code, expected_name, verified_name, refused_at, refused_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        scope.profile,
+        base(scope),
+        refusal.reference.toUpperCase(),
+        refusal.accountNumber,
+        refusal.bankCode,
+        refusal.expectedName,
+        refusal.verifiedName,
+        refusal.at,
+        refusal.by,
       );
     });
   }
+
+  /** The last failed name check of `reference` in this account, if any. */
+  nameRefusal(scope: ControlScope, reference: string): Promise<NameRefusal | undefined> {
+    return this.read(async (q) => {
+      const row = await get(
+        q,
+        'SELECT * FROM name_refusals WHERE profile = ? AND base_url = ? AND reference_key = ? ORDER BY id DESC LIMIT 1',
+        scope.profile,
+        base(scope),
+        reference.toUpperCase(),
+      );
+      return row
+        ? {
+            reference,
+            accountNumber: String(row.account_number),
+            bankCode: String(row.bank_code),
+            expectedName: String(row.expected_name),
+            verifiedName: String(row.verified_name),
+            at: String(row.refused_at),
+            by: String(row.refused_by),
+          }
+        : undefined;
+    });
+  }
+}
+
+/** Who acts, as a store of this backend says it. */
+function actorOfStore(name: string, backend: Backend): Actor {
+  return { name, kind: backend === 'postgresql' ? 'database login' : 'OS user' };
+}
+
+/** Held or approved: the request still stands for its references (rejected and withdrawn ones do not). */
+export function isOpen(status: RequestStatus): boolean {
+  return status === 'held' || status === 'approved';
+}
+
+/**
+ * Why `actor` may not make this decision, read in the deciding transaction: an approval under four eyes by
+ * who asked (or of a request whose asker was never recorded, which nobody can show to be someone else), a
+ * withdrawal by anyone but who asked.
+ */
+async function refusedActor(
+  q: Queries,
+  backend: Backend,
+  scope: ControlScope,
+  request: ApprovalRequest,
+  decision: Decision['decision'],
+  actor: Actor,
+): Promise<'same-actor' | 'not-requester' | undefined> {
+  if (decision === 'withdrawn') return request.actor === actor.name ? undefined : 'not-requester';
+  if (decision !== 'approved') return undefined;
+  const policy = await policyIn(q, backend, scope);
+  if (!policy?.fourEyes) return undefined;
+  return request.actor === undefined || request.actor === actor.name ? 'same-actor' : undefined;
+}
+
+async function insertDecision(q: Queries, id: string, asked: DecisionAsked, asker: Asker, actor: Actor): Promise<void> {
+  await run(
+    q,
+    'INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, actor, via) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    id,
+    asked.decision,
+    asker.operator,
+    asked.at,
+    asked.reason ?? null,
+    actor.name,
+    viaText(asker.via),
+  );
+}
+
+async function policyIn(q: Queries, backend: Backend, scope: ControlScope): Promise<Policy | undefined> {
+  const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+  if (!row) return undefined;
+  return {
+    maxPerTransferKobo: optionalKobo(row.max_per_transfer_kobo),
+    maxPerDayKobo: optionalKobo(row.max_per_day_kobo),
+    approvalAboveKobo: optionalKobo(row.approval_above_kobo),
+    payeesOnly: row.payees_only === 1,
+    fourEyes: row.four_eyes === 1,
+    requireName: row.require_name === 1,
+    timeZone: optionalText(row.time_zone) ?? DEFAULT_POLICY_TIME_ZONE,
+    updatedAt: String(row.updated_at),
+    updatedBy: shownActor(backend, optionalText(row.actor), String(row.updated_by)),
+    ...actorOf(row),
+  };
 }
 
 function all(q: Queries, sql: string, ...params: SqlValue[]): Promise<SqlRow[]> {
@@ -444,7 +593,7 @@ async function requestOfReferenceIn(q: Queries, backend: Backend, scope: Control
     q,
     `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
       WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
-      ORDER BY CASE r.status WHEN 'rejected' THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
+      ORDER BY CASE WHEN r.status IN ('rejected', 'withdrawn') THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
     reference.toUpperCase(),
     scope.profile,
     base(scope),
@@ -472,13 +621,16 @@ async function withDetails(q: Queries, backend: Backend, row: SqlRow): Promise<A
     origin: optionalText(t.origin),
     reasons: parseReasons(t.reasons),
   }));
-  const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map((d) => ({
-    decision: d.decision === 'rejected' ? ('rejected' as const) : ('approved' as const),
-    by: shownActor(backend, optionalText(d.actor), String(d.decided_by)),
-    ...actorOf(d),
-    at: String(d.decided_at),
-    reason: optionalText(d.reason),
-  }));
+  const decisions = (await all(q, 'SELECT * FROM approval_decisions WHERE request_id = ? ORDER BY id', id)).map(
+    (d): Decision => ({
+      decision: d.decision === 'rejected' ? 'rejected' : d.decision === 'withdrawn' ? 'withdrawn' : 'approved',
+      by: shownActor(backend, optionalText(d.actor), String(d.decided_by)),
+      ...actorOf(d),
+      at: String(d.decided_at),
+      reason: optionalText(d.reason),
+      via: parseVia(d.via),
+    }),
+  );
   return {
     id,
     profile: String(row.profile),
@@ -487,8 +639,9 @@ async function withDetails(q: Queries, backend: Backend, row: SqlRow): Promise<A
     createdAt: String(row.created_at),
     createdBy: shownActor(backend, optionalText(row.actor), String(row.created_by)),
     actor: optionalText(row.actor),
+    via: parseVia(row.via),
     origin: String(row.origin),
-    status: row.status === 'approved' ? 'approved' : row.status === 'rejected' ? 'rejected' : 'held',
+    status: statusOf(row.status),
     transfers,
     decisions,
   };
@@ -519,6 +672,32 @@ function actorOf(row: SqlRow): { actor?: string } {
 
 function optionalText(value: SqlValue | undefined): string | undefined {
   return value === null || value === undefined ? undefined : String(value);
+}
+
+function statusOf(value: SqlValue | undefined): RequestStatus {
+  return value === 'approved' || value === 'rejected' || value === 'withdrawn' ? value : 'held';
+}
+
+/** The labels of an act as stored (JSON), or NULL when there were none. */
+function viaText(via: AskedVia | undefined): string | null {
+  if (!via || (via.client === undefined && via.sudoUser === undefined && via.sudoUid === undefined)) return null;
+  return JSON.stringify({ client: via.client ?? null, sudoUser: via.sudoUser ?? null, sudoUid: via.sudoUid ?? null });
+}
+
+/** The labels read back: only the fields fsapi writes, each of its type (a team store's row is anyone's to edit). */
+function parseVia(value: SqlValue | undefined): AskedVia | undefined {
+  if (value === null || value === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(String(value)) as Record<string, unknown>;
+    const client = parsed.client as Record<string, unknown> | null | undefined;
+    return {
+      client: client && typeof client.name === 'string' && typeof client.version === 'string' ? { name: client.name, version: client.version } : undefined,
+      sudoUser: typeof parsed.sudoUser === 'string' ? parsed.sudoUser : undefined,
+      sudoUid: typeof parsed.sudoUid === 'number' && Number.isSafeInteger(parsed.sudoUid) ? parsed.sudoUid : undefined,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 function parseReasons(value: SqlValue | undefined): string[] {

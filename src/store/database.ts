@@ -17,8 +17,9 @@
 //   another user is refused: whoever owns it can rename or replace what fsapi relies on.
 // - a profile knows its store (src/store/identity.ts): the store's id and write counter are read when it
 //   is opened, before it is migrated or used, and whoever watches (the profile's expectation) may refuse it.
-// - every command ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every record, so
-//   a copy of it is a whole store; WAL stays for concurrent processes.
+// - every command that wrote ends with a checkpoint (finishLocalStores): fsapi.db alone then holds every
+//   record, so a copy of it is a whole store; WAL stays for concurrent processes. A command that only read
+//   leaves both files as they were.
 import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
@@ -30,7 +31,7 @@ import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
-import { localActor } from '../common/actor.js';
+import { machineActor } from '../common/actor.js';
 import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
 
 export const STORE_FILE_NAME = 'fsapi.db';
@@ -160,8 +161,9 @@ export async function closeLocalStores(): Promise<void> {
 }
 
 /**
- * At the end of a command: each open store checkpointed, and what it holds now. PASSIVE never waits for
- * another process (one still reading keeps its part of the WAL until the next command's checkpoint). The
+ * At the end of a command: each open store this process wrote to checkpointed, and what each holds now.
+ * PASSIVE never waits for another process (one still reading keeps its part of the WAL until the next
+ * writer's checkpoint). The
  * connection is left open, so the -wal file stays with its space: the next write reuses it rather than
  * growing a new file, which a full disk could refuse.
  */
@@ -302,6 +304,8 @@ class SqliteStore implements Store {
   /** One transaction at a time on the one connection: the others of this process wait their turn here. */
   private readonly queue = new TransactionQueue();
   private closed = false;
+  /** Whether this process began a write transaction on it (a migration is one). */
+  private wrote = false;
 
   constructor(
     readonly dataDir: string,
@@ -315,12 +319,13 @@ class SqliteStore implements Store {
     return this.transaction('BEGIN', work, undefined);
   }
 
-  /** One machine: the OS user and host, a name and not a proof (docs/team.md). */
+  /** One machine: the OS user and host (or the one behind sudo), a name and not a proof (src/common/actor.ts). */
   async actor(): Promise<string> {
-    return localActor();
+    return machineActor();
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
+    this.wrote = true;
     return this.transaction('BEGIN IMMEDIATE', work, options?.fence);
   }
 
@@ -388,10 +393,15 @@ class SqliteStore implements Store {
     }
   }
 
-  /** Copies what the WAL holds into the database file, as far as no other process still reads it. */
+  /**
+   * Copies what the WAL holds into the database file, as far as no other process still reads it: after
+   * this process wrote (in a transaction, or a statement of its own: SQLite's total_changes()), never
+   * after it only read, which leaves fsapi.db and its -wal untouched.
+   */
   async checkpoint(): Promise<void> {
     const release = await this.turn(Date.now() + STORE_BUSY_TIMEOUT_MS);
     try {
+      if (!this.wrote && Number(this.db.prepare('SELECT total_changes() AS changes').get()?.changes ?? 0) === 0) return;
       this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     } finally {
       release();

@@ -1,8 +1,10 @@
 // What `webhook listen` needs to know of its event history at start-up and for each event, kept by index
 // beside the `events` table so neither grows with the number of events (src/store/event-log.ts writes,
 // src/notifications/event-processor.ts asks):
-//   events_open         the received events with no outcome that finishes them: taken up by the next run;
+//   events_open         the received events with no outcome that finishes them, with the account whose
+//                       listener received them and their reference: what listeners take to process;
 //   events_undelivered  the verified events whose forward failed: delivered by a later round or run;
+//   event_claims        which listener is processing a reference now, and until when (src/store/event-log.ts);
 //   events (reference), events (id): an event's earlier deliveries, to recognise a resend.
 // Each is folded from the records as each is written, the way EventProcessor.restore once folded the whole
 // log in memory at every start; a database made before these tables is folded once, when migrated.
@@ -38,17 +40,26 @@ export function leavesOpen(record: EventRecord): boolean {
 /** Folds the record stored at `seq` into events_open and events_undelivered, in the caller's write transaction. */
 export async function indexEvent(q: Queries, seq: number, record: EventRecord): Promise<void> {
   if (record.kind === 'received') {
-    await q.sql('INSERT INTO events_open (id, seq) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq);
+    // An event received before listeners kept their account has none: any listener may take it up.
+    await q
+      .sql('INSERT INTO events_open (id, seq, account, reference) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq')
+      .run(record.id, seq, record.account ?? null, record.reference);
     return;
   }
   if (leavesOpen(record)) return;
-  await q.sql('DELETE FROM events_open WHERE id = ?').run(record.id);
   // Delivered, or given up on (failed): no longer waiting.
   if (record.forwarded || record.state === 'failed') await q.sql('DELETE FROM events_undelivered WHERE id = ?').run(record.id);
   else if (record.undelivered && record.forwardBody !== undefined) {
-    // Kept in the order first left undelivered; the latest outcome holds the body to forward.
-    await q.sql('INSERT INTO events_undelivered (id, seq, since) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq').run(record.id, seq, seq);
+    // Kept in the order first left undelivered, for the account that received it; the latest outcome
+    // holds the body to forward.
+    await q
+      .sql(
+        `INSERT INTO events_undelivered (id, seq, since, account) VALUES (?, ?, ?, (SELECT account FROM events_open WHERE id = ?))
+         ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
+      )
+      .run(record.id, seq, seq, record.id);
   }
+  await q.sql('DELETE FROM events_open WHERE id = ?').run(record.id);
 }
 
 /** Folds every stored record, a page at a time (a database made before the tables, once, when migrated). */

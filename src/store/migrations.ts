@@ -7,7 +7,7 @@
 // A module that keeps its own tables here adds its own step at the end of the list. A step may also fold
 // what earlier steps' tables hold into its new ones (`run`), in the same transaction.
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { indexAllEvents } from './events.js';
 import type { Queries } from './store.js';
 
@@ -108,8 +108,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS events_undelivered_by_since ON events_undelivered (since);
     `,
-    // A log written before these tables: folded once, a page at a time.
-    run: indexAllEvents,
+    // A log written before these tables is folded once, a page at a time, by the step that gave them the
+    // columns the fold writes (webhook events shared by listeners, below).
   },
   {
     name: 'payees, policies, approvals',
@@ -237,6 +237,115 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE approval_requests ADD COLUMN actor TEXT;
       ALTER TABLE approval_decisions ADD COLUMN actor TEXT;
     `,
+  },
+  {
+    name: 'four eyes, required names, withdrawn requests, who asked',
+    // src/store/controls.ts. The policy's two switches (four eyes: the member who asked may not approve;
+    // required names: a script or an agent names the holder of an account that is not a saved payee);
+    // a request may be withdrawn by whoever asked; each request and decision keeps, beside its actor, the
+    // labels that came with it (the MCP client, the person behind sudo: `via`, JSON); a failed name check is
+    // kept against its reference. SQLite cannot change a CHECK in place: the request tables are made again,
+    // rows kept.
+    sql: `
+      -- node:sqlite checks foreign keys: the new tables refer to each other, the old ones are dropped children
+      -- first, and renaming the new parent makes its children's references follow it.
+      ALTER TABLE policies ADD COLUMN four_eyes INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE policies ADD COLUMN require_name INTEGER NOT NULL DEFAULT 0;
+
+      CREATE TABLE approval_requests_next (
+        id TEXT PRIMARY KEY,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        env TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('held', 'approved', 'rejected', 'withdrawn')),
+        actor TEXT,
+        via TEXT
+      );
+      CREATE TABLE approval_transfers_next (
+        request_id TEXT NOT NULL REFERENCES approval_requests_next (id),
+        position INTEGER NOT NULL,
+        reference TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_name TEXT NOT NULL,
+        amount_kobo INTEGER NOT NULL CHECK (amount_kobo > 0),
+        narration TEXT NOT NULL,
+        sender_name TEXT,
+        payee TEXT,
+        origin TEXT,
+        reasons TEXT NOT NULL,
+        PRIMARY KEY (request_id, position)
+      );
+      CREATE TABLE approval_decisions_next (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL REFERENCES approval_requests_next (id),
+        decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected', 'withdrawn')),
+        decided_by TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        reason TEXT,
+        actor TEXT,
+        via TEXT
+      );
+      INSERT INTO approval_requests_next (id, profile, base_url, env, created_at, created_by, origin, status, actor)
+        SELECT id, profile, base_url, env, created_at, created_by, origin, status, actor FROM approval_requests;
+      INSERT INTO approval_transfers_next SELECT request_id, position, reference, reference_key, account_number, bank_code, bank_name,
+        account_name, amount_kobo, narration, sender_name, payee, origin, reasons FROM approval_transfers;
+      INSERT INTO approval_decisions_next (id, request_id, decision, decided_by, decided_at, reason, actor)
+        SELECT id, request_id, decision, decided_by, decided_at, reason, actor FROM approval_decisions;
+      DROP TABLE approval_decisions;
+      DROP TABLE approval_transfers;
+      DROP TABLE approval_requests;
+      ALTER TABLE approval_requests_next RENAME TO approval_requests;
+      ALTER TABLE approval_transfers_next RENAME TO approval_transfers;
+      ALTER TABLE approval_decisions_next RENAME TO approval_decisions;
+      CREATE INDEX IF NOT EXISTS approval_requests_scope ON approval_requests (profile, base_url, created_at);
+      CREATE INDEX IF NOT EXISTS approval_transfers_reference ON approval_transfers (reference_key);
+      CREATE TRIGGER IF NOT EXISTS writes_requests AFTER INSERT ON approval_requests BEGIN UPDATE store_identity SET writes = writes + 1; END;
+      CREATE TRIGGER IF NOT EXISTS writes_decisions AFTER INSERT ON approval_decisions BEGIN UPDATE store_identity SET writes = writes + 1; END;
+
+      -- A reference whose expected name did not match the verified one: sent later only with a name.
+      CREATE TABLE IF NOT EXISTS name_refusals (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        bank_code TEXT NOT NULL,
+        expected_name TEXT NOT NULL,
+        verified_name TEXT NOT NULL,
+        refused_at TEXT NOT NULL,
+        refused_by TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS name_refusals_by_reference ON name_refusals (profile, base_url, reference_key);
+    `,
+  },
+  {
+    name: 'webhook events shared by listeners: the account of each open event, claims on references',
+    // Listeners of one account on several machines share one event log (a team store): each takes open
+    // events of its account, and the reference they name, by a claim with an end (src/store/event-log.ts),
+    // so an event is processed once, whichever listener received it, and a listener that dies leaves its
+    // events to another once its claims run out. The open and undelivered lists are folded again from the
+    // records, which now say the account (NULL before: any listener of the data dir takes those up).
+    sql: `
+      ALTER TABLE events_open ADD COLUMN account TEXT;
+      ALTER TABLE events_open ADD COLUMN reference TEXT;
+      CREATE INDEX IF NOT EXISTS events_open_by_seq ON events_open (seq);
+      ALTER TABLE events_undelivered ADD COLUMN account TEXT;
+      CREATE TABLE IF NOT EXISTS event_claims (
+        account TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_until INTEGER NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE INDEX IF NOT EXISTS event_claims_by_listener ON event_claims (claimed_by);
+    `,
+    run: indexAllEvents,
   },
 ];
 

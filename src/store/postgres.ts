@@ -30,8 +30,8 @@
 //   machine gone: TCP keepalive), so a run on another machine is known dead without pids or clocks
 //   (src/store/process-lock.ts). That connection is never replaced: once it is lost, each intent's
 //   transaction finds the lock gone (its fence) and the run sends nothing more.
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { randomBytes } from '../common/random.js';
 import path from 'node:path';
 import type { Socket } from 'node:net';
 import type { Client as PgClient, Pool as PgPool, PoolClient, QueryResult } from 'pg';
@@ -204,6 +204,7 @@ export function rightNeeded(message: string): { what: string; right: TeamRight |
     case 'events':
     case 'events_open':
     case 'events_undelivered':
+    case 'event_claims':
     case 'events_seq_seq':
       return { what: 'recording webhook events', right: 'sender' };
     case 'imports':

@@ -19,7 +19,7 @@
 // - each fsapi run that writes intents (`runs/<run id>.lock` in the data dir): an intent without an
 //   outcome is in flight only while its run's lock is held (src/transfers/claim.ts);
 // - the one `webhook listen` of a data dir (`listen.lock`).
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../common/random.js';
 import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateFile, openLocalStore } from './database.js';
@@ -28,8 +28,15 @@ import { holdTeamRunLock, releaseTeamRunLocks, teamRunIsLive, TeamStore } from '
 import type { Fence, Queries } from './store.js';
 import { teamChoice } from './team-choice.js';
 
-/** This process run: written into each intent beside the pid. */
-export const RUN_ID = randomBytes(8).toString('hex');
+let thisRun: string | undefined;
+
+/**
+ * This process run: written into each intent beside the pid. Made when first asked for, so a run that
+ * writes no intent (`transfer log`) does not load node:crypto (src/common/random.ts).
+ */
+export function runId(): string {
+  return (thisRun ??= randomBytes(8).toString('hex'));
+}
 
 export interface ProcessLock {
   readonly file: string;
@@ -121,9 +128,9 @@ export function runLockFile(dataDir: string, run: string): string {
  */
 export async function holdRunLock(dataDir: string): Promise<Fence | undefined> {
   const team = await teamStoreOf(dataDir);
-  if (team) return holdTeamRunLock(team, RUN_ID);
+  if (team) return holdTeamRunLock(team, runId());
   // A run id is random: nobody else holds this file.
-  if (!holdProcessLock(runLockFile(dataDir, RUN_ID))) throw new Error(`the run lock ${runLockFile(dataDir, RUN_ID)} is held by another process`);
+  if (!holdProcessLock(runLockFile(dataDir, runId()))) throw new Error(`the run lock ${runLockFile(dataDir, runId())} is held by another process`);
   return undefined;
 }
 
@@ -133,7 +140,7 @@ export async function holdRunLock(dataDir: string): Promise<Fence | undefined> {
  */
 export async function runIsLive(dataDir: string, run: string | undefined, q?: Queries): Promise<boolean> {
   if (run === undefined) return false;
-  if (run === RUN_ID) return true;
+  if (run === runId()) return true;
   if (!/^[0-9a-f]{16}$/.test(run)) return false;
   const team = await teamStoreOf(dataDir);
   if (team) return teamRunIsLive(team, run, q);

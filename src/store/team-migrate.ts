@@ -146,8 +146,8 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
     for (const row of await everyLocal('SELECT * FROM policies')) {
       if (!ours(row)) continue;
       const added = await insert(
-        `INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by, time_zone)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING profile`,
+        `INSERT INTO policies (profile, base_url, max_per_transfer_kobo, max_per_day_kobo, approval_above_kobo, payees_only, updated_at, updated_by, time_zone,
+           four_eyes, require_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING profile`,
         scope.account,
         scope.accountBaseUrl,
         row.max_per_transfer_kobo!,
@@ -157,6 +157,8 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.updated_at!,
         row.updated_by!,
         row.time_zone ?? null,
+        row.four_eyes ?? 0,
+        row.require_name ?? 0,
       );
       count('policies', added.length > 0);
     }
@@ -185,10 +187,11 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       );
       count('policyChanges', added.length > 0);
     }
+    // The labels (MCP client, sudo) are carried; the actor is not: the server stamps the login that carries them.
     for (const row of await everyLocal('SELECT * FROM approval_requests ORDER BY created_at, id')) {
       if (!ours(row)) continue;
       const added = await insert(
-        `INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        `INSERT INTO approval_requests (id, profile, base_url, env, created_at, created_by, origin, status, via) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT DO NOTHING RETURNING id`,
         row.id!,
         scope.account,
@@ -198,6 +201,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.created_by!,
         row.origin!,
         row.status!,
+        row.via ?? null,
       );
       count('approvalRequests', added.length > 0);
       if (added.length === 0) continue;
@@ -231,7 +235,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
       const mine = (await insert('SELECT 1 AS one FROM approval_requests WHERE id = $1 AND profile = $2', row.request_id!, scope.account)).length > 0;
       if (!mine) continue;
       const added = await insert(
-        `INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, origin) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO approval_decisions (request_id, decision, decided_by, decided_at, reason, origin, via) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (origin) DO NOTHING RETURNING id`,
         row.request_id!,
         row.decision!,
@@ -239,6 +243,7 @@ export async function migrateToTeam(local: Store, team: TeamStore, scope: Migrat
         row.decided_at!,
         row.reason ?? null,
         `${localId}:decision:${row.id}`,
+        row.via ?? null,
       );
       count('approvalDecisions', added.length > 0);
     }

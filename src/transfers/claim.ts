@@ -10,7 +10,7 @@
 // did not find it), or this run's own attempt answered 429 that a lookup since did not find. An attempt whose writer is still running is in flight, whatever else is known; a
 // writer is running only while it holds its run lock (src/store/process-lock.ts), never judged by its pid.
 import { UsageError } from '../errors.js';
-import { RUN_ID, runIsLive } from '../store/process-lock.js';
+import { runId, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
 import { formatNaira, type Kobo } from '../money/kobo.js';
 import { checkDailyLimit, dayWindow } from '../controls/policy.js';
@@ -20,7 +20,7 @@ import type { ClaimCandidate } from './types.js';
 export type { ClaimCandidate } from './types.js';
 
 /** This process run, written into each intent beside the pid (pids are reused, in containers often). */
-export { RUN_ID } from '../store/process-lock.js';
+export { runId } from '../store/process-lock.js';
 
 export interface ClaimRules {
   /** How many intents of this reference the caller saw when it decided to send it: 0 for a new one. */
@@ -88,7 +88,7 @@ export async function checkClaim(journal: ClaimView, candidate: ClaimCandidate, 
         `reference ${candidate.reference} is being sent by another fsapi process (${state?.operator ? `${state.operator}, ` : ''}pid ${attempts.lastPid}, since ${attempts.lastIntentAt})`,
       );
     }
-    const ownRateLimited = rules.resendAfterRateLimit === true && state?.state === 'unknown' && attempts.lastRun === RUN_ID;
+    const ownRateLimited = rules.resendAfterRateLimit === true && state?.state === 'unknown' && attempts.lastRun === runId();
     if (attempts.answered && state?.state !== 'rejected' && !ownRateLimited) {
       throw new ReferenceTakenError(
         candidate.reference,

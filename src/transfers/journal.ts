@@ -55,6 +55,14 @@ const scopeFields = {
   time: z.string(),
 };
 
+/** The labels of an act as the journal keeps them (src/controls/asker.ts viaJson): never proof. */
+export const askedViaRecord = z.object({
+  client: z.nullable(z.object({ name: z.string(), version: z.string() })),
+  sudoUser: z.nullable(z.string()),
+  sudoUid: z.nullable(z.int()),
+});
+export type AskedViaRecord = z.infer<typeof askedViaRecord>;
+
 export const intentRecord = z.looseObject({
   type: z.literal('intent'),
   ...scopeFields,
@@ -80,6 +88,8 @@ export const intentRecord = z.looseObject({
   run: z.optional(z.string()),
   /** Who sent it: FSAPI_OPERATOR, or the OS user and host (src/controls/policy.ts, operatorName). */
   operator: z.optional(z.string()),
+  /** The labels it came with (src/controls/asker.ts): the MCP client it ran for, the person behind sudo. */
+  via: z.optional(askedViaRecord),
 });
 
 export const acceptedRecord = z.looseObject({
@@ -634,6 +644,8 @@ export interface TransferState extends VerifiedTransfer {
   operator?: string | undefined;
   /** Who the store says wrote its latest intent (a team store's login; the OS user here); undefined before actors were kept. */
   actor?: string | undefined;
+  /** The labels its intent came with (MCP client, sudo); undefined when none. */
+  via?: AskedViaRecord | undefined;
   state: TransferStateName;
   /** The API's status (pending, successful, ...) when known. */
   status: string | undefined;
@@ -682,6 +694,7 @@ function stateFromIntent(record: IntentRecord): TransferState {
     senderName: record.request.senderName,
     origin: record.origin,
     operator: record.operator,
+    via: record.via,
     state: 'unknown',
     status: undefined,
     message: 'no answer recorded',

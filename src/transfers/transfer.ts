@@ -17,7 +17,7 @@ import type { TransactionRecord, TransferRequest, TransferResult } from '../api/
 import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
-import { checkClaim, DuplicateClaimError, ReferenceTakenError, RUN_ID, type ClaimRules } from './claim.js';
+import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type ClaimRules } from './claim.js';
 import { Journal, type JournalRecord, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
@@ -26,6 +26,7 @@ import { PermissionDeniedError } from '../common/permission.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
 import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
+import { viaJson, viaOf } from '../controls/asker.js';
 import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
 import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
@@ -181,10 +182,11 @@ export async function verifyAccountName(
 
 /** --expect-name did not match the verified name: exit 1, nothing sent (or saved). */
 export class NameMismatchError extends FsapiError {
+  readonly bankCode: string;
   constructor(
     readonly verifiedName: string,
     readonly expectedName: string,
-    accountNumber: string,
+    readonly accountNumber: string,
     bank: Bank,
     nothingDone = 'nothing was sent',
   ) {
@@ -193,6 +195,7 @@ export class NameMismatchError extends FsapiError {
       hint: 'check the account number and bank; --expect-name ignores case, spacing and punctuation only',
       code: 'name_mismatch',
     });
+    this.bankCode = bank.institutionCode;
   }
 }
 
@@ -394,8 +397,9 @@ export async function executeTransfer(
       accountName: transfer.accountName,
       origin: options.origin,
       pid: process.pid,
-      run: RUN_ID,
+      run: runId(),
       operator: operatorName(ctx.env),
+      ...withVia(viaJson(viaOf(ctx))),
     };
     await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()));
   } catch (error) {
@@ -537,6 +541,11 @@ async function recordOutcome(ctx: Context, journal: Journal, entry: JournalRecor
 }
 
 /** What happened to the transfer, that its record could not say, and how it gets settled. */
+/** The labels of an intent, left out when there are none (most intents: no MCP client, no sudo). */
+function withVia(via: ReturnType<typeof viaJson>): { via?: NonNullable<ReturnType<typeof viaJson>> } {
+  return via ? { via } : {};
+}
+
 export function unrecordedOutcome(entry: JournalRecord, file: string, error: unknown): string {
   const { reference } = entry;
   const cause = withoutNothingDone(error instanceof Error ? error.message : String(error));

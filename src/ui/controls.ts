@@ -8,6 +8,9 @@ import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js
 import { colors, isoTimeCell, koboCell, printList, printRecord, statusCell, timeColumn, type Cell, type Column } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
+import { viaWords } from '../controls/asker.js';
+import { mayNotApprove } from '../controls/policy.js';
+import type { Actor } from '../common/actor.js';
 
 export const payeeColumns = (timeZone: string, nowMs: number): Column<Payee>[] => [
   { header: 'ALIAS', cell: (p) => p.alias },
@@ -41,14 +44,27 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Max per transfer', limitCell(policy?.maxPerTransferKobo)],
     ['Max per day', limitCell(policy?.maxPerDayKobo)],
     ['Approval above', limitCell(policy?.approvalAboveKobo)],
-    ['Payees only', { text: policy?.payeesOnly ? 'yes' : 'no', plain: policy?.payeesOnly ? 'yes' : 'no' }],
-    // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts), and the
-    // business's clock of every time shown; without a policy, that clock is Africa/Lagos.
+    ['Payees only', yesNo(policy?.payeesOnly)],
+    // Scripts and agents name the holder of an account that is not a saved payee (src/controls/policy.ts).
+    ['Require name', yesNo(policy?.requireName)],
+    // A held request is approved only by an actor other than who asked (src/store/controls.ts decide).
+    ['Four eyes', yesNo(policy?.fourEyes)],
+    // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts), and
+    // The business's clock of every time shown, too; without a policy, that clock is Africa/Lagos.
     [
       "Day's time zone",
       policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: `${DEFAULT_POLICY_TIME_ZONE} (the default: no policy)`, plain: '' },
     ],
   ];
+}
+
+function yesNo(value: boolean | undefined): Cell {
+  return { text: value ? 'yes' : 'no', plain: value ? 'yes' : 'no' };
+}
+
+/** Who this run acts as, as the store tells it: `ada (database login)`, `alice (OS user)`. */
+export function actorWords(actor: Actor): string {
+  return `${actor.name} (${actor.kind})`;
 }
 
 /** The policy as --json gives it: limits as the API writes money (two-decimal naira text), null for none. */
@@ -58,6 +74,8 @@ export function policyJson(policy: Policy | undefined): Record<string, unknown> 
     maxPerDay: nairaOrNull(policy?.maxPerDayKobo),
     approvalAbove: nairaOrNull(policy?.approvalAboveKobo),
     payeesOnly: policy?.payeesOnly ?? false,
+    requireName: policy?.requireName ?? false,
+    fourEyes: policy?.fourEyes ?? false,
     timeZone: policy?.timeZone ?? null,
     updatedAt: policy?.updatedAt ?? null,
     updatedBy: policy?.updatedBy ?? null,
@@ -86,7 +104,7 @@ export const requestColumns = (timeZone: string, nowMs: number): Column<Approval
   { header: 'ID', cell: (r) => r.id },
   { header: 'STATUS', cell: (r) => statusCell(r.status) },
   timeColumn('CREATED', timeZone, nowMs, (r) => isoTimeCell(r.createdAt, timeZone), { priority: 2 }),
-  { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right' },
+  { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right', priority: 4 },
   { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
   {
     header: 'TO',
@@ -95,6 +113,8 @@ export const requestColumns = (timeZone: string, nowMs: number): Column<Approval
     minWidth: 16,
     priority: 1,
   },
+  // Who asked, as the store tells (the actor), else the operator's name of a request held before actors were.
+  { header: 'ASKED BY', cell: (r) => r.actor ?? r.createdBy, flex: true, wrap: true, minWidth: 8, priority: 2 },
   { header: 'ORIGIN', cell: (r) => r.origin, flex: true, priority: 3 },
 ];
 
@@ -112,10 +132,18 @@ export const heldTransferColumns: Column<HeldTransfer>[] = [
  * the journal's outcome once sent, else `held` or `not-sent`), in the same words as `transfer log` and a
  * batch's report. OUTCOME has no priority: it is never dropped for width.
  */
-export function printRequest(ctx: Context, request: ApprovalRequest, json: unknown, outcomes: ReadonlyMap<string, string>, timeZone: string): void {
+export function printRequest(
+  ctx: Context,
+  request: ApprovalRequest,
+  json: unknown,
+  outcomes: ReadonlyMap<string, string>,
+  policy: Pick<Policy, 'fourEyes'> | undefined,
+  timeZone: string,
+): void {
   const columns: Column<HeldTransfer>[] = [...heldTransferColumns, { header: 'OUTCOME', cell: (t) => statusCell(outcomes.get(t.reference)) }];
   if (ctx.globals.json) return printList(ctx, columns, request.transfers, json);
   const last = request.decisions.at(-1);
+  const barred = mayNotApprove(request, policy);
   printRecord(
     ctx,
     [
@@ -123,6 +151,10 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
       ['Status', statusCell(request.status)],
       ['Created', isoTimeCell(request.createdAt, timeZone, { zone: true })],
       ['Created by', request.createdBy],
+      // The actor (the store's login, or the OS user) and the labels that came with it: who asked.
+      ['Asked by', request.actor ?? { text: 'not recorded', plain: '' }],
+      ['Asked via', viaWords(request.via) || { text: 'directly (no MCP client, no sudo)', plain: '' }],
+      ['Four eyes', policy?.fourEyes ? (barred ? `on: ${barred} may not approve` : 'on') : 'off'],
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
       ['Total', koboCell(total(request.transfers))],
@@ -138,7 +170,17 @@ export function printRequest(ctx: Context, request: ApprovalRequest, json: unkno
 function decidedCell(decision: ApprovalRequest['decisions'][number], timeZone: string): Cell {
   const reason = decision.reason ? ` (${decision.reason})` : '';
   const time = isoTimeCell(decision.at, timeZone, { zone: true });
-  return { text: `${decision.decision} by ${decision.by} at ${time.text}${reason}`, plain: `${decision.decision} by ${decision.by} at ${time.plain}${reason}` };
+  const who = decidedBy(decision);
+  return { text: `${decision.decision} by ${who} at ${time.text}${reason}`, plain: `${decision.decision} by ${who} at ${time.plain}${reason}` };
+}
+
+/** Who decided, in words: the operator's name, with the actor when it says more (`ada (finance) acting as ada`), and the labels. */
+export function decidedBy(decision: Pick<ApprovalRequest['decisions'][number], 'by' | 'actor' | 'via'>): string {
+  // A team store's `by` names its login already (src/common/actor.ts shownActor); a data dir's actor is
+  // user@host, the same as the operator's name unless FSAPI_OPERATOR or sudo made them differ.
+  const actor = decision.actor && !decision.by.includes(decision.actor) && !decision.by.startsWith(`${decision.actor}@`) ? ` acting as ${decision.actor}` : '';
+  const via = viaWords(decision.via);
+  return `${decision.by}${actor}${via ? `, ${via}` : ''}`;
 }
 
 /** The review before the secret is asked for: every transfer that typing it sends, and the total. */

@@ -151,6 +151,7 @@ const statusStyles: Record<string, (text: string, c: Styles) => string> = {
   refused: (t, c) => c.red(t),
   failed: (t, c) => c.red(t),
   rejected: (t, c) => c.red(t),
+  withdrawn: (t, c) => c.dim(t),
   reversed: (t, c) => c.red(t),
 };
 

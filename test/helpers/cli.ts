@@ -38,6 +38,11 @@ export interface RunOptions {
   cli?: string;
   /** Width of the pseudo-terminal (tty only); 160 unless given. */
   columns?: number;
+  /**
+   * The run as another OS user: the command line put before Node (`setpriv --reuid=…`, `sudo -n -u … env
+   * VAR=…`) and the Node it runs (one that user can reach: test/helpers/os-user.ts packageForAnotherUser).
+   */
+  as?: { prefix: readonly string[]; node: string };
 }
 
 /** A fresh pair of config and data dirs; call cleanup() in an after() hook. */
@@ -71,11 +76,12 @@ export function homePool(): { home(): Home; cleanup(): void } {
   };
 }
 
-/** Environment for the child: no inherited FSAPI_* or colour settings, so tests do not depend on the shell. */
+/** Environment for the child: no inherited FSAPI_*, SUDO_* or colour settings, so tests do not depend on the shell. */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('FSAPI_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
+    // SUDO_*: fsapi records who is behind sudo (src/controls/asker.ts); a test run under sudo must not say so.
+    if (key.startsWith('FSAPI_') || key.startsWith('SUDO_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
     env[key] = value;
   }
   env.HOME = env.HOME ?? tmpdir();
@@ -89,7 +95,8 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.tty) return runCliInTerminal(args, options);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
+    const [command, ...rest] = [...(options.as?.prefix ?? []), options.as?.node ?? process.execPath, options.cli ?? cliPath, ...args];
+    const child = spawn(command!, rest, {
       cwd: options.cwd ?? repoRoot,
       env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -129,8 +136,15 @@ const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
  * typed into the terminal also reaches the shell, and a shell like dash dies of it (exit 130)
  * instead of reporting how the CLI ended.
  */
-export function spawnCliInTerminal(args: string[], env: Record<string, string | undefined> = {}, cwd = repoRoot, cli = cliPath, columns = 160) {
-  const command = [process.execPath, cli, ...args].map(shellQuote).join(' ');
+export function spawnCliInTerminal(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  cwd = repoRoot,
+  cli = cliPath,
+  columns = 160,
+  as?: RunOptions['as'],
+) {
+  const command = [...(as?.prefix ?? []), as?.node ?? process.execPath, cli, ...args].map(shellQuote).join(' ');
   return spawn('script', ['-qfec', `stty cols ${columns} rows 50; exec ${command}`, '/dev/null'], {
     cwd,
     env: childEnv({ TERM: 'xterm-256color', ...env, SHELL: '/bin/sh' }),
@@ -144,7 +158,7 @@ export function spawnCliInTerminal(args: string[], env: Record<string, string | 
  */
 function runCliInTerminal(args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnCliInTerminal(args, options.env, options.cwd, options.cli, options.columns);
+    const child = spawnCliInTerminal(args, options.env, options.cwd, options.cli, options.columns, options.as);
     let screen = '';
     let stderr = '';
     const keys = [...(options.keys ?? [])];

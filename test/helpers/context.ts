@@ -108,6 +108,11 @@ export interface ScriptedAnswer {
    * choice's name (search types it as the term).
    */
   answer: boolean | string;
+  /**
+   * What happens in the world while the person reads the question, before the answer is typed (another
+   * member deciding the same request, say): awaited, then the answer is given.
+   */
+  meanwhile?: () => Promise<void>;
 }
 
 /**
@@ -158,6 +163,7 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
     interactive: true,
     async confirm(message) {
       const answer = next('confirm', message);
+      await answer.meanwhile?.();
       show(message, answer.answer === true ? 'Yes' : answer.answer === false ? 'No' : '');
       if (typeof answer.answer === 'boolean') return answer.answer;
       const problem = `the confirm prompt ${JSON.stringify(message)} needs true or false, the script gave ${JSON.stringify(answer.answer)}`;
@@ -179,7 +185,9 @@ export function scriptedPrompt(script: readonly ScriptedAnswer[]): { prompt: (io
       return typed === '' ? (options?.defaultValue ?? '') : typed;
     },
     async password(message) {
-      const typed = text('password', message, next('password', message));
+      const answer = next('password', message);
+      await answer.meanwhile?.();
+      const typed = text('password', message, answer);
       show(message, '');
       return typed;
     },

@@ -22,7 +22,12 @@ export interface Served {
 }
 
 /** The server as an agent host starts it: `command args...` over stdio, the client of the SDK on the other end. */
-export async function serveMcp(env: Record<string, string | undefined>, command: string[] = [process.execPath, cliPath, 'mcp']): Promise<Served> {
+export async function serveMcp(
+  env: Record<string, string | undefined>,
+  command: string[] = [process.execPath, cliPath, 'mcp'],
+  /** The client's own name and version, as it gives them in `initialize`. */
+  clientInfo: { name: string; version: string } = { name: 'fsapi-test', version: '1.0.0' },
+): Promise<Served> {
   const transport = new StdioClientTransport({
     command: command[0]!,
     args: command.slice(1),
@@ -32,7 +37,7 @@ export async function serveMcp(env: Record<string, string | undefined>, command:
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'fsapi-test', version: '1.0.0' });
+  const client = new Client(clientInfo);
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
   await client.connect(transport);

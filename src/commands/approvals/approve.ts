@@ -7,12 +7,13 @@ import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, uns
 import { writeDuplicateWarning } from '../../ui/transfers.js';
 import { businessClock } from '../../controls/business-clock.js';
 import { controlScope, withStore } from '../../controls/payees.js';
-import { nowIso, operatorName } from '../../controls/policy.js';
+import { askerOf, nowIso, readPolicy } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { isoTimeCell, koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 import { ownerWords } from '../../auth/records-owner.js';
+import { actingWords, FourEyesError, lastDecisionWords, undecidedError } from './decided.js';
 
 export default run(approveSpec, async (ctx, _opts, args) => {
   await requireTeamRight(ctx, 'approver', 'approving a held transfer');
@@ -23,11 +24,8 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
   const timeZone = await businessClock(ctx);
-  if (request.status === 'rejected') {
-    throw new FsapiError(
-      `request ${id} was rejected by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at, timeZone, { zone: true }).text : 'an earlier time'}; nothing was sent`,
-      { exitCode: ExitCode.failed },
-    );
+  if (request.status === 'rejected' || request.status === 'withdrawn') {
+    throw new FsapiError(`request ${id} was ${lastDecisionWords(request, timeZone)}; nothing was sent`, { exitCode: ExitCode.failed, code: 'already_decided' });
   }
 
   // Approved before: only what the journal has never seen is left (an approval stopped before sending).
@@ -40,6 +38,14 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   }
   const toSend = request.status === 'held' ? request.transfers : unsent;
 
+  // Four eyes, for the person's sake before anything is asked: who asked may not approve. The store
+  // decides it again inside the transaction that records the approval (below), whatever happens meanwhile.
+  const asker = askerOf(ctx);
+  if ((await readPolicy(ctx, scope))?.fourEyes) {
+    const actor = await withStore(ctx, (store) => store.actingAs());
+    if (request.actor === undefined || request.actor === actor.name) throw new FourEyesError(request, actor);
+  }
+
   await checkBeforeApproval(ctx, scope, toSend);
   writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env, timeZone);
   // Sent to the same account, the same amount, in the last 10 minutes: shown; typing the secret agrees.
@@ -47,20 +53,16 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
   await proveConsumerSecret(ctx, 'approves and sends it');
 
+  // The decision, recorded by the store after it reads the request again in the same transaction: one that
+  // another member approved, rejected or withdrew meanwhile sends nothing from here and says who decided it.
   if (request.status === 'held') {
-    const decided = await withStore(ctx, (store) =>
-      store.decide(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason: undefined }),
-    );
-    if (!decided) {
-      throw new FsapiError(`request ${id} was decided by another fsapi process meanwhile; nothing was sent from here`, {
-        exitCode: ExitCode.failed,
-        hint: `fsapi approvals show ${id}`,
-      });
-    }
-    ctx.io.note(`approved ${id} (by ${operatorName(ctx.env)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
+    const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', at: nowIso(ctx), reason: undefined }, asker));
+    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope), timeZone);
+    ctx.io.note(`approved ${id} (by ${actingWords(asker.operator, result.actor)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
     const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
-    await withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', by: operatorName(ctx.env), at: nowIso(ctx), reason }));
+    const result = await withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', at: nowIso(ctx), reason }, asker));
+    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope), timeZone);
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 

@@ -11,6 +11,14 @@ export const setSpec = defineCommand({
       flags: '--no-payees-only',
       description: 'pay accounts that are not saved payees without approval',
     }),
+    requireName: flagPair('--require-name', 'a script (--yes) or an agent must give --expect-name for an account that is not a saved payee', {
+      flags: '--no-require-name',
+      description: 'let scripts and agents pay accounts that are not saved payees without naming the holder',
+    }),
+    fourEyes: flagPair('--four-eyes', 'a held request is approved only by someone other than who asked', {
+      flags: '--no-four-eyes',
+      description: 'let whoever asked approve a held request too',
+    }),
     timeZone: text('--time-zone <iana>', "the zone of the daily maximum's day and of the times shown (default: kept, else Africa/Lagos)"),
     off: flag('--off', 'remove the policy: pay without limits or approvals'),
   },
@@ -20,7 +28,7 @@ export const setSpec = defineCommand({
   exitCodes: [0, 1, 2, 3, 4],
   examples: [
     'fsapi policy set --max-per-transfer 200000 --max-per-day 1000000',
-    'fsapi policy set --approval-above 50000 --payees-only',
+    'fsapi policy set --approval-above 50000 --payees-only --require-name --four-eyes',
     'fsapi policy set --off',
   ],
 });

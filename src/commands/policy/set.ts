@@ -22,14 +22,15 @@ export default run(setSpec, async (ctx, opts) => {
     maxPerDayKobo: opts.maxPerDay,
     approvalAboveKobo: opts.approvalAbove,
   };
-  const { payeesOnly, off } = opts;
+  const { payeesOnly, requireName, fourEyes, off } = opts;
   const timeZone = opts.timeZone === undefined ? undefined : parseTimeZone(opts.timeZone, '--time-zone');
-  const anyChange = Object.values(limits).some((v) => v !== undefined) || payeesOnly !== undefined || timeZone !== undefined;
+  const switches = [payeesOnly, requireName, fourEyes];
+  const anyChange = Object.values(limits).some((v) => v !== undefined) || switches.some((v) => v !== undefined) || timeZone !== undefined;
   if (off && anyChange) throw new UsageError('--off removes the whole policy: give it alone');
   if (!off && !anyChange) {
     throw new UsageError(
       'nothing to change',
-      'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only / --no-payees-only, --time-zone, or --off',
+      'give --max-per-transfer, --max-per-day, --approval-above (naira, or none), --payees-only, --require-name, --four-eyes (each with its --no- form), --time-zone, or --off',
     );
   }
   // A team store's member without the right is told before anything is asked (PostgreSQL refuses it anyway).
@@ -50,11 +51,20 @@ export default run(setSpec, async (ctx, opts) => {
       payeesOnly: payeesOnly ?? before?.payeesOnly ?? false,
       // A new policy's day is the business's (Africa/Lagos), whatever the zone of the machine it is set on.
       timeZone: timeZone ?? before?.timeZone ?? DEFAULT_POLICY_TIME_ZONE,
+      requireName: requireName ?? before?.requireName ?? false,
+      fourEyes: fourEyes ?? before?.fourEyes ?? false,
       updatedAt: at,
       updatedBy: by,
     };
     // A policy with nothing in it is no policy.
-    if (after.maxPerTransferKobo === undefined && after.maxPerDayKobo === undefined && after.approvalAboveKobo === undefined && !after.payeesOnly)
+    if (
+      after.maxPerTransferKobo === undefined &&
+      after.maxPerDayKobo === undefined &&
+      after.approvalAboveKobo === undefined &&
+      !after.payeesOnly &&
+      !after.requireName &&
+      !after.fourEyes
+    )
       after = undefined;
   }
   // Stored alone, a zone would be a policy without a limit: one that lets an agent pay (fsapi mcp pays only
@@ -67,6 +77,9 @@ export default run(setSpec, async (ctx, opts) => {
   }
   if (after !== undefined && after.maxPerTransferKobo !== undefined && after.maxPerDayKobo !== undefined && after.maxPerTransferKobo > after.maxPerDayKobo) {
     ctx.io.note('note: the per-transfer maximum is above the daily maximum; the daily one will stop such a transfer');
+  }
+  if (after?.fourEyes && after.approvalAboveKobo === undefined && !after.payeesOnly) {
+    ctx.io.note('note: four eyes applies to held requests, and nothing is held without --approval-above or --payees-only');
   }
   if (after?.payeesOnly && (await listPayees(ctx, scope)).length === 0) {
     ctx.io.note('note: no payees are saved yet: under payees-only every transfer will be held (fsapi payees add)');

@@ -3,9 +3,11 @@ import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
 import { controlScope } from '../../controls/payees.js';
 import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
+import { ControlsStore } from '../../store/controls.js';
+import { machineActor, type Actor } from '../../common/actor.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../../common/time-zone.js';
 import { isoTimeCell, koboCell, printRecord } from '../../ui/output.js';
-import { nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
+import { actorWords, nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
 import { ownedByAccount, ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
@@ -15,6 +17,14 @@ export default run(showSpec, async (ctx) => {
   const timeZone = policy?.timeZone ?? DEFAULT_POLICY_TIME_ZONE;
   const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), timeZone);
   const left = leftUnderDailyMaximum(policy?.maxPerDayKobo, spent);
+  // Who this run acts as, as four eyes and withdrawing compare it (src/common/actor.ts).
+  const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
+  let actor: Actor;
+  try {
+    actor = store ? await store.actingAs() : { name: machineActor(), kind: 'OS user' };
+  } finally {
+    store?.close();
+  }
   if (!policy) ctx.io.note(`${ownerWords(scope)} has no payment policy: fsapi pays any amount to any account (fsapi policy set, at a terminal)`);
   printRecord(
     ctx,
@@ -26,6 +36,7 @@ export default run(showSpec, async (ctx) => {
       ['Left today', left === undefined ? 'no daily maximum' : koboCell(left)],
       ['Changed', policy ? isoTimeCell(policy.updatedAt, timeZone, { zone: true }) : ''],
       ['Changed by', policy?.updatedBy ?? ''],
+      ['You act as', actorWords(actor)],
     ],
     {
       profile: scope.profile,
@@ -34,6 +45,7 @@ export default run(showSpec, async (ctx) => {
       countedToday: nairaOrNull(spent),
       countedOutcomes: COUNTED_OUTCOMES,
       leftToday: nairaOrNull(left),
+      actingAs: actor,
     },
   );
 });

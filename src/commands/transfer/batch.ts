@@ -132,7 +132,7 @@ async function run(ctx: Context, file: BatchFile, options: RunOptions): Promise<
 
   // The payment policy (src/batch/policy.ts): over a hard limit nothing is sent (exit 1); rows it
   // keeps for a person are held as one request after the confirmation, and the rest go.
-  const gate = await gateBatch(ctx, plan);
+  const gate = await gateBatch(ctx, plan, { unattended: options.yes });
   plan = gate.plan;
 
   // 5. The summary, the balance, one confirmation for the whole batch.

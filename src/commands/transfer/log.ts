@@ -18,6 +18,7 @@ import { businessClock } from '../../controls/business-clock.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
+import { viaWords } from '../../controls/asker.js';
 
 /** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
@@ -47,6 +48,9 @@ const columnsFor = (timeZone: string, nowMs: number, severalProfiles: boolean, t
   { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 2 },
   // A message cut to a few characters says nothing: it is shown with room to be read, or not at all.
   { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true, minWidth: 30 },
+  // The labels the intent came with (src/controls/asker.ts): the MCP client, the person behind sudo. Last, and
+  // the first to go for width; a terminal's table leaves it out when no row has any.
+  { header: 'VIA', csv: 'via', cell: (t) => viaWords(t.via), priority: 7, flex: true, wrap: true, minWidth: 12 },
 ];
 
 /** Without --limit it reads the whole history, a page at a time: see CommandModule.longRunning. */
@@ -123,11 +127,13 @@ export default run(logSpec, async (ctx, opts, _args) => {
 
 /**
  * A terminal's table leaves STATUS out when it says what OUTCOME says on every row (the API's `successful`
- * beside the outcome `successful`): the room goes to the payee's name. TSV and CSV keep every column.
+ * beside the outcome `successful`): the room goes to the payee's name; and VIA when no row has any. TSV and
+ * CSV keep every column.
  */
 function withoutRepeatedStatus(columns: Column<LoggedTransfer>[], rows: readonly LoggedTransfer[]): Column<LoggedTransfer>[] {
   const repeated = rows.every((t) => (t.status ?? '').toLowerCase() === t.outcome.toLowerCase());
-  return repeated ? columns.filter((column) => column.header !== 'STATUS') : columns;
+  const noVia = rows.every((t) => t.via === undefined);
+  return columns.filter((column) => !(repeated && column.header === 'STATUS') && !(noVia && column.header === 'VIA'));
 }
 
 /** The journal's transfers with their outcomes, page by page, each page counted for the closing notes. */
@@ -234,6 +240,8 @@ function toJson(t: LoggedTransfer) {
     operator: t.operator ?? null,
     // Who the store says sent it: a team store's login (src/common/actor.ts).
     actor: t.actor ?? null,
+    /** The MCP client and the person behind sudo it came through: labels, not proof (docs/agents.md). */
+    via: t.via ?? null,
     outcome: t.outcome,
     /** How the journal got there (accepted, reconciled, rejected, unknown): kept for scripts that read it. */
     state: t.state,

@@ -83,6 +83,13 @@ function heldNotSent(reference: string, request: string, status: string): FsapiE
       code: 'rejected',
     });
   }
+  if (status === 'withdrawn') {
+    return new FsapiError(`${reference} was held for approval in request ${request}, and who asked withdrew it: nothing was sent, so there is no receipt`, {
+      exitCode: ExitCode.failed,
+      hint: `fsapi approvals show ${request} shows who withdrew it`,
+      code: 'withdrawn',
+    });
+  }
   if (status === 'held') {
     return new FsapiError(`${reference} is held for approval in request ${request}: nothing was sent yet, so there is no receipt`, {
       exitCode: ExitCode.failed,

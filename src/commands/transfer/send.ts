@@ -15,6 +15,7 @@ import { formatNaira } from '../../money/kobo.js';
 import { sendRespectingRateLimit } from '../../transfers/rate-limit.js';
 import {
   DuplicateTransferError,
+  NameMismatchError,
   checkAvailable,
   enquireEarly,
   openJournal,
@@ -34,7 +35,7 @@ import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
 import { terminalText } from '../../common/sanitize.js';
 import { controlScope, findPayee, parseAlias } from '../../controls/payees.js';
-import { applyPolicy, heldError, holdForApproval, requestJson } from '../../controls/policy.js';
+import { applyPolicy, checkNameGiven, heldError, holdForApproval, recordNameRefusal, requestJson } from '../../controls/policy.js';
 import type { Payee } from '../../store/controls.js';
 import { startSpinner, type Spinner } from '../../ui/spinner.js';
 import { printTransaction, printTransferResult, writeDuplicateWarning, writeTransferSummary } from '../../ui/transfers.js';
@@ -86,11 +87,30 @@ export default run(sendSpec, async (ctx, opts, args) => {
     throw new UsageError('there is no terminal to confirm this transfer on; nothing was sent', 'check the details and add --yes to send without asking');
   }
 
-  // 2, 3, 5. The business prefix and the reference, the bank, the name enquiry, --expect-name.
+  // 2, 3, 5. The business prefix and the reference, the bank, the name enquiry, --expect-name. A name that
+  // does not match is kept against a reference given (--reference, an agent's): that reference is sent
+  // later only with an expected name, whatever the policy (src/controls/policy.ts checkNameGiven).
   const journal = openJournal(ctx);
-  const prepared = await prepareTransfer(ctx, request, journal, early);
+  let prepared: PreparedTransfer;
+  try {
+    prepared = await prepareTransfer(ctx, request, journal, early);
+  } catch (error) {
+    if (error instanceof NameMismatchError && request.reference !== undefined) {
+      await recordNameRefusal(ctx, await controlScope(ctx), {
+        reference: request.reference,
+        accountNumber: error.accountNumber,
+        bankCode: error.bankCode,
+        expectedName: error.expectedName,
+        verifiedName: error.verifiedName,
+      });
+    }
+    throw error;
+  }
   writeTransferSummary(ctx, prepared);
   checkAvailable(prepared);
+  // Nobody confirms at a terminal (--yes): the holder's name is named, where the policy or an earlier
+  // failed check of this reference asks for it (exit 2, nothing sent). A saved payee's name is its check.
+  await checkNameGiven(ctx, prepared.scope, { ...prepared.transfer, payee: payee?.alias }, { expectName: request.expectName, unattended: yes });
 
   // The payment policy (src/controls/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
   await holdUnlessAllowed(ctx, journal, prepared, payee?.alias, yes);

@@ -6,7 +6,9 @@ import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listenSpec } from './listen.spec.js';
 import { ExitCode, FsapiError, UsageError } from '../../errors.js';
-import { EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
+import { DEFAULT_CLAIM_MS, EventLogWriter, lockEventLog } from '../../notifications/event-log.js';
+import { Intake } from '../../notifications/intake.js';
+import { recordsScope } from '../../auth/records-owner.js';
 import {
   createLimiter,
   DEFAULT_RETRY_FOR_MS,
@@ -23,7 +25,7 @@ import { webhookSecret } from '../../notifications/webhook-secret.js';
 import { forwardEvent, parseForwardTarget, type ForwardResult } from '../../notifications/forward.js';
 import { startListener, type Rejection } from '../../notifications/listen.js';
 import type { OptionsOf } from '../spec.js';
-import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, parseNotification, verifyNotification } from '../../notifications/verify.js';
+import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, verifyNotification } from '../../notifications/verify.js';
 import { createEventPrinter } from '../../ui/webhook-events.js';
 import { outputMode } from '../../ui/output.js';
 import { shownTimeZone } from '../../controls/business-clock.js';
@@ -44,13 +46,15 @@ interface ListenOptions {
   forwardTo: URL | undefined;
   verify: boolean;
   retryForMs: number;
+  /** How long this listener's claims hold unrenewed (FSAPI_LISTEN_CLAIM_MS). */
+  claimMs: number;
 }
 
 /** Pages, rows or events without end: see CommandModule.longRunning. */
 export const longRunning = true;
 
 export default run(listenSpec, async (ctx, opts) => {
-  const options = parseOptions(opts);
+  const options = parseOptions(opts, ctx.env.FSAPI_LISTEN_CLAIM_MS);
   // Listened for before anything is announced: a Ctrl+C that follows "press Ctrl+C" at once must stop
   // cleanly, not meet the lock's signal-exit handler alone (which re-raises it and kills the process).
   let release = () => {};
@@ -64,15 +68,18 @@ export default run(listenSpec, async (ctx, opts) => {
 
 async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<string>): Promise<void> {
   const lock = await lockEventLog(ctx.paths.dataDir);
-  const log = await EventLogWriter.open(ctx.paths.dataDir);
-  const logFile = log.file;
 
   let verifyingAgainst = '';
   let verify: ProcessorDeps['verify'];
   let verifyOutflowEvent: ProcessorDeps['verifyOutflow'];
+  // The account whose events this listener takes from the event log: listeners of one account sharing a
+  // team store process each event once, whichever received it. Under --no-verify, none (it verifies nothing).
+  let account: string | undefined;
   if (options.verify) {
     const [profile, api] = await Promise.all([ctx.profile(), ctx.api()]);
     verifyingAgainst = `profile ${profile.name}, ${api.baseUrl === 'local' ? 'the local simulator' : api.baseUrl}`;
+    const scope = recordsScope(ctx, profile, api.baseUrl);
+    account = `${scope.profile} ${scope.baseUrl}`;
     const limitLookups = createLimiter(CONCURRENCY);
     verify = (notification, signal) => {
       const lookups = {
@@ -87,6 +94,8 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
       return verifyOutflow({ api: lookups, clock: ctx.clock }, event, LISTEN_POLICY, signal);
     };
   }
+  const log = await EventLogWriter.open(ctx.paths.dataDir, { account, claimMs: options.claimMs });
+  const logFile = log.file;
   // Only verified events are forwarded: under --no-verify nothing is, whatever --forward-to says.
   const target = options.verify ? options.forwardTo : undefined;
   let forward: ProcessorDeps['forward'];
@@ -118,6 +127,10 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   const unfinished = await processor.restore((row) =>
     ctx.io.note(`warning: ${logFile} event row ${row} is not an event record; skipped (it is left as it is)`),
   );
+  // Each notification committed before its 200, those waiting committed together; the window takes them
+  // from the store, so what a burst leaves waiting is in the store, not in memory.
+  const intake = new Intake({ write: (records) => log.appendMany(records), committed: () => processor.wake() });
+  const busy = busyReport(ctx, intake);
 
   const listener = await startListener({
     host: options.host,
@@ -125,11 +138,10 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     path: options.path,
     maxBodyBytes: MAX_NOTIFICATION_BYTES,
     async accept(body, text, parsed) {
-      const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.reference, body, text);
-      await log.append(record); // committed (fsynced): only then is the 200 sent
-      processor.accept(record, parsed);
+      const record = newReceivedRecord(new Date(ctx.clock.now()), parsed.reference, body, text, account);
+      await intake.record(record); // committed (fsynced): only then is the 200 sent
     },
-    rejected: (rejection) => ctx.io.note(describeRejection(ctx, rejection)),
+    rejected: (rejection) => (rejection.status === 503 && busy.counts(rejection) ? undefined : ctx.io.note(describeRejection(ctx, rejection))),
   }).catch(async (error: unknown) => {
     log.close();
     await lock.release();
@@ -148,12 +160,8 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   if (outputMode(ctx) === 'table') ctx.io.note(`event times are in ${zoneLabel(timeZone, ctx.clock.now())} (${timeZone})`);
   printEvent ??= createEventPrinter(ctx, timeZone);
 
-  for (const record of unfinished) {
-    const parsed = parseNotification(record.body);
-    if (parsed.ok) processor.accept(record, parsed);
-    else ctx.io.note(`warning: event ${record.id} in ${logFile} cannot be read again (${parsed.detail}); skipped`);
-  }
-  if (unfinished.length > 0) ctx.io.note(`taking up ${unfinished.length} event(s) received before the last stop`);
+  if (unfinished > 0) ctx.io.note(`taking up ${unfinished} event(s) received and not finished yet (before this start, or by another listener)`);
+  processor.wake();
 
   // A lost lock (its directory removed, or not refreshed in time) means another listener may start on the
   // same log: stop the way a signal stops, then fail.
@@ -171,13 +179,16 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   ctx.io.note(`${signal}: stopping; finishing ${processor.inFlight} event(s) in progress (at most ${SHUTDOWN_WAIT_MS / 1000} s)`);
   listener.stopAccepting();
   stopRedelivery.abort();
+  await intake.idle();
   const left = await processor.drain(SHUTDOWN_WAIT_MS);
+  await processor.close();
   await redelivering;
   await listener.close();
+  busy.flush();
   log.close();
   await lock.release();
   ctx.io.note(summary(processor.tally));
-  if (left > 0) ctx.io.note(`${left} event(s) were not finished; they are in ${logFile} and the next webhook listen takes them up`);
+  if (left > 0) ctx.io.note(`${left} event(s) were not finished; they are in ${logFile} and the next webhook listen (or another of the account) takes them up`);
   if (processor.undeliveredCount > 0) {
     ctx.io.note(`${processor.undeliveredCount} verified event(s) not yet delivered to the app; the next webhook listen with --forward-to tries again`);
   }
@@ -217,7 +228,42 @@ async function keepRedelivering(ctx: Context, processor: EventProcessor, signal:
   }
 }
 
-function parseOptions(raw: OptionsOf<typeof listenSpec>): ListenOptions {
+/**
+ * The 503s of a burst the store cannot keep up with, told at most once a second as one line rather than
+ * one line each: `counts` takes a busy rejection (true) and leaves any other to be told as it is.
+ */
+function busyReport(ctx: Context, intake: Intake): { counts(rejection: Rejection): boolean; flush(): void } {
+  let refused = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (refused === 0) return;
+    ctx.io.note(`${stamp(ctx)} answered 503 (try again) to ${refused} notification(s): the event log is behind, ${intake.waiting} waiting to be recorded`);
+    refused = 0;
+  };
+  return {
+    counts(rejection) {
+      if (!rejection.detail.startsWith('the event log is behind')) return false;
+      refused += 1;
+      timer ??= setTimeout(flush, 1000);
+      return true;
+    },
+    flush,
+  };
+}
+
+/** FSAPI_LISTEN_CLAIM_MS: how long a listener's claims hold unrenewed, in ms (1,000 to 3,600,000). */
+function parseClaimMs(text: string | undefined): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_CLAIM_MS;
+  const ms = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || ms < 1000 || ms > 3_600_000) {
+    throw new UsageError(`FSAPI_LISTEN_CLAIM_MS must be a whole number of milliseconds from 1000 to 3600000, not ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
+function parseOptions(raw: OptionsOf<typeof listenSpec>, claimText: string | undefined): ListenOptions {
   const { port } = raw;
   const host = raw.host.trim();
   if (host === '') throw new UsageError('--host must not be empty', 'use 127.0.0.1, or 0.0.0.0 for every interface');
@@ -229,7 +275,7 @@ function parseOptions(raw: OptionsOf<typeof listenSpec>): ListenOptions {
   const forwardTo = raw.forwardTo === undefined ? undefined : parseForwardTarget(raw.forwardTo);
   const { verify } = raw;
   const retryForMs = raw.retryFor === undefined ? DEFAULT_RETRY_FOR_MS : parseDuration(raw.retryFor, '--retry-for');
-  return { port, host, path, forwardTo, verify, retryForMs };
+  return { port, host, path, forwardTo, verify, retryForMs, claimMs: parseClaimMs(claimText) };
 }
 
 function stamp(ctx: Context): string {
