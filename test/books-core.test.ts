@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TransactionRecord } from '../src/api/schemas.js';
 import { collectionsJson, createCollectionsTally } from '../src/books/collections.js';
-import { daysOf, parsePeriod } from '../src/books/ledger.js';
+import { daysOf, parsePeriod, periodText } from '../src/books/ledger.js';
 import { createStatementTally, statementJson } from '../src/books/statement.js';
 import { parseDateOption } from '../src/books/dates.js';
-import { zoneAbbreviation, zonedDate, zonedTimeText } from '../src/common/time-zone.js';
+import { zoneAbbreviation, zoneLabel, zonedClockText, zonedDate, zonedTimeText } from '../src/common/time-zone.js';
 import { UsageError } from '../src/errors.js';
 
 const base = Date.UTC(2026, 10, 18, 12, 0, 0);
@@ -137,29 +137,31 @@ describe('collections tally with loose rows', () => {
 });
 
 describe('periods', () => {
-  it('without --since: the seven local days ending today, or ending on --until', () => {
+  it("without --since: the seven days of the business's zone ending today, or ending on --until", () => {
     const previous = process.env.TZ;
-    process.env.TZ = 'Africa/Lagos';
+    process.env.TZ = 'America/New_York';
     try {
-      const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos
-      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now)), WEEK_TO_23_NOVEMBER);
-      assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now)).slice(0, 2), ['2026-09-27', '2026-09-28']);
-      assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now), /after --until/);
+      const now = Date.UTC(2026, 10, 22, 23, 30); // 00:30 on the 23rd in Lagos, the 22nd in New York
+      assert.deepEqual(daysOf(parsePeriod(undefined, undefined, now, 'Africa/Lagos'), 'Africa/Lagos'), WEEK_TO_23_NOVEMBER);
+      assert.deepEqual(daysOf(parsePeriod(undefined, '2026-10-03', now, 'Africa/Lagos'), 'Africa/Lagos').slice(0, 2), ['2026-09-27', '2026-09-28']);
+      assert.throws(() => parsePeriod('2026-11-20', '2026-11-01', now, 'Africa/Lagos'), /after --until/);
     } finally {
       restoreTz(previous);
     }
   });
 
   it('one row per calendar day across a daylight-saving change', () => {
-    const previous = process.env.TZ;
-    process.env.TZ = 'Europe/London';
-    try {
-      const period = parsePeriod('2026-10-24', '2026-10-26', Date.UTC(2026, 10, 1));
-      assert.deepEqual(daysOf(period), ['2026-10-24', '2026-10-25', '2026-10-26']);
-      assert.equal(period.untilMs - period.sinceMs, 73 * 3_600_000, 'the day the clocks go back has 25 hours');
-    } finally {
-      restoreTz(previous);
-    }
+    const period = parsePeriod('2026-10-24', '2026-10-26', Date.UTC(2026, 10, 1), 'Europe/London');
+    assert.deepEqual(daysOf(period, 'Europe/London'), ['2026-10-24', '2026-10-25', '2026-10-26']);
+    assert.equal(period.untilMs - period.sinceMs, 73 * 3_600_000, 'the day the clocks go back has 25 hours');
+  });
+
+  it("a period as a person reads it: the business's days, and the time of an end that is not its midnight", () => {
+    const lagos = parsePeriod('2026-11-20', '2026-11-26', 0, 'Africa/Lagos');
+    assert.equal(periodText(lagos, 'Africa/Lagos'), '2026-11-20 to 2026-11-26');
+    assert.equal(periodText(parsePeriod('2026-11-20T09:30', '2026-11-26', 0, 'Africa/Lagos'), 'Africa/Lagos'), '2026-11-20 09:30 to 2026-11-26');
+    // The same instants read on another clock are not whole days there.
+    assert.equal(periodText(lagos, 'UTC'), '2026-11-19 23:00 to 2026-11-26 23:00');
   });
 });
 
@@ -183,15 +185,35 @@ describe("the business's clock: a named zone, whatever TZ the process has", () =
         assert.equal(parseDateOption('2026-11-22T08:00Z', '--since', 0, 'Africa/Lagos').startMs, at('2026-11-22T08:00:00Z'));
         // Without --since: the week that ends today in Lagos (00:30 on the 23rd there, the 22nd in UTC).
         const now = at('2026-11-22T23:30:00Z');
-        const week = parsePeriod(undefined, undefined, now, undefined, 'Africa/Lagos');
+        const week = parsePeriod(undefined, undefined, now, 'Africa/Lagos');
         assert.deepEqual(week, { sinceMs: at('2026-11-16T23:00:00Z'), untilMs: at('2026-11-23T23:00:00Z') });
-        assert.deepEqual(daysOf(week, undefined, 'Africa/Lagos'), WEEK_TO_23_NOVEMBER);
+        assert.deepEqual(daysOf(week, 'Africa/Lagos'), WEEK_TO_23_NOVEMBER);
         assert.equal(parseDateOption('yesterday', '--since', now, 'Africa/Lagos').startMs, at('2026-11-21T23:00:00Z'));
       } finally {
         restoreTz(previous);
       }
     });
   }
+
+  it('one way to write a local time (zonedClockText), and the name a header gives the zone (zoneLabel)', () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const ms = at('2026-11-22T23:30:09Z');
+      assert.equal(zonedClockText(ms, 'Africa/Lagos'), '2026-11-23 00:30');
+      assert.equal(zonedClockText(ms, 'Africa/Lagos', { seconds: true }), '2026-11-23 00:30:09');
+      assert.equal(zonedClockText(ms, 'Africa/Lagos', { zone: true }), '2026-11-23 00:30 WAT');
+      assert.equal(zonedClockText(ms, 'Africa/Lagos', { date: false, seconds: true }), '00:30:09');
+      assert.equal(zonedClockText(Number.NaN, 'Africa/Lagos'), '');
+      // One offset all year: its short name. Daylight saving: the IANA name, true of every row under it.
+      assert.equal(zoneLabel('Africa/Lagos', ms), 'WAT');
+      assert.equal(zoneLabel('UTC', ms), 'UTC');
+      assert.equal(zoneLabel('America/New_York', ms), 'America/New_York');
+      assert.equal(zoneLabel('Australia/Sydney', ms), 'Australia/Sydney');
+    } finally {
+      restoreTz(previous);
+    }
+  });
 
   it('a zone with daylight saving: its own short names, a 23-hour day, a skipped time refused', () => {
     assert.equal(zonedTimeText(at('2026-01-15T17:00:00Z'), 'America/New_York'), '2026-01-15 12:00:00 EST');

@@ -362,7 +362,7 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
     assert.equal(setup.posts(), 2);
   });
 
-  it("the zone defaults to the setter's own (TZ honoured), is kept by later changes, and an unknown one is exit 2", async () => {
+  it("the zone defaults to the business's (Africa/Lagos) whatever TZ the setter has, is kept by later changes, and an unknown one is exit 2", async () => {
     setup = await setUpTransfers();
     const set = (env: Record<string, string>, ...options: string[]) =>
       setup!.runInProcess(['policy', 'set', ...options], { tty: true, prompts: secretTyped(SECRET), env });
@@ -370,10 +370,10 @@ describe("the daily maximum counts the policy's day, not the caller's", () => {
 
     const first = await set({ TZ: 'Asia/Tokyo' }, '--max-per-day', '1000');
     assert.equal(first.code, 0, stripAnsi(first.stdout));
-    assert.match(stripAnsi(first.stdout), /Day's time zone\s+none -> Asia\/Tokyo/, 'shown before the secret is asked');
-    assert.equal((await shown()).timeZone, 'Asia/Tokyo');
+    assert.match(stripAnsi(first.stdout), /Day's time zone\s+Africa\/Lagos \(the default: no policy\) -> Africa\/Lagos/, 'shown before the secret is asked');
+    assert.equal((await shown()).timeZone, 'Africa/Lagos');
     assert.equal((await set({ TZ: 'Europe/London' }, '--max-per-day', '2000')).code, 0);
-    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDay], ['Asia/Tokyo', '2000.00']);
+    assert.deepEqual([(await shown()).timeZone, (await shown()).maxPerDay], ['Africa/Lagos', '2000.00']);
     assert.equal((await set({}, '--time-zone', 'america/new_york')).code, 0);
     assert.equal((await shown()).timeZone, 'America/New_York');
 
@@ -507,7 +507,7 @@ describe('approvals approve after another member decided', () => {
         const other = await s.run(['approvals', 'reject', id, '--reason', 'paid by cheque'], { env: bola });
         assert.equal(other.code, 0, other.stderr);
       },
-      /was rejected by bola \(finance\) acting as \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(paid\s+by\s+cheque\)/,
+      /was rejected by bola \(finance\) acting as \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} WAT \(paid\s+by\s+cheque\)/,
       0,
     ],
     [
@@ -560,7 +560,7 @@ describe('approvals withdraw', () => {
 
     const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 120 });
     assert.equal(approve.code, 1, stripAnsi(approve.stdout));
-    assert.match(stripAnsi(approve.stdout), /was withdrawn by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}; nothing was sent/);
+    assert.match(stripAnsi(approve.stdout), /was withdrawn by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} WAT; nothing was sent/);
     assert.doesNotMatch(stripAnsi(approve.stdout), /Consumer secret/, 'the secret is not even asked');
     assert.equal(setup.posts(), 0);
 
@@ -812,7 +812,7 @@ describe('approvals show: the decision as a person reads it', () => {
     const [decision] = (await requests(setup))[0]!.decisions;
 
     const screen = stripAnsi((await setup.runInProcess(['approvals', 'show', request!.id], { tty: true, columns: 80 })).stdout);
-    assert.match(screen, /^Decided +rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\)\s*$/m, screen);
+    assert.match(screen, /^Decided +rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} WAT \(wrong invoice\)\s*$/m, screen);
     assert.doesNotMatch(screen, /\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'no raw ISO time at a terminal');
     const piped = await setup.runInProcess(['approvals', 'show', request!.id]);
     assert.match(piped.stdout, new RegExp(`rejected by \\S+ at ${decision!.at.replaceAll('.', '\\.')} \\(wrong invoice\\)`));
@@ -820,11 +820,11 @@ describe('approvals show: the decision as a person reads it', () => {
     // The messages about an earlier decision give its time the same way.
     const again = await setup.runInProcess(['approvals', 'reject', request!.id]);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong invoice\); nothing was changed/);
+    assert.match(again.stderr, /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} WAT \(wrong invoice\); nothing was changed/);
     const approve = await setup.runInProcess(['approvals', 'approve', request!.id], { tty: true, columns: 80 });
     assert.equal(approve.code, 1);
     // At 80 columns the error wraps at a space (src/ui/error-lines.ts).
-    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(wrong\s+invoice\);\s+nothing\s+was\s+sent/);
+    assert.match(stripAnsi(approve.stdout), /was rejected by \S+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+WAT\s+\(wrong\s+invoice\);\s+nothing\s+was\s+sent/);
   });
 });
 

@@ -7,10 +7,11 @@ import { errorObject, stripAnsi } from './helpers/cli.js';
 import { assertRefusedLocally, openBooks, pageOf, readAll, type Books } from './tx-support.js';
 import type { TransactionRecordAsSpecified as TransactionRecord } from '../src/api/schemas.js';
 import { formatNaira, parseApiAmount } from '../src/money/kobo.js';
-import { formatDateTime } from '../src/common/time.js';
+import { zonedClockText } from '../src/common/time-zone.js';
 
-// The child inherits TZ: both sides read "local time" in Lagos, whatever the machine's zone.
-process.env.TZ = 'Africa/Lagos';
+// The child inherits TZ, which is not the business's: its times are shown in Lagos (WAT) all the same.
+process.env.TZ = 'America/New_York';
+const lagosTime = (ms: number) => zonedClockText(ms, 'Africa/Lagos');
 
 const SEEDED = 45;
 const TX = '/v1/transactions';
@@ -37,16 +38,17 @@ async function listJson(args: string[]): Promise<TransactionRecord[]> {
 }
 
 describe('tx list: one page', () => {
-  it('shows a table on a terminal: money in naira, local times, counterparty, a hint about more pages', async () => {
+  it("shows a table on a terminal: money in naira, the business's times (WAT), counterparty, a hint about more pages", async () => {
     books.clearRequests();
     const result = await books.run(['tx', 'list', '--limit', '5'], { tty: true });
     assert.equal(result.code, 0, result.stdout);
     const screen = stripAnsi(result.stdout);
-    for (const header of ['DATE', 'REFERENCE', 'TYPE', 'AMOUNT', 'CHARGE', 'COUNTERPARTY', 'STATUS', 'DESCRIPTION']) assert.ok(screen.includes(header), header);
+    for (const header of ['DATE (WAT)', 'REFERENCE', 'TYPE', 'AMOUNT', 'CHARGE', 'COUNTERPARTY', 'STATUS', 'DESCRIPTION'])
+      assert.ok(screen.includes(header), header);
     for (const tx of all.slice(0, 5)) {
       assert.ok(screen.includes(tx.reference), tx.reference);
       assert.ok(screen.includes(formatNaira(parseApiAmount(tx.amount))), `amount of ${tx.reference}`);
-      assert.ok(screen.includes(formatDateTime(tx.createdAt)), `local time of ${tx.reference}`);
+      assert.ok(screen.includes(lagosTime(tx.createdAt)), `Lagos time of ${tx.reference}`);
       assert.ok(screen.includes(counterpartyOf(tx)), `counterparty of ${tx.reference}`);
     }
     assert.ok(!screen.includes(all[5]!.reference), 'a sixth row on a page of five');
@@ -182,16 +184,16 @@ describe('tx list filters', () => {
     assert.deepEqual(await listJson(['--all', '--limit', '15', '--until', iso(all[15]!.createdAt - 1)]), all.slice(16));
   });
 
-  it('a bare date is the whole local day (TZ honoured), --until inclusive', async () => {
-    for (const timeZone of ['Africa/Lagos', 'America/New_York']) {
-      const dayOf = (tx: TransactionRecord) => new Date(tx.createdAt).toLocaleDateString('en-CA', { timeZone });
-      const day = dayOf(all[20]!);
+  it("a bare date is the whole day of the business's clock (Lagos), whatever TZ the machine has; --until inclusive", async () => {
+    const dayOf = (tx: TransactionRecord) => new Date(tx.createdAt).toLocaleDateString('en-CA', { timeZone: 'Africa/Lagos' });
+    const day = dayOf(all[20]!);
+    const expected = all.filter((tx) => dayOf(tx) === day);
+    assert.ok(expected.length > 0);
+    for (const machine of ['UTC', 'America/New_York', 'Pacific/Kiritimati']) {
       books.clearRequests();
-      const result = await books.run(['--json', 'tx', 'list', '--all', '--limit', '15', '--since', day, '--until', day], { env: { TZ: timeZone } });
+      const result = await books.run(['--json', 'tx', 'list', '--all', '--limit', '15', '--since', day, '--until', day], { env: { TZ: machine } });
       assert.equal(result.code, 0, result.stderr);
-      const expected = all.filter((tx) => dayOf(tx) === day);
-      assert.ok(expected.length > 0);
-      assert.deepEqual(JSON.parse(result.stdout), expected, `${day} in ${timeZone}`);
+      assert.deepEqual(JSON.parse(result.stdout), expected, `${day} with TZ=${machine}`);
     }
   });
 

@@ -31,7 +31,10 @@ function printPage(ctx: Context, first: number, limit: number, page: OnePage | u
 
 /** tx_list: the command's own options (src/commands/tx/list.ts parseListing), one page. */
 export async function transactionsPage(ctx: Context, module: CommandModule, options: Record<string, unknown>): Promise<void> {
-  const listing = (module as unknown as { parseListing(ctx: Context, options: Record<string, unknown>): TransactionListing }).parseListing(ctx, options);
+  const listing = await (module as unknown as { parseListing(ctx: Context, options: Record<string, unknown>): Promise<TransactionListing> }).parseListing(
+    ctx,
+    options,
+  );
   const page = await firstOf(transactionPages(ctx, { ...listing, all: false }));
   printPage(ctx, listing.page, listing.limit ?? DEFAULT_PAGE_LIMIT, page);
 }

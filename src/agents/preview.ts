@@ -21,6 +21,7 @@ import { namesMatch } from '../transfers/names.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { NoPolicyError, referenceOfCall, DUPLICATE_HINT } from './send.js';
 import { requestHolding } from '../controls/approvals.js';
+import { businessClock } from '../controls/business-clock.js';
 
 /** What transfer_send would do: send it, hold it for a person, refuse it, or answer an earlier call. */
 export type PreviewDecision = 'send' | 'hold' | 'refuse' | 'repeat';
@@ -96,7 +97,7 @@ export async function previewForAgent(ctx: Context, module: CommandModule, optio
   // in the tool's words (results are not rewritten as errors are).
   const given = { expectName, unattended: true };
   const missing =
-    nameRefusedBefore(reference ? await nameRefusalOf(ctx, scope, reference.reference) : undefined, given, 'expectName') ??
+    nameRefusedBefore(reference ? await nameRefusalOf(ctx, scope, reference.reference) : undefined, given, 'expectName', await businessClock(ctx)) ??
     judge?.nameMissing({ ...transfer, payee: payee?.alias }, given, 'expectName');
   if (missing) refusals.push(missing);
   if (!judge) {

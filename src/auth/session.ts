@@ -16,7 +16,7 @@
 //   later (it expired during a long batch) is renewed like any other.
 import type { Context } from '../context.js';
 import { AuthError } from '../errors.js';
-import { formatDateTime } from '../common/time.js';
+import { spanText } from '../common/duration.js';
 import { DEFAULT_VALIDITY_MINUTES, generateToken } from '../api/token.js';
 import type { Http } from '../api/http.js';
 import { canRenew, renewalCredentials } from './credentials.js';
@@ -118,7 +118,8 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       if (renewal) return renewal;
       if (current && isFresh(currentExpiresAt, ctx.clock.now())) return current;
       const reason = current
-        ? `the token of profile "${profile.name}" expired at ${formatDateTime(currentExpiresAt)} and no credentials are at hand to renew it`
+        ? // How long ago, not when: no zone to choose, and no store read on the way to this error.
+          `the token of profile "${profile.name}" expired ${expiredAgo(currentExpiresAt, ctx.clock.now())} and no credentials are at hand to renew it`
         : (elsewhere?.reason ?? `not logged in (profile "${profile.name}" has no token)`);
       return renew(reason);
     },
@@ -146,4 +147,10 @@ export function createTokenSession(ctx: Context, profile: Profile, store: Profil
       return new AuthError(`the API refused the token of profile "${profile.name}" (HTTP ${status})${detail}`, loginHint);
     },
   };
+}
+
+/** `3 h ago`: when a token expired, relative to now (`just now` within a few seconds). */
+function expiredAgo(expiresAt: number | undefined, now: number): string {
+  if (expiresAt === undefined) return 'at an unknown time';
+  return now - expiresAt < 5_000 ? 'just now' : `${spanText(now - expiresAt)} ago`;
 }

@@ -1,14 +1,14 @@
 // --since / --until for lists. A range is held as epoch milliseconds, `since` inclusive and `until`
 // exclusive, so "the whole of 31 October" is simply [midnight 31 Oct, midnight 1 Nov).
 //
-// Time zone: a bare date (YYYY-MM-DD) is a whole day in the LOCAL time zone of the machine (TZ is
-// honoured), because that is the day a person means and the day the table's DATE column shows. A
-// date-time without an offset is local too (as in ECMAScript); one with `Z` or `+01:00` is exact.
-// Given a named zone (the statement's: the business's day, src/controls/policy.ts), days and date-times
-// without an offset are that zone's instead, whatever TZ the machine has.
+// Time zone: the business's clock (src/controls/business-clock.ts: the payment policy's zone, else
+// Africa/Lagos), whatever TZ the machine has. A bare date (YYYY-MM-DD) is a whole day of that zone, the
+// day every table, statement and CSV of fsapi shows; a date-time without an offset is that zone's wall
+// time; one with `Z` or `+01:00` is exact. So `--since today` is the same instants on a laptop in Lagos and
+// on a server in UTC, and a transaction at 23:30 UTC belongs to the next Lagos day.
 //
 // Relative days, read against the injected clock's now: `today`, `yesterday`, `Nd` and `Nw`. Each is a
-// whole local day, like a bare date. `Nd` is the last N days counting today, as a person says "the last 7
+// whole day, like a bare date. `Nd` is the last N days counting today, as a person says "the last 7
 // days" and as a week's statement shows seven rows: `--since 7d` is today and the six days before it (not
 // eight days), `--since 1d` is today, and `Nw` is 7N days the same way (`2w`: today and the 13 days
 // before). As --until, `Nd` names that same first day, included whole. `0d` covers no day: refused.
@@ -31,22 +31,21 @@ const RELATIVE = /^(?:(today)|(yesterday)|(\d{1,4})([dw]))$/i;
 /** The furthest back a relative day may reach: about 27 years, more than any statement needs. */
 const MAX_RELATIVE_DAYS = 9999;
 
-const HINT =
-  'give a date as YYYY-MM-DD (a whole local day), today, yesterday, 7d, 30d, 2w, or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
+const HINT = 'give a date as YYYY-MM-DD (a whole day), today, yesterday, 7d, 30d, 2w, or an ISO date-time such as 2026-10-01T08:00 or 2026-10-01T08:00:00Z';
 
 interface Parsed {
   /** Start of the named instant (or of the day, for a bare date), epoch ms. */
   startMs: number;
-  /** For a bare date: start of the next local day. For a date-time: the instant plus 1 ms. */
+  /** For a bare date: start of the next day. For a date-time: the instant plus 1 ms. */
   endMs: number;
 }
 
 /**
  * Parses one --since/--until value; throws UsageError (exit 2) for anything it cannot read exactly.
- * `now` (epoch ms, from the context's clock) anchors the relative days; `timeZone` (an IANA name) is the
- * zone of days and of date-times without an offset, the machine's when not given.
+ * `now` (epoch ms, from the context's clock) anchors the relative days; `timeZone` (an IANA name, the
+ * business's) is the zone of days and of date-times without an offset.
  */
-export function parseDateOption(text: string, option: string, now: number = Date.now(), timeZone?: string): Parsed {
+export function parseDateOption(text: string, option: string, now: number, timeZone: string): Parsed {
   const value = text.trim();
   const relative = RELATIVE.exec(value);
   if (relative) {
@@ -57,26 +56,15 @@ export function parseDateOption(text: string, option: string, now: number = Date
     if (days !== undefined && days > MAX_RELATIVE_DAYS)
       throw new UsageError(`${option}: ${JSON.stringify(text)} reaches back more than ${MAX_RELATIVE_DAYS} days`, HINT);
     const back = relative[1] ? 0 : relative[2] ? 1 : days! - 1;
-    if (timeZone !== undefined) {
-      const first = addDays(zonedDate(now, timeZone), -back);
-      return { startMs: startOfZonedDay(first, timeZone), endMs: startOfZonedDay(addDays(first, 1), timeZone) };
-    }
-    const today = new Date(now);
-    const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - back);
-    return { startMs: start.getTime(), endMs: new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1).getTime() };
+    const first = addDays(zonedDate(now, timeZone), -back);
+    return { startMs: startOfZonedDay(first, timeZone), endMs: startOfZonedDay(addDays(first, 1), timeZone) };
   }
   const dateOnly = DATE_ONLY.exec(value);
   if (dateOnly) {
     const [year, month, day] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
-    if (timeZone !== undefined) {
-      if (year < 1970 || !plausible(month, day, 0, 0, 0) || zonedInstant(year, month, day, 12, 0, 0, 0, timeZone) === undefined)
-        throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
-      return { startMs: startOfZonedDay(value, timeZone), endMs: startOfZonedDay(addDays(value, 1), timeZone) };
-    }
-    const start = localDate(year, month, day, 0, 0, 0, 0);
-    if (start === undefined) throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
-    // new Date(y, m, d + 1) is the next local midnight even across a daylight-saving change.
-    return { startMs: start, endMs: new Date(year, month - 1, day + 1).getTime() };
+    if (year < 1970 || !plausible(month, day, 0, 0, 0) || zonedInstant(year, month, day, 12, 0, 0, 0, timeZone) === undefined)
+      throw new UsageError(`${option}: ${JSON.stringify(text)} is not a calendar date`, HINT);
+    return { startMs: startOfZonedDay(value, timeZone), endMs: startOfZonedDay(addDays(value, 1), timeZone) };
   }
   const dateTime = DATE_TIME.exec(value);
   if (dateTime) {
@@ -86,12 +74,8 @@ export function parseDateOption(text: string, option: string, now: number = Date
     const offset = dateTime[8];
     let ms: number | undefined;
     if (offset === undefined) {
-      ms =
-        timeZone === undefined
-          ? localDate(year, month, day, hour, minute, second, millis)
-          : year < 1970 || !plausible(month, day, hour, minute, second)
-            ? undefined
-            : zonedInstant(year, month, day, hour, minute, second, millis, timeZone);
+      // A wall time the zone skips (a daylight-saving jump) never happened: refused, as 31 April is.
+      ms = year < 1970 || !plausible(month, day, hour, minute, second) ? undefined : zonedInstant(year, month, day, hour, minute, second, millis, timeZone);
     } else {
       const utc = utcDate(year, month, day, hour, minute, second, millis);
       const offsetMinutes = parseOffset(offset);
@@ -107,7 +91,7 @@ export function parseDateOption(text: string, option: string, now: number = Date
  * --since and --until together. `--until` with a bare date includes that whole day; with a date-time it
  * includes that instant. `--since` later than `--until` is an error, not an empty list.
  */
-export function parseDateRange(since: unknown, until: unknown, now: number = Date.now(), timeZone?: string): DateRange {
+export function parseDateRange(since: unknown, until: unknown, now: number, timeZone: string): DateRange {
   const range: DateRange = {};
   if (since !== undefined) range.sinceMs = parseDateOption(String(since), '--since', now, timeZone).startMs;
   if (until !== undefined) range.untilMs = parseDateOption(String(until), '--until', now, timeZone).endMs;
@@ -119,17 +103,6 @@ export function parseDateRange(since: unknown, until: unknown, now: number = Dat
 
 export function inRange(ms: number, range: DateRange): boolean {
   return (range.sinceMs === undefined || ms >= range.sinceMs) && (range.untilMs === undefined || ms < range.untilMs);
-}
-
-function localDate(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | undefined {
-  if (y < 1970 || !plausible(mo, d, h, mi, s)) return undefined;
-  const date = new Date(y, mo - 1, d, h, mi, s, ms);
-  // Date rolls 31 April over to 1 May: refuse anything that does not come back as written. (A local time
-  // skipped by a daylight-saving jump also fails this, which is right: it never happened.)
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi) {
-    return undefined;
-  }
-  return date.getTime();
 }
 
 function utcDate(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | undefined {

@@ -1,13 +1,12 @@
 // How the back-office commands (statement, collections, reconcile, tx watch) read one transaction record:
-// which way the money went, how much, whether it moved at all, which local day it belongs to. The API is
+// which way the money went, how much, whether it moved at all, which day of the business's clock it belongs to. The API is
 // loose about all of it (docs/real-api-notes.md): amounts may be null or text, statuses come in other
 // cases, failed and reversed transfers exist and a reversal is booked as a separate credit `R-<reference>`.
 // Reading it in one place keeps the four commands telling the same story about the same rows.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
 import { parseDateRange, type DateRange } from './dates.js';
-import { formatDateTime } from '../common/time.js';
-import { addDays, startOfZonedDay, zonedDate } from '../common/time-zone.js';
+import { addDays, startOfZonedDay, zonedClockText, zonedDate } from '../common/time-zone.js';
 import { NO_KOBO, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { REVERSAL_PREFIX, statusKind } from '../transfers/outcome.js';
 import { transactionPages, transactionTimeMs, type TransactionPage } from './transactions.js';
@@ -55,19 +54,13 @@ export function reversedReference(tx: TransactionRecord): string | undefined {
   return reference.startsWith(REVERSAL_PREFIX) && reference.length > REVERSAL_PREFIX.length ? reference.slice(REVERSAL_PREFIX.length) : undefined;
 }
 
-/**
- * `2026-11-22`: the calendar day of an epoch ms time in `timeZone` (the statement's: the business's day),
- * else the machine's local day (TZ honoured); the day `--since` means too.
- */
-export function localDay(ms: number, timeZone?: string): string {
-  if (timeZone !== undefined) return zonedDate(ms, timeZone);
-  const date = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+/** `2026-11-22`: the calendar day of an epoch ms time in `timeZone` (the business's); the day `--since` means too. */
+export function localDay(ms: number, timeZone: string): string {
+  return zonedDate(ms, timeZone);
 }
 
-/** The day a transaction belongs to (in `timeZone`, else the machine's). */
-export function dayOf(tx: TransactionRecord, timeZone?: string): string {
+/** The day a transaction belongs to, in `timeZone`. */
+export function dayOf(tx: TransactionRecord, timeZone: string): string {
   return localDay(transactionTimeMs(tx), timeZone);
 }
 
@@ -81,56 +74,35 @@ export interface Period {
 export const DEFAULT_PERIOD_DAYS = 7;
 
 /**
- * --since and --until, each optional: without --since the last `defaultDays` local days up to today;
+ * --since and --until, each optional: without --since the last `defaultDays` days up to today;
  * without --until up to now (the end of today, so nothing made during the run is cut off). Days are
- * `timeZone`'s when given, else the machine's.
+ * `timeZone`'s (the business's).
  */
-export function parsePeriod(since: unknown, until: unknown, now: number, defaultDays = DEFAULT_PERIOD_DAYS, timeZone?: string): Period {
+export function parsePeriod(since: unknown, until: unknown, now: number, timeZone: string, defaultDays = DEFAULT_PERIOD_DAYS): Period {
   const range: DateRange = parseDateRange(since, until, now, timeZone); // exit 2 for unreadable dates or since after until
-  if (timeZone !== undefined) {
-    const endOfToday = startOfZonedDay(addDays(zonedDate(now, timeZone), 1), timeZone);
-    const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);
-    if (range.sinceMs !== undefined) return { sinceMs: range.sinceMs, untilMs };
-    return { sinceMs: startOfZonedDay(addDays(zonedDate(untilMs - 1, timeZone), -(defaultDays - 1)), timeZone), untilMs };
-  }
-  const today = new Date(now);
-  const endOfToday = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime();
+  const endOfToday = startOfZonedDay(addDays(zonedDate(now, timeZone), 1), timeZone);
   const untilMs = range.untilMs ?? Math.max(endOfToday, (range.sinceMs ?? 0) + 1);
   if (range.sinceMs !== undefined) return { sinceMs: range.sinceMs, untilMs };
   // No --since: the week that ends on the last day of the period.
-  const lastDay = new Date(untilMs - 1);
-  return { sinceMs: new Date(lastDay.getFullYear(), lastDay.getMonth(), lastDay.getDate() - (defaultDays - 1)).getTime(), untilMs };
+  return { sinceMs: startOfZonedDay(addDays(zonedDate(untilMs - 1, timeZone), -(defaultDays - 1)), timeZone), untilMs };
 }
 
 /**
- * A period as a person reads it: `2026-11-20 to 2026-11-26` (local days, both included), with the time
- * of an end that is not a local midnight (`--since 2026-11-20T09:30`).
+ * A period as a person reads it: `2026-11-20 to 2026-11-26` (days of `timeZone`, both included), with the
+ * time of an end that is not a midnight there (`--since 2026-11-20T09:30`).
  */
-export function periodText(period: Period): string {
-  const atMidnight = (ms: number) => new Date(ms).getHours() === 0 && new Date(ms).getMinutes() === 0;
-  const since = atMidnight(period.sinceMs) ? localDay(period.sinceMs) : formatDateTime(period.sinceMs);
-  const until = atMidnight(period.untilMs) ? localDay(period.untilMs - 1) : formatDateTime(period.untilMs);
+export function periodText(period: Period, timeZone: string): string {
+  const atMidnight = (ms: number) => startOfZonedDay(zonedDate(ms, timeZone), timeZone) === ms;
+  const since = atMidnight(period.sinceMs) ? localDay(period.sinceMs, timeZone) : zonedClockText(period.sinceMs, timeZone);
+  const until = atMidnight(period.untilMs) ? localDay(period.untilMs - 1, timeZone) : zonedClockText(period.untilMs, timeZone);
   return `${since} to ${until}`;
 }
 
-/**
- * Every day of the period (in `timeZone`, else the machine's), oldest first (at most `limit`, so a period of
- * centuries cannot run away).
- */
-export function daysOf(period: Period, limit = 3700, timeZone?: string): string[] {
+/** Every day of the period in `timeZone`, oldest first (at most `limit`, so a period of centuries cannot run away). */
+export function daysOf(period: Period, timeZone: string, limit = 3700): string[] {
   const days: string[] = [];
-  if (timeZone !== undefined) {
-    for (let day = zonedDate(period.sinceMs, timeZone); days.length < limit && startOfZonedDay(day, timeZone) < period.untilMs; day = addDays(day, 1))
-      days.push(day);
-    return days;
-  }
-  const first = new Date(period.sinceMs);
-  for (let offset = 0; days.length < limit; offset += 1) {
-    // new Date(y, m, d + n) is the next local midnight even across a daylight-saving change.
-    const start = new Date(first.getFullYear(), first.getMonth(), first.getDate() + offset).getTime();
-    if (start >= period.untilMs) break;
-    days.push(localDay(start));
-  }
+  for (let day = zonedDate(period.sinceMs, timeZone); days.length < limit && startOfZonedDay(day, timeZone) < period.untilMs; day = addDays(day, 1))
+    days.push(day);
   return days;
 }
 

@@ -99,7 +99,7 @@ export function createStatementTally(period: Period, timeZone: string) {
     },
     /** The statement, its balances derived from the balance at the end of the period. */
     result(closingKobo: Kobo): Statement {
-      const days = daysOf(period, undefined, timeZone);
+      const days = daysOf(period, timeZone);
       // A row the API dated outside the days it was asked for cannot be in a filtered listing, but a day
       // holding rows is never dropped from the table.
       for (const day of byDay.keys()) if (!days.includes(day)) days.push(day);

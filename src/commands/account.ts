@@ -1,10 +1,12 @@
 import { run } from './run.js';
 import { accountSpec } from './top/account.spec.js';
-import { moneyCell, printRecord, timeCell } from '../ui/output.js';
+import { moneyCell, printRecord, recordTimeCell } from '../ui/output.js';
+import { shownTimeZone } from '../controls/business-clock.js';
 
 export default run(accountSpec, async (ctx) => {
   const api = await ctx.api();
   const data = await api.getAccount();
+  const timeZone = await shownTimeZone(ctx);
   printRecord(
     ctx,
     [
@@ -16,7 +18,7 @@ export default run(accountSpec, async (ctx) => {
       ['Product', data.productName],
       ['Type', data.accountType],
       ['Tier', data.accountTier === null ? '' : String(data.accountTier)],
-      ['Opened', timeCell(data.createdAt)],
+      ['Opened', recordTimeCell(data.createdAt, timeZone)],
     ],
     data,
   );

@@ -1,6 +1,7 @@
 // fsapi collections [accountNumber]: inflows grouped by the receiving client (virtual) account over a
 // period, or with an account number that account's inflows one by one. Streams the transaction list
-// (src/books/collections.ts); account names come from the client list, read once for the run.
+// (src/books/collections.ts); account names come from the client list, read once for the run. Its days and
+// times are the business's clock (src/controls/business-clock.ts), whatever TZ the machine has.
 import { sumKobo } from '../money/kobo.js';
 import type { Context } from '../context.js';
 import { run } from './run.js';
@@ -23,7 +24,8 @@ import {
 } from '../books/collections.js';
 import { DEFAULT_PERIOD_DAYS, parsePeriod, periodPages, periodText, type Period } from '../books/ledger.js';
 import { parseAccountNumber } from '../common/validate.js';
-import { createRowStream, koboCell, moneyCell, outputMode, printList, statusCell, timeCell, type Column } from '../ui/output.js';
+import { createRowStream, koboCell, moneyCell, outputMode, printList, statusCell, timeCell, timeColumn, type Column } from '../ui/output.js';
+import { businessClock } from '../controls/business-clock.js';
 import { createCsvSink, printCsv, recordColumns } from '../ui/csv.js';
 import { withProgress } from '../ui/progress.js';
 import { streamPages, type RowSink } from '../ui/stream.js';
@@ -31,19 +33,21 @@ import { streamPages, type RowSink } from '../ui/stream.js';
 /** A long period is many pages: see CommandModule.longRunning. */
 export const longRunning = true;
 
-const summaryColumns: Column<AccountCollections>[] = [
+/** The columns of the totals, FIRST and LAST on the business's clock `timeZone`. */
+const summaryColumns = (timeZone: string, nowMs: number): Column<AccountCollections>[] => [
   { header: 'ACCOUNT', cell: (group) => group.accountNumber },
   // On a narrow terminal the name is cut before anything else, then FIRST and LAST drop out whole: a
   // time cut in the middle reads as a different time (src/ui/table-layout.ts).
   { header: 'NAME', cell: (group) => group.accountName, flex: true, minWidth: 16 },
   { header: 'COUNT', cell: (group) => String(group.count), align: 'right' },
   { header: 'TOTAL', cell: (group) => koboCell(group.totalKobo), align: 'right' },
-  { header: 'FIRST', cell: (group) => timeCell(group.firstMs), priority: 2 },
-  { header: 'LAST', cell: (group) => timeCell(group.lastMs), priority: 1 },
+  timeColumn('FIRST', timeZone, nowMs, (group) => timeCell(group.firstMs, timeZone), { priority: 2 }),
+  timeColumn('LAST', timeZone, nowMs, (group) => timeCell(group.lastMs, timeZone), { priority: 1 }),
 ];
 
-const inflowColumns: Column<TransactionRecord>[] = [
-  { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
+/** The columns of one account's inflows, DATE on the business's clock `timeZone`. */
+const inflowColumns = (timeZone: string, nowMs: number): Column<TransactionRecord>[] => [
+  timeColumn('DATE', timeZone, nowMs, (tx) => timeCell(tx.createdAt, timeZone)),
   { header: 'REFERENCE', cell: (tx) => tx.reference },
   { header: 'AMOUNT', cell: (tx) => moneyCell(tx.amount), align: 'right' },
   { header: 'CHARGE', cell: (tx) => moneyCell(tx.charge), align: 'right', priority: 2 },
@@ -65,13 +69,15 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
   const csv = opts.csv;
   if (csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
   const account = args[0] === undefined ? undefined : parseAccountNumber(args[0], 'the client account number');
-  const period = parsePeriod(opts.since, opts.until, ctx.clock.now());
+  // The period's days are the business's, under --json and in the CSV too.
+  const timeZone = await businessClock(ctx);
+  const period = parsePeriod(opts.since, opts.until, ctx.clock.now(), timeZone);
   // The totals mean nothing without their period: said first, on a terminal (--json and CSV are data).
   if (outputMode(ctx) === 'table' && !csv) {
     const chosen = opts.since === undefined ? ` (the last ${DEFAULT_PERIOD_DAYS} days; --since, --until for others)` : '';
-    ctx.io.note(`inflows ${periodText(period)}${chosen}`);
+    ctx.io.note(`inflows ${periodText(period, timeZone)}${chosen}`);
   }
-  if (account !== undefined) return oneAccount(ctx, period, account, csv);
+  if (account !== undefined) return oneAccount(ctx, period, account, csv, timeZone);
 
   // The names are asked for while the transactions page; the client list is small next to them. Without
   // it the totals are still right: each account keeps the name its transactions carry.
@@ -87,7 +93,7 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
     await printCsv(ctx, recordColumns(COLLECTIONS_CSV_COLUMNS, COLLECTIONS_CSV_IDENTIFIERS), groups.map(collectionsCsvRow));
     return;
   }
-  printList(ctx, summaryColumns, groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
+  printList(ctx, summaryColumns(timeZone, ctx.clock.now()), groups, groups.map(collectionsJson), 'no inflows to client accounts in the period');
   if (outputMode(ctx) === 'table' && groups.length > 0) {
     const count = groups.reduce((sum, group) => sum + group.count, 0);
     const total = sumKobo(groups.map((group) => group.totalKobo));
@@ -96,10 +102,10 @@ export default run(collectionsSpec, async (ctx, opts, args) => {
 });
 
 /** `collections <accountNumber>`: that account's inflows, streamed as they are found (newest first). */
-async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean): Promise<void> {
+async function oneAccount(ctx: Context, period: Period, account: string, csv: boolean, timeZone: string): Promise<void> {
   const sink: RowSink<TransactionRecord> = csv
     ? asRecords(await createCsvSink(ctx, recordColumns(INFLOW_CSV_COLUMNS, INFLOW_CSV_IDENTIFIERS)), inflowCsvRow)
-    : createRowStream(ctx, inflowColumns);
+    : createRowStream(ctx, inflowColumns(timeZone, ctx.clock.now()));
   const forAccount: RowSink<TransactionRecord> = {
     write(rows) {
       // Only non-empty batches: a terminal table fixes its column widths from the first one it gets.

@@ -6,7 +6,7 @@ import { run } from './run.js';
 import { overviewSpec } from './top/overview.spec.js';
 import { colors, printJson } from '../ui/output.js';
 import { readSavedProfiles } from '../completion/local-state.js';
-import { formatDateTime } from '../common/time.js';
+import { spanText } from '../common/duration.js';
 
 export default run(overviewSpec, async (ctx) => {
   if (ctx.globals.json) return printJson(ctx, activeProfileJson(ctx));
@@ -80,7 +80,8 @@ function describeActiveProfile(ctx: Context): string {
   if (!profile.hasToken) login = `not logged in: ${c.cyan(`fsapi auth login --profile ${name}`)}`;
   else if (profile.tokenExpiresAt !== undefined && profile.tokenExpiresAt <= now)
     login = 'token expired (renewed on the next call when credentials are saved or in the environment)';
-  else if (profile.tokenExpiresAt !== undefined) login = `logged in until ${formatDateTime(profile.tokenExpiresAt)}`;
+  // How long, not until when: the overview reads no store, so it knows no business's clock to say it in.
+  else if (profile.tokenExpiresAt !== undefined) login = `logged in (the token expires in ${spanText(profile.tokenExpiresAt - now)})`;
   else login = 'logged in';
   return `Now using profile ${c.bold(name)}: ${env}, ${login}.`;
 }

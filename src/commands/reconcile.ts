@@ -1,13 +1,16 @@
 // fsapi reconcile [--since DATE]: the journal of transfers sent from here against the API over a period
 // (src/books/reconcile.ts). Settles what the journal did not know yet, then reports what needs attention.
-// Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input.
+// Exit 0 when everything agrees, 1 when anything needs attention (like diff), 2 on bad input. Its days and
+// the times a person reads are the business's clock (src/controls/business-clock.ts); piped and --json keep
+// ISO 8601 UTC.
 import { terminalText } from '../common/sanitize.js';
 import type { Context } from '../context.js';
 import { run } from './run.js';
 import { reconcileSpec } from './top/reconcile.spec.js';
 import { ExitCode, FsapiError } from '../errors.js';
 import { localDay, parsePeriod, periodPages, type Period } from '../books/ledger.js';
-import { formatDateTime } from '../common/time.js';
+import { zonedClockText } from '../common/time-zone.js';
+import { businessClock } from '../controls/business-clock.js';
 import { formatNaira, koboToDecimal, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
 import { findingJson, needsAttention, reconcile, type Finding, type Reconciliation } from '../books/reconcile.js';
 import { openJournal, transferScope } from '../transfers/transfer.js';
@@ -21,19 +24,20 @@ export const longRunning = true;
 export default run(reconcileSpec, async (ctx, opts, _args) => {
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
-  // Without --since: the last 7 local days, or from this profile's first journalled transfer when that is
+  const timeZone = await businessClock(ctx);
+  // Without --since: the last 7 days, or from this profile's first journalled transfer when that is
   // earlier. Never less than the week: a payment made by hand this morning, before the first transfer sent
   // from here, is exactly what reconcile is for.
-  const period = opts.since !== undefined ? parsePeriod(opts.since, undefined, ctx.clock.now()) : await defaultPeriod(ctx, journal, scope);
+  const period = opts.since !== undefined ? parsePeriod(opts.since, undefined, ctx.clock.now(), timeZone) : await defaultPeriod(ctx, journal, scope, timeZone);
 
   const result = await reconcile(ctx, journal, scope, period, withProgress(ctx, periodPages(ctx, period), 'transactions'));
   for (const warning of result.warnings) ctx.io.note(`warning: ${warning}`);
 
   const mode = outputMode(ctx);
   if (mode === 'json') printJson(ctx, reconciliationJson(result));
-  else if (mode === 'tsv') printTsv(ctx, result);
+  else if (mode === 'tsv') printTsv(ctx, result, timeZone);
   // On a terminal its long lines wrap at spaces within the width (src/ui/error-lines.ts).
-  else ctx.io.out(labelledNote(renderReport(ctx, result).replace(/\n$/, ''), ctx.io.columns));
+  else ctx.io.out(labelledNote(renderReport(ctx, result, timeZone).replace(/\n$/, ''), ctx.io.columns));
 
   // Exit 1 for anything a person must look at: a finding on fsapi's own transfers, or money that left the
   // account with no record here (docs/books.md says why both count). The code tells a script which.
@@ -62,9 +66,14 @@ function notSentHereWords(count: number): string {
   return `${count} debit${count === 1 ? ' on the account was' : 's on the account were'} not sent by fsapi from here`;
 }
 
-/** The last DEFAULT_PERIOD_DAYS local days up to the end of today, reaching back to the first journalled send. */
-async function defaultPeriod(ctx: Context, journal: ReturnType<typeof openJournal>, scope: Awaited<ReturnType<typeof transferScope>>): Promise<Period> {
-  const week = parsePeriod(undefined, undefined, ctx.clock.now());
+/** The last DEFAULT_PERIOD_DAYS days of `timeZone` up to the end of today, reaching back to the first journalled send. */
+async function defaultPeriod(
+  ctx: Context,
+  journal: ReturnType<typeof openJournal>,
+  scope: Awaited<ReturnType<typeof transferScope>>,
+  timeZone: string,
+): Promise<Period> {
+  const week = parsePeriod(undefined, undefined, ctx.clock.now(), timeZone);
   const first = await journal.firstSentMs(scope);
   if (first === undefined) ctx.io.note(`the journal has no transfer of profile ${scope.profile} yet; fsapi reconcile --since DATE compares an earlier period`);
   return { sinceMs: Math.min(week.sinceMs, first ?? week.sinceMs), untilMs: week.untilMs };
@@ -92,9 +101,11 @@ function movedKobo(result: Reconciliation): Kobo {
   return sumKobo(result.notSentHere.flatMap((finding) => (finding.kind === 'unjournalled-debit' ? [finding.amountKobo] : [])));
 }
 
-function summaryLine(result: Reconciliation): string {
+/** The totals, under the period in `timeZone` (named: the times of the findings below are in it too). */
+function summaryLine(result: Reconciliation, timeZone: string): string {
+  const since = zonedClockText(result.period.sinceMs, timeZone, { zone: true });
   return (
-    `Reconciliation ${formatDateTime(result.period.sinceMs)} to ${localDay(result.period.untilMs - 1)}: ` +
+    `Reconciliation ${since} to ${localDay(result.period.untilMs - 1, timeZone)}: ` +
     `journal ${result.journal.count} transfer(s) ${formatNaira(result.journal.totalKobo)}, ` +
     `API ${result.api.count} of them ${formatNaira(result.api.totalKobo)} (${result.apiDebits} debit(s) listed)`
   );
@@ -110,9 +121,10 @@ function notSentHereLine(result: Reconciliation, where = 'listed below'): string
  * The terminal view: one line of totals; the findings on fsapi's own transfers, grouped by kind; then, in
  * a section of their own, the debits fsapi did not send from here, under one line that says so.
  */
-function renderReport(ctx: Context, result: Reconciliation): string {
+function renderReport(ctx: Context, result: Reconciliation, timeZone: string): string {
   const c = colors(ctx);
-  const lines = [summaryLine(result)];
+  const local = (iso: string) => localTime(iso, timeZone);
+  const lines = [summaryLine(result, timeZone)];
   if (agrees(result) && !result.findings.some((f) => !needsAttention(f))) {
     lines.push(c.green('everything agrees'));
     return `${lines.join('\n')}\n`;
@@ -125,11 +137,11 @@ function renderReport(ctx: Context, result: Reconciliation): string {
       lines.push('', (needsAttention(finding) ? c.yellow : c.green)(`${HEADINGS[finding.kind]}:`));
     }
     // References and names come from the API and the journal: text, never terminal commands.
-    lines.push(`  ${terminalText(describe(finding))}`);
+    lines.push(`  ${terminalText(describe(finding, local))}`);
   }
   if (result.notSentHere.length > 0) {
     lines.push('', c.yellow(notSentHereLine(result)));
-    for (const finding of result.notSentHere) lines.push(`  ${terminalText(describeNotSentHere(finding))}`);
+    for (const finding of result.notSentHere) lines.push(`  ${terminalText(describeNotSentHere(finding, local))}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -144,8 +156,8 @@ interface TsvRow {
  * `ours`), then the debits it did not send (`not-sent-here`); the totals and the line about the others
  * are talk, on stderr.
  */
-function printTsv(ctx: Context, result: Reconciliation): void {
-  ctx.io.note(summaryLine(result));
+function printTsv(ctx: Context, result: Reconciliation, timeZone: string): void {
+  ctx.io.note(summaryLine(result, timeZone));
   if (agrees(result)) ctx.io.note('everything agrees');
   else if (result.notSentHere.length > 0) ctx.io.note(notSentHereLine(result, 'the rows of SECTION not-sent-here'));
   const rows: TsvRow[] = [
@@ -227,13 +239,14 @@ const HEADINGS: Record<Finding['kind'], string> = {
 };
 
 /** A debit fsapi did not send from here, with its status (and for one that did not go through, its reversal). */
-function describeNotSentHere(finding: Finding): string {
-  if (finding.kind !== 'failed' && finding.kind !== 'reversed') return describe(finding);
+function describeNotSentHere(finding: Finding, local: (iso: string) => string): string {
+  if (finding.kind !== 'failed' && finding.kind !== 'reversed') return describe(finding, local);
   const reversal = finding.reversal ? `reversal ${finding.reversal.reference} ${formatNaira(finding.reversal.amountKobo)}` : 'no reversal credit found';
   return `${finding.reference}  ${formatNaira(finding.amountKobo)}  to ${finding.accountNumber} ${finding.accountName}  ${local(finding.time)}  ${finding.kind}, ${reversal}`;
 }
 
-function describe(finding: Finding): string {
+/** One finding on one line; `local` writes a time of it on the business's clock. */
+function describe(finding: Finding, local: (iso: string) => string): string {
   switch (finding.kind) {
     case 'settled':
       return `${finding.reference}  was ${finding.was}, now ${finding.status}`;
@@ -257,8 +270,8 @@ function describe(finding: Finding): string {
   }
 }
 
-/** An ISO time from the journal or the API, in local time for the terminal (--json keeps ISO UTC). */
-function local(iso: string): string {
+/** An ISO time from the journal or the API on the business's clock for the terminal (--json keeps ISO UTC). */
+function localTime(iso: string, timeZone: string): string {
   const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? formatDateTime(ms) : iso;
+  return Number.isFinite(ms) ? zonedClockText(ms, timeZone) : iso;
 }

@@ -205,7 +205,8 @@ export function money<N extends boolean = false>(
 
 /**
  * A DATE of the contract (YYYY-MM-DD, today, yesterday, 7d, 2w, an ISO date-time), checked by the one date
- * parser (src/books/dates.ts) and kept as typed: the command resolves it on its own clock.
+ * parser (src/books/dates.ts) and kept as typed: the command resolves it on its own clock, in the business's
+ * zone. Checked here in UTC, which skips no wall time: a time the business's zone skips is refused there.
  */
 export function date(flags: string, description: string, extra: Common = {}): OptionSpec<string, false> {
   return {
@@ -214,7 +215,7 @@ export function date(flags: string, description: string, extra: Common = {}): Op
     description,
     always: false,
     parse: (value) => {
-      parseDateOption(value, longName(flags));
+      parseDateOption(value, longName(flags), 0, 'UTC');
       return value;
     },
     ...extra,

@@ -56,7 +56,7 @@ export default run(statementSpec, async (ctx, opts, _args) => {
   const scope = await controlScope(ctx);
   const timeZone = await businessTimeZone(ctx, scope);
   const environment = documentEnvironment(scope.env);
-  const period = parsePeriod(opts.since, opts.until, ctx.clock.now(), undefined, timeZone);
+  const period = parsePeriod(opts.since, opts.until, ctx.clock.now(), timeZone);
 
   const readAtMs = ctx.clock.now();
   const gathered = await gatherStatement(ctx, period, timeZone, (pages) => withProgress(ctx, pages, 'transactions'));

@@ -12,3 +12,15 @@ export function parseDuration(text: string, option: string): number {
   if (ms > 90 * UNITS.d!) throw new UsageError(`${option} is at most 90d`);
   return ms;
 }
+
+/**
+ * A span as a person says it, rounded to one unit: `40 s`, `12 min`, `23 h`, `3 d`. For a time said relative
+ * to now (a token's expiry), which needs no clock's zone.
+ */
+export function spanText(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < 120_000) return `${Math.round(abs / 1000)} s`;
+  if (abs < 7_200_000) return `${Math.round(abs / 60_000)} min`;
+  if (abs < 172_800_000) return `${Math.round(abs / 3_600_000)} h`;
+  return `${Math.round(abs / 86_400_000)} d`;
+}

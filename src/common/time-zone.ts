@@ -92,12 +92,6 @@ export function zonedDay(now: number, timeZone: string): { start: number; end: n
   return { start: startOfDay(w.year, w.month, w.day, timeZone), end: startOfDay(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone) };
 }
 
-/** The zone of the person at this terminal (TZ honoured), as Intl names it. */
-export function localTimeZone(): string {
-  const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return zone && isIanaName(zone) ? zone : 'UTC';
-}
-
 /** An IANA name (`Africa/Lagos`, `UTC`, `Etc/GMT+7`), not an offset (`+01:00`) that Intl also takes. */
 function isIanaName(zone: string): boolean {
   return /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(zone);
@@ -149,15 +143,46 @@ export function zonedDate(ms: number, timeZone: string): string {
   return `${wall.getUTCFullYear()}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())}`;
 }
 
-/** `2026-11-22 14:05:09 WAT`: the wall time in `timeZone` at `ms`, with the zone's abbreviation. */
-export function zonedTimeText(ms: number, timeZone: string): string {
+/** What of a local time is written (zonedClockText): the date, the seconds, the zone's short name. */
+export interface ClockTextForm {
+  /** `2026-11-22 ` before the time; default true. */
+  date?: boolean;
+  /** `:09` after the minutes; default false. */
+  seconds?: boolean;
+  /** ` WAT` after it all; default false. */
+  zone?: boolean;
+}
+
+/**
+ * The one way fsapi writes a local time for people: the wall clock of `timeZone` (the business's, never the
+ * machine's TZ) at the instant `ms`, `2026-11-22 14:05` by default, `2026-11-22 14:05:09 WAT` with seconds
+ * and zone, `14:05:09` without the date. Empty for an instant that is not a number.
+ */
+export function zonedClockText(ms: number, timeZone: string, form: ClockTextForm = {}): string {
   if (!Number.isFinite(ms)) return '';
   const offset = zoneOffsetMs(ms, timeZone);
   const wall = new Date(ms + offset);
-  return (
-    `${wall.getUTCFullYear()}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ` +
-    `${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())} ${zoneAbbreviation(ms, timeZone, offset)}`
-  );
+  const date = form.date === false ? '' : `${wall.getUTCFullYear()}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} `;
+  const seconds = form.seconds ? `:${pad2(wall.getUTCSeconds())}` : '';
+  const zone = form.zone ? ` ${zoneAbbreviation(ms, timeZone, offset)}` : '';
+  return `${date}${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}${seconds}${zone}`;
+}
+
+/** `2026-11-22 14:05:09 WAT`: the wall time in `timeZone` at `ms`, with the zone's abbreviation (documents). */
+export function zonedTimeText(ms: number, timeZone: string): string {
+  return zonedClockText(ms, timeZone, { seconds: true, zone: true });
+}
+
+/**
+ * How a header names the zone of the times under it (`DATE (WAT)`): its short name when the zone keeps one
+ * offset all year (`WAT`, `UTC`, `GMT+3`); the IANA name when it has daylight saving (`Europe/London`), since
+ * one short name (`GMT` or `BST`) would be wrong for half the rows.
+ */
+export function zoneLabel(timeZone: string, atMs: number): string {
+  const year = new Date(atMs).getUTCFullYear();
+  const january = Date.UTC(year, 0, 1);
+  const july = Date.UTC(year, 6, 1);
+  return zoneOffsetMs(january, timeZone) === zoneOffsetMs(july, timeZone) ? zoneAbbreviation(atMs, timeZone) : timeZone;
 }
 
 const abbreviations = new Map<string, string>();

@@ -12,11 +12,3 @@ export function epochToDate(value: number | string | null | undefined): Date | u
   if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return undefined;
   return new Date(epochToMillis(number));
 }
-
-/** `2026-11-22 14:05` in the user's local time zone: what people read in a table. */
-export function formatDateTime(value: number | string | null | undefined): string {
-  const date = epochToDate(value);
-  if (!date) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}

@@ -37,8 +37,7 @@ import { viaJson, viaOf } from './asker.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
 import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
 import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
-import { DEFAULT_POLICY_TIME_ZONE, zonedDay } from '../common/time-zone.js';
-import { formatDateTime } from '../common/time.js';
+import { DEFAULT_POLICY_TIME_ZONE, zonedClockText, zonedDay } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
 import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
 
@@ -203,9 +202,10 @@ export function nameRefusedBefore(
   refusal: NameRefusal | undefined,
   given: { expectName: string | undefined; unattended: boolean },
   option = '--expect-name',
+  timeZone: string = DEFAULT_POLICY_TIME_ZONE,
 ): string | undefined {
   if (!refusal || given.expectName !== undefined || !given.unattended) return undefined;
-  const at = Number.isFinite(Date.parse(refusal.at)) ? formatDateTime(Date.parse(refusal.at)) : refusal.at;
+  const at = Number.isFinite(Date.parse(refusal.at)) ? zonedClockText(Date.parse(refusal.at), timeZone, { zone: true }) : refusal.at;
   return `reference ${refusal.reference} failed its name check at ${at} (expected "${refusal.expectedName}", the bank says "${refusal.verifiedName}"): it is sent only with the expected name (${option})`;
 }
 
@@ -228,9 +228,9 @@ export async function checkNameGiven(
   if (!store) return;
   let why: string | undefined;
   try {
-    why = nameRefusedBefore(await store.nameRefusal(scope, candidate.reference), given);
+    const policy = await store.policy(scope);
+    why = nameRefusedBefore(await store.nameRefusal(scope, candidate.reference), given, '--expect-name', policy?.timeZone);
     if (!why) {
-      const policy = await store.policy(scope);
       why = policy?.requireName ? nameMissing(policy, await store.payees(scope), candidate, given) : undefined;
     }
   } finally {

@@ -1,26 +1,27 @@
 // What the payee, policy and approval commands show: lists and records on stdout (through src/ui/output.ts,
-// so the output rules hold), and the review a person reads on stderr before typing the secret.
+// so the output rules hold), and the review a person reads on stderr before typing the secret. Times are
+// on the business's clock `timeZone` (src/controls/business-clock.ts), the zone named in a column's header
+// or beside a record's time.
 import type { Context } from '../context.js';
 import type { ApprovalRequest, HeldTransfer, Payee, Policy } from '../store/controls.js';
 import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
-import { colors, koboCell, printList, printRecord, statusCell, type Cell, type Column } from './output.js';
+import { colors, isoTimeCell, koboCell, printList, printRecord, statusCell, timeColumn, type Cell, type Column } from './output.js';
 import { terminalText } from '../common/sanitize.js';
-import { formatDateTime } from '../common/time.js';
-import { isoTimeCell } from './transfers.js';
+import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { viaWords } from '../controls/asker.js';
 import { mayNotApprove } from '../controls/policy.js';
 import type { Actor } from '../common/actor.js';
 
-export const payeeColumns: Column<Payee>[] = [
+export const payeeColumns = (timeZone: string, nowMs: number): Column<Payee>[] => [
   { header: 'ALIAS', cell: (p) => p.alias },
   { header: 'ACCOUNT', cell: (p) => p.accountNumber, identifier: true },
   { header: 'BANK', cell: (p) => p.bankName, flex: true, minWidth: 10, priority: 1 },
   { header: 'BANK CODE', cell: (p) => p.bankCode, priority: 2, identifier: true },
   { header: 'VERIFIED NAME', cell: (p) => p.accountName, flex: true, minWidth: 12 },
-  { header: 'ADDED', cell: (p) => isoTimeCell(p.addedAt), priority: 3 },
+  timeColumn('ADDED', timeZone, nowMs, (p) => isoTimeCell(p.addedAt, timeZone), { priority: 3 }),
 ];
 
-export function printPayee(ctx: Context, payee: Payee): void {
+export function printPayee(ctx: Context, payee: Payee, timeZone: string): void {
   printRecord(
     ctx,
     [
@@ -28,7 +29,7 @@ export function printPayee(ctx: Context, payee: Payee): void {
       ['Account', payee.accountNumber],
       ['Bank', `${payee.bankName} (${payee.bankCode})`],
       ['Verified name', payee.accountName],
-      ['Added', isoTimeCell(payee.addedAt)],
+      ['Added', isoTimeCell(payee.addedAt, timeZone, { zone: true })],
       ['Added by', payee.addedBy],
     ],
     payee,
@@ -48,8 +49,12 @@ export function policyLines(policy: Policy | undefined): Array<[string, Cell]> {
     ['Require name', yesNo(policy?.requireName)],
     // A held request is approved only by an actor other than who asked (src/store/controls.ts decide).
     ['Four eyes', yesNo(policy?.fourEyes)],
-    // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts).
-    ["Day's time zone", policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: 'none', plain: '' }],
+    // The zone whose calendar day "today" is for the daily maximum (src/controls/policy.ts), and
+    // The business's clock of every time shown, too; without a policy, that clock is Africa/Lagos.
+    [
+      "Day's time zone",
+      policy ? { text: policy.timeZone, plain: policy.timeZone } : { text: `${DEFAULT_POLICY_TIME_ZONE} (the default: no policy)`, plain: '' },
+    ],
   ];
 }
 
@@ -95,10 +100,10 @@ export function writePolicyChange(ctx: Context, profile: string, before: Policy 
 
 const total = (transfers: readonly HeldTransfer[]) => sumKobo(transfers.map((t) => t.amountKobo));
 
-export const requestColumns: Column<ApprovalRequest>[] = [
+export const requestColumns = (timeZone: string, nowMs: number): Column<ApprovalRequest>[] => [
   { header: 'ID', cell: (r) => r.id },
   { header: 'STATUS', cell: (r) => statusCell(r.status) },
-  { header: 'CREATED', cell: (r) => isoTimeCell(r.createdAt), priority: 2 },
+  timeColumn('CREATED', timeZone, nowMs, (r) => isoTimeCell(r.createdAt, timeZone), { priority: 2 }),
   { header: 'TRANSFERS', cell: (r) => r.transfers.length, align: 'right', priority: 4 },
   { header: 'TOTAL', cell: (r) => koboCell(total(r.transfers)), align: 'right' },
   {
@@ -133,6 +138,7 @@ export function printRequest(
   json: unknown,
   outcomes: ReadonlyMap<string, string>,
   policy: Pick<Policy, 'fourEyes'> | undefined,
+  timeZone: string,
 ): void {
   const columns: Column<HeldTransfer>[] = [...heldTransferColumns, { header: 'OUTCOME', cell: (t) => statusCell(outcomes.get(t.reference)) }];
   if (ctx.globals.json) return printList(ctx, columns, request.transfers, json);
@@ -143,7 +149,7 @@ export function printRequest(
     [
       ['Request', request.id],
       ['Status', statusCell(request.status)],
-      ['Created', isoTimeCell(request.createdAt)],
+      ['Created', isoTimeCell(request.createdAt, timeZone, { zone: true })],
       ['Created by', request.createdBy],
       // The actor (the store's login, or the OS user) and the labels that came with it: who asked.
       ['Asked by', request.actor ?? { text: 'not recorded', plain: '' }],
@@ -152,7 +158,7 @@ export function printRequest(
       ['Origin', request.origin],
       ['Transfers', request.transfers.length],
       ['Total', koboCell(total(request.transfers))],
-      ['Decided', last ? decidedCell(last) : ''],
+      ['Decided', last ? decidedCell(last, timeZone) : ''],
     ],
     json,
   );
@@ -161,9 +167,9 @@ export function printRequest(
 }
 
 /** The last decision: its time as every other time on a terminal, ISO when piped (as isoTimeCell does). */
-function decidedCell(decision: ApprovalRequest['decisions'][number]): Cell {
+function decidedCell(decision: ApprovalRequest['decisions'][number], timeZone: string): Cell {
   const reason = decision.reason ? ` (${decision.reason})` : '';
-  const time = isoTimeCell(decision.at);
+  const time = isoTimeCell(decision.at, timeZone, { zone: true });
   const who = decidedBy(decision);
   return { text: `${decision.decision} by ${who} at ${time.text}${reason}`, plain: `${decision.decision} by ${who} at ${time.plain}${reason}` };
 }
@@ -178,10 +184,11 @@ export function decidedBy(decision: Pick<ApprovalRequest['decisions'][number], '
 }
 
 /** The review before the secret is asked for: every transfer that typing it sends, and the total. */
-export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env: string): void {
+export function writeApprovalReview(ctx: Context, request: ApprovalRequest, env: string, timeZone: string): void {
   const c = colors(ctx, 'stderr');
   if (env === 'production') ctx.io.note(c.alarm(' PRODUCTION ') + c.red(' real money moves from this account'));
-  ctx.io.note(c.bold(`Request ${request.id}`) + c.dim(` held ${formatDateTime(Date.parse(request.createdAt))} by ${request.createdBy} (${request.origin})`));
+  const held = isoTimeCell(request.createdAt, timeZone, { zone: true }).text;
+  ctx.io.note(c.bold(`Request ${request.id}`) + c.dim(` held ${held} by ${request.createdBy} (${request.origin})`));
   for (const t of request.transfers) {
     ctx.io.note(`  ${c.bold(formatNaira(t.amountKobo))} to ${c.bold(terminalText(t.accountName))}`);
     ctx.io.note(`    ${c.dim('account  ')} ${t.accountNumber} at ${terminalText(t.bankName)} (${t.bankCode})`);

@@ -2,12 +2,16 @@
 //   stdout a terminal -> readable tables (cli-table3), money as ₦1,234.56, colours;
 //   stdout piped      -> the same columns as tab-separated lines under one header line, plain values
 //                        (money as 1234.56, times as ISO 8601) so scripts can cut and sort them;
+//   times for people  -> on the business's clock (src/controls/business-clock.ts), never the machine's TZ,
+//                        its zone named once: in the header of a column of times (`DATE (WAT)`), or in
+//                        the value of a record's field (`2026-11-22 14:05 WAT`);
 //   --json            -> the API's data exactly as it came, pretty-printed.
 import type TableConstructor from 'cli-table3';
 import type { Context } from '../context.js';
 import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { shownText } from '../common/shown.js';
-import { epochToDate, formatDateTime } from '../common/time.js';
+import { epochToDate } from '../common/time.js';
+import { zonedClockText, zoneLabel } from '../common/time-zone.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
 import { styles, type Styles } from './style.js';
 import { fitColumns, wrapText, type TableFit } from './table-layout.js';
@@ -43,6 +47,8 @@ export type ShownValue = string | number | boolean | null | undefined;
 
 export interface Column<Row> {
   header: string;
+  /** The header on a terminal when it says more than the TSV's: the zone of a column of times (`DATE (WAT)`). */
+  terminalHeader?: string;
   /** The column's name in a CSV file, when the table's short header would not say what it holds (`account_number` for NUMBER). */
   csv?: string;
   /** An identifier of digits (account number, bank code, phone): a CSV keeps it as text, leading zero and all (csvTextCell). */
@@ -94,12 +100,42 @@ export function koboCell(kobo: Kobo): Cell {
   return { text: formatNaira(kobo), plain: koboToDecimal(kobo) };
 }
 
-/** An epoch time in ms or s, shown in local time on a terminal and as ISO 8601 (UTC) in TSV. */
-export function timeCell(value: number | string | null | undefined): Cell {
+/**
+ * An epoch time in ms or s: on a terminal the wall time of `timeZone` (the business's clock), `2026-11-22
+ * 14:05`, and with `zone` its short name after it (a record's field, where no header names it); as ISO 8601
+ * (UTC) in TSV and CSV.
+ */
+export function timeCell(value: number | string | null | undefined, timeZone: string, form: { zone?: boolean; seconds?: boolean } = {}): Cell {
   const date = epochToDate(value);
   // A time that is not an epoch number (or numeric text) is shown as given.
   if (!date) return typeof value === 'string' ? { text: value, plain: value } : { text: '', plain: '' };
-  return { text: formatDateTime(value), plain: date.toISOString() };
+  return { text: zonedClockText(date.getTime(), timeZone, form), plain: date.toISOString() };
+}
+
+/** A time as a record's field shows it: on the business's clock with its zone's name, `2026-11-22 14:05 WAT`. */
+export function recordTimeCell(value: number | string | null | undefined, timeZone: string): Cell {
+  return timeCell(value, timeZone, { zone: true });
+}
+
+/** A time of fsapi's own records (ISO 8601) as a cell: as timeCell, the text as stored when it is not a time. */
+export function isoTimeCell(iso: string, timeZone: string, form: { zone?: boolean; seconds?: boolean } = {}): Cell {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? timeCell(ms, timeZone, form) : { text: iso, plain: iso };
+}
+
+/**
+ * A column of times on the business's clock: its header names the zone on a terminal (`DATE (WAT)`; the
+ * IANA name for a zone with daylight saving), once for every row; TSV and CSV keep the bare header and
+ * ISO 8601 UTC values. `nowMs` picks the zone's name (the run's clock).
+ */
+export function timeColumn<Row>(
+  header: string,
+  timeZone: string,
+  nowMs: number,
+  cell: (row: Row) => Cell,
+  extra: Omit<Column<Row>, 'header' | 'cell' | 'terminalHeader'> = {},
+): Column<Row> {
+  return { header, terminalHeader: `${header} (${zoneLabel(timeZone, nowMs)})`, cell, ...extra };
 }
 
 const statusStyles: Record<string, (text: string, c: Styles) => string> = {
@@ -195,7 +231,7 @@ export function createRowStream<Row>(ctx: Context, columns: Column<Row>[], toJso
       widths = fit.widths;
       ctx.io.out(
         `${shown
-          .map((column, i) => c.bold(pad(truncate(column.header, widths[i]!), widths[i]!, column.align)))
+          .map((column, i) => c.bold(pad(truncate(terminalHeaderOf(column), widths[i]!), widths[i]!, column.align)))
           .join('  ')
           .trimEnd()}\n`,
       );
@@ -262,7 +298,7 @@ function drawTable<Row>(TableClass: typeof TableConstructor, ctx: Context, colum
   const texts = cells.map((row) => row.map((cell) => oneLine(cell.text)));
   const fit = fitTable(ctx, columns, texts, width);
   const table = new TableClass({
-    head: fit.shown.map((index) => c.bold(columns[index]!.header)),
+    head: fit.shown.map((index) => c.bold(terminalHeaderOf(columns[index]!))),
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
     colAligns: fit.shown.map((index) => columns[index]!.align ?? 'left'),
@@ -311,8 +347,8 @@ const BORDERLESS = {
 function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: ReadonlyArray<readonly string[]>, width = ctx.io.columns): TableFit {
   const fit = fitColumns(
     columns.map((column, index) => ({
-      natural: Math.max(visibleLength(column.header), ...texts.map((row) => visibleLength(row[index]!))),
-      header: visibleLength(column.header),
+      natural: Math.max(visibleLength(terminalHeaderOf(column)), ...texts.map((row) => visibleLength(row[index]!))),
+      header: visibleLength(terminalHeaderOf(column)),
       priority: column.priority,
       flex: column.flex,
       minWidth: column.minWidth,
@@ -321,7 +357,7 @@ function fitTable<Row>(ctx: Context, columns: readonly Column<Row>[], texts: Rea
     Math.max(20, width ?? 80),
   );
   if (fit.shown.length < columns.length && texts.length > 0) {
-    const hidden = columns.filter((_, index) => !fit.shown.includes(index)).map((column) => column.header);
+    const hidden = columns.filter((_, index) => !fit.shown.includes(index)).map((column) => terminalHeaderOf(column));
     const note = `not shown at this width: ${hidden.join(', ')} (a wider terminal, or --json, shows them)`;
     const c = colors(ctx, 'stderr');
     for (const line of wrapText(note, Math.max(20, ctx.io.stderrColumns ?? width ?? 80))) ctx.io.note(c.dim(line));
@@ -335,6 +371,8 @@ function wrappedWidth(texts: ReadonlyArray<readonly string[]>, index: number, ro
   for (const row of texts) for (const line of wrapText(row[index]!, room)) widest = Math.max(widest, visibleLength(line));
   return widest;
 }
+
+const terminalHeaderOf = (column: { header: string; terminalHeader?: string }) => column.terminalHeader ?? column.header;
 
 /** A cell on one line: a line break inside a value would break the table's rows. */
 const oneLine = (text: string) => text.replace(/[\t\r\n]+/g, ' ');

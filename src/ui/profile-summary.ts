@@ -1,6 +1,6 @@
 // How a profile is shown by `auth status` and `profile list`: never its token or secret, only their state.
 import type { Cell } from './output.js';
-import { formatDateTime } from '../common/time.js';
+import { spanText } from '../common/duration.js';
 import { canRenew, type CredentialSource } from '../auth/credentials.js';
 import { tokenState, type TokenStateName } from '../auth/session.js';
 import type { Environment, Profile } from '../auth/types.js';
@@ -45,13 +45,17 @@ export function baseUrlCell(summary: ProfileSummary): Cell {
   return summary.baseUrl === null ? { text: 'built-in simulator', plain: '' } : { text: summary.baseUrl, plain: summary.baseUrl };
 }
 
-export function tokenCell(summary: ProfileSummary): Cell {
-  const at = summary.tokenExpiresAt === null ? '' : formatDateTime(Date.parse(summary.tokenExpiresAt));
+/**
+ * The token's state, with how long it has left or since when it expired (relative to `now`: a list of
+ * profiles of several accounts has no one business's clock; `auth status` gives the time as well).
+ */
+export function tokenCell(summary: ProfileSummary, now: number): Cell {
+  const left = summary.tokenExpiresAt === null ? undefined : Date.parse(summary.tokenExpiresAt) - now;
   switch (summary.token) {
     case 'valid':
-      return { text: at ? `valid until ${at}` : 'valid', plain: 'valid', style: (t, c) => c.green(t) };
+      return { text: left === undefined ? 'valid' : `valid, ${spanText(left)} left`, plain: 'valid', style: (t, c) => c.green(t) };
     case 'expired':
-      return { text: `expired ${at}`, plain: 'expired', style: (t, c) => c.yellow(t) };
+      return { text: left === undefined ? 'expired' : `expired ${spanText(left)} ago`, plain: 'expired', style: (t, c) => c.yellow(t) };
     case 'env':
       return { text: 'from FSAPI_TOKEN', plain: 'env' };
     case 'none':

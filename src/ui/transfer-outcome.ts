@@ -5,7 +5,8 @@
 import type { Context } from '../context.js';
 import { ApiError, StillPendingError } from '../errors.js';
 import { formatNaira, parseApiAmount } from '../money/kobo.js';
-import { formatDateTime } from '../common/time.js';
+import { epochToDate } from '../common/time.js';
+import { zonedClockText } from '../common/time-zone.js';
 import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../transfers/outcome.js';
 import { describeReason, type FailureReason } from '../transfers/failure-reason.js';
 import { colors } from './output.js';
@@ -20,6 +21,8 @@ export interface EndOfTransfer {
   waited: boolean;
   /** Why the wait ended, from waitForSettlement ("still pending after 5 minutes"). */
   reason?: string | undefined;
+  /** The business's clock (src/controls/business-clock.ts): the zone of the reversal's time. */
+  timeZone: string;
 }
 
 export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promise<void> {
@@ -35,7 +38,7 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
     return;
   }
   const outcome = outcomeOfStatus(end.status);
-  writeReversal(ctx, await findReversal(ctx, end.reference), outcome);
+  writeReversal(ctx, await findReversal(ctx, end.reference), end.timeZone, outcome);
   // fsapi's word first; the API's own status beside it only when it says something else ("declined").
   const apiWord = end.status.trim().toLowerCase() === outcome ? '' : ` (the API's status: ${end.status})`;
   throw new ApiError(`transfer ${end.reference} ended as ${outcome}${apiWord}: ${describeReason(end.failure)}; the payee was not paid`, {
@@ -44,8 +47,8 @@ export async function endTransferReport(ctx: Context, end: EndOfTransfer): Promi
   });
 }
 
-/** One stderr line: the reversal credit with its amount and time, or that none was found. */
-export function writeReversal(ctx: Context, lookup: ReversalLookup, outcome: 'failed' | 'reversed' | 'pending' | 'successful' = 'reversed'): void {
+/** One stderr line: the reversal credit with its amount and time (on the business's clock `timeZone`), or that none was found. */
+function writeReversal(ctx: Context, lookup: ReversalLookup, timeZone: string, outcome: 'failed' | 'reversed' | 'pending' | 'successful' = 'reversed'): void {
   const c = colors(ctx, 'stderr');
   if (lookup.state === 'none') {
     // A failed transfer gives its money back to the balance without a credit of its own (the simulator's
@@ -69,6 +72,7 @@ export function writeReversal(ctx: Context, lookup: ReversalLookup, outcome: 'fa
     // shown as the API gave it
   }
   const when = tx.completedAt ?? tx.createdAt;
-  const time = typeof when === 'number' ? formatDateTime(when) : String(when ?? '');
+  const instant = epochToDate(when);
+  const time = instant ? zonedClockText(instant.getTime(), timeZone, { zone: true }) : String(when ?? '');
   ctx.io.note(`${c.green('reversal:')} ${lookup.reference} credited ${amount}${time ? ` on ${time}` : ''}${tx.status ? ` (${tx.status})` : ''}`);
 }

@@ -6,7 +6,7 @@ import type { PreparedTransfer } from '../transfers/transfer.js';
 import { formatNaira } from '../money/kobo.js';
 import { outcomeMeaning, outcomeOfStatus, type TransferWithOutcome } from '../transfers/outcome.js';
 import { describeReason, reasonInRecord, type RecordOutcome } from '../transfers/failure-reason.js';
-import { colors, moneyCell, printRecord, shownText, statusCell, timeCell, type Cell, type ShownValue } from './output.js';
+import { colors, moneyCell, printRecord, recordTimeCell, shownText, statusCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { wrapText } from './table-layout.js';
 import { ownerWords } from '../auth/records-owner.js';
@@ -86,8 +86,11 @@ function outcomeFields(seen: RecordOutcome): Array<readonly [string, Cell | Show
   return fields;
 }
 
-/** The API's answer to POST /v1/transfer (its `data`), as a record; `--json` prints `result` untouched. */
-export function printTransferResult(ctx: Context, result: TransferResult, message: string | undefined): void {
+/**
+ * The API's answer to POST /v1/transfer (its `data`), as a record, its time on the business's clock
+ * `timeZone`; `--json` prints `result` untouched.
+ */
+export function printTransferResult(ctx: Context, result: TransferResult, message: string | undefined, timeZone: string): void {
   const to = destination(result.destinationAccountName, result.destinationAccountNumber, result.destinationBankName, result.destinationBankCode);
   const reason = reasonInRecord(result);
   const fields: Array<readonly [string, Cell | ShownValue]> = [
@@ -100,7 +103,7 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
     ['To account', to.account],
     ['To bank', to.bank],
     ['Narration', result.description],
-    ['Completed', completedCell(result.status, result.completedAt)],
+    ['Completed', completedCell(result.status, result.completedAt, timeZone)],
     // The API's words when it took the transfer ("Transfer successful, ..."), while its status may still be
     // pending: labelled as the API's so that they do not read as the outcome.
     ['API message', message ?? ''],
@@ -111,10 +114,10 @@ export function printTransferResult(ctx: Context, result: TransferResult, messag
 }
 
 /**
- * A transaction record of one of our transfers (GET /v1/transactions/reference/{ref}), its outcome first;
- * `--json` prints the record untouched.
+ * A transaction record of one of our transfers (GET /v1/transactions/reference/{ref}), its outcome first,
+ * its times on the business's clock `timeZone`; `--json` prints the record untouched.
  */
-export function printTransaction(ctx: Context, transaction: TransactionRecord, seen: RecordOutcome): void {
+export function printTransaction(ctx: Context, transaction: TransactionRecord, seen: RecordOutcome, timeZone: string): void {
   const to = destination(
     transaction.destinationAccountName,
     transaction.destinationAccountNumber,
@@ -132,8 +135,8 @@ export function printTransaction(ctx: Context, transaction: TransactionRecord, s
     ['To account', to.account],
     ['To bank', to.bank],
     ['Narration', transaction.description],
-    ['Created', timeCell(transaction.createdAt)],
-    ['Completed', completedCell(transaction.status, transaction.completedAt)],
+    ['Created', recordTimeCell(transaction.createdAt, timeZone)],
+    ['Completed', completedCell(transaction.status, transaction.completedAt, timeZone)],
     ...sessionField(transaction.sessionId),
   ];
   printRecord(ctx, fields, transaction);
@@ -146,16 +149,11 @@ const sessionField = (sessionId: unknown): Array<readonly [string, ShownValue]> 
 };
 
 /**
- * When a transfer completed. A pending one has not, whatever time the API puts there (it may send the
- * creation time): "not yet" on a terminal, empty when piped.
+ * When a transfer completed, on the business's clock `timeZone` with its zone's name. A pending one has
+ * not, whatever time the API puts there (it may send the creation time): "not yet" on a terminal, empty
+ * when piped.
  */
-export function completedCell(status: string | null | undefined, completedAt: number | string | null | undefined): Cell {
+export function completedCell(status: string | null | undefined, completedAt: number | string | null | undefined, timeZone: string): Cell {
   if ((status ?? '').toLowerCase() === 'pending') return { text: 'not yet (pending)', plain: '' };
-  return timeCell(completedAt);
-}
-
-/** A journal time (ISO 8601) as a table/TSV cell. */
-export function isoTimeCell(iso: string): Cell {
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? timeCell(ms) : { text: iso, plain: iso };
+  return recordTimeCell(completedAt, timeZone);
 }

@@ -1,5 +1,6 @@
 // How `webhook listen` shows events as they finish (a stream, so no table borders):
-//   terminal   each event folded to the terminal's width (80 when unknown), nothing cut and no word broken:
+//   terminal   each event folded to the terminal's width (80 when unknown), nothing cut and no word broken,
+//              its time on the business's clock (src/controls/business-clock.ts; `webhook listen` names the zone):
 //                14:05:12  COL-V22WVMLD000061           ₦25,000.00  verified      forwarded
 //                          9900000011  ABDULLAHI ADAEZE HAUWA
 //              the first line is the outcome at a glance (time, reference, amount, state, and whether the
@@ -18,6 +19,7 @@ import type { ShownEvent } from '../notifications/event-processor.js';
 import { formatNaira, koboToDecimal } from '../money/kobo.js';
 import { colors, outputMode } from './output.js';
 import { terminalText, tsvField } from '../common/sanitize.js';
+import { zonedClockText } from '../common/time-zone.js';
 import { displayWidth, wrapWords } from '../common/text-width.js';
 
 export const EVENT_TSV_HEADER = ['time', 'reference', 'account', 'amount', 'payer', 'state', 'forwarded', 'detail'];
@@ -62,8 +64,8 @@ function stateColour(state: string, c: Styles): Paint {
   }
 }
 
-/** Returns a function that writes one event; writes the TSV header first when piped. */
-export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
+/** Returns a function that writes one event (times in `timeZone`); writes the TSV header first when piped. */
+export function createEventPrinter(ctx: Context, timeZone: string): (event: ShownEvent) => void {
   const mode = outputMode(ctx);
   if (mode === 'json') return (event) => ctx.io.out(`${JSON.stringify(eventJson(event))}\n`);
   if (mode === 'tsv') {
@@ -83,7 +85,7 @@ export function createEventPrinter(ctx: Context): (event: ShownEvent) => void {
       );
   }
   const c = colors(ctx);
-  return (event) => ctx.io.out(eventLines(event, ctx.io.columns ?? 80, c));
+  return (event) => ctx.io.out(eventLines(event, ctx.io.columns ?? 80, c, timeZone));
 }
 
 /** Where an event's second and later lines start: under its reference. */
@@ -95,9 +97,9 @@ interface Part {
   paint?: Paint;
 }
 
-/** One event as the terminal shows it in `width` columns: its lines, each ending in a newline. */
-export function eventLines(event: ShownEvent, width: number, c: Styles): string {
-  const time = new Date(event.receivedAt).toTimeString().slice(0, 8);
+/** One event as the terminal shows it in `width` columns, its time in `timeZone`: its lines, each ending in a newline. */
+export function eventLines(event: ShownEvent, width: number, c: Styles, timeZone: string): string {
+  const time = zonedClockText(Date.parse(event.receivedAt), timeZone, { date: false, seconds: true }).padEnd(8);
   const forwarded = event.state === 'verified' && event.forwarded;
   const outcome: Part[] = [
     { text: time, paint: c.dim },

@@ -4,12 +4,13 @@ import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
-import { isoTimeCell, writeDuplicateWarning } from '../../ui/transfers.js';
+import { writeDuplicateWarning } from '../../ui/transfers.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { askerOf, nowIso, readPolicy } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
-import { koboCell, printList, statusCell, type Column } from '../../ui/output.js';
+import { isoTimeCell, koboCell, printList, statusCell, type Column } from '../../ui/output.js';
 import { koboToDecimal } from '../../money/kobo.js';
 import { ownerWords } from '../../auth/records-owner.js';
 import { actingWords, FourEyesError, lastDecisionWords, undecidedError } from './decided.js';
@@ -22,15 +23,16 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   const request = await withStore(ctx, (store) => store.request(scope, id));
   if (!request) throw new NotFoundError(`no approval request ${id} in ${ownerWords(scope)}`, 'fsapi approvals list shows the requests');
   const last = request.decisions.at(-1);
+  const timeZone = await businessClock(ctx);
   if (request.status === 'rejected' || request.status === 'withdrawn') {
-    throw new FsapiError(`request ${id} was ${lastDecisionWords(request)}; nothing was sent`, { exitCode: ExitCode.failed, code: 'already_decided' });
+    throw new FsapiError(`request ${id} was ${lastDecisionWords(request, timeZone)}; nothing was sent`, { exitCode: ExitCode.failed, code: 'already_decided' });
   }
 
   // Approved before: only what the journal has never seen is left (an approval stopped before sending).
   const { unsent } = await unsentTransfers(ctx, scope, request);
   if (request.status === 'approved' && unsent.length === 0) {
     ctx.io.note(
-      `request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`,
+      `request ${id} was already approved by ${last?.by ?? 'someone'} at ${last ? isoTimeCell(last.at, timeZone, { zone: true }).text : 'an earlier time'} and sent; nothing was sent again (fsapi transfer log shows its transfers)`,
     );
     return;
   }
@@ -45,7 +47,7 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   }
 
   await checkBeforeApproval(ctx, scope, toSend);
-  writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env);
+  writeApprovalReview(ctx, { ...request, transfers: [...toSend] }, scope.env, timeZone);
   // Sent to the same account, the same amount, in the last 10 minutes: shown; typing the secret agrees.
   const duplicates = await recentDuplicates(ctx, scope, toSend);
   writeDuplicateWarning(ctx, duplicates, ctx.clock.now());
@@ -55,12 +57,12 @@ export default run(approveSpec, async (ctx, _opts, args) => {
   // another member approved, rejected or withdrew meanwhile sends nothing from here and says who decided it.
   if (request.status === 'held') {
     const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'approved', at: nowIso(ctx), reason: undefined }, asker));
-    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope));
+    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope), timeZone);
     ctx.io.note(`approved ${id} (by ${actingWords(asker.operator, result.actor)}); sending ${toSend.length} transfer${toSend.length === 1 ? '' : 's'}`);
   } else {
     const reason = `finished the approval: sent the ${toSend.length} transfer${toSend.length === 1 ? '' : 's'} that never left`;
     const result = await withStore(ctx, (store) => store.recordDecision(scope, id, { decision: 'approved', at: nowIso(ctx), reason }, asker));
-    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope));
+    if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was sent from here', ownerWords(scope), timeZone);
     ctx.io.note(`request ${id} was approved earlier but ${toSend.length} of its transfers never left: sending them now`);
   }
 

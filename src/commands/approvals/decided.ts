@@ -6,7 +6,8 @@ import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import type { Actor } from '../../common/actor.js';
 import type { ApprovalRequest, DecideResult } from '../../store/controls.js';
 import { decidedBy } from '../../ui/controls.js';
-import { isoTimeCell } from '../../ui/transfers.js';
+import { isoTimeCell } from '../../ui/output.js';
+import { DEFAULT_POLICY_TIME_ZONE } from '../../common/time-zone.js';
 
 /** Four eyes: who asked may not approve. Exit 1, nothing approved or sent. */
 export class FourEyesError extends FsapiError {
@@ -31,23 +32,29 @@ export function actingWords(operator: string, actor: Actor): string {
   return operator.includes(actor.name) || operator.startsWith(`${actor.name}@`) ? operator : `${operator} acting as ${actor.name}`;
 }
 
-/** The last decision of a request, in words: `approved by bola@b (bola) at 2026-03-02 10:04`. */
-export function lastDecisionWords(request: ApprovalRequest): string {
+/** The last decision of a request, in words: `approved by bola@b (bola) at 2026-03-02 10:04 WAT`. */
+export function lastDecisionWords(request: ApprovalRequest, timeZone: string = DEFAULT_POLICY_TIME_ZONE): string {
   const last = request.decisions.at(-1);
   if (!last) return `${request.status} by someone`;
-  return `${last.decision} by ${decidedBy(last)} at ${isoTimeCell(last.at).text}${last.reason ? ` (${last.reason})` : ''}`;
+  return `${last.decision} by ${decidedBy(last)} at ${isoTimeCell(last.at, timeZone, { zone: true }).text}${last.reason ? ` (${last.reason})` : ''}`;
 }
 
 /**
  * The error for a decision that did not happen (`result.kind` other than `decided`); `nothing` says what was
  * not done ("nothing was sent from here", "nothing was changed").
  */
-export function undecidedError(id: string, result: Exclude<DecideResult, { kind: 'decided' }>, nothing: string, ownerWords: string): FsapiError {
+export function undecidedError(
+  id: string,
+  result: Exclude<DecideResult, { kind: 'decided' }>,
+  nothing: string,
+  ownerWords: string,
+  timeZone?: string,
+): FsapiError {
   switch (result.kind) {
     case 'not-found':
       return new NotFoundError(`no approval request ${id} in ${ownerWords}`, 'fsapi approvals list shows the requests');
     case 'already':
-      return new FsapiError(`request ${id} was ${lastDecisionWords(result.request)}; ${nothing}`, {
+      return new FsapiError(`request ${id} was ${lastDecisionWords(result.request, timeZone)}; ${nothing}`, {
         exitCode: ExitCode.failed,
         code: 'already_decided',
         hint: `fsapi approvals show ${id}`,

@@ -6,6 +6,7 @@ import { controlScope, withStore } from '../../controls/payees.js';
 import { askerOf, nowIso } from '../../controls/policy.js';
 import { controlCharacterProblem } from '../../common/validate.js';
 import { normaliseRequestId } from '../../store/controls.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { ownerWords } from '../../auth/records-owner.js';
 import { actingWords, undecidedError } from './decided.js';
 
@@ -21,7 +22,7 @@ export default run(rejectSpec, async (ctx, opts, args) => {
   const scope = await controlScope(ctx);
   const asker = askerOf(ctx);
   const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'rejected', at: nowIso(ctx), reason: reason || undefined }, asker));
-  if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was changed', ownerWords(scope));
+  if (result.kind !== 'decided') throw undecidedError(id, result, 'nothing was changed', ownerWords(scope), await businessClock(ctx));
   const count = result.request.transfers.length;
   ctx.io.note(`rejected ${id} (by ${actingWords(asker.operator, result.actor)}): its ${count} transfer${count === 1 ? '' : 's'} will not be sent`);
 });

@@ -6,6 +6,7 @@ import { controlScope, withStore } from '../../controls/payees.js';
 import { readPolicy, requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx, _opts, args) => {
@@ -16,5 +17,5 @@ export default run(showSpec, async (ctx, _opts, args) => {
   const outcomes = await heldOutcomes(ctx, scope, request);
   // The policy as it is now: under four eyes, who asked may not approve (the store decides it again then).
   const policy = await readPolicy(ctx, scope);
-  printRequest(ctx, request, requestJson(request, outcomes, policy), outcomes, policy);
+  printRequest(ctx, request, requestJson(request, outcomes, policy), outcomes, policy, await businessClock(ctx));
 });

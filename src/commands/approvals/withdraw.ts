@@ -10,6 +10,7 @@ import { normaliseRequestId } from '../../store/controls.js';
 import { ownerWords } from '../../auth/records-owner.js';
 import { printJson } from '../../ui/output.js';
 import { actingWords, lastDecisionWords, undecidedError } from './decided.js';
+import { businessClock } from '../../controls/business-clock.js';
 
 export default run(withdrawSpec, async (ctx, _opts, args) => {
   const id = normaliseRequestId(String(args[0] ?? ''));
@@ -18,7 +19,8 @@ export default run(withdrawSpec, async (ctx, _opts, args) => {
   const result = await withStore(ctx, (store) => store.decide(scope, id, { decision: 'withdrawn', at: nowIso(ctx), reason: undefined }, asker));
   // Withdrawn already by who asked: the same answer again (a retry of a withdrawal is no failure).
   const again = result.kind === 'already' && result.request.status === 'withdrawn' && result.request.actor === result.actor.name;
-  if (result.kind !== 'decided' && !(result.kind === 'already' && again)) throw undecidedError(id, result, 'nothing was changed', ownerWords(scope));
+  if (result.kind !== 'decided' && !(result.kind === 'already' && again))
+    throw undecidedError(id, result, 'nothing was changed', ownerWords(scope), await businessClock(ctx));
   const { request } = result;
   const count = request.transfers.length;
   ctx.io.note(

@@ -9,7 +9,8 @@ import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { loginSpec } from './login.spec.js';
 import { UsageError } from '../../errors.js';
-import { formatDateTime } from '../../common/time.js';
+import { zonedClockText } from '../../common/time-zone.js';
+import { profileClock } from '../../controls/business-clock.js';
 import { envCredentialParts, simulatorCredentials, type Credentials } from '../../auth/credentials.js';
 import { knownBaseUrl } from '../../auth/known-addresses.js';
 import { logIn } from '../../auth/login.js';
@@ -59,7 +60,8 @@ export default run(loginSpec, async (ctx, opts, _args) => {
   const { profile, becameDefault } = await logIn(ctx, store, { name, env, baseUrl, credentials, validityMinutes, saveCredentials });
 
   const where = profile.baseUrl === undefined ? 'the local simulator' : `${profile.env} (${profile.baseUrl})`;
-  ctx.io.note(`Logged in to ${where} as profile "${profile.name}"; token valid until ${formatDateTime(profile.tokenExpiresAt)}`);
+  const until = profile.tokenExpiresAt === undefined ? '' : zonedClockText(profile.tokenExpiresAt, await profileClock(ctx, profile), { zone: true });
+  ctx.io.note(`Logged in to ${where} as profile "${profile.name}"; token valid until ${until}`);
   if (saveCredentials) ctx.io.note(`Credentials saved in ${store.path} (mode 0600) for silent renewal`);
   if (becameDefault) ctx.io.note(`Profile "${profile.name}" is now the default (change it with fsapi profile use <name>)`);
   if (ctx.globals.json) {

@@ -4,13 +4,16 @@ import { AuthError } from '../../errors.js';
 import { baseUrlCell, isUsable, renewalCell, summarize, tokenCell } from '../../ui/profile-summary.js';
 import { LOCAL_PROFILE } from '../../auth/resolve.js';
 import { secretsElsewhere } from '../../auth/session.js';
-import { printRecord, timeCell } from '../../ui/output.js';
+import { printRecord, recordTimeCell } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 
 export default run(statusSpec, async (ctx) => {
   const store = await ctx.profiles();
   const profile = await ctx.profile();
   const isDefault = (store.defaultName() ?? LOCAL_PROFILE) === profile.name;
-  const summary = summarize(profile, isDefault, ctx.env, ctx.clock.now());
+  const now = ctx.clock.now();
+  const summary = summarize(profile, isDefault, ctx.env, now);
+  const timeZone = summary.tokenExpiresAt === null ? undefined : await shownTimeZone(ctx);
 
   printRecord(
     ctx,
@@ -19,8 +22,8 @@ export default run(statusSpec, async (ctx) => {
       ['Environment', summary.env],
       ['Base URL', baseUrlCell(summary)],
       ['Default', summary.default ? 'yes' : 'no'],
-      ['Token', tokenCell(summary)],
-      ['Token expires', summary.tokenExpiresAt === null ? '' : timeCell(Date.parse(summary.tokenExpiresAt))],
+      ['Token', tokenCell(summary, now)],
+      ['Token expires', summary.tokenExpiresAt === null || timeZone === undefined ? '' : recordTimeCell(Date.parse(summary.tokenExpiresAt), timeZone)],
       ['Credentials saved', summary.credentialsSaved ? 'yes' : 'no'],
       ['Renewal', renewalCell(summary)],
     ],

@@ -1,7 +1,8 @@
 import { run } from '../run.js';
 import { corporateSpec } from './create-corporate.spec.js';
 import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
-import { printRecord, timeCell } from '../../ui/output.js';
+import { printRecord, recordTimeCell } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
 export default run(corporateSpec, async (ctx, opts, _args) => {
@@ -34,7 +35,7 @@ export default run(corporateSpec, async (ctx, opts, _args) => {
       ['External reference', client.externalReference],
       ['Phone', client.mobileNumber],
       ['E-mail', client.emailAddress],
-      ['Created', timeCell(client.createdAt)],
+      ['Created', recordTimeCell(client.createdAt, await shownTimeZone(ctx))],
     ],
     client,
   );

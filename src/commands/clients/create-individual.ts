@@ -1,7 +1,8 @@
 import { run } from '../run.js';
 import { individualSpec } from './create-individual.spec.js';
 import { bankLabel, clientAccountBank, collectIndividualClient, confirmCreate, INDIVIDUAL_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
-import { printRecord, timeCell } from '../../ui/output.js';
+import { printRecord, recordTimeCell } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
 export default run(individualSpec, async (ctx, opts, _args) => {
@@ -34,7 +35,7 @@ export default run(individualSpec, async (ctx, opts, _args) => {
       ['E-mail', client.emailAddress],
       ['Gender', client.gender],
       ['Date of birth', client.dateOfBirth],
-      ['Created', timeCell(client.createdAt)],
+      ['Created', recordTimeCell(client.createdAt, await shownTimeZone(ctx))],
     ],
     client,
   );

@@ -4,11 +4,13 @@ import type { OptionsOf } from '../spec.js';
 import type { ClientListItem } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_CLIENT_PAGE_LIMIT, clientName, clientPages, type ClientListing } from '../../clients/list.js';
-import { createRowStream, outputMode, printJson, printList, timeCell, type Column } from '../../ui/output.js';
+import { createRowStream, outputMode, printJson, printList, timeCell, timeColumn, type Column } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { streamPages } from '../../ui/stream.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 
-const columns: Column<ClientListItem>[] = [
+/** The columns, CREATED on the business's clock `timeZone`. */
+const columnsFor = (timeZone: string, nowMs: number): Column<ClientListItem>[] => [
   { header: 'NUMBER', csv: 'account_number', identifier: true, cell: (client) => client.accountNumber },
   { header: 'NAME', csv: 'account_name', cell: clientName, flex: true, minWidth: 16 },
   { header: 'TYPE', csv: 'account_type', cell: (client) => client.accountType, priority: 2 },
@@ -16,7 +18,7 @@ const columns: Column<ClientListItem>[] = [
   { header: 'EMAIL', csv: 'email_address', cell: (client) => client.emailAddress, priority: 4, flex: true, minWidth: 16 },
   { header: 'PHONE', csv: 'mobile_number', identifier: true, cell: (client) => client.mobileNumber, priority: 3 },
   // The list sends seconds where other endpoints send milliseconds; timeCell reads both.
-  { header: 'CREATED', csv: 'created_at', cell: (client) => timeCell(client.createdAt), priority: 1 },
+  timeColumn('CREATED', timeZone, nowMs, (client) => timeCell(client.createdAt, timeZone), { csv: 'created_at', priority: 1 }),
 ];
 
 /** Every page (--all) can be many rows: see CommandModule.longRunning. */
@@ -26,6 +28,7 @@ export default run(listSpec, async (ctx, opts, _args) => {
   const csv = opts.csv;
   refuseCsvWithJson(ctx, csv);
   const listing = parseListing(opts);
+  const columns = columnsFor(await shownTimeZone(ctx), ctx.clock.now());
   const pages = clientPages(ctx, listing);
 
   if (!listing.all) {

@@ -6,6 +6,7 @@ import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, parseAlias, verifyPayee, withStore } from '../../controls/payees.js';
 import { readPolicy } from '../../controls/policy.js';
 import { printPayee } from '../../ui/controls.js';
+import { businessClock } from '../../controls/business-clock.js';
 
 export default run(addSpec, async (ctx, opts, args) => {
   const alias = parseAlias(args[0]);
@@ -13,6 +14,7 @@ export default run(addSpec, async (ctx, opts, args) => {
   await requireTeamRight(ctx, 'owner', 'saving a payee');
   const scope = await controlScope(ctx);
   const policy = await readPolicy(ctx, scope);
+  const timeZone = await businessClock(ctx);
   if (policy?.payeesOnly) requireTerminal(ctx, 'adding a payee under a payees-only policy');
   const taken = await withStore(ctx, (store) => store.payee(scope, alias));
   if (taken)
@@ -30,5 +32,5 @@ export default run(addSpec, async (ctx, opts, args) => {
   const added = await withStore(ctx, (store) => store.addPayee(scope, payee));
   if (!added) throw new UsageError(`payee ${alias} was added by another fsapi process meanwhile; nothing was changed`, 'fsapi payees list');
   ctx.io.note(`saved payee ${payee.alias}: ${payee.accountName} (verified by name enquiry); send with fsapi transfer send --to ${payee.alias}`);
-  printPayee(ctx, payee);
+  printPayee(ctx, payee, timeZone);
 });

@@ -19,7 +19,7 @@ export const setSpec = defineCommand({
       flags: '--no-four-eyes',
       description: 'let whoever asked approve a held request too',
     }),
-    timeZone: text('--time-zone <iana>', "the zone of the daily maximum's day (default: kept, or this terminal's)"),
+    timeZone: text('--time-zone <iana>', "the zone of the daily maximum's day and of the times shown (default: kept, else Africa/Lagos)"),
     off: flag('--off', 'remove the policy: pay without limits or approvals'),
   },
   helpText:

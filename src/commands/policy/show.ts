@@ -5,17 +5,17 @@ import { controlScope } from '../../controls/payees.js';
 import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
 import { ControlsStore } from '../../store/controls.js';
 import { machineActor, type Actor } from '../../common/actor.js';
-import { localTimeZone } from '../../common/time-zone.js';
-import { koboCell, printRecord } from '../../ui/output.js';
-import { isoTimeCell } from '../../ui/transfers.js';
+import { DEFAULT_POLICY_TIME_ZONE } from '../../common/time-zone.js';
+import { isoTimeCell, koboCell, printRecord } from '../../ui/output.js';
 import { actorWords, nairaOrNull, policyJson, policyLines } from '../../ui/controls.js';
 import { ownedByAccount, ownerWords } from '../../auth/records-owner.js';
 
 export default run(showSpec, async (ctx) => {
   const scope = await controlScope(ctx);
   const policy = await readPolicy(ctx, scope);
-  // Without a policy there is no day of its own: this terminal's day, for information.
-  const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), policy?.timeZone ?? localTimeZone());
+  // The policy's day; without a policy, the day of the business's clock it would have (Africa/Lagos), for information.
+  const timeZone = policy?.timeZone ?? DEFAULT_POLICY_TIME_ZONE;
+  const spent = await spentTodayIn(openJournal(ctx), scope, ctx.clock.now(), timeZone);
   const left = leftUnderDailyMaximum(policy?.maxPerDayKobo, spent);
   // Who this run acts as, as four eyes and withdrawing compare it (src/common/actor.ts).
   const store = await ControlsStore.openIfExists(ctx.paths.dataDir);
@@ -34,7 +34,7 @@ export default run(showSpec, async (ctx) => {
       // Not "sent": a failed or reversed transfer counts, a refused one does not (src/controls/policy.ts).
       ["Counted toward today's maximum", { ...koboCell(spent), text: `${koboCell(spent).text} (${COUNTED_IN_WORDS})` }],
       ['Left today', left === undefined ? 'no daily maximum' : koboCell(left)],
-      ['Changed', policy ? isoTimeCell(policy.updatedAt) : ''],
+      ['Changed', policy ? isoTimeCell(policy.updatedAt, timeZone, { zone: true }) : ''],
       ['Changed by', policy?.updatedBy ?? ''],
       ['You act as', actorWords(actor)],
     ],

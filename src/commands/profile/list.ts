@@ -20,7 +20,7 @@ export default run(listSpec, async (ctx) => {
       { header: 'Name', cell: (row) => row.profile },
       { header: 'Environment', cell: (row) => row.env },
       { header: 'Base URL', cell: (row) => baseUrlCell(row), flex: true, minWidth: 16 },
-      { header: 'Token', cell: (row) => tokenCell(row), flex: true, minWidth: 16 },
+      { header: 'Token', cell: (row) => tokenCell(row, now), flex: true, minWidth: 16 },
     ],
     rows,
   );

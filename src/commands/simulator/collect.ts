@@ -8,7 +8,8 @@ import { collectSpec } from './collect.spec.js';
 import { collectionNotification, type CollectionNotification } from '../../api/schemas.js';
 import { koboToDecimal, type Kobo } from '../../money/kobo.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { moneyCell, printRecord, statusCell, timeCell } from '../../ui/output.js';
+import { moneyCell, printRecord, recordTimeCell, statusCell } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { checkWebhookUrl } from './serve.js';
 import { refuseUnlessSimulator } from './target.js';
 
@@ -24,11 +25,12 @@ export default run(collectSpec, async (ctx, opts, args) => {
   const profile = await ctx.profile();
   // Before any request: a bank's API never hears of these routes, nor gets the token with them.
   refuseUnlessSimulator(profile, 'simulator collect');
+  const timeZone = await shownTimeZone(ctx);
   const { notification, sent } =
     profile.baseUrl === undefined
-      ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl)
+      ? await collectLocally(ctx, accountNumber, amountKobo, webhookUrl, timeZone)
       : await collectOnServer(ctx, profile.baseUrl, accountNumber, amountKobo, webhookUrl);
-  printNotification(ctx, notification, sent);
+  printNotification(ctx, notification, sent, timeZone);
 });
 
 async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
@@ -55,7 +57,7 @@ async function collectOnServer(ctx: Context, baseUrl: string, accountNumber: str
   return { notification: parsed.data, sent };
 }
 
-async function collectLocally(ctx: Context, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined) {
+async function collectLocally(ctx: Context, accountNumber: string, amountKobo: Kobo, webhookUrl: string | undefined, timeZone: string) {
   const [{ openLocalSimulator, deliverNotification, SimulatorRefusal }, { noteLocalSimulator }] = await Promise.all([
     import('../../simulator/index.js'),
     import('../../api/http.js'),
@@ -75,7 +77,7 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   if (webhookUrl) {
     const result = await deliverNotification(webhookUrl, sent, { log: (line) => ctx.io.note(line), transport: ctx.transport });
     if (!result.delivered) {
-      printNotification(ctx, notification, sent);
+      printNotification(ctx, notification, sent, timeZone);
       throw new ApiError(`collection ${notification.reference} made, but its notification did not reach ${webhookUrl} (${result.error})`, {
         status: result.status,
         hint: 'start the receiver (for example fsapi webhook listen) and collect again',
@@ -86,8 +88,8 @@ async function collectLocally(ctx: Context, accountNumber: string, amountKobo: K
   return { notification, sent };
 }
 
-/** The record on a terminal or piped; with --json the body as the simulator sends it. */
-function printNotification(ctx: Context, n: CollectionNotification, sent: unknown): void {
+/** The record on a terminal (its time on the business's clock `timeZone`) or piped; with --json the body as the simulator sends it. */
+function printNotification(ctx: Context, n: CollectionNotification, sent: unknown, timeZone: string): void {
   printRecord(
     ctx,
     [
@@ -102,7 +104,7 @@ function printNotification(ctx: Context, n: CollectionNotification, sent: unknow
       ['Payer bank', `${n.sourceBankName} (${n.sourceBankCode})`],
       ['Session id', n.sessionId],
       ['Status', statusCell(n.status)],
-      ['Time', timeCell(n.createdAt)],
+      ['Time', recordTimeCell(n.createdAt, timeZone)],
     ],
     sent,
   );

@@ -13,8 +13,8 @@ import { checkTransferStatus, openJournal, transferScope } from '../../transfers
 import { FsapiError, UsageError } from '../../errors.js';
 import type { Journal, TransferState } from '../../transfers/journal.js';
 import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../transfers/outcome.js';
-import { colors, createRowStream, koboCell, outputMode, printList, statusCell } from '../../ui/output.js';
-import { isoTimeCell } from '../../ui/transfers.js';
+import { colors, createRowStream, isoTimeCell, koboCell, outputMode, printList, statusCell, timeColumn } from '../../ui/output.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
@@ -27,10 +27,11 @@ type LoggedTransfer = JournalledTransfer;
  * The columns; with rows of several profiles, PROFILE is never dropped for width (priority 0), nor is
  * OPERATOR on a team store. At a narrow terminal the time, the operator and the name wrap within their
  * cells (the date above the time, `ada@` above `finance-laptop`) so that those, the reference, the amount
- * and the outcome all stay.
+ * and the outcome all stay. TIME is on the business's clock of the profile in use (`--all-profiles` too:
+ * one table, one clock, named in its header); the CSV's sent_at stays ISO 8601 UTC.
  */
-const columnsFor = (severalProfiles: boolean, team = false): Column<LoggedTransfer>[] => [
-  { header: 'TIME', csv: 'sent_at', cell: (t) => isoTimeCell(t.sentAt), flex: true, wrap: true, minWidth: 10 },
+const columnsFor = (timeZone: string, nowMs: number, severalProfiles: boolean, team = false): Column<LoggedTransfer>[] => [
+  timeColumn('TIME', timeZone, nowMs, (t) => isoTimeCell(t.sentAt, timeZone), { csv: 'sent_at', flex: true, wrap: true, minWidth: 10 }),
   // One profile's rows all say the same profile: the first column to go for width.
   { header: 'PROFILE', cell: (t) => t.profile, priority: severalProfiles ? 0 : 6, flex: true, wrap: true },
   // A team store's rows are the whole team's: who sent each (docs/team.md).
@@ -77,7 +78,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
   if (opts.refresh) await refreshPending(ctx, journal);
   for (const warning of await journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
-  const columns = columnsFor(allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
+  const columns = columnsFor(await businessClock(ctx), ctx.clock.now(), allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
   const total = await journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.

@@ -29,6 +29,7 @@ import {
 } from '../../transfers/transfer.js';
 import { describeWait, outcomeOfStatus, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { outcomeOfRecord, reasonInRecord } from '../../transfers/failure-reason.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
@@ -113,6 +114,8 @@ export default run(sendSpec, async (ctx, opts, args) => {
 
   // The payment policy (src/controls/policy.ts): over a hard limit exit 1; held for a person exit 7. Nothing sent.
   await holdUnlessAllowed(ctx, journal, prepared, payee?.alias, yes);
+  // The zone the outcome's times are shown in, read before anything is sent (src/controls/business-clock.ts).
+  const timeZone = await businessClock(ctx);
 
   // 9 and 4. The duplicate guard, then the confirmation; both default to No.
   await guardAgainstDuplicate(ctx, prepared.duplicates, allowDuplicate);
@@ -179,13 +182,24 @@ export default run(sendSpec, async (ctx, opts, args) => {
       if (ctx.globals.json) ctx.io.note('--json shows the looked-up transaction record, not the answer to the transfer');
       if (wait) {
         const shown = outcome.transaction;
-        return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, shown, async () => printTransaction(ctx, shown, await outcomeOfRecord(ctx, shown)));
+        return waitAndPrint(ctx, journal, prepared, timeZone, waitTimeoutMs, shown, async () =>
+          printTransaction(ctx, shown, await outcomeOfRecord(ctx, shown), timeZone),
+        );
       }
-      return printAndEnd(ctx, outcome.reference, outcome.transaction, false);
+      return printAndEnd(ctx, outcome.reference, outcome.transaction, timeZone, false);
     case 'accepted':
-      if (wait) return waitAndPrint(ctx, journal, prepared, waitTimeoutMs, undefined, () => printTransferResult(ctx, outcome.result, outcome.message));
-      printTransferResult(ctx, outcome.result, outcome.message);
-      return endTransferReport(ctx, { reference: outcome.reference, status: outcome.status, waited: false, failure: reasonInRecord(outcome.result) });
+      if (wait)
+        return waitAndPrint(ctx, journal, prepared, timeZone, waitTimeoutMs, undefined, () =>
+          printTransferResult(ctx, outcome.result, outcome.message, timeZone),
+        );
+      printTransferResult(ctx, outcome.result, outcome.message, timeZone);
+      return endTransferReport(ctx, {
+        reference: outcome.reference,
+        status: outcome.status,
+        waited: false,
+        failure: reasonInRecord(outcome.result),
+        timeZone,
+      });
   }
 });
 
@@ -267,6 +281,7 @@ async function waitAndPrint(
   ctx: Context,
   journal: Journal,
   prepared: PreparedTransfer,
+  timeZone: string,
   timeoutMs: number,
   initial: TransactionRecord | undefined,
   printWithoutLookup: () => void | Promise<void>,
@@ -287,12 +302,12 @@ async function waitAndPrint(
     throw new StillPendingError(reference, `pending (the API took it), but ${result.reason}`);
   }
   await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
-  await printAndEnd(ctx, reference, result.transaction, true, result.reason);
+  await printAndEnd(ctx, reference, result.transaction, timeZone, true, result.reason);
 }
 
 /** The record, fsapi's outcome first (with the reason the API gave for a failure), then how the command ends. */
-async function printAndEnd(ctx: Context, reference: string, transaction: TransactionRecord, waited: boolean, reason?: string): Promise<void> {
+async function printAndEnd(ctx: Context, reference: string, transaction: TransactionRecord, timeZone: string, waited: boolean, reason?: string): Promise<void> {
   const seen = await outcomeOfRecord(ctx, transaction);
-  printTransaction(ctx, transaction, seen);
-  await endTransferReport(ctx, { reference, status: transaction.status, waited, reason, failure: seen.reason });
+  printTransaction(ctx, transaction, seen, timeZone);
+  await endTransferReport(ctx, { reference, status: transaction.status, waited, reason, failure: seen.reason, timeZone });
 }

@@ -7,6 +7,7 @@ import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { outcomeOfRecord } from '../../transfers/failure-reason.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
+import { businessClock } from '../../controls/business-clock.js';
 
 export default run(statusSpec, async (ctx, opts, args) => {
   const reference = (args[0] ?? '').trim();
@@ -39,7 +40,8 @@ export default run(statusSpec, async (ctx, opts, args) => {
   }
   // fsapi's outcome first; failed or reversed, the reason the API gave (src/transfers/failure-reason.ts).
   const seen = await outcomeOfRecord(ctx, transaction);
-  printTransaction(ctx, transaction, seen);
+  const timeZone = await businessClock(ctx);
+  printTransaction(ctx, transaction, seen, timeZone);
   // failed/reversed (any final status but successful): the reversal is shown, exit 1; still pending after --wait: exit 6.
-  await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason, failure: seen.reason });
+  await endTransferReport(ctx, { reference, status: transaction.status, waited: wait, reason, failure: seen.reason, timeZone });
 });

@@ -1,11 +1,12 @@
 // fsapi tx get <reference>: GET /v1/transactions/reference/{reference}, one transaction as a vertical
-// label/value view on a terminal.
+// label/value view on a terminal, its times on the business's clock (`--json`: the record as it came).
 import { namingRefusal } from '../../transfers/refusals.js';
 import { completedCell } from '../../ui/transfers.js';
 import { run } from '../run.js';
 import { getSpec } from './get.spec.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
-import { moneyCell, printRecord, shownText, statusCell, timeCell } from '../../ui/output.js';
+import { moneyCell, printRecord, recordTimeCell, shownText, statusCell } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 
 export default run(getSpec, async (ctx, _opts, args) => {
   const reference = parseReferenceArgument(args[0], 'reference');
@@ -15,6 +16,7 @@ export default run(getSpec, async (ctx, _opts, args) => {
     `no transaction with reference ${reference}`,
     'check the reference; fsapi tx list shows recent ones',
   );
+  const timeZone = await shownTimeZone(ctx);
   printRecord(
     ctx,
     [
@@ -31,8 +33,8 @@ export default run(getSpec, async (ctx, _opts, args) => {
       ['Category', tx.category],
       ['Session ID', tx.sessionId],
       ['Reversed', reversedText(tx.reversedFlag)],
-      ['Created', timeCell(tx.createdAt)],
-      ['Completed', completedCell(tx.status, tx.completedAt)],
+      ['Created', recordTimeCell(tx.createdAt, timeZone)],
+      ['Completed', completedCell(tx.status, tx.completedAt, timeZone)],
     ],
     tx,
   );

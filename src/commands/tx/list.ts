@@ -1,5 +1,6 @@
 // fsapi tx list: GET /v1/transactions, newest first. One page, or with --all every page streamed as it
-// arrives (table rows, TSV, one JSON array, or CSV), filtered here by type, status and date.
+// arrives (table rows, TSV, one JSON array, or CSV), filtered here by type, status and date. Dates and the
+// DATE column are the business's clock (src/controls/business-clock.ts); TSV, CSV and JSON keep instants.
 import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { listSpec } from './list.spec.js';
@@ -17,13 +18,15 @@ import {
   type TransactionListing,
 } from '../../books/transactions.js';
 import type { OptionsOf } from '../spec.js';
-import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, type Cell, type Column } from '../../ui/output.js';
+import { createRowStream, moneyCell, outputMode, printJson, printList, statusCell, timeCell, timeColumn, type Cell, type Column } from '../../ui/output.js';
+import { businessClock, shownTimeZone } from '../../controls/business-clock.js';
 import { directionOf } from '../../books/ledger.js';
 import { csvRecord } from '../../common/sanitize.js';
 import { streamPages, type RowSink } from '../../ui/stream.js';
 
-const transactionColumns: Column<TransactionRecord>[] = [
-  { header: 'DATE', cell: (tx) => timeCell(tx.createdAt) },
+/** The columns, DATE on the business's clock `timeZone` (named in its header on a terminal). */
+const transactionColumns = (timeZone: string, nowMs: number): Column<TransactionRecord>[] => [
+  timeColumn('DATE', timeZone, nowMs, (tx) => timeCell(tx.createdAt, timeZone)),
   { header: 'REFERENCE', cell: (tx) => tx.reference },
   { header: 'TYPE', cell: (tx) => ({ text: tx.type, plain: tx.type, style: tx.type === 'credit' ? (t, c) => c.green(t) : undefined }), priority: 2 },
   { header: 'AMOUNT', cell: signedAmount, align: 'right' },
@@ -48,8 +51,9 @@ function signedAmount(tx: TransactionRecord): Cell {
 export const longRunning = (options: { all?: boolean }) => options.all === true;
 
 export default run(listSpec, async (ctx, opts) => {
-  const listing = parseListing(ctx, opts);
+  const listing = await parseListing(ctx, opts);
   const csv = opts.csv;
+  const columns = transactionColumns(await shownTimeZone(ctx), ctx.clock.now());
   const pages = transactionPages(ctx, listing);
 
   if (!listing.all) {
@@ -62,18 +66,21 @@ export default run(listSpec, async (ctx, opts) => {
     } else if (outputMode(ctx) === 'json') {
       printJson(ctx, rows);
     } else {
-      printList(ctx, transactionColumns, rows);
+      printList(ctx, columns, rows);
     }
     if (page) noteAboutOnePage(ctx, listing, page.received, rows.length);
     return;
   }
 
-  const sink = csv ? await csvSink(ctx) : createRowStream(ctx, transactionColumns);
+  const sink = csv ? await csvSink(ctx) : createRowStream(ctx, columns);
   await streamPages(ctx, pages, sink, { noun: 'transactions', progress: true });
 });
 
-/** The options as a listing (the MCP tool reads one page with it: src/agents/pages.ts). */
-export function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>): TransactionListing {
+/**
+ * The options as a listing (the MCP tool reads one page with it: src/agents/pages.ts); --since and --until
+ * are days of the business's clock.
+ */
+export async function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>): Promise<TransactionListing> {
   if (options.csv && ctx.globals.json) throw new UsageError('--csv and --json cannot be used together', 'choose one output format');
   const page = options.page ?? 1;
   const limit = options.limit;
@@ -83,7 +90,8 @@ export function parseListing(ctx: Context, options: OptionsOf<typeof listSpec>):
     if (status === '') throw new UsageError('--status is empty', 'give a status such as successful or pending');
   }
   const { type } = options;
-  const range = parseDateRange(options.since, options.until, ctx.clock.now());
+  const dated = options.since !== undefined || options.until !== undefined;
+  const range = dated ? parseDateRange(options.since, options.until, ctx.clock.now(), await businessClock(ctx)) : {};
   return { page, limit, all: options.all, filter: { type, status, range } };
 }
 

@@ -1,19 +1,20 @@
+// fsapi webhook events list: the event log, newest first. RECEIVED is on the business's clock on a terminal
+// (src/controls/business-clock.ts), named in its header; piped and --json keep the ISO 8601 UTC instant.
 import { run } from '../run.js';
 import { eventsListSpec } from './events.spec.js';
-import { UsageError } from '../../errors.js';
+import { parseDateOption } from '../../books/dates.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { eventHistories } from '../../notifications/event-log.js';
-import { printList, type Column } from '../../ui/output.js';
+import { isoTimeCell, printList, timeColumn, type Column } from '../../ui/output.js';
 import { stateStyle } from '../../ui/webhook-events.js';
 import { summarise, type EventSummary } from './events-summary.js';
 
 export default run(eventsListSpec, async (ctx, opts) => {
   const state = opts.state?.trim().toLowerCase();
   const kind = opts.kind?.trim().toLowerCase();
-  let since: number | undefined;
-  if (opts.since !== undefined) {
-    since = Date.parse(opts.since);
-    if (!Number.isFinite(since)) throw new UsageError(`--since ${JSON.stringify(opts.since)} is not a date`, 'give it as 2026-11-26 or 2026-11-26T09:00:00Z');
-  }
+  const timeZone = await businessClock(ctx);
+  // A day (or a time) of the business's clock, as every DATE option.
+  const since = opts.since === undefined ? undefined : parseDateOption(opts.since, '--since', ctx.clock.now(), timeZone).startMs;
   const limit = opts.limit;
 
   const rows = (await eventHistories(ctx.paths.dataDir))
@@ -24,13 +25,11 @@ export default run(eventsListSpec, async (ctx, opts) => {
 
   const columns: Column<EventSummary>[] = [
     // The reference is never cut: at a narrow terminal the time and the kind wrap within their cells.
-    {
-      header: 'RECEIVED',
-      cell: (row) => ({ text: row.receivedAt.slice(0, 19).replace('T', ' '), plain: row.receivedAt }),
+    timeColumn('RECEIVED', timeZone, ctx.clock.now(), (row) => isoTimeCell(row.receivedAt, timeZone, { seconds: true }), {
       flex: true,
       wrap: true,
       minWidth: 10,
-    },
+    }),
     { header: 'ID', cell: (row) => ({ text: row.id.slice(0, 8), plain: row.id }) },
     { header: 'KIND', cell: (row) => row.kind + (row.status ? ` ${row.status}` : ''), flex: true, wrap: true },
     { header: 'REFERENCE', cell: (row) => row.reference },

@@ -6,7 +6,8 @@ import { run } from '../run.js';
 import { eventsShowSpec } from './events.spec.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { eventHistories } from '../../notifications/event-log.js';
-import { colors, outputMode, printRecord, type Cell } from '../../ui/output.js';
+import { colors, isoTimeCell, outputMode, printRecord, type Cell } from '../../ui/output.js';
+import { businessClock } from '../../controls/business-clock.js';
 import { jsonLines } from '../../ui/json-text.js';
 import { findEvent, summarise } from './events-summary.js';
 
@@ -30,7 +31,8 @@ export default run(eventsShowSpec, async (ctx, _opts, args) => {
   };
   const fields: Array<readonly [string, string | Cell]> = [
     ['Id', summary.id],
-    ['Received', summary.receivedAt],
+    // On the business's clock with its zone on a terminal; the ISO 8601 instant piped.
+    ['Received', isoTimeCell(summary.receivedAt, await businessClock(ctx), { seconds: true, zone: true })],
     ['Kind', summary.kind + (summary.status ? ` (${summary.status})` : '')],
     ['Reference', summary.reference],
     ['State', summary.state],

@@ -1,5 +1,5 @@
 // fsapi webhook events list|show|resend: the event log of `webhook listen`.
-import { defineCommand, defineGroup, integer, text } from '../spec.js';
+import { date, defineCommand, defineGroup, integer, text } from '../spec.js';
 
 const eventId = { name: '<id>', description: 'event id, or its first 6+ characters (from events list)' };
 
@@ -9,7 +9,7 @@ export const eventsListSpec = defineCommand({
   options: {
     state: text('--state <state>', 'only this state (verified, failed, mismatch, undelivered, ...)'),
     kind: text('--kind <kind>', 'only this kind (collection, payout, reversal, ...)'),
-    since: text('--since <time>', 'received at or after (ISO date or date-time)'),
+    since: date('--since <date>', 'received from this date: YYYY-MM-DD, today, yesterday, 7d, or an ISO date-time'),
     limit: integer('--limit <n>', 'at most n events', { min: 1, max: 100_000, defaultValue: 50 }),
   },
   exitCodes: [0, 1, 2],

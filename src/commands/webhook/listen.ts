@@ -27,6 +27,9 @@ import { startListener, type Rejection } from '../../notifications/listen.js';
 import type { OptionsOf } from '../spec.js';
 import { LISTEN_POLICY, MAX_NOTIFICATION_BYTES, verifyNotification } from '../../notifications/verify.js';
 import { createEventPrinter } from '../../ui/webhook-events.js';
+import { outputMode } from '../../ui/output.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
+import { zoneLabel } from '../../common/time-zone.js';
 import { onStopSignal } from '../stop-signal.js';
 
 /** Lookups (and, separately, forwards) in flight at once: enough for a burst, gentle on the API and the app. */
@@ -108,6 +111,8 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   }
   // Made once listening (so a refused start prints no TSV header on stdout), or by the first event.
   let printEvent: ReturnType<typeof createEventPrinter> | undefined;
+  // The business's clock of the event lines (src/controls/business-clock.ts), named once listening.
+  const timeZone = await shownTimeZone(ctx);
   const processor = new EventProcessor({
     log,
     clock: ctx.clock,
@@ -115,7 +120,7 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
     verifyOutflow: verifyOutflowEvent,
     forward,
     retryForMs: options.retryForMs,
-    show: (event) => (printEvent ??= createEventPrinter(ctx))(event),
+    show: (event) => (printEvent ??= createEventPrinter(ctx, timeZone))(event),
     warn: (line) => ctx.io.note(`${stamp(ctx)} ${line}`),
   });
 
@@ -152,7 +157,8 @@ async function listen(ctx: Context, options: ListenOptions, stopSignal: Promise<
   } else if (options.forwardTo) ctx.io.note(`NOT forwarding to ${options.forwardTo.href}: only verified events are forwarded, and --no-verify verifies none`);
   else ctx.io.note('not forwarding (no --forward-to)');
   ctx.io.note(`events are recorded in ${logFile}; press Ctrl+C to stop`);
-  printEvent ??= createEventPrinter(ctx);
+  if (outputMode(ctx) === 'table') ctx.io.note(`event times are in ${zoneLabel(timeZone, ctx.clock.now())} (${timeZone})`);
+  printEvent ??= createEventPrinter(ctx, timeZone);
 
   if (unfinished > 0) ctx.io.note(`taking up ${unfinished} event(s) received and not finished yet (before this start, or by another listener)`);
   processor.wake();
