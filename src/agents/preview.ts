@@ -20,7 +20,7 @@ import { checkAvailable, openJournal, parseNarration, parseSendExtras, prepareTr
 import { namesMatch } from '../transfers/names.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { NoPolicyError, referenceOfCall, DUPLICATE_HINT } from './send.js';
-import { requestHolding } from '../controls/approvals.js';
+import { requestHolding } from '../transfers/approvals.js';
 import { businessClock } from '../controls/business-clock.js';
 
 /** What transfer_send would do: send it, hold it for a person, refuse it, or answer an earlier call. */

@@ -14,7 +14,7 @@ import { koboToDecimal, formatNaira, integerKobo } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
 import { heldError, NameRequiredError, readPolicy, requestJson } from '../controls/policy.js';
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
-import { requestHolding } from '../controls/approvals.js';
+import { requestHolding } from '../transfers/approvals.js';
 import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
 import { parseReferenceOption } from '../transfers/reference.js';
 import { resolveBank } from '../transfers/banks.js';

@@ -48,7 +48,7 @@ import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../mon
 import { referencePrefix } from '../transfers/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../controls/policy.js';
-import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
+import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../notifications/failure-reason.js';
 import {
   lookUpOnce,
   NameMismatchError,

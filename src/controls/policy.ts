@@ -435,7 +435,7 @@ export function requestJson(
       senderName: t.senderName ?? null,
       payee: t.payee ?? null,
       origin: t.origin ?? null,
-      // `approvals show`: what became of it (src/controls/approvals.ts heldOutcomes).
+      // `approvals show`: what became of it (src/transfers/approvals.ts heldOutcomes).
       ...(outcomes ? { outcome: outcomes.get(t.reference) ?? null } : {}),
     })),
     decisions: request.decisions.map((d) => ({ ...d, reason: d.reason ?? null, actor: d.actor ?? null, via: viaJson(d.via) })),

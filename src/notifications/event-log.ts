@@ -140,7 +140,7 @@ export interface PastOutcome {
 /**
  * The notifications of a reference that were verified against the API's record (forwarded or not), newest
  * first, each with the status it was verified with and its body as posted: by index, however long the log.
- * What a transfer's outcome shows of them is src/transfers/failure-reason.ts's to decide.
+ * What a transfer's outcome shows of them is src/notifications/failure-reason.ts's to decide.
  */
 export async function verifiedNotificationsOf(
   dataDir: string,

@@ -119,7 +119,7 @@ export const reconciledRecord = z.looseObject({
   ...scopeFields,
   /** The status the lookup by reference found. */
   status: z.string(),
-  /** Failed or reversed: the reason the API gave, with where it was read (src/transfers/failure-reason.ts). */
+  /** Failed or reversed: the reason the API gave, with where it was read (src/notifications/failure-reason.ts). */
   reason: z.optional(z.string()),
 });
 

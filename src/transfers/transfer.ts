@@ -32,7 +32,7 @@ import { characterCount, controlCharacterProblem, parseAccountNumber } from '../
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
 import { Backoff, LOST_ANSWER_LOOKUPS, type RetrySchedule } from '../common/retry.js';
-import { describeReason, reasonGiven } from './failure-reason.js';
+import { describeReason, reasonGiven } from '../notifications/failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
 
@@ -748,7 +748,7 @@ export async function recordStatusSeen(
   transaction: TransactionRecord,
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
-  // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
+  // Failed or reversed: why, when the API said (src/notifications/failure-reason.ts), kept for `transfer log`.
   const given = await reasonGiven(ctx, transaction);
   const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".

@@ -3,7 +3,7 @@ import { requireTeamRight } from '../../controls/rights.js';
 import { approveSpec } from './approve.spec.js';
 import { ExitCode, FsapiError, NotFoundError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
-import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../controls/approvals.js';
+import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, unsentTransfers, type ApprovedResult } from '../../transfers/approvals.js';
 import { writeDuplicateWarning } from '../../ui/transfers.js';
 import { businessClock } from '../../controls/business-clock.js';
 import { controlScope, withStore } from '../../controls/payees.js';

@@ -1,7 +1,7 @@
 import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { NotFoundError } from '../../errors.js';
-import { heldOutcomes } from '../../controls/approvals.js';
+import { heldOutcomes } from '../../transfers/approvals.js';
 import { controlScope, withStore } from '../../controls/payees.js';
 import { readPolicy, requestJson } from '../../controls/policy.js';
 import { normaliseRequestId } from '../../store/controls.js';

@@ -168,7 +168,7 @@ async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
  * The message kept is the answer to the POST ("Transfer successful, ..."), given while the transfer was still
  * pending: beside a pending outcome it is labelled as the API's, and beside a failed or reversed one it
  * would read as a payment: those rows say what happened instead, with the reason the API gave when a
- * lookup learnt one (src/transfers/failure-reason.ts). --json keeps the API's message as it came.
+ * lookup learnt one (src/notifications/failure-reason.ts). --json keeps the API's message as it came.
  */
 function messageCell(t: LoggedTransfer): string {
   if (t.outcome === 'failed' || t.outcome === 'reversed') {

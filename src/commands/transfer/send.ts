@@ -30,7 +30,7 @@ import {
 import { describeWait, outcomeOfStatus, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { businessClock } from '../../controls/business-clock.js';
-import { outcomeOfRecord, reasonInRecord } from '../../transfers/failure-reason.js';
+import { outcomeOfRecord, reasonInRecord } from '../../notifications/failure-reason.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
 import { terminalText } from '../../common/sanitize.js';

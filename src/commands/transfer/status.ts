@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../transfers/transfer.js';
 import { describeWait, outcomeOfStatus } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
-import { outcomeOfRecord } from '../../transfers/failure-reason.js';
+import { outcomeOfRecord } from '../../notifications/failure-reason.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
 import { businessClock } from '../../controls/business-clock.js';
@@ -38,7 +38,7 @@ export default run(statusSpec, async (ctx, opts, args) => {
     reason = result.reason;
     if (journalled && transaction !== found) await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction);
   }
-  // fsapi's outcome first; failed or reversed, the reason the API gave (src/transfers/failure-reason.ts).
+  // fsapi's outcome first; failed or reversed, the reason the API gave (src/notifications/failure-reason.ts).
   const seen = await outcomeOfRecord(ctx, transaction);
   const timeZone = await businessClock(ctx);
   printTransaction(ctx, transaction, seen, timeZone);

@@ -10,11 +10,11 @@
 // When neither says anything, the reason is "none given", and fsapi says so.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import { verifiedNotificationsOf } from '../notifications/event-log.js';
-import { readOutflowEvent } from '../notifications/verify.js';
+import { verifiedNotificationsOf } from './event-log.js';
+import { readOutflowEvent } from './verify.js';
 import { terminalText } from '../common/sanitize.js';
 import { isRecord } from '../common/is-record.js';
-import { outcomeMeaning, outcomeOfStatus } from './outcome.js';
+import { outcomeMeaning, outcomeOfStatus } from '../transfers/outcome.js';
 
 /** A reason the API gave, and where it was read. */
 export interface FailureReason {
