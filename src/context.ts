@@ -78,7 +78,7 @@ export interface Context {
   transport: Transport;
   /**
    * The program this run serves, as it named itself: an MCP client's name and version from `initialize`
-   * (src/agents/server.ts). A label kept on the records it leads to (src/controls/asker.ts), never proof.
+   * (src/agents/server.ts). A label kept on the records it leads to (src/transfers/asker.ts), never proof.
    */
   client?: ClientInfo | undefined;
 }

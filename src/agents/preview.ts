@@ -14,13 +14,14 @@ import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { formatNaira, integerKobo, koboToDecimal, type Kobo } from '../money/kobo.js';
-import { applyPolicy, leftUnderDailyMaximum, nameRefusedBefore, openPolicyJudge, PolicyLimitError } from '../controls/policy.js';
+import { applyPolicy, nameRefusedBefore, openPolicyJudge } from '../controls/policy.js';
+import { leftUnderDailyMaximum, PolicyLimitError } from '../transfers/limits.js';
 import { ControlsStore, type NameRefusal, type Payee } from '../store/controls.js';
 import { checkAvailable, openJournal, parseNarration, parseSendExtras, prepareTransfer, transferScope } from '../transfers/transfer.js';
 import { namesMatch } from '../transfers/names.js';
 import { parseAccountNumber } from '../common/validate.js';
 import { NoPolicyError, referenceOfCall, DUPLICATE_HINT } from './send.js';
-import { requestHolding } from '../transfers/approvals.js';
+import { requestHolding } from '../controls/approvals.js';
 import { businessClock } from '../controls/business-clock.js';
 
 /** What transfer_send would do: send it, hold it for a person, refuse it, or answer an earlier call. */

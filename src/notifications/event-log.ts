@@ -23,8 +23,8 @@ import { EventClaims, EventStore, type StoredEvent } from '../store/event-log.js
 import { leavesOpen, parseEventRecord } from '../store/events.js';
 import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
-import type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './types.js';
-export type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './types.js';
+import type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from '../store/events.js';
+export type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from '../store/events.js';
 
 /** The JSON Lines event log of fsapi before the store: imported once, kept as it was. */
 export const EVENT_LOG_FILE = 'events.jsonl';

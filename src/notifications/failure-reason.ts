@@ -91,6 +91,14 @@ export async function reasonGiven(ctx: Pick<Context, 'paths'>, record: Transacti
   }
 }
 
+/** reasonGiven in words (describeReason), undefined when none was given: what the journal keeps (ReasonOf). */
+export function reasonInWords(ctx: Pick<Context, 'paths'>): (record: TransactionRecord) => Promise<string | undefined> {
+  return async (record) => {
+    const given = await reasonGiven(ctx, record);
+    return given ? describeReason(given) : undefined;
+  };
+}
+
 /** A looked-up transfer in fsapi's words: its outcome and, failed or reversed, the reason the API gave. */
 export interface RecordOutcome {
   outcome: 'pending' | 'successful' | 'failed' | 'reversed';

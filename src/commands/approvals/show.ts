@@ -1,9 +1,10 @@
 import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { NotFoundError } from '../../errors.js';
-import { heldOutcomes } from '../../transfers/approvals.js';
+import { heldOutcomes } from '../../controls/approvals.js';
 import { controlScope, withStore } from '../../controls/payees.js';
-import { readPolicy, requestJson } from '../../controls/policy.js';
+import { requestJson } from '../../controls/policy.js';
+import { readPolicy } from '../../transfers/limits.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { printRequest } from '../../ui/controls.js';
 import { businessClock } from '../../controls/business-clock.js';

@@ -6,12 +6,20 @@
 import type { Context } from '../context.js';
 import { ApiError, ExitCode, FsapiError, OutcomeUnknownError } from '../errors.js';
 import { ControlsStore, type ApprovalRequest, type ControlScope, type HeldTransfer } from '../store/controls.js';
-import { resolveBank } from './banks.js';
-import { DuplicateClaimError, ReferenceTakenError } from './claim.js';
-import { DUPLICATE_WINDOW_MS, type TransferState } from './journal.js';
+import { resolveBank } from '../transfers/banks.js';
+import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
+import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
-import { checkDailyLimit, checkPerTransferLimit, leftUnderDailyMaximum, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from '../controls/policy.js';
-import { sendRespectingRateLimit } from './rate-limit.js';
+import {
+  checkDailyLimit,
+  checkPerTransferLimit,
+  leftUnderDailyMaximum,
+  PolicyLimitError,
+  readPolicy,
+  spentTodayIn,
+  todaysTransfers,
+} from '../transfers/limits.js';
+import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
 import { outcomeWords, reasonInRecord } from '../notifications/failure-reason.js';
 import {
   isUnsuccessfulOutcome,
@@ -22,8 +30,8 @@ import {
   type NeverSent,
   type Outcome,
   type TransferWithOutcome,
-} from './outcome.js';
-import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from './transfer.js';
+} from '../transfers/outcome.js';
+import { NameMismatchError, openJournal, verifyAccountName, withoutNothingDone, type TransferScope, type VerifiedTransfer } from '../transfers/transfer.js';
 
 /** The request that holds this reference, with the held transfer. */
 export async function requestHolding(
