@@ -17,7 +17,7 @@ import { readPolicy } from '../transfers/limits.js';
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
 import { requestHolding } from '../controls/approvals.js';
 import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
-import { parseReferenceOption } from '../transfers/reference.js';
+import { parseReferenceOption } from '../api/reference.js';
 import { resolveBank } from '../transfers/banks.js';
 import { outcomeNow } from '../transfers/outcome.js';
 import type { Journal, TransferState } from '../transfers/journal.js';

@@ -6,7 +6,8 @@
 // Which commands are tools, and with which options, is decided in src/agents/command.ts: an allow-list.
 import { UsageError } from '../errors.js';
 import type { CommandModule } from '../commands/types.js';
-import { describeOptions, longName, type CommandSpec, type OptionDescription, type OptionSpec } from '../commands/spec.js';
+import { describeOptions, type CommandSpec, type OptionDescription, type OptionSpec } from '../commands/spec.js';
+import { longName } from '../common/option-names.js';
 import type { Context } from '../context.js';
 import type { EmbeddedResource } from './results.js';
 

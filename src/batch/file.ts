@@ -7,7 +7,7 @@ import { Parser } from 'csv-parse';
 import type { BatchWorkspace } from '../store/batch-workspace.js';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
-import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../transfers/reference.js';
+import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../api/reference.js';
 import { characterCount, controlCharacterProblem } from '../common/validate.js';
 import { fromCsvTextCell } from '../common/sanitize.js';
 import { crockfordBase32 } from '../common/crockford.js';

@@ -45,7 +45,7 @@ import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfe
 import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
-import { referencePrefix } from '../transfers/reference.js';
+import { referencePrefix } from '../api/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
 import { PolicyLimitError } from '../transfers/limits.js';
 import { outcomeOfRecord, outcomeWords, reasonInRecord, reasonInWords } from '../notifications/failure-reason.js';

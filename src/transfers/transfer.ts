@@ -28,7 +28,7 @@ import { namesMatch } from './names.js';
 import { operatorName } from './asker.js';
 import { hardLimits, PolicyLimitError } from './limits.js';
 import { viaJson, viaOf } from './asker.js';
-import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
+import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from '../api/reference.js';
 import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
