@@ -79,7 +79,7 @@ describe('fsapi with no arguments, logged in to a sandbox', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      new RegExp(`Now using profile sim: sandbox at ${setup.server.url.replaceAll('.', '\\.')}, logged in until \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}\\.`),
+      new RegExp(`Now using profile sim: sandbox at ${setup.server.url.replaceAll('.', '\\.')}, logged in \\(the token expires in [^)]+\\)\\.`),
     );
     assert.doesNotMatch(result.stdout, /built-in simulator \(profile local\)/);
     assert.deepEqual(setup.server.simulator.requests(), []);

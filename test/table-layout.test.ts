@@ -187,7 +187,7 @@ describe('tables on a terminal', () => {
         assert.ok(longest(result.stdout) <= columns, `${args.join(' ')} at ${columns} columns:\n${stripAnsi(result.stdout)}`);
       }
       const txList = stripAnsi(screens[0]!);
-      assert.match(txList, /^DATE +REFERENCE/m, 'the header is there');
+      assert.match(txList, /^DATE \(WAT\) +REFERENCE/m, 'the header is there');
       assert.doesNotMatch(txList, /[─│┼]/, 'no rules between rows');
       if (columns === 80) {
         assert.match(txList, /not shown at this width: TYPE, CHARGE, DESCRIPTION/);

@@ -59,8 +59,8 @@ describe('transfer log: what a failed or reversed row says', () => {
     const screen = stripAnsi(narrow.stdout);
     assert.match(screen, /OUTCOME/);
     // STATUS repeats OUTCOME on every row here: left out, and its room goes to who was paid, whole.
-    assert.doesNotMatch(screen, /^TIME .*STATUS/m);
-    assert.match(screen, /^TIME +REFERENCE +NAME /m, `who was paid stays before the API's repeated status:\n${screen}`);
+    assert.doesNotMatch(screen, /^TIME \(WAT\) .*STATUS/m);
+    assert.match(screen, /^TIME \(WAT\) +REFERENCE +NAME /m, `who was paid stays before the API's repeated status:\n${screen}`);
     assert.match(screen, /OKAFOR CHIAMAKA ADAEZE +₦700\.00/);
     for (const outcome of ['successful', 'failed', 'reversed']) assert.match(screen, new RegExp(`${outcome}\\s*$`, 'm'));
   });

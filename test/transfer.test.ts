@@ -384,7 +384,7 @@ describe('transfer status and log', () => {
     const narrow = await setup.runInProcess(['transfer', 'log', '--all-profiles'], { tty: true, columns: 80 });
     assert.equal(narrow.code, 0, narrow.stdout);
     const lines = stripAnsi(narrow.stdout).replace(/\r/g, '').split('\n');
-    assert.match(lines.find((line) => /REFERENCE/.test(line))!, /^TIME +PROFILE +REFERENCE/);
+    assert.match(lines.find((line) => /REFERENCE/.test(line))!, /^TIME \(WAT\) +PROFILE +REFERENCE/);
     assert.match(lines.find((line) => line.includes('ACME-REALMONEY01'))!, / live +ACME-REALMONEY01 /);
     assert.ok(
       lines.every((line) => [...line].length <= 80),
