@@ -2,7 +2,10 @@
 // Checks the shape of src/ (the guide's "Layout that shows the architecture"):
 //   - no import cycle between its modules; type-only imports count, since a cycle of types is still two
 //     modules that cannot be read, tested or moved apart;
-//   - no module below the commands that imports the terminal layer (src/ui);
+//   - dependencies between rooms go one way, down the house: a room is a folder of src/ or a file at its top
+//     (ROOMS below, top to bottom, drawn in CONTRIBUTING.md). Two rooms that import each other fail, as does
+//     a room that imports one above it, and a room the order does not name; type-only imports count;
+//   - no module below the commands that imports the terminal layer (src/ui): only the rooms above it may;
 //   - no folder with more than 20 files, so each one can be taken in at a glance;
 //   - no SQL outside src/store and src/simulator (which keeps its own database): a string that starts
 //     with a statement (SELECT, INSERT INTO, UPDATE … SET, DELETE FROM, CREATE TABLE, PRAGMA, …), and no
@@ -14,9 +17,54 @@ import path from 'node:path';
 
 const SRC = path.resolve(process.argv[2] ?? 'src');
 const UI = path.join(SRC, 'ui');
-// Who may import src/ui: the terminal layer itself, the commands, and the CLI shell (the files at the top of
-// src/: the command tree, the runner, main). Everything else is logic with no terminal.
-const mayImportUi = (file) => file.startsWith(UI + path.sep) || file.startsWith(path.join(SRC, 'commands') + path.sep) || path.dirname(file) === SRC;
+
+// The rooms of src/, top to bottom: each may import only the rooms below it. CONTRIBUTING.md draws it.
+const ROOMS = [
+  // The shell: what starts a run, builds the command tree and loads a command.
+  'cli',
+  'main',
+  'program',
+  'engine-loader',
+  'engine',
+  'engine-light',
+  'engine-choice',
+  // The front ends: the MCP server (which drives the commands), the run that makes a context, the commands,
+  // the terminal, the shell's completions.
+  'agents',
+  'runtime',
+  'commands',
+  'ui',
+  'completion',
+  // The domain, each room using the ones under it.
+  'batch',
+  'documents',
+  'books',
+  'clients',
+  'controls',
+  'notifications',
+  'transfers',
+  // The context a command's logic is handed, and what it is made of.
+  'context',
+  'auth',
+  'simulator',
+  'store',
+  'api',
+  // The floor: shared helpers, money, the parts of a run, the output's last flush, the errors.
+  'common',
+  'money',
+  'run-types',
+  'write-now',
+  'errors',
+];
+const rank = new Map(ROOMS.map((room, index) => [room, index]));
+/** The room of a module: its folder under src/, or the name of a file at the top of src/. */
+const roomOf = (file) => {
+  const [first, ...rest] = path.relative(SRC, file).split(path.sep);
+  return rest.length === 0 ? first.replace(/\.(ts|mts|cts|tsx)$/, '') : first;
+};
+// Who may import src/ui: the rooms above it (the shell, the front ends, the commands) and the terminal layer
+// itself. Everything below is logic with no terminal.
+const mayImportUi = (file) => (rank.get(roomOf(file)) ?? Number.POSITIVE_INFINITY) <= rank.get('ui');
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;
 // Where SQL may be written: the store, and the simulator's own database. Nothing else is exempt.
@@ -81,7 +129,7 @@ for (const file of files) {
     if (target === undefined) continue;
     if (SOURCE.test(target) && target.startsWith(SRC + path.sep)) targets.add(target);
     if (target.startsWith(UI + path.sep) && !mayImportUi(file)) {
-      problems.push(`${show(file)} imports ${show(target)}: only src/ui, src/commands and the CLI shell may`);
+      problems.push(`${show(file)} imports ${show(target)}: only the rooms above src/ui may (the shell, the front ends, the commands)`);
     }
   }
   edges.set(file, [...targets].sort());
@@ -153,6 +201,32 @@ for (const component of components) {
   );
 }
 
+// Rooms: each import between two rooms, with one example of it; then pairs, imports upward, unknown rooms.
+const roomEdges = new Map();
+for (const [file, targets] of edges) {
+  for (const target of targets) {
+    const [from, to] = [roomOf(file), roomOf(target)];
+    if (from === to) continue;
+    const key = `${from}\0${to}`;
+    if (!roomEdges.has(key)) roomEdges.set(key, { from, to, example: `${show(file)} => ${show(target)}` });
+  }
+}
+const shownRoom = (room) =>
+  rank.has(room) && !files.some((file) => path.relative(SRC, file).split(path.sep).length > 1 && roomOf(file) === room) ? `src/${room}.ts` : `src/${room}`;
+for (const room of new Set(files.map(roomOf))) {
+  if (!rank.has(room))
+    problems.push(`${shownRoom(room)} is not in the house's order: add it to ROOMS in scripts/check-layout.mjs (and the drawing in CONTRIBUTING.md)`);
+}
+for (const { from, to, example } of roomEdges.values()) {
+  if (!rank.has(from) || !rank.has(to)) continue;
+  const back = roomEdges.get(`${to}\0${from}`);
+  if (back) {
+    if (rank.get(from) < rank.get(to)) problems.push(`${shownRoom(from)} and ${shownRoom(to)} import each other: ${example}; ${back.example}`);
+    continue;
+  }
+  if (rank.get(to) < rank.get(from)) problems.push(`${shownRoom(from)} imports ${shownRoom(to)}, which is above it in the house: ${example}`);
+}
+
 const perFolder = new Map();
 for (const file of files) perFolder.set(path.dirname(file), (perFolder.get(path.dirname(file)) ?? 0) + 1);
 for (const [folder, count] of perFolder) {
@@ -162,7 +236,7 @@ for (const [folder, count] of perFolder) {
 for (const problem of problems) console.log(problem);
 console.log(
   problems.length === 0
-    ? `ok: ${files.length} modules, no cycles, no ui below the commands, no folder over ${MAX_FILES_IN_A_FOLDER}, no SQL outside src/store`
+    ? `ok: ${files.length} modules, no cycles, rooms one way (${ROOMS.length}, top to bottom), no ui below the commands, no folder over ${MAX_FILES_IN_A_FOLDER}, no SQL outside src/store`
     : `${problems.length} problem(s)`,
 );
 process.exitCode = problems.length === 0 ? 0 : 1;

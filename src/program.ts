@@ -11,7 +11,8 @@ import type { commands } from './engine.js';
 import { loadEngine } from './engine-loader.js';
 import { errorObjectLine, errorRed, jsonRequested, labelledLines, stderrColour } from './ui/error-lines.js';
 import { isTerminal, writeNow } from './write-now.js';
-import { exitCodeLines, isGroup, optionKey, type CommandSpec, type GroupSpec, type OptionSpec } from './commands/spec.js';
+import { exitCodeLines, isGroup, type CommandSpec, type GroupSpec, type OptionSpec } from './commands/spec.js';
+import { optionKey } from './common/option-names.js';
 import { commandSpecs } from './commands/tree.js';
 
 export const program = new Command('fsapi')

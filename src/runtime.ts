@@ -13,7 +13,7 @@ import { systemClock } from './common/clock.js';
 // runs, never for --help.
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
-import { createApi } from './api/client.js';
+import { createApi } from './auth/api-client.js';
 import { nodeTransport } from './api/node-transport.js';
 import type { Transport } from './api/types.js';
 import { storeGuard, teamStoreOfRun } from './auth/store-check.js';
@@ -181,6 +181,8 @@ export function createContext(
       })),
     api: () => (api ??= createApi(ctx)),
     transport: parts.transport ?? nodeTransport,
+    // Loaded only for a `local` profile: commands against a real API never load the simulator's code.
+    openLocalApi: async () => (await import('./simulator/index.js')).openLocalSimulator(paths.dataDir, env, ctx.transport),
     client: parts.client,
   };
   return ctx;

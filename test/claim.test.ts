@@ -11,7 +11,7 @@ import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId } from '../
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { ControlsStore } from '../src/store/controls.js';
-import { dayWindow, PolicyLimitError } from '../src/controls/policy.js';
+import { dayWindow, PolicyLimitError } from '../src/transfers/limits.js';
 import type { Kobo } from '../src/money/kobo.js';
 import { executeTransfer, transferScope, type VerifiedTransfer } from '../src/transfers/transfer.js';
 import { createContext } from '../src/runtime.js';

@@ -16,7 +16,7 @@ import { homePool, runCli, type Home } from './helpers/cli.js';
 import { HttpStubs } from './helpers/http-stubs.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { BANKS, BUSINESS } from '../src/simulator/index.js';
-import { createApi } from '../src/api/client.js';
+import { createApi } from '../src/auth/api-client.js';
 import { nodeTransport } from '../src/api/node-transport.js';
 import type { Api, Transport } from '../src/api/types.js';
 import type { Context, GlobalOptions, IO } from '../src/context.js';
@@ -217,6 +217,7 @@ function contextFor(
     profile: () => import('../src/auth/resolve.js').then((m) => m.resolveProfile(ctx)),
     api: () => (api ??= createApi(ctx)),
     transport,
+    openLocalApi: async () => (await import('../src/simulator/index.js')).openLocalSimulator(ctx.paths.dataDir, fullEnv, transport),
   };
   return { ctx, notes };
 }

@@ -1,5 +1,5 @@
-// The shape of src/ (scripts/check-layout.mjs): no import cycle, no terminal code below the commands, no
-// folder over 20 files, no SQL outside src/store. Checked on the real tree, and on small trees made to
+// The shape of src/ (scripts/check-layout.mjs): no import cycle, rooms that import one way (down the house),
+// no terminal code below the commands, no folder over 20 files, no SQL outside src/store. Checked on the real tree, and on small trees made to
 // break each rule, so the check is known to fail when it should.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -66,9 +66,44 @@ describe('the layout of src/', () => {
     });
     const { status, output } = check(src);
     assert.equal(status, 1, output);
-    const findings = output.split('\n').filter((line) => line.includes(' imports '));
+    const findings = output.split('\n').filter((line) => line.includes('only the rooms above src/ui may'));
     assert.equal(findings.length, 1, output);
     assert.match(findings[0]!, /batch\/report\.ts imports .*ui\/cells\.ts/);
+  });
+
+  it('two rooms that import each other are found, with an import each way; one way passes', () => {
+    const both = tree('pair', {
+      'store/events.ts': "import type { Shown } from '../notifications/shown.js';\nexport type Row = { shown: Shown };\n",
+      'notifications/shown.ts': 'export type Shown = string;\n',
+      'notifications/log.ts': "import type { Row } from '../store/events.js';\nexport type Log = Row[];\n",
+    });
+    const found = check(both);
+    assert.equal(found.status, 1, found.output);
+    assert.doesNotMatch(found.output, /import cycle/, 'no module cycle: only the rooms go both ways');
+    assert.match(
+      found.output,
+      /src\/notifications and src\/store import each other: \S*notifications\/log\.ts => \S*store\/events\.ts; \S*store\/events\.ts => \S*notifications\/shown\.ts/,
+    );
+
+    const oneWay = tree('one-way', {
+      'store/events.ts': 'export type Row = { shown: string };\n',
+      'notifications/log.ts': "import type { Row } from '../store/events.js';\nexport type Log = Row[];\n",
+    });
+    const passed = check(oneWay);
+    assert.equal(passed.status, 0, passed.output);
+    assert.match(passed.output, /rooms one way/);
+  });
+
+  it('a room that imports one above it is found, and a room the order does not name', () => {
+    const src = tree('upward', {
+      'transfers/claim.ts': 'export const claim = 1;\n',
+      'store/journal.ts': "import { claim } from '../transfers/claim.js';\nexport const journal = claim;\n",
+      'extras/thing.ts': 'export const thing = 1;\n',
+    });
+    const { status, output } = check(src);
+    assert.equal(status, 1, output);
+    assert.match(output, /src\/store imports src\/transfers, which is above it in the house: \S*store\/journal\.ts => \S*transfers\/claim\.ts/);
+    assert.match(output, /src\/extras is not in the house's order/);
   });
 
   it('a folder of 21 files is found; 20 pass', () => {

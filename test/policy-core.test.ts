@@ -8,7 +8,8 @@ import path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { checkClaim } from '../src/transfers/claim.js';
 import { Journal, type JournalRecord } from '../src/transfers/journal.js';
-import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, holdReasons, PolicyLimitError, spentToday, spentTodayIn } from '../src/controls/policy.js';
+import { holdReasons } from '../src/controls/policy.js';
+import { checkDailyLimit, COUNTED_OUTCOMES, dayWindow, PolicyLimitError, spentToday, spentTodayIn } from '../src/transfers/limits.js';
 import { journalledTransfers } from '../src/transfers/outcome.js';
 import { holdRunLock, runId } from '../src/store/process-lock.js';
 import { ControlsStore, type Asker, type HeldTransfer } from '../src/store/controls.js';
@@ -19,7 +20,7 @@ import { MIGRATIONS } from '../src/store/migrations.js';
 import { openDatabase } from '../src/store/sqlite.js';
 import { claimer } from './helpers/claimer.js';
 import { hostname } from 'node:os';
-import { viaOf, viaWords } from '../src/controls/asker.js';
+import { viaOf, viaWords } from '../src/transfers/asker.js';
 import { localActor, machineActor } from '../src/common/actor.js';
 
 const scope = { profile: 'sim', baseUrl: 'http://127.0.0.1:1' };

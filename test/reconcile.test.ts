@@ -299,7 +299,11 @@ describe('reconcile: the default period', () => {
     assert.deepEqual(unknown.sort(), ['ACME-HANDEARLIER', 'ACME-HANDTHREEDAYS']);
     // The business's day (Africa/Lagos without a policy), whatever TZ this machine has.
     const todayStart = zonedDay(realNow, 'Africa/Lagos').start;
-    assert.equal(Date.parse(report.since), zonedDay(todayStart - 6 * day + 12 * 3_600_000, 'Africa/Lagos').start, "from the start of the business's day 6 days ago");
+    assert.equal(
+      Date.parse(report.since),
+      zonedDay(todayStart - 6 * day + 12 * 3_600_000, 'Africa/Lagos').start,
+      "from the start of the business's day 6 days ago",
+    );
     assert.deepEqual(report.journal, { count: 1, total: '2500.00' });
 
     // --since still says where it starts: from today on, the debit of 3 days ago is out of the period.

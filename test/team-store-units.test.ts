@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { accountOf } from '../src/auth/records-owner.js';
-import { operatorName } from '../src/controls/policy.js';
+import { operatorName } from '../src/transfers/asker.js';
 import { UsageError } from '../src/errors.js';
 import { parseStoreUrl, shownStore, toPostgres } from '../src/store/postgres.js';
 import { sendArgs as send, setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';

@@ -7,7 +7,7 @@ import { createContext } from '../src/runtime.js';
 import { Journal } from '../src/transfers/journal.js';
 import { parseNairaInput, type Kobo } from '../src/money/kobo.js';
 import { namesMatch } from '../src/transfers/names.js';
-import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/transfers/reference.js';
+import { checkReferencePrefix, makeReference, parseReferenceOption, referencePrefix } from '../src/api/reference.js';
 import {
   executeTransfer,
   lookUpReference,

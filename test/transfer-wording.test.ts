@@ -13,7 +13,7 @@ import { childEnv, cliPath, makeHome, repoRoot, stripAnsi } from './helpers/cli.
 import { setUpTransfers, storeRecords, until, type TransferSetup } from './helpers/transfer-setup.js';
 import { startHostileApi } from './fixtures/hostile-api.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
-import { reasonInNotifications, reasonInRecord } from '../src/transfers/failure-reason.js';
+import { reasonInNotifications, reasonInRecord } from '../src/notifications/failure-reason.js';
 import { EventLogWriter, type EventState } from '../src/notifications/event-log.js';
 
 describe('transfer log: what a failed or reversed row says', () => {

@@ -10,7 +10,7 @@ import { EventLogWriter } from '../src/notifications/event-log.js';
 import { DEFAULT_WINDOW, EventProcessor, newReceivedRecord, type ShownEvent } from '../src/notifications/event-processor.js';
 import { Intake, ListenerBusyError } from '../src/notifications/intake.js';
 import { startListener } from '../src/notifications/listen.js';
-import type { ReceivedRecord } from '../src/notifications/types.js';
+import type { ReceivedRecord } from '../src/store/events.js';
 import type { Verification } from '../src/notifications/verify.js';
 import { makeHome } from './helpers/cli.js';
 

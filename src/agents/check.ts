@@ -14,7 +14,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Context } from '../context.js';
-import { readPolicy } from '../controls/policy.js';
+import { readPolicy } from '../transfers/limits.js';
 import { transferScope } from '../transfers/transfer.js';
 import { canRenew } from '../auth/credentials.js';
 import { tokenState } from '../auth/session.js';

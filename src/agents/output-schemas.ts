@@ -72,7 +72,7 @@ const heldTransfer = object(['reference', 'accountNumber', 'bankCode', 'accountN
   reasons: { type: 'array', items: text },
 });
 
-/** The labels an act came with (src/controls/asker.ts viaJson): the MCP client, the person behind sudo. Not proof. */
+/** The labels an act came with (src/transfers/asker.ts viaJson): the MCP client, the person behind sudo. Not proof. */
 const via: JsonSchema = {
   type: ['object', 'null'],
   description: 'labels, not proof: the MCP client and the person behind sudo it came through',

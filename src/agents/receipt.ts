@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import type { CommandModule } from '../commands/types.js';
 import { parseReferenceArgument } from '../books/transactions.js';
-import { receiptJson, type Receipt } from '../transfers/receipt.js';
+import { receiptJson, type Receipt } from '../books/receipt.js';
 import type { ToolCall } from './tools.js';
 
 export async function receiptForAgent(ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[], call: ToolCall): Promise<void> {

@@ -91,7 +91,7 @@ async function runNow(
   try {
     // No colour whatever the environment says: the text goes to a model, not a terminal.
     const env = { ...server.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
-    // The client the server serves, as it named itself: kept on what the call records (src/controls/asker.ts).
+    // The client the server serves, as it named itself: kept on what the call records (src/transfers/asker.ts).
     const ctx: Context = createContext(rawGlobals, env, new Set(), { terminal, client: server.client });
     const module = await tool.load();
     await runModule(ctx, tool.run ? wrapped(tool.run, module, call) : module, options, args);

@@ -12,14 +12,16 @@ import type { CommandModule } from '../commands/types.js';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
 import { koboToDecimal, formatNaira, integerKobo } from '../money/kobo.js';
 import { findPayee, parseAlias } from '../controls/payees.js';
-import { heldError, NameRequiredError, readPolicy, requestJson } from '../controls/policy.js';
+import { heldError, NameRequiredError, requestJson } from '../controls/policy.js';
+import { readPolicy } from '../transfers/limits.js';
 import type { ApprovalRequest, ControlScope, HeldTransfer } from '../store/controls.js';
 import { requestHolding } from '../controls/approvals.js';
 import { DuplicateTransferError, checkTransferStatus, openJournal, sourceAccount, transferScope, type TransferScope } from '../transfers/transfer.js';
-import { parseReferenceOption } from '../transfers/reference.js';
+import { parseReferenceOption } from '../api/reference.js';
 import { resolveBank } from '../transfers/banks.js';
 import { outcomeNow } from '../transfers/outcome.js';
 import type { Journal, TransferState } from '../transfers/journal.js';
+import { reasonInWords } from '../notifications/failure-reason.js';
 
 /** No policy for the profile: an agent pays nothing. Exit 2, nothing sent. */
 export class NoPolicyError extends FsapiError {
@@ -122,7 +124,7 @@ async function answerSent(ctx: Context, journal: Journal, scope: TransferScope, 
   refuseOther(sent.reference, what, differ);
   if (sent.state !== 'rejected' && (sent.status === undefined || sent.status.toLowerCase() === 'pending')) {
     try {
-      await checkTransferStatus(ctx, journal, scope, sent.reference);
+      await checkTransferStatus(ctx, journal, scope, sent.reference, reasonInWords(ctx));
     } catch (error) {
       if (!(error instanceof FsapiError) || error.exitCode === ExitCode.auth) throw error;
       ctx.io.note(`warning: could not look ${sent.reference} up just now (${error.message}); its outcome is as the journal last saw it`);

@@ -3,10 +3,11 @@
 // (describeOptions, src/commands/spec.ts), its input parsed by the same option kinds commander uses, so a
 // bad value is the same exit-2 error, before anything runs. Its words are the tool's: an error that names
 // a flag (`--expect-name`) names the argument instead (`expectName`), see inToolWords.
-// Which commands are tools, and with which options, is decided in src/commands/mcp.ts: an allow-list.
+// Which commands are tools, and with which options, is decided in src/agents/command.ts: an allow-list.
 import { UsageError } from '../errors.js';
 import type { CommandModule } from '../commands/types.js';
-import { describeOptions, longName, type CommandSpec, type OptionDescription, type OptionSpec } from '../commands/spec.js';
+import { describeOptions, type CommandSpec, type OptionDescription, type OptionSpec } from '../commands/spec.js';
+import { longName } from '../common/option-names.js';
 import type { Context } from '../context.js';
 import type { EmbeddedResource } from './results.js';
 

@@ -21,14 +21,14 @@
 //
 // This layer is written here rather than on ky because ky is built on fetch's Request and Response, whose
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
-import type { Context } from '../context.js';
+import type { Clock, GlobalOptions, IO } from '../run-types.js';
 import { FsapiError, TransportError } from '../errors.js';
 import { API_GET_RETRY, API_RATE_LIMIT, Backoff, retryAfterMs, SENT_ONCE } from '../common/retry.js';
 import { DeadlineExceeded, describeError, errorCode, exchangeWithin, formatSeconds } from './exchange.js';
 import { AnswerTooLargeError, closeAgents } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
-import type { Http, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
+import type { Http, HttpRequest, LocalApi, Transport, WireAnswer, WireRequest } from './types.js';
 export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transport, WireAnswer, WireRequest } from './types.js';
 
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
@@ -52,7 +52,7 @@ export function resetHttpState(): void {
 }
 
 /** Writes the contract's yellow note once per run, whichever code first talks to the local simulator. */
-export function noteLocalSimulator(ctx: Context): void {
+export function noteLocalSimulator(ctx: Pick<HttpContext, 'io'>): void {
   if (localNoteShown) return;
   localNoteShown = true;
   const text = 'local simulator: no real money moves';
@@ -74,17 +74,27 @@ export function requestUrl(origin: string, path: string, searchParams?: URLSearc
   return url;
 }
 
+/** What the HTTP stack needs of a run (a Context has it all). */
+export interface HttpContext {
+  io: Pick<IO, 'note' | 'colorStderr'>;
+  globals: Pick<GlobalOptions, 'timeoutMs' | 'verbose'>;
+  clock: Clock;
+  /** Requests to a base address: node:http, or a test's stubbed answers. */
+  transport: Transport;
+  /** Opens the in-process simulator of the run's data dir (loaded only then). */
+  openLocalApi(): Promise<LocalApi>;
+}
+
 /**
  * `baseUrl` undefined means the in-process simulator (state in the data dir), loaded only then so that
  * commands against a real API never load the simulator's code.
  */
-export async function createHttp(ctx: Context, baseUrl: string | undefined): Promise<Http> {
+export async function createHttp(ctx: HttpContext, baseUrl: string | undefined): Promise<Http> {
   let transport: Transport = ctx.transport;
   let origin: string;
   let host: string;
   if (baseUrl === undefined) {
-    const { openLocalSimulator } = await import('../simulator/index.js');
-    const simulator = openLocalSimulator(ctx.paths.dataDir, ctx.env, ctx.transport);
+    const simulator = await ctx.openLocalApi();
     localSimulators.add(simulator);
     transport = fetchTransport(simulator.fetch);
     origin = requestOrigin(baseUrl);
@@ -190,7 +200,7 @@ function movesNoMoney(request: HttpRequest): boolean {
 let lastRateLimitNote = 0;
 
 /** The progress line, at most one every 2 s per run, so many waiting requests do not read as many failures. */
-function noteRateLimit(ctx: Context, line: string): void {
+function noteRateLimit(ctx: Pick<HttpContext, 'io'>, line: string): void {
   const now = Date.now();
   if (now - lastRateLimitNote < 2000) return;
   lastRateLimitNote = now;

@@ -66,7 +66,7 @@ function onePerSchema<B extends (schema: z.ZodMiniType) => z.ZodMiniType>(build:
 /** The answer's envelope around `data`: `{ success: true, message?, data }`. */
 export const envelope = onePerSchema(buildEnvelope);
 
-/** A list answer's data (src/api/client.ts reaches zod only through this module). */
+/** A list answer's data (src/auth/api-client.ts reaches zod only through this module). */
 export const listOf = onePerSchema(<T extends z.ZodMiniType>(item: T) => z.array(item));
 
 // ---- 2.1 token --------------------------------------------------------------------------------------

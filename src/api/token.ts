@@ -1,9 +1,15 @@
 // POST /v1/generate-token (spec 4.1): the credentials travel in headers, never in a body, a URL or a log
 // line (the --verbose line shows method, path and status only).
 import { AuthError, ApiError } from '../errors.js';
-import type { Credentials } from '../auth/credentials.js';
+
 import { parseAnswer } from './answers.js';
 import type { Http } from './http.js';
+
+/** A consumer key and secret: what a token is generated from (spec 1.1). */
+export interface Credentials {
+  consumerKey: string;
+  consumerSecret: string;
+}
 
 export const MAX_VALIDITY_MINUTES = 2880;
 export const DEFAULT_VALIDITY_MINUTES = 1440;
@@ -29,7 +35,7 @@ export async function generateToken(http: Http, credentials: Credentials, validi
   });
   let parsed;
   try {
-    // Loaded here, not with this module: zod stays off the path of a run with a cached token (src/api/client.ts).
+    // Loaded here, not with this module: zod stays off the path of a run with a cached token (src/auth/api-client.ts).
     const { tokenResponse } = await import('./schemas.js');
     parsed = parseAnswer(answer, http.host, tokenResponse);
   } catch (error) {

@@ -115,3 +115,12 @@ export interface WireAnswer {
 
 /** Sends one request and reads its whole answer, or fails with the error of the connection. */
 export type Transport = (request: WireRequest) => Promise<WireAnswer>;
+
+/**
+ * The in-process simulator a `local` profile talks to (src/simulator/index.ts, openLocalSimulator): a fetch
+ * of its own, and close. Opened by the context (src/runtime.ts), which the simulator's room sits above.
+ */
+export interface LocalApi {
+  fetch(request: Request): Promise<Response>;
+  close(): void;
+}

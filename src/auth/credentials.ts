@@ -4,11 +4,7 @@
 //   the ones saved in the profile with `auth login --save-credentials`.
 // Never from a command-line flag: argv is visible to every user of the machine.
 import type { Profile } from './types.js';
-
-export interface Credentials {
-  consumerKey: string;
-  consumerSecret: string;
-}
+import type { Credentials } from '../api/token.js';
 
 export type CredentialSource = 'simulator' | 'env' | 'saved';
 

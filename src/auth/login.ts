@@ -1,10 +1,10 @@
 // Logging a profile in: one generate-token call with the given credentials, then the token, its expiry,
 // the environment, base address and consumer key (and the secret, only when asked to) saved in the profile. The
 // first profile logged in becomes the default.
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { createHttp } from '../api/http.js';
 import { generateToken } from '../api/token.js';
-import type { Credentials } from './credentials.js';
+import type { Credentials } from '../api/token.js';
 import type { Environment, Profile, ProfileStore } from './types.js';
 
 export interface LoginRequest {
@@ -23,7 +23,7 @@ export interface LoginResult {
   becameDefault: boolean;
 }
 
-export async function logIn(ctx: Context, store: ProfileStore, request: LoginRequest): Promise<LoginResult> {
+export async function logIn(ctx: AuthContext, store: ProfileStore, request: LoginRequest): Promise<LoginResult> {
   const http = await createHttp(ctx, request.baseUrl);
   const issued = await generateToken(http, request.credentials, request.validityMinutes, ctx.clock.now);
   // Each login replaces what the profile holds: credentials saved by an earlier login are dropped unless

@@ -2,7 +2,7 @@
 // 0600) in a directory kept at 0700: the file holds bearer tokens and, with --save-credentials, the
 // consumer secret. It is read on every API command, so reading is one stat, one chmod at most and one
 // small JSON read, checked by hand (checkStoredFile): this is fsapi's own file, not an API shape, and not
-// loading zod before the request is sent lets zod start while the API answers (src/api/client.ts). conf
+// loading zod before the request is sent lets zod start while the API answers (src/auth/api-client.ts). conf
 // (with node:assert, node:crypto and its helpers) is imported only when something is written: loading it
 // cost every command about 10 ms (bench/startup.mjs).
 //

@@ -5,7 +5,7 @@
 //
 // Not proof: FSAPI_CONSUMER_SECRET or a secret saved with --save-credentials (a script or an agent running
 // fsapi has those), FSAPI_TOKEN, or being at a terminal at all. Without a terminal the decision is exit 2.
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { AuthError, FsapiError, ExitCode, UsageError } from '../errors.js';
 import { createHttp } from '../api/http.js';
 import { generateToken } from '../api/token.js';
@@ -13,7 +13,7 @@ import { simulatorCredentials } from './credentials.js';
 import { secretsElsewhere } from './session.js';
 
 /** Exit 2 unless a person can answer at a terminal. `what`: "approving a transfer". */
-export function requireTerminal(ctx: Context, what: string): void {
+export function requireTerminal(ctx: AuthContext, what: string): void {
   if (ctx.prompt.interactive) return;
   throw new UsageError(
     `${what} needs a person at a terminal who types the profile's consumer secret; nothing was changed`,
@@ -25,7 +25,7 @@ export function requireTerminal(ctx: Context, what: string): void {
  * Asks for the consumer secret (hidden) and checks it with the API. Typing it is the confirmation: an
  * empty answer cancels (exit 4); a wrong one is exit 3, and nothing was changed.
  */
-export async function proveConsumerSecret(ctx: Context, action: string): Promise<void> {
+export async function proveConsumerSecret(ctx: AuthContext, action: string): Promise<void> {
   const profile = await ctx.profile();
   const elsewhere = secretsElsewhere(profile);
   if (elsewhere) throw new AuthError(elsewhere.reason, elsewhere.hint);

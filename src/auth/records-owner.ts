@@ -3,7 +3,7 @@
 // every operator's profile of it on every machine: the base address (normalised, so spellings do not
 // split an account) and a hash of the consumer key (never the key), so that the journal, the duplicate
 // guard, the daily maximum, payees, policy and held requests are one for the whole team.
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { UsageError } from '../errors.js';
 import { teamChoice } from '../store/team-choice.js';
 import type { Profile } from './types.js';
@@ -14,7 +14,7 @@ export interface RecordsScope {
 }
 
 /** The owner of the records of `profile` at `baseUrl` in this run's store. */
-export function recordsScope(ctx: Context, profile: Profile, baseUrl: string): RecordsScope {
+export function recordsScope(ctx: AuthContext, profile: Profile, baseUrl: string): RecordsScope {
   // The in-process simulator (`local`) is no API account: its records stay the profile's.
   if (!teamChoice(ctx.paths.dataDir) || !/^https?:\/\//i.test(baseUrl)) return { profile: profile.name, baseUrl };
   const consumerKey = ctx.env.FSAPI_CONSUMER_KEY?.trim() || profile.consumerKey;

@@ -7,7 +7,7 @@
 // profile this run uses, so no request can carry them there. What such a run may use instead: FSAPI_TOKEN,
 // or FSAPI_CONSUMER_KEY/SECRET from the environment (the person running it chose those for this run), or
 // for a `local` profile the simulator's public credentials.
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { UsageError } from '../errors.js';
 import type { Profile, ProfileStore } from './types.js';
 
@@ -18,7 +18,7 @@ export function implicitLocalProfile(): Profile {
   return { name: LOCAL_PROFILE, env: 'local', baseUrl: undefined };
 }
 
-export async function resolveProfile(ctx: Context): Promise<Profile> {
+export async function resolveProfile(ctx: AuthContext): Promise<Profile> {
   const store = await ctx.profiles();
   const profile = findProfile(store, ctx.globals.profile);
   if (ctx.globals.baseUrl === undefined) return profile;

@@ -14,7 +14,7 @@
 //   Such a run never has the profile's stored token or saved credentials (src/auth/resolve.ts).
 // - A token issued in this run and refused at once is not renewed again (it would not help); one refused
 //   later (it expired during a long batch) is renewed like any other.
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { AuthError } from '../errors.js';
 import { spanText } from '../common/duration.js';
 import { DEFAULT_VALIDITY_MINUTES, generateToken } from '../api/token.js';
@@ -67,7 +67,7 @@ export interface TokenSession {
   refusedError(status: number, apiMessage: string | undefined): AuthError;
 }
 
-export function createTokenSession(ctx: Context, profile: Profile, store: ProfileStore, http: Http): TokenSession {
+export function createTokenSession(ctx: AuthContext, profile: Profile, store: ProfileStore, http: Http): TokenSession {
   const envToken = ctx.env.FSAPI_TOKEN ? ctx.env.FSAPI_TOKEN.trim() : undefined;
   const elsewhere = secretsElsewhere(profile);
   const loginHint = elsewhere?.hint ?? `run fsapi auth login --profile ${profile.name}`;

@@ -8,7 +8,7 @@
 // expectation is one read of profiles.json. Remembering the counter is one write of profiles.json at the
 // end of a command that added records. Moving or restoring a store on purpose: `fsapi store adopt`.
 import path from 'node:path';
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import type { ExpectedStore, ProfileStore } from './types.js';
 import { openProfileStore } from './profile-store.js';
 import { findProfile } from './resolve.js';
@@ -77,7 +77,7 @@ export interface StoreGuard {
  * default, else local), synchronously: a store is opened in the middle of synchronous work. A name that
  * does not resolve expects nothing here; the command itself reports it when it needs the profile.
  */
-export function storeGuard(ctx: Context): StoreGuard {
+export function storeGuard(ctx: AuthContext): StoreGuard {
   let resolved: { profiles: ProfileStore; name: string } | null | undefined;
   const profile = () => {
     if (resolved !== undefined) return resolved ?? undefined;
@@ -114,7 +114,7 @@ export function storeGuard(ctx: Context): StoreGuard {
  * The team store of this run: FSAPI_STORE when set, else the one the profile keeps its records in (`fsapi
  * store use`), else none (the data dir's SQLite). Resolved synchronously, as the guard resolves the profile.
  */
-export function teamStoreOfRun(ctx: Context): TeamChoice | undefined {
+export function teamStoreOfRun(ctx: AuthContext): TeamChoice | undefined {
   const fromEnv = ctx.env.FSAPI_STORE?.trim();
   if (fromEnv) return { dataDir: ctx.paths.dataDir, url: fromEnv, source: 'FSAPI_STORE' };
   try {

@@ -1,4 +1,7 @@
 // Profiles live in the config dir (profiles.json, mode 0600, dir 0700), written with conf.
+import type { Transport, LocalApi } from '../api/types.js';
+import type { ClientInfo, Clock, GlobalOptions, IO, Paths, Prompt } from '../run-types.js';
+
 export type Environment = 'local' | 'sandbox' | 'production';
 
 export interface Profile {
@@ -61,4 +64,33 @@ export interface ProfileStore {
   teamStore(name: string): string | undefined;
   /** Sets (or, with undefined, clears) the profile's team store: a URL without a password. */
   useTeamStore(name: string, url: string | undefined): Promise<void>;
+}
+
+/**
+ * What the rooms up to here are handed of a run (a Context, src/context.ts, adds the API client): its parts
+ * (src/run-types.ts), its profiles, and the way to an address (HttpContext, src/api/http.ts).
+ */
+export interface AuthContext {
+  io: IO;
+  globals: GlobalOptions;
+  env: Readonly<Record<string, string | undefined>>;
+  paths: Paths;
+  clock: Clock;
+  prompt: Prompt;
+  /** Profiles and tokens in the config dir. Loaded on first use. */
+  profiles(): Promise<ProfileStore>;
+  /** The profile this run uses (--profile, FSAPI_PROFILE, the default, else local). */
+  profile(): Promise<Profile>;
+  /**
+   * What requests to a base address go through (src/api/http.ts): node:http (src/api/node-transport.ts),
+   * or a test's stubbed answers (test/helpers/http-stubs.ts). The in-process simulator has its own.
+   */
+  transport: Transport;
+  /** Opens the in-process simulator of the data dir, for the `local` profile (src/runtime.ts makes it). */
+  openLocalApi(): Promise<LocalApi>;
+  /**
+   * The program this run serves, as it named itself: an MCP client's name and version from `initialize`
+   * (src/agents/server.ts). A label kept on the records it leads to (src/transfers/asker.ts), never proof.
+   */
+  client?: ClientInfo | undefined;
 }

@@ -7,13 +7,13 @@ import { Parser } from 'csv-parse';
 import type { BatchWorkspace } from '../store/batch-workspace.js';
 import { UsageError } from '../errors.js';
 import { AmountError, parseNairaInput, type Kobo } from '../money/kobo.js';
-import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../transfers/reference.js';
+import { MAX_REFERENCE_LENGTH, parseReferenceOption } from '../api/reference.js';
 import { characterCount, controlCharacterProblem } from '../common/validate.js';
 import { fromCsvTextCell } from '../common/sanitize.js';
 import { crockfordBase32 } from '../common/crockford.js';
 import { MAX_NARRATION_LENGTH, MAX_SENDER_NAME_LENGTH } from '../transfers/transfer.js';
-import type { BatchRow } from './types.js';
-export type { BatchRow } from './types.js';
+import type { BatchRow } from '../store/batch-workspace.js';
+export type { BatchRow } from '../store/batch-workspace.js';
 
 export const REQUIRED_COLUMNS = ['account_number', 'bank', 'amount', 'narration'] as const;
 export const OPTIONAL_COLUMNS = ['reference', 'sender_name', 'expect_name', 'payee'] as const;

@@ -45,10 +45,10 @@ import { DuplicateClaimError, isInFlight, ReferenceTakenError } from '../transfe
 import type { Journal } from '../transfers/journal.js';
 import { holdProcessLock } from '../store/process-lock.js';
 import { formatNaira, NO_KOBO, parseApiAmount, sumKobo, type Kobo } from '../money/kobo.js';
-import { referencePrefix } from '../transfers/reference.js';
+import { referencePrefix } from '../api/reference.js';
 import { outcomeNow, outcomeOfStatus, type Outcome, type TransferWithOutcome } from '../transfers/outcome.js';
-import { PolicyLimitError } from '../controls/policy.js';
-import { outcomeOfRecord, outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
+import { PolicyLimitError } from '../transfers/limits.js';
+import { outcomeOfRecord, outcomeWords, reasonInRecord, reasonInWords } from '../notifications/failure-reason.js';
 import {
   lookUpOnce,
   NameMismatchError,
@@ -519,7 +519,7 @@ async function settleEarlierAttempt(ctx: Context, journal: Journal, scope: Trans
   const lookup = earlier.last === 'none' ? await lookUpAfterIntent(ctx, intent, earlier.intentAt) : await lookUpOnce(ctx, intent);
   if (lookup.kind === 'found') {
     const state = earlier.last === 'accepted' || earlier.last === 'reconciled' ? 'accepted' : 'unknown';
-    await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction);
+    await recordStatusSeen(ctx, journal, scope, { reference: earlier.reference, state }, lookup.transaction, await reasonInWords(ctx)(lookup.transaction));
     const { outcome, reason } = await outcomeOfRecord(ctx, lookup.transaction);
     const unpaid = outcome === 'failed' || outcome === 'reversed';
     return {

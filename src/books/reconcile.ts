@@ -32,6 +32,7 @@ import { addKobo, koboToDecimal, NO_KOBO, subtractKobo, type Kobo } from '../mon
 import { counterparty, transactionTimeMs, type TransactionPage } from './transactions.js';
 import { intentOf, recordStatusSeen, type TransferScope } from '../transfers/transfer.js';
 import { findReversal, journalledTransfers, statusKind, type JournalledTransfer, type Outcome } from '../transfers/outcome.js';
+import { reasonInWords } from '../notifications/failure-reason.js';
 
 /** The API settles a transfer within 5 minutes (docs/api-spec.md): younger ones are still on their way. */
 export const SETTLEMENT_WINDOW_MS = 5 * 60 * 1000;
@@ -260,7 +261,7 @@ export async function reconcile(
     const status = statusOf(found.tx);
     const journalStatus = (transfer.status ?? '').toLowerCase();
     if (transfer.state === 'unknown' || transfer.state === 'rejected' || journalStatus !== status) {
-      await recordStatusSeen(ctx, journal, scope, transfer, found.tx);
+      await recordStatusSeen(ctx, journal, scope, transfer, found.tx, await reasonInWords(ctx)(found.tx));
       // Failed and reversed ones are reported as such below; the journal has learned their status all the same.
       if (status === 'successful') findings.push({ kind: 'settled', reference: transfer.reference, was: transfer.outcome, status: String(found.tx.status) });
     }

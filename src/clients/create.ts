@@ -15,9 +15,7 @@ import type { Context } from '../context.js';
 import type { CorporateClientRequest, IndividualClientRequest } from '../api/schemas.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { shownText } from '../common/shown.js';
-import { longName, optionKey, type OptionSpec } from '../commands/spec.js';
-import { corporateSpec } from '../commands/clients/create-corporate.spec.js';
-import { individualSpec } from '../commands/clients/create-individual.spec.js';
+import { longName, optionKey } from '../common/option-names.js';
 
 /** A field's text is wrong: the message says why, without the flag name (the caller adds it). */
 export class FieldError extends Error {}
@@ -126,13 +124,34 @@ export function parseMetadata(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+type IndividualKey =
+  | 'firstname'
+  | 'lastname'
+  | 'middlename'
+  | 'phoneNumber'
+  | 'emailAddress'
+  | 'address'
+  | 'bvn'
+  | 'nin'
+  | 'gender'
+  | 'dateOfBirth'
+  | 'metadata';
+type CorporateKey = 'rcNumber' | 'businessName' | 'emailAddress' | 'phoneNumber' | 'address' | 'bvn' | 'incorporationDate' | 'dateOfBirth' | 'metadata';
+
 // ---- the two forms -------------------------------------------------------------------------------------
 
 /**
  * A field of a form: its flag, commander's name for it and whether it is required come from the command's
  * spec (src/commands/clients/create-*.spec.ts), so the flags are defined once; the label and check are here.
  */
-const field = <Options extends Record<string, OptionSpec>, Key extends keyof Options & string>(
+/** What a form needs of a command's option: its flags, and whether it is required or has choices. */
+export interface FlagOption {
+  readonly flags: string;
+  readonly required?: boolean;
+  readonly choices?: readonly string[];
+}
+
+const field = <Options extends Record<string, FlagOption>, Key extends keyof Options & string>(
   options: Options,
   key: Key,
   label: string,
@@ -141,38 +160,39 @@ const field = <Options extends Record<string, OptionSpec>, Key extends keyof Opt
   const option = options[key]!;
   return { key, flag: longName(option.flags), option: optionKey(option.flags), label, required: option.required === true, choices: option.choices, parse };
 };
-const individual = individualSpec.options;
-const corporate = corporateSpec.options;
+/** The fields of `clients create individual`, from its spec's options (src/commands/clients/create-individual.spec.ts). */
+export const individualFields = <Options extends Record<IndividualKey, FlagOption>>(individual: Options) =>
+  [
+    field(individual, 'firstname', 'First name', parseText),
+    field(individual, 'lastname', 'Last name', parseText),
+    field(individual, 'middlename', 'Middle name', parseText),
+    field(individual, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
+    field(individual, 'emailAddress', 'E-mail address', parseEmail),
+    field(individual, 'address', 'Address', parseText),
+    field(individual, 'bvn', 'BVN (11 digits)', parseElevenDigits),
+    field(individual, 'nin', 'NIN (11 digits)', parseElevenDigits),
+    field(individual, 'gender', 'Gender', (text) => {
+      const value = text.trim().toLowerCase();
+      if (value !== 'male' && value !== 'female') throw new FieldError(`must be male or female, not ${JSON.stringify(text)}`);
+      return value;
+    }),
+    field(individual, 'dateOfBirth', 'Date of birth (YYYY-MM-DD)', toSlashDate),
+    field(individual, 'metadata', 'Metadata (JSON object)', parseMetadata),
+  ] as const;
 
-export const INDIVIDUAL_FIELDS = [
-  field(individual, 'firstname', 'First name', parseText),
-  field(individual, 'lastname', 'Last name', parseText),
-  field(individual, 'middlename', 'Middle name', parseText),
-  field(individual, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
-  field(individual, 'emailAddress', 'E-mail address', parseEmail),
-  field(individual, 'address', 'Address', parseText),
-  field(individual, 'bvn', 'BVN (11 digits)', parseElevenDigits),
-  field(individual, 'nin', 'NIN (11 digits)', parseElevenDigits),
-  field(individual, 'gender', 'Gender', (text) => {
-    const value = text.trim().toLowerCase();
-    if (value !== 'male' && value !== 'female') throw new FieldError(`must be male or female, not ${JSON.stringify(text)}`);
-    return value;
-  }),
-  field(individual, 'dateOfBirth', 'Date of birth (YYYY-MM-DD)', toSlashDate),
-  field(individual, 'metadata', 'Metadata (JSON object)', parseMetadata),
-] as const;
-
-export const CORPORATE_FIELDS = [
-  field(corporate, 'rcNumber', 'RC number', parseRcNumber),
-  field(corporate, 'businessName', 'Business name', parseText),
-  field(corporate, 'emailAddress', 'E-mail address', parseEmail),
-  field(corporate, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
-  field(corporate, 'address', 'Address', parseText),
-  field(corporate, 'bvn', "Director's BVN (11 digits)", parseBvnAsNumber),
-  field(corporate, 'incorporationDate', 'Incorporation date (YYYY-MM-DD)', toIsoDate),
-  field(corporate, 'dateOfBirth', "Director's date of birth (YYYY-MM-DD)", toSlashDate),
-  field(corporate, 'metadata', 'Metadata (JSON object)', parseMetadata),
-] as const;
+/** The fields of `clients create corporate`, from its spec's options (src/commands/clients/create-corporate.spec.ts). */
+export const corporateFields = <Options extends Record<CorporateKey, FlagOption>>(corporate: Options) =>
+  [
+    field(corporate, 'rcNumber', 'RC number', parseRcNumber),
+    field(corporate, 'businessName', 'Business name', parseText),
+    field(corporate, 'emailAddress', 'E-mail address', parseEmail),
+    field(corporate, 'phoneNumber', 'Phone number (e.g. 08031234567)', parseNigerianPhone),
+    field(corporate, 'address', 'Address', parseText),
+    field(corporate, 'bvn', "Director's BVN (11 digits)", parseBvnAsNumber),
+    field(corporate, 'incorporationDate', 'Incorporation date (YYYY-MM-DD)', toIsoDate),
+    field(corporate, 'dateOfBirth', "Director's date of birth (YYYY-MM-DD)", toSlashDate),
+    field(corporate, 'metadata', 'Metadata (JSON object)', parseMetadata),
+  ] as const;
 
 // ---- collecting ----------------------------------------------------------------------------------------
 
@@ -241,12 +261,12 @@ function promptMessage(spec: FieldSpec, message: string): string {
   return /^(is|must) /.test(message) ? `${name} ${message}` : message;
 }
 
-export async function collectIndividualClient(ctx: Context, options: Record<string, unknown>): Promise<IndividualClientRequest> {
-  return (await collectFields(ctx, INDIVIDUAL_FIELDS, options)) as IndividualClientRequest;
+export async function collectIndividualClient(ctx: Context, fields: readonly FieldSpec[], options: Record<string, unknown>): Promise<IndividualClientRequest> {
+  return (await collectFields(ctx, fields, options)) as IndividualClientRequest;
 }
 
-export async function collectCorporateClient(ctx: Context, options: Record<string, unknown>): Promise<CorporateClientRequest> {
-  return (await collectFields(ctx, CORPORATE_FIELDS, options)) as CorporateClientRequest;
+export async function collectCorporateClient(ctx: Context, fields: readonly FieldSpec[], options: Record<string, unknown>): Promise<CorporateClientRequest> {
+  return (await collectFields(ctx, fields, options)) as CorporateClientRequest;
 }
 
 // ---- review and the account's bank ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ import type { Context } from '../context.js';
 import { run } from './run.js';
 import { apiSpec } from './top/api.spec.js';
 import type { OptionsOf } from './spec.js';
-import { readPolicy } from '../controls/policy.js';
+import { readPolicy } from '../transfers/limits.js';
 import { lookUpReference, reconcileSchedule, transferScope, type TransferIntent } from '../transfers/transfer.js';
 import { reachesTransfer, resolveApiTarget } from '../api/target.js';
 import { rawAnswerProvesNothingMoved } from '../transfers/refusal-proof.js';

@@ -5,6 +5,7 @@
 // options already parsed and typed: OptionsOf<typeof spec>.
 // On the `--help` start-up path (bundled in dist/cli.cjs): it imports only the two dependency-free modules
 // and parsers below (none imports more than src/errors.ts), never zod or a command's code.
+import { longName, optionKey } from '../common/option-names.js';
 import { UsageError } from '../errors.js';
 import type { Kobo } from '../money/kobo.js';
 import { parseAmountOption } from '../common/validate.js';
@@ -247,19 +248,6 @@ export function bank(flags: string, description: string, extra: Common = {}): Op
 
 // ---- reading specs -----------------------------------------------------------------------------------
 
-/** `--amount` for `--amount <naira>`, `--yes` for `-y, --yes`. */
-export function longName(flags: string): string {
-  return /--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags;
-}
-
-/** The key commander keeps an option under: `waitTimeout` for `--wait-timeout`, `verify` for `--no-verify`. */
-export function optionKey(flags: string): string {
-  return longName(flags)
-    .replace(/^--(no-)?/, '')
-    .replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** Whether the flag is the negation (`--no-verify`): given, its key is false. */
 export const isNegation = (flags: string) => /^--no-/.test(longName(flags));
 
 const oneOf = (choices: readonly string[]) => (choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`);

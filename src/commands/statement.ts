@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { parsePeriod, type Period } from '../books/ledger.js';
 import { parseDateOption } from '../books/dates.js';
 import { controlScope } from '../controls/payees.js';
-import { businessTimeZone } from '../controls/policy.js';
+import { businessTimeZone } from '../transfers/limits.js';
 import { documentEnvironment, type DocumentEnvironment } from '../common/document-origin.js';
 import { zoneAbbreviation } from '../common/time-zone.js';
 import { addKobo, formatNaira, type Kobo } from '../money/kobo.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../context.js';
+import type { Clock } from '../run-types.js';
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -6,7 +6,7 @@
 // The schedules themselves are named below, each with the page of docs/ that states it in words;
 // test/retry-schedules.test.ts (and test/webhook-schedule.test.ts for the forwards) reads them from here and
 // compares them with those words, so neither can change alone.
-import type { Clock } from '../context.js';
+import type { Clock } from '../run-types.js';
 
 export interface RetrySchedule {
   /** The waits before the 2nd, 3rd ... try, in milliseconds. Past the table its last wait repeats (or doubles). */

@@ -10,9 +10,17 @@ import { resolveBank } from '../transfers/banks.js';
 import { DuplicateClaimError, ReferenceTakenError } from '../transfers/claim.js';
 import { DUPLICATE_WINDOW_MS, type TransferState } from '../transfers/journal.js';
 import { formatNaira, sumKobo, type Kobo } from '../money/kobo.js';
-import { checkDailyLimit, checkPerTransferLimit, leftUnderDailyMaximum, PolicyLimitError, readPolicy, spentTodayIn, todaysTransfers } from './policy.js';
+import {
+  checkDailyLimit,
+  checkPerTransferLimit,
+  leftUnderDailyMaximum,
+  PolicyLimitError,
+  readPolicy,
+  spentTodayIn,
+  todaysTransfers,
+} from '../transfers/limits.js';
 import { sendRespectingRateLimit } from '../transfers/rate-limit.js';
-import { outcomeWords, reasonInRecord } from '../transfers/failure-reason.js';
+import { outcomeWords, reasonInRecord } from '../notifications/failure-reason.js';
 import {
   isUnsuccessfulOutcome,
   NOT_SENT,

@@ -15,7 +15,7 @@ import { recordsScope } from '../auth/records-owner.js';
 import { FsapiError } from '../errors.js';
 import { permissionErrorOf } from '../common/permission.js';
 import { DEFAULT_POLICY_TIME_ZONE, zoneLabel } from '../common/time-zone.js';
-import { businessTimeZone } from './policy.js';
+import { businessTimeZone } from '../transfers/limits.js';
 
 const zones = new WeakMap<Context, Promise<string>>();
 

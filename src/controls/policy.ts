@@ -20,11 +20,9 @@
 // word fsapi does not know is read as failed, so leaving them out could let a misread status raise the day's
 // limit. Erring that way sends less, never more (docs/policy.md).
 import type { Context } from '../context.js';
-import { localActor } from '../common/actor.js';
-import { ExitCode, FsapiError, HeldForApprovalError, UsageError } from '../errors.js';
+import { HeldForApprovalError, UsageError } from '../errors.js';
 import {
   ControlsStore,
-  normalBaseUrl,
   type ApprovalRequest,
   type Asker,
   type ControlScope,
@@ -33,34 +31,16 @@ import {
   type Payee,
   type Policy,
 } from '../store/controls.js';
-import { viaJson, viaOf } from './asker.js';
-import type { Journal, TransferState } from '../transfers/journal.js';
-import { outcomeOfJournalled, type Outcome } from '../transfers/outcome.js';
-import { addKobo, formatNaira, koboToDecimal, NO_KOBO, subtractKobo, sumKobo, type Kobo } from '../money/kobo.js';
-import { DEFAULT_POLICY_TIME_ZONE, zonedClockText, zonedDay } from '../common/time-zone.js';
+import { operatorName, viaJson, viaOf } from '../transfers/asker.js';
+import { checkDailyLimit, checkPerTransferLimit, leftUnderDailyMaximum, spentToday, todaysTransfers } from '../transfers/limits.js';
+import type { Journal } from '../transfers/journal.js';
+import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js';
+import { DEFAULT_POLICY_TIME_ZONE, zonedClockText } from '../common/time-zone.js';
 import { namesMatch } from '../transfers/names.js';
-import type { ClaimCandidate, VerifiedTransfer } from '../transfers/types.js';
+import type { VerifiedTransfer } from '../transfers/types.js';
 
 /**
- * The name the client gives to every record (journal intents, payees, policy changes, held requests,
- * decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`). A label, never
- * a proof: on a team store the server stamps the login beside it (src/common/actor.ts), and that is
- * what is compared.
- */
-export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
-  const named = env.FSAPI_OPERATOR?.trim();
-  if (named) {
-    // A name shown in tables and terminals: printable, one line, short.
-    if (named.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(named)) {
-      throw new UsageError('FSAPI_OPERATOR must be one line of at most 100 printable characters', 'for example FSAPI_OPERATOR=ada@finance');
-    }
-    return named;
-  }
-  return localActor();
-}
-
-/**
- * Who asks, in this run (src/controls/asker.ts): the operator's name and the labels from outside (the MCP
+ * Who asks, in this run (src/transfers/asker.ts): the operator's name and the labels from outside (the MCP
  * client, the person behind sudo). Who acted is the store's to say (Store.actor, src/common/actor.ts).
  */
 export function askerOf(ctx: Pick<Context, 'env' | 'client'>): Asker {
@@ -69,95 +49,6 @@ export function askerOf(ctx: Pick<Context, 'env' | 'client'>): Asker {
 
 export function nowIso(ctx: Pick<Context, 'clock'>): string {
   return new Date(ctx.clock.now()).toISOString();
-}
-
-/** The calendar day of the policy's zone that `now` falls in: [start, end) in epoch ms. */
-export function dayWindow(now: number, timeZone: string): { start: number; end: number } {
-  return zonedDay(now, timeZone);
-}
-
-/** The outcomes that count toward the daily maximum: every one but `refused`. */
-export const COUNTED_OUTCOMES: readonly Outcome[] = ['in flight', 'pending', 'successful', 'failed', 'reversed', 'unknown'];
-/** COUNTED_OUTCOMES in words, for `policy show` and the daily maximum's refusal. */
-export const COUNTED_IN_WORDS = `today's transfers ${COUNTED_OUTCOMES.slice(0, -1).join(', ')} or ${COUNTED_OUTCOMES.at(-1)}; not refused`;
-
-/**
- * What counts toward today's maximum: every journalled transfer of this profile and base address whose
- * intent was written today and whose outcome is one of COUNTED_OUTCOMES (not refused). Pure: the claim
- * calls it with the journal as it is under the lock.
- */
-export function spentToday(transfers: readonly TransferState[], scope: ControlScope, now: number, timeZone: string): Kobo {
-  const { start, end } = dayWindow(now, timeZone);
-  const baseUrl = normalBaseUrl(scope.baseUrl);
-  const today = (t: TransferState) => {
-    const at = Date.parse(t.sentAt);
-    return at >= start && at < end;
-  };
-  // The same account under another spelling of its base address counts too (parsed only when it differs).
-  const sameAccount = (t: TransferState) => t.profile === scope.profile && (t.baseUrl === scope.baseUrl || normalBaseUrl(t.baseUrl) === baseUrl);
-  // In flight or unknown is decided the same either way (both count): the plain outcome is enough here.
-  const counted = (t: TransferState) => COUNTED_OUTCOMES.includes(outcomeOfJournalled(t));
-  return sumKobo(transfers.filter((t) => t.profile === scope.profile && today(t) && sameAccount(t) && counted(t)).map((t) => t.amountKobo));
-}
-
-/** Today's transfers of the scope's profile, by the journal's time index: the history is not read. */
-export function todaysTransfers(
-  journal: Pick<Journal, 'sentBetween'>,
-  scope: Pick<ControlScope, 'profile'>,
-  now: number,
-  timeZone: string,
-): Promise<TransferState[]> {
-  const { start, end } = dayWindow(now, timeZone);
-  return journal.sentBetween(scope.profile, start, end);
-}
-
-/** What is left of a daily maximum after `spent` (none below zero); undefined without a maximum. */
-export function leftUnderDailyMaximum(maxPerDayKobo: Kobo | undefined, spent: Kobo): Kobo | undefined {
-  if (maxPerDayKobo === undefined) return undefined;
-  return spent >= maxPerDayKobo ? NO_KOBO : subtractKobo(maxPerDayKobo, spent);
-}
-
-/** spentToday of the journal as it is now. */
-export async function spentTodayIn(journal: Pick<Journal, 'sentBetween'>, scope: ControlScope, now: number, timeZone: string): Promise<Kobo> {
-  return spentToday(await todaysTransfers(journal, scope, now, timeZone), scope, now, timeZone);
-}
-
-/** A hard limit of the policy stops the transfer: nothing was sent. Exit 1. */
-export class PolicyLimitError extends FsapiError {
-  constructor(message: string, hint: string) {
-    super(message, { exitCode: ExitCode.failed, hint, code: 'policy_limit' });
-  }
-}
-
-const CHANGE_HINT = 'a person at a terminal may change the policy: fsapi policy show, fsapi policy set';
-
-/** Throws PolicyLimitError when the candidate would take today's total past the daily maximum. */
-export function checkDailyLimit(
-  transfers: readonly TransferState[],
-  candidate: Pick<ClaimCandidate, 'profile' | 'baseUrl' | 'amountKobo'>,
-  maxPerDayKobo: Kobo,
-  now: number,
-  timeZone: string,
-): void {
-  const spent = spentToday(transfers, candidate, now, timeZone);
-  if (addKobo(spent, candidate.amountKobo) <= maxPerDayKobo) return;
-  const left = leftUnderDailyMaximum(maxPerDayKobo, spent)!;
-  throw new PolicyLimitError(
-    `${formatNaira(candidate.amountKobo)} would pass the daily maximum of ${formatNaira(maxPerDayKobo)} of profile "${candidate.profile}": ` +
-      `${formatNaira(spent)} counts toward it (${COUNTED_IN_WORDS}), ${formatNaira(left)} is left; nothing was sent`,
-    `the day's total starts again at midnight (${timeZone}); ${CHANGE_HINT}`,
-  );
-}
-
-/** Throws PolicyLimitError when one transfer is over the per-transfer maximum. */
-export function checkPerTransferLimit(policy: Policy, amountKobo: Kobo, profile: string, leftToday: Kobo | undefined): void {
-  if (policy.maxPerTransferKobo === undefined || amountKobo <= policy.maxPerTransferKobo) return;
-  const left =
-    leftToday === undefined ? 'no daily maximum is set' : `${formatNaira(leftToday)} is left of today's maximum of ${formatNaira(policy.maxPerDayKobo!)}`;
-  throw new PolicyLimitError(
-    `${formatNaira(amountKobo)} is over the per-transfer maximum of ${formatNaira(policy.maxPerTransferKobo)} of profile "${profile}" (${left}); nothing was sent`,
-    CHANGE_HINT,
-  );
 }
 
 /** Why a transfer must wait for a person, or [] when the policy lets it go. */
@@ -252,42 +143,6 @@ export async function recordNameRefusal(ctx: Context, scope: ControlScope, refus
 /** The saved payee an account is, when its verified name is still the one saved. */
 export function matchingPayee(payees: readonly Payee[], accountNumber: string, bankCode: string, verifiedName: string): Payee | undefined {
   return payees.find((p) => p.accountNumber === accountNumber && p.bankCode === bankCode && namesMatch(verifiedName, p.accountName));
-}
-
-// One connection per data dir for the policy reads of a run: a batch reads the policy before every row's
-// claim, and opening the database each time cost about 2 ms a row. Each read still sees the latest commit.
-const readers = new Map<string, ControlsStore>();
-
-/** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
-export async function readPolicy(ctx: Context, scope: ControlScope): Promise<Policy | undefined> {
-  let store = readers.get(ctx.paths.dataDir);
-  if (!store) {
-    store = await ControlsStore.openIfExists(ctx.paths.dataDir);
-    if (!store) return undefined;
-    readers.set(ctx.paths.dataDir, store);
-  }
-  return store.policy(scope);
-}
-
-/**
- * The business's clock: the zone of the policy's day when the account has a policy, else Africa/Lagos (the
- * API's country, WAT). Receipts, statements and the statement's CSV times are in it, whatever TZ the
- * machine has, so the same statement reads the same on a laptop in Lagos and a server in UTC.
- */
-export async function businessTimeZone(ctx: Context, scope: ControlScope): Promise<string> {
-  return (await readPolicy(ctx, scope))?.timeZone ?? DEFAULT_POLICY_TIME_ZONE;
-}
-
-/**
- * The hard limits, for `executeTransfer`: throws at once when the amount is over the per-transfer maximum,
- * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
- * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
- */
-export async function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): Promise<{ dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string }> {
-  const policy = await readPolicy(ctx, scope);
-  if (!policy) return { dailyMaximumKobo: undefined };
-  checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
-  return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
 }
 
 /** One transfer as the policy sees it before anything is sent. */
@@ -423,7 +278,7 @@ export function requestJson(
     createdAt: request.createdAt,
     createdBy: request.createdBy,
     // Who the store says asked: a team store's login (src/common/actor.ts); what four eyes compares. And the
-    // labels that came with it (MCP client, sudo: src/controls/asker.ts), which prove nothing.
+    // labels that came with it (MCP client, sudo: src/transfers/asker.ts), which prove nothing.
     actor: request.actor ?? null,
     via: viaJson(request.via),
     origin: request.origin,

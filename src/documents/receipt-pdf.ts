@@ -2,8 +2,8 @@
 // figures and in words, who paid whom at which bank, the narration, the reference and the NIP session id a
 // bank traces a transfer by, the time (in the business's zone), and from which record and when it was made.
 // A receipt from the simulator or a sandbox is marked on its page and in its metadata (origin-mark.ts).
-import type { Receipt } from '../transfers/receipt.js';
-import { receiptFields } from '../transfers/receipt.js';
+import type { Receipt } from '../books/receipt.js';
+import { receiptFields } from '../books/receipt.js';
 import { amountInWords } from '../money/amount-words.js';
 import { formatNaira } from '../money/kobo.js';
 import { zonedTimeText } from '../common/time-zone.js';

@@ -23,8 +23,8 @@ import { EventClaims, EventStore, type StoredEvent } from '../store/event-log.js
 import { leavesOpen, parseEventRecord } from '../store/events.js';
 import { forEachLine } from '../store/lines.js';
 import { holdProcessLock } from '../store/process-lock.js';
-import type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './types.js';
-export type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from './types.js';
+import type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from '../store/events.js';
+export type { EventRecord, EventState, OutcomeRecord, ReceivedRecord } from '../store/events.js';
 
 /** The JSON Lines event log of fsapi before the store: imported once, kept as it was. */
 export const EVENT_LOG_FILE = 'events.jsonl';
@@ -140,7 +140,7 @@ export interface PastOutcome {
 /**
  * The notifications of a reference that were verified against the API's record (forwarded or not), newest
  * first, each with the status it was verified with and its body as posted: by index, however long the log.
- * What a transfer's outcome shows of them is src/transfers/failure-reason.ts's to decide.
+ * What a transfer's outcome shows of them is src/notifications/failure-reason.ts's to decide.
  */
 export async function verifiedNotificationsOf(
   dataDir: string,

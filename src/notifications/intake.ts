@@ -5,7 +5,7 @@
 // store cannot keep up (or cannot be reached), a notification past the bound is refused at once
 // (ListenerBusyError: 503, the sender tries again later) rather than held in memory without end. After
 // each commit the listener is told (`committed`): its window takes the new events from the store.
-import type { ReceivedRecord } from './types.js';
+import type { ReceivedRecord } from '../store/events.js';
 
 /** More notifications wait to be recorded than the listener holds: answered 503 with Retry-After. */
 export class ListenerBusyError extends Error {

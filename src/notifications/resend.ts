@@ -5,7 +5,7 @@
 //   not         the event stays in the state it was in (`failed` stays failed, an undelivered one is still
 //               tried by the listener), with this try and the app's answer added.
 import type { ForwardResult } from './forward.js';
-import type { OutcomeRecord } from './types.js';
+import type { OutcomeRecord } from '../store/events.js';
 
 /**
  * The outcome a resend writes. `latest` is the event's latest outcome, `kept` the outcome whose body was

@@ -1,6 +1,6 @@
 // The simulated business's name, as `--business-name` gives it: the first word becomes the reference
 // prefix every transfer must carry (spec 4.9), derived exactly as the client derives it.
-import { referencePrefix } from '../transfers/reference.js';
+import { referencePrefix } from '../api/reference.js';
 import { UsageError } from '../errors.js';
 
 export const MAX_BUSINESS_NAME_LENGTH = 100;

@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireFileLock } from '../common/file-lock.js';
-import { referencePrefix } from '../transfers/reference.js';
+import { referencePrefix } from '../api/reference.js';
 import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { isPermissionError, permissionProblem } from '../common/permission.js';
 import { BUSINESS } from './data.js';

@@ -8,7 +8,6 @@
 // ends, however it ends. It holds nothing the journal does not: the journal (src/transfers/journal.ts) stays
 // the record of what was sent; this is the run's scratch paper.
 import type { Bank } from '../api/schemas.js';
-import type { BatchRow } from '../batch/types.js';
 import { integerKobo, type Kobo } from '../money/kobo.js';
 import { inTransaction, openDatabase, PreparedStatements, type SqlDatabase, type SqlRow, type SqlStatement, type SqlValue } from './sqlite.js';
 
@@ -24,6 +23,28 @@ export interface StoredResult {
   earlier: boolean;
   /** The holder's name the report shows: the verified name, or the one an earlier run verified. */
   verifiedName: string;
+}
+
+/**
+ * One row of a batch file as the reader makes it (src/batch/file.ts) and the workspace keeps it: what
+ * `transfer send` takes (a SendRequest, src/transfers/types.ts, which the rows are passed as), plus where it
+ * stands in the file. Declared here, the room below both, so that the store imports neither.
+ */
+export interface BatchRow {
+  accountNumber: string;
+  bankQuery: string;
+  amountKobo: Kobo;
+  narration: string;
+  reference: string | undefined;
+  senderName: string | undefined;
+  expectName: string | undefined;
+  /** The physical line of the file where the row starts (1 is the header). */
+  line: number;
+  /**
+   * The saved payee the row pays (the `payee` column): its account number and bank are filled in from the
+   * payee, and its saved name becomes the row's expected name (src/batch/payee-rows.ts, resolvePayeeRows).
+   */
+  payee?: string | undefined;
 }
 
 /** Everything the workspace knows of a row. Columns are null until the stage that fills them. */

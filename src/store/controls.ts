@@ -95,7 +95,7 @@ export interface AskedVia {
   sudoUid: number | undefined;
 }
 
-/** Who does something to the controls, as the client says it (src/controls/asker.ts); who acted is the store's to say. */
+/** Who does something to the controls, as the client says it (src/transfers/asker.ts); who acted is the store's to say. */
 export interface Asker {
   /** The name on the record: FSAPI_OPERATOR, else user@host. A label. */
   operator: string;

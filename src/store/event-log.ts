@@ -10,7 +10,7 @@
 //            claimed_until, in ms by the store's own clock (never a machine's: machines disagree), so a
 //            claim's end is the same for every listener and lives in a row, not in a session or a
 //            connection: a reset connection, a pooler in front or a restarted server leave it as it was.
-import type { EventRecord } from '../notifications/types.js';
+import type { EventRecord } from './events.js';
 import { indexEvent } from './events.js';
 import type { Queries, SqlRow, Store } from './store.js';
 

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { runId, runIsLive } from '../store/process-lock.js';
 import { claimKey, type Attempts, type ClaimView } from './journal.js';
 import { formatNaira, type Kobo } from '../money/kobo.js';
-import { checkDailyLimit, dayWindow } from '../controls/policy.js';
+import { checkDailyLimit, dayWindow } from './limits.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { outcomeNow, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import type { ClaimCandidate } from './types.js';

@@ -56,7 +56,7 @@ const scopeFields = {
   time: z.string(),
 };
 
-/** The labels of an act as the journal keeps them (src/controls/asker.ts viaJson): never proof. */
+/** The labels of an act as the journal keeps them (src/transfers/asker.ts viaJson): never proof. */
 export const askedViaRecord = z.object({
   client: z.nullable(z.object({ name: z.string(), version: z.string() })),
   sudoUser: z.nullable(z.string()),
@@ -89,7 +89,7 @@ export const intentRecord = z.looseObject({
   run: z.optional(z.string()),
   /** Who sent it: FSAPI_OPERATOR, or the OS user and host (src/controls/policy.ts, operatorName). */
   operator: z.optional(z.string()),
-  /** The labels it came with (src/controls/asker.ts): the MCP client it ran for, the person behind sudo. */
+  /** The labels it came with (src/transfers/asker.ts): the MCP client it ran for, the person behind sudo. */
   via: z.optional(askedViaRecord),
 });
 
@@ -119,7 +119,7 @@ export const reconciledRecord = z.looseObject({
   ...scopeFields,
   /** The status the lookup by reference found. */
   status: z.string(),
-  /** Failed or reversed: the reason the API gave, with where it was read (src/transfers/failure-reason.ts). */
+  /** Failed or reversed: the reason the API gave, with where it was read (src/notifications/failure-reason.ts). */
   reason: z.optional(z.string()),
 });
 

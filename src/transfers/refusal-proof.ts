@@ -52,7 +52,7 @@ export function rawAnswerProvesNothingMoved(answer: { status: number; body: unkn
 
 /**
  * The same decision for what client.sendTransfer threw. The client throws AuthError and status-less
- * ApiErrors only before the POST left (src/api/client.ts): those prove nothing was sent. An ApiError with
+ * ApiErrors only before the POST left (src/auth/api-client.ts): those prove nothing was sent. An ApiError with
  * a status is an answer; a TransportError, or anything unexpected, is not proof.
  */
 export function errorProvesNothingMoved(error: unknown, history: SendHistory): boolean {

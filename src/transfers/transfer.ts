@@ -25,14 +25,14 @@ import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './re
 import { PermissionDeniedError } from '../common/permission.js';
 import { formatNaira, koboToApiNumber, parseApiAmount, type Kobo } from '../money/kobo.js';
 import { namesMatch } from './names.js';
-import { hardLimits, operatorName, PolicyLimitError } from '../controls/policy.js';
-import { viaJson, viaOf } from '../controls/asker.js';
-import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from './reference.js';
+import { operatorName } from './asker.js';
+import { hardLimits, PolicyLimitError } from './limits.js';
+import { viaJson, viaOf } from './asker.js';
+import { makeReference, parseReferenceOption, referencePrefix, referenceToSend } from '../api/reference.js';
 import { characterCount, controlCharacterProblem, parseAccountNumber } from '../common/validate.js';
 import { describeWait, outcomeNow, statusKind, withOutcomeNow, type TransferWithOutcome } from './outcome.js';
 import { shownText } from '../common/shown.js';
 import { Backoff, LOST_ANSWER_LOOKUPS, type RetrySchedule } from '../common/retry.js';
-import { describeReason, reasonGiven } from './failure-reason.js';
 import type { SendRequest, VerifiedTransfer } from './types.js';
 export type { SendRequest, VerifiedTransfer } from './types.js';
 
@@ -700,7 +700,7 @@ export async function journalledTransfer(_ctx: Context, journal: Journal, scope:
  * One lookup by reference. When the reference is ours, the journal learns the result: `reconciled` if
  * its outcome was unknown, else `status-checked`. A "not found" is recorded too and then thrown.
  */
-export async function checkTransferStatus(ctx: Context, journal: Journal, scope: TransferScope, reference: string): Promise<StatusCheck> {
+export async function checkTransferStatus(ctx: Context, journal: Journal, scope: TransferScope, reference: string, reasonOf: ReasonOf): Promise<StatusCheck> {
   const journalled = await journalledTransfer(ctx, journal, scope, reference);
   const api = await ctx.api();
   const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
@@ -732,13 +732,21 @@ export async function checkTransferStatus(ctx: Context, journal: Journal, scope:
       code: 'not_found',
     });
   }
-  if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction);
+  if (journalled) await recordStatusSeen(ctx, journal, scope, journalled, transaction, await reasonOf(transaction));
   return { transaction, journalled };
 }
 
 /**
+ * Why a looked-up transfer failed or was reversed, in words, when the API said (undefined otherwise): the
+ * record's own reason, or a verified payout notification's (src/notifications/failure-reason.ts,
+ * reasonInWords). The notifications room reads the event log; it sits above this one, so it is handed in.
+ */
+export type ReasonOf = (transaction: TransactionRecord) => Promise<string | undefined>;
+
+/**
  * Tells the journal what a lookup found for one of our transfers: `reconciled` when its outcome was not
- * known (found means it went through), else `status-checked` with the status.
+ * known (found means it went through), else `status-checked` with the status. `reason`: why it failed or
+ * was reversed (ReasonOf), kept for `transfer log`.
  */
 export async function recordStatusSeen(
   ctx: Context,
@@ -746,11 +754,9 @@ export async function recordStatusSeen(
   scope: TransferScope,
   journalled: Pick<TransferState, 'reference' | 'state'>,
   transaction: TransactionRecord,
+  reason: string | undefined,
 ): Promise<void> {
   const stamp = { reference: journalled.reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() };
-  // Failed or reversed: why, when the API said (src/transfers/failure-reason.ts), kept for `transfer log`.
-  const given = await reasonGiven(ctx, transaction);
-  const reason = given ? describeReason(given) : undefined;
   // A refused transfer that a lookup finds anyway went through too: the journal must not keep saying "refused".
   if (journalled.state === 'unknown' || journalled.state === 'rejected') {
     await recordOutcome(ctx, journal, { type: 'reconciled', ...stamp, status: transaction.status, ...(reason ? { reason } : {}) });

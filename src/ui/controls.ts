@@ -8,7 +8,7 @@ import { formatNaira, koboToDecimal, sumKobo, type Kobo } from '../money/kobo.js
 import { colors, isoTimeCell, koboCell, printList, printRecord, statusCell, timeColumn, type Cell, type Column } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
-import { viaWords } from '../controls/asker.js';
+import { viaWords } from '../transfers/asker.js';
 import { mayNotApprove } from '../controls/policy.js';
 import type { Actor } from '../common/actor.js';
 

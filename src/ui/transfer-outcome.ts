@@ -8,14 +8,14 @@ import { formatNaira, parseApiAmount } from '../money/kobo.js';
 import { epochToDate } from '../common/time.js';
 import { zonedClockText } from '../common/time-zone.js';
 import { findReversal, outcomeOfStatus, statusKind, type ReversalLookup } from '../transfers/outcome.js';
-import { describeReason, type FailureReason } from '../transfers/failure-reason.js';
+import { describeReason, type FailureReason } from '../notifications/failure-reason.js';
 import { colors } from './output.js';
 
 export interface EndOfTransfer {
   reference: string;
   /** The status last seen (the record's, or the transfer answer's). */
   status: string;
-  /** Failed or reversed: the reason the API gave (src/transfers/failure-reason.ts); undefined when none. */
+  /** Failed or reversed: the reason the API gave (src/notifications/failure-reason.ts); undefined when none. */
   failure?: FailureReason | undefined;
   /** True when --wait was asked for: a status still pending then exits 6. */
   waited: boolean;

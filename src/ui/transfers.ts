@@ -5,7 +5,7 @@ import type { TransactionRecord, TransferResult } from '../api/schemas.js';
 import type { PreparedTransfer } from '../transfers/transfer.js';
 import { formatNaira } from '../money/kobo.js';
 import { outcomeMeaning, outcomeOfStatus, type TransferWithOutcome } from '../transfers/outcome.js';
-import { describeReason, reasonInRecord, type RecordOutcome } from '../transfers/failure-reason.js';
+import { describeReason, reasonInRecord, type RecordOutcome } from '../notifications/failure-reason.js';
 import { colors, moneyCell, printRecord, recordTimeCell, shownText, statusCell, type Cell, type ShownValue } from './output.js';
 import { terminalText } from '../common/sanitize.js';
 import { wrapText } from './table-layout.js';
@@ -75,7 +75,7 @@ const destination = (...fields: [name: unknown, account: unknown, bankName: unkn
 
 /**
  * fsapi's outcome, first: its word (TSV) and what it means (terminal); failed or reversed, the reason the
- * API gave beside it, or that it gave none (src/transfers/failure-reason.ts). The API's own status and
+ * API gave beside it, or that it gave none (src/notifications/failure-reason.ts). The API's own status and
  * message come after, labelled as its own.
  */
 function outcomeFields(seen: RecordOutcome): Array<readonly [string, Cell | ShownValue]> {

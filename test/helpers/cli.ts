@@ -80,7 +80,7 @@ export function homePool(): { home(): Home; cleanup(): void } {
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    // SUDO_*: fsapi records who is behind sudo (src/controls/asker.ts); a test run under sudo must not say so.
+    // SUDO_*: fsapi records who is behind sudo (src/transfers/asker.ts); a test run under sudo must not say so.
     if (key.startsWith('FSAPI_') || key.startsWith('SUDO_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
     env[key] = value;
   }

@@ -7,7 +7,8 @@ import { approvalError, checkBeforeApproval, recentDuplicates, sendApproved, uns
 import { writeDuplicateWarning } from '../../ui/transfers.js';
 import { businessClock } from '../../controls/business-clock.js';
 import { controlScope, withStore } from '../../controls/payees.js';
-import { askerOf, nowIso, readPolicy } from '../../controls/policy.js';
+import { askerOf, nowIso } from '../../controls/policy.js';
+import { readPolicy } from '../../transfers/limits.js';
 import { normaliseRequestId } from '../../store/controls.js';
 import { writeApprovalReview } from '../../ui/controls.js';
 import { isoTimeCell, koboCell, printList, statusCell, type Column } from '../../ui/output.js';

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { run } from '../run.js';
 import { tokenSpec } from './token.spec.js';
 import { ApiError, TransportError, UsageError } from '../../errors.js';
-import { readPolicy } from '../../controls/policy.js';
+import { readPolicy } from '../../transfers/limits.js';
 import { createHttp } from '../../api/http.js';
 import { createTokenSession } from '../../auth/session.js';
 import { printJson } from '../../ui/output.js';

@@ -1,14 +1,17 @@
 import { run } from '../run.js';
 import { corporateSpec } from './create-corporate.spec.js';
-import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, CORPORATE_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
+import { bankLabel, clientAccountBank, collectCorporateClient, confirmCreate, corporateFields, requireReviewer, reviewRows } from '../../clients/create.js';
 import { printRecord, recordTimeCell } from '../../ui/output.js';
 import { shownTimeZone } from '../../controls/business-clock.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
+/** The form's fields, from this command's spec: its flags are defined once. */
+const FIELDS = corporateFields(corporateSpec.options);
+
 export default run(corporateSpec, async (ctx, opts, _args) => {
   // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
   const yes = opts.yes;
-  const body = await collectCorporateClient(ctx, opts);
+  const body = await collectCorporateClient(ctx, FIELDS, opts);
   requireReviewer(ctx, yes);
 
   // 2. The review: what will be sent, and where.
@@ -16,7 +19,7 @@ export default run(corporateSpec, async (ctx, opts, _args) => {
   if (!yes) {
     const profile = await ctx.profile();
     const where = `${profile.env} (profile ${profile.name}${api.baseUrl === 'local' ? '' : `, ${api.baseUrl}`})`;
-    writeClientReview(ctx, 'Corporate client account', reviewRows(CORPORATE_FIELDS, body), where);
+    writeClientReview(ctx, 'Corporate client account', reviewRows(FIELDS, body), where);
     await confirmCreate(ctx, 'corporate');
   }
 

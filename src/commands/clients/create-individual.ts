@@ -1,14 +1,17 @@
 import { run } from '../run.js';
 import { individualSpec } from './create-individual.spec.js';
-import { bankLabel, clientAccountBank, collectIndividualClient, confirmCreate, INDIVIDUAL_FIELDS, requireReviewer, reviewRows } from '../../clients/create.js';
+import { bankLabel, clientAccountBank, collectIndividualClient, confirmCreate, individualFields, requireReviewer, reviewRows } from '../../clients/create.js';
 import { printRecord, recordTimeCell } from '../../ui/output.js';
 import { shownTimeZone } from '../../controls/business-clock.js';
 import { writeClientReview } from '../../ui/client-review.js';
 
+/** The form's fields, from this command's spec: its flags are defined once. */
+const FIELDS = individualFields(individualSpec.options);
+
 export default run(individualSpec, async (ctx, opts, _args) => {
   // 1. Every field checked (missing ones asked for at a terminal), then whether anyone can review them.
   const yes = opts.yes;
-  const body = await collectIndividualClient(ctx, opts);
+  const body = await collectIndividualClient(ctx, FIELDS, opts);
   requireReviewer(ctx, yes);
 
   // 2. The review: what will be sent, and where.
@@ -16,7 +19,7 @@ export default run(individualSpec, async (ctx, opts, _args) => {
   if (!yes) {
     const profile = await ctx.profile();
     const where = `${profile.env} (profile ${profile.name}${api.baseUrl === 'local' ? '' : `, ${api.baseUrl}`})`;
-    writeClientReview(ctx, 'Individual client account', reviewRows(INDIVIDUAL_FIELDS, body), where);
+    writeClientReview(ctx, 'Individual client account', reviewRows(FIELDS, body), where);
     await confirmCreate(ctx, 'individual');
   }
 

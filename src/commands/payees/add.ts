@@ -4,7 +4,7 @@ import { addSpec } from './add.spec.js';
 import { UsageError } from '../../errors.js';
 import { proveConsumerSecret, requireTerminal } from '../../auth/proof.js';
 import { controlScope, parseAlias, verifyPayee, withStore } from '../../controls/payees.js';
-import { readPolicy } from '../../controls/policy.js';
+import { readPolicy } from '../../transfers/limits.js';
 import { printPayee } from '../../ui/controls.js';
 import { businessClock } from '../../controls/business-clock.js';
 

@@ -2,7 +2,7 @@ import { run } from '../run.js';
 import { showSpec } from './show.spec.js';
 import { openJournal } from '../../transfers/transfer.js';
 import { controlScope } from '../../controls/payees.js';
-import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../controls/policy.js';
+import { COUNTED_IN_WORDS, COUNTED_OUTCOMES, leftUnderDailyMaximum, readPolicy, spentTodayIn } from '../../transfers/limits.js';
 import { ControlsStore } from '../../store/controls.js';
 import { machineActor, type Actor } from '../../common/actor.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../../common/time-zone.js';

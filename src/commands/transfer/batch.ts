@@ -26,7 +26,7 @@ import {
 import { batchError, dryRunError, defaultReportPath, tally, writeReport, writeReportSync } from '../../batch/report.js';
 import { formatNaira } from '../../money/kobo.js';
 import { gateBatch, holdRows, markDryRun, type BatchGate } from '../../batch/policy.js';
-import { resolvePayeeRows } from '../../controls/payees.js';
+import { resolvePayeeRows } from '../../batch/payee-rows.js';
 import { BatchWorkspace } from '../../store/batch-workspace.js';
 import { colors } from '../../ui/output.js';
 import { startProgress, type Progress } from '../../ui/progress.js';

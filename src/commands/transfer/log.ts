@@ -18,7 +18,8 @@ import { businessClock } from '../../controls/business-clock.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
-import { viaWords } from '../../controls/asker.js';
+import { viaWords } from '../../transfers/asker.js';
+import { reasonInWords } from '../../notifications/failure-reason.js';
 
 /** A journalled transfer with its outcome in the one vocabulary (src/transfers/outcome.ts). */
 type LoggedTransfer = JournalledTransfer;
@@ -48,7 +49,7 @@ const columnsFor = (timeZone: string, nowMs: number, severalProfiles: boolean, t
   { header: 'STATUS', csv: 'api_status', cell: (t) => statusCell(t.status), priority: 2 },
   // A message cut to a few characters says nothing: it is shown with room to be read, or not at all.
   { header: 'MESSAGE', cell: messageCell, priority: 5, flex: true, minWidth: 30 },
-  // The labels the intent came with (src/controls/asker.ts): the MCP client, the person behind sudo. Last, and
+  // The labels the intent came with (src/transfers/asker.ts): the MCP client, the person behind sudo. Last, and
   // the first to go for width; a terminal's table leaves it out when no row has any.
   { header: 'VIA', csv: 'via', cell: (t) => viaWords(t.via), priority: 7, flex: true, wrap: true, minWidth: 12 },
 ];
@@ -168,7 +169,7 @@ async function exportRecords(ctx: Context, journal: Journal): Promise<void> {
  * The message kept is the answer to the POST ("Transfer successful, ..."), given while the transfer was still
  * pending: beside a pending outcome it is labelled as the API's, and beside a failed or reversed one it
  * would read as a payment: those rows say what happened instead, with the reason the API gave when a
- * lookup learnt one (src/transfers/failure-reason.ts). --json keeps the API's message as it came.
+ * lookup learnt one (src/notifications/failure-reason.ts). --json keeps the API's message as it came.
  */
 function messageCell(t: LoggedTransfer): string {
   if (t.outcome === 'failed' || t.outcome === 'reversed') {
@@ -211,7 +212,7 @@ async function refreshPending(ctx: Context, journal: Journal): Promise<void> {
   }
   for (const transfer of mine) {
     try {
-      await checkTransferStatus(ctx, journal, scope, transfer.reference);
+      await checkTransferStatus(ctx, journal, scope, transfer.reference, reasonInWords(ctx));
     } catch (error) {
       if (!(error instanceof FsapiError) || error.exitCode === 3) throw error;
       ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${transfer.reference}: ${error.message}`);

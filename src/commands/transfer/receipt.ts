@@ -4,13 +4,14 @@ import { receiptSpec } from './receipt.spec.js';
 import { ExitCode, FsapiError, NotFoundError, UsageError } from '../../errors.js';
 import { checkTransferStatus, openJournal, sourceAccount, transferScope } from '../../transfers/transfer.js';
 import { parseReferenceArgument } from '../../books/transactions.js';
-import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson, type Receipt } from '../../transfers/receipt.js';
+import { makeReceipt, notSuccessful, receiptFields, receiptIntentMismatches, receiptJson, type Receipt } from '../../books/receipt.js';
 import { requestHolding } from '../../controls/approvals.js';
 import { parsePdfPath } from '../../documents/output-file.js';
 import { koboCell, printRecord } from '../../ui/output.js';
 import type { Kobo } from '../../money/kobo.js';
-import { businessTimeZone } from '../../controls/policy.js';
+import { businessTimeZone } from '../../transfers/limits.js';
 import { documentEnvironment, originMark } from '../../common/document-origin.js';
+import { reasonInWords } from '../../notifications/failure-reason.js';
 
 /** No receipt of success: the transfer is not successful, or not what was sent. Exit 1. */
 class NoReceiptError extends FsapiError {
@@ -55,7 +56,7 @@ export async function receiptOf(ctx: Context, reference: string): Promise<Receip
 
   // 2. What happened: the API's record, checked against the intent.
   const readAtMs = ctx.clock.now();
-  const { transaction } = await checkTransferStatus(ctx, journal, scope, intent.reference);
+  const { transaction } = await checkTransferStatus(ctx, journal, scope, intent.reference, reasonInWords(ctx));
   const mismatches = receiptIntentMismatches(intent, transaction);
   if (mismatches.length > 0) {
     throw new NoReceiptError(

@@ -30,7 +30,7 @@ import {
 import { describeWait, outcomeOfStatus, type TransferWithOutcome } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
 import { businessClock } from '../../controls/business-clock.js';
-import { outcomeOfRecord, reasonInRecord } from '../../transfers/failure-reason.js';
+import { outcomeOfRecord, reasonInRecord, reasonInWords } from '../../notifications/failure-reason.js';
 import { colors, printJson } from '../../ui/output.js';
 import { askForMissing } from '../../ui/ask-transfer.js';
 import { terminalText } from '../../common/sanitize.js';
@@ -301,7 +301,7 @@ async function waitAndPrint(
     await printWithoutLookup();
     throw new StillPendingError(reference, `pending (the API took it), but ${result.reason}`);
   }
-  await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction);
+  await recordStatusSeen(ctx, journal, prepared.scope, { reference, state: 'accepted' }, result.transaction, await reasonInWords(ctx)(result.transaction));
   await printAndEnd(ctx, reference, result.transaction, timeZone, true, result.reason);
 }
 

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { checkTransferStatus, intentOf, openJournal, recordStatusSeen, transferScope, waitForSettlement } from '../../transfers/transfer.js';
 import { describeWait, outcomeOfStatus } from '../../transfers/outcome.js';
 import { endTransferReport } from '../../ui/transfer-outcome.js';
-import { outcomeOfRecord } from '../../transfers/failure-reason.js';
+import { outcomeOfRecord, reasonInWords } from '../../notifications/failure-reason.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printTransaction } from '../../ui/transfers.js';
 import { businessClock } from '../../controls/business-clock.js';
@@ -17,7 +17,7 @@ export default run(statusSpec, async (ctx, opts, args) => {
 
   const journal = openJournal(ctx);
   const scope = await transferScope(ctx);
-  const { transaction: found, journalled } = await checkTransferStatus(ctx, journal, scope, reference);
+  const { transaction: found, journalled } = await checkTransferStatus(ctx, journal, scope, reference, reasonInWords(ctx));
   if (journalled?.state === 'unknown') {
     const outcome = outcomeOfStatus(found.status);
     const says = outcome === 'pending' || outcome === 'successful' ? `so it went through (${outcome})` : `and it ${outcome}`;
@@ -36,9 +36,10 @@ export default run(statusSpec, async (ctx, opts, args) => {
     }).finally(() => spinner.stop());
     transaction = result.transaction ?? found;
     reason = result.reason;
-    if (journalled && transaction !== found) await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction);
+    if (journalled && transaction !== found)
+      await recordStatusSeen(ctx, journal, scope, { reference, state: 'accepted' }, transaction, await reasonInWords(ctx)(transaction));
   }
-  // fsapi's outcome first; failed or reversed, the reason the API gave (src/transfers/failure-reason.ts).
+  // fsapi's outcome first; failed or reversed, the reason the API gave (src/notifications/failure-reason.ts).
   const seen = await outcomeOfRecord(ctx, transaction);
   const timeZone = await businessClock(ctx);
   printTransaction(ctx, transaction, seen, timeZone);

@@ -15,21 +15,21 @@
 // not with this module: zod then starts while the API works on the answer instead of before the request
 // is sent, about 3 ms of every command (bench/startup.mjs).
 import type * as z from 'zod/mini';
-import type { Context } from '../context.js';
+import type { AuthContext } from './types.js';
 import { ApiError, UsageError } from '../errors.js';
-import { createTokenSession, type TokenSession } from '../auth/session.js';
-import { apiMessage, parseAnswer, readJson } from './answers.js';
-import { reachesTransfer, resolveApiTarget } from './target.js';
-import { createHttp, type Http, type HttpAnswer, type HttpMethod, type HttpRequest } from './http.js';
-import type { Api, ClientListQuery, PageQuery, RawResponse } from './types.js';
+import { createTokenSession, type TokenSession } from './session.js';
+import { apiMessage, parseAnswer, readJson } from '../api/answers.js';
+import { reachesTransfer, resolveApiTarget } from '../api/target.js';
+import { createHttp, type Http, type HttpAnswer, type HttpMethod, type HttpRequest } from '../api/http.js';
+import type { Api, ClientListQuery, PageQuery, RawResponse } from '../api/types.js';
 
-type Schemas = typeof import('./schemas.js');
+type Schemas = typeof import('../api/schemas.js');
 /** The tolerant `...AsRead` shape of an answer's data: it fails only when a field fsapi acts on is missing or wrong. */
 type PickShape<T extends z.ZodMiniType> = (schemas: Schemas) => T;
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
-export async function createApi(ctx: Context): Promise<Api> {
+export async function createApi(ctx: AuthContext): Promise<Api> {
   const [profile, store] = await Promise.all([ctx.profile(), ctx.profiles()]);
   const http = await createHttp(ctx, profile.baseUrl);
   const session = createTokenSession(ctx, profile, store, http);
@@ -43,7 +43,7 @@ export async function createApi(ctx: Context): Promise<Api> {
     // Awaited below; without a handler now, a failure while the schemas load would count as unhandled.
     answer.catch(() => undefined);
     await Promise.race([sent, answer]);
-    const schemas = await import('./schemas.js');
+    const schemas = await import('../api/schemas.js');
     return { answer: await answer, schemas };
   }
   async function data<T extends z.ZodMiniType>(request: HttpRequest, pick: PickShape<T>): Promise<z.infer<T>> {

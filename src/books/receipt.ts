@@ -4,16 +4,16 @@
 // of success is made only for a transfer the API calls successful and that matches the intent; anything
 // else is said for what it is, with no receipt.
 import type { TransactionRecord } from '../api/schemas.js';
-import type { TransferState } from './journal.js';
+import type { TransferState } from '../transfers/journal.js';
 import { amountInWords } from '../money/amount-words.js';
-import { checkObservation } from './lookup.js';
+import { checkObservation } from '../transfers/lookup.js';
 import { formatNaira, koboToDecimal, parseApiAmount, type Kobo } from '../money/kobo.js';
-import { koboOf } from '../books/ledger.js';
+import { koboOf } from './ledger.js';
 import { shownText } from '../common/shown.js';
 import { epochToDate } from '../common/time.js';
 import { zonedTimeText } from '../common/time-zone.js';
 import type { DocumentEnvironment } from '../common/document-origin.js';
-import { statusKind } from './outcome.js';
+import { statusKind } from '../transfers/outcome.js';
 
 /** What a receipt states. Every field is the API's observation, checked against the intent. */
 export interface Receipt {

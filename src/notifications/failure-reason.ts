@@ -10,11 +10,11 @@
 // When neither says anything, the reason is "none given", and fsapi says so.
 import type { Context } from '../context.js';
 import type { TransactionRecord } from '../api/schemas.js';
-import { verifiedNotificationsOf } from '../notifications/event-log.js';
-import { readOutflowEvent } from '../notifications/verify.js';
+import { verifiedNotificationsOf } from './event-log.js';
+import { readOutflowEvent } from './verify.js';
 import { terminalText } from '../common/sanitize.js';
 import { isRecord } from '../common/is-record.js';
-import { outcomeMeaning, outcomeOfStatus } from './outcome.js';
+import { outcomeMeaning, outcomeOfStatus } from '../transfers/outcome.js';
 
 /** A reason the API gave, and where it was read. */
 export interface FailureReason {
@@ -89,6 +89,14 @@ export async function reasonGiven(ctx: Pick<Context, 'paths'>, record: Transacti
   } catch {
     return undefined;
   }
+}
+
+/** reasonGiven in words (describeReason), undefined when none was given: what the journal keeps (ReasonOf). */
+export function reasonInWords(ctx: Pick<Context, 'paths'>): (record: TransactionRecord) => Promise<string | undefined> {
+  return async (record) => {
+    const given = await reasonGiven(ctx, record);
+    return given ? describeReason(given) : undefined;
+  };
 }
 
 /** A looked-up transfer in fsapi's words: its outcome and, failed or reversed, the reason the API gave. */

@@ -11,6 +11,8 @@
 // askerOf (src/controls/policy.ts, beside operatorName) gives the operator and the labels to the store.
 import type { Context } from '../context.js';
 import { labelText } from '../common/sanitize.js';
+import { localActor } from '../common/actor.js';
+import { UsageError } from '../errors.js';
 import type { AskedVia } from '../store/controls.js';
 
 /** Longest client name and version kept (MCP hosts use short names: `claude-ai`, `inspector`). */
@@ -52,4 +54,22 @@ export function viaWords(via: AnyVia | null | undefined): string {
   if (via.sudoUser != null) parts.push(`sudo from ${via.sudoUser}${uid !== undefined ? ` (uid ${uid})` : ''}`);
   else if (uid !== undefined) parts.push(`sudo from uid ${uid}`);
   return parts.join(', ');
+}
+
+/**
+ * The name the client gives to every record (journal intents, payees, policy changes, held requests,
+ * decisions): FSAPI_OPERATOR when set, else the OS user and host (`ada@finance-laptop`). A label, never
+ * a proof: on a team store the server stamps the login beside it (src/common/actor.ts), and that is
+ * what is compared.
+ */
+export function operatorName(env: Readonly<Record<string, string | undefined>>): string {
+  const named = env.FSAPI_OPERATOR?.trim();
+  if (named) {
+    // A name shown in tables and terminals: printable, one line, short.
+    if (named.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(named)) {
+      throw new UsageError('FSAPI_OPERATOR must be one line of at most 100 printable characters', 'for example FSAPI_OPERATOR=ada@finance');
+    }
+    return named;
+  }
+  return localActor();
 }
