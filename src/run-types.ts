@@ -1,6 +1,6 @@
-// The parts of a run every room may be handed: its options, its terminal, its clock, its prompts, its paths.
-// Types only, at the bottom of the house (docs/CONTRIBUTING.md): the context of each room (src/context.ts,
-// src/auth/types.ts AuthContext, src/api/http.ts HttpContext) is made of them.
+// The parts of a run every room may be handed: its options, its terminal, its clock, its prompts, its paths,
+// and what the run keeps while it lasts. At the bottom of the house (CONTRIBUTING.md): the context of each
+// room (src/context.ts, src/auth/types.ts AuthContext, src/api/http.ts HttpContext) is made of them.
 
 export interface GlobalOptions {
   /** --profile or FSAPI_PROFILE; undefined means "the default profile, else local". */
@@ -60,4 +60,32 @@ export interface Paths {
 export interface ClientInfo {
   name: string;
   version: string;
+}
+
+/**
+ * What one run (a command; a tool call of `fsapi mcp`) keeps while it lasts: made with its context
+ * (src/runtime.ts) and ended with it, so nothing of one run is left for the next in the same process and no
+ * test resets module state by hand.
+ */
+export interface RunState {
+  /** The notes said once a run (the local simulator's: "no real money moves"), by name. */
+  readonly saidOnce: Set<string>;
+  /** When the last rate-limit note was said (epoch ms): at most one each 2 s. */
+  lastRateLimitNoteMs: number;
+  /** Closes what the run opened (the in-process simulator's database) when it ends. */
+  onEnd(close: () => void): void;
+  /** Ends the run: everything given to onEnd is closed, once. */
+  end(): void;
+}
+
+export function newRunState(): RunState {
+  const closers: Array<() => void> = [];
+  return {
+    saidOnce: new Set(),
+    lastRateLimitNoteMs: 0,
+    onEnd: (close) => void closers.push(close),
+    end: () => {
+      for (const close of closers.splice(0)) close();
+    },
+  };
 }

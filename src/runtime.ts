@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './commands/types.js';
 import type { ClientInfo, Clock, Context, GlobalOptions, IO, Prompt } from './context.js';
+import { newRunState } from './run-types.js';
 import { UsageError } from './errors.js';
 import { resolvePaths } from './common/paths.js';
 import { createNodeIO, type Terminal } from './ui/io.js';
@@ -88,6 +89,9 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
           `warning: the profile could not remember, in the config dir ${ctx.paths.configDir}, how many records its store holds: ${(permissionErrorOf(error) as Error).message}`,
         );
     }
+    // The run is over: what it opened is closed, and its once-a-run notes go with it (a process that runs
+    // many commands, `fsapi mcp` or the tests, starts each afresh without resetting anything).
+    ctx.run.end();
   }
 }
 
@@ -183,6 +187,7 @@ export function createContext(
     transport: parts.transport ?? nodeTransport,
     // Loaded only for a `local` profile: commands against a real API never load the simulator's code.
     openLocalApi: async () => (await import('./simulator/index.js')).openLocalSimulator(paths.dataDir, env, ctx.transport),
+    run: newRunState(),
     client: parts.client,
   };
   return ctx;

@@ -16,6 +16,7 @@ import { homePool, runCli, type Home } from './helpers/cli.js';
 import { HttpStubs } from './helpers/http-stubs.js';
 import { startSimulatorServer, SIMULATOR_CREDENTIALS, type RunningSimulator } from '../src/simulator/server.js';
 import { BANKS, BUSINESS } from '../src/simulator/index.js';
+import { newRunState } from '../src/run-types.js';
 import { createApi } from '../src/auth/api-client.js';
 import { nodeTransport } from '../src/api/node-transport.js';
 import type { Api, Transport } from '../src/api/types.js';
@@ -218,6 +219,7 @@ function contextFor(
     api: () => (api ??= createApi(ctx)),
     transport,
     openLocalApi: async () => (await import('../src/simulator/index.js')).openLocalSimulator(ctx.paths.dataDir, fullEnv, transport),
+    run: newRunState(),
   };
   return { ctx, notes };
 }

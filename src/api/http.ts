@@ -21,11 +21,11 @@
 //
 // This layer is written here rather than on ky because ky is built on fetch's Request and Response, whose
 // first use loads undici and costs a third of Node's start-up on every command (docs/decisions.md).
-import type { Clock, GlobalOptions, IO } from '../run-types.js';
+import type { Clock, GlobalOptions, IO, RunState } from '../run-types.js';
 import { FsapiError, TransportError } from '../errors.js';
 import { API_GET_RETRY, API_RATE_LIMIT, Backoff, retryAfterMs, SENT_ONCE } from '../common/retry.js';
 import { DeadlineExceeded, describeError, errorCode, exchangeWithin, formatSeconds } from './exchange.js';
-import { AnswerTooLargeError, closeAgents } from './node-transport.js';
+import { AnswerTooLargeError } from './node-transport.js';
 // The shapes of a request and its answer live in ./types.ts: src/context.ts needs them, and this module
 // needs the context.
 import type { Http, HttpRequest, LocalApi, Transport, WireAnswer, WireRequest } from './types.js';
@@ -34,27 +34,10 @@ export type { AnswerHeaders, Http, HttpAnswer, HttpMethod, HttpRequest, Transpor
 export const LOCAL_SIMULATOR_ORIGIN = 'http://local.simulator';
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
-let localNoteShown = false;
-/** The in-process simulators this process opened, closed by resetHttpState. */
-const localSimulators = new Set<{ close(): void }>();
-
-/**
- * Forgets what this module keeps per process (the note shown, the rate-limit note's time) and closes the
- * in-process simulators it opened and the kept-alive connections: a process that runs many commands (the
- * tests) starts each afresh.
- */
-export function resetHttpState(): void {
-  localNoteShown = false;
-  lastRateLimitNote = 0;
-  closeAgents();
-  for (const simulator of localSimulators) simulator.close();
-  localSimulators.clear();
-}
-
 /** Writes the contract's yellow note once per run, whichever code first talks to the local simulator. */
-export function noteLocalSimulator(ctx: Pick<HttpContext, 'io'>): void {
-  if (localNoteShown) return;
-  localNoteShown = true;
+export function noteLocalSimulator(ctx: Pick<HttpContext, 'io' | 'run'>): void {
+  if (ctx.run.saidOnce.has('local simulator')) return;
+  ctx.run.saidOnce.add('local simulator');
   const text = 'local simulator: no real money moves';
   ctx.io.note(ctx.io.colorStderr ? `\u001b[33m${text}\u001b[39m` : text);
 }
@@ -83,6 +66,8 @@ export interface HttpContext {
   transport: Transport;
   /** Opens the in-process simulator of the run's data dir (loaded only then). */
   openLocalApi(): Promise<LocalApi>;
+  /** The run's notes said once, and what it closes when it ends (the in-process simulator). */
+  run: RunState;
 }
 
 /**
@@ -95,7 +80,7 @@ export async function createHttp(ctx: HttpContext, baseUrl: string | undefined):
   let host: string;
   if (baseUrl === undefined) {
     const simulator = await ctx.openLocalApi();
-    localSimulators.add(simulator);
+    ctx.run.onEnd(() => simulator.close());
     transport = fetchTransport(simulator.fetch);
     origin = requestOrigin(baseUrl);
     host = 'the local simulator';
@@ -197,13 +182,11 @@ function movesNoMoney(request: HttpRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || request.path === '/v1/transfer/name-enquiry' || request.path === '/v1/generate-token';
 }
 
-let lastRateLimitNote = 0;
-
 /** The progress line, at most one every 2 s per run, so many waiting requests do not read as many failures. */
-function noteRateLimit(ctx: Pick<HttpContext, 'io'>, line: string): void {
+function noteRateLimit(ctx: Pick<HttpContext, 'io' | 'run'>, line: string): void {
   const now = Date.now();
-  if (now - lastRateLimitNote < 2000) return;
-  lastRateLimitNote = now;
+  if (now - ctx.run.lastRateLimitNoteMs < 2000) return;
+  ctx.run.lastRateLimitNoteMs = now;
   ctx.io.note(line);
 }
 

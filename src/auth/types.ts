@@ -1,6 +1,6 @@
 // Profiles live in the config dir (profiles.json, mode 0600, dir 0700), written with conf.
 import type { Transport, LocalApi } from '../api/types.js';
-import type { ClientInfo, Clock, GlobalOptions, IO, Paths, Prompt } from '../run-types.js';
+import type { ClientInfo, Clock, GlobalOptions, IO, Paths, Prompt, RunState } from '../run-types.js';
 
 export type Environment = 'local' | 'sandbox' | 'production';
 
@@ -88,6 +88,8 @@ export interface AuthContext {
   transport: Transport;
   /** Opens the in-process simulator of the data dir, for the `local` profile (src/runtime.ts makes it). */
   openLocalApi(): Promise<LocalApi>;
+  /** What this run keeps while it lasts (notes said once, what it opened): ended with the run. */
+  run: RunState;
   /**
    * The program this run serves, as it named itself: an MCP client's name and version from `initialize`
    * (src/agents/server.ts). A label kept on the records it leads to (src/transfers/asker.ts), never proof.

@@ -11,7 +11,7 @@ import { defineEveryCommand, commanderErrorAsJson, commanderErrorInOneVoice } fr
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
 import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
-import { resetHttpState } from '../../src/api/http.js';
+import { closeAgents } from '../../src/api/node-transport.js';
 import { closeLocalStores } from '../../src/store/database.js';
 import { releaseProcessLocks } from '../../src/store/process-lock.js';
 import { captureTerminal, FakeClock, scriptedPrompt, type ScriptedAnswer } from './context.js';
@@ -108,8 +108,9 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
     useContextFactory(undefined);
     lendEnvironment(savedEnv);
     current = undefined;
-    // What a process would lose when it ends: open stores, simulators, notes shown once per run.
-    resetHttpState();
+    // What a process would lose when it ends: open stores and keep-alive connections (the run's own
+    // simulator and notes end with the run: src/runtime.ts runModule).
+    closeAgents();
     await closeLocalStores();
     releaseProcessLocks();
   }
