@@ -5,7 +5,7 @@
 // options already parsed and typed: OptionsOf<typeof spec>.
 // On the `--help` start-up path (bundled in dist/cli.cjs): it imports only the two dependency-free modules
 // and parsers below (none imports more than src/errors.ts), never zod or a command's code.
-import { longName, optionKey } from '../common/option-names.js';
+import { longName } from '../common/option-names.js';
 import { UsageError } from '../errors.js';
 import type { Kobo } from '../money/kobo.js';
 import { parseAmountOption } from '../common/validate.js';
