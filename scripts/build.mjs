@@ -11,10 +11,19 @@
 // CommonJS because an ES module would make Node set up its ES module loader, about a sixth of its start-up.
 // All are written to a fresh folder and swapped in by rename, so a CLI that runs while a build happens
 // never sees a half-written dist/, nor a cli.cjs of one build with the engine.cjs of another.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 
 const root = new URL('../', import.meta.url);
+
+// The engines' command maps are made from the specs first (a command is declared once: in its spec).
+const made = spawnSync(process.execPath, [createRequire(import.meta.url).resolve('tsx/cli'), 'scripts/gen-commands.ts'], {
+  cwd: new URL('.', root),
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (made.status !== 0) process.exit(made.status ?? 1);
 const staging = new URL(`dist.build-${process.pid}/`, root);
 const retired = new URL(`dist.old-${process.pid}/`, root);
 const dist = new URL('dist/', root);

@@ -12,6 +12,7 @@ export { runCommand } from './runtime.js';
 
 /** The module of each command of this engine, by the key src/program.ts names it with. */
 export const commands = {
+  // BEGIN made from the specs by scripts/gen-commands.ts (npm run build): edit the specs, not this
   overview: () => import('./commands/overview.js'),
   'auth/login': () => import('./commands/auth/login.js'),
   'auth/status': () => import('./commands/auth/status.js'),
@@ -28,4 +29,5 @@ export const commands = {
   'clients/get': () => import('./commands/clients/get.js'),
   'tx/list': () => import('./commands/tx/list.js'),
   'tx/get': () => import('./commands/tx/get.js'),
+  // END made from the specs
 } satisfies Record<LightCommand, () => Promise<CommandModule>>;

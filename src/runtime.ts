@@ -26,16 +26,25 @@ import { permissionErrorOf } from './common/permission.js';
 /** Builds the Context of a run from the parsed global options; see useContextFactory. */
 export type ContextFactory = (rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, fromEnv: ReadonlySet<string>) => Context;
 
+/**
+ * Runs a command's module on its context once commander has parsed the line: runModule, unless a test
+ * asked to see the parsed options instead (the `runF` of gh's commands: useContextFactory).
+ */
+export type CommandRunner = (ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[]) => Promise<void>;
+
 let contextFactory: ContextFactory = createContext;
+let commandRunner: CommandRunner | undefined;
 let pipeWatched = false;
 
 /**
- * Replaces how runCommand builds a run's Context (undefined: the real one again). The tests run the real
- * command tree in their own process this way (test/helpers/in-process.ts), with a captured terminal, a
- * fake clock and scripted prompts made by createContext's own parts.
+ * Replaces how runCommand builds a run's Context (undefined: the real one again), and, given `runner`, what
+ * it does with the parsed options: the tests run the real command tree in their own process this way
+ * (test/helpers/in-process.ts), with a captured terminal, a fake clock and scripted prompts made by
+ * createContext's own parts, and check a command's parsed options without running it.
  */
-export function useContextFactory(factory: ContextFactory | undefined): void {
+export function useContextFactory(factory: ContextFactory | undefined, runner?: CommandRunner): void {
   contextFactory = factory ?? createContext;
+  commandRunner = factory === undefined ? undefined : runner;
 }
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
@@ -51,7 +60,7 @@ export async function runCommand(command: Command, args: string[], load: () => P
   const fromEnv = new Set(['profile', 'timeout', 'baseUrl'].filter((key) => command.getOptionValueSourceWithGlobals(key) === 'env'));
   const ctx = contextFactory(command.optsWithGlobals(), process.env, fromEnv);
   const [module] = await Promise.all([load(), outputMode(ctx) === 'table' ? prepareTables() : undefined]);
-  await runModule(ctx, module, command.opts(), args);
+  await (commandRunner ?? runModule)(ctx, module, command.opts(), args);
 }
 
 /**

@@ -120,6 +120,14 @@ describe('policy set', () => {
     assert.equal(shown.payeesOnly, true);
     assert.equal(typeof shown.updatedBy, 'string');
   });
+
+  it('`none` removes a limit and keeps the others', async () => {
+    setup = await setUpTransfers();
+    await setPolicy(setup, '--max-per-transfer', '500', '--max-per-day', '1000');
+    await setPolicy(setup, '--max-per-transfer', 'none');
+    const shown = JSON.parse((await setup.runInProcess(['policy', 'show', '--json'])).stdout) as Record<string, unknown>;
+    assert.deepEqual([shown.maxPerTransfer, shown.maxPerDay], [null, '1000.00']);
+  });
 });
 
 describe('auth token under a policy', () => {

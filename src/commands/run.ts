@@ -12,11 +12,16 @@ export function run<S extends CommandSpec<any>>(spec: S, body: RunFunction<S>): 
   return Object.assign(command, { spec });
 }
 
-/** commander leaves a flag not given undefined; the spec's flags are always true or false. */
-function withFlags(spec: CommandSpec<any>, options: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The options as the run gets them (OptionsOf): commander leaves a flag not given undefined, and the spec's
+ * flags are always true or false; commander turns a parser's null (`--max-per-day none`: a limit removed)
+ * into '', which no money option can otherwise be, so it is null again here.
+ */
+export function withFlags(spec: CommandSpec<any>, options: Record<string, unknown>): Record<string, unknown> {
   const filled = { ...options };
   for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
     if (option.kind === 'flag' && option.always) filled[key] = options[key] ?? isNegation(option.flags);
+    if (option.kind === 'money' && options[key] === '') filled[key] = null;
   }
   return filled;
 }

@@ -76,6 +76,14 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   readonly exitCodes: readonly ExitCode[];
   /** Words of its own for some exit codes (`0: successful (or, without --wait, pending)`). */
   readonly exitCodeMeanings?: Partial<Record<ExitCode, string>>;
+  /**
+   * Runs from the light engine (dist/engine-light.cjs: commands that only ask the API or read the
+   * profiles, docs/startup.md). The engines' maps and the light list are made from the specs
+   * (scripts/gen-commands.ts, run by `npm run build`): a command is declared here and nowhere else.
+   */
+  readonly light?: boolean;
+  /** Its run file under src/, without extension, when not the usual one (`commands/<group>/<rest-joined-by-dashes>`). */
+  readonly module?: string;
 }
 
 /** A group (`fsapi transfer`): its words now, its commands' specs for when a run enters it. */

@@ -1,6 +1,7 @@
 // Every command of fsapi, in the order of `fsapi --help`: each a spec (src/commands/spec.ts) beside its
-// code, or a group of them. A new command: its spec file, its run file, one line here (or in its group's
-// list) and its line in src/engine.ts's `commands` (src/engine-light.ts's for a command that only asks the API); top-level commands keep their specs in top/ (test/help-width.test.ts checks that each spec has one).
+// code, or a group of them. A new command: its spec file, its run file, and one line here (or in its
+// group's list); the engines' maps are made from the specs (scripts/gen-commands.ts, run by `npm run
+// build`). Top-level commands keep their specs in top/ (test/help-width.test.ts checks that each spec has one).
 import type { CommandSpec, GroupSpec } from './spec.js';
 import { accountSpec } from './top/account.spec.js';
 import { apiSpec } from './top/api.spec.js';

@@ -12,6 +12,7 @@ import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.j
 import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
 import { closeAgents } from '../../src/api/node-transport.js';
+import { withFlags } from '../../src/commands/run.js';
 import { closeLocalStores } from '../../src/store/database.js';
 import { releaseProcessLocks } from '../../src/store/process-lock.js';
 import { captureTerminal, FakeClock, scriptedPrompt, type ScriptedAnswer } from './context.js';
@@ -33,6 +34,11 @@ export interface InProcessOptions {
   clock?: Clock;
   /** What requests to a base address go through: stubbed answers (test/helpers/http-stubs.ts); node:http unless given. */
   transport?: Transport;
+  /**
+   * gh's `runF`: given, the command is not run; this gets the options as the command's spec parsed them
+   * (typed: an amount in kobo) and its arguments, so a test checks a command's flags alone.
+   */
+  runF?: (options: Record<string, unknown>, args: readonly string[]) => void;
 }
 
 /** The command tree, every group defined, its output and exits turned towards the current run. */
@@ -86,13 +92,21 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
   };
   const savedEnv = { ...process.env };
   lendEnvironment(env);
-  useContextFactory((rawGlobals, _processEnv, fromEnv) =>
-    createContext(rawGlobals, env, fromEnv, {
-      terminal,
-      clock,
-      ...(prompts ? { prompt: prompts.prompt } : {}),
-      ...(options.transport ? { transport: options.transport } : {}),
-    }),
+  useContextFactory(
+    (rawGlobals, _processEnv, fromEnv) =>
+      createContext(rawGlobals, env, fromEnv, {
+        terminal,
+        clock,
+        ...(prompts ? { prompt: prompts.prompt } : {}),
+        ...(options.transport ? { transport: options.transport } : {}),
+      }),
+    options.runF === undefined
+      ? undefined
+      : async (_ctx, module, parsed, args) => {
+          // As the command's run would get them (src/commands/run.ts): flags not given filled in.
+          const spec = (module.default as { spec?: Parameters<typeof withFlags>[0] }).spec;
+          options.runF!(spec ? withFlags(spec, parsed) : parsed, args);
+        },
   );
   let code = 0;
   try {

@@ -2,6 +2,7 @@ import { choice, defineCommand, flag, integer, text } from '../spec.js';
 
 export const loginSpec = defineCommand({
   path: 'auth login',
+  light: true,
   summary: 'get a token with your consumer key and secret and save it in the profile',
   options: {
     env: choice('--env <env>', 'API environment', ['sandbox', 'production']),

@@ -2,6 +2,7 @@ import { defineCommand } from '../spec.js';
 
 export const getSpec = defineCommand({
   path: 'clients get',
+  light: true,
   summary: 'look a client account up',
   args: [{ name: '<accountNumber>', description: 'client account number' }],
   options: {},

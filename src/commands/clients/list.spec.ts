@@ -2,6 +2,7 @@ import { choice, defineCommand, flag, integer, text } from '../spec.js';
 
 export const listSpec = defineCommand({
   path: 'clients list',
+  light: true,
   summary: 'list client accounts',
   options: {
     type: choice('--type <type>', 'account type', ['individual', 'corporate']),

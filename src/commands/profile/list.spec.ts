@@ -2,6 +2,7 @@ import { defineCommand } from '../spec.js';
 
 export const listSpec = defineCommand({
   path: 'profile list',
+  light: true,
   summary: 'list saved profiles; the default is marked',
   options: {},
   exitCodes: [0, 1, 2],

@@ -3,6 +3,7 @@ import { BANK_LIST } from '../transfer/exit-codes.js';
 
 export const banksSpec = defineCommand({
   path: 'banks',
+  light: true,
   summary: 'list banks and their institution codes (cached 24 h)',
   args: [{ name: '[search]', description: 'part of a bank name or code' }],
   options: {

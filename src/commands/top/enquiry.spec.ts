@@ -3,6 +3,7 @@ import { BANK_LIST } from '../transfer/exit-codes.js';
 
 export const enquirySpec = defineCommand({
   path: 'enquiry',
+  light: true,
   summary: 'verify the account holder name at a bank',
   args: [{ name: '[accountNumber]', description: '10-digit account number (asked for at a terminal)' }],
   options: {

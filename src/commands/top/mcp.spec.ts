@@ -2,6 +2,8 @@ import { defineCommand, flag } from '../spec.js';
 
 export const mcpSpec = defineCommand({
   path: 'mcp',
+  // The MCP server's command lives beside the server it starts (an allow-list of tools: docs/agents.md).
+  module: 'agents/command',
   summary: 'serve the Model Context Protocol over stdio: fsapi as tools for an AI agent',
   description:
     'Serve the Model Context Protocol on stdin and stdout, for an AI agent host (Claude Desktop, Claude ' +

@@ -2,6 +2,7 @@ import { defineCommand } from '../spec.js';
 
 export const tsqSpec = defineCommand({
   path: 'tsq',
+  light: true,
   summary: 'transfer status query (requery)',
   args: [{ name: '<transactionId>', description: "the transfer's reference, or the session id of its answer" }],
   options: {},

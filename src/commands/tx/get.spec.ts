@@ -3,6 +3,7 @@ import { TRANSACTION_BY_REFERENCE } from '../transfer/exit-codes.js';
 
 export const getSpec = defineCommand({
   path: 'tx get',
+  light: true,
   summary: 'one transaction by reference',
   args: [{ name: '<reference>', description: 'transaction reference' }],
   options: {},

@@ -2,6 +2,7 @@ import { choice, date, defineCommand, flag, integer, text } from '../spec.js';
 
 export const listSpec = defineCommand({
   path: 'tx list',
+  light: true,
   summary: 'list transactions, newest first',
   options: {
     page: integer('--page <n>', 'page number, from 1', { min: 1, max: 1_000_000 }),
