@@ -4,15 +4,15 @@
 // with useradd, as test/untrusted-files.test.ts does; it skips itself, saying why, where none can be made.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { childEnv, cliPath, repoRoot, stripAnsi } from './helpers/cli.js';
+import { childEnv, repoRoot, stripAnsi } from './helpers/cli.js';
 import { mcpPayment, resultText, serveMcp, structuredOf, type Served } from './helpers/mcp-client.js';
 import { setUpTransfers, type TransferSetup } from './helpers/transfer-setup.js';
 import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
-import { testUserIds } from './helpers/os-user.js';
+import { packageForAnotherUser, testUserIds } from './helpers/os-user.js';
 
 /** Every server of this file: the secret check reads all their results and stderr. */
 const served: Served[] = [];
@@ -297,6 +297,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   const env = { FSAPI_CONFIG_DIR: '', FSAPI_DATA_DIR: '', HOME: '' };
   let setup: TransferSetup;
   let node: string;
+  let cli: string;
   /** The command line that runs `args` as the server's user (what `sudo -u fsapi-agent` does). */
   const asAgent = (...args: string[]) => ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', ...args];
   /**
@@ -305,8 +306,8 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
    */
   const fsapiAsAgent = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const [command, ...rest] = asAgent(node, cliPath, ...args);
-      const child = spawn(command!, rest, { cwd: repoRoot, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
+      const [command, ...rest] = asAgent(node, cli, ...args);
+      const child = spawn(command!, rest, { cwd: root, env: childEnv({ ...env, ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -321,15 +322,9 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
     root = mkdtempSync(path.join(tmpdir(), 'fsapi-mcp-user-'));
     const home = path.join(root, 'agent');
     Object.assign(env, { FSAPI_CONFIG_DIR: path.join(home, 'config'), FSAPI_DATA_DIR: path.join(home, 'data'), HOME: home });
-    // This Node may live where the other user cannot go (/root): a link to it in a place both can.
-    chmodSync(root, 0o755);
-    node = path.join(root, 'node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
-    chmodSync(node, 0o755);
+    // The built package and this Node, copied where the other user can go: the checkout may sit where only
+    // its owner can (a clone in a mode-700 directory), this Node under /root.
+    ({ node, cli } = packageForAnotherUser(root));
     mkdirSync(home, { mode: 0o700 });
     chownSync(home, ids.uid, ids.gid);
     const login = await fsapiAsAgent(['auth', 'login', '--profile', 'sim', '--env', 'sandbox', '--base-url', setup.server.url], {
@@ -351,7 +346,7 @@ describe('as its own OS user (docs/agents.md)', { skip: typeof agent === 'string
   });
 
   it('serves as that user, and the agent’s user can read neither its keys nor its records', async () => {
-    const mcp = await serve(env, asAgent(node, cliPath, 'mcp'));
+    const mcp = await serve(env, asAgent(node, cli, 'mcp'));
     try {
       const result = await mcp.call('account');
       assert.equal(result.isError, undefined, text(result));
