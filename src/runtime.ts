@@ -15,7 +15,7 @@ import { systemClock } from './common/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './auth/api-client.js';
-import { nodeTransport } from './api/node-transport.js';
+import { createNodeTransport } from './api/node-transport.js';
 import type { Transport } from './api/types.js';
 import { storeGuard, teamStoreOfRun } from './auth/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
@@ -178,6 +178,10 @@ export function createContext(
   let profiles: ReturnType<Context['profiles']> | undefined;
   let profile: ReturnType<Context['profile']> | undefined;
   let api: ReturnType<Context['api']> | undefined;
+  // What the run opens it closes when it ends (runModule): its kept-alive connections among them.
+  const run = newRunState();
+  const ownTransport = parts.transport ? undefined : createNodeTransport();
+  if (ownTransport) run.onEnd(ownTransport.close);
   const ctx: Context = {
     io,
     globals,
@@ -193,10 +197,10 @@ export function createContext(
         throw new UsageError(`FSAPI_PROFILE: ${error.message}`, `unset FSAPI_PROFILE or set it to a saved profile; ${error.hint ?? ''}`.replace(/; $/, ''));
       })),
     api: () => (api ??= createApi(ctx)),
-    transport: parts.transport ?? nodeTransport,
+    transport: parts.transport ?? ownTransport!,
     // Loaded only for a `local` profile: commands against a real API never load the simulator's code.
     openLocalApi: async () => (await import('./simulator/index.js')).openLocalSimulator(paths.dataDir, env, ctx.transport),
-    run: newRunState(),
+    run,
     client: parts.client,
   };
   return ctx;

@@ -11,7 +11,6 @@ import { defineEveryCommand, commanderErrorAsJson, commanderErrorInOneVoice } fr
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
 import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
 import { createContext, useContextFactory } from '../../src/runtime.js';
-import { closeAgents } from '../../src/api/node-transport.js';
 import { withFlags } from '../../src/commands/run.js';
 import { closeLocalStores } from '../../src/store/database.js';
 import { releaseProcessLocks } from '../../src/store/process-lock.js';
@@ -122,9 +121,8 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
     useContextFactory(undefined);
     lendEnvironment(savedEnv);
     current = undefined;
-    // What a process would lose when it ends: open stores and keep-alive connections (the run's own
-    // simulator and notes end with the run: src/runtime.ts runModule).
-    closeAgents();
+    // What a process would lose when it ends: open stores (the run's own connections, simulator and notes
+    // end with the run: src/runtime.ts runModule).
     await closeLocalStores();
     releaseProcessLocks();
   }
