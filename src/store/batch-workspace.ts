@@ -26,18 +26,22 @@ export interface StoredResult {
 }
 
 /**
- * One row of a batch file as the reader makes it (src/batch/file.ts) and the workspace keeps it: what
- * `transfer send` takes (a SendRequest, src/transfers/types.ts, which the rows are passed as), plus where it
- * stands in the file. Declared here, the room below both, so that the store imports neither.
+ * What `transfer send` takes (src/transfers/types.ts names it SendRequest): declared here, in the room
+ * below the transfers and the batch, because a batch's workspace keeps it for each row; one shape for both.
  */
-export interface BatchRow {
+export interface SendFields {
   accountNumber: string;
   bankQuery: string;
   amountKobo: Kobo;
   narration: string;
+  /** Given with --reference (shape checked; the prefix is checked once the business name is known). */
   reference: string | undefined;
   senderName: string | undefined;
   expectName: string | undefined;
+}
+
+/** One row of a batch file as the reader makes it (src/batch/file.ts) and the workspace keeps it: a send, and where it stands in the file. */
+export interface BatchRow extends SendFields {
   /** The physical line of the file where the row starts (1 is the header). */
   line: number;
   /**

@@ -1,17 +1,10 @@
 // The shapes of a transfer that the payment policy (src/controls/policy.ts), a batch's rows and the store
 // share with the sending path. Types only, so that they can be read without importing the sending path.
 import type { Kobo } from '../money/kobo.js';
+import type { SendFields } from '../store/batch-workspace.js';
 
-export interface SendRequest {
-  accountNumber: string;
-  bankQuery: string;
-  amountKobo: Kobo;
-  narration: string;
-  /** Given with --reference (shape checked; the prefix is checked once the business name is known). */
-  reference: string | undefined;
-  senderName: string | undefined;
-  expectName: string | undefined;
-}
+/** What `transfer send` takes: the shape a batch's workspace keeps for each row too (src/store/batch-workspace.ts). */
+export type SendRequest = SendFields;
 
 /** One transfer, verified by name enquiry and ready to send. */
 export interface VerifiedTransfer {
