@@ -15,7 +15,7 @@ import { systemClock } from './common/clock.js';
 import { openProfileStore } from './auth/profile-store.js';
 import { resolveProfile } from './auth/resolve.js';
 import { createApi } from './auth/api-client.js';
-import { nodeTransport } from './api/node-transport.js';
+import { createNodeTransport } from './api/node-transport.js';
 import type { Transport } from './api/types.js';
 import { storeGuard, teamStoreOfRun } from './auth/store-check.js';
 import { finishStores, watchStores } from './store/identity.js';
@@ -23,28 +23,41 @@ import { chooseTeamStore } from './store/team-choice.js';
 import { keepYoungGenerationSmall } from './common/long-run-memory.js';
 import { permissionErrorOf } from './common/permission.js';
 
-/** Builds the Context of a run from the parsed global options; see useContextFactory. */
+/** Builds the Context of a run from the parsed global options; see withContextFactory. */
 export type ContextFactory = (rawGlobals: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>, fromEnv: ReadonlySet<string>) => Context;
 
 /**
  * Runs a command's module on its context once commander has parsed the line: runModule, unless a test
- * asked to see the parsed options instead (the `runF` of gh's commands: useContextFactory).
+ * asked to see the parsed options instead (the `runF` of gh's commands: withContextFactory).
  */
 export type CommandRunner = (ctx: Context, module: CommandModule, options: Record<string, unknown>, args: string[]) => Promise<void>;
 
+// Module state that stays here, on purpose. The command tree (src/program.ts) is built once per process,
+// on the --help start-up path, and its actions call runCommand; what makes a run's Context cannot belong
+// to that Context, so the tests' replacement for it is held here for the length of one parse
+// (withContextFactory puts the real one back itself: nothing to reset). pipeWatched: one listener on the
+// process's own stdout, whatever runs. Everything a run opens (its connections, its local simulator, its
+// once-a-run notes) is the Context's and ends with it (runModule: ctx.run.end()).
 let contextFactory: ContextFactory = createContext;
 let commandRunner: CommandRunner | undefined;
 let pipeWatched = false;
 
 /**
- * Replaces how runCommand builds a run's Context (undefined: the real one again), and, given `runner`, what
- * it does with the parsed options: the tests run the real command tree in their own process this way
- * (test/helpers/in-process.ts), with a captured terminal, a fake clock and scripted prompts made by
- * createContext's own parts, and check a command's parsed options without running it.
+ * Runs `work` (a parse of the command tree) with `factory` making each run's Context and, given `runner`,
+ * doing that with the parsed options instead of running the command; the real ones again once it settles.
+ * The tests run the real command tree in their own process this way (test/helpers/in-process.ts), with a
+ * captured terminal, a fake clock and scripted prompts made by createContext's own parts, and check a
+ * command's parsed options without running it.
  */
-export function useContextFactory(factory: ContextFactory | undefined, runner?: CommandRunner): void {
-  contextFactory = factory ?? createContext;
-  commandRunner = factory === undefined ? undefined : runner;
+export async function withContextFactory<T>(factory: ContextFactory, runner: CommandRunner | undefined, work: () => Promise<T>): Promise<T> {
+  const saved = [contextFactory, commandRunner] as const;
+  contextFactory = factory;
+  commandRunner = runner;
+  try {
+    return await work();
+  } finally {
+    [contextFactory, commandRunner] = saved;
+  }
 }
 
 export async function runCommand(command: Command, args: string[], load: () => Promise<CommandModule>): Promise<void> {
@@ -178,6 +191,10 @@ export function createContext(
   let profiles: ReturnType<Context['profiles']> | undefined;
   let profile: ReturnType<Context['profile']> | undefined;
   let api: ReturnType<Context['api']> | undefined;
+  // What the run opens it closes when it ends (runModule): its kept-alive connections among them.
+  const run = newRunState();
+  const ownTransport = parts.transport ? undefined : createNodeTransport();
+  if (ownTransport) run.onEnd(ownTransport.close);
   const ctx: Context = {
     io,
     globals,
@@ -193,10 +210,10 @@ export function createContext(
         throw new UsageError(`FSAPI_PROFILE: ${error.message}`, `unset FSAPI_PROFILE or set it to a saved profile; ${error.hint ?? ''}`.replace(/; $/, ''));
       })),
     api: () => (api ??= createApi(ctx)),
-    transport: parts.transport ?? nodeTransport,
+    transport: parts.transport ?? ownTransport!,
     // Loaded only for a `local` profile: commands against a real API never load the simulator's code.
     openLocalApi: async () => (await import('./simulator/index.js')).openLocalSimulator(paths.dataDir, env, ctx.transport),
-    run: newRunState(),
+    run,
     client: parts.client,
   };
   return ctx;

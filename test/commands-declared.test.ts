@@ -52,6 +52,55 @@ describe("a command's flags alone (runF)", () => {
     assert.equal(result.options?.fourEyes, undefined);
   });
 
+  it('tx list: integers, a choice and dates as the spec parses them', async () => {
+    const result = await parsed(['tx', 'list', '--limit', '25', '--type', 'debit', '--since', '2026-10-01', '--csv']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.args, []);
+    assert.equal(result.options?.limit, 25);
+    assert.equal(result.options?.type, 'debit');
+    assert.equal(result.options?.since, '2026-10-01');
+    assert.equal(result.options?.csv, true);
+    assert.equal(result.options?.all, false);
+    assert.equal(result.options?.page, undefined);
+  });
+
+  it('transfer status: a duration with its default, in seconds', async () => {
+    const result = await parsed(['transfer', 'status', 'ACME-EXAMPLES000001', '--wait']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.args, ['ACME-EXAMPLES000001']);
+    assert.equal(result.options?.wait, true);
+    assert.equal(result.options?.waitTimeout, 300);
+  });
+
+  it('usage errors are exit 2 with the documented words, the command never reached', async () => {
+    const outOfRange = await parsed(['tx', 'list', '--limit', '101']);
+    assert.equal(outOfRange.code, 2);
+    assert.match(outOfRange.stderr, /^error: --limit must be a whole number from 1 to 100, not "101"$/m);
+    assert.equal(outOfRange.options, undefined);
+    const notAChoice = await parsed(['tx', 'list', '--type', 'refund']);
+    assert.equal(notAChoice.code, 2);
+    assert.match(notAChoice.stderr, /^error: --type must be credit or debit, not "refund"$/m);
+    assert.equal(notAChoice.options, undefined);
+    const conflicting = await parsed(['tx', 'list', '--all', '--page', '2']);
+    assert.equal(conflicting.code, 2);
+    assert.match(conflicting.stderr, /^error: option '--all' cannot be used with option '--page <n>'$/m);
+    assert.equal(conflicting.options, undefined);
+    const misspelt = await parsed(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amout', '5000', '--narration', 'x']);
+    assert.equal(misspelt.code, 2);
+    assert.match(misspelt.stderr, /^error: unknown option '--amout'\nhint: did you mean --amount\?$/m);
+    assert.equal(misspelt.options, undefined);
+  });
+
+  it('under --json a usage error is one JSON object on stderr, exit 2', async () => {
+    const result = await parsed(['transfer', 'status', 'ACME-EXAMPLES000001', '--wait-timeout', '0', '--json']);
+    assert.equal(result.code, 2);
+    const error = JSON.parse(result.stderr) as { error: { code: string; message: string; exitCode: number } };
+    assert.equal(error.error.code, 'usage');
+    assert.equal(error.error.exitCode, 2);
+    assert.equal(error.error.message, '--wait-timeout must be a whole number of seconds from 1 to 86400, not "0"');
+    assert.equal(result.options, undefined);
+  });
+
   it('a bad amount is exit 2 in the parser, before the command: it is never reached', async () => {
     const result = await parsed(['transfer', 'send', '0123456789', '--bank', 'gtb', '--amount', '1.234', '--narration', 'x', '--yes']);
     assert.equal(result.code, 2);

@@ -6,7 +6,6 @@
 import { Readable, Writable } from 'node:stream';
 import type { ClientInfo, Context, GlobalOptions } from '../context.js';
 import { createContext, runModule } from '../runtime.js';
-import { closeAgents } from '../api/node-transport.js';
 import { closeLocalStores } from '../store/database.js';
 import type { CommandModule } from '../commands/types.js';
 import type { AgentTool, ToolCall, ToolRun } from './tools.js';
@@ -98,11 +97,10 @@ async function runNow(
   } catch (thrown) {
     error = thrown;
   } finally {
-    // What a process would drop when it ends: the stores opened for this call and keep-alive connections
-    // (the run itself, its local simulator and its once-a-run notes, ended with it: src/runtime.ts
+    // What a process would drop when it ends: the stores opened for this call (the run itself, its
+    // connections, its local simulator and its once-a-run notes, ended with it: src/runtime.ts
     // runModule). The run's lock (a team store's lease, renewed on its own connection) stays: this process
     // is alive, and says so.
-    closeAgents();
     await closeLocalStores();
   }
   return { stdout: stdout.text, notes: stderr.writes, attached, error };

@@ -33,8 +33,8 @@ export class AnswerTooLargeError extends Error {
 }
 
 type HttpsModule = typeof import('node:https');
+// A loaded module: the same for every run of the process, so it stays here.
 let httpsModule: Promise<HttpsModule> | undefined;
-const agents = new Map<string, Agent>();
 
 /**
  * node:http, loaded with the first request: the runtime loads this module for every command, and one that
@@ -52,23 +52,36 @@ const http = () => process.getBuiltinModule('node:http');
  */
 const IDLE_CONNECTION_MS = 2_000;
 
-/** Closes the kept-alive connections, as the end of the process does (tests that run many commands in one). */
-export function closeAgents(): void {
-  for (const agent of agents.values()) agent.destroy();
-  agents.clear();
+/** A transport with its own kept-alive connections, and how to close them. */
+export interface NodeTransport extends Transport {
+  /** Closes its kept-alive connections (a request after this opens new ones). */
+  close(): void;
 }
 
-/** Keep-alive agents, so `tx list --all` reuses one connection for every page. */
-function agentFor(protocol: string, https: HttpsModule | undefined): Agent {
-  let agent = agents.get(protocol);
-  if (!agent) {
-    // `timeout` closes free sockets only (the agent destroys a socket that times out while idle); a request
-    // in progress is bounded by its own deadline (src/api/http.ts).
-    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
-    agent = protocol === 'https:' && https ? new https.Agent(options) : new (http().Agent)(options);
-    agents.set(protocol, agent);
-  }
-  return agent;
+/**
+ * A transport over node:http(s) whose keep-alive agents (so `tx list --all` reuses one connection for every
+ * page) belong to it: a run's Context makes one and closes it when the run ends (src/runtime.ts), so a
+ * process that runs many commands (`fsapi mcp`, the tests) leaves no connection of one run to the next
+ * and has nothing to reset.
+ */
+export function createNodeTransport(): NodeTransport {
+  const agents = new Map<string, Agent>();
+  const agentFor = (protocol: string, https: HttpsModule | undefined): Agent => {
+    let agent = agents.get(protocol);
+    if (!agent) {
+      // `timeout` closes free sockets only (the agent destroys a socket that times out while idle); a request
+      // in progress is bounded by its own deadline (src/api/http.ts).
+      const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+      agent = protocol === 'https:' && https ? new https.Agent(options) : new (http().Agent)(options);
+      agents.set(protocol, agent);
+    }
+    return agent;
+  };
+  const close = () => {
+    for (const agent of agents.values()) agent.destroy();
+    agents.clear();
+  };
+  return Object.assign((request: WireRequest) => exchange(request, agentFor), { close });
 }
 
 /**
@@ -85,7 +98,13 @@ async function afterPendingEvents(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-export const nodeTransport: Transport = async (request: WireRequest): Promise<WireAnswer> => {
+/**
+ * The process's own transport, for what runs outside a command's Context (the simulator's notifications
+ * while `fsapi simulator serve` lives): its connections last as long as the process.
+ */
+export const nodeTransport: Transport = createNodeTransport();
+
+async function exchange(request: WireRequest, agentFor: (protocol: string, https: HttpsModule | undefined) => Agent): Promise<WireAnswer> {
   const { url, signal } = request;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported protocol ${url.protocol}`);
   const https = url.protocol === 'https:' ? await (httpsModule ??= import('node:https')) : undefined;
@@ -121,7 +140,7 @@ export const nodeTransport: Transport = async (request: WireRequest): Promise<Wi
     if (request.onSent) outgoing.once('finish', request.onSent);
     outgoing.end(request.body);
   });
-};
+}
 
 function readAll(incoming: IncomingMessage, limit: number, onRefuse: (error: AnswerTooLargeError) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {

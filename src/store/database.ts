@@ -59,6 +59,10 @@ export class StoreBusyError extends FsapiError {
   }
 }
 
+// The process's connections to its store files, one per file, kept by the process rather than a run: a
+// command leaves its connection open at its end (finishLocalStores: the -wal keeps its space for the next
+// write), and a team store's lease lives as long as the process. A process that runs many commands closes
+// them between runs (closeLocalStores) as a process's end would.
 const open = new Map<string, Promise<SqliteStore>>();
 const opened = new Set<SqliteStore>();
 

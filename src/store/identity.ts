@@ -24,6 +24,8 @@ export interface FoundStore {
 /** Told when a store is opened, before anything is read from or written to it; throws to refuse it. */
 export type StoreWatcher = (found: FoundStore) => void;
 
+// watcher: set for one run by runModule (src/runtime.ts) and cleared by it, as src/store/team-choice.ts's
+// choice is, for the same reasons. finisher: set once, when src/store/database.ts loads.
 let watcher: StoreWatcher | undefined;
 let finisher: (() => Promise<FoundStore[]>) | undefined;
 

@@ -13,6 +13,10 @@ export interface TeamChoice {
   readonly source: 'FSAPI_STORE' | 'profile';
 }
 
+// Held here for one run: runModule (src/runtime.ts) sets it before the command and clears it after, so no
+// caller resets it. It is read where a store is opened by its data dir (database.ts, the journal, the event
+// log), below the room that knows the run's Context (CONTRIBUTING.md: the house), and a process runs one
+// command at a time (`fsapi mcp` takes tool calls in turn, the tests' in-process runs too).
 let choose: (() => TeamChoice | undefined) | undefined;
 let chosen: { choice: TeamChoice | undefined } | undefined;
 

@@ -10,8 +10,7 @@ import type { Clock } from '../../src/context.js';
 import { defineEveryCommand, commanderErrorAsJson, commanderErrorInOneVoice } from '../../src/program.js';
 import { forEachCommand, helpCommandAsFlag, reportError } from '../../src/main.js';
 import { errorRed, jsonRequested, stderrColour } from '../../src/ui/error-lines.js';
-import { createContext, useContextFactory } from '../../src/runtime.js';
-import { closeAgents } from '../../src/api/node-transport.js';
+import { createContext, withContextFactory, type CommandRunner, type ContextFactory } from '../../src/runtime.js';
 import { withFlags } from '../../src/commands/run.js';
 import { closeLocalStores } from '../../src/store/database.js';
 import { releaseProcessLocks } from '../../src/store/process-lock.js';
@@ -92,25 +91,25 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
   };
   const savedEnv = { ...process.env };
   lendEnvironment(env);
-  useContextFactory(
-    (rawGlobals, _processEnv, fromEnv) =>
-      createContext(rawGlobals, env, fromEnv, {
-        terminal,
-        clock,
-        ...(prompts ? { prompt: prompts.prompt } : {}),
-        ...(options.transport ? { transport: options.transport } : {}),
-      }),
-    options.runF === undefined
+  const factory: ContextFactory = (rawGlobals, _processEnv, fromEnv) =>
+    createContext(rawGlobals, env, fromEnv, {
+      terminal,
+      clock,
+      ...(prompts ? { prompt: prompts.prompt } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
+    });
+  const runF = options.runF;
+  const runner: CommandRunner | undefined =
+    runF === undefined
       ? undefined
       : async (_ctx, module, parsed, args) => {
           // As the command's run would get them (src/commands/run.ts): flags not given filled in.
           const spec = (module.default as { spec?: Parameters<typeof withFlags>[0] }).spec;
-          options.runF!(spec ? withFlags(spec, parsed) : parsed, args);
-        },
-  );
+          runF(spec ? withFlags(spec, parsed) : parsed, args);
+        };
   let code = 0;
   try {
-    await program.parseAsync(helpCommandAsFlag(argv));
+    await withContextFactory(factory, runner, () => program.parseAsync(helpCommandAsFlag(argv)));
   } catch (error) {
     code = reportError(error, args.includes('--verbose') || env.FSAPI_VERBOSE === '1', {
       write: (text) => void terminal.stderr.write(text),
@@ -119,12 +118,10 @@ async function runNow(args: string[], options: InProcessOptions): Promise<RunRes
       json: jsonRequested(argv),
     });
   } finally {
-    useContextFactory(undefined);
     lendEnvironment(savedEnv);
     current = undefined;
-    // What a process would lose when it ends: open stores and keep-alive connections (the run's own
-    // simulator and notes end with the run: src/runtime.ts runModule).
-    closeAgents();
+    // What a process would lose when it ends: open stores (the run's own connections, simulator and notes
+    // end with the run: src/runtime.ts runModule).
     await closeLocalStores();
     releaseProcessLocks();
   }
