@@ -334,16 +334,23 @@ describe('webhook listen, end to end', () => {
       statuses.push((await post(listenUrl, body)).status);
     });
     await sim.simulator.flushWebhooks();
+    // Every simulator delivery was answered 200 in the end: none given up. A busy machine may make one
+    // attempt outlast the simulator's 5 s and be tried again (a resend, which the listener records too).
+    const retried = simulatorLog.filter((line) => /attempt \d+\/\d+ .* failed/.test(line));
     assert.deepEqual(
-      simulatorLog.filter((line) => /failed/.test(line)),
+      retried.filter((line) => {
+        const [, attempt, tries] = /attempt (\d+)\/(\d+)/.exec(line)!;
+        return attempt === tries;
+      }),
       [],
-      'every simulator delivery was answered 200 on its first try',
+      'no simulator delivery was given up',
     );
     assert.equal(statuses.length, 470);
     assert.ok(statuses.every((status) => status === 200));
 
-    // Every one of the 520 deliveries is in the event log.
-    assert.equal(receivedRecords(home.dataDir).length - receivedBefore, 520);
+    // Every one of the 520 deliveries is in the event log (and any attempt tried again, at most once more).
+    const recorded = receivedRecords(home.dataDir).length - receivedBefore;
+    assert.ok(recorded >= 520 && recorded <= 520 + retried.length, `${recorded} deliveries recorded, ${retried.length} tried again`);
     // Each event is shown once: 50 verified, 20 not found.
     await until('70 event lines', () => listener.events().length - linesBefore >= 70);
     const lines = listener.events().slice(linesBefore);
