@@ -1,7 +1,7 @@
 // A sending run's lease on the team store (src/store/run-lease.ts), against a real PostgreSQL started for
-// this file (test/helpers/postgres.ts), the built CLI as real processes, two members (two homes) of one
-// account behind the hostile proxy (test/fixtures/hostile-api.ts), which holds a POST on its way or its
-// answer for as long as a test likes. Every wait is for an event (a request held at the proxy, a waiter on
+// this file (test/helpers/postgres.ts), the built CLI as real processes, two members (two homes, a login
+// role each: ada owns the store, bola sends) of one account behind the hostile proxy
+// (test/fixtures/hostile-api.ts), which holds a POST on its way or its answer for as long as a test likes. Every wait is for an event (a request held at the proxy, a waiter on
 // the server's locks, a renewal in the lease's row), bounded by the test's own deadline.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { SIMULATOR_CREDENTIALS } from '../src/simulator/server.js';
 import { closeLocalStores } from '../src/store/database.js';
 import { errorObject, makeHome, runCli, startCli, stripAnsi } from './helpers/cli.js';
 import { mcpPayment, resultText, serveMcp, structuredOf } from './helpers/mcp-client.js';
-import { postgresForThisFile, type TestDatabase } from './helpers/postgres.js';
+import { connectTo, postgresForThisFile, type TestDatabase } from './helpers/postgres.js';
 import { startProxiedSimulator, type ProxiedSimulator } from './helpers/proxied-simulator.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { batchFile, holdWriterLock, whileRunning } from './helpers/store-waits.js';
@@ -31,17 +31,57 @@ interface Team {
   close(): Promise<void>;
 }
 
+let teams = 0;
+
+/**
+ * A database owned by ada's login (which may make roles, as the store's rights need) and a login for bola, made by the server's superuser as a database
+ * administrator would; `db.sql` is that superuser's, for what the tests do to the server behind fsapi's back.
+ */
+async function teamDatabase(): Promise<{ db: TestDatabase; ada: Record<string, string>; bola: Record<string, string> }> {
+  teams += 1;
+  const server = postgres.server();
+  const name = `leaseteam${teams}`;
+  const admin = await connectTo(server, server.directUrl);
+  const logins: Record<string, string>[] = [];
+  try {
+    for (const member of ['ada', 'bola']) {
+      const login = `${member}_${teams}`;
+      const password = `pw-${member}-${teams}`;
+      await admin.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}'${member === 'ada' ? ' CREATEROLE' : ''}`);
+      logins.push({ FSAPI_STORE: `postgres://${login}@127.0.0.1:${server.port}/${name}`, PGPASSWORD: password, login });
+    }
+    await admin.query(`CREATE DATABASE ${name} OWNER ${logins[0]!.login}`);
+  } finally {
+    await admin.end();
+  }
+  const direct = server.directUrl.replace(/\/fsapi$/, `/${name}`);
+  const sql = async (text: string, ...params: unknown[]) => {
+    const client = await connectTo(server, direct);
+    try {
+      return (await client.query(text, params)).rows as Array<Record<string, unknown>>;
+    } finally {
+      await client.end();
+    }
+  };
+  return { db: { name, url: direct, sql }, ada: logins[0]!, bola: logins[1]! };
+}
+
 async function team(): Promise<Team> {
-  const db = await postgres.database();
+  const { db, ada, bola } = await teamDatabase();
   const p = await startProxiedSimulator();
   const b = makeHome();
   await logInToSimulator(b.env, p.proxy.url);
-  const shared = { ...teamEnv(db.url), FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100' };
+  const shared = { FSAPI_CONSUMER_KEY: SIMULATOR_CREDENTIALS.consumerKey, FSAPI_RECONCILE_SCHEDULE_MS: '0,50,100' };
+  const envA = { ...p.home.env, ...shared, FSAPI_STORE: ada.FSAPI_STORE!, PGPASSWORD: ada.PGPASSWORD!, FSAPI_OPERATOR: 'ada@machine-a' };
+  const envB = { ...b.env, ...shared, FSAPI_STORE: bola.FSAPI_STORE!, PGPASSWORD: bola.PGPASSWORD!, FSAPI_OPERATOR: 'bola@machine-b' };
+  // Ada, first to open the empty database she owns, becomes the store's owner and makes bola a sender.
+  const granted = await runCli(['store', 'grant', bola.login!, 'sender', '--json'], { env: envA, timeoutMs: 60_000 });
+  assert.equal(granted.code, 0, granted.stderr);
   return {
     p,
     db,
-    envA: { ...p.home.env, ...shared, FSAPI_OPERATOR: 'ada@machine-a' },
-    envB: { ...b.env, ...shared, FSAPI_OPERATOR: 'bola@machine-b' },
+    envA,
+    envB,
     postsSent: () => p.proxy.hits.filter((hit) => hit === 'POST /v1/transfer').length,
     close: async () => {
       p.proxy.options.gateTransfers = false;
