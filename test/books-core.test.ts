@@ -10,7 +10,7 @@ import { collectionsJson, createCollectionsTally } from '../src/books/collection
 import { daysOf, parsePeriod, periodText } from '../src/books/ledger.js';
 import { createStatementTally, statementJson } from '../src/books/statement.js';
 import { parseDateOption } from '../src/books/dates.js';
-import { zoneAbbreviation, zoneLabel, zonedClockText, zonedDate, zonedTimeText } from '../src/common/time-zone.js';
+import { wallClock, zoneAbbreviation, zoneLabel, zonedClockText, zonedDate, zonedTimeText } from '../src/common/time-zone.js';
 import { UsageError } from '../src/errors.js';
 
 const base = Date.UTC(2026, 10, 18, 12, 0, 0);
@@ -166,6 +166,36 @@ describe('periods', () => {
 });
 
 describe("the business's clock: a named zone, whatever TZ the process has", () => {
+  it('Africa/Lagos without Intl says what Intl says: the wall clock and WAT, 1920 to 2100', () => {
+    const intl = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Africa/Lagos',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    const from = Date.UTC(1920, 0, 1);
+    const to = Date.UTC(2100, 0, 1);
+    for (let i = 0; i <= 2000; i += 1) {
+      // Spread over the range, and each at an odd second, so every field moves.
+      const ms = from + Math.floor(((to - from) * i) / 2000) + i * 7919;
+      const parts = Object.fromEntries(
+        intl
+          .formatToParts(ms)
+          .filter((p) => p.type !== 'literal')
+          .map((p) => [p.type, Number(p.value)]),
+      );
+      assert.deepEqual(wallClock(ms, 'Africa/Lagos'), parts, new Date(ms).toISOString());
+      const named = new Intl.DateTimeFormat('en-NG', { timeZone: 'Africa/Lagos', timeZoneName: 'short' })
+        .formatToParts(ms)
+        .find((p) => p.type === 'timeZoneName')?.value;
+      if (i % 100 === 0) assert.equal(zoneAbbreviation(ms, 'Africa/Lagos'), named, new Date(ms).toISOString());
+    }
+  });
+
   const at = (iso: string) => Date.parse(iso);
   for (const machine of ['UTC', 'America/New_York', 'Pacific/Kiritimati']) {
     it(`times, days and periods of Africa/Lagos with TZ=${machine}`, () => {

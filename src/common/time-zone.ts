@@ -38,8 +38,32 @@ interface WallClock {
   second: number;
 }
 
+/**
+ * Africa/Lagos, the business's clock unless a policy names another, has been WAT (UTC+1, no daylight
+ * saving) since 1919 in the time-zone database: answered without Intl, whose time-zone data costs a run
+ * about 10 ms and 7 MB to load (a `--json` run that shows one time, docs/startup.md). Other zones, and
+ * earlier instants, ask Intl. test/books-core.test.ts checks this against Intl.
+ */
+const LAGOS = 'Africa/Lagos';
+const LAGOS_FIXED_FROM = Date.UTC(1920, 0, 1);
+/** From when Intl's en-NG names the zone WAT (before: GMT+1). */
+const LAGOS_NAMED_FROM = Date.UTC(1970, 0, 1);
+const fixedOffset = (ms: number, timeZone: string): number | undefined => (timeZone === LAGOS && ms >= LAGOS_FIXED_FROM ? HOUR_MS : undefined);
+
 /** The date and time on a wall clock in `timeZone` at the instant `ms`. */
 export function wallClock(ms: number, timeZone: string): WallClock {
+  const fixed = fixedOffset(ms, timeZone);
+  if (fixed !== undefined) {
+    const wall = new Date(ms + fixed);
+    return {
+      year: wall.getUTCFullYear(),
+      month: wall.getUTCMonth() + 1,
+      day: wall.getUTCDate(),
+      hour: wall.getUTCHours(),
+      minute: wall.getUTCMinutes(),
+      second: wall.getUTCSeconds(),
+    };
+  }
   const parts: Record<string, number> = {};
   for (const part of formatter(timeZone).formatToParts(ms)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
@@ -49,6 +73,8 @@ export function wallClock(ms: number, timeZone: string): WallClock {
 
 /** How far the zone's wall clock is ahead of UTC at `ms`, in ms (whole seconds). */
 function offsetMs(ms: number, timeZone: string): number {
+  const fixed = fixedOffset(ms, timeZone);
+  if (fixed !== undefined) return fixed;
   const w = wallClock(ms, timeZone);
   const wallAsUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return wallAsUtc - (ms - (((ms % 1000) + 1000) % 1000));
@@ -192,6 +218,7 @@ const abbreviations = new Map<string, string>();
  * en-NG names; en-US says `GMT+1`), `EST`/`EDT` for New York, else what Intl gives (`GMT+3`, `UTC`).
  */
 export function zoneAbbreviation(ms: number, timeZone: string, offset = zoneOffsetMs(ms, timeZone)): string {
+  if (timeZone === LAGOS && offset === HOUR_MS && ms >= LAGOS_NAMED_FROM) return 'WAT';
   const key = `${timeZone}|${offset}`;
   let name = abbreviations.get(key);
   if (name === undefined) {

@@ -15,7 +15,6 @@ import { recordsScope } from '../auth/records-owner.js';
 import { FsapiError } from '../errors.js';
 import { permissionErrorOf } from '../common/permission.js';
 import { DEFAULT_POLICY_TIME_ZONE, zoneLabel } from '../common/time-zone.js';
-import { businessTimeZone } from '../transfers/limits.js';
 
 const zones = new WeakMap<Context, Promise<string>>();
 
@@ -34,6 +33,9 @@ export function businessClock(ctx: Context): Promise<string> {
 export async function profileClock(ctx: Context, profile: Profile): Promise<string> {
   try {
     // The profile's records as they are kept (src/auth/records-owner.ts), read without opening the API.
+    // The store's code is loaded only here: a run under --json, or one that shows no time, never starts it
+    // (the light engine's start-up, docs/startup.md).
+    const { businessTimeZone } = await import('../transfers/limits.js');
     return await businessTimeZone(ctx, recordsScope(ctx, profile, profile.baseUrl ?? 'local'));
   } catch (error) {
     return fallBack(ctx, error);
