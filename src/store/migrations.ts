@@ -347,6 +347,14 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     run: indexAllEvents,
   },
+  {
+    name: "a profile's transfers in journal order",
+    // `transfer log --limit 50` reads a profile's last transfers by first_seq: without this index SQLite
+    // took the profile's rows by time and sorted all of them (300 ms with 200,000 journalled).
+    sql: `
+      CREATE INDEX IF NOT EXISTS transfers_by_scope_seq ON transfers (profile, base_url, first_seq);
+    `,
+  },
 ];
 
 /** 16 hex digits, grouped for reading aloud: `st-3f9a-c2d1-07be-5a44`. */

@@ -1,7 +1,7 @@
 // The team store's schema (src/store/postgres.ts): the tables of src/store/migrations.ts in PostgreSQL's
 // words, in steps of its own. `fsapi_schema.version` counts the team store's steps: up to 9 they match the
 // local store's steps of the same number (every table of the local store as that step left it); 10, the run
-// leases, only the team store has.
+// leases, only the team store has; 11 is the local store's 10 (an index).
 // A step is only ever added at the end, never edited once released; each runs in one transaction, under
 // the store's migration lock, so two machines opening a new store at once make it once.
 //
@@ -18,7 +18,7 @@ import type { Queries } from './store.js';
 import { giveToOwners, setUpRightsIfAllowed } from './team-rights.js';
 
 export interface PostgresStep {
-  /** The version this step brings the team store to (up to 9, the local store's of the same number). */
+  /** The version this step brings the team store to (up to 9, the local store's of the same number; see above). */
   readonly version: number;
   readonly name: string;
   readonly sql: string;
@@ -298,6 +298,14 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       );
     `,
     run: (q) => giveToOwners(q, ['run_leases']),
+  },
+  {
+    version: 11,
+    name: "a profile's transfers in journal order",
+    // As the local store's step 10: `transfer log --limit` reads a profile's last transfers by first_seq.
+    sql: `
+      CREATE INDEX IF NOT EXISTS transfers_by_scope_seq ON transfers (profile, base_url, first_seq);
+    `,
   },
 ];
 
