@@ -13,6 +13,7 @@ import { SIMULATOR_CREDENTIALS, startSimulatorServer, type RunningSimulator } fr
 import { cliPath, makeHome, repoRoot, runCli, spawnCliInTerminal, stripAnsi } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { storeRecords } from './helpers/transfer-setup.js';
+import { until } from './helpers/until.js';
 
 const CLIENT_ACCOUNT = '9900000011'; // the first seeded client account of the simulator
 
@@ -24,16 +25,6 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 interface Received {

@@ -14,6 +14,7 @@ import { startSimulatorServer, type RunningSimulator } from '../src/simulator/se
 import { cliPath, makeHome, repoRoot, runCli } from './helpers/cli.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
 import { storeRecords } from './helpers/transfer-setup.js';
+import { until } from './helpers/until.js';
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -21,16 +22,6 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 interface Delivery {

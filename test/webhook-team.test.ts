@@ -14,6 +14,10 @@ import { startHostileApi, type HostileApi } from './fixtures/hostile-api.js';
 import { homePool, startCli } from './helpers/cli.js';
 import { postgresForThisFile, type TestDatabase } from './helpers/postgres.js';
 import { logInToSimulator } from './helpers/simulator-login.js';
+import { until as untilWithin } from './helpers/until.js';
+
+/** The file's waits: two listeners and a store take longer than one process to come to an event. */
+const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>) => untilWithin(what, probe, 60_000);
 
 const CLIENT_ACCOUNT = '9900000011'; // the first seeded client account of the simulator
 /** Short claims, so a listener killed mid-event is taken over within seconds (FSAPI_LISTEN_CLAIM_MS). */
@@ -21,16 +25,6 @@ const CLAIM_MS = 3000;
 
 const postgres = postgresForThisFile('hooks');
 const homes = homePool();
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The app: counts every POST it gets, with when it got it (epoch ms), and answers 200. */
 async function startApp(): Promise<{ url: string; received: Array<{ at: number; body: Record<string, unknown> }>; close(): Promise<void> }> {

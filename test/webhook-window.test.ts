@@ -13,21 +13,13 @@ import { startListener } from '../src/notifications/listen.js';
 import type { ReceivedRecord } from '../src/store/events.js';
 import type { Verification } from '../src/notifications/verify.js';
 import { makeHome } from './helpers/cli.js';
+import { until } from './helpers/until.js';
 
 /** A gate the test opens: everything that waits on it goes on at once. */
 function gate(): { wait(): Promise<void>; open(): void } {
   let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { wait: () => opened, open: () => open() };
-}
-
-/** Polls `probe` until it holds, bounded: waiting for an event, never for a time. */
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 function collection(reference: string): string {

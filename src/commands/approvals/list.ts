@@ -5,7 +5,7 @@ import { requestJson } from '../../controls/policy.js';
 import { ControlsStore, type ApprovalRequest } from '../../store/controls.js';
 import { printList } from '../../ui/output.js';
 import { requestColumns } from '../../ui/controls.js';
-import { businessClock } from '../../controls/business-clock.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 
 export default run(listSpec, async (ctx, opts, _args) => {
   const scope = await controlScope(ctx);
@@ -19,7 +19,7 @@ export default run(listSpec, async (ctx, opts, _args) => {
   if (!opts.all) requests = requests.filter((r) => r.status === 'held');
   printList(
     ctx,
-    requestColumns(await businessClock(ctx), ctx.clock.now()),
+    requestColumns(await shownTimeZone(ctx), ctx.clock.now()),
     requests,
     requests.map((r) => requestJson(r)),
     opts.all ? 'no approval requests' : 'nothing is waiting for approval',

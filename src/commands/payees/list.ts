@@ -3,7 +3,7 @@ import { listSpec } from './list.spec.js';
 import { controlScope, listPayees } from '../../controls/payees.js';
 import { printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { payeeColumns } from '../../ui/controls.js';
-import { businessClock } from '../../controls/business-clock.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { printList } from '../../ui/output.js';
 import { ownerWords } from '../../auth/records-owner.js';
 
@@ -12,7 +12,7 @@ export default run(listSpec, async (ctx, opts, _args) => {
   refuseCsvWithJson(ctx, csv);
   const scope = await controlScope(ctx);
   const payees = await listPayees(ctx, scope);
-  const columns = payeeColumns(await businessClock(ctx), ctx.clock.now());
+  const columns = payeeColumns(await shownTimeZone(ctx), ctx.clock.now());
   if (csv) return printCsv(ctx, columns, payees);
   printList(ctx, columns, payees, payees, `no saved payees in ${ownerWords(scope)}; add one with fsapi payees add <alias> <accountNumber> --bank <bank>`);
 });

@@ -14,7 +14,7 @@ import { FsapiError, UsageError } from '../../errors.js';
 import type { Journal, TransferState } from '../../transfers/journal.js';
 import { journalledTransfers, withOutcomes, type JournalledTransfer } from '../../transfers/outcome.js';
 import { colors, createRowStream, isoTimeCell, koboCell, outputMode, printList, statusCell, timeColumn } from '../../ui/output.js';
-import { businessClock } from '../../controls/business-clock.js';
+import { shownTimeZone } from '../../controls/business-clock.js';
 import { createCsvSink, printCsv, refuseCsvWithJson } from '../../ui/csv.js';
 import { streamPages, type RowSink, type StreamedPage } from '../../ui/stream.js';
 import type { Column } from '../../ui/output.js';
@@ -79,7 +79,7 @@ export default run(logSpec, async (ctx, opts, _args) => {
   if (opts.refresh) await refreshPending(ctx, journal);
   for (const warning of await journal.importNotes()) ctx.io.note(`${colors(ctx, 'stderr').yellow('warning:')} ${warning}`);
   const scope = allProfiles ? undefined : await profileInUse(ctx);
-  const columns = columnsFor(await businessClock(ctx), ctx.clock.now(), allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
+  const columns = columnsFor(await shownTimeZone(ctx), ctx.clock.now(), allProfiles, teamChoice(ctx.paths.dataDir) !== undefined);
   const total = await journal.count(scope);
   const table = !csv && outputMode(ctx) === 'table';
   // A terminal's table of a long history: its last rows (see TABLE_ROWS); the notes still count every transfer.
