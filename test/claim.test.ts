@@ -244,8 +244,9 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     narration: 'daily maximum',
     senderName: undefined,
   });
-  const setPolicy = async (scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: Kobo | undefined, timeZone: string) => {
-    const controls = await ControlsStore.open(setup.home.dataDir);
+  // The policy of the store the claim writes to: the claim reads it in its own transaction.
+  const setPolicy = async (dataDir: string, scopeNow: { profile: string; baseUrl: string }, maxPerDayKobo: Kobo | undefined, timeZone: string) => {
+    const controls = await ControlsStore.open(dataDir);
     try {
       const policy =
         maxPerDayKobo === undefined
@@ -271,7 +272,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const ctx = createContext({}, { ...setup.env, FSAPI_PROFILE: 'sim' });
     const scopeNow = await transferScope(ctx);
     const journal = new Journal(`${setup.home.dataDir}/max`);
-    await setPolicy(scopeNow, 25_000 as Kobo, 'Africa/Lagos');
+    await setPolicy(`${setup.home.dataDir}/max`, scopeNow, 25_000 as Kobo, 'Africa/Lagos');
     try {
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-1', 15_000))).kind, 'accepted');
       setup.server.simulator.clearRequests();
@@ -289,7 +290,7 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
       // Reaching it exactly is allowed.
       assert.equal((await executeTransfer(ctx, journal, scopeNow, verified('ACME-MAX-3', 10_000))).kind, 'accepted');
     } finally {
-      await setPolicy(scopeNow, undefined, 'Africa/Lagos');
+      await setPolicy(`${setup.home.dataDir}/max`, scopeNow, undefined, 'Africa/Lagos');
     }
   });
 
@@ -309,13 +310,13 @@ describe("executeTransfer hands the policy's daily maximum and its day to the cl
     const stamp = { ...scopeNow, time: new Date(earlier).toISOString() };
     await journal.append({ ...intent('ACME-DAY-1', 1), ...stamp, amountKobo: 15_000 } as JournalRecord);
     await journal.append({ type: 'accepted', reference: 'ACME-DAY-1', ...stamp, status: 'successful', message: 'ok' });
-    await setPolicy(scopeNow, 25_000 as Kobo, zone);
+    await setPolicy(`${setup.home.dataDir}/zone`, scopeNow, 25_000 as Kobo, zone);
     try {
       const sending = executeTransfer(ctx, journal, scopeNow, verified('ACME-DAY-2', 15_000));
       if (countedByZone) await assert.rejects(sending, PolicyLimitError, `${zone}: the earlier transfer is today's`);
       else assert.equal((await sending).kind, 'accepted', `${zone}: the earlier transfer is yesterday's`);
     } finally {
-      await setPolicy(scopeNow, undefined, 'Africa/Lagos');
+      await setPolicy(`${setup.home.dataDir}/zone`, scopeNow, undefined, 'Africa/Lagos');
     }
   });
 });

@@ -421,8 +421,10 @@ async function recordEarlierAttempts(journal: Journal, scope: TransferScope, fil
   for (const page of pagesOf(rows.rows('all'), PAGE_ROWS)) {
     const found = await journal.snapshot(async (view) => {
       const known: Array<{ row: WorkspaceRow; earlier: Journalled }> = [];
+      const refOf = (row: WorkspaceRow) => ({ profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! });
+      await view.expect({ attempts: page.map(refOf) });
       for (const row of page) {
-        const ref = { profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! };
+        const ref = refOf(row);
         const attempts = await view.attempts(ref);
         const state = attempts && (await view.stateOf(ref));
         if (!attempts || !state) continue;
@@ -629,14 +631,15 @@ async function findPossibleDuplicates(journal: Journal, scope: TransferScope, fi
   for (const page of pagesOf(rows.rows('to-send'), PAGE_ROWS)) {
     const verified = page.map((stored) => verifiedRow(rows, stored));
     await journal.snapshot(async (view) => {
+      const candidateOf = (row: (typeof verified)[number]) => ({
+        ...scope,
+        accountNumber: row.accountNumber,
+        bankCode: row.bank.institutionCode,
+        amountKobo: row.amountKobo,
+      });
+      await view.expect({ duplicates: verified.map((row) => ({ candidate: candidateOf(row), now, windowMs: BATCH_DUPLICATE_WINDOW_MS })) });
       for (const row of verified) {
-        const [earlier] = (
-          await view.duplicates(
-            { ...scope, accountNumber: row.accountNumber, bankCode: row.bank.institutionCode, amountKobo: row.amountKobo },
-            now,
-            BATCH_DUPLICATE_WINDOW_MS,
-          )
-        ).filter((t) => !rows.hasReference(t.reference));
+        const [earlier] = (await view.duplicates(candidateOf(row), now, BATCH_DUPLICATE_WINDOW_MS)).filter((t) => !rows.hasReference(t.reference));
         if (earlier) result.push({ row, earlier: { ...earlier, outcome: await outcomeNow(view, earlier) } });
       }
     });

@@ -17,7 +17,7 @@ import { localStoreExists, openLocalStore, storePath, STORE_FILE_NAME } from './
 import { UsageError } from '../errors.js';
 import { DEFAULT_POLICY_TIME_ZONE } from '../common/time-zone.js';
 import { randomCrockford } from '../common/crockford.js';
-import type { Queries, SqlRow, SqlValue, Store } from './store.js';
+import type { PlannedRead, Queries, SqlRow, SqlValue, Store } from './store.js';
 import { shownActor, type Actor } from '../common/actor.js';
 
 export const DATABASE_FILE_NAME = STORE_FILE_NAME;
@@ -395,8 +395,32 @@ export class ControlsStore {
   requestsOfReferences(scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
     return this.read(async (q, backend) => {
       const found = new Map<string, ApprovalRequest>();
+      if (references.length === 0) return found;
+      // The request of each reference in one statement (a page of a batch is 500 rows): which one, as
+      // requestOfReferenceIn orders them; then each request found, once.
+      const keys = [...new Set(references.map((reference) => reference.toUpperCase()))];
+      const rows = await all(
+        q,
+        `SELECT reference_key, id FROM (
+           SELECT t.reference_key, r.id, ROW_NUMBER() OVER (PARTITION BY t.reference_key
+             ORDER BY CASE WHEN r.status IN ('rejected', 'withdrawn') THEN 1 ELSE 0 END, r.created_at DESC) AS n
+           FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
+           WHERE t.reference_key IN (${keys.map(() => '?').join(', ')}) AND r.profile = ? AND r.base_url = ?) AS newest
+         WHERE n = 1`,
+        ...keys,
+        scope.profile,
+        base(scope),
+      );
+      const requests = new Map<string, ApprovalRequest | undefined>();
+      const byKey = new Map<string, ApprovalRequest>();
+      for (const row of rows) {
+        const id = String(row.id);
+        if (!requests.has(id)) requests.set(id, await requestIn(q, backend, scope, id));
+        const request = requests.get(id);
+        if (request) byKey.set(String(row.reference_key), request);
+      }
       for (const reference of references) {
-        const request = await requestOfReferenceIn(q, backend, scope, reference);
+        const request = byKey.get(reference.toUpperCase());
         if (request) found.set(reference, request);
       }
       return found;
@@ -552,8 +576,15 @@ async function insertDecision(q: Queries, id: string, asked: DecisionAsked, aske
   );
 }
 
-async function policyIn(q: Queries, backend: Backend, scope: ControlScope): Promise<Policy | undefined> {
-  const row = await get(q, 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', scope.profile, base(scope));
+/** The statement policyIn reads the policy by: what a claim asks in advance (Queries.prefetch). */
+export function policyRead(scope: ControlScope): PlannedRead {
+  return { text: 'SELECT * FROM policies WHERE profile = ? AND base_url = ?', params: [scope.profile, base(scope)] };
+}
+
+/** The account's policy in the caller's transaction (a claim reads it where it decides: src/transfers/journal.ts). */
+export async function policyIn(q: Queries, backend: Backend, scope: ControlScope): Promise<Policy | undefined> {
+  const read = policyRead(scope);
+  const row = await get(q, read.text, ...read.params);
   if (!row) return undefined;
   return {
     maxPerTransferKobo: optionalKobo(row.max_per_transfer_kobo),

@@ -29,7 +29,7 @@ import { existsOrDenied, isPermissionError, permissionProblem } from '../common/
 import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
-import { TransactionEndedError, TransactionQueue, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
+import { TransactionEndedError, TransactionQueue, WriteGroups, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
 import { teamChoice } from './team-choice.js';
 import { machineActor } from '../common/actor.js';
 import { addressOfChoice, closeTeamStores, openTeamStore, openTeamStores } from './postgres.js';
@@ -329,9 +329,13 @@ class SqliteStore implements Store {
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
+    if (options?.group) return this.groups.submit(work, options.fence);
     this.wrote = true;
     return this.transaction('BEGIN IMMEDIATE', work, options?.fence);
   }
+
+  /** Grouped writes (a batch's claims and outcomes): one BEGIN IMMEDIATE and one fsync-ed COMMIT for those asked for together. */
+  private readonly groups = new WriteGroups((work, options) => this.write(work, { fence: options?.fence }));
 
   private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
     const deadline = Date.now() + STORE_BUSY_TIMEOUT_MS;
@@ -454,6 +458,9 @@ class SqliteQueries implements Queries {
       },
       get: async (...params) => prepared().get(...params),
       all: async (...params) => prepared().all(...params),
+      write: async (...params) => {
+        prepared().run(...params);
+      },
     };
   }
 }

@@ -12,7 +12,7 @@
 // Each method runs in the caller's transaction, given by its handle (`q`): a write's for the writing ones
 // (a claim, an outcome, an import), a read's or a write's for the reading ones.
 import type { Kobo } from '../money/kobo.js';
-import type { Queries, SqlRow, SqlValue, Store } from './store.js';
+import type { PlannedRead, Queries, SqlRow, SqlValue, Store } from './store.js';
 
 /** Which account and reference a row belongs to. */
 export interface JournalScope {
@@ -50,9 +50,14 @@ export interface StoredAttempts {
   answered: boolean;
 }
 
-/** A new transfer's row, made from its first intent. */
+/** Which process made an intent: its pid and run. */
+export interface IntentAttempt {
+  pid: number | undefined;
+  run: string | undefined;
+}
+
+/** A new transfer's row, made from its first intent (whose seq it takes as its key: insertTransfer). */
 export interface NewTransfer extends ReferenceScope {
-  firstSeq: number;
   /** The intent's time in ms since the epoch; null when the time is not a date (a hand-edited journal.jsonl). */
   sentMs: number | null;
   accountNumber: string;
@@ -81,17 +86,47 @@ export interface TransferFilter {
 
 const claimKeyOf = (reference: string) => reference.toUpperCase();
 
+// The reads a claim makes (and a batch's lookups, a page of rows at a time), as statements: what a
+// transaction asks in advance, together (Queries.prefetch), is what its lookups then ask, to the letter.
+
+/** The send attempts of a reference: the first transfer of its claim key holds them. */
+export function attemptsRead(scope: ReferenceScope): PlannedRead {
+  return {
+    text: 'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
+    params: [scope.profile, scope.baseUrl, claimKeyOf(scope.reference)],
+  };
+}
+
+/** Every transfer of a reference's claim key (its spellings in any case), oldest first. */
+export function claimKeyRead(scope: ReferenceScope): PlannedRead {
+  return {
+    text: 'SELECT first_seq, reference, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq',
+    params: [scope.profile, scope.baseUrl, claimKeyOf(scope.reference)],
+  };
+}
+
+/** The duplicate guard's rule: the same account, bank and amount, not refused, sent within `windowMs` of `now`. */
+export function duplicatesRead(query: DuplicateQuery, now: number, windowMs: number): PlannedRead {
+  return {
+    text: `SELECT doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
+           AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
+    params: [query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs],
+  };
+}
+
 export class JournalStore {
   constructor(readonly store: Store) {}
 
   // ---- writing (the caller holds the write transaction) ------------------------------------------
 
-  /** Appends one record's text to the journal; returns its seq. */
-  async appendRecord(q: Queries, type: string, scope: ReferenceScope, time: string, text: string): Promise<number> {
-    const { lastInsertRowid } = await q
+  /**
+   * Appends one record's text to the journal. Its seq is not read back: a new transfer's row takes it in
+   * the same transaction (insertTransfer), so a team store sends both with a later statement (Statement.write).
+   */
+  async appendRecord(q: Queries, type: string, scope: ReferenceScope, time: string, text: string): Promise<void> {
+    await q
       .sql('INSERT INTO journal (type, profile, base_url, reference, time, record) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(type, scope.profile, scope.baseUrl, scope.reference, time, text);
-    return Number(lastInsertRowid);
+      .write(type, scope.profile, scope.baseUrl, scope.reference, time, text);
   }
 
   /** The transfer with exactly this reference in this scope. */
@@ -108,9 +143,8 @@ export class JournalStore {
    * fold reads both).
    */
   async claimKeyTransfers(q: Queries, scope: ReferenceScope): Promise<Array<StoredTransfer & { reference: string }>> {
-    const rows = await q
-      .sql('SELECT first_seq, reference, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq')
-      .all(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
+    const read = claimKeyRead(scope);
+    const rows = await q.sql(read.text).all(...read.params);
     return rows.map((row) => ({ ...stored(row), reference: String(row.reference) }));
   }
 
@@ -122,14 +156,21 @@ export class JournalStore {
     return row ? stored(row) : undefined;
   }
 
-  async insertTransfer(q: Queries, row: NewTransfer): Promise<void> {
+  /**
+   * A new transfer's row, keyed by the journal record appended last in this transaction (its first intent):
+   * SQLite's last_insert_rowid(), PostgreSQL's lastval() (the journal's seq; nothing between the two takes
+   * another number). `attempt`: the intent's attempt when this row holds the reference's attempts (no other
+   * spelling of it came first).
+   */
+  async insertTransfer(q: Queries, row: NewTransfer, attempt: IntentAttempt | undefined): Promise<void> {
+    // A team store's server sets the actor itself (its login, on every insert); here fsapi does.
+    const lastSeq = this.store.backend === 'sqlite' ? 'last_insert_rowid()' : 'lastval()';
     await q
       .sql(
         `INSERT INTO transfers (first_seq, profile, base_url, reference, claim_key, sent_ms, account_number, bank_code, amount_kobo, state,
-           intents, last_pid, last_run, last_intent_at, answered, doc, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, 0, ?, ?)`,
+           intents, last_pid, last_run, last_intent_at, answered, doc, actor) VALUES (${lastSeq}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
       )
-      .run(
-        row.firstSeq,
+      .write(
         row.profile,
         row.baseUrl,
         row.reference,
@@ -139,6 +180,9 @@ export class JournalStore {
         row.bankCode,
         row.amountKobo,
         row.state,
+        attempt ? 1 : 0,
+        attempt?.pid ?? null,
+        attempt?.run ?? null,
         row.lastIntentAt,
         row.doc,
         row.actor,
@@ -147,21 +191,21 @@ export class JournalStore {
 
   /** Stores a transfer's folded state. */
   async saveState(q: Queries, firstSeq: number, state: string, doc: string): Promise<void> {
-    await q.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').run(state, doc, firstSeq);
+    await q.sql('UPDATE transfers SET state = ?, doc = ? WHERE first_seq = ?').write(state, doc, firstSeq);
   }
 
   /** One more intent of the reference whose attempts `firstSeq` holds, by `actor`: unanswered until an outcome. */
-  async noteIntent(q: Queries, firstSeq: number, pid: number | undefined, run: string | undefined, time: string, actor: string): Promise<void> {
+  async noteIntent(q: Queries, firstSeq: number, attempt: IntentAttempt, time: string, actor: string): Promise<void> {
     // A team store's server sets the actor itself (its login, on a new intent); here fsapi does.
     const setActor = this.store.backend === 'sqlite' ? ', actor = ?' : '';
     await q
       .sql(`UPDATE transfers SET intents = intents + 1, last_pid = ?, last_run = ?, last_intent_at = ?, answered = 0${setActor} WHERE first_seq = ?`)
-      .run(pid ?? null, run ?? null, time, ...(setActor ? [actor] : []), firstSeq);
+      .write(attempt.pid ?? null, attempt.run ?? null, time, ...(setActor ? [actor] : []), firstSeq);
   }
 
   /** An outcome was written after the last intent of the reference whose attempts `firstSeq` holds. */
   async noteAnswered(q: Queries, firstSeq: number): Promise<void> {
-    await q.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').run(firstSeq);
+    await q.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').write(firstSeq);
   }
 
   /** Whether the file `name` was carried over already. */
@@ -246,11 +290,8 @@ export class JournalStore {
 
   /** The send attempts of a reference (its claim key, any case). */
   async attempts(q: Queries, scope: ReferenceScope): Promise<StoredAttempts | undefined> {
-    const row = await q
-      .sql(
-        'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
-      )
-      .get(scope.profile, scope.baseUrl, claimKeyOf(scope.reference));
+    const read = attemptsRead(scope);
+    const row = await q.sql(read.text).get(...read.params);
     if (!row) return undefined;
     return {
       intents: Number(row.intents),
@@ -268,12 +309,8 @@ export class JournalStore {
    * A transfer whose intent time is not a date has no sent_ms and is never one.
    */
   async duplicates(q: Queries, query: DuplicateQuery, now: number, windowMs: number): Promise<TransferDoc[]> {
-    const rows = await q
-      .sql(
-        `SELECT doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND account_number = ? AND bank_code = ? AND amount_kobo = ?
-           AND sent_ms > ? AND sent_ms < ? AND state <> 'rejected' ORDER BY first_seq`,
-      )
-      .all(query.profile, query.baseUrl, query.accountNumber, query.bankCode, query.amountKobo, now - windowMs, now + windowMs);
+    const read = duplicatesRead(query, now, windowMs);
+    const rows = await q.sql(read.text).all(...read.params);
     return rows.map(docOf);
   }
 

@@ -307,6 +307,19 @@ export const POSTGRES_STEPS: readonly PostgresStep[] = [
       CREATE INDEX IF NOT EXISTS transfers_by_scope_seq ON transfers (profile, base_url, first_seq);
     `,
   },
+  {
+    version: 12,
+    name: 'statistics that keep up with a batch',
+    // Without statistics (a new store, until autovacuum first analyzes it, a minute or more) PostgreSQL
+    // takes every profile and base address for rare and may read a claim's lookups through
+    // transfers_by_scope_seq, every transfer of the account for each row: a batch grows quadratic. fsapi
+    // analyzes the tables a claim reads as its writes grow (TeamStore.keepStatistics); the members may,
+    // from PostgreSQL 17 (MAINTAIN, granted by grantTablePrivileges), and autovacuum follows sooner.
+    sql: `
+      ALTER TABLE transfers SET (autovacuum_analyze_threshold = 200, autovacuum_analyze_scale_factor = 0.05);
+      ALTER TABLE journal SET (autovacuum_analyze_threshold = 200, autovacuum_analyze_scale_factor = 0.05);
+    `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_STEPS[POSTGRES_STEPS.length - 1]!.version;

@@ -39,7 +39,19 @@ import { storeFound, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
 import { grantTablePrivileges, sqlIdentifier, teamLogin, type TeamLogin, type TeamRight } from './team-rights.js';
 import type { StoreAddress } from './store-url.js';
-import { TransactionEndedError, type Fence, type Queries, type SqlRow, type SqlValue, type Statement, type Store, type WriteOptions } from './store.js';
+import {
+  mayWrite,
+  TransactionEndedError,
+  WriteGroups,
+  type Fence,
+  type PlannedRead,
+  type Queries,
+  type SqlRow,
+  type SqlValue,
+  type Statement,
+  type Store,
+  type WriteOptions,
+} from './store.js';
 
 /** How long a connection may take to open. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -57,6 +69,8 @@ export const POOL_WAIT_MS = 30_000;
 export const POOL_SIZE = 4;
 /** The largest result read: a page of fsapi's records is a few MB at most; a value written from outside is refused, unread. */
 export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+/** Written rows (statements) after which a process first analyzes the tables a claim reads (TeamStore.keepStatistics). */
+export const FIRST_ANALYZE_AFTER = 500;
 /** TCP keepalive probes start after this many seconds of silence on a connection. */
 const KEEPALIVE_IDLE_S = 10;
 
@@ -586,6 +600,10 @@ export function toPostgres(text: string): string {
 export class TeamStore implements Store {
   readonly backend = 'postgresql';
   private closed = false;
+  /** Rows this process wrote (statements), the count at which it analyzes next, and the ANALYZE under way (keepStatistics). */
+  private written = 0;
+  private analyzeAt = FIRST_ANALYZE_AFTER;
+  private analyzing: Promise<void> | undefined;
   /** The login of this store's sessions and its right, read when it was opened. */
   login: TeamLogin | undefined;
 
@@ -605,8 +623,15 @@ export class TeamStore implements Store {
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
+    if (options?.group) return this.groups.submit(work, options.fence);
     return this.transaction(WRITE_BEGIN, work, options?.fence);
   }
+
+  /**
+   * Grouped writes (a batch's claims and outcomes): the writer's lock taken once and one COMMIT for those
+   * asked for while the previous group was written, rather than a lock and a commit each.
+   */
+  private readonly groups = new WriteGroups((work, options) => this.write(work, { fence: options?.fence }));
 
   /** A write transaction under the schema's own lock (migrate). */
   migration<T>(work: (q: Queries) => Promise<T>): Promise<T> {
@@ -636,8 +661,10 @@ export class TeamStore implements Store {
       handle.bounds = bounds;
       if (fence && !fence.holds(results[results.length - 1]!.rows as SqlRow[])) throw fence.lost();
       const result = await work(handle);
+      // The writes still held go with COMMIT: one round trip.
+      await client.query(handle.withHeld('COMMIT'));
+      this.keepStatistics(handle.writes);
       handle.end();
-      await client.query('COMMIT');
       return result;
     } catch (error) {
       handle.end();
@@ -658,6 +685,27 @@ export class TeamStore implements Store {
     } finally {
       if (!released) client.release();
     }
+  }
+
+  /**
+   * ANALYZE of the tables a claim reads, as this process's writes grow: after its first
+   * FIRST_ANALYZE_AFTER written rows, then each time they have doubled. Until a table has statistics
+   * PostgreSQL may read a claim's lookups through the wrong index (postgres-schema.ts, step 12): a new
+   * store's first batch would grow quadratic. Outside the writer's lock, on a connection of the pool,
+   * bounded; a login that may not analyze is told so by a WARNING the driver keeps to itself, and nothing
+   * else changes. Not awaited: close() waits for it.
+   */
+  private keepStatistics(written: number): void {
+    this.written += written;
+    if (this.written < this.analyzeAt || this.analyzing || this.closed) return;
+    this.analyzeAt *= 2;
+    this.analyzing = this.pool
+      .query(`BEGIN; SELECT set_config('statement_timeout', '${STATEMENT_TIMEOUT_MS}', true); ANALYZE transfers, journal; COMMIT`)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.analyzing = undefined));
   }
 
   identity(): Promise<StoreIdentity | undefined> {
@@ -691,6 +739,7 @@ export class TeamStore implements Store {
     void opening?.then((store) => {
       if (store === this && open.get(key) === opening) open.delete(key);
     });
+    await this.analyzing;
     await this.pool.end().catch(() => undefined);
   }
 }
@@ -699,6 +748,12 @@ export class TeamStore implements Store {
 class TeamQueries implements Queries {
   private open = true;
   bounds: Bounds = DEFAULT_BOUNDS;
+  /** Writes whose result nobody reads (Statement.write), as text with their values: sent with the next statement or the COMMIT. */
+  private held: string[] = [];
+  /** The statements of this transaction that may have written. */
+  writes = 0;
+  /** Reads asked in advance (prefetch) and what came back, by readKey: forgotten at the first write. */
+  private readonly answered = new Map<string, QueryResult>();
 
   constructor(
     private readonly client: TeamClient,
@@ -710,20 +765,66 @@ class TeamQueries implements Queries {
     this.open = false;
   }
 
+  /** The held writes, taken to be sent before `last` in one simple query (the COMMIT's). */
+  withHeld(last: string): string {
+    const text = [...this.held, last].join(';\n');
+    this.held = [];
+    return text;
+  }
+
+  async flush(): Promise<void> {
+    if (this.held.length > 0) await this.query(this.withHeld('SELECT 1'), undefined);
+  }
+
+  async prefetch(reads: readonly PlannedRead[]): Promise<void> {
+    const wanted = new Map<string, string>();
+    for (const read of reads) {
+      const key = readKey(read.text, read.params);
+      if (!this.answered.has(key) && inlinable(read.params)) wanted.set(key, withValues(toPostgres(read.text), read.params));
+    }
+    if (wanted.size === 0) return;
+    const results = await this.query(this.withHeld([...wanted.values()].join(';\n')), undefined);
+    // The held writes' results come first: the reads' are the last ones.
+    const answers = results.slice(results.length - wanted.size);
+    [...wanted.keys()].forEach((key, at) => this.answered.set(key, answers[at]!));
+  }
+
+  /** Every result of `text` (several statements: one each), or the last one's. */
+  private async query(text: string, values: SqlValue[] | undefined): Promise<QueryResult[]> {
+    if (!this.open) throw new TransactionEndedError(text);
+    try {
+      const answer: QueryResult | QueryResult[] = await this.client.query(values ? { text, values } : text);
+      return Array.isArray(answer) ? answer : [answer];
+    } catch (error) {
+      throw teamStoreError(this.display, this.client.lost ?? error, this.bounds, this.login);
+    }
+  }
+
   sql(text: string): Statement {
     const translatedText = toPostgres(text);
+    const writes = mayWrite(text);
     const send = async (params: SqlValue[]): Promise<QueryResult> => {
-      if (!this.open) throw new TransactionEndedError(text);
-      try {
-        const answer: QueryResult | QueryResult[] = await this.client.query({ text: translatedText, values: params });
-        // Several statements in one text (a step of the schema): the last one's result.
-        return Array.isArray(answer) ? answer[answer.length - 1]! : answer;
-      } catch (error) {
-        throw teamStoreError(this.display, this.client.lost ?? error, this.bounds, this.login);
+      if (writes) {
+        this.writes += 1;
+        this.answered.clear();
+      } else {
+        const known = this.answered.get(readKey(text, params));
+        if (known) return known;
       }
+      // With writes held, they go first in the same round trip: the statement's values written into its text.
+      let results: QueryResult[];
+      if (this.held.length > 0 && inlinable(params)) results = await this.query(this.withHeld(withValues(translatedText, params)), undefined);
+      else {
+        await this.flush();
+        results = await this.query(translatedText, params);
+      }
+      // Several statements in one text (held writes, a step of the schema): the last one's result.
+      return results[results.length - 1]!;
     };
     return {
       run: async (...params) => {
+        if (!writes) this.writes += 1;
+        this.answered.clear();
         const answer = await send(params);
         const first = answer.rows[0] as SqlRow | undefined;
         const key = first ? Object.values(first)[0] : undefined;
@@ -731,8 +832,38 @@ class TeamQueries implements Queries {
       },
       get: async (...params) => (await send(params)).rows[0] as SqlRow | undefined,
       all: async (...params) => (await send(params)).rows as SqlRow[],
+      write: async (...params) => {
+        if (!this.open) throw new TransactionEndedError(text);
+        this.answered.clear();
+        this.writes += 1;
+        if (inlinable(params)) this.held.push(withValues(translatedText, params));
+        else await send(params);
+      },
     };
   }
+}
+
+/** What a read is known by among the prefetched: its text and its values. */
+function readKey(text: string, params: readonly SqlValue[]): string {
+  return `${text}\u0000${JSON.stringify(params)}`;
+}
+
+/** Values that can be written into a statement's text as literals: a NUL is refused by PostgreSQL either way, as a parameter. */
+function inlinable(params: readonly SqlValue[]): boolean {
+  return params.every((value) => typeof value !== 'string' || !value.includes('\0'));
+}
+
+/**
+ * `text` with its $n placeholders replaced by `params` as string constants (E'…', backslashes and quotes
+ * doubled, whatever standard_conforming_strings says): a constant of unknown type, which PostgreSQL types
+ * from where it stands exactly as it types an untyped parameter. Numbers too, quoted, for the same reason.
+ */
+export function withValues(text: string, params: readonly SqlValue[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = params[Number(n) - 1];
+    if (value === null || value === undefined) return 'NULL';
+    return `E'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  });
 }
 
 async function readIdentity(q: Queries): Promise<StoreIdentity | undefined> {

@@ -24,11 +24,31 @@ export interface Statement {
   run(...params: SqlValue[]): Promise<RunResult>;
   get(...params: SqlValue[]): Promise<SqlRow | undefined>;
   all(...params: SqlValue[]): Promise<SqlRow[]>;
+  /**
+   * A write whose result nobody reads. A team store sends it with the transaction's next statement, or with
+   * its COMMIT, in one round trip (PostgreSQL runs the statements in order, so every later statement sees
+   * it, and a failure fails the transaction): SQLite runs it now.
+   */
+  write(...params: SqlValue[]): Promise<void>;
+}
+
+/** A read a transaction is about to make: its SQLite text and its values. */
+export interface PlannedRead {
+  text: string;
+  params: SqlValue[];
 }
 
 /** A transaction's handle: statements run in it, and only while it is open. */
 export interface Queries {
   sql(text: string): Statement;
+  /**
+   * Reads this transaction is about to make, asked together: a team store sends them in one round trip and
+   * answers each of them from what came back (the same text, the same values) until something is written;
+   * SQLite, whose statements take microseconds, asks each when it comes.
+   */
+  prefetch?(reads: readonly PlannedRead[]): Promise<void>;
+  /** Sends the writes a team store holds to send with a later statement (Statement.write) now, so a failure among them is told here. */
+  flush?(): Promise<void>;
 }
 
 /**
@@ -45,6 +65,12 @@ export interface Fence {
 
 export interface WriteOptions {
   fence?: Fence | undefined;
+  /**
+   * Committed together with the other grouped writes this process asks for meanwhile (the claims and the
+   * outcomes of a batch's rows in flight): one transaction, so one commit (one fsync of SQLite's WAL, one
+   * writer's lock and one COMMIT on a team store) for all of them (WriteGroups).
+   */
+  group?: boolean | undefined;
 }
 
 export interface Store {
@@ -116,6 +142,192 @@ export class TransactionQueue {
       const next = this.waiting.shift();
       if (next) next();
       else this.held = false;
+    };
+  }
+}
+
+/** Most writes in one group: a batch has at most its concurrency of rows in flight, each with one write waiting. */
+const MAX_GROUP = 64;
+
+interface GroupMember {
+  work: (q: Queries) => Promise<unknown>;
+  fence: Fence | undefined;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: the grouped writes a process asks for while its previous group is being written (and those
+ * asked for in the same turn of the event loop) run one after the other in one write transaction, and each
+ * caller is answered once that transaction is committed, so each is as durable when its promise resolves as
+ * a write of its own (an intent still reaches the disk before its POST leaves). Each keeps its own
+ * all-or-nothing:
+ * - a work (or its fence) that throws before it wrote anything (a claim refused: a reference taken, a
+ *   duplicate, a limit) gets its error, and the others go on in the same transaction;
+ * - a work whose statement failed, or that threw after it wrote, rolls the whole group back; it is then run
+ *   again in a transaction of its own (where it fails, or succeeds, as it would have alone), and the others
+ *   in a new group. Nothing of a group is kept unless all that was kept of it is committed together.
+ * A work that succeeded may thus run twice (the first time rolled back): works are store-only decisions,
+ * which give the same answer on the same records.
+ * A fence's statement (a team store's lease renewed and its in-flight window marked) is kept even when its
+ * work is then refused: the window of a live run only ever grows, which keeps its references in flight.
+ */
+export class WriteGroups {
+  private pending: GroupMember[] = [];
+  private draining = false;
+
+  constructor(private readonly writeAlone: <T>(work: (q: Queries) => Promise<T>, options?: WriteOptions) => Promise<T>) {}
+
+  submit<T>(work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, fence, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending.length > 0) {
+        // The writes asked for in this turn of the event loop (answers read together) join this group.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.runGroup(this.pending.splice(0, MAX_GROUP));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runGroup(members: GroupMember[]): Promise<void> {
+    const alone = (member: GroupMember) => this.writeAlone(member.work, { fence: member.fence }).then(member.resolve, member.reject);
+    if (members.length === 1) return alone(members[0]!);
+    const results = new Map<GroupMember, { value: unknown } | { error: unknown }>();
+    // The fences' rows by their statement: the same fence (a run's lease, its window) is asked once a group,
+    // the first member's with BEGIN, in the same round trip.
+    const fenceRows = new Map<string, SqlRow[]>();
+    const first = members[0]!.fence;
+    let statementFailed = false;
+    try {
+      await this.writeAlone(
+        async (q) => {
+          for (const member of members) {
+            const own = new MemberQueries(q);
+            try {
+              if (member.fence) {
+                let rows = fenceRows.get(member.fence.sql);
+                if (!rows) fenceRows.set(member.fence.sql, (rows = await own.fence(member.fence.sql)));
+                if (!member.fence.holds(rows)) throw member.fence.lost();
+              }
+              results.set(member, { value: await member.work(own) });
+            } catch (error) {
+              if (own.wrote || own.failed) {
+                statementFailed = true;
+                throw error;
+              }
+              results.set(member, { error });
+            } finally {
+              own.end();
+            }
+          }
+          // The writes a team store keeps to send with a later statement, sent now: a failure among them is
+          // one of the members', not the commit's.
+          try {
+            await q.flush?.();
+          } catch (error) {
+            statementFailed = true;
+            throw error;
+          }
+        },
+        {
+          fence: first && {
+            sql: first.sql,
+            // Kept for the members, each of which decides on them (a lease lost refuses only the claims under it).
+            holds: (rows) => {
+              fenceRows.set(first.sql, [...rows]);
+              return true;
+            },
+            lost: () => first.lost(),
+          },
+        },
+      );
+    } catch (error) {
+      if (statementFailed) {
+        // Rolled back whole, and whose statement failed is not always known (a team store sends writes
+        // together): each member again in a transaction of its own, as if never grouped.
+        await Promise.all(members.filter((member) => !results.has(member) || 'value' in results.get(member)!).map(alone));
+        for (const member of members) {
+          const own = results.get(member);
+          if (own && 'error' in own) member.reject(own.error);
+        }
+        return;
+      }
+      // BEGIN or COMMIT failed (the store busy, unreachable, the disk full): nothing of the group was kept.
+      for (const member of members) {
+        const own = results.get(member);
+        member.reject(own && 'error' in own ? own.error : error);
+      }
+      return;
+    }
+    for (const member of members) {
+      const own = results.get(member)!;
+      if ('error' in own) member.reject(own.error);
+      else member.resolve(own.value);
+    }
+  }
+}
+
+/** Whether a statement may write, whichever way its rows are read (RETURNING): all but a SELECT. */
+export function mayWrite(text: string): boolean {
+  return !/^\s*SELECT\b/i.test(text);
+}
+
+/** One member's view of its group's transaction: whether it wrote (`run`, or a statement that may write) or one of its statements failed. */
+class MemberQueries implements Queries {
+  wrote = false;
+  failed = false;
+  private open = true;
+
+  constructor(private readonly group: Queries) {}
+
+  flush(): Promise<void> {
+    return this.group.flush?.() ?? Promise.resolve();
+  }
+
+  prefetch(reads: readonly PlannedRead[]): Promise<void> {
+    return this.group.prefetch?.(reads) ?? Promise.resolve();
+  }
+
+  end(): void {
+    this.open = false;
+  }
+
+  /** A fence's statement: kept even when the work is then refused (WriteGroups), so it does not count as a write of the member's. */
+  async fence(text: string): Promise<SqlRow[]> {
+    try {
+      return await this.group.sql(text).all();
+    } catch (error) {
+      this.failed = true;
+      throw error;
+    }
+  }
+
+  sql(text: string): Statement {
+    const statement = this.group.sql(text);
+    const send = async <R>(writes: boolean, call: () => Promise<R>): Promise<R> => {
+      if (!this.open) throw new TransactionEndedError(text);
+      if (writes) this.wrote = true;
+      try {
+        return await call();
+      } catch (error) {
+        this.failed = true;
+        throw error;
+      }
+    };
+    return {
+      run: (...params) => send(true, () => statement.run(...params)),
+      write: (...params) => send(true, () => statement.write(...params)),
+      get: (...params) => send(mayWrite(text), () => statement.get(...params)),
+      all: (...params) => send(mayWrite(text), () => statement.all(...params)),
     };
   }
 }

@@ -248,6 +248,11 @@ export async function grantTablePrivileges(q: Queries, roles: Record<TeamRight, 
   for (const [privileges, table] of SENDER_GRANTS) {
     if (await tableExists(q, table)) await q.sql(`GRANT ${privileges} ON ${table} TO ${r('sender')}`).run();
   }
+  // ANALYZE of the tables a claim reads, by whoever sends (TeamStore.keepStatistics): PostgreSQL 17 and
+  // later grant it apart from ownership; before that only the owners' runs analyze.
+  if (Number((await q.sql('SHOW server_version_num').get())?.server_version_num ?? 0) >= 170_000) {
+    for (const table of ['transfers', 'journal']) if (await tableExists(q, table)) await q.sql(`GRANT MAINTAIN ON ${table} TO ${r('sender')}`).run();
+  }
   for (const [table, column] of SENDER_SEQUENCES) {
     // A table of a later schema step is not there yet when an earlier step sets the rights up.
     if (!(await tableExists(q, table))) continue;

@@ -28,7 +28,8 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath } from '../store/database.js';
-import { JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
+import { attemptsRead, claimKeyRead, duplicatesRead, JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
+import { policyIn, policyRead, type ControlScope, type Policy } from '../store/controls.js';
 import { shownActor } from '../common/actor.js';
 import type { Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
@@ -174,6 +175,23 @@ export interface ClaimView {
   duplicates(candidate: DuplicateCandidate, now: number, windowMs?: number): Promise<TransferState[]>;
   /** The transfers of a profile (any base address) sent in [fromMs, toMs): the policy's day. */
   sentBetween(profile: string, fromMs: number, toMs: number): Promise<TransferState[]>;
+  /** The account's payment policy (src/controls/policy.ts), as the claim's transaction sees it. */
+  policy(scope: ControlScope): Promise<Policy | undefined>;
+  /**
+   * What the lookups that follow will ask, asked now and together: one round trip on a team store rather
+   * than one a lookup (a claim's four, a page of a batch's rows). Nothing on the data dir's store.
+   */
+  expect(lookups: LookupsAhead): Promise<void>;
+}
+
+/** Lookups asked in advance (ClaimView.expect), with the very arguments they will be asked with. */
+export interface LookupsAhead {
+  /** `attempts` of these references. */
+  attempts?: ReferenceScope[];
+  /** The transfers of these references' claim keys, which writing a record of theirs reads. */
+  spellings?: ReferenceScope[];
+  duplicates?: Array<{ candidate: DuplicateCandidate; now: number; windowMs: number }>;
+  policy?: ControlScope;
 }
 
 /** What the journal answers, each on one snapshot: `Journal.snapshot` gives one for many lookups. */
@@ -227,6 +245,19 @@ class JournalIn implements JournalView {
 
   inFlight(attempts: Pick<Attempts, 'lastPid' | 'lastRun'>): Promise<boolean> {
     return runIsLive(this.dataDir, attempts.lastRun, this.q);
+  }
+
+  policy(scope: ControlScope): Promise<Policy | undefined> {
+    return policyIn(this.q, this.rows.store.backend, scope);
+  }
+
+  async expect(lookups: LookupsAhead): Promise<void> {
+    await this.q.prefetch?.([
+      ...(lookups.attempts ?? []).map(attemptsRead),
+      ...(lookups.spellings ?? []).map(claimKeyRead),
+      ...(lookups.duplicates ?? []).map(({ candidate, now, windowMs }) => duplicatesRead(candidate, now, windowMs)),
+      ...(lookups.policy ? [policyRead(lookups.policy)] : []),
+    ]);
   }
 
   async duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): Promise<TransferState[]> {
@@ -293,11 +324,11 @@ export class Journal implements JournalView {
     return rows.store.read((q) => work(new JournalIn(this.dataDir, rows, q)));
   }
 
-  /** Appends one record and returns once it is on disk. */
+  /** Appends one record and returns once it is on disk (committed with the others asked for meanwhile: WriteGroups). */
   async append(record: JournalRecord): Promise<void> {
     const parsed = journalRecord.parse(record);
     const rows = await this.rows();
-    await rows.store.write((q) => insert(rows, q, parsed));
+    await rows.store.write((q) => insert(rows, q, parsed), { group: true });
   }
 
   /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
@@ -331,7 +362,7 @@ export class Journal implements JournalView {
           await check(new JournalIn(this.dataDir, rows, q));
           await insert(rows, q, parsed);
         },
-        { fence },
+        { fence, group: true },
       );
       return fence;
     };
@@ -355,12 +386,15 @@ export class Journal implements JournalView {
   async appendToOwnAttempt(record: Exclude<JournalRecord, IntentRecord | { type: 'repaired' }>, own: { run: string; intents: number }): Promise<boolean> {
     const parsed = journalRecord.parse(record);
     const rows = await this.rows();
-    return rows.store.write(async (q) => {
-      const attempts = await rows.attempts(q, record);
-      if (!attempts || attempts.answered || attempts.lastRun !== own.run || attempts.intents !== own.intents) return false;
-      await insert(rows, q, parsed);
-      return true;
-    });
+    return rows.store.write(
+      async (q) => {
+        const attempts = await rows.attempts(q, record);
+        if (!attempts || attempts.answered || attempts.lastRun !== own.run || attempts.intents !== own.intents) return false;
+        await insert(rows, q, parsed);
+        return true;
+      },
+      { group: true },
+    );
   }
 
   /** Every record in the order written. Holds them all: exports use `records()`. */
@@ -460,6 +494,13 @@ export class Journal implements JournalView {
     return this.snapshot((journal) => journal.sentBetween(profile, fromMs, toMs));
   }
 
+  policy(scope: ControlScope): Promise<Policy | undefined> {
+    return this.snapshot((journal) => journal.policy(scope));
+  }
+
+  /** Each lookup of the journal itself is a snapshot of its own: nothing to ask ahead. */
+  async expect(): Promise<void> {}
+
   firstSentMs(scope: { profile: string; baseUrl: string }): Promise<number | undefined> {
     return this.snapshot((journal) => journal.firstSentMs(scope));
   }
@@ -476,15 +517,20 @@ export class Journal implements JournalView {
  * the transfer with exactly its reference. An outcome of a reference with no intent changes nothing.
  */
 async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Promise<void> {
-  const scope = record.type === 'repaired' ? { profile: '', baseUrl: '', reference: '' } : record;
-  const seq = await rows.appendRecord(q, record.type, scope, record.time, JSON.stringify(record));
-  if (record.type === 'repaired') return;
+  if (record.type === 'repaired') {
+    await rows.appendRecord(q, record.type, { profile: '', baseUrl: '', reference: '' }, record.time, JSON.stringify(record));
+    return;
+  }
   // The reference's transfers in any case: the first holds its attempts; one may be exactly this reference.
+  // Read before the record is appended (which changes no transfer): the writes that follow read nothing
+  // back, so a team store sends them together, with the transaction's next statement or its COMMIT.
   const spellings = await rows.claimKeyTransfers(q, record);
   const claimSeq = spellings[0]?.firstSeq;
   const exact = spellings.find((t) => t.reference === record.reference);
+  await rows.appendRecord(q, record.type, record, record.time, JSON.stringify(record));
   const save = (firstSeq: number, state: TransferState) => rows.saveState(q, firstSeq, state.state, JSON.stringify(state));
   if (record.type === 'intent') {
+    const attempt = { pid: record.pid, run: record.run };
     if (exact) {
       const state = stateOfRow(exact);
       reopen(state, record);
@@ -492,22 +538,27 @@ async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Pr
     } else {
       const state = stateFromIntent(record);
       const sentMs = Date.parse(record.time);
-      await rows.insertTransfer(q, {
-        firstSeq: seq,
-        profile: record.profile,
-        baseUrl: record.baseUrl,
-        reference: record.reference,
-        sentMs: Number.isFinite(sentMs) ? sentMs : null,
-        accountNumber: state.accountNumber,
-        bankCode: state.bankCode,
-        amountKobo: state.amountKobo,
-        state: state.state,
-        lastIntentAt: record.time,
-        doc: JSON.stringify(state),
-        actor: await rows.store.actor(),
-      });
+      // The first spelling of the reference holds its attempts: this row when there is none before it.
+      await rows.insertTransfer(
+        q,
+        {
+          profile: record.profile,
+          baseUrl: record.baseUrl,
+          reference: record.reference,
+          sentMs: Number.isFinite(sentMs) ? sentMs : null,
+          accountNumber: state.accountNumber,
+          bankCode: state.bankCode,
+          amountKobo: state.amountKobo,
+          state: state.state,
+          lastIntentAt: record.time,
+          doc: JSON.stringify(state),
+          actor: await rows.store.actor(),
+        },
+        claimSeq === undefined ? attempt : undefined,
+      );
+      if (claimSeq === undefined) return;
     }
-    await rows.noteIntent(q, claimSeq ?? exact?.firstSeq ?? seq, record.pid, record.run, record.time, await rows.store.actor());
+    await rows.noteIntent(q, claimSeq ?? exact!.firstSeq, attempt, record.time, await rows.store.actor());
     return;
   }
   if (claimSeq !== undefined && record.type !== 'status-checked') await rows.noteAnswered(q, claimSeq);

@@ -125,13 +125,13 @@ export async function businessTimeZone(ctx: Context, scope: ControlScope): Promi
 }
 
 /**
- * The hard limits, for `executeTransfer`: throws at once when the amount is over the per-transfer maximum,
- * and returns the daily maximum (undefined: none) for the claim to check under the journal's lock. Every
- * transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
+ * The hard limits of `policy` (the account's, as the claim reads it: src/transfers/journal.ts), for the
+ * claim: throws when the amount is over the per-transfer maximum, and returns the daily maximum
+ * (undefined: none) and the zone of its day for the claim to check against every process's transfers.
+ * Every transfer fsapi sends goes through it: `transfer send`, each batch row, an approved request.
  */
-export async function hardLimits(ctx: Context, scope: ControlScope, amountKobo: Kobo): Promise<{ dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string }> {
-  const policy = await readPolicy(ctx, scope);
+export function hardLimits(policy: Policy | undefined, profile: string, amountKobo: Kobo): { dailyMaximumKobo: Kobo | undefined; dayTimeZone?: string } {
   if (!policy) return { dailyMaximumKobo: undefined };
-  checkPerTransferLimit(policy, amountKobo, scope.profile, undefined);
+  checkPerTransferLimit(policy, amountKobo, profile, undefined);
   return { dailyMaximumKobo: policy.maxPerDayKobo, dayTimeZone: policy.timeZone };
 }

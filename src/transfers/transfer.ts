@@ -18,7 +18,7 @@ import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, NotSentError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type ClaimRules } from './claim.js';
-import { Journal, type JournalRecord, type SendCheck, type TransferState } from './journal.js';
+import { Journal, type ClaimView, type JournalRecord, type SendCheck, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
 import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
@@ -381,9 +381,7 @@ export async function executeTransfer(
   const stamp = () => ({ reference, profile: scope.profile, baseUrl: scope.baseUrl, time: new Date(ctx.clock.now()).toISOString() });
   const record = (entry: JournalRecord) => recordOutcome(ctx, journal, entry);
 
-  // The policy's hard limits (src/controls/policy.ts): over the per-transfer maximum throws here; the daily
-  // maximum is decided in the claim, against every process's transfers.
-  const rules: ClaimRules = { ...(options.claim ?? { earlierAttempts: 0, duplicates: undefined }), ...(await hardLimits(ctx, scope, transfer.amountKobo)) };
+  const rules: ClaimRules = options.claim ?? { earlierAttempts: 0, duplicates: undefined };
   const candidate = { ...scope, reference, accountNumber: transfer.accountNumber, bankCode: transfer.bankCode, amountKobo: transfer.amountKobo };
   let mayLeave: SendCheck;
   try {
@@ -403,7 +401,21 @@ export async function executeTransfer(
       operator: operatorName(ctx.env),
       ...withVia(viaJson(viaOf(ctx))),
     };
-    mayLeave = await journal.claim(intent, (current) => checkClaim(current, candidate, rules, ctx.clock.now()), {
+    // The policy's hard limits (src/controls/policy.ts), read in the claim's transaction: the policy as it is
+    // when the intent is written, whoever changed it meanwhile (over the per-transfer maximum refuses the
+    // claim; the daily maximum is counted against every process's transfers).
+    const check = async (current: ClaimView) => {
+      const now = ctx.clock.now();
+      // What the claim reads, asked together: one round trip on a team store, inside the writer's lock.
+      await current.expect({
+        attempts: [candidate],
+        spellings: [candidate],
+        duplicates: rules.duplicates ? [{ candidate, now, windowMs: rules.duplicates.windowMs }] : [],
+        policy: scope,
+      });
+      await checkClaim(current, candidate, { ...rules, ...hardLimits(await current.policy(scope), scope.profile, transfer.amountKobo) }, now);
+    };
+    mayLeave = await journal.claim(intent, check, {
       requestTimeoutMs: ctx.globals.timeoutMs,
       lookupsMs: scheduleSpanMs(options.schedule ?? reconcileSchedule(ctx.env)),
     });
