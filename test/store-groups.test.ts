@@ -69,6 +69,21 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
       assert.deepEqual(await names(store), ['first', 'taken', 'third']);
     });
 
+    it('the last member of a group refused when its writes are committed: the others are kept, each written alone', async () => {
+      const { store } = await openStore(backend);
+      await store.write((q) => note(q, 'taken'));
+      const results = await Promise.allSettled([
+        store.write((q) => note(q, 'one'), { group: true }),
+        store.write((q) => note(q, 'two'), { group: true }),
+        store.write((q) => note(q, 'taken'), { group: true }),
+      ]);
+      assert.deepEqual(
+        results.map((result) => result.status),
+        ['fulfilled', 'fulfilled', 'rejected'],
+      );
+      assert.deepEqual(await names(store), ['one', 'taken', 'two']);
+    });
+
     it('a write that throws after it wrote keeps nothing of its own, and the others are kept', async () => {
       const { store } = await openStore(backend);
       const results = await Promise.allSettled([

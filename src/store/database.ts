@@ -329,7 +329,7 @@ class SqliteStore implements Store {
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
-    if (options?.group) return this.groups.submit(work, options.fence);
+    if (options?.group) return this.groups.submit(work, options);
     this.wrote = true;
     return this.transaction('BEGIN IMMEDIATE', work, options?.fence);
   }

@@ -203,6 +203,11 @@ export class JournalStore {
       .write(attempt.pid ?? null, attempt.run ?? null, time, ...(setActor ? [actor] : []), firstSeq);
   }
 
+  /** An outcome of the transfer that holds its reference's attempts: its state stored, its attempts answered. */
+  async saveAnsweredState(q: Queries, firstSeq: number, state: string, doc: string): Promise<void> {
+    await q.sql('UPDATE transfers SET state = ?, doc = ?, answered = 1 WHERE first_seq = ?').write(state, doc, firstSeq);
+  }
+
   /** An outcome was written after the last intent of the reference whose attempts `firstSeq` holds. */
   async noteAnswered(q: Queries, firstSeq: number): Promise<void> {
     await q.sql('UPDATE transfers SET answered = 1 WHERE first_seq = ?').write(firstSeq);

@@ -40,6 +40,7 @@ import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
 import { grantTablePrivileges, sqlIdentifier, teamLogin, type TeamLogin, type TeamRight } from './team-rights.js';
 import type { StoreAddress } from './store-url.js';
 import {
+  markHeldWriteRefused,
   mayWrite,
   TransactionEndedError,
   WriteGroups,
@@ -623,15 +624,15 @@ export class TeamStore implements Store {
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T> {
-    if (options?.group) return this.groups.submit(work, options.fence);
-    return this.transaction(WRITE_BEGIN, work, options?.fence);
+    if (options?.group) return this.groups.submit(work, options);
+    return this.transaction(WRITE_BEGIN, work, options?.fence, options?.reads);
   }
 
   /**
    * Grouped writes (a batch's claims and outcomes): the writer's lock taken once and one COMMIT for those
    * asked for while the previous group was written, rather than a lock and a commit each.
    */
-  private readonly groups = new WriteGroups((work, options) => this.write(work, { fence: options?.fence }));
+  private readonly groups = new WriteGroups((work, options) => this.write(work, { fence: options?.fence, reads: options?.reads }));
 
   /** A write transaction under the schema's own lock (migrate). */
   migration<T>(work: (q: Queries) => Promise<T>): Promise<T> {
@@ -643,7 +644,7 @@ export class TeamStore implements Store {
    * the fence) in one round trip, then `work`, then COMMIT. Anything that fails rolls back (the server does
    * so itself for a connection that died) and is said as an fsapi error.
    */
-  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+  private async transaction<T>(begin: string, work: (q: Queries) => Promise<T>, fence: Fence | undefined, reads: readonly PlannedRead[] = []): Promise<T> {
     if (this.closed) throw new Error(`${this.file} is closed`);
     let client: PooledClient;
     try {
@@ -654,14 +655,20 @@ export class TeamStore implements Store {
     const handle = new TeamQueries(client, this.file, this.login?.login);
     let bounds = DEFAULT_BOUNDS;
     let released = false;
+    let committing = false;
     try {
-      const answers = await client.query(fence ? `${begin}; ${fence.sql}` : begin);
-      const results = (Array.isArray(answers) ? answers : [answers]) as QueryResult[];
+      const asked = handle.askable(reads);
+      const answers = await client.query([begin, ...(fence ? [fence.sql] : []), ...asked.map((read) => read.text)].join(';\n'));
+      const everyResult = (Array.isArray(answers) ? answers : [answers]) as QueryResult[];
+      // BEGIN's and the bounds', the fence's, then the reads'.
+      const results = everyResult.slice(0, everyResult.length - asked.length);
+      handle.remember(asked, everyResult.slice(everyResult.length - asked.length));
       bounds = boundsOf(results);
       handle.bounds = bounds;
       if (fence && !fence.holds(results[results.length - 1]!.rows as SqlRow[])) throw fence.lost();
       const result = await work(handle);
       // The writes still held go with COMMIT: one round trip.
+      committing = true;
       await client.query(handle.withHeld('COMMIT'));
       this.keepStatistics(handle.writes);
       handle.end();
@@ -670,6 +677,8 @@ export class TeamStore implements Store {
       handle.end();
       // A decision of the work's own (a claim refused) as it is; anything else as the store's failure.
       const failure = teamStoreError(this.file, error instanceof FsapiError ? error : (client.lost ?? error), bounds, this.login?.login);
+      // The server's answer to COMMIT (with the writes held for it) was a refusal: rolled back, for sure.
+      if (committing && client.lost === undefined && isServerRefusal(error)) markHeldWriteRefused(failure as object);
       released = true;
       // A connection that failed, or whose answer did not come, is closed rather than reused.
       const usable = client.lost === undefined && !(failure instanceof StoreUnreachableError) && !(failure instanceof StoreResultTooLargeError);
@@ -777,16 +786,26 @@ class TeamQueries implements Queries {
   }
 
   async prefetch(reads: readonly PlannedRead[]): Promise<void> {
-    const wanted = new Map<string, string>();
+    const asked = this.askable(reads);
+    if (asked.length === 0) return;
+    const results = await this.query(this.withHeld(asked.map((read) => read.text).join(';\n')), undefined);
+    // The held writes' results come first: the reads' are the last ones.
+    this.remember(asked, results.slice(results.length - asked.length));
+  }
+
+  /** Of `reads`, those not answered yet and that can be asked with their values in their text, once each. */
+  askable(reads: readonly PlannedRead[]): Array<{ key: string; text: string }> {
+    const asked = new Map<string, string>();
     for (const read of reads) {
       const key = readKey(read.text, read.params);
-      if (!this.answered.has(key) && inlinable(read.params)) wanted.set(key, withValues(toPostgres(read.text), read.params));
+      if (!this.answered.has(key) && inlinable(read.params)) asked.set(key, withValues(toPostgres(read.text), read.params));
     }
-    if (wanted.size === 0) return;
-    const results = await this.query(this.withHeld([...wanted.values()].join(';\n')), undefined);
-    // The held writes' results come first: the reads' are the last ones.
-    const answers = results.slice(results.length - wanted.size);
-    [...wanted.keys()].forEach((key, at) => this.answered.set(key, answers[at]!));
+    return [...asked].map(([key, text]) => ({ key, text }));
+  }
+
+  /** What came back for reads asked ahead: answers until the next write. */
+  remember(asked: ReadonlyArray<{ key: string }>, results: readonly QueryResult[]): void {
+    asked.forEach((read, at) => this.answered.set(read.key, results[at]!));
   }
 
   /** Every result of `text` (several statements: one each), or the last one's. */
@@ -846,6 +865,13 @@ class TeamQueries implements Queries {
 /** What a read is known by among the prefetched: its text and its values. */
 function readKey(text: string, params: readonly SqlValue[]): string {
   return `${text}\u0000${JSON.stringify(params)}`;
+}
+
+/** An error the server answered with (an SQLSTATE), as opposed to a connection that failed. */
+function isServerRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // Not a connection ended by the server (class 08, 57P: shut down, terminated), after which a COMMIT may have taken.
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57P)/.test(code);
 }
 
 /** Values that can be written into a statement's text as literals: a NUL is refused by PostgreSQL either way, as a parameter. */

@@ -71,6 +71,8 @@ export interface WriteOptions {
    * writer's lock and one COMMIT on a team store) for all of them (WriteGroups).
    */
   group?: boolean | undefined;
+  /** What `work` reads first (Queries.prefetch): a team store asks it with BEGIN, in the same round trip. */
+  reads?: readonly PlannedRead[] | undefined;
 }
 
 export interface Store {
@@ -146,12 +148,30 @@ export class TransactionQueue {
   }
 }
 
+const HELD_WRITE_REFUSED = Symbol('a held write refused');
+
+/**
+ * Marks a store's error: the server refused a statement sent with COMMIT (a write held for it,
+ * Statement.write, or COMMIT itself) and so rolled the whole transaction back: nothing of it was kept, and
+ * which write it was is not known (WriteGroups then runs each member alone). Not for a connection lost,
+ * after which whether COMMIT took is not known.
+ */
+export function markHeldWriteRefused<E extends object>(error: E): E {
+  Object.defineProperty(error, HELD_WRITE_REFUSED, { value: true });
+  return error;
+}
+
+function heldWriteRefused(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && HELD_WRITE_REFUSED in error;
+}
+
 /** Most writes in one group: a batch has at most its concurrency of rows in flight, each with one write waiting. */
 const MAX_GROUP = 64;
 
 interface GroupMember {
   work: (q: Queries) => Promise<unknown>;
   fence: Fence | undefined;
+  reads: readonly PlannedRead[] | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -178,9 +198,9 @@ export class WriteGroups {
 
   constructor(private readonly writeAlone: <T>(work: (q: Queries) => Promise<T>, options?: WriteOptions) => Promise<T>) {}
 
-  submit<T>(work: (q: Queries) => Promise<T>, fence: Fence | undefined): Promise<T> {
+  submit<T>(work: (q: Queries) => Promise<T>, options: WriteOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, fence, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ work, fence: options.fence, reads: options.reads, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -199,7 +219,7 @@ export class WriteGroups {
   }
 
   private async runGroup(members: GroupMember[]): Promise<void> {
-    const alone = (member: GroupMember) => this.writeAlone(member.work, { fence: member.fence }).then(member.resolve, member.reject);
+    const alone = (member: GroupMember) => this.writeAlone(member.work, { fence: member.fence, reads: member.reads }).then(member.resolve, member.reject);
     if (members.length === 1) return alone(members[0]!);
     const results = new Map<GroupMember, { value: unknown } | { error: unknown }>();
     // The fences' rows by their statement: the same fence (a run's lease, its window) is asked once a group,
@@ -229,16 +249,12 @@ export class WriteGroups {
               own.end();
             }
           }
-          // The writes a team store keeps to send with a later statement, sent now: a failure among them is
-          // one of the members', not the commit's.
-          try {
-            await q.flush?.();
-          } catch (error) {
-            statementFailed = true;
-            throw error;
-          }
+          // The writes a team store still holds go with its COMMIT (one round trip): refused there, they
+          // are told by heldWriteRefused.
         },
         {
+          // The first member's first reads ride with BEGIN; the others' are asked as each begins.
+          reads: members[0]!.reads,
           fence: first && {
             sql: first.sql,
             // Kept for the members, each of which decides on them (a lease lost refuses only the claims under it).
@@ -251,7 +267,7 @@ export class WriteGroups {
         },
       );
     } catch (error) {
-      if (statementFailed) {
+      if (statementFailed || heldWriteRefused(error)) {
         // Rolled back whole, and whose statement failed is not always known (a team store sends writes
         // together): each member again in a transaction of its own, as if never grouped.
         await Promise.all(members.filter((member) => !results.has(member) || 'value' in results.get(member)!).map(alone));

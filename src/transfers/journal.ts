@@ -31,7 +31,7 @@ import { openLocalStore, storePath } from '../store/database.js';
 import { attemptsRead, claimKeyRead, duplicatesRead, JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
 import { policyIn, policyRead, type ControlScope, type Policy } from '../store/controls.js';
 import { shownActor } from '../common/actor.js';
-import type { Queries } from '../store/store.js';
+import type { PlannedRead, Queries } from '../store/store.js';
 import { forEachLine } from '../store/lines.js';
 import { holdRunLock, runIsLive, type RunHoldOptions } from '../store/process-lock.js';
 import { LeaseLostError } from '../store/run-lease.js';
@@ -184,6 +184,16 @@ export interface ClaimView {
   expect(lookups: LookupsAhead): Promise<void>;
 }
 
+/** The statements of lookups asked in advance. */
+function plannedReads(lookups: LookupsAhead): PlannedRead[] {
+  return [
+    ...(lookups.attempts ?? []).map(attemptsRead),
+    ...(lookups.spellings ?? []).map(claimKeyRead),
+    ...(lookups.duplicates ?? []).map(({ candidate, now, windowMs }) => duplicatesRead(candidate, now, windowMs)),
+    ...(lookups.policy ? [policyRead(lookups.policy)] : []),
+  ];
+}
+
 /** Lookups asked in advance (ClaimView.expect), with the very arguments they will be asked with. */
 export interface LookupsAhead {
   /** `attempts` of these references. */
@@ -252,12 +262,7 @@ class JournalIn implements JournalView {
   }
 
   async expect(lookups: LookupsAhead): Promise<void> {
-    await this.q.prefetch?.([
-      ...(lookups.attempts ?? []).map(attemptsRead),
-      ...(lookups.spellings ?? []).map(claimKeyRead),
-      ...(lookups.duplicates ?? []).map(({ candidate, now, windowMs }) => duplicatesRead(candidate, now, windowMs)),
-      ...(lookups.policy ? [policyRead(lookups.policy)] : []),
-    ]);
+    await this.q.prefetch?.(plannedReads(lookups));
   }
 
   async duplicates(candidate: DuplicateCandidate, now: number, windowMs = DUPLICATE_WINDOW_MS): Promise<TransferState[]> {
@@ -352,7 +357,7 @@ export class Journal implements JournalView {
    * store's lease (src/store/run-lease.ts). Returns the check the POST makes right before it leaves (a team
    * store's send window; nothing on the data dir's store).
    */
-  async claim(intent: IntentRecord, check: (journal: ClaimView) => Promise<void>, hold: RunHoldOptions): Promise<SendCheck> {
+  async claim(intent: IntentRecord, check: (journal: ClaimView) => Promise<void>, hold: RunHoldOptions, ahead: LookupsAhead = {}): Promise<SendCheck> {
     const parsed = journalRecord.parse(intent);
     const rows = await this.rows();
     const attempt = async () => {
@@ -362,7 +367,8 @@ export class Journal implements JournalView {
           await check(new JournalIn(this.dataDir, rows, q));
           await insert(rows, q, parsed);
         },
-        { fence, group: true },
+        // What the check reads first asked with BEGIN (a team store: one round trip for both).
+        { fence, group: true, reads: plannedReads(ahead) },
       );
       return fence;
     };
@@ -561,12 +567,18 @@ async function insert(rows: JournalStore, q: Queries, record: JournalRecord): Pr
     await rows.noteIntent(q, claimSeq ?? exact!.firstSeq, attempt, record.time, await rows.store.actor());
     return;
   }
-  if (claimSeq !== undefined && record.type !== 'status-checked') await rows.noteAnswered(q, claimSeq);
+  const answers = claimSeq !== undefined && record.type !== 'status-checked';
   if (exact) {
     const state = stateOfRow(exact);
     apply(state, record);
+    // The usual case, one spelling of the reference: its attempts answered and its state in one statement.
+    if (answers && claimSeq === exact.firstSeq) {
+      await rows.saveAnsweredState(q, exact.firstSeq, state.state, JSON.stringify(state));
+      return;
+    }
     await save(exact.firstSeq, state);
   }
+  if (answers) await rows.noteAnswered(q, claimSeq);
 }
 
 /** A transfer's state as folded and stored: what a new record is folded into. */

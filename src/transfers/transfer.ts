@@ -18,7 +18,7 @@ import type { Bank } from '../api/schemas.js';
 import { ApiError, AuthError, ExitCode, FsapiError, NotSentError, OutcomeUnknownError, TransportError, UsageError } from '../errors.js';
 import { resolveBank } from './banks.js';
 import { checkClaim, DuplicateClaimError, ReferenceTakenError, runId, type ClaimRules } from './claim.js';
-import { Journal, type ClaimView, type JournalRecord, type SendCheck, type TransferState } from './journal.js';
+import { Journal, type ClaimView, type JournalRecord, type LookupsAhead, type SendCheck, type TransferState } from './journal.js';
 import { ensurePrivateDir, NotPrivateError, StoreBusyError } from '../store/database.js';
 import { checkObservation, isRefusal, type TransferIntent } from './lookup.js';
 import { afterRateLimit, errorProvesNothingMoved, isRateLimitAnswer } from './refusal-proof.js';
@@ -404,21 +404,25 @@ export async function executeTransfer(
     // The policy's hard limits (src/controls/policy.ts), read in the claim's transaction: the policy as it is
     // when the intent is written, whoever changed it meanwhile (over the per-transfer maximum refuses the
     // claim; the daily maximum is counted against every process's transfers).
+    // The claim's moment, as the intent's time is: what it counts the duplicate window and the day from.
+    const now = ctx.clock.now();
+    // What the claim reads, asked together: with BEGIN on a team store, one round trip inside the writer's lock.
+    const ahead: LookupsAhead = {
+      attempts: [candidate],
+      spellings: [candidate],
+      duplicates: rules.duplicates ? [{ candidate, now, windowMs: rules.duplicates.windowMs }] : [],
+      policy: scope,
+    };
     const check = async (current: ClaimView) => {
-      const now = ctx.clock.now();
-      // What the claim reads, asked together: one round trip on a team store, inside the writer's lock.
-      await current.expect({
-        attempts: [candidate],
-        spellings: [candidate],
-        duplicates: rules.duplicates ? [{ candidate, now, windowMs: rules.duplicates.windowMs }] : [],
-        policy: scope,
-      });
+      await current.expect(ahead);
       await checkClaim(current, candidate, { ...rules, ...hardLimits(await current.policy(scope), scope.profile, transfer.amountKobo) }, now);
     };
-    mayLeave = await journal.claim(intent, check, {
-      requestTimeoutMs: ctx.globals.timeoutMs,
-      lookupsMs: scheduleSpanMs(options.schedule ?? reconcileSchedule(ctx.env)),
-    });
+    mayLeave = await journal.claim(
+      intent,
+      check,
+      { requestTimeoutMs: ctx.globals.timeoutMs, lookupsMs: scheduleSpanMs(options.schedule ?? reconcileSchedule(ctx.env)) },
+      ahead,
+    );
   } catch (error) {
     if (
       error instanceof ReferenceTakenError ||
