@@ -184,6 +184,11 @@ export interface ClaimView {
   expect(lookups: LookupsAhead): Promise<void>;
 }
 
+/** What writing `record` reads first (insert): its reference's transfers in any spelling. */
+function recordReads(record: JournalRecord): PlannedRead[] {
+  return record.type === 'repaired' ? [] : [claimKeyRead(record)];
+}
+
 /** The statements of lookups asked in advance. */
 function plannedReads(lookups: LookupsAhead): PlannedRead[] {
   return [
@@ -333,7 +338,7 @@ export class Journal implements JournalView {
   async append(record: JournalRecord): Promise<void> {
     const parsed = journalRecord.parse(record);
     const rows = await this.rows();
-    await rows.store.write((q) => insert(rows, q, parsed), { group: true });
+    await rows.store.write((q) => insert(rows, q, parsed), { group: true, reads: recordReads(parsed) });
   }
 
   /** Appends many records in one transaction (a seeded or imported history): all of them, or none. */
@@ -399,7 +404,7 @@ export class Journal implements JournalView {
         await insert(rows, q, parsed);
         return true;
       },
-      { group: true },
+      { group: true, reads: [attemptsRead(record), ...recordReads(parsed)] },
     );
   }
 
