@@ -131,6 +131,46 @@ describe('postgresql: one transaction for a group, writes sent with the next sta
     assert.deepEqual((await names(store)).sort(), [...awkward].sort());
   });
 
+  it("a held write refused when the next member asks its reads ahead is that member's failure to no one: each is written again alone", async () => {
+    const { store } = await openStore('postgresql');
+    await store.write((q) => note(q, 'taken'));
+    const count = 'SELECT count(*)::int AS n FROM imports';
+    const results = await Promise.allSettled([
+      store.write((q) => note(q, 'taken'), { group: true }),
+      store.write(
+        async (q) => {
+          await q.prefetch?.([{ text: count, params: [] }]);
+          await note(q, 'second');
+        },
+        { group: true },
+      ),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'fulfilled'],
+    );
+    assert.deepEqual(await names(store), ['second', 'taken']);
+  });
+
+  it('a work that goes on past a store error it caught is told its transaction kept nothing', async () => {
+    const { store } = await openStore('postgresql');
+    await store.write((q) => note(q, 'taken'));
+    await assert.rejects(
+      store.write(async (q) => {
+        await note(q, 'not kept');
+        await q
+          .sql('INSERT INTO imports (name, at, records, bytes) VALUES (?, ?, 0, 0)')
+          .run('taken', 'now')
+          .catch(() => undefined);
+      }),
+      (error: Error & { code?: string }) => {
+        assert.match(String(error.code), /^store_/, `${String(error.code)} ${error.message}`);
+        return true;
+      },
+    );
+    assert.deepEqual(await names(store), ['taken']);
+  });
+
   it('a held write that fails fails its transaction at COMMIT: nothing of it is kept, and the error is a store error', async () => {
     const { store } = await openStore('postgresql');
     await store.write((q) => note(q, 'taken'));

@@ -669,7 +669,10 @@ export class TeamStore implements Store {
       const result = await work(handle);
       // The writes still held go with COMMIT: one round trip.
       committing = true;
-      await client.query(handle.withHeld('COMMIT'));
+      const committed = (await client.query(handle.withHeld('COMMIT'))) as QueryResult | QueryResult[];
+      // PostgreSQL answers COMMIT of a transaction a failed statement aborted with ROLLBACK, not an error:
+      // a work that went on past a store error it caught has kept nothing, and must not be told otherwise.
+      if ((Array.isArray(committed) ? committed[committed.length - 1]! : committed).command !== 'COMMIT') throw new RolledBackError();
       this.keepStatistics(handle.writes);
       handle.end();
       return result;
@@ -865,6 +868,14 @@ class TeamQueries implements Queries {
 /** What a read is known by among the prefetched: its text and its values. */
 function readKey(text: string, params: readonly SqlValue[]): string {
   return `${text}\u0000${JSON.stringify(params)}`;
+}
+
+/** COMMIT answered ROLLBACK: the transaction had failed before it, and nothing of it was kept. */
+class RolledBackError extends Error {
+  readonly code = '25P02'; // in_failed_sql_transaction: the server's word for it, said as store_failed
+  constructor() {
+    super('the transaction had failed, and the server rolled it back at COMMIT');
+  }
 }
 
 /** An error the server answered with (an SQLSTATE), as opposed to a connection that failed. */

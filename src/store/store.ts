@@ -309,8 +309,14 @@ class MemberQueries implements Queries {
     return this.group.flush?.() ?? Promise.resolve();
   }
 
-  prefetch(reads: readonly PlannedRead[]): Promise<void> {
-    return this.group.prefetch?.(reads) ?? Promise.resolve();
+  async prefetch(reads: readonly PlannedRead[]): Promise<void> {
+    try {
+      await this.group.prefetch?.(reads);
+    } catch (error) {
+      // The writes held before it went with it: whichever failed, the transaction did.
+      this.failed = true;
+      throw error;
+    }
   }
 
   end(): void {
