@@ -47,8 +47,6 @@ export interface Queries {
    * SQLite, whose statements take microseconds, asks each when it comes.
    */
   prefetch?(reads: readonly PlannedRead[]): Promise<void>;
-  /** Sends the writes a team store holds to send with a later statement (Statement.write) now, so a failure among them is told here. */
-  flush?(): Promise<void>;
 }
 
 /**
@@ -184,11 +182,14 @@ interface GroupMember {
  * all-or-nothing:
  * - a work (or its fence) that throws before it wrote anything (a claim refused: a reference taken, a
  *   duplicate, a limit) gets its error, and the others go on in the same transaction;
- * - a work whose statement failed, or that threw after it wrote, rolls the whole group back; it is then run
- *   again in a transaction of its own (where it fails, or succeeds, as it would have alone), and the others
- *   in a new group. Nothing of a group is kept unless all that was kept of it is committed together.
- * A work that succeeded may thus run twice (the first time rolled back): works are store-only decisions,
- * which give the same answer on the same records.
+ * - a work whose statement failed, or that threw after it wrote, or writes the server refused at COMMIT,
+ *   roll the whole group back; every member then runs again in a transaction of its own, as if never
+ *   grouped (where the failing one fails as it would have alone, and the others decide again on records
+ *   without what was rolled back);
+ * - BEGIN or COMMIT failing for the store (busy, unreachable, the disk full) fails every member with that
+ *   error: nothing of the group was kept.
+ * A work may thus run twice (the first time rolled back): works are store-only decisions, which give the
+ * same answer on the same records.
  * A fence's statement (a team store's lease renewed and its in-flight window marked) is kept even when its
  * work is then refused: the window of a live run only ever grows, which keeps its references in flight.
  */
@@ -269,19 +270,14 @@ export class WriteGroups {
     } catch (error) {
       if (statementFailed || heldWriteRefused(error)) {
         // Rolled back whole, and whose statement failed is not always known (a team store sends writes
-        // together): each member again in a transaction of its own, as if never grouped.
-        await Promise.all(members.filter((member) => !results.has(member) || 'value' in results.get(member)!).map(alone));
-        for (const member of members) {
-          const own = results.get(member);
-          if (own && 'error' in own) member.reject(own.error);
-        }
+        // together): every member again in a transaction of its own, as if never grouped; a refusal too,
+        // since it was decided on records that included the others' writes.
+        await Promise.all(members.map(alone));
         return;
       }
-      // BEGIN or COMMIT failed (the store busy, unreachable, the disk full): nothing of the group was kept.
-      for (const member of members) {
-        const own = results.get(member);
-        member.reject(own && 'error' in own ? own.error : error);
-      }
+      // BEGIN or COMMIT failed (the store busy, unreachable, the disk full): nothing of the group was kept,
+      // and what each decided in it stands on nothing either.
+      for (const member of members) member.reject(error);
       return;
     }
     for (const member of members) {
@@ -304,10 +300,6 @@ class MemberQueries implements Queries {
   private open = true;
 
   constructor(private readonly group: Queries) {}
-
-  flush(): Promise<void> {
-    return this.group.flush?.() ?? Promise.resolve();
-  }
 
   async prefetch(reads: readonly PlannedRead[]): Promise<void> {
     try {
