@@ -89,21 +89,21 @@ const claimKeyOf = (reference: string) => reference.toUpperCase();
 // The reads a claim makes (and a batch's lookups, a page of rows at a time), as statements: what a
 // transaction asks in advance, together (Queries.prefetch), is what its lookups then ask, to the letter.
 
-/** The send attempts of a reference: the first transfer of its claim key holds them. */
-export function attemptsRead(scope: ReferenceScope): PlannedRead {
+/**
+ * Every transfer of a reference's claim key (its spellings in any case), oldest first, with the send
+ * attempts the first of them holds: one statement for both, so a claim asks it once (a reference has one
+ * spelling or two, never many).
+ */
+export function claimKeyRead(scope: ReferenceScope): PlannedRead {
   return {
-    text: 'SELECT intents, last_pid, last_run, last_intent_at, answered FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq LIMIT 1',
+    text: `SELECT first_seq, reference, doc, actor, intents, last_pid, last_run, last_intent_at, answered
+             FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq`,
     params: [scope.profile, scope.baseUrl, claimKeyOf(scope.reference)],
   };
 }
 
-/** Every transfer of a reference's claim key (its spellings in any case), oldest first. */
-export function claimKeyRead(scope: ReferenceScope): PlannedRead {
-  return {
-    text: 'SELECT first_seq, reference, doc, actor FROM transfers WHERE profile = ? AND base_url = ? AND claim_key = ? ORDER BY first_seq',
-    params: [scope.profile, scope.baseUrl, claimKeyOf(scope.reference)],
-  };
-}
+/** The send attempts of a reference: the first transfer of its claim key holds them (claimKeyRead's first row). */
+export const attemptsRead = claimKeyRead;
 
 /** The duplicate guard's rule: the same account, bank and amount, not refused, sent within `windowMs` of `now`. */
 export function duplicatesRead(query: DuplicateQuery, now: number, windowMs: number): PlannedRead {
@@ -296,7 +296,7 @@ export class JournalStore {
   /** The send attempts of a reference (its claim key, any case). */
   async attempts(q: Queries, scope: ReferenceScope): Promise<StoredAttempts | undefined> {
     const read = attemptsRead(scope);
-    const row = await q.sql(read.text).get(...read.params);
+    const [row] = await q.sql(read.text).all(...read.params);
     if (!row) return undefined;
     return {
       intents: Number(row.intents),
