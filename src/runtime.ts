@@ -88,7 +88,7 @@ export async function runModule(ctx: Context, module: CommandModule, options: Re
   const guard = storeGuard(ctx);
   // Where the records are: the data dir's SQLite, or a team store (FSAPI_STORE, `fsapi store use`).
   chooseTeamStore(() => teamStoreOfRun(ctx));
-  watchStores(module.inspectsStore ? undefined : (found) => guard.check(found));
+  watchStores(module.inspectsStore ? undefined : guard);
   let failed = false;
   try {
     await module.default(ctx, options, args);

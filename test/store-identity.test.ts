@@ -237,3 +237,32 @@ describe('store backup and the store file', () => {
     assert.match(moved.stderr, /profile "local" keeps its records in/);
   });
 });
+
+describe("the profile's expectation and a store another process writes to meanwhile", () => {
+  it("is taken before the store's count is read: a count that grew and was remembered in between is no loss; a smaller store still is", async () => {
+    const { storeGuard } = await import('../src/auth/store-check.js');
+    const { openProfileStore } = await import('../src/auth/profile-store.js');
+    const { createContext } = await import('../src/runtime.js');
+    const home = makeHome();
+    try {
+      const ctx = createContext({}, { ...home.env });
+      const profiles = openProfileStore(home.configDir);
+      const file = path.join(home.dataDir, 'fsapi.db');
+      await profiles.rememberStore('local', { id: 'st-one', path: file, writes: 8 }, { exact: true });
+      const guard = storeGuard(ctx);
+      // This run begins to open the store; another process then commits its ninth record and remembers it,
+      // and only then does this run's count (8, read before that commit) reach the guard.
+      guard.opening(home.dataDir);
+      await profiles.rememberStore('local', { id: 'st-one', path: file, writes: 9 });
+      assert.doesNotThrow(() => guard.found({ dataDir: home.dataDir, file, identity: { id: 'st-one', writes: 8 } }));
+      // Opened again later: 9 are expected now, and a store holding 8 lacks one.
+      guard.opening(home.dataDir);
+      assert.throws(
+        () => guard.found({ dataDir: home.dataDir, file, identity: { id: 'st-one', writes: 8 } }),
+        /lacks records: it has 8 records, and 9 were written/,
+      );
+    } finally {
+      home.cleanup();
+    }
+  });
+});

@@ -66,8 +66,10 @@ function records(count: number): string {
 }
 
 export interface StoreGuard {
+  /** src/store/identity.ts's watcher, first: the profile's expectation taken before the store's count is read. */
+  opening(dataDir: string): void;
   /** src/store/identity.ts's watcher: throws a WrongStoreError for a store that is not the profile's. */
-  check(found: FoundStore): void;
+  found(found: FoundStore): void;
   /** After the command: remembers the profile's store and how many records it holds now. */
   remember(finished: readonly FoundStore[]): Promise<void>;
 }
@@ -89,12 +91,23 @@ export function storeGuard(ctx: AuthContext): StoreGuard {
     }
     return resolved ?? undefined;
   };
-  const ours = (found: FoundStore) => found.dataDir === path.resolve(ctx.paths.dataDir);
+  const ours = (found: Pick<FoundStore, 'dataDir'>) => found.dataDir === path.resolve(ctx.paths.dataDir);
+  // The expectation as it was when the store began to open, before its count was read: another process
+  // (a second `fsapi mcp`, a cron job) may commit records and remember its new count in profiles.json
+  // between the two reads, and a count read before that is not records lost.
+  const before = new Map<string, ExpectedStore | undefined>();
   return {
-    check(found) {
+    opening(dataDir) {
+      const current = ours({ dataDir }) ? profile() : undefined;
+      if (current) before.set(path.resolve(dataDir), current.profiles.expectedStore(current.name));
+    },
+    found(found) {
       const current = ours(found) ? profile() : undefined;
       if (!current) return;
-      const refusal = storeRefusal(current.name, current.profiles.expectedStore(current.name), found);
+      const key = path.resolve(found.dataDir);
+      const expected = before.has(key) ? before.get(key) : current.profiles.expectedStore(current.name);
+      before.delete(key);
+      const refusal = storeRefusal(current.name, expected, found);
       if (refusal) throw refusal;
     },
     async remember(finished) {

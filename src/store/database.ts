@@ -26,7 +26,7 @@ import { CorruptFileError, ExitCode, FsapiError } from '../errors.js';
 import { systemClock } from '../common/clock.js';
 import { retrying, STORE_BUSY } from '../common/retry.js';
 import { existsOrDenied, isPermissionError, permissionProblem } from '../common/permission.js';
-import { onFinishStores, storeFound, type FoundStore, type StoreIdentity } from './identity.js';
+import { onFinishStores, storeFound, storeOpening, type FoundStore, type StoreIdentity } from './identity.js';
 import { MIGRATIONS } from './migrations.js';
 import { inTransaction, openDatabase, PreparedStatements, sqliteCode, type SqlDatabase } from './sqlite.js';
 import { TransactionEndedError, TransactionQueue, WriteGroups, type Fence, type Queries, type Statement, type Store, type WriteOptions } from './store.js';
@@ -92,6 +92,7 @@ export function openSqliteStore(dataDir: string): Promise<Store> {
 }
 
 async function openSqlite(key: string): Promise<SqliteStore> {
+  storeOpening(key);
   ensurePrivateDir(key);
   const file = storePath(key);
   const found = (identity: StoreIdentity | undefined): FoundStore => ({ dataDir: key, file: storePath(realDir(key)), identity });

@@ -21,8 +21,15 @@ export interface FoundStore {
   readonly identity: StoreIdentity | undefined;
 }
 
-/** Told when a store is opened, before anything is read from or written to it; throws to refuse it. */
-export type StoreWatcher = (found: FoundStore) => void;
+/**
+ * Told when a store is opened, before anything is read from or written to it; throws to refuse it.
+ * `opening` is told first, before the store's identity is read: what the watcher expects is taken then, so
+ * another process that writes and remembers its count in between is never taken for records lost.
+ */
+export interface StoreWatcher {
+  opening(dataDir: string): void;
+  found(found: FoundStore): void;
+}
 
 // watcher: set for one run by runModule (src/runtime.ts) and cleared by it, as src/store/team-choice.ts's
 // choice is, for the same reasons. finisher: set once, when src/store/database.ts loads.
@@ -33,8 +40,13 @@ export function watchStores(watch: StoreWatcher | undefined): void {
   watcher = watch;
 }
 
+/** A store of `dataDir` is about to be opened: its identity is read next. */
+export function storeOpening(dataDir: string): void {
+  watcher?.opening(dataDir);
+}
+
 export function storeFound(found: FoundStore): void {
-  watcher?.(found);
+  watcher?.found(found);
 }
 
 /** Set by src/store/database.ts once it is loaded: what closing every open store does. */

@@ -35,7 +35,7 @@ import path from 'node:path';
 import type { Socket } from 'node:net';
 import type { Client as PgClient, Pool as PgPool, PoolClient, QueryResult } from 'pg';
 import { ExitCode, FsapiError, UsageError } from '../errors.js';
-import { storeFound, type StoreIdentity } from './identity.js';
+import { storeFound, storeOpening, type StoreIdentity } from './identity.js';
 import { POSTGRES_SCHEMA_VERSION, POSTGRES_STEPS } from './postgres-schema.js';
 import { grantTablePrivileges, sqlIdentifier, teamLogin, type TeamLogin, type TeamRight } from './team-rights.js';
 import type { StoreAddress } from './store-url.js';
@@ -1027,7 +1027,10 @@ async function openTeam(dataDir: string | undefined, address: StoreAddress): Pro
   try {
     // Who this session is, first: it reads only the server's catalogue, so a login refused later is named.
     store.login = await store.read((q) => teamLogin(q));
-    if (dataDir !== undefined) storeFound({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
+    if (dataDir !== undefined) {
+      storeOpening(store.dataDir);
+      storeFound({ dataDir: store.dataDir, file: store.file, identity: await store.identity() });
+    }
     if (await migrate(store)) store.login = await store.read((q) => teamLogin(q));
   } catch (error) {
     await pool.end().catch(() => undefined);

@@ -100,8 +100,9 @@ export function checkPerTransferLimit(policy: Policy, amountKobo: Kobo, profile:
   );
 }
 
-// One connection per data dir for the policy reads of a run: a batch reads the policy before every row's
-// claim, and opening the database each time cost about 2 ms a row. Each read still sees the latest commit.
+// One connection per data dir for the policy reads of a run outside a claim (the business clock's zone, an
+// approval's checks): opening the database each time cost about 2 ms a read. Each read still sees the
+// latest commit. A claim reads the policy in its own transaction (src/transfers/journal.ts).
 const readers = new Map<string, ControlsStore>();
 
 /** Reads the policy of an account; undefined when there is none (or nothing was ever saved). */
