@@ -322,6 +322,23 @@ describe('the controls store', () => {
     reasons: ['above the approval threshold of ₦0.50'],
   });
 
+  it('a request of more rows than a statement takes values (SQLite: 32,766) holds each reference once: the last ones too, in any case', async () => {
+    const store = await ControlsStore.open(dir);
+    try {
+      const references = Array.from({ length: 33_000 }, (_, i) => `ACME-BIG-${i}`);
+      const request = await store.hold({ ...scope, env: 'sandbox' }, references.map(held), 'batch', asker('ada'), new Date(now).toISOString());
+      assert.equal((await store.requestOfReference(scope, 'acme-big-1200'))?.id, request.id);
+      const found = await store.requestsOfReferences(scope, ['ACME-BIG-0', 'ACME-BIG-700', 'ACME-NOT-HELD']);
+      assert.deepEqual([...found.keys()], ['ACME-BIG-0', 'ACME-BIG-700']);
+      await assert.rejects(
+        () => store.hold({ ...scope, env: 'sandbox' }, [held('ACME-NEW-1'), held('acme-big-1100')], 'send', asker('ada'), new Date(now).toISOString()),
+        /reference acme-big-1100 is already held in request/,
+      );
+    } finally {
+      store.close();
+    }
+  });
+
   it('keeps one decision per request, whoever decides first (a conditional update), even through two openers; a reference is held once while open', async () => {
     const a = await ControlsStore.open(dir);
     const b = await ControlsStore.open(dir);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../src/store/database.js';
-import { JournalStore, attemptsRead } from '../src/store/journal.js';
+import { JournalStore, claimKeyRead } from '../src/store/journal.js';
 import { FIRST_ANALYZE_AFTER, openTeamStore, parseStoreUrl } from '../src/store/postgres.js';
 import type { Queries, Store } from '../src/store/store.js';
 import { makeHome } from './helpers/cli.js';
@@ -221,7 +221,7 @@ describe('postgresql: one transaction for a group, writes sent with the next sta
       const [row] = await database!.sql("SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'transfers'");
       return row?.last_analyze !== null && row?.last_analyze !== undefined;
     });
-    const lookup = attemptsRead({ ...scope, reference: 'ACME-NEW' });
+    const lookup = claimKeyRead({ ...scope, reference: 'ACME-NEW' });
     let n = 0;
     const plan = await database!.sql(`EXPLAIN ${lookup.text.replace(/\?/g, () => `$${++n}`)}`, ...lookup.params);
     const text = plan.map((row) => String(row['QUERY PLAN'])).join('\n');

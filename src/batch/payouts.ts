@@ -422,7 +422,7 @@ async function recordEarlierAttempts(journal: Journal, scope: TransferScope, fil
     const found = await journal.snapshot(async (view) => {
       const known: Array<{ row: WorkspaceRow; earlier: Journalled }> = [];
       const refOf = (row: WorkspaceRow) => ({ profile: scope.profile, baseUrl: scope.baseUrl, reference: row.finalReference! });
-      await view.expect({ attempts: page.map(refOf) });
+      await view.expect({ references: page.map(refOf) });
       for (const row of page) {
         const ref = refOf(row);
         const attempts = await view.attempts(ref);

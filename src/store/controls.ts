@@ -338,8 +338,14 @@ export class ControlsStore {
    */
   hold(scope: ControlScope & { env: string }, transfers: readonly HeldTransfer[], origin: string, asker: Asker, at: string): Promise<ApprovalRequest> {
     return this.transaction(async (q, actor, backend) => {
+      const holding = await requestsOfReferencesIn(
+        q,
+        backend,
+        scope,
+        transfers.map((transfer) => transfer.reference),
+      );
       for (const transfer of transfers) {
-        const found = await requestOfReferenceIn(q, backend, scope, transfer.reference);
+        const found = holding.get(transfer.reference);
         const open = found && isOpen(found.status) ? found : undefined;
         if (open)
           throw new UsageError(
@@ -393,38 +399,7 @@ export class ControlsStore {
 
   /** The requests of this account holding each of `references` (as requestOfReference), in one read. */
   requestsOfReferences(scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
-    return this.read(async (q, backend) => {
-      const found = new Map<string, ApprovalRequest>();
-      if (references.length === 0) return found;
-      // The request of each reference in one statement (a page of a batch is 500 rows): which one, as
-      // requestOfReferenceIn orders them; then each request found, once.
-      const keys = [...new Set(references.map((reference) => reference.toUpperCase()))];
-      const rows = await all(
-        q,
-        `SELECT reference_key, id FROM (
-           SELECT t.reference_key, r.id, ROW_NUMBER() OVER (PARTITION BY t.reference_key
-             ORDER BY CASE WHEN r.status IN ('rejected', 'withdrawn') THEN 1 ELSE 0 END, r.created_at DESC) AS n
-           FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
-           WHERE t.reference_key IN (${keys.map(() => '?').join(', ')}) AND r.profile = ? AND r.base_url = ?) AS newest
-         WHERE n = 1`,
-        ...keys,
-        scope.profile,
-        base(scope),
-      );
-      const requests = new Map<string, ApprovalRequest | undefined>();
-      const byKey = new Map<string, ApprovalRequest>();
-      for (const row of rows) {
-        const id = String(row.id);
-        if (!requests.has(id)) requests.set(id, await requestIn(q, backend, scope, id));
-        const request = requests.get(id);
-        if (request) byKey.set(String(row.reference_key), request);
-      }
-      for (const reference of references) {
-        const request = byKey.get(reference.toUpperCase());
-        if (request) found.set(reference, request);
-      }
-      return found;
-    });
+    return this.read((q, backend) => requestsOfReferencesIn(q, backend, scope, references));
   }
 
   request(scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {
@@ -619,17 +594,53 @@ async function payeeIn(q: Queries, backend: Backend, scope: ControlScope, alias:
   return row ? toPayee(row, backend) : undefined;
 }
 
+/** References asked about in one statement: a page of a batch. */
+const KEYS_A_STATEMENT = 500;
+
 async function requestOfReferenceIn(q: Queries, backend: Backend, scope: ControlScope, reference: string): Promise<ApprovalRequest | undefined> {
-  const row = await get(
-    q,
-    `SELECT r.id FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
-      WHERE t.reference_key = ? AND r.profile = ? AND r.base_url = ?
-      ORDER BY CASE WHEN r.status IN ('rejected', 'withdrawn') THEN 1 ELSE 0 END, r.created_at DESC LIMIT 1`,
-    reference.toUpperCase(),
-    scope.profile,
-    base(scope),
-  );
-  return row ? requestIn(q, backend, scope, String(row.id)) : undefined;
+  return (await requestsOfReferencesIn(q, backend, scope, [reference])).get(reference);
+}
+
+/**
+ * The request of this account holding each of `references`, newest first, open ones before rejected or
+ * withdrawn ones: one statement for them all (a page of a batch is 500 rows), then each request found, once.
+ */
+async function requestsOfReferencesIn(q: Queries, backend: Backend, scope: ControlScope, references: readonly string[]): Promise<Map<string, ApprovalRequest>> {
+  const found = new Map<string, ApprovalRequest>();
+  if (references.length === 0) return found;
+  const keys = [...new Set(references.map((reference) => reference.toUpperCase()))];
+  const rows: SqlRow[] = [];
+  // A held batch may be 100,000 rows: asked KEYS_A_STATEMENT at a time (SQLite takes at most 32,766 values a statement).
+  for (let at = 0; at < keys.length; at += KEYS_A_STATEMENT) {
+    const some = keys.slice(at, at + KEYS_A_STATEMENT);
+    rows.push(
+      ...(await all(
+        q,
+        `SELECT reference_key, id FROM (
+           SELECT t.reference_key, r.id, ROW_NUMBER() OVER (PARTITION BY t.reference_key
+             ORDER BY CASE WHEN r.status IN ('rejected', 'withdrawn') THEN 1 ELSE 0 END, r.created_at DESC) AS n
+           FROM approval_transfers t JOIN approval_requests r ON r.id = t.request_id
+           WHERE t.reference_key IN (${some.map(() => '?').join(', ')}) AND r.profile = ? AND r.base_url = ?) AS newest
+         WHERE n = 1`,
+        ...some,
+        scope.profile,
+        base(scope),
+      )),
+    );
+  }
+  const requests = new Map<string, ApprovalRequest | undefined>();
+  const byKey = new Map<string, ApprovalRequest>();
+  for (const row of rows) {
+    const id = String(row.id);
+    if (!requests.has(id)) requests.set(id, await requestIn(q, backend, scope, id));
+    const request = requests.get(id);
+    if (request) byKey.set(String(row.reference_key), request);
+  }
+  for (const reference of references) {
+    const request = byKey.get(reference.toUpperCase());
+    if (request) found.set(reference, request);
+  }
+  return found;
 }
 
 async function requestIn(q: Queries, backend: Backend, scope: ControlScope, id: string): Promise<ApprovalRequest | undefined> {

@@ -102,9 +102,6 @@ export function claimKeyRead(scope: ReferenceScope): PlannedRead {
   };
 }
 
-/** The send attempts of a reference: the first transfer of its claim key holds them (claimKeyRead's first row). */
-export const attemptsRead = claimKeyRead;
-
 /** The duplicate guard's rule: the same account, bank and amount, not refused, sent within `windowMs` of `now`. */
 export function duplicatesRead(query: DuplicateQuery, now: number, windowMs: number): PlannedRead {
   return {
@@ -293,9 +290,9 @@ export class JournalStore {
     return newestFirst ? docs.reverse() : docs;
   }
 
-  /** The send attempts of a reference (its claim key, any case). */
+  /** The send attempts of a reference (its claim key, any case): the first of its transfers holds them. */
   async attempts(q: Queries, scope: ReferenceScope): Promise<StoredAttempts | undefined> {
-    const read = attemptsRead(scope);
+    const read = claimKeyRead(scope);
     const [row] = await q.sql(read.text).all(...read.params);
     if (!row) return undefined;
     return {

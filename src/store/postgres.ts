@@ -784,7 +784,7 @@ class TeamQueries implements Queries {
     return text;
   }
 
-  async flush(): Promise<void> {
+  private async flush(): Promise<void> {
     if (this.held.length > 0) await this.query(this.withHeld('SELECT 1'), undefined);
   }
 

@@ -28,7 +28,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import { CorruptFileError } from '../errors.js';
 import { openLocalStore, storePath } from '../store/database.js';
-import { attemptsRead, claimKeyRead, duplicatesRead, JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
+import { claimKeyRead, duplicatesRead, JournalStore, type StoredTransfer, type TransferDoc } from '../store/journal.js';
 import { policyIn, policyRead, type ControlScope, type Policy } from '../store/controls.js';
 import { shownActor } from '../common/actor.js';
 import type { PlannedRead, Queries } from '../store/store.js';
@@ -192,8 +192,7 @@ function recordReads(record: JournalRecord): PlannedRead[] {
 /** The statements of lookups asked in advance. */
 function plannedReads(lookups: LookupsAhead): PlannedRead[] {
   return [
-    ...(lookups.attempts ?? []).map(attemptsRead),
-    ...(lookups.spellings ?? []).map(claimKeyRead),
+    ...(lookups.references ?? []).map(claimKeyRead),
     ...(lookups.duplicates ?? []).map(({ candidate, now, windowMs }) => duplicatesRead(candidate, now, windowMs)),
     ...(lookups.policy ? [policyRead(lookups.policy)] : []),
   ];
@@ -201,10 +200,8 @@ function plannedReads(lookups: LookupsAhead): PlannedRead[] {
 
 /** Lookups asked in advance (ClaimView.expect), with the very arguments they will be asked with. */
 export interface LookupsAhead {
-  /** `attempts` of these references. */
-  attempts?: ReferenceScope[];
-  /** The transfers of these references' claim keys, which writing a record of theirs reads. */
-  spellings?: ReferenceScope[];
+  /** These references' `attempts`, and their transfers in any spelling (what writing a record of theirs reads): one statement each. */
+  references?: ReferenceScope[];
   duplicates?: Array<{ candidate: DuplicateCandidate; now: number; windowMs: number }>;
   policy?: ControlScope;
 }
@@ -404,7 +401,8 @@ export class Journal implements JournalView {
         await insert(rows, q, parsed);
         return true;
       },
-      { group: true, reads: [attemptsRead(record), ...recordReads(parsed)] },
+      // Its attempts and its transfers: one statement, asked with BEGIN when it opens a group.
+      { group: true, reads: recordReads(parsed) },
     );
   }
 

@@ -408,8 +408,7 @@ export async function executeTransfer(
     const now = ctx.clock.now();
     // What the claim reads, asked together: with BEGIN on a team store, one round trip inside the writer's lock.
     const ahead: LookupsAhead = {
-      attempts: [candidate],
-      spellings: [candidate],
+      references: [candidate],
       duplicates: rules.duplicates ? [{ candidate, now, windowMs: rules.duplicates.windowMs }] : [],
       policy: scope,
     };
